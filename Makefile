@@ -1,0 +1,56 @@
+# Two commands set everything up on a fresh machine:
+#   make run    install, build the default lexicons if missing, serve on localhost:50051
+#   make test   install and run the test suite (what CI runs)
+# Other targets: make bench (benchmarks on full data), make quality (Czech paradigm accuracy),
+#                make lexicons, make proto, make clean.
+
+PYTHON    ?= python3
+VENV      ?= .venv
+PY        := $(VENV)/bin/python
+ADDRESS   ?= localhost:50051
+LEXICONS  ?= lexicons
+WORKERS   ?= 8
+SHARED    ?= ../shared
+
+.PHONY: install run test bench quality lexicons proto clean
+
+# Installed once per change of pyproject.toml; the stamp keeps `make test` fast afterwards.
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed proto
+
+# gRPC stubs are generated from proto/ by the build, never edited by hand.
+proto: $(VENV)/.installed
+	$(PY) -m build_tools.gen_proto
+
+# --- default lexicons (built only when missing or when their sources change) ---
+lexicons: $(LEXICONS)/pl-scrabble.lex $(LEXICONS)/cs-scrabble.lex $(LEXICONS)/cs-kriskros.lex
+
+$(LEXICONS)/pl-scrabble.lex: | $(VENV)/.installed
+	$(VENV)/bin/lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt -o $@
+
+$(LEXICONS)/cs-scrabble.lex: | $(VENV)/.installed
+	$(VENV)/bin/lexicon-build --rules cs-scrabble --hunspell data/cs/cs_CZ.dic -o $@
+
+$(LEXICONS)/cs-kriskros.lex: | $(VENV)/.installed
+	$(VENV)/bin/lexicon-build --rules cs-kriskros --hunspell data/cs/cs_CZ.dic -o $@
+
+run: install lexicons
+	$(VENV)/bin/lexicon-service serve --address $(ADDRESS) --lexicons $(LEXICONS) --workers $(WORKERS)
+
+test: install
+	$(PY) -m pytest
+
+# Benchmarks on full data; each script prints its measurements and a ratio to a baseline measured in the same run.
+bench: install lexicons
+	@set -e; for b in bench/bench_*.py; do echo "=== $$b"; $(PY) $$b --shared $(SHARED) --lexicons $(LEXICONS); done
+
+quality: install
+	$(PY) -m build_tools.czech.quality --shared $(SHARED)
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex lexicon_service/grpc_gen/*_pb2*.py

@@ -1,0 +1,3 @@
+from lexicon_service.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of `lexicon-service`; every module here defines `add_parser(subparsers)`."""

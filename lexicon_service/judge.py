@@ -1,0 +1,35 @@
+"""The small interface between the rules engine and any lexicon.
+
+The engine asks only one question: "is this word, spelled as tiles, admissible?". Words are passed
+as *tile keys* (see `TileSet.key` in `lexicon_service/tiles.py`): one character per tile, lowercase,
+multi-letter tiles such as Kris Kros CH encoded as one private-use character each. A compiled
+`Lexicon` implements this protocol; so does `AcceptAll` for score-only use.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+
+@runtime_checkable
+class WordJudge(Protocol):
+    def is_admissible(self, key: str) -> bool:
+        """True when the word with this tile key may be played."""
+        ...
+
+
+class AcceptAll:
+    """A judge that admits every word: scoring without a lexicon."""
+
+    def is_admissible(self, key: str) -> bool:
+        return True
+
+
+class WordSetJudge:
+    """A judge over an in-memory set of tile keys (tests, small custom word lists)."""
+
+    def __init__(self, keys):
+        self._keys = frozenset(keys)
+
+    def is_admissible(self, key: str) -> bool:
+        return key in self._keys
