@@ -1,0 +1,165 @@
+"""Benchmark of the Polish lexicon compiler (run by `make bench`; standalone).
+
+    .venv/bin/python bench/bench_lexicon.py --shared ../shared --lexicons lexicons
+
+Measures, printing each number with what produced it:
+1. the full default Polish build (`lexicon-build --rules pl-scrabble --headwords
+   data/pl/headwords.txt`), run twice in a subprocess into a temporary directory: wall time,
+   CPU time, peak RSS of the build and its worker processes (getrusage of children), the
+   machine's load average (other processes share the 2 cores), and whether the two builds are
+   byte-identical (determinism);
+2. recall over the sjp.pl game word list (../shared/data/polish/pl_sjp_growy_lexica_subset_2020.txt):
+   over the whole file, and over the words "whose headword is in the default list": a word is in
+   scope when some Morfeusz 2 analysis of it (not ign) has, for its first segment (the word
+   itself, not a fused ending such as -by, -śmy, -że), a lemma L in data/pl/headwords.txt, or
+   L = "nie" + H with H in the list (nie- forms, which the build derives from H);
+3. size of the membership trie in bytes per form;
+4. in-process lookups per second (Lexicon.is_admissible over a mix of valid and invalid words)
+   and the ratio to a Python set of the same keys, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TARGETS = {"recall": 0.97, "build_s": 90.0, "rss_gb": 3.0, "bytes_per_form": 2.5, "lookups": 1_000_000}
+
+
+def build(out: Path, workers: int | None) -> dict:
+    exe = Path(sys.executable).with_name("lexicon-build")
+    cmd = [str(exe) if exe.exists() else sys.executable, "--rules", "pl-scrabble",
+           "--headwords", str(ROOT / "data/pl/headwords.txt"), "-o", str(out), "--quiet"]
+    if not exe.exists():
+        cmd[1:1] = ["-m", "build_tools.cli"]
+    if workers:
+        cmd += ["--workers", str(workers)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        sys.exit(f"build failed ({' '.join(cmd)}):\n{proc.stderr}")
+    return {"cmd": " ".join(cmd), "wall": wall, "load": load,
+            "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+            "maxrss_gb": after.ru_maxrss / 1024 / 1024, "summary": proc.stdout}
+
+
+def same_bytes(a: Path, b: Path) -> tuple[bool, list[str]]:
+    names = sorted(p.name for p in a.iterdir())
+    if names != sorted(p.name for p in b.iterdir()):
+        return False, ["file lists differ"]
+    diff = [n for n in names if not filecmp.cmp(a / n, b / n, shallow=False)]
+    return not diff, diff
+
+
+def recall(lex, shared: Path, misses_out: Path) -> dict:
+    import morfeusz2
+
+    words = [w.strip() for w in (shared / "data/polish/pl_sjp_growy_lexica_subset_2020.txt")
+             .read_text(encoding="utf-8").splitlines() if w.strip()]
+    heads = {w.strip().split("\t")[0] for w in (ROOT / "data/pl/headwords.txt").read_text(encoding="utf-8").splitlines()}
+    ana = morfeusz2.Morfeusz(expand_tags=False)
+    contains = lex.is_admissible
+    total = ok = scope = scope_ok = 0
+    misses = []
+    for w in words:
+        total += 1
+        valid = contains(w)
+        ok += valid
+        lemmas = {r[2][1].split(":", 1)[0] for r in ana.analyse(w) if r[0] == 0 and r[2][2] != "ign"}
+        in_scope = any(l in heads or (l.startswith("nie") and l[3:] in heads) for l in lemmas)
+        if in_scope:
+            scope += 1
+            scope_ok += valid
+            if not valid:
+                misses.append(f"{w}\t{','.join(sorted(lemmas))}\n")
+    misses_out.write_text("".join(misses), encoding="utf-8")
+    return {"total": total, "ok": ok, "scope": scope, "scope_ok": scope_ok, "misses": len(misses)}
+
+
+def lookups(lex, sample: list[str], seconds: float = 1.0) -> tuple[float, float]:
+    keys = set(lex.keys())
+    f_lex = lex.is_admissible
+    f_set = keys.__contains__
+
+    def rate(f) -> float:
+        n = 0
+        t0 = time.perf_counter()
+        while True:
+            for w in sample:
+                f(w)
+            n += len(sample)
+            dt = time.perf_counter() - t0
+            if dt >= seconds:
+                return n / dt
+
+    best_lex = max(rate(f_lex) for _ in range(3))
+    best_set = max(rate(f_set) for _ in range(3))
+    return best_lex, best_set
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--shared", default=str(ROOT.parent / "shared"), help="the shared data directory")
+    p.add_argument("--lexicons", default=str(ROOT / "lexicons"), help="(unused: the bench builds its own)")
+    p.add_argument("--workers", type=int, default=None, help="lexicon-build --workers (default: CPU count)")
+    p.add_argument("--skip-second-build", action="store_true", help="no determinism check")
+    args = p.parse_args(argv)
+    shared = Path(args.shared)
+    from lexicon_service.lexicon import load_lexicon
+
+    print(f"machine: {os.cpu_count()} CPUs; load average before: {os.getloadavg()}")
+    with tempfile.TemporaryDirectory(prefix="bench-lex-") as tmp:
+        a, b = Path(tmp) / "a.lex", Path(tmp) / "b.lex"
+        r1 = build(a, args.workers)
+        print(f"[build] {r1['cmd']}")
+        print(f"[build] wall {r1['wall']:.1f} s (target <= {TARGETS['build_s']:.0f}), CPU user+sys "
+              f"{r1['cpu']:.1f} s, peak RSS {r1['maxrss_gb']:.2f} GB (largest process of the build; "
+              f"target <= {TARGETS['rss_gb']:.0f}), load average at start {r1['load']:.1f}")
+        print("[build] summary:\n" + "".join("    " + l + "\n" for l in r1["summary"].splitlines()[:4]))
+        if not args.skip_second_build:
+            r2 = build(b, args.workers)
+            same, diff = same_bytes(a, b)
+            print(f"[determinism] second build wall {r2['wall']:.1f} s; artifacts byte-identical: "
+                  f"{'yes' if same else 'NO ' + str(diff)}")
+        lex = load_lexicon(a)
+        t0 = time.perf_counter()
+        load_lexicon(a).close()
+        print(f"[load] load_lexicon with sha256 verification of every file: {time.perf_counter() - t0:.3f} s")
+        size = (a / "forms.marisa").stat().st_size
+        n = len(lex)
+        print(f"[trie] forms.marisa {size} bytes / {n} forms = {size / n:.3f} bytes per form "
+              f"(target <= {TARGETS['bytes_per_form']}); whole artifact "
+              f"{sum(f.stat().st_size for f in a.iterdir())} bytes")
+        misses = Path(tmp).parent / "bench_lexicon_misses.tsv"
+        r = recall(lex, shared, misses)
+        print(f"[recall] sjp game list: {r['ok']}/{r['total']} = {r['ok'] / r['total']:.4f} of the whole file accepted")
+        print(f"[recall] words whose headword is in data/pl/headwords.txt (Morfeusz 2 lemma L in the list, "
+              f"or L = nie+H): {r['scope_ok']}/{r['scope']} = {r['scope_ok'] / max(r['scope'], 1):.4f} "
+              f"(target >= {TARGETS['recall']}); misses listed in {misses}")
+        words = [w.strip() for w in (shared / "data/polish/pl_sjp_growy_lexica_subset_2020.txt")
+                 .read_text(encoding="utf-8").splitlines()[:100000]]
+        sample = words[:50000] + [w + "x" for w in words[50000:100000]]
+        lx, st = lookups(lex, sample)
+        print(f"[lookups] Lexicon.is_admissible: {lx:,.0f} words/s (target >= {TARGETS['lookups']:,}); "
+              f"Python set of the same keys: {st:,.0f} words/s; ratio lexicon/set = {lx / st:.2f} "
+              f"(100k words, half valid, best of 3 runs of 1 s)")
+        lex.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

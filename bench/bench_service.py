@@ -1,0 +1,430 @@
+"""Benchmark and load test of the gRPC service against a real server over loopback.
+
+    python bench/bench_service.py --shared ../shared --lexicons lexicons [--seconds 3]
+
+Starts `lexicon-service serve` as a child process on 127.0.0.1 (a free port) with every lexicon in
+--lexicons, and measures:
+  * start-up time (spawn -> health SERVING) and resident memory (VmRSS / VmHWM) with all lexicons loaded;
+  * unary CheckWords (one word per call): RPC/s, p50 and p99 latency at 1 and 32 concurrent clients;
+  * batch CheckWords (1,000 words per call): words/s, and its ratio to the in-process lookup
+    (TileSet.key_of_text + Lexicon.is_admissible) measured in this run on the same words;
+  * ValidateMove: RPC/s at 32 concurrent clients (and p50/p99).
+Each phase is bounded by --seconds and a call count; only loopback is used. Targets are checked at
+the end (--strict: exit status 1 when one is missed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import grpc  # noqa: E402
+from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
+
+try:
+    from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc  # noqa: E402
+except ImportError:
+    from build_tools import gen_proto  # noqa: E402
+
+    gen_proto.generate()
+    from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc  # noqa: E402
+
+TARGETS = {
+    "unary_rps_32": 2000.0,
+    "unary_p99_ms_32": 10.0,
+    "batch_words_per_s": 300_000.0,
+    "startup_s": 2.0,
+    "rss_mb": 300.0,
+}
+
+
+def percentile(values, q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, int(round(q / 100.0 * (len(values) - 1)))))
+    return values[k]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def rss_mb(pid: int) -> tuple[float, float]:
+    """(VmRSS, VmHWM) of a process in MB."""
+    rss = hwm = float("nan")
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                rss = int(line.split()[1]) / 1024
+            elif line.startswith("VmHWM:"):
+                hwm = int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return rss, hwm
+
+
+# --- the server ----------------------------------------------------------------------------------
+def start_server(lexicons: Path, workers: int):
+    """Spawn the server on a free loopback port; returns (process, port, seconds to SERVING)."""
+    import tempfile
+
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    log = tempfile.TemporaryFile(mode="w+")  # the server's stderr, shown if something goes wrong
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0", "--lexicons",
+         str(lexicons), "--workers", str(workers), "--log-level", "WARNING"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True,
+    )
+    proc.log = log
+    line = proc.stdout.readline()  # "lexicon-service: serving N lexicons on 127.0.0.1:PORT"
+    m = re.search(r":(\d+)\s*$", line)
+    if not m:
+        proc.kill()
+        proc.wait()
+        log.seek(0)
+        raise SystemExit(f"server did not start: {line!r} {log.read()}")
+    port = int(m.group(1))
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+        stub = health_pb2_grpc.HealthStub(ch)
+        while True:
+            try:
+                status = stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status
+                if status == health_pb2.HealthCheckResponse.SERVING:
+                    break
+            except grpc.RpcError:
+                pass
+            if time.perf_counter() - started > 60:
+                proc.kill()
+                raise SystemExit("server not SERVING after 60 s")
+            time.sleep(0.005)
+    return proc, port, time.perf_counter() - started
+
+
+# --- words ---------------------------------------------------------------------------------------
+def sample_words(lexicon, n: int, rng: random.Random) -> list[str]:
+    """n words as text: 80% from the lexicon, 20% near misses (one letter changed)."""
+    tile_set = lexicon.rule_set.tile_set
+    keys = lexicon.keys("")
+    picked = [keys[rng.randrange(len(keys))] for _ in range(n)]
+    alphabet = [tile_set.key([letter]) for letter in tile_set.alphabet]
+    out = []
+    for i, key in enumerate(picked):
+        if i % 5 == 4 and len(key) > 2:
+            j = rng.randrange(len(key))
+            key = key[:j] + rng.choice(alphabet) + key[j + 1:]
+        out.append(tile_set.text_of_key(key))
+    return out
+
+
+def in_process_words_per_s(lexicon, words: list[str], seconds: float, fast: bool = False) -> float:
+    """The in-process lookup: text -> tile key -> membership (TileSet.key_of_text, or the server's fast path)."""
+    if fast:
+        from lexicon_service.server.fastkey import FastKeyer
+
+        keyer = FastKeyer(lexicon.rule_set.tile_set).key
+        slow = lexicon.rule_set.tile_set.key_of_text
+
+        def key_of_text(w):
+            return keyer(w) or slow(w)
+    else:
+        key_of_text = lexicon.rule_set.tile_set.key_of_text
+    admissible = lexicon.is_admissible
+    done = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        for w in words:
+            admissible(key_of_text(w))
+        done += len(words)
+    return done / (time.perf_counter() - started)
+
+
+# --- load generation ---------------------------------------------------------------------------------
+# Clients run in this process (1 process) or in spawned processes (never forked: gRPC and fork do not
+# mix), all starting at the same wall-clock moment. A workload is a kind and a list of items, so it
+# can be sent to a spawned process.
+def _requests(kind: str, lexicon: str, items: list):
+    if kind == "unary":
+        return [lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=[w]) for w in items]
+    if kind == "batch":
+        return [lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=b) for b in items]
+    if kind == "validate":
+        return [game_pb2.MoveRequest(lexicon=lexicon, play=game_pb2.Play(position="8H", word=w)) for w in items]
+    raise ValueError(kind)
+
+
+def _method(kind: str, ch):
+    if kind in ("unary", "batch"):
+        return lexicon_pb2_grpc.LexiconServiceStub(ch).CheckWords
+    return game_pb2_grpc.GameServiceStub(ch).ValidateMove
+
+
+async def _closed_loop(port, kind, lexicon, items, concurrency, start_at, seconds, max_calls, first_client):
+    """Clients calling back to back, one channel each."""
+    latencies: list[float] = []
+    errors: list[BaseException] = []
+    reqs = _requests(kind, lexicon, items)
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}") for _ in range(concurrency)]
+    for ch in channels:
+        await ch.channel_ready()
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    deadline = time.perf_counter() + seconds
+
+    async def client(i: int, ch):
+        method = _method(kind, ch)
+        n = (first_client + i) * 7919
+        while time.perf_counter() < deadline and len(latencies) < max_calls:
+            n += 1
+            t0 = time.perf_counter()
+            try:
+                await method(reqs[n % len(reqs)], timeout=30)
+            except grpc.RpcError as exc:
+                errors.append(exc)
+                return
+            latencies.append(time.perf_counter() - t0)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(client(i, ch) for i, ch in enumerate(channels)))
+    elapsed = time.perf_counter() - started
+    for ch in channels:
+        await ch.close()
+    return len(latencies), elapsed, latencies, [str(e) for e in errors[:3]], len(errors)
+
+
+async def _open_loop(port, kind, lexicon, items, concurrency, start_at, seconds, rate, first_client):
+    """Clients together offering `rate` calls/s on a fixed schedule; latency from the scheduled start
+    (no coordinated omission: a slow server cannot slow the clients down to hide its queue)."""
+    latencies: list[float] = []
+    errors: list[BaseException] = []
+    reqs = _requests(kind, lexicon, items)
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}") for _ in range(concurrency)]
+    for ch in channels:
+        await ch.channel_ready()
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    interval = concurrency / rate
+    started = time.perf_counter()
+
+    async def one(method, req, scheduled):
+        try:
+            await method(req, timeout=30)
+        except grpc.RpcError as exc:
+            errors.append(exc)
+            return
+        latencies.append(time.perf_counter() - scheduled)
+
+    async def client(i: int, ch):
+        method = _method(kind, ch)
+        pending = []
+        k = 0
+        offset = interval * i / concurrency
+        n = (first_client + i) * 7919
+        while True:
+            scheduled = started + offset + k * interval
+            if scheduled - started >= seconds:
+                break
+            delay = scheduled - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            pending.append(asyncio.ensure_future(one(method, reqs[(n + k) % len(reqs)], scheduled)))
+            k += 1
+        await asyncio.gather(*pending)
+
+    await asyncio.gather(*(client(i, ch) for i, ch in enumerate(channels)))
+    elapsed = time.perf_counter() - started
+    for ch in channels:
+        await ch.close()
+    return len(latencies), elapsed, latencies, [str(e) for e in errors[:3]], len(errors)
+
+
+def _client_process(queue, args):
+    mode, rest = args[0], args[1:]
+    runner = _closed_loop if mode == "closed" else _open_loop
+    queue.put(asyncio.run(runner(*rest)))
+
+
+SERVER_PID = 0
+
+
+def measure(port: int, kind: str, lexicon: str, items: list, concurrency: int, seconds: float, *,
+            max_calls: int = 1_000_000, rate: float | None = None, processes: int = 1):
+    """Run `concurrency` clients (closed loop, or open loop at `rate` calls/s) split over `processes`.
+
+    Returns (calls, elapsed, latencies, server CPU seconds used)."""
+    import multiprocessing as mp
+
+    processes = max(1, min(processes, concurrency))
+    start_at = time.time() + (0.3 if processes == 1 else 2.0)
+    per = [concurrency // processes + (1 if i < concurrency % processes else 0) for i in range(processes)]
+    jobs = []
+    first = 0
+    for n in per:
+        if rate is None:
+            jobs.append(("closed", port, kind, lexicon, items, n, start_at, seconds, max_calls // processes, first))
+        else:
+            jobs.append(("open", port, kind, lexicon, items, n, start_at, seconds, rate * n / concurrency, first))
+        first += n
+    cpu0 = cpu_seconds(SERVER_PID)
+    if processes == 1:
+        results = [asyncio.run((_closed_loop if rate is None else _open_loop)(*jobs[0][1:]))]
+    else:
+        ctx = mp.get_context("spawn")
+        queue = ctx.Queue()
+        procs = [ctx.Process(target=_client_process, args=(queue, job), daemon=True) for job in jobs]
+        for p in procs:
+            p.start()
+        try:
+            results = [queue.get(timeout=seconds + 60) for _ in procs]
+        finally:
+            for p in procs:
+                p.join(5)
+                if p.is_alive():
+                    p.kill()
+    cpu = cpu_seconds(SERVER_PID) - cpu0
+    failed = sum(r[4] for r in results)
+    if failed:
+        raise SystemExit(f"{failed} failed calls, e.g. {[e for r in results for e in r[3]][:1]}")
+    calls = sum(r[0] for r in results)
+    elapsed = max(r[1] for r in results)
+    return calls, elapsed, [x for r in results for x in r[2]], cpu
+
+
+def report(name: str, calls: int, elapsed: float, latencies: list[float], server_cpu: float, unit_per_call: int = 1,
+           unit="RPC"):
+    rate = calls * unit_per_call / elapsed
+    p50 = percentile(latencies, 50) * 1000
+    p99 = percentile(latencies, 99) * 1000
+    per_call = server_cpu / calls * 1e6 if calls else float("nan")
+    print(f"  {name:<44} {rate:>10,.0f} {unit}/s  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  "
+          f"({calls} calls; server CPU {per_call:,.0f} us/call)", flush=True)
+    return rate, p50, p99
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", default="../shared", help="shared data directory (unused: words come from the lexicons)")
+    parser.add_argument("--lexicons", default="lexicons", help="directory of the default lexicons")
+    parser.add_argument("--seconds", type=float, default=3.0, help="length of each measured phase")
+    parser.add_argument("--workers", type=int, default=8, help="server worker threads")
+    parser.add_argument("--client-processes", type=int, default=2, help="processes generating the 32-client load")
+    parser.add_argument("--lexicon", default=None, help="lexicon to time (default: pl-scrabble if present)")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    args = parser.parse_args(argv)
+
+    from lexicon_service.lexicon import load_lexicon
+
+    lexicons = Path(args.lexicons)
+    paths = sorted(lexicons.glob("*.lex"))
+    if not paths:
+        print(f"bench_service: no lexicons in {lexicons} (make lexicons)", file=sys.stderr)
+        return 2
+    rng = random.Random(20261122)
+    chosen = [p for p in paths if p.name == f"{args.lexicon or 'pl-scrabble'}.lex"]
+    if args.lexicon and not chosen:
+        print(f"bench_service: no {args.lexicon}.lex in {lexicons}", file=sys.stderr)
+        return 2
+    local = load_lexicon((chosen or paths)[0])
+    name = local.name
+    words = sample_words(local, 20_000, rng)
+    seconds = args.seconds
+    print(f"bench_service: {len(paths)} lexicons in {lexicons}; timing {name}; {os.cpu_count()} CPUs; "
+          f"{seconds:g} s per phase")
+
+    baseline = in_process_words_per_s(local, words, min(seconds, 2.0))
+    print(f"  {'in-process lookup (key_of_text + is_admissible)':<44} {baseline:>10,.0f} words/s")
+    fast_baseline = in_process_words_per_s(local, words, min(seconds, 2.0), fast=True)
+    print(f"  {'in-process lookup (server fast key path)':<44} {fast_baseline:>10,.0f} words/s")
+
+    global SERVER_PID
+    proc, port, startup = start_server(lexicons, args.workers)
+    SERVER_PID = proc.pid
+    results: dict[str, float] = {"startup_s": startup}
+    try:
+        rss, hwm = rss_mb(proc.pid)
+        results["rss_mb"] = rss
+        print(f"  {'start-up to SERVING':<44} {startup:>10.2f} s")
+        print(f"  {'resident memory after load':<44} {rss:>10.1f} MB (peak {hwm:.1f} MB)")
+
+        procs = args.client_processes
+        unary_words = words[:2000]
+        r1 = report("CheckWords unary, 1 client", *measure(port, "unary", name, unary_words, 1, seconds))
+        r32 = report("CheckWords unary, 32 clients", *measure(port, "unary", name, unary_words, 32, seconds,
+                                                             processes=procs))
+        results["unary_rps_1"], results["unary_p99_ms_1"] = r1[0], r1[2]
+        results["unary_rps_32"], results["unary_p99_ms_32_closed"] = r32[0], r32[2]
+        # Closed loop, latency = clients / throughput by construction (Little's law); the latency
+        # target is therefore also measured open loop: 32 clients offering the target rate together.
+        target_rate = TARGETS["unary_rps_32"]
+        ro = report(f"CheckWords unary, 32 clients at {target_rate:,.0f}/s",
+                    *measure(port, "unary", name, unary_words, 32, seconds, rate=target_rate, processes=procs))
+        results["unary_p99_ms_32"] = ro[2]
+
+        batches = [words[i:i + 1000] for i in range(0, len(words), 1000)]
+        rb1 = report("CheckWords 1,000-word batches, 1 client", *measure(port, "batch", name, batches, 1, seconds),
+                     unit_per_call=1000, unit="words")
+        rb4 = report("CheckWords 1,000-word batches, 4 clients",
+                     *measure(port, "batch", name, batches, 4, seconds, processes=procs),
+                     unit_per_call=1000, unit="words")
+        results["batch_words_per_s"] = max(rb1[0], rb4[0])
+        print(f"  {'batch throughput / in-process key_of_text':<44} {results['batch_words_per_s'] / baseline:>10.2f}x")
+        print(f"  {'batch throughput / in-process fast path':<44} "
+              f"{results['batch_words_per_s'] / fast_baseline:>10.2f}x")
+
+        keys = [k for k in local.keys("")[::97] if 2 <= len(k) <= 7][:500]
+        plays = [local.rule_set.tile_set.display(local.rule_set.tile_set.letters_of_key(k)) for k in keys]
+        rv1 = report("ValidateMove, 1 client", *measure(port, "validate", name, plays, 1, seconds))
+        rv = report("ValidateMove, 32 clients", *measure(port, "validate", name, plays, 32, seconds,
+                                                         processes=procs))
+        results["validate_rps_1"] = rv1[0]
+        results["validate_rps_32"] = rv[0]
+        rss, hwm = rss_mb(proc.pid)
+        print(f"  {'resident memory after the load test':<44} {rss:>10.1f} MB (peak {hwm:.1f} MB)")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    shutdown_ok = proc.returncode == 0
+    proc.log.seek(0)
+    server_log = proc.log.read().strip()
+    if server_log:
+        print("server log:\n" + server_log[-2000:])
+    print(f"  {'graceful shutdown on SIGTERM':<44} {'exit 0' if shutdown_ok else f'exit {proc.returncode}':>10}")
+
+    print("targets:")
+    missed = 0
+    checks = [
+        ("unary CheckWords RPC/s, 32 clients", results["unary_rps_32"], ">=", TARGETS["unary_rps_32"]),
+        ("unary p99 ms, 32 clients at 2,000/s", results["unary_p99_ms_32"], "<=", TARGETS["unary_p99_ms_32"]),
+        ("unary p99 ms, 32 clients flat out", results["unary_p99_ms_32_closed"], "<=", TARGETS["unary_p99_ms_32"]),
+        ("batch words/s", results["batch_words_per_s"], ">=", TARGETS["batch_words_per_s"]),
+        ("start-up s", results["startup_s"], "<=", TARGETS["startup_s"]),
+        ("resident memory MB", results["rss_mb"], "<=", TARGETS["rss_mb"]),
+    ]
+    for label, value, op, target in checks:
+        ok = value >= target if op == ">=" else value <= target
+        missed += not ok
+        print(f"  {label:<40} {value:>12,.2f} {op} {target:,.0f}   {'PASS' if ok else 'MISS'}")
+    local.close()
+    return 1 if (missed and args.strict) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,303 @@
+"""`lexicon-build`: compile word sources into a lexicon for one rule set.
+
+    lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt -o lexicons/pl-scrabble.lex
+
+Stages (one module each): sources.py (parse) -> expand_pl.py / czech (expand) -> compile.py
+(profile + tile keys) -> save.py (atomic write). Sources can be combined and repeated.
+
+What each source means per language:
+- --headwords: lemmas expanded by the language's generator (Polish: Morfeusz 2 / SGJP;
+  Czech: build_tools.czech).
+- --words: already inflected forms, admitted as they are (length/letters still checked).
+- --tagged: form<TAB>lemma<TAB>tag, judged by the profile's tag rules.
+- --hunspell X.dic (X.aff beside it): Czech: stems with their paradigm flags go to the Czech
+  expander. Polish: the .aff's affixes are applied (sjp.pl's own inflection) and every
+  resulting form is admitted as a plain word (rule ``hunspell-form``); capitalised stems are
+  rejected as proper names. Hunspell has no tags, so no other profile rule applies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from build_tools.model import HeadwordEntry, Rejection
+
+
+class BuildError(Exception):
+    """A user-facing build error: one line, exit status 2."""
+
+
+class Progress:
+    """A progress bar on stderr ('\\r'-redrawn on a terminal, a line every 10% otherwise)."""
+
+    def __init__(self, label: str, total: int, enabled: bool = True) -> None:
+        self.label, self.total, self.enabled = label, max(total, 1), enabled
+        self.tty = sys.stderr.isatty()
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.last_decile = -1
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        frac = min(done / self.total, 1.0)
+        if self.tty:
+            if now - self.last < 0.2 and done < self.total:
+                return
+            self.last = now
+            bar = "#" * int(frac * 30)
+            sys.stderr.write(f"\r{self.label} [{bar:<30}] {frac:6.1%} {done}/{self.total} "
+                             f"{now - self.start:5.1f}s")
+            sys.stderr.flush()
+        else:
+            decile = int(frac * 10)
+            if decile > self.last_decile:
+                self.last_decile = decile
+                sys.stderr.write(f"{self.label}: {frac:.0%} ({done}/{self.total}, "
+                                 f"{now - self.start:.1f}s)\n")
+
+    def finish(self) -> None:
+        if self.enabled and self.tty:
+            sys.stderr.write("\n")
+
+
+def _count_lines(path: Path) -> int:
+    n = 0
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            n += block.count(b"\n")
+    return n
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="lexicon-build",
+        description="Compile word sources into a lexicon (a directory NAME.lex) for one rule set. "
+        "Sources may be combined and repeated; every rejected form or bad input line is counted "
+        "in the summary (and written out with --rejected).",
+        epilog="example: lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt "
+        "-o lexicons/pl-scrabble.lex",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--rules", required=True, metavar="RULESET",
+                   help="rule set id (pl-scrabble, cs-scrabble, cs-kriskros) or path to a .rules file")
+    p.add_argument("--profile", metavar="NAME|FILE",
+                   help="admissibility profile (default: the rule set's; see build_tools/profiles/)")
+    p.add_argument("--headwords", action="append", default=[], metavar="FILE",
+                   help="headword list: 'lemma' or 'lemma<TAB>pos' per line; expanded by the language's generator")
+    p.add_argument("--words", action="append", default=[], metavar="FILE",
+                   help="plain word list: one inflected form per line, admitted as is")
+    p.add_argument("--tagged", action="append", default=[], metavar="FILE",
+                   help="tagged forms: form<TAB>lemma<TAB>tag (UniMorph or SGJP tag)")
+    p.add_argument("--hunspell", action="append", default=[], metavar="DIC",
+                   help="Hunspell dictionary X.dic (X.aff beside it; its SET encoding is respected)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.lex", help="lexicon to write (a directory)")
+    p.add_argument("--name", help="lexicon name (default: the output's file name without .lex)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                   help="processes for the expansion (default: %(default)s, the CPU count)")
+    p.add_argument("--rejected", metavar="FILE",
+                   help="write every rejection (form, reason, where, detail) to FILE, tab-separated")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def _headword_stream(entries, compiler, progress, *, counter):
+    """HeadwordEntry items for the expander; rejections of the reader go straight to the report."""
+    for item in entries:
+        counter[0] += 1
+        if counter[0] % 5000 == 0:
+            progress.update(counter[0])
+        if isinstance(item, Rejection):
+            compiler.add_rejection(item)
+            continue
+        compiler.report.headwords += 1
+        yield item
+
+
+def _expand(language: str, entries, compiler, workers: int) -> None:
+    if language == "pl":
+        from build_tools.expand_pl import expand_judged
+
+        report = compiler.report
+        for out, counts, examples, rejected, log_lines, n_in, n_ok in expand_judged(
+                entries, compiler.judge, workers=workers, log=compiler.log is not None):
+            report.readings_in += n_in
+            report.readings_admitted += n_ok
+            compiler.add_rejection_counts(counts, examples, rejected, log_lines)
+            for item in out:
+                if item[0] == "R":
+                    _, lemma, reason, source, line = item
+                    compiler.add_rejection(Rejection(lemma, reason, source, line))
+                    continue
+                for head, admitted in item[1]:
+                    compiler.add_judged(head, admitted)
+    elif language == "cs":
+        try:
+            from build_tools.czech import expand_headwords
+        except ImportError as exc:
+            raise BuildError(f"the Czech expander (build_tools.czech.expand_headwords) is not "
+                             f"available: {exc}") from None
+        compiler.add(expand_headwords(entries, workers=workers))
+    else:
+        raise BuildError(f"no expander for language {language!r} (known: pl, cs)")
+
+
+def _hunspell_plain(dic: Path, compiler, progress, counter) -> None:
+    from build_tools.hunspell import expand_word, read_aff
+    from build_tools.sources import aff_path_for, read_hunspell
+
+    aff = read_aff(aff_path_for(dic))
+    for item in read_hunspell(dic, aff):
+        counter[0] += 1
+        if counter[0] % 5000 == 0:
+            progress.update(counter[0])
+        if isinstance(item, Rejection):
+            compiler.add_rejection(item)
+            continue
+        compiler.report.headwords += 1
+        flags = aff.split_flags(item.flags or "")
+        forms = expand_word(item.lemma, flags, aff)
+        compiler.add_group(item.lemma, [(f, frozenset(), "hunspell-form") for f in forms],
+                           where=f"{item.source}:{item.line}")
+
+
+def run(args) -> int:
+    from lexicon_service import __version__
+    from lexicon_service.rules import RuleSetError, load_rule_set
+
+    from build_tools.compile import Compiler
+    from build_tools.profiles import ProfileError, load_profile
+    from build_tools.save import save_lexicon
+    from build_tools.sources import aff_path_for, read_headwords, read_hunspell, read_tagged, read_words, sha256_of
+
+    t0 = time.monotonic()
+    try:
+        rule_set = load_rule_set(args.rules)
+    except (RuleSetError, OSError, ValueError) as exc:
+        raise BuildError(f"rule set {args.rules!r}: {exc}") from None
+    try:
+        profile = load_profile(args.profile or rule_set.profile)
+    except ProfileError as exc:
+        raise BuildError(str(exc)) from None
+    language = rule_set.language
+    if profile.language and profile.language != language:
+        raise BuildError(f"profile {profile.name!r} is for language {profile.language!r}, "
+                         f"rule set {rule_set.id!r} for {language!r}")
+    sources = [("words", f) for f in args.words] + [("tagged", f) for f in args.tagged] + \
+              [("headwords", f) for f in args.headwords] + [("hunspell", f) for f in args.hunspell]
+    if not sources:
+        raise BuildError("no sources: give at least one of --headwords, --words, --tagged, --hunspell")
+    manifest_sources = []
+    for kind, f in sources:
+        p = Path(f)
+        if not p.is_file():
+            raise BuildError(f"{kind} source {f}: no such file")
+        manifest_sources.append({"kind": kind, "name": p.name, "sha256": sha256_of(p),
+                                 "bytes": p.stat().st_size})
+        if kind == "hunspell":
+            aff = aff_path_for(p)
+            if not aff.is_file():
+                raise BuildError(f"hunspell source {f}: no affix file {aff} beside it")
+            manifest_sources.append({"kind": "hunspell-aff", "name": aff.name,
+                                     "sha256": sha256_of(aff), "bytes": aff.stat().st_size})
+
+    log = open(args.rejected, "w", encoding="utf-8") if args.rejected else None
+    compiler = Compiler(profile, rule_set.tile_set, rejected_log=log)
+    builder = {"name": "lexicon-build", "version": __version__}
+    try:
+        for kind, f in sources:
+            p = Path(f)
+            progress = Progress(f"{kind} {p.name}", _count_lines(p), enabled=not args.quiet)
+            counter = [0]
+            if kind == "words":
+                compiler.add(read_words(p))
+            elif kind == "tagged":
+                compiler.add(read_tagged(p))
+            elif kind == "headwords":
+                if language == "pl":
+                    builder.update(_polish_builder_info())
+                _expand(language, _headword_stream(read_headwords(p), compiler, progress,
+                                                   counter=counter), compiler, args.workers)
+            elif kind == "hunspell":
+                if language == "pl":
+                    _hunspell_plain(p, compiler, progress, counter)
+                else:
+                    _expand(language, _headword_stream(read_hunspell(p), compiler, progress,
+                                                       counter=counter), compiler, args.workers)
+            progress.update(progress.total)
+            progress.finish()
+        if not args.quiet:
+            sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
+        forms, heads, tables, readings, n_readings = compiler.finish()
+    finally:
+        if log is not None:
+            log.close()
+    report = compiler.report
+    out = Path(args.output)
+    name = args.name or (out.name[:-4] if out.name.endswith(".lex") else out.name)
+    manifest = {
+        "name": name,
+        "rule_set": {"id": rule_set.id, "language": language, "source_text": rule_set.source_text},
+        "profile": {"name": profile.name, "source_text": profile.source_text},
+        "sources": manifest_sources,
+        "counts": {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
+                   "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
+                   "rejected_by_reason": dict(sorted(report.rejected_by_reason.items()))},
+        "builder": builder,
+        "options": {"profile": profile.name, "rules": rule_set.id},
+    }
+    save_lexicon(out, forms, heads, tables, readings, manifest)
+    print_summary(out, manifest, report, time.monotonic() - t0)
+    return 0
+
+
+def _polish_builder_info() -> dict:
+    try:
+        from importlib.metadata import version
+
+        import morfeusz2
+
+        return {"morfeusz2": version("morfeusz2"),
+                "sgjp": morfeusz2.Morfeusz(generate=True).dict_id()}
+    except Exception as exc:  # reported by the expander itself
+        raise BuildError(f"Polish expansion needs morfeusz2 (pip install morfeusz2): {exc}") from None
+
+
+def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
+    c = manifest["counts"]
+    w = sys.stdout.write
+    w(f"lexicon {out}: {c['forms']} forms from {c['headwords']} headwords "
+      f"({c['readings']} readings), rule set {manifest['rule_set']['id']}, "
+      f"profile {manifest['profile']['name']}, {seconds:.1f}s\n")
+    w(f"  input: {report.headwords} headword entries, {report.readings_in} expanded forms, "
+      f"{report.readings_admitted} admitted\n")
+    w("  admitted forms by rule (first rule of each form):\n")
+    for rule, n in sorted(report.admitted_by_rule.items(), key=lambda kv: (-kv[1], kv[0])):
+        w(f"    {rule:<24} {n:>9}\n")
+    w(f"  rejected (readings or input lines) by reason; {report.forms_rejected_only} distinct "
+      f"forms were rejected and are not in the lexicon:\n")
+    for reason, n in sorted(report.rejected_by_reason.items(), key=lambda kv: (-kv[1], kv[0])):
+        ex = ", ".join(report.examples.get(reason, [])[:4])
+        w(f"    {reason:<24} {n:>9}   e.g. {ex}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except BuildError as exc:
+        print(f"lexicon-build: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("lexicon-build: interrupted; nothing written", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

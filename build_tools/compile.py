@@ -1,0 +1,298 @@
+"""Compile stage: expanded forms -> admitted tile keys with provenance (profile + tile keys).
+
+For every expanded form, in this order (the first failing check is the rejection reason):
+
+1. the profile's tag rules (``profiles.py``): a form with no admitted reading is rejected with the
+   name of the deny rule (``proper-name``, ``abbreviation``, ``unknown-lemma``, ...). Plain word
+   list forms skip this step (rule ``word-list``), Hunspell affix forms too (``hunspell-form``);
+2. ``capitalised``: a form with an uppercase letter (a proper name even if no tag says so);
+3. ``non-letter`` (hyphen, apostrophe, digit, space...), ``letter-not-in-profile``;
+4. the tile key (``rule_set.tile_set.key_of_text``): ``letter-not-in-alphabet``;
+5. the length in tiles: ``too-short``, ``too-long``.
+
+Every rejection is counted by reason; examples are kept for the report and, with
+``rejected_log``, every rejection is written out (form, reason, headword, source:line).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, TextIO
+
+from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
+from build_tools.profiles import Profile
+from build_tools.tags import format_tag
+
+EXAMPLES_PER_REASON = 8
+
+
+@dataclass
+class BuildReport:
+    headwords: int = 0                      # headword entries read
+    headwords_expanded: int = 0             # ... that produced forms
+    readings_in: int = 0                    # expanded forms considered
+    readings_admitted: int = 0
+    admitted_by_rule: Counter = field(default_factory=Counter)   # distinct forms by first rule
+    rejected_by_reason: Counter = field(default_factory=Counter)  # readings / input lines
+    examples: dict = field(default_factory=dict)                  # reason -> [text]
+    forms: int = 0
+    forms_rejected_only: int = 0            # distinct forms rejected and never admitted
+
+    def reject(self, item: str, reason: str, where: str = "", detail: str = "",
+               log: TextIO | None = None) -> None:
+        self.rejected_by_reason[reason] += 1
+        ex = self.examples.setdefault(reason, [])
+        if len(ex) < EXAMPLES_PER_REASON:
+            ex.append(f"{item} ({where}{': ' + detail if detail else ''})" if where or detail else item)
+        if log is not None:
+            log.write(f"{item}\t{reason}\t{where}\t{detail}\n")
+
+
+class FormJudge:
+    """The per-form checks of the compile stage (see the module doc), usable in worker processes."""
+
+    def __init__(self, profile: Profile, tile_set) -> None:
+        self.profile = profile
+        self.tile_set = tile_set
+        self.keyfn = self._make_key_fn()
+        self._tag_text: dict[frozenset, str] = {}
+
+    def __getstate__(self):
+        return {"profile": self.profile, "tile_set": self.tile_set}
+
+    def __setstate__(self, state):
+        self.__init__(state["profile"], state["tile_set"])
+
+    def _make_key_fn(self) -> Callable[[str], str]:
+        ts = self.tile_set
+        if not ts.multi_letter_tiles:
+            try:
+                letters = frozenset(ch.lower() for ch in ts.letters if len(ch) == 1)
+                probe = "".join(sorted(letters))
+                if ts.key_of_text(probe) == probe:
+                    def fast(form: str, _letters=letters, _slow=ts.key_of_text) -> str:
+                        return form if _letters.issuperset(form) else _slow(form)
+                    return fast
+            except Exception:
+                pass
+        return ts.key_of_text
+
+    def tag_text(self, tag: frozenset) -> str:
+        t = self._tag_text.get(tag)
+        if t is None:
+            t = self._tag_text[tag] = format_tag(tag)
+        return t
+
+    def judge(self, form: str, tag: frozenset, fixed_rule: str | None = None) -> tuple[str | None, str]:
+        """(tile key, rule name) when admitted, (None, rejection reason) otherwise."""
+        profile = self.profile
+        if fixed_rule is None:
+            ok, rule = profile.judge_tag(tag)
+            if not ok:
+                return None, rule
+        else:
+            rule = fixed_rule
+        if not form.islower():
+            return None, "capitalised"
+        if not form.isalpha():
+            return None, "non-letter"
+        letters = profile.letters
+        if letters is not None and not letters.issuperset(form):
+            return None, "letter-not-in-profile"
+        try:
+            key = self.keyfn(form)
+        except ValueError:
+            return None, "letter-not-in-alphabet"
+        n = len(key)
+        if n < profile.min_length:
+            return None, "too-short"
+        if n > profile.max_length:
+            return None, "too-long"
+        return key, rule
+
+
+class Compiler:
+    """Accumulates admitted forms (as tile keys) and their readings."""
+
+    def __init__(self, profile: Profile, tile_set, *, rejected_log: TextIO | None = None) -> None:
+        self.profile = profile
+        self.tile_set = tile_set
+        self.judge = FormJudge(profile, tile_set)
+        self.report = BuildReport()
+        self.log = rejected_log
+        self.keys: dict[str, int | list[int]] = {}
+        self.heads: dict[str, int] = {}
+        self.tags: dict[str, int] = {}
+        self.tag_list: list[str] = []
+        self.rules: dict[str, int] = {}
+        self.tagsets: dict[tuple, int] = {}
+        self.tagset_list: list[tuple] = []
+        self._pairs_cache: dict[tuple, int] = {}
+        self._rejected_forms: set[str] = set()
+
+    # --- helpers ------------------------------------------------------------------------------
+    def _tag_id(self, tagtext: str) -> int:
+        tid = self.tags.get(tagtext)
+        if tid is None:
+            tid = self.tags[tagtext] = len(self.tag_list)
+            self.tag_list.append(tagtext)
+        return tid
+
+    def _rule_id(self, name: str) -> int:
+        rid = self.rules.get(name)
+        if rid is None:
+            rid = self.rules[name] = len(self.rules)
+        return rid
+
+    def _tagset_id(self, pairs: tuple) -> int:
+        """pairs: sorted tuple of (tag text, rule name)."""
+        sid = self._pairs_cache.get(pairs)
+        if sid is None:
+            ids = tuple(sorted((self._tag_id(t), self._rule_id(r)) for t, r in pairs))
+            sid = self.tagsets.get(ids)
+            if sid is None:
+                sid = self.tagsets[ids] = len(self.tagset_list)
+                self.tagset_list.append(ids)
+            self._pairs_cache[pairs] = sid
+        return sid
+
+    # --- input --------------------------------------------------------------------------------
+    def add_rejection(self, rej: Rejection) -> None:
+        where = f"{rej.source}:{rej.line}" if rej.source else ""
+        self.report.reject(rej.item, rej.reason, where, rej.detail, self.log)
+
+    def add_group(self, head: str, items: Iterable[tuple[str, frozenset, str | None]],
+                  where: str = "") -> None:
+        """Forms of one headword: (form, tag, fixed rule name or None = judge by the profile)."""
+        judge = self.judge
+        report = self.report
+        local: dict[str, set] = {}
+        for form, tag, fixed_rule in items:
+            report.readings_in += 1
+            key, rule = judge.judge(form, tag, fixed_rule)
+            if key is None:
+                self._reject_form(form, rule, head, where)
+                continue
+            report.readings_admitted += 1
+            pair = (judge.tag_text(tag), rule)
+            s = local.get(key)
+            if s is None:
+                local[key] = {pair}
+            else:
+                s.add(pair)
+        if local:
+            self.add_judged(head, [(k, tuple(sorted(v))) for k, v in local.items()])
+
+    def add_judged(self, head: str, items: Iterable[tuple[str, tuple]]) -> None:
+        """Admitted forms of one headword: (tile key, sorted tuple of (tag text, rule name))."""
+        hid = self.heads.get(head)
+        if hid is None:
+            hid = self.heads[head] = len(self.heads)
+        keys = self.keys
+        for key, pairs in items:
+            rec = (hid << 32) | self._tagset_id(pairs)
+            old = keys.get(key)
+            if old is None:
+                keys[key] = rec
+            elif old.__class__ is int:
+                if old != rec:
+                    keys[key] = [old, rec]
+            elif rec not in old:
+                old.append(rec)
+
+    def add_rejection_counts(self, counts: dict, examples: dict, forms, log_lines) -> None:
+        """Rejections aggregated by a worker: counts by reason, a few examples, the forms."""
+        report = self.report
+        report.rejected_by_reason.update(counts)
+        for reason, exs in examples.items():
+            have = report.examples.setdefault(reason, [])
+            for e in exs:
+                if len(have) < EXAMPLES_PER_REASON:
+                    have.append(e)
+        self._rejected_forms.update(forms)
+        if self.log is not None:
+            self.log.writelines(log_lines)
+
+    def _reject_form(self, form: str, reason: str, head: str, where: str) -> None:
+        self.report.reject(form, reason, where, f"headword {head}" if head != form else "", self.log)
+        self._rejected_forms.add(form)
+
+    def add(self, items: Iterable[ExpandedForm | Rejection | HeadwordEntry],
+            fixed_rule: str | None = None) -> None:
+        """Generic path: a stream of ExpandedForm/Rejection, grouped by consecutive headword."""
+        group: list = []
+        head = None
+        for item in items:
+            if isinstance(item, Rejection):
+                self.add_rejection(item)
+                continue
+            if not isinstance(item, ExpandedForm):
+                self.report.reject(str(item), "not-a-form", "", "expander yielded an unexpected record", self.log)
+                continue
+            rule = fixed_rule
+            if rule is None and item.paradigm.startswith("word-list"):
+                rule = "word-list"
+            if item.lemma != head and group:
+                self.add_group(head, group)
+                group = []
+            head = item.lemma
+            group.append((item.form, item.tag, rule))
+        if group:
+            self.add_group(head, group)
+
+    # --- output -------------------------------------------------------------------------------
+    def finish(self):
+        """-> (forms trie, headwords trie, tables dict, readings bytes, number of records)."""
+        import marisa_trie
+
+        M = 0xFFFFFFFF
+        keys = self.keys
+        forms = marisa_trie.Trie(keys.keys())
+        heads = marisa_trie.Trie(self.heads.keys())
+        head_map = [0] * len(self.heads)
+        for head, old in self.heads.items():
+            head_map[old] = heads[head] << 32
+        n = len(forms)
+        by_kid: list = [None] * n
+        for key, kid in forms.iteritems():
+            by_kid[kid] = keys[key]
+        rule_names = sorted(self.rules, key=self.rules.get)
+        order = {r.name: i for i, r in enumerate(self.profile.rules)}
+        other = [name for name in rule_names if name not in order]
+        for name in other:
+            order[name] = len(order)
+        rule_rank = [order[name] for name in rule_names]
+        ts_rank = [min(rule_rank[rid] for _t, rid in ts) for ts in self.tagset_list]
+        best_count = [0] * len(order)
+        offsets = array("I", [0])
+        records = array("Q")
+        total = 0
+        for recs in by_kid:
+            if recs.__class__ is int:
+                records.append(head_map[recs >> 32] | (recs & M))
+                total += 1
+                best_count[ts_rank[recs & M]] += 1
+            else:
+                rs = sorted(head_map[r >> 32] | (r & M) for r in recs)
+                records.extend(rs)
+                total += len(rs)
+                best_count[min(ts_rank[r & M] for r in recs)] += 1
+            offsets.append(total)
+        del by_kid
+        tables = {"tags": self.tag_list, "rules": rule_names,
+                  "tagsets": [[list(p) for p in ts] for ts in self.tagset_list]}
+        report = self.report
+        report.forms = n
+        report.headwords_expanded = len(self.heads)
+        by_rule = Counter()
+        names_by_rank = sorted(order, key=order.get)
+        for rank, count in enumerate(best_count):
+            if count:
+                by_rule[names_by_rank[rank]] += count
+        report.admitted_by_rule = by_rule
+        report.forms_rejected_only = sum(1 for f in self._rejected_forms
+                                         if f not in keys and f.lower() not in keys)
+        self.keys = {}
+        return forms, heads, tables, offsets.tobytes() + records.tobytes(), total

@@ -1,0 +1,156 @@
+"""Hunspell affix file reader and stem expander (the subset cs_CZ.aff uses).
+
+`AffixTable.expand(stem, flags)` yields `(form, chain)` pairs where `chain` names the rules that made the
+form: a tuple of `Rule` objects (prefix and/or suffixes, outermost last). Taggers read the chain to know
+which paradigm slot a form fills.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: str          # "SFX" or "PFX"
+    flag: str
+    index: int         # position of the rule within its flag (0-based)
+    strip: str
+    add: str
+    cont: str          # continuation flags of the added affix
+    condition: str     # hunspell condition text
+
+    def __str__(self) -> str:  # pragma: no cover - debugging aid
+        return f"{self.kind} {self.flag}#{self.index} {self.strip or '0'}>{self.add or '0'} [{self.condition}]"
+
+
+@dataclass
+class AffixClass:
+    kind: str
+    flag: str
+    cross: bool
+    rules: list[Rule]
+    # per rule: compiled condition regex
+    regexes: list[re.Pattern]
+    span: int = 1
+    cache: dict = None
+
+    def finish(self) -> None:
+        self.span = max([_cond_len(r.condition) for r in self.rules] + [len(r.strip) for r in self.rules] + [1])
+        self.cache = {}
+
+
+def _cond_len(cond: str) -> int:
+    """Number of letters a hunspell condition examines ([...] counts as one)."""
+    return len(re.sub(r"\[[^\]]*\]", "x", cond)) if cond != "." else 0
+
+
+def _condition_regex(kind: str, cond: str) -> re.Pattern:
+    if cond == ".":
+        return re.compile("")
+    return re.compile(("^" + cond) if kind == "PFX" else (cond + "$"))
+
+
+class AffixTable:
+    def __init__(self, classes: dict[str, AffixClass]):
+        self.classes = classes
+        self.suffixes = {f: c for f, c in classes.items() if c.kind == "SFX"}
+        self.prefixes = {f: c for f, c in classes.items() if c.kind == "PFX"}
+
+    @classmethod
+    def read(cls, path: str | Path) -> "AffixTable":
+        text = Path(path).read_text(encoding="utf-8")
+        classes: dict[str, AffixClass] = {}
+        for line in text.splitlines():
+            line = line.split("#", 1)[0].strip() if not line.startswith("#") else ""
+            if not line:
+                continue
+            parts = line.split()
+            if parts[0] not in ("SFX", "PFX"):
+                continue
+            kind, flag = parts[0], parts[1]
+            if flag not in classes:
+                # header: SFX flag Y|N count
+                classes[flag] = AffixClass(kind, flag, parts[2] == "Y", [], [])
+                continue
+            strip, add = parts[2], parts[3]
+            cond = parts[4] if len(parts) > 4 else "."
+            strip = "" if strip == "0" else strip
+            cont = ""
+            if "/" in add:
+                add, cont = add.split("/", 1)
+            add = "" if add == "0" else add
+            c = classes[flag]
+            c.rules.append(Rule(kind, flag, len(c.rules), strip, add, cont, cond))
+            c.regexes.append(_condition_regex(kind, cond))
+        for c in classes.values():
+            c.finish()
+        return cls(classes)
+
+    def _rules_for(self, c: AffixClass, word: str) -> tuple[Rule, ...]:
+        """Suffix rules of class `c` whose condition holds for `word` (cached by the word's ending:
+        a condition looks at no more than `c.span` final letters)."""
+        key = word[-c.span:] if len(word) > c.span else "^" + word
+        hit = c.cache.get(key)
+        if hit is None:
+            hit = tuple(rule for rule, rx in zip(c.rules, c.regexes)
+                        if (not rule.strip or word.endswith(rule.strip)) and rx.search(word))
+            c.cache[key] = hit
+        return hit
+
+    def _apply_suffixes(self, word: str, flags: str):
+        for f in flags:
+            c = self.suffixes.get(f)
+            if c is None:
+                continue
+            for rule in self._rules_for(c, word):
+                base = word[: len(word) - len(rule.strip)] if rule.strip else word
+                yield base + rule.add, rule
+
+    def _apply_prefixes(self, word: str, flags: str, cross_only: bool):
+        for f in flags:
+            c = self.prefixes.get(f)
+            if c is None or (cross_only and not c.cross):
+                continue
+            for rule, rx in zip(c.rules, c.regexes):
+                if rule.strip and not word.startswith(rule.strip):
+                    continue
+                if not rx.search(word):
+                    continue
+                yield rule.add + word[len(rule.strip):], rule
+
+    def expand(self, stem: str, flags: str):
+        """All forms of `stem` under `flags`: (form, chain of rules). The stem itself has chain ()."""
+        out = [(stem, ())]
+        for form, rule in self._apply_suffixes(stem, flags):
+            out.append((form, (rule,)))
+            if rule.cont:
+                for form2, rule2 in self._apply_suffixes(form, rule.cont):
+                    out.append((form2, (rule, rule2)))
+        # prefixes: on the stem, and (cross product) on suffixed forms
+        pflags = [f for f in flags if f in self.prefixes]
+        if pflags:
+            res = list(out)
+            for form, chain in out:
+                if chain and not all(self.suffixes[r.flag].cross for r in chain if r.kind == "SFX"):
+                    continue
+                for pform, prule in self._apply_prefixes(form, "".join(pflags), cross_only=bool(chain)):
+                    res.append((pform, (prule,) + chain))
+            # prefixes carried by a continuation (ejší/E): apply to forms whose last rule names them
+            out = res
+        extra = []
+        for form, chain in out:
+            if chain and chain[-1].kind == "SFX" and chain[-1].cont:
+                pf = "".join(f for f in chain[-1].cont if f in self.prefixes)
+                if pf:
+                    for pform, prule in self._apply_prefixes(form, pf, cross_only=False):
+                        extra.append((pform, (prule,) + chain))
+        return out + extra
+
+
+@lru_cache(maxsize=4)
+def load_affixes(path: str) -> AffixTable:
+    return AffixTable.read(path)

@@ -1,0 +1,220 @@
+"""Run the expander over many headwords, in worker processes when asked."""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing as mp
+from collections import Counter
+from functools import lru_cache
+from itertools import islice
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..model import ExpandedForm, HeadwordEntry, Rejection
+from ..tags import ALTERNATIVE_CATEGORIES, CATEGORIES
+from .expand import DEFAULT_AFF, DEFAULT_DIC, affixes, aff_path_for, expand_entry
+
+CHUNK = 4000
+
+
+@lru_cache(maxsize=2)
+def dictionary_entries(dic_path: str = str(DEFAULT_DIC)) -> dict[str, list[str]]:
+    """lemma -> flag strings of its cs_CZ.dic entries (a word may have several, e.g. stát noun and verb)."""
+    out: dict[str, list[str]] = {}
+    with open(dic_path, encoding="utf-8") as fh:
+        next(fh, None)
+        for line in fh:
+            line = line.rstrip("\n")
+            if not line:
+                continue
+            word, _, flags = line.partition("/")
+            out.setdefault(word, []).append(flags)
+    return out
+
+
+def dictionary_flags(lemma: str) -> list[str] | None:
+    return dictionary_entries().get(lemma)
+
+
+POS_FLAGS_FALLBACK = {}
+
+
+def _resolve(entry: HeadwordEntry) -> list[tuple[str, str | None, str]]:
+    """[(lemma, flags or None when unclassifiable, aff path)] -- one per dictionary entry of the lemma."""
+    if entry.flags is not None:
+        return [(entry.lemma, entry.flags, str(aff_path_for(entry.source)))]
+    if entry.lemma != entry.lemma.lower():
+        return [(entry.lemma, "", str(DEFAULT_AFF))]
+    flags = dictionary_flags(entry.lemma)
+    if flags is None:
+        guessed = guess_flags(entry.lemma, entry.pos)
+        return [(entry.lemma, guessed, str(DEFAULT_AFF))]
+    if entry.pos:
+        from .tagger import split_mixed
+        parts = [p for f in flags for p in split_mixed(entry.lemma, f)]
+        fit = [f for f in parts if _pos_fits(entry.lemma, f, entry.pos)]
+        flags = fit or flags
+    return [(entry.lemma, f, str(DEFAULT_AFF)) for f in flags]
+
+
+POS_CLASSES = {"noun": "noun", "n": "noun", "subst": "noun", "adj": "adj", "a": "adj", "verb": "verb", "v": "verb",
+               "adv": "plain", "prep": "plain", "conj": "plain", "part": "plain", "intj": "plain", "num": "plain",
+               "pron": "plain", "pro": "plain"}
+
+
+def _pos_fits(lemma: str, flags: str, pos: str) -> bool:
+    from .tagger import word_class
+    want = POS_CLASSES.get(pos.lower().strip("."))
+    return want is None or word_class(lemma, flags) == want
+
+
+def guess_flags(lemma: str, pos: str | None) -> str | None:
+    """Flags for a headword missing from cs_CZ.dic, by analogy: the flags most dictionary words with the
+    longest shared ending (at least 3 letters) carry, if they agree (>= 90 %) and fit the part of speech.
+    None (unclassified) when the evidence is weak: conservative by design."""
+    idx = _ending_index()
+    for k in range(min(6, len(lemma) - 1), 2, -1):
+        counts = idx.get(lemma[-k:])
+        if not counts:
+            continue
+        total = sum(counts.values())
+        flags, n = max(counts.items(), key=lambda kv: kv[1])
+        if total >= 5 and n / total >= 0.9 and (not pos or _pos_fits(lemma, flags, pos)):
+            return flags
+        return None
+    return None
+
+
+@lru_cache(maxsize=1)
+def _ending_index() -> dict[str, Counter]:
+    idx: dict[str, Counter] = {}
+    for word, fl in dictionary_entries().items():
+        if word != word.lower() or len(fl) != 1 or not fl[0]:
+            continue
+        for k in range(3, min(6, len(word) - 1) + 1):
+            idx.setdefault(word[-k:], Counter())[fl[0]] += 1
+    return idx
+
+
+def _work(batch: list[tuple[str, str, str, str, int]]) -> list[tuple]:
+    gc.disable()        # millions of small tuples: generational GC would rescan them for nothing
+    try:
+        return _work1(batch)
+    finally:
+        gc.enable()
+
+
+def _work1(batch: list[tuple[str, str, str, str, int]]) -> list[tuple]:
+    res = []
+    for lemma, flags, aff_path, source, line in batch:
+        if flags is None:
+            res.append(("R", lemma, "unclassified", "not in cs_CZ.dic and no paradigm flags", source, line))
+            continue
+        items = [_public(it) for it in expand_entry(lemma, flags, affixes(aff_path))]
+        if MERGE_SYNCRETISM:
+            items = merge_readings(items)
+        for item in items:
+            res.append(item + (source, line))
+    return res
+
+
+# Internal register markers of the engine -> the common vocabulary: colloquial variants (nesem,
+# kupujou) carry the same tag as the standard form; bookish long infinitives (nésti) are ARCH.
+_PUBLIC: dict = {}
+
+
+def _public(it: tuple) -> tuple:
+    if it[0] != "F":
+        return it
+    tag = it[3]
+    t = _PUBLIC.get(tag)
+    if t is None:
+        t = _PUBLIC[tag] = tuple(sorted({"ARCH" if f == "LIT" else f for f in tag if f != "COL"}))
+    return it[:3] + (t,) + it[4:]
+
+
+# One record per form and non-alternative features: the readings of a syncretic form (ženy: GEN SG,
+# NOM/ACC/VOC PL) go into one tag whose case/number/gender/... features are alternatives, as
+# build_tools/tags.py defines (readings_of spells them out). Halves the records the compiler judges.
+MERGE_SYNCRETISM = True
+_ALTERNATIVE = frozenset(f for c in ALTERNATIVE_CATEGORIES for f in CATEGORIES[c])
+_SPLIT: dict = {}
+_MERGED: dict = {}
+
+
+def merge_readings(items: list[tuple]) -> list[tuple]:
+    groups: dict = {}
+    out = []
+    for it in items:
+        if it[0] != "F":
+            out.append(it)
+            continue
+        tag = it[3]
+        fixed = _SPLIT.get(tag)
+        if fixed is None:
+            fixed = _SPLIT[tag] = tuple(f for f in tag if f not in _ALTERNATIVE)
+        key = (it[1], it[2], fixed, it[4])
+        g = groups.get(key)
+        if g is None:
+            groups[key] = [tag]
+        else:
+            g.append(tag)
+    for (form, lemma, _fixed, par), tags in groups.items():
+        if len(tags) == 1:
+            out.append(("F", form, lemma, tags[0], par))
+            continue
+        k = tuple(tags)
+        t = _MERGED.get(k)
+        if t is None:
+            u = set()
+            for x in tags:
+                u.update(x)
+            t = _MERGED[k] = tuple(sorted(u))
+        out.append(("F", form, lemma, t, par))
+    return out
+
+
+_FROZEN: dict = {}
+
+
+def _to_records(items: list[tuple]) -> Iterator[ExpandedForm | Rejection]:
+    frozen = _FROZEN
+    for it in items:
+        if it[0] == "F":
+            tag = frozen.get(it[3])
+            if tag is None:
+                tag = frozen[it[3]] = frozenset(it[3])
+            yield ExpandedForm(it[1], it[2], tag, it[4])
+        else:
+            yield Rejection(it[1], it[2], it[4], it[5], it[3])
+
+
+def _batches(entries: Iterable[HeadwordEntry]):
+    it = iter(entries)
+    while True:
+        chunk = list(islice(it, CHUNK))
+        if not chunk:
+            return
+        out = []
+        for e in chunk:
+            for lemma, flags, aff in _resolve(e):
+                out.append((lemma, flags, aff, e.source, e.line))
+        yield out
+
+
+def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int = 1) -> Iterator[ExpandedForm | Rejection]:
+    """Expand Czech headwords into tagged forms; yields Rejection for what is excluded (with the reason)."""
+    if workers <= 1:
+        for batch in _batches(entries):
+            yield from _to_records(_work(batch))
+        return
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(workers) as pool:
+        for items in pool.imap(_work, _batches(entries), chunksize=1):
+            yield from _to_records(items)
+
+
+def expand_lemma(lemma: str, flags: str | None = None) -> list[ExpandedForm | Rejection]:
+    """Convenience for tests and tools: forms of one headword (flags looked up in cs_CZ.dic if omitted)."""
+    e = HeadwordEntry(lemma=lemma, source="cs_CZ.dic" if flags is not None else "headwords", line=0, flags=flags)
+    return list(expand_headwords([e]))

@@ -1,0 +1,316 @@
+"""Expand one Czech headword (a cs_CZ.dic stem with its flags) into tagged forms.
+
+Result items are plain tuples so that worker processes can return them cheaply:
+  ("F", form, lemma, tag_tuple, paradigm)   an inflected form with its features (sorted tuple)
+  ("R", item, reason, detail)               something excluded, with the reason
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from functools import lru_cache
+from pathlib import Path
+
+from . import tables as irregular
+from .affix import AffixTable, load_affixes
+from .unflagged import noun_index
+from .tagger import (PREFIX_TAGS, split_mixed, adj_slots, is_infinitive, noun_gender, noun_slots, tag_cvb, tag_passive,
+                     tag_short, tag_verb_forms, word_class)
+
+REPO_DATA = Path(__file__).resolve().parents[2] / "data" / "cs"
+DEFAULT_AFF = REPO_DATA / "cs_CZ.aff"
+DEFAULT_DIC = REPO_DATA / "cs_CZ.dic"
+LETTERS = re.compile(r"^[a-záčďéěíňóřšťúůýžäöüëàèìòùâêîôûçłľĺŕąęśźżćńőű]+$")
+
+
+def aff_path_for(source: str | None) -> Path:
+    if source:
+        p = Path(source)
+        if p.suffix == ".dic" and p.with_suffix(".aff").exists():
+            return p.with_suffix(".aff")
+    return DEFAULT_AFF
+
+
+_TAGS: dict = {}
+
+
+def _tag(*parts) -> tuple[str, ...]:
+    key = parts
+    t = _TAGS.get(key)
+    if t is None:
+        s = set()
+        for p in parts:
+            s.update(p)
+        t = _TAGS[key] = tuple(sorted(s))
+    return t
+
+
+def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
+    out: list[tuple] = []
+    flags = flags or ""
+    if not lemma:
+        return out
+    if not LETTERS.match(lemma.lower()):
+        return [("R", lemma, "non-letter", "contains a character that is not a letter")]
+    if lemma != lemma.lower():
+        reason = "abbreviation" if lemma.isupper() and len(lemma) > 1 else "proper-name"
+        return [("R", lemma, reason, "capitalised headword")]
+
+    # hand-written tables (pronouns, numerals, irregular verbs and nouns) take precedence
+    tab = irregular.paradigm_for(lemma)
+    if tab is not None:
+        name, rows = tab
+        neg = "N" in flags and any(t[0] == "V" for _, t in rows)
+        for form, tag in rows:
+            out.append(("F", form, lemma, tag, name))
+            if neg and tag[0] == "V" and "NEG" not in tag:
+                out.append(("F", "ne" + form, lemma, _tag(tag, ("NEG",)), name))
+        return out
+
+    parts = split_mixed(lemma, flags)
+    if len(parts) > 1:
+        for part in parts:
+            out.extend(expand_entry(lemma, part, aff))
+        return out
+
+    cls = word_class(lemma, flags)
+    paradigm = f"{cls}/{flags}" if flags else cls
+    expanded = aff.expand(lemma, flags)
+    seen = set()
+
+    def emit(form, lem, tag, par=paradigm):
+        key = (form, lem, tag)
+        if key not in seen:
+            seen.add(key)
+            out.append(("F", form, lem, tag, par))
+
+    def reject(form, reason, detail=""):
+        key = (form, reason)
+        if key not in seen:
+            seen.add(key)
+            out.append(("R", form, reason, detail))
+
+    def split_prefix(form, chain):
+        if chain and chain[0].kind == "PFX":
+            p = chain[0]
+            return PREFIX_TAGS.get(p.add, ()), form[len(p.add):], chain[1:]
+        return (), form, chain
+
+    if cls == "noun":
+        gender = noun_gender(lemma, flags)
+        base_num = ("PL",) if "PL" in gender else ("SG",)
+        gfeat = tuple(g for g in gender if g not in ("PL", "SAMEPL"))
+        if lemma.endswith(("ní", "tí")) and "S" in flags and "N" in flags:
+            gfeat += ("V.MSDR",)        # verbal noun (dělání, bytí): negatable -ní/-tí noun of the stavení type
+        for form, chain in expanded:
+            ptags, base, sfx = split_prefix(form, chain)
+            if not sfx:
+                emit(form, lemma, _tag(("N", "NOM"), base_num, gfeat, ptags))
+                if "SAMEPL" in gender:
+                    emit(form, lemma, _tag(("N", "NOM", "PL"), gfeat, ptags))
+                continue
+            r1 = sfx[0]
+            if r1.cont and "Y" in r1.cont:
+                # possessive adjective otcův / matčin and its forms
+                poss = lemma[: len(lemma) - len(r1.strip)] + r1.add if r1.strip else lemma + r1.add
+                slots = adj_slots(poss[-3:], base[-6:]) if len(sfx) > 1 else adj_slots(poss[-3:], poss[-6:])
+                if not slots:
+                    reject(form, "untagged-form", f"{lemma}/{flags} possessive")
+                    continue
+                for s in slots:
+                    emit(form, poss, _tag(("ADJ", "POSS"), s, ptags), "poss")
+                continue
+            if r1.flag == "K" and base.endswith(("ost", "osti", "ostí", "ostem", "ostech", "ostmi")) and not lemma.endswith("ost"):
+                _emit_ost(emit, reject, form, base, r1, lemma, ptags)
+                continue
+            slots = noun_slots(r1.flag, lemma[-5:], base[-6:])
+            if not slots:
+                reject(form, "untagged-form", f"{lemma}/{flags} {r1.flag}:{r1.strip}>{r1.add}")
+                continue
+            for s in slots:
+                emit(form, lemma, _tag(("N",), s, gfeat, ptags))
+        return out
+
+    if cls == "adj":
+        is_cmpr = lemma.endswith("í") and ("E" in flags or "W" in flags)
+        lemma_end = "í" if is_cmpr else lemma[-3:]
+        for form, chain in expanded:
+            ptags, base, sfx = split_prefix(form, chain)
+            deg = ("CMPR",) if is_cmpr else ()
+            if "SPRL" in ptags:
+                deg = ("SPRL",)
+            if not sfx or sfx[0].flag in "Yy":
+                r1 = sfx[0] if sfx else None
+                if r1 is not None and r1.flag == "y":
+                    d = ("SPRL",) if "SPRL" in ptags else ("CMPR",)
+                    if base.endswith("ji"):
+                        emit(form, lemma, _tag(("ADV",), d, tuple(p for p in ptags if p != "SPRL")), "adv")
+                        continue
+                    slots = adj_slots("í", base[-6:])
+                else:
+                    d = deg
+                    slots = adj_slots(lemma_end, base[-6:])
+                if not slots:
+                    reject(form, "untagged-form", f"{lemma}/{flags}")
+                    continue
+                pt = tuple(p for p in ptags if p != "SPRL")
+                poss = ("POSS",) if lemma.endswith(("ův", "in")) else ()
+                for s in slots:
+                    emit(form, lemma, _tag(("ADJ",), s, d, pt, poss))
+                continue
+            r1 = sfx[0]
+            pt = tuple(p for p in ptags if p != "SPRL")
+            if r1.flag in "KC" and "ost" in r1.add:
+                _emit_ost(emit, reject, form, base, r1, lemma, ptags)
+            elif r1.flag == "R" or (r1.flag == "O" and r1.add == "o" and lemma.endswith("ý")):
+                emit(form, lemma, _tag(("ADV",), deg, pt), "adv")
+            else:
+                reject(form, "untagged-form", f"{lemma}/{flags} {r1.flag}:{r1.strip}>{r1.add}")
+        return out
+
+    if cls == "verb":
+        finite = set()
+        neg_of: dict[str, list] = defaultdict(list)
+        special: list[tuple] = []
+        if not is_infinitive(lemma):
+            finite.add(lemma)
+        for form, chain in expanded:
+            ptags, base, sfx = split_prefix(form, chain)
+            if ptags:
+                neg_of[base].append((form, ptags))
+                continue
+            if not sfx:
+                continue
+            r1 = sfx[0]
+            if r1.flag in "AJBI":
+                finite.add(form)
+            else:
+                special.append((form, sfx))
+        vtags, clitics = tag_verb_forms(lemma, finite)
+        if is_infinitive(lemma):
+            vtags.setdefault(lemma, set()).add(frozenset(("V", "NFIN")))
+        elif lemma not in vtags:
+            vtags[lemma] = set()
+        for form, sfx in special:
+            r1 = sfx[0]
+            if r1.flag in "TC":
+                ts = tag_passive(form, 0)
+            elif r1.flag == "X":
+                if len(sfx) > 1 or (r1.cont and "Y" in r1.cont):
+                    adjlemma = form if len(sfx) == 1 else None
+                    if adjlemma is None:
+                        base_adj = lemma[: len(lemma) - len(r1.strip)] + r1.add
+                        slots = adj_slots("í", form[-6:])
+                        for s in slots or ():
+                            emit(form, base_adj, _tag(("ADJ",), s), "verb-adj")
+                        continue
+                    for s in adj_slots("í", form[-6:]) or ():
+                        emit(form, form, _tag(("ADJ",), s), "verb-adj")
+                    continue
+                ts = tag_cvb(form)
+            else:
+                ts = []
+            if not ts:
+                reject(form, "untagged-form", f"{lemma}/{flags} {r1.flag}:{r1.strip}>{r1.add}")
+                continue
+            for t in ts:
+                vtags[form].add(t)
+        for form in clitics:
+            reject(form, "clitic-contraction", f"{lemma}/{flags}")
+        for form in finite:
+            if form not in vtags and form not in clitics:
+                reject(form, "untagged-form", f"{lemma}/{flags}")
+        for form, ts in vtags.items():
+            if not ts and form == lemma:
+                reject(form, "untagged-form", f"{lemma}/{flags} finite headword")
+                continue
+            for t in ts:
+                emit(form, lemma, tuple(sorted(t)))
+            for nform, ptags in neg_of.get(form, ()):
+                if "NEG" in ptags:
+                    for t in ts:
+                        emit(nform, lemma, _tag(t, ("NEG",)))
+        return out
+
+    if cls == "short":
+        for form, chain in expanded:
+            ptags, base, sfx = split_prefix(form, chain)
+            if sfx and sfx[0].add.endswith("s") and lemma.endswith("l"):
+                reject(form, "clitic-contraction", f"{lemma}/{flags}")
+                continue
+            if sfx and sfx[0].flag not in "O":
+                reject(form, "untagged-form", f"{lemma}/{flags}")
+                continue
+            base_lemma = lemma
+            ts = tag_short(base, base_lemma)
+            if not ts:
+                reject(form, "untagged-form", f"{lemma}/{flags}")
+                continue
+            for t in ts:
+                emit(form, lemma, _tag(t, ptags))
+        return out
+
+    if cls == "cvb":
+        for form, chain in expanded:
+            ptags, base, sfx = split_prefix(form, chain)
+            if not sfx:
+                t = ("V.CVB", "PRS", "MASC", "SG") if lemma.endswith(("a", "e", "ě")) else ("V.CVB", "PST", "MASC", "SG")
+                emit(form, lemma, _tag(t, ptags))
+                continue
+            if len(sfx) > 1 or (sfx[0].cont and "Y" in sfx[0].cont):
+                adj_lemma = lemma[: len(lemma) - len(sfx[0].strip)] + sfx[0].add
+                for s in adj_slots("í", base[-6:]) or ():
+                    emit(form, adj_lemma, _tag(("ADJ",), s, ptags), "verb-adj")
+                continue
+            ts = tag_cvb(base)
+            if not ts:
+                reject(form, "untagged-form", f"{lemma}/{flags}")
+            for t in ts:
+                emit(form, lemma, _tag(t, ptags))
+        return out
+
+    # plain words: forms of irregular paradigms, closed-class words, adverbs
+    for form, chain in expanded:
+        ptags, base, sfx = split_prefix(form, chain)
+        readings = irregular.readings_of(base)
+        if readings:
+            for lem, tag in readings:
+                if ptags and tag[0] not in ("V", "ADJ", "ADV"):
+                    continue
+                emit(form, lem, _tag(tag, ptags), "table")
+            continue
+        nouns = noun_index(str(DEFAULT_DIC)).get(base)
+        if nouns:
+            for lem, tag in nouns:
+                emit(form, lem, _tag(tag, ptags), "noun/flagless")
+            continue
+        cc = irregular.closed_class(base)
+        if cc:
+            emit(form, base, _tag(cc, ptags), "closed")
+            continue
+        if irregular.looks_like_adverb(base):
+            emit(form, base, _tag(("ADV",), ptags), "adv-guess")
+            continue
+        reject(form, "unclassified", f"{lemma}/{flags}: no paradigm flag and not in the tables")
+    return out
+
+
+def _emit_ost(emit, reject, form, base, r1, lemma, ptags):
+    """-ost nouns derived from adjectives by flag K/C (mladý -> mladost, toxický -> toxičnost)."""
+    i = base.rfind("ost")
+    stem = base[: i + 3]
+    noun = stem if not ptags else form[: len(form) - len(base)] + stem
+    end = base[i + 3:]
+    slots = {"": (("NOM", "SG"), ("ACC", "SG")), "i": (("GEN", "SG"), ("DAT", "SG"), ("ESS", "SG"), ("VOC", "SG"), ("NOM", "PL"), ("ACC", "PL"), ("VOC", "PL")),
+             "í": (("INS", "SG"), ("GEN", "PL")), "em": (("DAT", "PL"),), "ech": (("ESS", "PL"),), "mi": (("INS", "PL"),)}.get(end)
+    if not slots:
+        reject(form, "untagged-form", f"{lemma} -ost")
+        return
+    for s in slots:
+        emit(form, noun, _tag(("N", "FEM"), s, ptags), "noun/kost")
+
+
+@lru_cache(maxsize=2)
+def affixes(path: str) -> AffixTable:
+    return load_affixes(path)

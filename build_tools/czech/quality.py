@@ -1,0 +1,324 @@
+"""Quality report: forms generated for the lemmas of the Czech reference data vs. the reference.
+
+    python -m build_tools.czech.quality --shared ../shared [--examples 5] [--class noun-nom-pl]
+
+Reference (measurement only, never copied into the project): UniMorph tables ces.train, ces.dev,
+czech-train-high, czech-dev (lemma, form, features) and the Czech-CAC treebank forms (form, lemma, upos,
+xpos, feats, count). Each lemma is classified the way the build does it (its cs_CZ.dic entries and flags);
+lemmas absent from the dictionary count in the coverage figure only.
+
+Per form class: precision (generated forms that the full UniMorph table confirms), recall (reference
+forms generated, UniMorph and CAC), accuracy (UniMorph lemmas whose generated set equals the reference set
+for that class, among lemmas where either side has a form), then the paradigms with most errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from ..model import ExpandedForm
+from .driver import dictionary_entries
+from .expand import DEFAULT_AFF, affixes, expand_entry
+
+CLASSES = ["noun-nom-sg", "noun-nom-pl", "adj-nom", "infinitive", "present", "imperative",
+           "l-participle", "passive", "comparative"]
+UNIMORPH_FILES = ["ces.train", "ces.dev", "czech-train-high", "czech-dev"]
+
+
+def class_of_unimorph(feats: set[str]) -> str | None:
+    if "N" in feats and "NOM" in feats:
+        return "noun-nom-sg" if "SG" in feats else "noun-nom-pl" if "PL" in feats else None
+    if "ADJ" in feats and "NOM" in feats:
+        return "adj-nom"
+    if "V" in feats:
+        if "NFIN" in feats:
+            return "infinitive"
+        if "IMP" in feats:
+            return "imperative"
+        if "IND" in feats and ("PRS" in feats or "FUT" in feats) and "PST" not in feats:
+            return "present"
+        return None
+    if "V.PTCP" in feats:
+        if "PASS" in feats:
+            return "passive"
+        if "ACT" in feats:
+            return "l-participle"
+    return None
+
+
+def class_of_ud(upos: str, feats: dict[str, str]) -> str | None:
+    if upos == "NOUN" and feats.get("Case") == "Nom":
+        return {"Sing": "noun-nom-sg", "Plur": "noun-nom-pl"}.get(feats.get("Number", ""))
+    if upos in ("ADJ", "ADV") and feats.get("Degree") == "Cmp":
+        return "comparative"
+    if upos == "ADJ" and feats.get("Case") == "Nom" and feats.get("Degree", "Pos") == "Pos" \
+            and feats.get("VerbForm") != "Part" and feats.get("Polarity", "Pos") == "Pos":
+        return "adj-nom"
+    if upos in ("VERB", "AUX") and feats.get("Polarity", "Pos") == "Pos":
+        vf, mood = feats.get("VerbForm"), feats.get("Mood")
+        if vf == "Inf":
+            return "infinitive"
+        if vf == "Fin" and mood == "Imp":
+            return "imperative"
+        if vf == "Fin" and mood == "Ind" and feats.get("Tense") in ("Pres", "Fut"):
+            return "present"
+        if vf == "Part" and feats.get("Voice") == "Pass":
+            return "passive"
+        if vf == "Part" and feats.get("Tense") == "Past":
+            return "l-participle"
+    return None
+
+
+def class_of_tag(tag: frozenset[str]) -> str | None:
+    if "NEG" in tag or "COL" in tag:
+        return None
+    if "CMPR" in tag and ("ADJ" in tag or "ADV" in tag):
+        return "comparative"
+    if "N" in tag and "NOM" in tag:
+        return "noun-nom-sg" if "SG" in tag else "noun-nom-pl" if "PL" in tag else None
+    if "ADJ" in tag and "NOM" in tag and not (tag & {"SPRL", "SHORT", "POSS"}):
+        return "adj-nom"
+    if "V" in tag:
+        if "NFIN" in tag:
+            return "infinitive"
+        if "IMP" in tag:
+            return "imperative"
+        if "IND" in tag and ("PRS" in tag or "FUT" in tag):
+            return "present"
+    if "V.PTCP" in tag:
+        return "passive" if "PASS" in tag else "l-participle" if "ACT" in tag else None
+    return None
+
+
+FORBIDDEN_EXTRA = frozenset({"ACC", "COL", "LIT", "NEG", "SPRL", "CMPR", "SHORT", "POSS", "V.MSDR"})
+
+
+def normalise_slot(feats: set[str]) -> frozenset[str]:
+    """Reference slot -> the features our tag must have: FUT (perfective present) is our PRS, the polite
+    2nd person (FORM) is spelled as the plural, ACT/PRF/PASS as we write them."""
+    f = set(feats)
+    if "FUT" in f:
+        f.discard("FUT")
+        f.add("PRS")
+    if "FORM" in f:
+        f -= {"FORM", "SG"}
+        f.add("PL")
+    return frozenset(f)
+
+
+def slot_matches(slot: frozenset[str], tag: frozenset[str]) -> bool:
+    if not slot <= tag:
+        return False
+    extra = tag - slot
+    if extra & FORBIDDEN_EXTRA:
+        return False
+    if "ANIM" in extra and "MASC" in slot:
+        return False
+    return True
+
+
+def load_reference(shared: Path):
+    """{source: {lemma: {class: set(forms)}}} for 'unimorph' and 'cac'."""
+    ref = {"unimorph": defaultdict(lambda: defaultdict(set)), "cac": defaultdict(lambda: defaultdict(set))}
+    base = shared / "data" / "czech"
+    for name in UNIMORPH_FILES:
+        p = base / name
+        if not p.exists():
+            continue
+        for line in p.read_text(encoding="utf-8").splitlines():
+            parts = line.split("\t")
+            if len(parts) < 3 or " " in parts[1] or not parts[0] or parts[0][0].isupper():
+                continue
+            feats = set(parts[2].split(";"))
+            c = class_of_unimorph(feats)
+            if c:
+                ref["unimorph"][parts[0]][c].add((parts[1].lower().strip("\u200e\u200f"), normalise_slot(feats)))
+    for p in base.glob("cs_cac*.tsv"):
+        for line in p.read_text(encoding="utf-8").splitlines():
+            if line.startswith("#"):
+                continue
+            parts = line.split("\t")
+            if len(parts) < 5 or not parts[1] or parts[1][0].isupper() or not parts[1].isalpha():
+                continue
+            feats = dict(kv.split("=", 1) for kv in parts[4].split("|") if "=" in kv)
+            c = class_of_ud(parts[2], feats)
+            if c:
+                ref["cac"][parts[1]][c].add(parts[0].lower())
+    return ref
+
+
+def generate(lemma: str, entries: dict[str, list[str]], aff):
+    """{class: {form: paradigm}} for a lemma, from all its dictionary entries (as the build expands them)."""
+    out: dict[str, dict[str, str]] = defaultdict(dict)
+    tags: dict[str, list] = defaultdict(list)
+    for flags in entries.get(lemma, ()):
+        for item in expand_entry(lemma, flags, aff):
+            if item[0] != "F" or item[2] != lemma:
+                continue
+            t = frozenset(item[3])
+            c = class_of_tag(t)
+            if c:
+                out[c].setdefault(item[1], item[4])
+                tags[c].append((item[1], t))
+    out["_tags"] = tags
+    # comparatives are separate dictionary headwords (novější/YRE): the build emits them under their own
+    # lemma; link them to the positive for the measurement by the regular comparative endings
+    return out
+
+
+def _same_lemma(item, lemma):
+    return False
+
+
+COMPARATIVE_ENDINGS = ("ější", "ejší", "ší", "čí", "í")
+
+
+def comparatives_for(lemma: str, entries, aff, cmpr_index) -> dict[str, str]:
+    """Comparative forms (adjective and adverb) for a positive lemma: dictionary comparatives whose stem
+    matches the positive's stem (with the usual alternations), plus those the flag y generates."""
+    out = {}
+    for cand in cmpr_index.get(_stem(lemma), ()):
+        for flags in entries.get(cand, ()):
+            for item in expand_entry(cand, flags, aff):
+                if item[0] == "F":
+                    t = frozenset(item[3])
+                    if "CMPR" in t and "NEG" not in t and ("NOM" in t or "ADV" in t):
+                        out.setdefault(item[1], "cmpr/" + flags)
+    for flags in entries.get(lemma, ()):
+        for item in expand_entry(lemma, flags, aff):
+            if item[0] == "F":
+                t = frozenset(item[3])
+                if "CMPR" in t and "NEG" not in t and ("NOM" in t or "ADV" in t):
+                    out.setdefault(item[1], "cmpr-y/" + flags)
+    return out
+
+
+ALTERN = str.maketrans({"č": "k", "ž": "h", "š": "ch", "ř": "r", "c": "k", "z": "h"})
+
+
+def _stem(word: str) -> str:
+    for end in ("ější", "ejší", "ý", "í", "ě", "e", "o", "y"):
+        if word.endswith(end):
+            word = word[: -len(end)]
+            break
+    return word[:-1] if len(word) > 4 else word
+
+
+def build_cmpr_index(entries) -> dict[str, list[str]]:
+    idx = defaultdict(list)
+    for word, fl in entries.items():
+        if word.endswith("í") and any(("E" in f or "W" in f) for f in fl):
+            for end in ("ější", "ejší", "čtější", "ší"):
+                if word.endswith(end):
+                    idx[_stem(word)].append(word)
+                    break
+    return idx
+
+
+def run(shared: Path, examples: int = 4, only: str | None = None, out=sys.stdout) -> dict:
+    t0 = time.time()
+    ref = load_reference(shared)
+    entries = dictionary_entries()
+    aff = affixes(str(DEFAULT_AFF))
+    cmpr_index = build_cmpr_index(entries)
+    lemmas = set(ref["unimorph"]) | set(ref["cac"])
+    covered = {l for l in lemmas if l in entries}
+    stats = {c: Counter() for c in CLASSES}
+    worst = {c: Counter() for c in CLASSES}
+    ex = {c: defaultdict(list) for c in CLASSES}
+    for lemma in sorted(covered):
+        gen = generate(lemma, entries, aff)
+        if "comparative" in ref["cac"].get(lemma, {}):
+            gen["comparative"] = comparatives_for(lemma, entries, aff, cmpr_index)
+        for src in ("unimorph", "cac"):
+            r = ref[src].get(lemma)
+            if not r:
+                continue
+            for c in CLASSES:
+                if only and c != only:
+                    continue
+                par = next(iter(gen[c].values())) if gen.get(c) else "(none)"
+                if src == "unimorph":
+                    by_slot = defaultdict(set)
+                    for form, slot in r.get(c, ()):
+                        by_slot[slot].add(form)
+                    if c == "passive" and not gen.get(c) and not any(set(f) & set("TC") for f in entries[lemma]):
+                        stats[c]["intransitive"] += len(by_slot)
+                        continue
+                    for slot, R in by_slot.items():
+                        G = {f for f, t in gen["_tags"].get(c, ()) if slot_matches(slot, t)}
+                        hit = len(R & G)
+                        stats[c]["unimorph-ref"] += len(R)
+                        stats[c]["unimorph-hit"] += hit
+                        stats[c]["gen"] += len(G)
+                        stats[c]["gen-hit"] += len(G & R)
+                        stats[c]["lemmas"] += 1
+                        stats[c]["exact"] += (R == G)
+                        if R != G:
+                            worst[c][par] += 1
+                            if len(ex[c][par]) < examples:
+                                ex[c][par].append(f"{lemma} {';'.join(sorted(slot))}: missing {sorted(R - G)} extra {sorted(G - R)}")
+                    continue
+                R = r.get(c, set())
+                G = set(gen.get(c, {}))
+                if not R:
+                    continue
+                stats[c]["cac-ref"] += len(R)
+                stats[c]["cac-hit"] += len(R & G)
+                if R - G:
+                    worst[c][par] += 1
+                    if len(ex[c][par]) < examples:
+                        ex[c][par].append(f"{lemma} (CAC): missing {sorted(R - G)}")
+    p = lambda a, b: f"{100.0 * a / b:6.2f}%" if b else "   n/a "
+    print(f"Czech paradigm quality ({time.time() - t0:.1f} s)", file=out)
+    print(f"reference lemmas: {len(lemmas)}; in cs_CZ.dic: {len(covered)} (coverage {p(len(covered), len(lemmas))})",
+          file=out)
+    print("per reference slot (lemma + features): accuracy = generated set equals the reference set;"
+          " precision/recall over forms; recall-CAC = treebank forms generated", file=out)
+    print(f"{'class':14} {'accuracy':>9} {'precision':>9} {'recall':>9} {'recall-CAC':>10} {'slots':>7}", file=out)
+    summary = {}
+    for c in CLASSES:
+        s = stats[c]
+        acc = s["exact"] / s["lemmas"] if s["lemmas"] else None
+        summary[c] = {"accuracy": acc,
+                      "precision": s["gen-hit"] / s["gen"] if s["gen"] else None,
+                      "recall": s["unimorph-hit"] / s["unimorph-ref"] if s["unimorph-ref"] else None,
+                      "recall_cac": s["cac-hit"] / s["cac-ref"] if s["cac-ref"] else None,
+                      "lemmas": s["lemmas"]}
+        print(f"{c:14} {p(s['exact'], s['lemmas']):>9} {p(s['gen-hit'], s['gen']):>9} "
+              f"{p(s['unimorph-hit'], s['unimorph-ref']):>9} {p(s['cac-hit'], s['cac-ref']):>10} {s['lemmas']:7d}",
+              file=out)
+    if stats["passive"]["intransitive"]:
+        print(f"passive: {stats['passive']['intransitive']} reference slots of verbs without a passive in cs_CZ.dic"
+              " (no flag T: intransitive) are not counted", file=out)
+    print("\nworst paradigms per class (paradigm = word class / Hunspell flags):", file=out)
+    for c in CLASSES:
+        if not worst[c]:
+            continue
+        print(f"  {c}:", file=out)
+        for par, n in worst[c].most_common(5):
+            print(f"    {par}: {n} lemmas", file=out)
+            for e in ex[c][par][:examples]:
+                print(f"        {e}", file=out)
+    return summary
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", default="../shared", type=Path)
+    ap.add_argument("--examples", default=3, type=int)
+    ap.add_argument("--class", dest="only", choices=CLASSES)
+    a = ap.parse_args(argv)
+    if not (a.shared / "data" / "czech").exists():
+        print(f"no reference data under {a.shared}/data/czech", file=sys.stderr)
+        return 2
+    run(a.shared, a.examples, a.only)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""Hand-written paradigm tables (data/irregular.paradigms) and closed-class words (data/closed_class.tsv)."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from functools import lru_cache
+from importlib import resources
+
+POS_FEATURES = {"V", "V.PTCP", "V.CVB", "V.MSDR", "N", "ADJ", "ADV", "PRO", "NUM", "ADP", "CONJ", "PART", "INTJ"}
+# verbal prefixes that combine with a "prefixable" paradigm (přijít, odejít, najít ...)
+VERB_PREFIXES = ("při", "ode", "od", "ve", "vy", "na", "se", "ze", "za", "do", "po", "pro", "pře", "přede", "před",
+                 "roze", "u", "obe", "nade", "pode", "vze", "v", "s", "z", "ob", "nad", "pod", "vz", "roz")
+LPTCP = (("", ("MASC", "SG")), ("a", ("FEM", "SG")), ("a", ("NEUT", "PL")), ("o", ("NEUT", "SG")),
+         ("i", ("MASC", "ANIM", "PL")), ("y", ("MASC", "INAN", "PL")), ("y", ("FEM", "PL")))
+ADVERB_ENDINGS = re.compile(r"(sky|cky|zky|ckу|krát|kdy|kde|kam|koli|koliv|kudy|kdykoli)$")
+
+
+def _read(name: str) -> str:
+    return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
+
+
+class Paradigms:
+    def __init__(self, text: str):
+        self.paradigms: dict[str, tuple[str, list[tuple[str, tuple[str, ...], bool]]]] = {}
+        self.prefixable: set[str] = set()
+        lemma = pos = None
+        for line in text.splitlines():
+            if not line.strip() or line.startswith("#"):
+                continue
+            if line.startswith("@"):
+                parts = line[1:].split()
+                lemma, pos = parts[0], parts[1]
+                self.paradigms[lemma] = (pos, [])
+                if "prefixable" in parts[2:]:
+                    self.prefixable.add(lemma)
+                continue
+            form, feats = line.split("\t", 1)
+            keep = not form.startswith("!")
+            form = form.lstrip("!")
+            rows = self.paradigms[lemma][1]
+            if feats.strip() in ("*LPTCP", "*PASS"):
+                kind = ("V.PTCP", "ACT", "PRF") if feats.strip() == "*LPTCP" else ("V.PTCP", "PASS")
+                for end, r in LPTCP:
+                    rows.append((form + end, tuple(sorted(kind + r)), keep))
+                continue
+            for alt in feats.split("|"):
+                fs = tuple(f for f in alt.strip().split(";") if f)
+                if not any(f in POS_FEATURES for f in fs):
+                    fs = (pos,) + fs
+                rows.append((form, tuple(sorted(set(fs))), keep))
+        self.by_form: dict[str, list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
+        for lem, (_, rows) in self.paradigms.items():
+            for form, tag, _keep in rows:
+                self.by_form[form].append((lem, tag))
+
+    def paradigm_for(self, lemma: str):
+        if lemma in self.paradigms:
+            pos, rows = self.paradigms[lemma]
+            return f"table:{lemma}", [(f, t) for f, t, _ in rows]
+        for base in self.prefixable:
+            if lemma.endswith(base) and lemma[: -len(base)] in VERB_PREFIXES:
+                pre = lemma[: -len(base)]
+                return f"table:{base}", [(pre + f, t) for f, t, keep in self.paradigms[base][1] if keep]
+        return None
+
+    def readings_of(self, form: str):
+        r = self.by_form.get(form)
+        if r:
+            return r
+        for base in self.prefixable:
+            for f, t, keep in self.paradigms[base][1]:
+                if keep and form.endswith(f) and form[: -len(f)] in VERB_PREFIXES:
+                    return [(form[: -len(f)] + base, t)]
+        return []
+
+
+@lru_cache(maxsize=1)
+def paradigms() -> Paradigms:
+    return Paradigms(_read("irregular.paradigms"))
+
+
+@lru_cache(maxsize=1)
+def _closed() -> dict[str, tuple[str, ...]]:
+    out = {}
+    for line in _read("closed_class.tsv").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        w, f = line.split("\t")
+        out[w] = tuple(f.split(";"))
+    return out
+
+
+def paradigm_for(lemma: str):
+    return paradigms().paradigm_for(lemma)
+
+
+def readings_of(form: str):
+    return paradigms().readings_of(form)
+
+
+def closed_class(word: str):
+    return _closed().get(word)
+
+
+def looks_like_adverb(word: str) -> bool:
+    return bool(ADVERB_ENDINGS.search(word)) and len(word) > 3

@@ -1,0 +1,398 @@
+"""Polish expansion: headwords -> every inflected form, through Morfeusz 2 (the SGJP dictionary).
+
+``expand_headwords(entries, *, workers)`` yields ``ExpandedForm`` and ``Rejection``:
+
+- a lemma Morfeusz does not know (SGJP ``ign``) -> ``Rejection(lemma, "unknown-lemma")``;
+- an entry's optional part of speech keeps only the homonyms of that class (``subst``/``N``,
+  ``adj``/``ADJ``, ``verb``/``V``, ...; unknown pos -> ``Rejection("unknown-pos")``); a pos that
+  matches no homonym -> ``Rejection("pos-not-found")``;
+- every form is emitted with its tag in the common vocabulary (``tags.sgjp_to_tag``): proper
+  names (SGJP name class, or capitalised) carry PROPN, abbreviations (``brev``) ABBR, clitic
+  segments CLITIC, forms SGJP marks ``niepopr.`` NONSTD. The *profile* then excludes them, and
+  its length/letter checks exclude hyphens, apostrophes, non-Polish letters and lengths outside
+  2-15 (``pl.profile``): exclusions are data, and every one is reported with its reason.
+- fused forms, which SGJP keeps as separate segments, are joined here and tagged FUSED:
+
+  past tense + person ending (praet not marked ``nagl`` + aglt; a praet marked ``agl``, such as
+  niosł-, is only a stem and is not emitted on its own)
+      masculine singular ends in a consonant: + em / eś          (zrobiłem, zrobiłeś, niosłem)
+      feminine singular:                      + m / ś            (zrobiłam, zrobiłaś)
+      plural (both genders):                  + śmy / ście       (zrobiliśmy, zrobiłyście)
+      neuter singular has none (SGJP and the game list agree: no *zrobiłom*)
+  conditional (praet not marked ``agl`` + by + aglt)
+      + by / bym / byś (masculine, feminine), + by (neuter), + by / byśmy / byście (plural)
+                                                    (zrobiłby, zrobiłabyś, zrobilibyśmy, niósłbym)
+  modal winien/powinien + person ending, like the past tense     (powinienem, powinnam, powinniśmy)
+  emphatic -że/-ż on imperatives: -że after a consonant, -ż after a vowel
+                                                    (zróbże, róbże, zróbcież, zróbmyż)
+
+  conditional -by on conjunctions, complementisers and particles (SGJP conj/comp/qub), with
+  the person endings; a word already ending in -by takes the endings only
+                                                    (czyby, albobym, abyśmy, gdybyście, chybaby)
+  preposition + -ń (SGJP: two segments), from the headword "on"
+                                                    (nań, doń, zań, przezeń, weń)
+
+The prefix nie- (PFS: once, with adjectives, adjectival adverbs, gerunds and participles):
+SGJP already generates negated gerunds and participles; for adjectives (``adj`` forms of the
+positive degree, and short forms ``adjc``: niezdrów) and gradable adverbs (``adv:pos``) the expander adds ``nie`` + form, tagged NEG
+(niezielony, niezielonej, niebiało). Not for lemmas that are themselves nie- + an adjective or
+adverb (no nienieładny; but nieniebieski, as niebieski is no nie- word), and not for pronominal
+adjectives (``NO_NIE``: mój, ten, który, ...).
+
+Work is split into chunks of lemmas and spread over ``workers`` processes (one Morfeusz per
+process; results come back in input order, so builds are deterministic).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable, Iterator
+
+from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
+from build_tools.tags import format_tag, sgjp_to_tag
+
+VOWELS = frozenset("aąeęioóuy")
+CHUNK = 500
+
+_POS_CLASSES = {
+    "subst": "N", "noun": "N", "n": "N", "rzeczownik": "N",
+    "adj": "ADJ", "adjective": "ADJ", "przymiotnik": "ADJ",
+    "verb": "V", "v": "V", "czasownik": "V",
+    "adv": "ADV", "adverb": "ADV", "przysłówek": "ADV",
+    "num": "NUM", "pron": "PRO", "pro": "PRO", "prep": "ADP", "adp": "ADP",
+    "conj": "CONJ", "comp": "CONJ", "qub": "PART", "part": "PART", "interj": "INTJ", "intj": "INTJ",
+    "pred": "PRED",
+}
+_VERBAL = frozenset({"fin", "bedzie", "praet", "impt", "imps", "inf", "pcon", "pant", "pact",
+                     "pacta", "ppas", "ger", "winien"})
+_CLASS_OF_POS = {"subst": "N", "depr": "N", "adj": "ADJ", "adja": "ADJ", "adjp": "ADJ",
+                 "adjc": "ADJ", "adv": "ADV", "num": "NUM", "numcomp": "NUM", "ppron12": "PRO",
+                 "ppron3": "PRO", "siebie": "PRO", "prep": "ADP", "conj": "CONJ", "comp": "CONJ",
+                 "qub": "PART", "part": "PART", "interj": "INTJ", "pred": "PRED", "brev": "ABBR",
+                 "burk": "FIXED", "frag": "FIXED"}
+
+_generator = None
+
+# Pronominal and quantifying adjectives that take no productive nie- prefix.
+NO_NIE = frozenset("""
+on ona ono mój twój swój nasz wasz ten tamten ów taki owaki jaki który czyj każdy wszystek wszelki sam
+żaden jakiś któryś czyjś ktoś jakikolwiek którykolwiek czyjkolwiek niejaki niejeden tenże
+takiż tamże ówże tyle ile kilka kilkanaście kilkadziesiąt paru parę
+""".split())
+
+
+def _morfeusz():
+    global _generator
+    if _generator is None:
+        import morfeusz2
+
+        _generator = morfeusz2.Morfeusz(generate=True, expand_tags=False)
+    return _generator
+
+
+def pos_class(pos: str | None) -> str | None:
+    if pos is None:
+        return None
+    return _POS_CLASSES.get(pos.strip().lower()) or (pos if pos in _POS_CLASSES.values() else "?")
+
+
+def _fused(form: str, tag: str) -> list[tuple[str, str]]:
+    """Fused forms built on one generated SGJP form: [(form, sgjp-like tag with person)]."""
+    parts = tag.split(":")
+    pos = parts[0]
+    out: list[tuple[str, str]] = []
+    if pos in ("praet", "winien"):
+        number, gender = parts[1], parts[2]
+        aspect = parts[3] if len(parts) > 3 else ""
+        marks = set(parts[4:])
+        neuter_only = gender == "n"
+        base = f"{number}:{gender}:{aspect}"
+        if "nagl" not in marks and not neuter_only:
+            if number == "sg":
+                if form[-1] in VOWELS:
+                    out += [(form + "m", f"{pos}:{base}:pri"), (form + "ś", f"{pos}:{base}:sec")]
+                else:
+                    out += [(form + "em", f"{pos}:{base}:pri"), (form + "eś", f"{pos}:{base}:sec")]
+            else:
+                out += [(form + "śmy", f"{pos}:{base}:pri"), (form + "ście", f"{pos}:{base}:sec")]
+        if pos == "praet" and "agl" not in marks:
+            out.append((form + "by", f"cond:{base}:ter"))
+            if not neuter_only:
+                if number == "sg":
+                    out += [(form + "bym", f"cond:{base}:pri"), (form + "byś", f"cond:{base}:sec")]
+                else:
+                    out += [(form + "byśmy", f"cond:{base}:pri"), (form + "byście", f"cond:{base}:sec")]
+    elif pos == "impt":
+        out.append((form + ("ż" if form[-1] in VOWELS else "że"), tag))
+    return out
+
+
+_FUSED_TAGS: dict = {}
+
+
+def _fused_tag(sgjp_tag: str, names, quals, form: str) -> frozenset[str]:
+    k = (sgjp_tag, names, quals, form[:1].isupper())
+    t = _FUSED_TAGS.get(k)
+    if t is None:
+        t = _FUSED_TAGS[k] = _fused_tag_uncached(sgjp_tag, names, quals, form)
+    return t
+
+
+def _fused_tag_uncached(sgjp_tag: str, names, quals, form: str) -> frozenset[str]:
+    parts = sgjp_tag.split(":")
+    if parts[0] == "cond":
+        base = sgjp_to_tag("praet:" + ":".join(parts[1:]), names, quals, form)
+        return (base - {"IND", "PST"}) | {"COND", "FUSED"}
+    return sgjp_to_tag(sgjp_tag, names, quals, form) | {"FUSED"}
+
+
+_INFO: dict = {}
+
+
+def _generate(lemma: str):
+    """Morfeusz generation as [(form, lemma id, sgjp tag, names, qualifiers)], via the raw
+    SWIG objects with the id -> text lookups cached (the wrapper's per-form calls are slow)."""
+    gen = _morfeusz()
+    m = gen._morfeusz_obj
+    out = []
+    info = _INFO
+    for i in m.generate(lemma, None):
+        ids = (i.tagId, i.nameId, i.labelsId)
+        meta = info.get(ids)
+        if meta is None:
+            r = m.getIdResolver()
+            names = tuple(n for n in r.getName(i.nameId).split("|") if n)
+            meta = info[ids] = (r.getTag(i.tagId), names, tuple(r.getLabels(i.labelsId)))
+        out.append((i.orth, i.lemma) + meta)
+    return out
+
+
+_TAGS: dict = {}
+
+
+def _tag(sgjp: str, names, quals, form: str) -> frozenset:
+    k = (sgjp, names, quals, form[:1].isupper())
+    t = _TAGS.get(k)
+    if t is None:
+        t = _TAGS[k] = sgjp_to_tag(sgjp, names, quals, form)
+    return t
+
+
+def expand_lemma(lemma: str, pos: str | None = None
+                 ) -> tuple[list[tuple[str, str, frozenset, str]], str | None]:
+    """All forms of one lemma: ([(form, headword, tag, paradigm)], rejection reason or None)."""
+    try:
+        results = _generate(lemma)
+    except Exception as exc:  # morfeusz raises on odd input; report, never crash
+        return [], "multi-word" if "more than one word" in str(exc) else "morfeusz-error"
+    if not results or all(r[2] == "ign" for r in results):
+        return [], "unknown-lemma"
+    want = pos_class(pos)
+    if want == "?":
+        return [], "unknown-pos"
+    if want is not None:
+        classes: dict[str, str] = {}
+        for form, lid, tag, names, quals in results:
+            p = tag.split(":", 1)[0]
+            cls = "V" if p in _VERBAL else _CLASS_OF_POS.get(p, "?")
+            if classes.get(lid) != "V":
+                classes[lid] = cls if lid not in classes or cls == "V" else classes[lid]
+        results = [r for r in results if classes.get(r[1]) == want]
+        if not results:
+            return [], "pos-not-found"
+    out: list[tuple[str, str, frozenset, str]] = []
+    nie_ok: dict[str, bool] = {}
+    for form, lid, tag, names, quals in results:
+        if tag == "ign":
+            continue
+        head = lid.split(":", 1)[0]
+        para = tag.split(":", 1)[0]
+        ftag = _tag(tag, names, quals, form)
+        if not tag.endswith(":agl"):      # an agl stem (niosł-) is no word on its own
+            out.append((form, head, ftag, para))
+        if para in ("praet", "winien", "impt"):
+            for fform, fused_tag in _fused(form, tag):
+                out.append((fform, head, _fused_tag(fused_tag, names, quals, fform), "fused"))
+        elif para in _BY_HOSTS and form.isalpha():
+            for fform, extra in _by_forms(form):
+                out.append((fform, head, ftag | extra, "fused"))
+        if ((para == "adj" or para == "adv") and tag.endswith(":pos")) or para == "adjc":
+            ok = nie_ok.get(head)
+            if ok is None:
+                ok = nie_ok[head] = _takes_nie(head)
+            if ok:
+                out.append(("nie" + form, head, ftag | _NEG, "nie"))
+    if results and any(r[1] == "on" for r in results):
+        for fform in PREP_ON:
+            out.append((fform, "on", _PREP_ON_TAG, "fused"))
+    return out, None
+
+
+_NEG = frozenset({"NEG"})
+_BY_HOSTS = frozenset({"conj", "comp", "qub", "part"})
+_BY_ENDINGS = {"": frozenset({"COND", "FUSED"}),
+               "m": frozenset({"COND", "FUSED", "1", "SG"}), "ś": frozenset({"COND", "FUSED", "2", "SG"}),
+               "śmy": frozenset({"COND", "FUSED", "1", "PL"}), "ście": frozenset({"COND", "FUSED", "2", "PL"})}
+# preposition + the post-prepositional pronoun -ń (SGJP: two segments, "na" + "ń")
+PREP_ON = ("doń", "dlań", "nań", "nadeń", "oń", "odeń", "poń", "podeń", "przezeń", "przedeń",
+           "weń", "zań", "zeń")
+_PREP_ON_TAG = frozenset({"PRO", "3", "SG", "MASC", "NEUT", "ACC", "GEN", "FUSED"})
+
+
+def _by_forms(form: str):
+    """Conditional -by (+ person ending) on a conjunction, complementiser or particle."""
+    base = form if form.endswith("by") else form + "by"
+    for ending, extra in _BY_ENDINGS.items():
+        if base + ending != form:
+            yield base + ending, extra
+
+
+def expand_one(lemma: str, pos: str | None = None) -> tuple[list[tuple[str, str, str, str]], str | None]:
+    """Like expand_lemma, with tags written as text (sorted, ';'-joined)."""
+    forms, reason = expand_lemma(lemma, pos)
+    return [(f, h, format_tag(t), p) for f, h, t, p in forms], reason
+
+
+def _takes_nie(head: str) -> bool:
+    """May nie- be prefixed to this adjective/adverb lemma? (once only; not pronominal ones)"""
+    if head in NO_NIE or not head[:1].islower():
+        return False
+    if head.startswith("nie") and len(head) > 3:
+        base = _generate(head[3:])
+        if any(r[2].startswith(("adj:", "adv")) for r in base):
+            return False
+    return True
+
+
+def _expand_chunk(chunk: list[tuple[str, str, int, str | None]]):
+    """Worker: [(lemma, source, line, pos)] -> [("L", lemma, forms, source, line) | ("R", ...)]."""
+    out = []
+    for lemma, source, line, pos in chunk:
+        forms, reason = expand_one(lemma, pos)
+        if reason:
+            out.append(("R", lemma, reason, source, line))
+        else:
+            out.append(("L", lemma, forms, source, line))
+    return out
+
+
+_JUDGE = None
+_LOG = False
+EXAMPLES = 8
+
+
+def _init_judge(judge, log: bool) -> None:
+    global _JUDGE, _LOG
+    _JUDGE, _LOG = judge, log
+
+
+def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
+    """Worker: expand and judge (profile, spelling, tile key) a chunk of lemmas.
+
+    -> (lemma results, rejection counts, examples, rejected forms, log lines, readings in,
+    readings admitted); a lemma result is ("R", lemma, reason, source, line) or
+    ("L", [(headword, [(key, ((tag text, rule), ...)), ...])])."""
+    judge = _JUDGE
+    tag_text = judge.tag_text
+    judge_form = judge.judge
+    out = []
+    counts: dict[str, int] = {}
+    examples: dict[str, list] = {}
+    rejected: set[str] = set()
+    log_lines: list[str] = []
+    n_in = n_ok = 0
+    for lemma, source, line, pos in chunk:
+        forms, reason = expand_lemma(lemma, pos)
+        if reason:
+            out.append(("R", lemma, reason, source, line))
+            continue
+        where = f"{source}:{line}"
+        groups: dict[str, dict[str, set]] = {}
+        for form, head, tag, _para in forms:
+            n_in += 1
+            key, rule = judge_form(form, tag)
+            if key is None:
+                counts[rule] = counts.get(rule, 0) + 1
+                rejected.add(form)
+                ex = examples.setdefault(rule, [])
+                detail = f"headword {head}" if head != form else ""
+                if len(ex) < EXAMPLES and not any(e.startswith(form + " ") for e in ex):
+                    ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
+                if _LOG:
+                    log_lines.append(f"{form}\t{rule}\t{where}\t{detail}\n")
+                continue
+            n_ok += 1
+            local = groups.get(head)
+            if local is None:
+                local = groups[head] = {}
+            pair = (tag_text(tag), rule)
+            s = local.get(key)
+            if s is None:
+                local[key] = {pair}
+            else:
+                s.add(pair)
+        out.append(("L", [(h, [(k, tuple(sorted(v))) for k, v in local.items()])
+                          for h, local in groups.items()]))
+    return out, counts, examples, rejected, log_lines, n_in, n_ok
+
+
+def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | None = None,
+                  log: bool = False):
+    """Expansion and per-form judging in worker processes (the compiler's fast path).
+    Yields the results of ``_judge_chunk`` in input order."""
+    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    if workers == 1:
+        _init_judge(judge, log)
+        for chunk in _chunks(entries, CHUNK):
+            yield _judge_chunk(chunk)
+        return
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+    with ctx.Pool(workers, initializer=_init_judge, initargs=(judge, log)) as pool:
+        yield from pool.imap(_judge_chunk, _chunks(entries, CHUNK), chunksize=1)
+
+
+def _chunks(entries: Iterable[HeadwordEntry], size: int):
+    chunk = []
+    for e in entries:
+        chunk.append((e.lemma, e.source, e.line, e.pos))
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def expand_raw(entries: Iterable[HeadwordEntry], *, workers: int | None = None):
+    """Fast path used by the compiler: yields ("L", lemma, [(form, head, tagtext, para)]) and
+    ("R", lemma, reason, source, line) in input order."""
+    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    if workers == 1:
+        for chunk in _chunks(entries, CHUNK):
+            yield from _expand_chunk(chunk)
+        return
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+    with ctx.Pool(workers) as pool:
+        for result in pool.imap(_expand_chunk, _chunks(entries, CHUNK), chunksize=1):
+            yield from result
+
+
+def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int | None = None
+                     ) -> Iterator[ExpandedForm | Rejection]:
+    """The language-expander contract (see docs/CONTRACTS.md)."""
+    from build_tools.tags import parse_tag
+
+    cache: dict[str, frozenset[str]] = {}
+    for item in expand_raw(entries, workers=workers):
+        if item[0] == "R":
+            _, lemma, reason, source, line = item
+            yield Rejection(lemma, reason, source, line)
+            continue
+        for form, head, tagtext, para in item[2]:
+            tag = cache.get(tagtext)
+            if tag is None:
+                tag = cache[tagtext] = parse_tag(tagtext)
+            yield ExpandedForm(form, head, tag, para)

@@ -1,0 +1,141 @@
+"""Sources: read input files into build records (stage 1 of parse -> expand -> compile -> save).
+
+Each reader yields ``HeadwordEntry`` (to be expanded by the language expander),
+``ExpandedForm`` (already inflected forms) and ``Rejection`` (a bad line, with file and line
+number: a build never drops input silently).
+
+Formats (UTF-8; blank lines and lines starting with ``#`` are skipped; a trailing CR is ignored):
+
+- word list (``--words``): one inflected form per line. Plain words carry no grammatical tag;
+  the profile's length/letter checks apply, its tag rules do not (the list itself is the
+  authority); their rule in the lexicon is ``word-list``.
+- headword list (``--headwords``): ``lemma`` or ``lemma<TAB>pos`` per line; pos is free text
+  passed to the expander (an SGJP class such as ``subst``/``adj``/``verb``, or UniMorph N/ADJ/V).
+- tagged form list (``--tagged``): ``form<TAB>lemma<TAB>tag``; the tag is UniMorph/our
+  vocabulary (``N;NOM;SG``, LOC read as ESS) or an SGJP tag (``subst:sg:nom:f``, recognised by
+  its ``:``).
+- Hunspell (``--hunspell X.dic``, with ``X.aff`` beside it): the .aff's SET encoding decodes
+  both. Entries are ``HeadwordEntry(lemma=stem, flags=...)``; see ``cli.py`` for how each
+  language uses them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Iterator
+
+from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
+from build_tools.tags import TagError, sgjp_to_tag, unimorph_to_tag
+
+
+def sha256_of(path: str | Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _lines(path: str | Path) -> Iterator[tuple[int, str | None, bytes]]:
+    """(line number, decoded text or None if not UTF-8, raw bytes); comments/blank skipped."""
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            raw = raw.rstrip(b"\n").rstrip(b"\r")
+            if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield lineno, None, raw
+                continue
+            stripped = text.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            yield lineno, text.rstrip(), raw
+
+
+def _bad_text(text: str) -> str | None:
+    if any(ord(c) < 32 for c in text):
+        return "control-character"
+    return None
+
+
+def read_words(path: str | Path) -> Iterator[ExpandedForm | Rejection]:
+    name = Path(path).name
+    for lineno, text, raw in _lines(path):
+        if text is None:
+            yield Rejection(raw.decode("utf-8", "replace"), "bad-encoding", name, lineno, "not UTF-8")
+            continue
+        text = text.strip()
+        if "\t" in text or " " in text:
+            yield Rejection(text, "not-one-word", name, lineno, "a word list has one word per line")
+            continue
+        if _bad_text(text):
+            yield Rejection(text, "control-character", name, lineno)
+            continue
+        yield ExpandedForm(text, text, frozenset(), paradigm=f"word-list:{name}:{lineno}")
+
+
+def read_headwords(path: str | Path) -> Iterator[HeadwordEntry | Rejection]:
+    name = Path(path).name
+    for lineno, text, raw in _lines(path):
+        if text is None:
+            yield Rejection(raw.decode("utf-8", "replace"), "bad-encoding", name, lineno, "not UTF-8")
+            continue
+        fields = [f.strip() for f in text.split("\t")]
+        if len(fields) > 2 or (len(fields) == 2 and not fields[1]):
+            yield Rejection(text, "bad-headword-line", name, lineno,
+                            "expected 'lemma' or 'lemma<TAB>pos'")
+            continue
+        if _bad_text(fields[0]) or not fields[0]:
+            yield Rejection(text, "bad-headword-line", name, lineno, "empty or control character")
+            continue
+        yield HeadwordEntry(fields[0], name, lineno, pos=fields[1] if len(fields) == 2 else None)
+
+
+def read_tagged(path: str | Path) -> Iterator[ExpandedForm | Rejection]:
+    name = Path(path).name
+    for lineno, text, raw in _lines(path):
+        if text is None:
+            yield Rejection(raw.decode("utf-8", "replace"), "bad-encoding", name, lineno, "not UTF-8")
+            continue
+        fields = [f.strip() for f in text.split("\t")]
+        if len(fields) != 3 or not all(fields):
+            yield Rejection(text, "bad-tagged-line", name, lineno,
+                            "expected form<TAB>lemma<TAB>tag")
+            continue
+        form, lemma, tagtext = fields
+        if _bad_text(form) or _bad_text(lemma):
+            yield Rejection(text, "control-character", name, lineno)
+            continue
+        try:
+            if ":" in tagtext and ";" not in tagtext:
+                tag = sgjp_to_tag(tagtext, form=form)
+            else:
+                tag = unimorph_to_tag(tagtext)
+        except TagError as exc:
+            yield Rejection(text, "bad-tag", name, lineno, str(exc))
+            continue
+        yield ExpandedForm(form, lemma, tag, paradigm=f"tagged:{name}")
+
+
+def read_hunspell(dic_path: str | Path, aff=None) -> Iterator[HeadwordEntry | Rejection]:
+    """Stems of a Hunspell .dic as HeadwordEntry(lemma=stem, flags=flags)."""
+    from build_tools.hunspell import read_aff, read_dic
+
+    dic_path = Path(dic_path)
+    if aff is None:
+        aff = read_aff(aff_path_for(dic_path))
+    name = dic_path.name
+    for lineno, problem in aff.problems:
+        yield Rejection(f"line {lineno}", "bad-affix-line", aff_path_for(dic_path).name, lineno, problem)
+    for lineno, stem, flags, problem in read_dic(dic_path, aff):
+        if problem:
+            yield Rejection(stem, problem, name, lineno)
+            continue
+        yield HeadwordEntry(stem, name, lineno, flags=flags or None)
+
+
+def aff_path_for(dic_path: str | Path) -> Path:
+    return Path(dic_path).with_suffix(".aff")

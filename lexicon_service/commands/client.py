@@ -1,0 +1,203 @@
+"""`lexicon-service client`: a small command-line client of a running server.
+
+    lexicon-service client check -l pl-scrabble ŻÓŁW ZÓŁW      # exit status 1 if the play is not acceptable
+    lexicon-service client explain -l cs-scrabble kočka
+    lexicon-service client find -l pl-scrabble --anagram 'KOT?' --limit 20
+    lexicon-service client find -l cs-kriskros --pattern 'CH?T*'
+    lexicon-service client validate -l pl-scrabble --rack PRÓBUJE 8B PRÓBUJE
+    lexicon-service client score -r pl-scrabble --board-file board.txt 9F DAR
+    lexicon-service client replay -l pl-scrabble game.gcg
+    lexicon-service client lexicons | rulesets | health
+
+--address (env LEXICON_ADDRESS, default localhost:50051), --token (env LEXICON_TOKEN),
+--tls-ca FILE (TLS, verifying the server with this CA; env LEXICON_TLS_CA), --timeout, --json.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from lexicon_service.cli import UserError
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("client", help="call a running lexicon-service server",
+                              description="Call a running lexicon-service gRPC server.")
+    p.add_argument("--address", default=None, help="server host:port (env LEXICON_ADDRESS; default localhost:50051)")
+    p.add_argument("--token", default=None, help="bearer token (env LEXICON_TOKEN)")
+    p.add_argument("--tls-ca", default=None, help="use TLS, trusting this PEM CA (env LEXICON_TLS_CA)")
+    p.add_argument("--tls", action="store_true", help="use TLS with the system's trusted CAs")
+    p.add_argument("--timeout", type=float, default=10.0, help="deadline in seconds (default 10)")
+    p.add_argument("--json", action="store_true", help="print the response as JSON")
+    sub = p.add_subparsers(dest="client_command", metavar="CALL")
+
+    c = sub.add_parser("check", help="CheckWords: are these words valid (and the whole play acceptable)?")
+    c.add_argument("-l", "--lexicon", required=True)
+    c.add_argument("--verdict-only", action="store_true", help="only the judge's verdict, not which word failed")
+    c.add_argument("words", nargs="+")
+
+    e = sub.add_parser("explain", help="ExplainWord: readings of a word")
+    e.add_argument("-l", "--lexicon", required=True)
+    e.add_argument("word")
+
+    f = sub.add_parser("find", help="FindWords: anagrams, patterns, prefixes")
+    f.add_argument("-l", "--lexicon", required=True)
+    q = f.add_mutually_exclusive_group(required=True)
+    q.add_argument("--anagram", help="rack letters, '?' = blank")
+    q.add_argument("--pattern", help="'?' = one tile, '*' = any run")
+    q.add_argument("--prefix")
+    f.add_argument("--all-tiles", action="store_true", help="anagram: use every tile")
+    f.add_argument("--min-length", type=int, default=0)
+    f.add_argument("--max-length", type=int, default=0)
+    f.add_argument("--limit", type=int, default=0)
+
+    for name, help_text in (("validate", "ValidateMove: is the play legal, are its words valid?"),
+                            ("score", "ScoreMove: the play's score, word by word")):
+        m = sub.add_parser(name, help=help_text)
+        m.add_argument("-l", "--lexicon", default="")
+        m.add_argument("-r", "--rule-set", default="")
+        m.add_argument("--rack", default="")
+        m.add_argument("--board-file", help="board rows, one per line ('.' empty); default: empty board")
+        m.add_argument("position", help="GCG coordinate: 8D across, D8 down")
+        m.add_argument("word", help="uppercase tile, lowercase blank, '.' a tile on the board")
+
+    r = sub.add_parser("replay", help="ReplayGame: validate and score a GCG record")
+    r.add_argument("-l", "--lexicon", default="")
+    r.add_argument("-r", "--rule-set", default="")
+    r.add_argument("gcg", help="GCG file ('-' for stdin)")
+
+    sub.add_parser("lexicons", help="ListLexicons")
+    rs = sub.add_parser("rulesets", help="ListRuleSets")
+    rs.add_argument("--source", action="store_true", help="include each rule set's source text")
+    sub.add_parser("health", help="the server's health status")
+    p.set_defaults(func=run)
+
+
+def _channel(args):
+    import grpc
+
+    address = args.address or os.environ.get("LEXICON_ADDRESS") or "localhost:50051"
+    ca = args.tls_ca or os.environ.get("LEXICON_TLS_CA")
+    if ca or args.tls:
+        root = None
+        if ca:
+            try:
+                root = open(ca, "rb").read()
+            except OSError as exc:
+                raise UserError(f"cannot read {ca}: {exc.strerror}") from None
+        return grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=root))
+    return grpc.insecure_channel(address)
+
+
+def _read(path: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        return open(path, encoding="utf-8").read()
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _print_move(resp) -> None:
+    verdict = "legal" if resp.valid else "NOT legal"
+    print(f"{verdict}: {resp.reason}" + (f" ({resp.message})" if resp.message else ""))
+    for w in resp.words:
+        mark = "" if w.valid else "  (invalid)"
+        print(f"  {w.word:<17} {w.letter_sum:>4} x{w.multiplier} = {w.subtotal}{mark}")
+    if resp.bingo:
+        print(f"  bingo            +{resp.bingo_bonus}")
+    if resp.words:
+        print(f"  total            {resp.total}")
+
+
+def run(args) -> int:
+    import grpc
+    from google.protobuf import json_format
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc
+
+    if not args.client_command:
+        raise UserError("which call? check, explain, find, validate, score, replay, lexicons, rulesets, health")
+    token = args.token or os.environ.get("LEXICON_TOKEN")
+    metadata = (("authorization", f"Bearer {token}"),) if token else None
+    cmd = args.client_command
+    with _channel(args) as channel:
+        lex = lexicon_pb2_grpc.LexiconServiceStub(channel)
+        game = game_pb2_grpc.GameServiceStub(channel)
+        call = dict(timeout=args.timeout, metadata=metadata)
+        try:
+            if cmd == "check":
+                resp = lex.CheckWords(lexicon_pb2.CheckWordsRequest(
+                    lexicon=args.lexicon, words=args.words, verdict_only=args.verdict_only), **call)
+            elif cmd == "explain":
+                resp = lex.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon=args.lexicon, word=args.word), **call)
+            elif cmd == "find":
+                req = lexicon_pb2.FindWordsRequest(lexicon=args.lexicon, use_all_tiles=args.all_tiles,
+                                                   min_length=args.min_length, max_length=args.max_length,
+                                                   limit=args.limit)
+                for q in ("anagram", "pattern", "prefix"):
+                    if getattr(args, q) is not None:
+                        setattr(req, q, getattr(args, q))
+                resp = lex.FindWords(req, **call)
+            elif cmd in ("validate", "score"):
+                board = []
+                if args.board_file:
+                    board = [line.strip() for line in _read(args.board_file).splitlines() if line.strip()]
+                req = game_pb2.MoveRequest(lexicon=args.lexicon, rule_set=args.rule_set, board=board,
+                                           rack=args.rack, play=game_pb2.Play(position=args.position, word=args.word))
+                resp = (game.ValidateMove if cmd == "validate" else game.ScoreMove)(req, **call)
+            elif cmd == "replay":
+                resp = game.ReplayGame(game_pb2.ReplayGameRequest(
+                    lexicon=args.lexicon, rule_set=args.rule_set, gcg=_read(args.gcg)), **call)
+            elif cmd == "lexicons":
+                resp = lex.ListLexicons(lexicon_pb2.ListLexiconsRequest(), **call)
+            elif cmd == "rulesets":
+                resp = game.ListRuleSets(game_pb2.ListRuleSetsRequest(include_source=args.source), **call)
+            else:  # health
+                resp = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), **call)
+        except grpc.RpcError as exc:
+            raise UserError(f"{exc.code().name}: {exc.details()}") from None
+
+    if args.json:
+        print(json_format.MessageToJson(resp, ensure_ascii=False, indent=2))
+    elif cmd == "check":
+        for r in resp.results:
+            note = f" ({r.message})" if r.message else ""
+            print(f"{r.word}\t{'valid' if r.valid else 'INVALID'}{note}")
+        print("play acceptable" if resp.acceptable else "play NOT acceptable")
+    elif cmd == "explain":
+        r = resp.result
+        print(f"{r.word}: {'valid' if r.valid else 'not valid'} in {resp.lexicon}" + (f" ({r.message})" if r.message else ""))
+        for reading in resp.readings:
+            print(f"  {reading.form}\t{reading.headword}\t{reading.tag}\t{reading.rule}")
+    elif cmd == "find":
+        for w in resp.words:
+            print(w.play or w.word)
+        if resp.truncated:
+            print("(more results: raise --limit)", file=sys.stderr)
+    elif cmd in ("validate", "score"):
+        _print_move(resp)
+    elif cmd == "replay":
+        for line in resp.lines:
+            status = "ok" if line.ok else f"{line.reason}: {line.message}"
+            print(f"{line.line:>4} {line.text}\n       -> {line.score} ({status})")
+        for ps in resp.final_scores:
+            print(f"{ps.player}: {ps.score}")
+    elif cmd == "lexicons":
+        for info in resp.lexicons:
+            print(f"{info.name}\t{info.rule_set}\t{info.language}\t{info.word_count} words")
+    elif cmd == "rulesets":
+        for info in resp.rule_sets:
+            print(f"{info.id}\t{info.language}\track {info.rack_size}\tboard {info.board_size}\t"
+                  f"lexicons: {', '.join(info.lexicons) or '-'}")
+            if info.source_text:
+                print(info.source_text)
+    else:
+        print(health_pb2.HealthCheckResponse.ServingStatus.Name(resp.status))
+    if cmd == "check" and not resp.acceptable:
+        return 1
+    if cmd == "validate" and not resp.valid:
+        return 1
+    return 0

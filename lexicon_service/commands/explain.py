@@ -1,0 +1,43 @@
+"""`lexicon-service explain`: why a word is (or is not) in a lexicon.
+
+    lexicon-service explain --lexicon lexicons/pl-scrabble.lex zrobiłbym
+    zrobiłbym	headword zrobić	tag 1;ANIM;COND;FUSED;HUM;INAN;MASC;PFV;SG;V	rule fused-form
+
+One line per reading: the form, its headword, its tag (common tag vocabulary, build_tools/tags.py)
+and the profile rule that admitted it. Exit status 1 when the word is not in the lexicon.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from lexicon_service.commands.check import add_lexicon_argument, key_of, open_lexicon
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("explain", help="show headword, tag and rule of a word in a lexicon",
+                              description=__doc__.split("\n\n")[0])
+    add_lexicon_argument(p)
+    p.add_argument("word")
+    p.add_argument("--json", action="store_true", help="print the readings as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    lex = open_lexicon(args.lexicon, args.lexicons)
+    key = key_of(lex, args.word)
+    readings = lex.explain(key) if key is not None else []
+    if args.json:
+        print(json.dumps({"word": args.word, "valid": bool(readings),
+                          "readings": [r.__dict__ for r in readings]}, ensure_ascii=False))
+        return 0 if readings else 1
+    if key is None:
+        print(f"{args.word}: invalid (a letter is not a tile of rule set {lex.rule_set.id})")
+        return 1
+    if not readings:
+        print(f"{args.word}: invalid (not in lexicon {lex.name})")
+        return 1
+    for r in readings:
+        sys.stdout.write(f"{r.form}\theadword {r.headword}\ttag {r.tag}\trule {r.rule}\n")
+    return 0

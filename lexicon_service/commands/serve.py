@@ -1,0 +1,129 @@
+"""`lexicon-service serve`: serve every lexicon in a directory over gRPC.
+
+Flags override environment variables, which override defaults:
+  --address      LEXICON_ADDRESS      localhost:50051
+  --lexicons     LEXICON_DIR          lexicons
+  --workers      LEXICON_WORKERS      8
+  --token-file   LEXICON_TOKEN_FILE   (or LEXICON_TOKEN: the token itself; comma-separated for several)
+  --tls-cert / --tls-key / --tls-client-ca   LEXICON_TLS_CERT / LEXICON_TLS_KEY / LEXICON_TLS_CLIENT_CA
+SIGHUP reloads the lexicons (atomic swap; a failed reload keeps the old ones); SIGTERM/SIGINT stop
+gracefully (running calls get --grace seconds).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+
+from lexicon_service.cli import UserError
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise UserError(f"environment variable {name}={raw!r} is not a whole number") from None
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "serve", help="serve the lexicons of a directory over gRPC",
+        description="Serve every <name>.lex lexicon in a directory over gRPC (LexiconService, GameService, "
+        "health, reflection). SIGHUP reloads; SIGTERM stops gracefully.",
+    )
+    p.add_argument("--address", default=None, help="host:port to listen on (env LEXICON_ADDRESS; default localhost:50051)")
+    p.add_argument("--lexicons", default=None, help="directory of *.lex lexicons (env LEXICON_DIR; default lexicons)")
+    p.add_argument("--workers", type=int, default=None, help="worker threads (env LEXICON_WORKERS; default 8)")
+    p.add_argument("--token-file", default=None,
+                   help="require 'authorization: Bearer <token>'; file holds one token per line "
+                        "(env LEXICON_TOKEN_FILE, or LEXICON_TOKEN with the tokens themselves)")
+    p.add_argument("--tls-cert", default=None, help="PEM certificate chain: serve TLS (env LEXICON_TLS_CERT)")
+    p.add_argument("--tls-key", default=None, help="PEM private key (env LEXICON_TLS_KEY)")
+    p.add_argument("--tls-client-ca", default=None, help="PEM CA: require client certificates (env LEXICON_TLS_CLIENT_CA)")
+    p.add_argument("--max-words", type=int, default=None, help="CheckWords words per request (default 10000)")
+    p.add_argument("--max-results", type=int, default=None, help="FindWords results per request (default 1000)")
+    p.add_argument("--max-message-bytes", type=int, default=None, help="largest request accepted (default 4 MiB)")
+    p.add_argument("--max-concurrent-rpcs", type=int, default=None,
+                   help="beyond this many calls in progress, new ones get RESOURCE_EXHAUSTED (default: no limit)")
+    p.add_argument("--grace", type=float, default=5.0, help="seconds running calls get on shutdown (default 5)")
+    p.add_argument("--log-level", default=os.environ.get("LEXICON_LOG_LEVEL", "INFO"),
+                   choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    p.set_defaults(func=run)
+
+
+def _tokens(args) -> list[str]:
+    path = args.token_file or os.environ.get("LEXICON_TOKEN_FILE")
+    if path:
+        try:
+            text = open(path, encoding="utf-8").read()
+        except OSError as exc:
+            raise UserError(f"cannot read token file {path}: {exc.strerror}") from None
+        tokens = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+        if not tokens:
+            raise UserError(f"token file {path} holds no token")
+        return tokens
+    raw = os.environ.get("LEXICON_TOKEN", "")
+    return [t.strip() for t in raw.split(",") if t.strip()]
+
+
+def run(args) -> int:
+    from dataclasses import replace
+
+    from lexicon_service.server import Limits, TlsConfig, create_server, install_signal_handlers
+    from lexicon_service.server.registry import ReloadError
+
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        stream=sys.stderr)
+    log = logging.getLogger("lexicon_service.serve")
+    started = time.perf_counter()
+    address = args.address or os.environ.get("LEXICON_ADDRESS") or "localhost:50051"
+    directory = args.lexicons or os.environ.get("LEXICON_DIR") or "lexicons"
+    workers = args.workers if args.workers is not None else _env_int("LEXICON_WORKERS", 8)
+    if workers < 1:
+        raise UserError("--workers must be at least 1")
+    if not os.path.isdir(directory):
+        raise UserError(f"lexicon directory {directory!r} does not exist (build the lexicons: make lexicons)")
+    cert = args.tls_cert or os.environ.get("LEXICON_TLS_CERT")
+    key = args.tls_key or os.environ.get("LEXICON_TLS_KEY")
+    client_ca = args.tls_client_ca or os.environ.get("LEXICON_TLS_CLIENT_CA")
+    if bool(cert) != bool(key):
+        raise UserError("TLS needs both --tls-cert and --tls-key")
+    tls = TlsConfig(cert, key, client_ca) if cert else None
+    if client_ca and not cert:
+        raise UserError("--tls-client-ca needs --tls-cert and --tls-key")
+    limits = Limits()
+    for flag, attr in (("max_words", "max_words"), ("max_results", "max_results"),
+                       ("max_message_bytes", "max_message_bytes")):
+        value = getattr(args, flag)
+        if value is not None:
+            if value < 1:
+                raise UserError(f"--{flag.replace('_', '-')} must be positive")
+            limits = replace(limits, **{attr: value})
+    tokens = _tokens(args)
+    try:
+        server, port = create_server(address, directory, workers=workers, limits=limits, tokens=tokens,
+                                     tls=tls, load=False, max_concurrent_rpcs=args.max_concurrent_rpcs)
+    except OSError as exc:
+        raise UserError(str(exc)) from None
+    server.start()
+    restore = install_signal_handlers(server, grace=args.grace)
+    try:
+        try:
+            snapshot = server.load()
+        except ReloadError as exc:
+            server.stop(0).wait()
+            raise UserError(f"cannot load lexicons: {exc}") from None
+        host = address.rsplit(":", 1)[0]
+        log.info("serving %s on %s:%d (%s, %d workers%s) after %.2f s",
+                 ", ".join(snapshot.names()), host, port, "TLS" if tls else "plaintext", workers,
+                 ", bearer tokens required" if tokens else "", time.perf_counter() - started)
+        print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
+        server.wait_for_termination()
+    finally:
+        restore()
+    return 0

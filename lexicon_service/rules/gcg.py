@@ -1,0 +1,271 @@
+"""GCG game records (poslfit.com/scrabble/gcg): read and write.
+
+Pragmata: `#player1 nick Full Name` (..#player4), `#character-encoding UTF-8`, `#rack1 ABC` (a player's
+rack at the end of an unfinished game), `#note text` (attached to the event before it), any other
+`#keyword args` kept verbatim. Events (`>nick: ...`, the rack is optional):
+
+    >Ann: ABCDEFG 8D WORD +24 24        play (lowercase = blank, "." = tile on the board, [CH] = multi-letter)
+    >Ann: ABCDEFG -- -24 0              the previous play withdrawn (a challenged phony)
+    >Ann: ABCDEFG -ABC +0 0             exchange (or "-3": only the number of tiles known)
+    >Ann: ABCDEFG - +0 0                pass
+    >Ann: ABCDEFG (challenge) +5 29     challenge bonus
+    >Ann: ABCDEFG (time) -10 19         time penalty
+    >Ann: (DEF) +12 31                  end of game: points for the others' racks
+    >Bob: DEF (DEF) -6 40               end of game: own rack subtracted
+
+Files are read as UTF-8, falling back to ISO-8859-1, unless `#character-encoding` says otherwise.
+Every error is a GcgError (a ValueError) naming the line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+
+
+class GcgError(ValueError):
+    """A GCG record that cannot be read; names the line."""
+
+    def __init__(self, message: str, line: int | None = None, origin: str = "") -> None:
+        self.line = line
+        self.origin = origin
+        where = origin or "<gcg>"
+        if line is not None:
+            where += f":{line}"
+        super().__init__(f"{where}: {message}")
+
+
+PLAY, WITHDRAWN, EXCHANGE, PASS, CHALLENGE_BONUS, TIME_PENALTY, END_RACK = (
+    "play", "withdrawn", "exchange", "pass", "challenge", "time", "end-rack")
+
+
+@dataclass
+class GcgEvent:
+    line: int  # line number in the file (1-based)
+    player: str  # nickname
+    kind: str  # one of PLAY, WITHDRAWN, EXCHANGE, PASS, CHALLENGE_BONUS, TIME_PENALTY, END_RACK
+    score: int  # signed, as recorded
+    cumulative: int  # as recorded
+    rack: str | None = None  # the player's rack before the event, as written ("?" = blank)
+    position: str | None = None  # PLAY: "8D" / "D8"
+    word: str | None = None  # PLAY: "WORD" with "." and lowercase blanks
+    exchanged: str | None = None  # EXCHANGE: tiles ("ABC") or a count ("3")
+    end_rack: str | None = None  # END_RACK: the tiles in parentheses
+    notes: list[str] = field(default_factory=list)
+    text: str = ""  # the original line
+
+    def move_text(self) -> str:
+        """The event as written between the rack and the score."""
+        if self.kind == PLAY:
+            return f"{self.position} {self.word}"
+        if self.kind == WITHDRAWN:
+            return "--"
+        if self.kind == EXCHANGE:
+            return f"-{self.exchanged}"
+        if self.kind == PASS:
+            return "-"
+        if self.kind == CHALLENGE_BONUS:
+            return "(challenge)"
+        if self.kind == TIME_PENALTY:
+            return "(time)"
+        return f"({self.end_rack})"
+
+
+@dataclass
+class GcgPlayer:
+    nick: str
+    name: str = ""
+
+
+@dataclass
+class GcgGame:
+    players: list[GcgPlayer] = field(default_factory=list)
+    events: list[GcgEvent] = field(default_factory=list)
+    pragmas: list[tuple[str, str]] = field(default_factory=list)  # other pragmata, in order (keyword, args)
+    final_racks: dict[str, str] = field(default_factory=dict)  # nick -> rack from #rack1..#rack4
+    notes: list[str] = field(default_factory=list)  # notes before the first event
+    encoding: str = "utf-8"
+    origin: str = ""
+
+    def player_index(self, nick: str) -> int:
+        for i, p in enumerate(self.players):
+            if p.nick == nick:
+                return i
+        raise KeyError(nick)
+
+    @property
+    def has_racks(self) -> bool:
+        return any(e.rack for e in self.events if e.kind != END_RACK)
+
+
+_SCORE_RE = re.compile(r"^[+-]?\d+$")
+_POSITION_RE = re.compile(r"^(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
+_ENCODING_RE = re.compile(rb"^#character-encoding[ \t]+(\S+)", re.MULTILINE)
+
+
+def decode_gcg(data: bytes, origin: str = "") -> tuple[str, str]:
+    """Bytes -> (text, encoding): `#character-encoding` wins; else UTF-8, then ISO-8859-1."""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    m = _ENCODING_RE.search(data)
+    if m:
+        name = m.group(1).decode("ascii", "replace")
+        try:
+            codecs.lookup(name)
+        except LookupError:
+            line = data[: m.start()].count(b"\n") + 1
+            raise GcgError(f"unknown character encoding {name!r}", line, origin) from None
+        try:
+            return data.decode(name), name
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise GcgError(f"not valid {name} text ({exc.reason})", line, origin) from None
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("iso-8859-1"), "iso-8859-1"
+
+
+def read_gcg(path) -> GcgGame:
+    """Read a GCG file; raises GcgError (or OSError when the file cannot be opened)."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    text, encoding = decode_gcg(data, str(path))
+    game = parse_gcg(text, str(path))
+    game.encoding = encoding
+    return game
+
+
+def parse_gcg(text: str, origin: str = "<gcg>") -> GcgGame:
+    game = GcgGame(origin=origin)
+    nicks: dict[str, int] = {}
+    declared_players = False  # with #player lines, every event must name one of them
+    for lineno, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            _pragma(game, nicks, line, lineno, origin)
+            declared_players = declared_players or line.lower().startswith("#player")
+            continue
+        if line.startswith(">"):
+            event = _event(line, lineno, origin)
+            if event.player not in nicks:
+                if declared_players or len(game.players) >= 4:
+                    declared = ", ".join(p.nick for p in game.players)
+                    raise GcgError(f"player {event.player!r} is not declared by #player lines ({declared})",
+                                   lineno, origin)
+                nicks[event.player] = len(game.players)  # undeclared players: order of appearance
+                game.players.append(GcgPlayer(event.player))
+            game.events.append(event)
+            continue
+        if game.events:  # a continuation of the previous note or free text: keep it as a note
+            game.events[-1].notes.append(line)
+            continue
+        raise GcgError(f"expected a '#pragma' or a '>player: ...' event, got {line[:40]!r}", lineno, origin)
+    return game
+
+
+def _pragma(game: GcgGame, nicks: dict, line: str, lineno: int, origin: str) -> None:
+    keyword, _, args = line[1:].partition(" ")
+    keyword = keyword.strip().lower()
+    args = args.strip()
+    m = re.fullmatch(r"player([1-9])", keyword)
+    if m:
+        number = int(m.group(1))
+        parts = args.split(None, 1)
+        if not parts:
+            raise GcgError(f"#{keyword} needs a nickname", lineno, origin)
+        if number != len(game.players) + 1:
+            raise GcgError(f"#{keyword} out of order (expected #player{len(game.players) + 1})", lineno, origin)
+        if parts[0] in nicks:
+            raise GcgError(f"nickname {parts[0]!r} used twice", lineno, origin)
+        nicks[parts[0]] = len(game.players)
+        game.players.append(GcgPlayer(parts[0], parts[1] if len(parts) > 1 else ""))
+        return
+    m = re.fullmatch(r"rack([1-9])", keyword)
+    if m:
+        number = int(m.group(1))
+        if number > len(game.players):
+            raise GcgError(f"#{keyword} before #player{number}", lineno, origin)
+        game.final_racks[game.players[number - 1].nick] = args
+        return
+    if keyword == "note":
+        (game.events[-1].notes if game.events else game.notes).append(args)
+        return
+    game.pragmas.append((keyword, args))
+
+
+def _event(line: str, lineno: int, origin: str) -> GcgEvent:
+    head, colon, rest = line[1:].partition(":")
+    nick = head.strip()
+    if not colon or not nick or " " in nick:
+        raise GcgError("an event must start '>nickname:'", lineno, origin)
+    tokens = rest.split()
+    if len(tokens) < 3:
+        raise GcgError(f"too few fields in event {line!r} (expected [rack] move score total)", lineno, origin)
+    score_text, total_text = tokens[-2], tokens[-1]
+    if not _SCORE_RE.match(score_text):
+        raise GcgError(f"bad score {score_text!r} (expected e.g. +24 or -10)", lineno, origin)
+    if not re.fullmatch(r"-?\d+", total_text):
+        raise GcgError(f"bad cumulative total {total_text!r}", lineno, origin)
+    middle = tokens[:-2]
+    event = GcgEvent(lineno, nick, PLAY, int(score_text), int(total_text), text=line)
+
+    def is_move_token(tok: str) -> bool:
+        return tok.startswith("-") or tok.startswith("(") or bool(_POSITION_RE.match(tok))
+
+    if middle and not is_move_token(middle[0]):
+        event.rack = middle[0]
+        middle = middle[1:]
+    if not middle:
+        raise GcgError(f"no move in event {line!r}", lineno, origin)
+    first = middle[0]
+    if _POSITION_RE.match(first):
+        if len(middle) != 2:
+            raise GcgError(f"a play is 'POSITION WORD', got {' '.join(middle)!r}", lineno, origin)
+        event.kind, event.position, event.word = PLAY, first, middle[1]
+    elif len(middle) != 1:
+        raise GcgError(f"cannot read the move {' '.join(middle)!r}", lineno, origin)
+    elif first == "--":
+        event.kind = WITHDRAWN
+    elif first == "-":
+        event.kind = PASS
+    elif first.startswith("-"):
+        event.kind, event.exchanged = EXCHANGE, first[1:]
+    elif first.lower() == "(challenge)":
+        event.kind = CHALLENGE_BONUS
+    elif first.lower() == "(time)":
+        event.kind = TIME_PENALTY
+    elif first.startswith("(") and first.endswith(")") and len(first) > 2:
+        event.kind, event.end_rack = END_RACK, first[1:-1]
+    else:
+        raise GcgError(f"cannot read the move {first!r}", lineno, origin)
+    return event
+
+
+def format_gcg(game: GcgGame) -> str:
+    """GCG text (UTF-8 declared) of a game: pragmata, events, notes."""
+    out = ["#character-encoding UTF-8"]
+    for i, p in enumerate(game.players, start=1):
+        out.append(f"#player{i} {p.nick} {p.name}".rstrip())
+    for keyword, args in game.pragmas:
+        if keyword != "character-encoding":
+            out.append(f"#{keyword} {args}".rstrip())
+    for note in game.notes:
+        out.append(f"#note {note}")
+    for e in game.events:
+        rack = f"{e.rack} " if e.rack else ""
+        out.append(f">{e.player}: {rack}{e.move_text()} {e.score:+d} {e.cumulative}")
+        for note in e.notes:
+            out.append(f"#note {note}")
+    for i, p in enumerate(game.players, start=1):
+        if p.nick in game.final_racks:
+            out.append(f"#rack{i} {game.final_racks[p.nick]}")
+    return "\n".join(out) + "\n"
+
+
+def write_gcg(game: GcgGame, path) -> None:
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(format_gcg(game))

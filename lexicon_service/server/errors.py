@@ -1,0 +1,124 @@
+"""The one place where domain errors become gRPC status codes.
+
+Servicers never call `context.abort` themselves: they raise, and `@rpc` maps the exception:
+
+| exception                                   | status             | message                      |
+|---------------------------------------------|--------------------|------------------------------|
+| `FieldError` (incl. `LimitError`)           | INVALID_ARGUMENT   | "<field>: <what is wrong>"   |
+| `UnknownLexiconError`, `UnknownRuleSetError`| NOT_FOUND          | "lexicon 'x' is not loaded…" |
+| `RuleSetMismatchError`                      | INVALID_ARGUMENT   | "rule_set: …"                |
+| `DeadlineError`                             | DEADLINE_EXCEEDED  |                              |
+| `NotReadyError`                             | UNAVAILABLE        | lexicons still loading       |
+| `LexiconError` (corrupt data at run time)   | INTERNAL           | logged                       |
+| anything else                               | INTERNAL           | "internal error", logged     |
+
+Domain code raises `ValueError` subclasses with clear messages but does not know which request
+field the bad value came from; servicers wrap each use of client input in `field("play.word")`,
+which re-raises a `ValueError` as `FieldError` naming that field.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+
+import grpc
+
+log = logging.getLogger("lexicon_service.server")
+
+
+class ServiceError(Exception):
+    """Base of the errors the servicers raise on purpose."""
+
+
+class FieldError(ServiceError):
+    """Bad input in one request field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+class LimitError(FieldError):
+    """A request over one of the server's limits (words per request, results, lengths)."""
+
+
+class UnknownLexiconError(ServiceError):
+    def __init__(self, name: str, known) -> None:
+        self.name = name
+        known = ", ".join(sorted(known)) or "none"
+        super().__init__(f"lexicon {name!r} is not loaded (loaded: {known})")
+
+
+class UnknownRuleSetError(ServiceError):
+    def __init__(self, name: str, known) -> None:
+        self.name = name
+        known = ", ".join(sorted(known)) or "none"
+        super().__init__(f"rule set {name!r} is not known (known: {known})")
+
+
+class DeadlineError(ServiceError):
+    def __init__(self, what: str = "request") -> None:
+        super().__init__(f"deadline exceeded while working on the {what}")
+
+
+class NotReadyError(ServiceError):
+    def __init__(self) -> None:
+        super().__init__("lexicons are still loading; retry shortly")
+
+
+@contextlib.contextmanager
+def field(name: str):
+    """Attribute a `ValueError` raised by domain code to request field `name`."""
+    try:
+        yield
+    except ServiceError:
+        raise
+    except ValueError as exc:
+        raise FieldError(name, str(exc)) from exc
+
+
+def require(condition: bool, field_name: str, message: str) -> None:
+    if not condition:
+        raise FieldError(field_name, message)
+
+
+def _lexicon_error_types() -> tuple[type, ...]:
+    try:
+        from lexicon_service.lexicon import LexiconError
+    except ImportError:  # pragma: no cover - lexicon module not present
+        return ()
+    return (LexiconError,)
+
+
+def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
+    """Status code and message for an exception raised while serving a call."""
+    if isinstance(exc, FieldError):
+        return grpc.StatusCode.INVALID_ARGUMENT, str(exc)
+    if isinstance(exc, (UnknownLexiconError, UnknownRuleSetError)):
+        return grpc.StatusCode.NOT_FOUND, str(exc)
+    if isinstance(exc, DeadlineError):
+        return grpc.StatusCode.DEADLINE_EXCEEDED, str(exc)
+    if isinstance(exc, NotReadyError):
+        return grpc.StatusCode.UNAVAILABLE, str(exc)
+    if isinstance(exc, _lexicon_error_types()):
+        log.error("lexicon failure while serving: %s", exc)
+        return grpc.StatusCode.INTERNAL, f"lexicon failure: {exc}"
+    log.exception("internal error while serving", exc_info=exc)
+    return grpc.StatusCode.INTERNAL, "internal error"
+
+
+def rpc(method):
+    """Decorate a servicer method: every exception it raises becomes one status, here."""
+
+    @functools.wraps(method)
+    def wrapper(self, request, context):
+        try:
+            return method(self, request, context)
+        except Exception as exc:  # noqa: BLE001 - this is the mapping point
+            code, message = status_of(exc)
+            context.abort(code, message)
+
+    return wrapper

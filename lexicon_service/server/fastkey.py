@@ -1,0 +1,50 @@
+"""A fast path from word text to tile key, exactly equal to `TileSet.key_of_text` where it answers.
+
+`TileSet.spell` walks a word character by character in Python (several µs a word); batch checks
+need far less. For a plain word (no "[…]" group, case mapping that keeps its length) the tile key
+is the word upper-cased then lower-cased, with every multi-letter tile (Kris Kros CH) replaced by
+its key character by one regular expression — leftmost, longest first, which is exactly spell's
+greedy longest match. If any character of the result is not a key character of the tile set, the
+fast path declines (returns None) and the caller uses `spell`, which also names the bad letter.
+Equivalence with `key_of_text` is a property test (tests/test_service_fastkey.py).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_normalize = unicodedata.normalize
+
+
+class FastKeyer:
+    def __init__(self, tile_set) -> None:
+        self.tile_set = tile_set
+        alphabet = tile_set.alphabet
+        keys = {letter: tile_set.key([letter]) for letter in alphabet}
+        self._key_chars = frozenset(keys.values())
+        multi = sorted((letter for letter in alphabet if len(letter) > 1), key=len, reverse=True)
+        self._sub = None
+        if multi:
+            mapping = {letter.lower(): keys[letter] for letter in multi}
+            pattern = re.compile("|".join(re.escape(letter.lower()) for letter in multi))
+            self._sub = lambda text: pattern.sub(lambda m: mapping[m.group()], text)
+        # Characters that may only appear inside a multi-letter tile never pass the final check.
+
+    def key(self, word: str) -> str | None:
+        """The tile key of `word`, or None when the fast path cannot tell (then use TileSet.spell)."""
+        if "[" in word:
+            return None
+        if not word.isascii():
+            word = _normalize("NFC", word)
+        upper = word.upper()
+        if len(upper) != len(word):
+            return None
+        lower = upper.lower()
+        if len(lower) != len(upper):
+            return None
+        if self._sub is not None:
+            lower = self._sub(lower)
+        if self._key_chars.issuperset(lower):
+            return lower
+        return None

@@ -1,0 +1,212 @@
+"""The loaded lexicons, served by name, swapped atomically on reload.
+
+A `Snapshot` is an immutable name -> lexicon mapping. Calls take the current snapshot with
+`registry.acquire()` (a reference count under a lock, ~1 µs) and use it to the end, so a reload
+never changes the lexicon under a running call. `reload()` loads the whole directory into a new
+snapshot first; only if every lexicon loads is the snapshot swapped in (one reference
+assignment). The old snapshot's lexicons are closed when its last call releases it.
+A failed reload leaves the old snapshot serving and is reported to the caller.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from lexicon_service.server.errors import NotReadyError, UnknownLexiconError, UnknownRuleSetError
+
+log = logging.getLogger("lexicon_service.server")
+
+LEXICON_SUFFIX = ".lex"
+
+
+class ReloadError(Exception):
+    """The directory could not be (re)loaded; the previous lexicons stay in service."""
+
+
+def _default_loader(path: Path):
+    from lexicon_service.lexicon import load_lexicon
+
+    return load_lexicon(path)
+
+
+class Snapshot:
+    def __init__(self, lexicons: dict, generation: int, directory: Path) -> None:
+        self.lexicons = dict(lexicons)
+        self.generation = generation
+        self.directory = directory
+        self.loaded_at = time.time()
+        self._refs = 0
+        self._retired = False
+        self._closed = False
+        self.cache: dict = {}  # per-snapshot derived objects (servicers' per-lexicon helpers)
+        # Rule sets of the loaded lexicons, by id (a client may name them in ScoreMove/ReplayGame).
+        self.rule_sets = {}
+        for lexicon in self.lexicons.values():
+            rule_set = lexicon.rule_set
+            self.rule_sets.setdefault(rule_set.id, rule_set)
+
+    def lexicon(self, name: str):
+        try:
+            return self.lexicons[name]
+        except KeyError:
+            raise UnknownLexiconError(name, self.lexicons) from None
+
+    def names(self) -> list[str]:
+        return sorted(self.lexicons)
+
+    def _close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for lexicon in self.lexicons.values():
+            close = getattr(lexicon, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # noqa: BLE001 - closing must not break the swap
+                    log.exception("closing lexicon %s", getattr(lexicon, "name", "?"))
+
+
+class LexiconRegistry:
+    def __init__(self, directory, loader: Callable | None = None) -> None:
+        self.directory = Path(directory)
+        self._loader = loader or _default_loader
+        self._lock = threading.Lock()
+        self._reload_lock = threading.Lock()
+        self._current: Snapshot | None = None
+        self._generation = 0
+        self.last_error: str | None = None
+        self.reload_count = 0
+        self._listeners: list[Callable[[Snapshot], None]] = []
+
+    # --- loading ---------------------------------------------------------------------------
+    def lexicon_paths(self) -> list[Path]:
+        if not self.directory.is_dir():
+            raise ReloadError(f"lexicon directory {str(self.directory)!r} does not exist")
+        return sorted(p for p in self.directory.iterdir() if p.name.endswith(LEXICON_SUFFIX))
+
+    def _load_all(self) -> dict:
+        loaded: dict = {}
+        try:
+            paths = self.lexicon_paths()
+            if not paths:
+                raise ReloadError(f"no *{LEXICON_SUFFIX} lexicons in {str(self.directory)!r}")
+            for path in paths:
+                try:
+                    lexicon = self._loader(path)
+                except Exception as exc:  # noqa: BLE001 - any failure refuses the whole reload
+                    raise ReloadError(f"{path}: {exc}") from exc
+                name = getattr(lexicon, "name", None) or path.name[: -len(LEXICON_SUFFIX)]
+                if name in loaded:
+                    with contextlib.suppress(Exception):
+                        lexicon.close()
+                    raise ReloadError(f"{path}: lexicon name {name!r} is used twice")
+                loaded[name] = lexicon
+        except BaseException:
+            for lexicon in loaded.values():
+                with contextlib.suppress(Exception):
+                    lexicon.close()
+            raise
+        return loaded
+
+    def reload(self) -> Snapshot:
+        """Load every lexicon in the directory and swap them in atomically.
+
+        Raises `ReloadError` (and keeps the current lexicons) when any lexicon fails to load.
+        """
+        with self._reload_lock:
+            started = time.perf_counter()
+            try:
+                lexicons = self._load_all()
+            except ReloadError as exc:
+                self.last_error = str(exc)
+                log.error("reload failed, keeping generation %s: %s", self._generation, exc)
+                raise
+            with self._lock:
+                self._generation += 1
+                snapshot = Snapshot(lexicons, self._generation, self.directory)
+                old, self._current = self._current, snapshot
+                if old is not None:
+                    old._retired = True
+                    close_old = old._refs == 0
+                else:
+                    close_old = False
+            if close_old:
+                old._close()
+            self.last_error = None
+            self.reload_count += 1
+            log.info(
+                "loaded %d lexicons (%s) from %s in %.0f ms, generation %d",
+                len(lexicons), ", ".join(sorted(lexicons)), self.directory,
+                (time.perf_counter() - started) * 1000, snapshot.generation,
+            )
+        for listener in list(self._listeners):
+            listener(snapshot)
+        return snapshot
+
+    load = reload
+
+    def on_reload(self, listener: Callable[[Snapshot], None]) -> None:
+        self._listeners.append(listener)
+
+    # --- use -----------------------------------------------------------------------------------
+    @property
+    def ready(self) -> bool:
+        return self._current is not None
+
+    @property
+    def generation(self) -> int:
+        return self._generation
+
+    def current(self) -> Snapshot:
+        """The current snapshot without holding it (for listings; not for using lexicons)."""
+        snapshot = self._current
+        if snapshot is None:
+            raise NotReadyError()
+        return snapshot
+
+    @contextlib.contextmanager
+    def acquire(self):
+        """Hold the current snapshot for the duration of a call."""
+        with self._lock:
+            snapshot = self._current
+            if snapshot is None:
+                raise NotReadyError()
+            snapshot._refs += 1
+        try:
+            yield snapshot
+        finally:
+            with self._lock:
+                snapshot._refs -= 1
+                close = snapshot._retired and snapshot._refs == 0
+            if close:
+                snapshot._close()
+
+    def close(self) -> None:
+        with self._lock:
+            snapshot, self._current = self._current, None
+            if snapshot is not None:
+                snapshot._retired = True
+                close = snapshot._refs == 0
+            else:
+                close = False
+        if close:
+            snapshot._close()
+
+
+def resolve_rule_set(snapshot: Snapshot, name: str):
+    """A rule set by id: one of the loaded lexicons', else a shipped one. Never a path: clients
+    must not make the server read files."""
+    if name in snapshot.rule_sets:
+        return snapshot.rule_sets[name]
+    from lexicon_service.rules import list_rule_sets, load_rule_set
+
+    shipped = list_rule_sets()
+    if name not in shipped:
+        raise UnknownRuleSetError(name, set(shipped) | set(snapshot.rule_sets))
+    return load_rule_set(name)

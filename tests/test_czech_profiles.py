@@ -1,0 +1,68 @@
+"""The admissibility tables of the Czech profiles (issue: cs-box, cs-klasik, cs-plus, cs-kriskros),
+judged through the compiler's real profile files and tile sets on the expander's records."""
+
+from __future__ import annotations
+
+import pytest
+
+from build_tools.czech import expand_headwords
+from build_tools.model import ExpandedForm, HeadwordEntry
+
+profiles = pytest.importorskip("build_tools.profiles")
+
+HEADWORDS = [("žena", "ZQ"), ("nést", "ATN"), ("mladý", "YKRN"), ("dělat", "JTN"), ("hrad", "HR"),
+             ("mladší", "YE"), ("šťasten", "ON"), ("otec", "U"), ("dělání", "SN"), ("boje", "XN"),
+             ("chata", "ZQ"), ("Praha", "ZQ"), ("být", "IN"), ("ten", "Y"), ("ahoj", "")]
+
+
+@pytest.fixture(scope="module")
+def records():
+    entries = [HeadwordEntry(w, "cs_CZ.dic", i, flags=f) for i, (w, f) in enumerate(HEADWORDS)]
+    out = {}
+    for r in expand_headwords(entries):
+        if isinstance(r, ExpandedForm):
+            out.setdefault(r.form, []).append(r.tag)
+    return out
+
+
+def admitted(records, profile_name, word):
+    prof = profiles.load_profile(profile_name)
+    tags = records.get(word.lower(), [])
+    return any(prof.judge_tag(t)[0] for t in tags)
+
+
+TABLE = [  # word, cs-box, cs-klasik, cs-kriskros, cs-plus
+    ("ŽENA", 1, 1, 1, 1), ("ŽENY", 1, 1, 1, 1), ("ŽENĚ", 0, 0, 0, 1), ("ŽENOU", 0, 0, 0, 1),
+    ("NESU", 1, 1, 1, 1), ("NESEME", 1, 1, 1, 1), ("NESEM", 1, 1, 1, 1), ("NESOU", 1, 1, 1, 1),
+    ("NES", 1, 1, 1, 1), ("NESTE", 1, 1, 1, 1), ("NÉST", 1, 1, 1, 1), ("NÉSTI", 1, 1, 1, 1),
+    ("NESL", 0, 1, 1, 1), ("NESLY", 0, 1, 1, 1), ("NESEN", 0, 1, 1, 1), ("NESLS", 0, 0, 0, 0),
+    ("ČERNÝ", None, None, None, None),
+    ("MLADÝ", 1, 1, 1, 1), ("MLADÁ", 1, 1, 1, 1), ("MLADÉ", 1, 1, 1, 1), ("MLADÍ", 1, 1, 1, 1),
+    ("MLADÉHO", 0, 0, 0, 1), ("MLADŠÍ", 0, 1, 1, 1), ("NEJMLADŠÍ", 0, 1, 1, 1),
+    ("DĚLÁM", 1, 1, 1, 1), ("DĚLEJ", 1, 1, 1, 1), ("DĚLAL", 0, 1, 1, 1), ("DĚLÁNÍ", 1, 1, 1, 1),
+    ("HRADY", 1, 1, 1, 1), ("HRADĚ", 0, 0, 0, 1), ("OTCŮV", 1, 1, 1, 1), ("OTCOVA", 1, 1, 1, 1),
+    ("ŠŤASTEN", 0, 1, 1, 1), ("BOJÍCE", 0, 0, 0, 1), ("PRAHA", 0, 0, 0, 0), ("AHOJ", 0, 0, 0, 0),
+    ("JSEM", 1, 1, 1, 1), ("BYL", 0, 1, 1, 1), ("TEN", 1, 1, 1, 1), ("TOHO", 0, 0, 0, 1),
+]
+
+
+@pytest.mark.parametrize("word,box,klasik,kriskros,plus", [t for t in TABLE if t[1] is not None],
+                         ids=[t[0] for t in TABLE if t[1] is not None])
+def test_profile_table(records, word, box, klasik, kriskros, plus):
+    got = tuple(int(admitted(records, p, word)) for p in ("cs-box", "cs-klasik", "cs-kriskros", "cs-plus"))
+    assert got == (box, klasik, kriskros, plus)
+
+
+def test_box_admits_no_non_nominative_noun_form(records):
+    """No oblique noun form in cs-box unless it is spelled like an admitted form."""
+    prof = profiles.load_profile("cs-box")
+    for form, tags in records.items():
+        if any("N" in t for t in tags) and prof and any(prof.judge_tag(t)[0] for t in tags):
+            assert any("NOM" in t or "N" not in t for t in tags), form
+
+
+def test_kriskros_counts_ch_as_one_tile():
+    from lexicon_service.rules import load_rule_set
+    kk = load_rule_set("cs-kriskros").tile_set
+    cs = load_rule_set("cs-scrabble").tile_set
+    assert len(kk.key_of_text("chata")) == 4 and len(cs.key_of_text("chata")) == 5

@@ -1,0 +1,91 @@
+"""`lexicon-service serve` as a real process (signals included) and `lexicon-service client`."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from lexicon_service.cli import main
+from test_service import WORDS, lexicon_dir, server, write_lexicon  # noqa: F401 (fixtures)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def cli(capsys, *argv) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_client_commands(server, capsys):
+    _, port = server
+    addr = ("client", "--address", f"localhost:{port}")
+    code, out, _ = cli(capsys, *addr, "check", "-l", "pl-scrabble", "kot", "żółw")
+    assert code == 0 and "play acceptable" in out
+    code, out, _ = cli(capsys, *addr, "check", "-l", "pl-scrabble", "kot", "koto")
+    assert code == 1 and "koto\tINVALID" in out and "NOT acceptable" in out
+    code, out, _ = cli(capsys, *addr, "--json", "check", "-l", "pl-scrabble", "kot")
+    assert code == 0 and '"acceptable": true' in out
+    code, out, _ = cli(capsys, *addr, "explain", "-l", "pl-scrabble", "kot")
+    assert code == 0 and "valid" in out
+    code, out, _ = cli(capsys, *addr, "find", "-l", "pl-scrabble", "--anagram", "KOT", "--all-tiles")
+    assert code == 0 and out.split() == ["KOT", "KTO", "TOK"]
+    code, out, _ = cli(capsys, *addr, "validate", "-l", "pl-scrabble", "--rack", "KOTABCD", "8H", "KOT")
+    assert code == 0 and "legal: OK" in out and "total" in out
+    code, out, _ = cli(capsys, *addr, "score", "-r", "pl-scrabble", "8H", "KOT")
+    assert code == 0 and "total" in out
+    code, out, _ = cli(capsys, *addr, "lexicons")
+    assert code == 0 and "pl-scrabble" in out
+    code, out, _ = cli(capsys, *addr, "rulesets")
+    assert code == 0 and "cs-kriskros" in out
+    code, out, _ = cli(capsys, *addr, "health")
+    assert code == 0 and "SERVING" in out
+    code, _, err = cli(capsys, *addr, "check", "-l", "en-scrabble", "cat")
+    assert code == 2 and "NOT_FOUND" in err
+
+
+def test_serve_process_reload_on_sighup_and_graceful_stop(tmp_path):
+    directory = tmp_path / "lex"
+    directory.mkdir()
+    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    env = dict(os.environ, PYTHONUNBUFFERED="1", LEXICON_DIR=str(directory), LEXICON_WORKERS="2")
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        m = re.search(r"serving 1 lexicons on 127\.0\.0\.1:(\d+)", line)
+        assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+        port = int(m.group(1))
+        from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
+
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+            status = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=5).status
+            assert status == health_pb2.HealthCheckResponse.SERVING
+            stub = lexicon_pb2_grpc.LexiconServiceStub(ch)
+            req = lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=["kotek"])
+            assert not stub.CheckWords(req, timeout=5).acceptable
+            write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"] + ["kotek"])
+            proc.send_signal(signal.SIGHUP)
+            deadline = time.monotonic() + 10
+            while not stub.CheckWords(req, timeout=5).acceptable:
+                assert time.monotonic() < deadline, "SIGHUP did not reload"
+                time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_serve_refuses_a_missing_directory(tmp_path, capsys):
+    code, _, err = cli(capsys, "serve", "--address", "127.0.0.1:0", "--lexicons", str(tmp_path / "nope"))
+    assert code == 2 and "does not exist" in err

@@ -1,0 +1,54 @@
+"""The server's fast word -> tile key path agrees with TileSet.key_of_text wherever it answers."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lexicon_service.rules import list_rule_sets, load_rule_set
+from lexicon_service.server.fastkey import FastKeyer
+from lexicon_service.tiles import UnknownLetterError
+
+RULE_SETS = list_rule_sets()
+
+
+def slow_key(tile_set, word):
+    try:
+        return tile_set.key_of_text(word)
+    except UnknownLetterError:
+        return None
+
+
+def characters(rule_set_id):
+    ts = load_rule_set(rule_set_id).tile_set
+    letters = "".join(ts.alphabet)
+    extra = "xqwvßİıſKÅǅ\u030c\u0301 -'[]?*"  # foreign letters, odd case mappings, combining marks, punctuation
+    return st.text(alphabet=st.sampled_from(sorted(set(letters + letters.lower() + extra))), max_size=12)
+
+
+@pytest.mark.parametrize("rule_set_id", RULE_SETS)
+def test_fast_key_equals_key_of_text(rule_set_id):
+    ts = load_rule_set(rule_set_id).tile_set
+    fast = FastKeyer(ts)
+
+    @settings(max_examples=400, deadline=None)
+    @given(characters(rule_set_id))
+    def check(word):
+        key = fast.key(word)
+        if key is not None:
+            assert key == slow_key(ts, word), word
+
+    check()
+
+
+def test_known_cases():
+    kk = FastKeyer(load_rule_set("cs-kriskros").tile_set)
+    assert kk.key("chata") == "\ue000ata" and kk.key("CHATA") == "\ue000ata"
+    assert kk.key("[CH]ata") is None  # brackets: the slow path
+    assert kk.key("quiz") is None  # Q has no Kris Kros tile
+    sc = FastKeyer(load_rule_set("cs-scrabble").tile_set)
+    assert sc.key("chata") == "chata"
+    assert sc.key("R\u030cEKA") == "řeka"  # decomposed Ř is normalised
+    pl = FastKeyer(load_rule_set("pl-scrabble").tile_set)
+    assert pl.key("ŻÓŁW") == "żółw" and pl.key("kotx") is None
