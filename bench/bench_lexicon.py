@@ -39,7 +39,8 @@ TARGETS = {"recall": 0.97, "build_s": 90.0, "rss_gb": 3.0, "bytes_per_form": 2.5
 def build(out: Path, workers: int | None) -> dict:
     exe = Path(sys.executable).with_name("lexicon-build")
     cmd = [str(exe) if exe.exists() else sys.executable, "--rules", "pl-scrabble",
-           "--headwords", str(ROOT / "data/pl/headwords.txt"), "-o", str(out), "--quiet"]
+           "--headwords", str(ROOT / "data/pl/headwords.txt"), "-o", str(out), "--quiet",
+           "--name", "pl-scrabble"]
     if not exe.exists():
         cmd[1:1] = ["-m", "build_tools.cli"]
     if workers:

@@ -20,7 +20,6 @@ import asyncio
 import os
 import random
 import re
-import statistics
 import subprocess
 import sys
 import time
@@ -266,7 +265,7 @@ def measure(port: int, kind: str, lexicon: str, items: list, concurrency: int, s
             max_calls: int = 1_000_000, rate: float | None = None, processes: int = 1):
     """Run `concurrency` clients (closed loop, or open loop at `rate` calls/s) split over `processes`.
 
-    Returns (calls, elapsed, latencies, server CPU seconds used)."""
+    Returns (calls, elapsed, latencies, server CPU seconds used, failed calls, an example failure)."""
     import multiprocessing as mp
 
     processes = max(1, min(processes, concurrency))
@@ -298,22 +297,24 @@ def measure(port: int, kind: str, lexicon: str, items: list, concurrency: int, s
                     p.kill()
     cpu = cpu_seconds(SERVER_PID) - cpu0
     failed = sum(r[4] for r in results)
-    if failed:
-        raise SystemExit(f"{failed} failed calls, e.g. {[e for r in results for e in r[3]][:1]}")
+    example = next((e for r in results for e in r[3]), "")
     calls = sum(r[0] for r in results)
     elapsed = max(r[1] for r in results)
-    return calls, elapsed, [x for r in results for x in r[2]], cpu
+    return calls, elapsed, [x for r in results for x in r[2]], cpu, failed, example
 
 
-def report(name: str, calls: int, elapsed: float, latencies: list[float], server_cpu: float, unit_per_call: int = 1,
-           unit="RPC"):
+def report(name: str, calls: int, elapsed: float, latencies: list[float], server_cpu: float, failed: int = 0,
+           example: str = "", unit_per_call: int = 1, unit="RPC"):
     rate = calls * unit_per_call / elapsed
     p50 = percentile(latencies, 50) * 1000
     p99 = percentile(latencies, 99) * 1000
     per_call = server_cpu / calls * 1e6 if calls else float("nan")
     print(f"  {name:<44} {rate:>10,.0f} {unit}/s  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  "
           f"({calls} calls; server CPU {per_call:,.0f} us/call)", flush=True)
-    return rate, p50, p99
+    if failed:
+        first_line = example.strip().splitlines()[1].strip() if "\n" in example else example[:120]
+        print(f"  {'':<44} {failed} FAILED calls ({first_line})")
+    return rate, p50, p99, failed
 
 
 def main(argv=None) -> int:
@@ -373,7 +374,7 @@ def main(argv=None) -> int:
         target_rate = TARGETS["unary_rps_32"]
         ro = report(f"CheckWords unary, 32 clients at {target_rate:,.0f}/s",
                     *measure(port, "unary", name, unary_words, 32, seconds, rate=target_rate, processes=procs))
-        results["unary_p99_ms_32"] = ro[2]
+        results["unary_p99_ms_32"] = ro[2] if not ro[3] else float("inf")  # failed calls: target missed
 
         batches = [words[i:i + 1000] for i in range(0, len(words), 1000)]
         rb1 = report("CheckWords 1,000-word batches, 1 client", *measure(port, "batch", name, batches, 1, seconds),
@@ -382,6 +383,7 @@ def main(argv=None) -> int:
                      *measure(port, "batch", name, batches, 4, seconds, processes=procs),
                      unit_per_call=1000, unit="words")
         results["batch_words_per_s"] = max(rb1[0], rb4[0])
+        results["failed_calls"] = sum(r[3] for r in (r1, r32, rb1, rb4))
         print(f"  {'batch throughput / in-process key_of_text':<44} {results['batch_words_per_s'] / baseline:>10.2f}x")
         print(f"  {'batch throughput / in-process fast path':<44} "
               f"{results['batch_words_per_s'] / fast_baseline:>10.2f}x")
@@ -393,8 +395,32 @@ def main(argv=None) -> int:
                                                          processes=procs))
         results["validate_rps_1"] = rv1[0]
         results["validate_rps_32"] = rv[0]
+        results["failed_calls"] += rv1[3] + rv[3]
+
+        # Reload under load: SIGHUP every 0.5 s while 32 clients check words; no call may fail.
+        import signal
+        import threading
+
+        stop = threading.Event()
+        hups = []
+
+        def hup():
+            time.sleep(2.0 if procs > 1 else 0.3)  # clients start together after their set-up
+            while not stop.wait(0.5):
+                proc.send_signal(signal.SIGHUP)
+                hups.append(1)
+
+        t = threading.Thread(target=hup, daemon=True)
+        t.start()
+        rr = report("CheckWords unary, 32 clients, SIGHUP/0.5 s",
+                    *measure(port, "unary", name, unary_words, 32, seconds, processes=procs))
+        stop.set()
+        t.join()
+        print(f"  {'':<44} {len(hups)} reloads during the run")
+        results["failed_calls"] += rr[3]
         rss, hwm = rss_mb(proc.pid)
         print(f"  {'resident memory after the load test':<44} {rss:>10.1f} MB (peak {hwm:.1f} MB)")
+        results["rss_mb"] = max(results["rss_mb"], hwm)  # the target holds for the peak
     finally:
         proc.terminate()
         try:
@@ -415,8 +441,9 @@ def main(argv=None) -> int:
         ("unary p99 ms, 32 clients at 2,000/s", results["unary_p99_ms_32"], "<=", TARGETS["unary_p99_ms_32"]),
         ("unary p99 ms, 32 clients flat out", results["unary_p99_ms_32_closed"], "<=", TARGETS["unary_p99_ms_32"]),
         ("batch words/s", results["batch_words_per_s"], ">=", TARGETS["batch_words_per_s"]),
+        ("failed calls (incl. reloads under load)", results["failed_calls"], "<=", 0),
         ("start-up s", results["startup_s"], "<=", TARGETS["startup_s"]),
-        ("resident memory MB", results["rss_mb"], "<=", TARGETS["rss_mb"]),
+        ("resident memory MB (peak)", results["rss_mb"], "<=", TARGETS["rss_mb"]),
     ]
     for label, value, op, target in checks:
         ok = value >= target if op == ">=" else value <= target

@@ -274,6 +274,16 @@ def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
     w(f"lexicon {out}: {c['forms']} forms from {c['headwords']} headwords "
       f"({c['readings']} readings), rule set {manifest['rule_set']['id']}, "
       f"profile {manifest['profile']['name']}, {seconds:.1f}s\n")
+    try:
+        import resource
+
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        w(f"  CPU: this process {me.ru_utime + me.ru_stime:.1f}s, worker processes "
+          f"{kids.ru_utime + kids.ru_stime:.1f}s; peak RSS {me.ru_maxrss / 1024:.0f} MB "
+          f"(workers {kids.ru_maxrss / 1024:.0f} MB)\n")
+    except (ImportError, OSError):
+        pass
     w(f"  input: {report.headwords} headword entries, {report.readings_in} expanded forms, "
       f"{report.readings_admitted} admitted\n")
     w("  admitted forms by rule (first rule of each form):\n")
@@ -294,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as exc:
         print(f"lexicon-build: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. `lexicon-build ... | head`
+        return 0
     except KeyboardInterrupt:
         print("lexicon-build: interrupted; nothing written", file=sys.stderr)
         return 130

@@ -67,11 +67,15 @@ class FormJudge:
 
     def _make_key_fn(self) -> Callable[[str], str]:
         ts = self.tile_set
+        self.identity_letters = None
         if not ts.multi_letter_tiles:
             try:
                 letters = frozenset(ch.lower() for ch in ts.letters if len(ch) == 1)
                 probe = "".join(sorted(letters))
                 if ts.key_of_text(probe) == probe:
+                    # forms made only of these letters are their own tile keys
+                    pl = self.profile.letters
+                    self.identity_letters = letters if pl is None else letters & pl
                     def fast(form: str, _letters=letters, _slow=ts.key_of_text) -> str:
                         return form if _letters.issuperset(form) else _slow(form)
                     return fast
@@ -191,8 +195,12 @@ class Compiler:
         if hid is None:
             hid = self.heads[head] = len(self.heads)
         keys = self.keys
+        cache = self._pairs_cache
         for key, pairs in items:
-            rec = (hid << 32) | self._tagset_id(pairs)
+            sid = cache.get(pairs)
+            if sid is None:
+                sid = self._tagset_id(pairs)
+            rec = (hid << 32) | sid
             old = keys.get(key)
             if old is None:
                 keys[key] = rec

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_DIR = ROOT / "proto"
 OUT_DIR = ROOT / "lexicon_service" / "grpc_gen"
-SUFFIXES = ("_pb2.py", "_pb2_grpc.py", "_pb2.pyi")
+SUFFIXES = ("_pb2.py", "_pb2_grpc.py")  # matched by .gitignore and `make clean` (lexicon_service/grpc_gen/*_pb2*.py)
 
 
 def _proto_files(proto_dir: Path) -> list[Path]:
@@ -77,7 +77,6 @@ def generate(proto_dir: Path = PROTO_DIR, out_dir: Path = OUT_DIR, force: bool =
             f"-I{proto_dir}",
             f"-I{include}",
             f"--python_out={tmp}",
-            f"--pyi_out={tmp}",
             f"--grpc_python_out={tmp}",
             *[str(p.relative_to(proto_dir)) for p in protos],
         ]
@@ -99,7 +98,7 @@ def generate(proto_dir: Path = PROTO_DIR, out_dir: Path = OUT_DIR, force: bool =
     # Stale stubs of deleted protos.
     expected = {p.name for p in _expected_outputs(protos, out_dir)}
     for old in out_dir.iterdir():
-        if old.name.endswith(SUFFIXES) and old.name not in expected:
+        if old.name.endswith((*SUFFIXES, "_pb2.pyi")) and old.name not in expected:
             old.unlink()
     init = out_dir / "__init__.py"
     if not init.exists():

@@ -185,6 +185,8 @@ def test_check_words_bad_input(lex):
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and err.details().startswith("words[0]:")
     err = rpc_error(lex.CheckWords, lexicon_pb2.CheckWordsRequest(words=["kot"]))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and err.details().startswith("lexicon:")
+    err = rpc_error(lex.CheckWords, lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble"))
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and err.details().startswith("words:")
 
 
 def test_oversized_batches_are_refused(lex):
@@ -564,6 +566,21 @@ def test_tls(lexicon_dir, tmp_path):
     finally:
         srv.stop(None).wait()
 
+    # mutual TLS: the client must present a certificate signed by the client CA (here: self-signed)
+    srv, port = create_server("localhost:0", lexicon_dir, tls=TlsConfig(str(cert), str(key), str(cert)))
+    srv.start()
+    try:
+        with_cert = grpc.ssl_channel_credentials(root_certificates=cert.read_bytes(), private_key=key.read_bytes(),
+                                                 certificate_chain=cert.read_bytes())
+        with grpc.secure_channel(f"localhost:{port}", with_cert) as ch:
+            assert lexicon_pb2_grpc.LexiconServiceStub(ch).ListLexicons(lexicon_pb2.ListLexiconsRequest(),
+                                                                        timeout=10).lexicons
+        with grpc.secure_channel(f"localhost:{port}", creds) as ch:
+            err = rpc_error(lexicon_pb2_grpc.LexiconServiceStub(ch).ListLexicons, lexicon_pb2.ListLexiconsRequest())
+            assert err.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        srv.stop(None).wait()
+
 
 # --- ReplayGame ----------------------------------------------------------------------------------------
 GCG = """#character-encoding UTF-8
@@ -612,3 +629,10 @@ def test_replay_bad_input(game):
     ):
         err = rpc_error(game.ReplayGame, req)
         assert err.code() == code and err.details().startswith(field), err.details()
+
+
+def test_patterns_starting_with_a_run_are_scanned():
+    from lexicon_service.server.search import needs_scan
+
+    assert needs_scan(["*", "ó", "*"]) and needs_scan(["?", "*", "k"])
+    assert not needs_scan(["k", "*"]) and not needs_scan(["*"]) and not needs_scan(["?", "k", "*"])

@@ -10,7 +10,6 @@ import sys
 import time
 
 import grpc
-import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from lexicon_service.cli import main

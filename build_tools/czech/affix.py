@@ -41,6 +41,29 @@ class AffixClass:
     def finish(self) -> None:
         self.span = max([_cond_len(r.condition) for r in self.rules] + [len(r.strip) for r in self.rules] + [1])
         self.cache = {}
+        # rules by the last letter their condition accepts (None: any letter), to test fewer regexes
+        by_last: dict = {}
+        for i, r in enumerate(self.rules):
+            for ch in _last_letters(r.condition, r.strip):
+                by_last.setdefault(ch, []).append(i)
+        anyl = by_last.pop(None, [])
+        self.by_last = {ch: sorted(set(ix) | set(anyl)) for ch, ix in by_last.items()}
+        self.by_last_any = anyl
+
+
+def _last_letters(cond: str, strip: str):
+    """Letters a word may end with for the condition to hold; [None] when it cannot be told."""
+    if strip:
+        return [strip[-1]]
+    if cond == "." or not cond:
+        return [None]
+    if cond.endswith("]"):
+        i = cond.rfind("[")
+        body = cond[i + 1:-1]
+        if body.startswith("^"):
+            return [None]
+        return list(body)
+    return [cond[-1]]
 
 
 def _cond_len(cond: str) -> int:
@@ -96,8 +119,10 @@ class AffixTable:
         key = word[-c.span:] if len(word) > c.span else "^" + word
         hit = c.cache.get(key)
         if hit is None:
-            hit = tuple(rule for rule, rx in zip(c.rules, c.regexes)
-                        if (not rule.strip or word.endswith(rule.strip)) and rx.search(word))
+            rules, rxs = c.rules, c.regexes
+            idx = c.by_last.get(word[-1:], c.by_last_any)
+            hit = tuple(rules[i] for i in idx
+                        if (not rules[i].strip or word.endswith(rules[i].strip)) and rxs[i].search(word))
             c.cache[key] = hit
         return hit
 

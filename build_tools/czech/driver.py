@@ -77,12 +77,24 @@ def guess_flags(lemma: str, pos: str | None) -> str | None:
         counts = idx.get(lemma[-k:])
         if not counts:
             continue
-        total = sum(counts.values())
-        flags, n = max(counts.items(), key=lambda kv: kv[1])
-        if total >= 5 and n / total >= 0.9 and (not pos or _pos_fits(lemma, flags, pos)):
+        core = Counter()
+        for flags, n in counts.items():
+            core[_core(flags)] += n
+        total = sum(core.values())
+        flags, n = max(core.items(), key=lambda kv: kv[1])
+        if flags and total >= 5 and n / total >= 0.9 and (not pos or _pos_fits(lemma, flags, pos)):
             return flags
         return None
     return None
+
+
+# derivation and lexical extras left out of a guessed paradigm (negation, adverbs, -ost nouns,
+# passives, transgressives, comparatives): a guess gives the inflection only
+_EXTRAS = frozenset("NRKEWCTXyO")
+
+
+def _core(flags: str) -> str:
+    return "".join(f for f in flags if f not in _EXTRAS)
 
 
 @lru_cache(maxsize=1)

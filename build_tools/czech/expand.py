@@ -221,16 +221,17 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
         for form in finite:
             if form not in vtags and form not in clitics:
                 reject(form, "untagged-form", f"{lemma}/{flags}")
+        vlemma = lemma if is_infinitive(lemma) else (irregular.infinitive_of(lemma) or lemma)
         for form, ts in vtags.items():
             if not ts and form == lemma:
                 reject(form, "untagged-form", f"{lemma}/{flags} finite headword")
                 continue
             for t in ts:
-                emit(form, lemma, tuple(sorted(t)))
+                emit(form, vlemma, tuple(sorted(t)))
             for nform, ptags in neg_of.get(form, ()):
                 if "NEG" in ptags:
                     for t in ts:
-                        emit(nform, lemma, _tag(t, ("NEG",)))
+                        emit(nform, vlemma, _tag(t, ("NEG",)))
         return out
 
     if cls == "short":
@@ -285,6 +286,11 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
             for lem, tag in nouns:
                 emit(form, lem, _tag(tag, ptags), "noun/flagless")
             continue
+        if ("E" in flags or "W" in flags) and base.endswith(("e", "ě", "i", "c")):
+            # a comparative adverb headword: nej- makes its superlative (déle, lépe, více, méně)
+            emit(form, lemma, _tag(("ADV",), ("SPRL",) if "SPRL" in ptags else ("CMPR",),
+                                   tuple(p for p in ptags if p != "SPRL")), "adv")
+            continue
         cc = irregular.closed_class(base)
         if cc:
             emit(form, base, _tag(cc, ptags), "closed")
@@ -314,3 +320,4 @@ def _emit_ost(emit, reject, form, base, r1, lemma, ptags):
 @lru_cache(maxsize=2)
 def affixes(path: str) -> AffixTable:
     return load_affixes(path)
+

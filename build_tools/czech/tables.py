@@ -105,3 +105,24 @@ def closed_class(word: str):
 
 def looks_like_adverb(word: str) -> bool:
     return bool(ADVERB_ENDINGS.search(word)) and len(word) > 3
+
+
+@lru_cache(maxsize=1)
+def _verb_links():
+    rows = []
+    for line in _read("verb_links.tsv").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        inf, inf_pref, fin, pref = line.split("\t")
+        rows.append((inf, inf if inf_pref == "-" else inf_pref, fin, pref == "yes"))
+    return rows
+
+
+def infinitive_of(finite: str) -> str | None:
+    """The infinitive of a finite headword of an irregular verb (napíšu -> napsat), or None."""
+    for inf, inf_pref, fin, prefixable in _verb_links():
+        if finite == fin:
+            return inf
+        if prefixable and finite.endswith(fin) and finite[: -len(fin)] in VERB_PREFIXES:
+            return finite[: -len(fin)] + inf_pref
+    return None

@@ -434,8 +434,9 @@ def parse_rule_set(text: str, origin: str = "<string>") -> RuleSet:
             raise RuleSetError(f"{square_name(r, c)} is off the {board.rows}x{board.columns} board", origin,
                                values["first-play"]["must_cover"][1], "[first-play] must-cover")
     if first_play.min_tiles > rack.size:
-        raise RuleSetError(f"{first_play.min_tiles} is more than the rack size", origin,
-                           values["first-play"]["min_tiles"][1], "[first-play] min-tiles")
+        where = values.get("first-play", {}).get("min_tiles", (None, rack_line))[1]
+        raise RuleSetError(f"{first_play.min_tiles} is more than the rack size {rack.size}", origin, where,
+                           "[first-play] min-tiles")
 
     if tile_set.total_tiles == 0:
         raise RuleSetError("the bag is empty", origin, section_lines["tiles"], "[tiles]")

@@ -116,6 +116,8 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
         limits = self.limits
         words = request.words
         require(bool(request.lexicon), "lexicon", "required")
+        if not words:
+            raise FieldError("words", "at least one word is required")
         if len(words) > limits.max_words:
             raise LimitError("words", f"{len(words)} words; at most {limits.max_words} per request")
         deadline = deadline_of(context)
@@ -144,7 +146,7 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
                     add(word=word, valid=status == VALID, status=status)
                 if deadline is not None and (i & 255) == 255 and time.monotonic() > deadline:
                     deadline_of(context)
-        response.acceptable = invalid == 0 and len(words) > 0
+        response.acceptable = invalid == 0
         response.invalid_count = invalid
         return response
 
@@ -208,7 +210,10 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
                     if search.ANY_ONE in tokens or search.ANY_RUN in tokens:
                         raise FieldError("prefix", "wildcards belong in a pattern query")
                     tokens.append(search.ANY_RUN)
-                found, truncated = search.find_pattern(lexicon, tile_set, tokens, **common)
+                if search.needs_scan(tokens):
+                    found, truncated = search.scan_pattern(lexicon, tokens, **common)
+                else:
+                    found, truncated = search.find_pattern(lexicon, tile_set, tokens, **common)
             words = []
             for item in found:
                 letters = tile_set.letters_of_key(item.key)

@@ -15,7 +15,7 @@ class Limits:
     max_word_chars: int = 64  # characters per word (CheckWords, ExplainWord, FindWords queries)
     default_results: int = 100  # FindWords when limit = 0
     max_results: int = 1_000  # FindWords limit
-    search_budget: int = 2_000_000  # FindWords trie nodes per request; beyond it the answer is truncated
+    search_budget: int = 500_000  # FindWords trie nodes (or keys scanned) per request; beyond: truncated
     max_board_rows: int = 26
     max_gcg_lines: int = 2_000  # ReplayGame
 

@@ -1,12 +1,16 @@
 """FindWords: anagrams with blanks, patterns with wildcards, prefixes — depth-first over the trie.
 
-Every search walks tile keys depth-first in key order, asking the lexicon `has_prefix(prefix)`
-before descending (so dead branches are pruned at once) and `is_admissible(key)` at each node.
-Work is bounded by a node budget and by the call's deadline (checked every 1,024 nodes).
+Searches walk tile keys depth-first in key order, asking the lexicon `has_prefix(prefix)` before
+descending (so dead branches are pruned at once) and `is_admissible(key)` at each node. A pattern
+whose first letter comes only after a "*" ("*ÓŁ*") cannot be pruned by prefix, so it is matched by
+scanning the lexicon's keys with one regular expression instead. Work is bounded by a budget (trie
+nodes or keys scanned) and by the call's deadline (checked every 1,024 steps); past the budget the
+answer is marked truncated.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -173,6 +177,54 @@ def find_pattern(lexicon, tile_set, tokens: list[str], *, min_len: int, max_len:
         del results[limit:]
         truncated = True
     return results, truncated
+
+
+def _iter_keys(lexicon, prefix: str = ""):
+    """The lexicon's keys under a prefix, lazily when the lexicon can (marisa-trie iterkeys)."""
+    iterate = getattr(lexicon, "iter_keys", None)
+    if iterate is not None:
+        return iterate(prefix)
+    forms = getattr(lexicon, "_forms", None)
+    if forms is not None and hasattr(forms, "iterkeys"):
+        return forms.iterkeys(prefix)
+    return iter(lexicon.keys(prefix))
+
+
+def needs_scan(tokens: list[str]) -> bool:
+    """True when a "*" comes before the first letter: prefix pruning cannot help. (Without any
+    letter every prefix matches, and the depth-first walk streams words in key order.)"""
+    star_seen = False
+    for token in tokens:
+        if token == ANY_RUN:
+            star_seen = True
+        elif token != ANY_ONE:
+            return star_seen
+    return False
+
+
+def scan_pattern(lexicon, tokens: list[str], *, min_len: int, max_len: int, limit: int,
+                 budget: int, deadline: float | None) -> tuple[list[Found], bool]:
+    """Words matching the tokens, by scanning keys; the first `limit` found, sorted by key."""
+    regex = re.compile("".join("." if t == ANY_ONE else ".*" if t == ANY_RUN else re.escape(t) for t in tokens),
+                       re.DOTALL)
+    fullmatch = regex.fullmatch
+    admissible = lexicon.is_admissible
+    found: list[str] = []
+    truncated = False
+    for n, key in enumerate(_iter_keys(lexicon), 1):
+        if min_len <= len(key) <= max_len and fullmatch(key) and admissible(key):
+            found.append(key)
+            if len(found) >= limit:
+                truncated = True  # there may be more
+                break
+        if (n & 1023) == 0:
+            if n >= budget:
+                truncated = True
+                break
+            if deadline is not None and time.monotonic() > deadline:
+                raise DeadlineError("search")
+    found.sort()
+    return [Found(k) for k in found], truncated
 
 
 def find_anagrams(lexicon, tile_set, rack: Counter, blanks: int, *, use_all: bool, min_len: int,

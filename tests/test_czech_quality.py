@@ -1,0 +1,49 @@
+"""Quality report and headword guessing (build_tools/czech/quality.py, driver.guess_flags).
+The reference files here are synthetic (written for the test), not the licensed reference data."""
+
+from __future__ import annotations
+
+import io
+
+from build_tools.czech import expand_headwords
+from build_tools.czech.driver import guess_flags
+from build_tools.czech.quality import class_of_tag, normalise_slot, run, slot_matches
+from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
+
+
+def test_unknown_headwords_are_classified_by_analogy_or_reported():
+    assert guess_flags("tweetovat", "verb") == "A"
+    assert guess_flags("instagramový", "adj") == "Y"
+    assert guess_flags("zzzblbost", None) is None
+    out = list(expand_headwords([HeadwordEntry("tweetovat", "list", 1, pos="verb"),
+                                 HeadwordEntry("qqqxyz", "list", 2)]))
+    forms = {r.form for r in out if isinstance(r, ExpandedForm)}
+    assert {"tweetovat", "tweetuji", "tweetuje", "tweetuj"} <= forms
+    assert any(isinstance(r, Rejection) and r.item == "qqqxyz" and r.reason == "unclassified" for r in out)
+
+
+def test_slot_matching():
+    assert slot_matches(normalise_slot({"V", "IND", "FUT", "1", "SG"}), frozenset({"V", "IND", "PRS", "1", "SG"}))
+    assert slot_matches(normalise_slot({"V", "IMP", "2", "SG", "FORM"}), frozenset({"V", "IMP", "2", "PL"}))
+    assert not slot_matches(frozenset({"ADJ", "NOM", "MASC", "PL"}),
+                            frozenset({"ADJ", "NOM", "MASC", "ANIM", "PL"}))
+    assert class_of_tag(frozenset({"N", "NOM", "PL", "FEM"})) == "noun-nom-pl"
+    assert class_of_tag(frozenset({"V", "IND", "PRS", "1", "PL", "COL"})) is None
+
+
+def test_quality_report_on_synthetic_reference(tmp_path):
+    d = tmp_path / "data" / "czech"
+    d.mkdir(parents=True)
+    (d / "ces.train").write_text(
+        "žena\tžena\tN;NOM;SG\nžena\tženy\tN;NOM;PL\nžena\tženě\tN;DAT;SG\n"
+        "nést\tnesu\tV;IND;PRS;1;SG\nnést\tnes\tV;IMP;2;SG\nnést\tnesl\tV.PTCP;PRF;MASC;SG;ACT\n"
+        "mladý\tmladí\tADJ;NOM;ANIM;MASC;PL\nnést\tnést\tV;NFIN\n", encoding="utf-8")
+    (d / "cs_cac_devtest_form_lemma_upos_xpos_feats.tsv").write_text(
+        "#form\tlemma\tupos\txpos\tfeats\tcount\n"
+        "mladší\tmladý\tADJ\tX\tCase=Nom|Degree=Cmp|Gender=Fem|Number=Sing\t1\n", encoding="utf-8")
+    out = io.StringIO()
+    summary = run(tmp_path, examples=1, out=out)
+    for c in ("noun-nom-sg", "noun-nom-pl", "present", "imperative", "l-participle", "infinitive", "adj-nom"):
+        assert summary[c]["accuracy"] == 1.0, (c, out.getvalue())
+    assert summary["comparative"]["recall_cac"] == 1.0
+    assert "coverage" in out.getvalue()
