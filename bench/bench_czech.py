@@ -71,6 +71,48 @@ def bench_build(rules: str, out_dir: Path, workers: int) -> tuple[float, str]:
     return dt, first
 
 
+def bench_build_judged(rules: str, out_dir: Path, workers: int) -> tuple[float, str]:
+    """The same build with the expansion and the per-form judging in the workers
+    (build_tools.czech.expand_judged), as build_tools/cli.py does for Polish; run in a child process."""
+    code = f"""
+import sys
+import build_tools.cli as cli
+from build_tools.model import Rejection
+orig = cli._expand
+def fast(language, entries, compiler, workers):
+    if language != "cs":
+        return orig(language, entries, compiler, workers)
+    from build_tools.czech import expand_judged
+    report = compiler.report
+    for out, counts, examples, rejected, log_lines, n_in, n_ok in expand_judged(
+            entries, compiler.judge, workers=workers, log=compiler.log is not None):
+        report.readings_in += n_in
+        report.readings_admitted += n_ok
+        compiler.add_rejection_counts(counts, examples, rejected, log_lines)
+        for item in out:
+            if item[0] == "R":
+                _, lemma, reason, source, line = item
+                compiler.add_rejection(Rejection(lemma, reason, source, line))
+                continue
+            for head, admitted in item[1]:
+                compiler.add_judged(head, admitted)
+if not hasattr(cli, "_expand"):
+    sys.exit("build_tools.cli has no _expand")
+cli._expand = fast
+sys.exit(cli.main(["--rules", "{rules}", "--hunspell", r"{DIC}", "-o", r"{out_dir / (rules + '-judged.lex')}",
+                   "--quiet", "--workers", "{workers}"]))
+"""
+    py = ROOT / ".venv" / "bin" / "python"
+    t = time.perf_counter()
+    p = subprocess.run([str(py) if py.exists() else sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=ROOT)
+    dt = time.perf_counter() - t
+    first = (p.stdout.strip().splitlines() or [""])[0]
+    if p.returncode != 0:
+        first = f"FAILED ({p.returncode}): {p.stderr.strip()[-400:]}"
+    return dt, first
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", default="../shared", type=Path)
@@ -93,6 +135,8 @@ def main(argv=None) -> int:
             ok &= verdict == "ok"
             print(f"build {rules:12} {dt:6.1f} s (limit {LIMIT_S:.0f} s) {verdict}; ratio to baseline "
                   f"{dt / base_s:.2f}\n    {line}")
+            dt2, line2 = bench_build_judged(rules, Path(tmp), a.workers)
+            print(f"  same build, judging in the workers (czech.expand_judged): {dt2:6.1f} s\n    {line2}")
     if (a.shared / "data" / "czech").exists():
         from build_tools.czech.quality import run
         print()

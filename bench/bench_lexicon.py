@@ -36,10 +36,10 @@ sys.path.insert(0, str(ROOT))
 TARGETS = {"recall": 0.97, "build_s": 90.0, "rss_gb": 3.0, "bytes_per_form": 2.5, "lookups": 1_000_000}
 
 
-def build(out: Path, workers: int | None) -> dict:
+def build(out: Path, workers: int | None, extra: tuple = ()) -> dict:
     exe = Path(sys.executable).with_name("lexicon-build")
     cmd = [str(exe) if exe.exists() else sys.executable, "--rules", "pl-scrabble",
-           "--headwords", str(ROOT / "data/pl/headwords.txt"), "-o", str(out), "--quiet",
+           "--headwords", str(ROOT / "data/pl/headwords.txt"), *extra, "-o", str(out), "--quiet",
            "--name", "pl-scrabble"]
     if not exe.exists():
         cmd[1:1] = ["-m", "build_tools.cli"]
@@ -118,6 +118,8 @@ def main(argv=None) -> int:
     p.add_argument("--lexicons", default=str(ROOT / "lexicons"), help="(unused: the bench builds its own)")
     p.add_argument("--workers", type=int, default=None, help="lexicon-build --workers (default: CPU count)")
     p.add_argument("--skip-second-build", action="store_true", help="no determinism check")
+    p.add_argument("--no-hunspell", action="store_true",
+                   help="skip the extra build with data/pl/pl_PL.dic as a second source")
     args = p.parse_args(argv)
     shared = Path(args.shared)
     from lexicon_service.lexicon import load_lexicon
@@ -159,6 +161,18 @@ def main(argv=None) -> int:
               f"Python set of the same keys: {st:,.0f} words/s; ratio lexicon/set = {lx / st:.2f} "
               f"(100k words, half valid, best of 3 runs of 1 s)")
         lex.close()
+        if not args.no_hunspell and (ROOT / "data/pl/pl_PL.dic").exists():
+            c = Path(tmp) / "c.lex"
+            r3 = build(c, args.workers, ("--hunspell", str(ROOT / "data/pl/pl_PL.dic")))
+            print(f"[option] {r3['cmd']}")
+            print(f"[option] wall {r3['wall']:.1f} s, CPU {r3['cpu']:.1f} s, peak RSS "
+                  f"{r3['maxrss_gb']:.2f} GB, load average at start {r3['load']:.1f}")
+            lex = load_lexicon(c)
+            r = recall(lex, shared, Path(tmp) / "misses-c.tsv")
+            print(f"[option] {len(lex)} forms; sjp game list: {r['ok']}/{r['total']} = "
+                  f"{r['ok'] / r['total']:.4f} of the whole file accepted; in scope "
+                  f"{r['scope_ok']}/{r['scope']} = {r['scope_ok'] / max(r['scope'], 1):.4f}")
+            lex.close()
     return 0
 
 

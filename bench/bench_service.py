@@ -56,31 +56,47 @@ def percentile(values, q: float) -> float:
     return values[k]
 
 
+def process_tree(pid: int) -> list[int]:
+    """The process and its children (serve --processes runs one server per child)."""
+    pids = [pid]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                pids.append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            pass
+    return pids
+
+
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return float("nan")
+    """User + system CPU time of a process (and its children) so far."""
+    total = 0.0
+    for p in process_tree(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return float("nan")
+    return total
 
 
 def rss_mb(pid: int) -> tuple[float, float]:
-    """(VmRSS, VmHWM) of a process in MB."""
-    rss = hwm = float("nan")
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                rss = int(line.split()[1]) / 1024
-            elif line.startswith("VmHWM:"):
-                hwm = int(line.split()[1]) / 1024
-    except OSError:
-        pass
+    """(VmRSS, VmHWM) in MB of a process and its children, summed (shared pages counted in each)."""
+    rss = hwm = 0.0
+    for p in process_tree(pid):
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    rss += int(line.split()[1]) / 1024
+                elif line.startswith("VmHWM:"):
+                    hwm += int(line.split()[1]) / 1024
+        except OSError:
+            return float("nan"), float("nan")
     return rss, hwm
 
 
 # --- the server ----------------------------------------------------------------------------------
-def start_server(lexicons: Path, workers: int):
+def start_server(lexicons: Path, workers: int, processes: int = 1):
     """Spawn the server on a free loopback port; returns (process, port, seconds to SERVING)."""
     import tempfile
 
@@ -89,12 +105,12 @@ def start_server(lexicons: Path, workers: int):
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0", "--lexicons",
-         str(lexicons), "--workers", str(workers), "--log-level", "WARNING"],
+         str(lexicons), "--workers", str(workers), "--processes", str(processes), "--log-level", "WARNING"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True,
     )
     proc.log = log
     line = proc.stdout.readline()  # "lexicon-service: serving N lexicons on 127.0.0.1:PORT"
-    m = re.search(r":(\d+)\s*$", line)
+    m = re.search(r"127\.0\.0\.1:(\d+)", line)
     if not m:
         proc.kill()
         proc.wait()
@@ -323,6 +339,7 @@ def main(argv=None) -> int:
     parser.add_argument("--lexicons", default="lexicons", help="directory of the default lexicons")
     parser.add_argument("--seconds", type=float, default=3.0, help="length of each measured phase")
     parser.add_argument("--workers", type=int, default=8, help="server worker threads")
+    parser.add_argument("--server-processes", type=int, default=1, help="server processes (serve --processes)")
     parser.add_argument("--client-processes", type=int, default=2, help="processes generating the 32-client load")
     parser.add_argument("--lexicon", default=None, help="lexicon to time (default: pl-scrabble if present)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
@@ -353,7 +370,7 @@ def main(argv=None) -> int:
     print(f"  {'in-process lookup (server fast key path)':<44} {fast_baseline:>10,.0f} words/s")
 
     global SERVER_PID
-    proc, port, startup = start_server(lexicons, args.workers)
+    proc, port, startup = start_server(lexicons, args.workers, args.server_processes)
     SERVER_PID = proc.pid
     results: dict[str, float] = {"startup_s": startup}
     try:

@@ -77,11 +77,18 @@ def _count_lines(path: Path) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="lexicon-build",
-        description="Compile word sources into a lexicon (a directory NAME.lex) for one rule set. "
-        "Sources may be combined and repeated; every rejected form or bad input line is counted "
-        "in the summary (and written out with --rejected).",
-        epilog="example: lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt "
-        "-o lexicons/pl-scrabble.lex",
+        description="Compile word sources into a lexicon (a directory NAME.lex) for one rule set.\n"
+        "Sources may be combined and repeated. Forms are filtered by the rule set's admissibility\n"
+        "profile (build_tools/profiles/*.profile) and stored as tile keys; every rejected form or\n"
+        "bad input line is counted in the summary (and listed with --rejected).",
+        epilog="examples:\n"
+        "  lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt -o lexicons/pl-scrabble.lex\n"
+        "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
+        "  lexicon-build --rules cs-kriskros --hunspell data/cs/cs_CZ.dic -o lexicons/cs-kriskros.lex\n\n"
+        "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish the\n"
+        "affixes of the .aff are applied and every form is admitted as a plain word (rule\n"
+        "hunspell-form), capitalised stems rejected as proper names.\n"
+        "Then: lexicon-service check|explain|dump|diff (see lexicon-service --help).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--rules", required=True, metavar="RULESET",
@@ -123,19 +130,8 @@ def _expand(language: str, entries, compiler, workers: int) -> None:
     if language == "pl":
         from build_tools.expand_pl import expand_judged
 
-        report = compiler.report
-        for out, counts, examples, rejected, log_lines, n_in, n_ok in expand_judged(
-                entries, compiler.judge, workers=workers, log=compiler.log is not None):
-            report.readings_in += n_in
-            report.readings_admitted += n_ok
-            compiler.add_rejection_counts(counts, examples, rejected, log_lines)
-            for item in out:
-                if item[0] == "R":
-                    _, lemma, reason, source, line = item
-                    compiler.add_rejection(Rejection(lemma, reason, source, line))
-                    continue
-                for head, admitted in item[1]:
-                    compiler.add_judged(head, admitted)
+        _merge_judged(compiler, expand_judged(entries, compiler.judge, workers=workers,
+                                              log=compiler.log is not None))
     elif language == "cs":
         try:
             from build_tools.czech import expand_headwords
@@ -147,23 +143,34 @@ def _expand(language: str, entries, compiler, workers: int) -> None:
         raise BuildError(f"no expander for language {language!r} (known: pl, cs)")
 
 
-def _hunspell_plain(dic: Path, compiler, progress, counter) -> None:
-    from build_tools.hunspell import expand_word, read_aff
+def _merge_judged(compiler, results) -> None:
+    """Merge the chunk results of worker-side expansion and judging into the compiler."""
+    report = compiler.report
+    tagsets: dict[int, dict[int, int]] = {}   # worker pid -> its tag-set ids -> compiler's ids
+    for out, counts, examples, rejected, log_lines, n_in, n_ok, (pid, defs) in results:
+        report.readings_in += n_in
+        report.readings_admitted += n_ok
+        compiler.add_rejection_counts(counts, examples, rejected, log_lines)
+        ids = tagsets.setdefault(pid, {})
+        for local_id, pairs in defs:
+            ids[local_id] = compiler.tagset_id(pairs)
+        for item in out:
+            if item[0] == "R":
+                _, lemma, reason, source, line = item
+                compiler.add_rejection(Rejection(lemma, reason, source, line))
+                continue
+            for head, admitted in item[1]:
+                compiler.add_judged_ids(head, admitted, ids)
+
+
+def _hunspell_plain(dic: Path, compiler, progress, counter, workers: int) -> None:
+    from build_tools.hunspell import expand_judged, read_aff
     from build_tools.sources import aff_path_for, read_hunspell
 
     aff = read_aff(aff_path_for(dic))
-    for item in read_hunspell(dic, aff):
-        counter[0] += 1
-        if counter[0] % 5000 == 0:
-            progress.update(counter[0])
-        if isinstance(item, Rejection):
-            compiler.add_rejection(item)
-            continue
-        compiler.report.headwords += 1
-        flags = aff.split_flags(item.flags or "")
-        forms = expand_word(item.lemma, flags, aff)
-        compiler.add_group(item.lemma, [(f, frozenset(), "hunspell-form") for f in forms],
-                           where=f"{item.source}:{item.line}")
+    entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
+    _merge_judged(compiler, expand_judged(entries, aff, compiler.judge, workers=workers,
+                                          log=compiler.log is not None))
 
 
 def run(args) -> int:
@@ -225,7 +232,7 @@ def run(args) -> int:
                                                    counter=counter), compiler, args.workers)
             elif kind == "hunspell":
                 if language == "pl":
-                    _hunspell_plain(p, compiler, progress, counter)
+                    _hunspell_plain(p, compiler, progress, counter, args.workers)
                 else:
                     _expand(language, _headword_stream(read_hunspell(p), compiler, progress,
                                                        counter=counter), compiler, args.workers)

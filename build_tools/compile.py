@@ -210,6 +210,28 @@ class Compiler:
             elif rec not in old:
                 old.append(rec)
 
+    def tagset_id(self, pairs: tuple) -> int:
+        """The id of a sorted tuple of (tag text, rule name) pairs."""
+        return self._tagset_id(pairs)
+
+    def add_judged_ids(self, head: str, items, ids: dict) -> None:
+        """Like add_judged, with tag sets given as ids of a worker (``ids`` maps them)."""
+        hid = self.heads.get(head)
+        if hid is None:
+            hid = self.heads[head] = len(self.heads)
+        hid <<= 32
+        keys = self.keys
+        for key, local in items:
+            rec = hid | ids[local]
+            old = keys.get(key)
+            if old is None:
+                keys[key] = rec
+            elif old.__class__ is int:
+                if old != rec:
+                    keys[key] = [old, rec]
+            elif rec not in old:
+                old.append(rec)
+
     def add_rejection_counts(self, counts: dict, examples: dict, forms, log_lines) -> None:
         """Rejections aggregated by a worker: counts by reason, a few examples, the forms."""
         report = self.report

@@ -26,9 +26,9 @@
   emphatic -że/-ż on imperatives: -że after a consonant, -ż after a vowel
                                                     (zróbże, róbże, zróbcież, zróbmyż)
 
-  conditional -by on conjunctions, complementisers and particles (SGJP conj/comp/qub), with
-  the person endings; a word already ending in -by takes the endings only
-                                                    (czyby, albobym, abyśmy, gdybyście, chybaby)
+  person endings on conjunctions, complementisers and particles ending in the conditional -by
+  (SGJP conj/comp/qub: aby, żeby, gdyby, jakby, oby, niechby)
+                                                    (abym, żebyś, gdybyśmy, obyście, niechbym)
   preposition + -ń (SGJP: two segments), from the headword "on"
                                                     (nań, doń, zań, przezeń, weń)
 
@@ -180,9 +180,20 @@ def _generate(lemma: str):
         if meta is None:
             r = m.getIdResolver()
             names = tuple(n for n in r.getName(ids[1]).split("|") if n)
-            meta = info[ids] = (r.getTag(ids[0]), names, tuple(r.getLabels(ids[2])))
+            meta = info[ids] = _meta(r.getTag(ids[0]), names, tuple(r.getLabels(ids[2])))
         out.append((orth(i), lem(i)) + meta)
     return out
+
+
+def _meta(tag: str, names: tuple, quals: tuple) -> tuple:
+    """(tag, names, qualifiers, details) with details precomputed once per SGJP interpretation:
+    (paradigm, is an agl stem, kind of fusion, nie- candidate, Tag lowercase, Tag capitalised)."""
+    para = tag.split(":", 1)[0]
+    kind = 1 if para in ("praet", "winien", "impt") else 2 if para in _BY_HOSTS else 0
+    nie = ((para == "adj" or para == "adv") and tag.endswith(":pos")) or para == "adjc"
+    details = (para, tag.endswith(":agl"), kind, nie,
+               sgjp_to_tag(tag, names, quals, "x"), sgjp_to_tag(tag, names, quals, "X"))
+    return (tag, names, quals, details)
 
 
 _TAGS: dict = {}
@@ -216,7 +227,7 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None
         return [], "unknown-pos"
     if want is not None:
         classes: dict[str, str] = {}
-        for form, lid, tag, names, quals in results:
+        for form, lid, tag, names, quals, _d in results:
             p = tag.split(":", 1)[0]
             cls = "V" if p in _VERBAL else _CLASS_OF_POS.get(p, "?")
             if classes.get(lid) != "V":
@@ -225,22 +236,26 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None
         if not results:
             return [], "pos-not-found"
     out: list[tuple[str, str, frozenset, str]] = []
+    append = out.append
     nie_ok: dict[str, bool] = {}
-    for form, lid, tag, names, quals in results:
+    heads: dict[str, str] = {}
+    for form, lid, tag, names, quals, details in results:
         if tag == "ign":
             continue
-        head = lid.split(":", 1)[0]
-        para = tag.split(":", 1)[0]
-        ftag = _tag(tag, names, quals, form)
-        if not tag.endswith(":agl"):      # an agl stem (niosł-) is no word on its own
-            out.append((form, head, ftag, para))
-        if para in ("praet", "winien", "impt"):
+        head = heads.get(lid)
+        if head is None:
+            head = heads[lid] = lid.split(":", 1)[0]
+        para, agl, kind, nie, tag_lower, tag_upper = details
+        ftag = tag_upper if form[:1].isupper() else tag_lower
+        if not agl:      # an agl stem (niosł-) is no word on its own
+            append((form, head, ftag, para))
+        if kind == 1:
             for fform, fused_tag in _fused(form, tag):
-                out.append((fform, head, _fused_tag(fused_tag, names, quals, fform), "fused"))
-        elif para in _BY_HOSTS and form.isalpha():
+                append((fform, head, _fused_tag(fused_tag, names, quals, fform), "fused"))
+        elif kind == 2 and form.isalpha() and form not in NO_BY:
             for fform, extra in _by_forms(form):
-                out.append((fform, head, ftag | extra, "fused"))
-        if ((para == "adj" or para == "adv") and tag.endswith(":pos")) or para == "adjc":
+                append((fform, head, _plus(ftag, extra), "fused"))
+        if nie:
             ok = nie_ok.get(head)
             if ok is None:
                 ok = nie_ok[head] = _takes_nie(head)
@@ -248,7 +263,7 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None
                 if max_len is not None and len(form) + 3 > max_len:
                     SKIPPED["too-long"] += 1
                 else:
-                    out.append(("nie" + form, head, ftag | _NEG, "nie"))
+                    append(("nie" + form, head, _plus(ftag, _NEG), "nie"))
     if results and any(r[1] == "on" for r in results):
         for fform in PREP_ON:
             out.append((fform, "on", _PREP_ON_TAG, "fused"))
@@ -256,10 +271,22 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None
 
 
 _NEG = frozenset({"NEG"})
+_UNION: dict = {}
+
+
+def _plus(tag: frozenset, extra: frozenset) -> frozenset:
+    """tag | extra, interned (the same frozenset object for the same result)."""
+    k = (tag, extra)
+    t = _UNION.get(k)
+    if t is None:
+        t = _UNION[k] = tag | extra
+    return t
 _BY_HOSTS = frozenset({"conj", "comp", "qub", "part"})
 _BY_ENDINGS = {"": frozenset({"COND", "FUSED"}),
                "m": frozenset({"COND", "FUSED", "1", "SG"}), "ś": frozenset({"COND", "FUSED", "2", "SG"}),
                "śmy": frozenset({"COND", "FUSED", "1", "PL"}), "ście": frozenset({"COND", "FUSED", "2", "PL"})}
+# Particles that never take the conditional -by in writing (nie by, się by).
+NO_BY = frozenset({"nie", "się"})
 # preposition + the post-prepositional pronoun -ń (SGJP: two segments, "na" + "ń")
 PREP_ON = ("doń", "dlań", "nań", "nadeń", "oń", "odeń", "poń", "podeń", "przezeń", "przedeń",
            "weń", "zań", "zeń")
@@ -267,11 +294,13 @@ _PREP_ON_TAG = frozenset({"PRO", "3", "SG", "MASC", "NEUT", "ACC", "GEN", "FUSED
 
 
 def _by_forms(form: str):
-    """Conditional -by (+ person ending) on a conjunction, complementiser or particle."""
-    base = form if form.endswith("by") else form + "by"
-    for ending, extra in _BY_ENDINGS.items():
-        if base + ending != form:
-            yield base + ending, extra
+    """Person endings on a conjunction/particle that ends in the conditional -by (abym, obyś,
+    gdybyśmy). Measured on the sjp.pl game list, -by on other particles (jużby, kiedyby) is
+    mostly not admitted, so it is not generated."""
+    if form.endswith("by"):
+        for ending, extra in _BY_ENDINGS.items():
+            if ending:
+                yield form + ending, extra
 
 
 def expand_one(lemma: str, pos: str | None = None) -> tuple[list[tuple[str, str, str, str]], str | None]:
@@ -311,6 +340,7 @@ EXAMPLES = 8
 def _init_judge(judge, log: bool) -> None:
     global _JUDGE, _LOG
     _JUDGE, _LOG = judge, log
+    _TAGSETS.clear()     # ids are per build and per process (a forked worker inherits a copy)
 
 
 def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
@@ -332,6 +362,7 @@ def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
     max_len = judge.profile.max_length if not ts.multi_letter_tiles else None
     SKIPPED["too-long"] = 0
     verdicts: dict = {}
+    defs: list = []
     fast_letters = judge.identity_letters
     min_len, max_len_fast = judge.profile.min_length, judge.profile.max_length
     for lemma, source, line, pos in chunk:
@@ -372,12 +403,27 @@ def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
                 local[key] = {pair}
             else:
                 s.add(pair)
-        out.append(("L", [(h, [(k, tuple(sorted(v))) for k, v in local.items()])
+        out.append(("L", [(h, [(k, intern_tagset(v, defs)) for k, v in local.items()])
                           for h, local in groups.items()]))
     if SKIPPED["too-long"]:
         counts["too-long"] = counts.get("too-long", 0) + SKIPPED["too-long"]
         n_in += SKIPPED["too-long"]
-    return out, counts, examples, rejected, log_lines, n_in, n_ok
+    return out, counts, examples, rejected, log_lines, n_in, n_ok, (os.getpid(), defs)
+
+
+_TAGSETS: dict = {}
+
+
+def intern_tagset(pairs, defs: list) -> int:
+    """A worker-local id for a set of (tag text, rule) pairs; a new id is also appended to
+    ``defs`` as (id, sorted pairs), so the parent learns it before its first use (results of
+    one worker reach the parent in order)."""
+    key = frozenset(pairs)
+    tid = _TAGSETS.get(key)
+    if tid is None:
+        tid = _TAGSETS[key] = len(_TAGSETS)
+        defs.append((tid, tuple(sorted(pairs))))
+    return tid
 
 
 def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | None = None,

@@ -168,3 +168,77 @@ def read_dic(path: str | Path, aff: AffixFile) -> Iterator[tuple[int, str, str, 
                 yield lineno, line, "", "empty-stem"
                 continue
             yield lineno, stem, flags, None
+
+
+# --- parallel expansion + judging (Polish --hunspell: affix forms admitted as plain words) -----
+_STATE: dict = {}
+
+
+def _init_worker(aff: AffixFile, judge, rule: str, log: bool) -> None:
+    from build_tools.expand_pl import _TAGSETS
+
+    _STATE.update(aff=aff, judge=judge, rule=rule, log=log)
+    _TAGSETS.clear()     # tag-set ids are per build and per process
+
+
+def _judge_chunk(chunk):
+    """Worker: [(stem, flags, source, line)] -> the same result shape as
+    ``expand_pl._judge_chunk`` (lemma results, counts, examples, rejected forms, log lines,
+    readings in, readings admitted)."""
+    import os
+
+    from build_tools.expand_pl import intern_tagset
+
+    aff, judge, rule_name, log = _STATE["aff"], _STATE["judge"], _STATE["rule"], _STATE["log"]
+    defs: list = []
+    empty = frozenset()
+    out, counts, examples, rejected, log_lines = [], {}, {}, set(), []
+    n_in = n_ok = 0
+    for stem, flags, source, line in chunk:
+        where = f"{source}:{line}"
+        local: dict[str, tuple] = {}
+        for form in dict.fromkeys(expand_word(stem, aff.split_flags(flags or ""), aff)):
+            n_in += 1
+            key, rule = judge.judge(form, empty, rule_name)
+            if key is None:
+                counts[rule] = counts.get(rule, 0) + 1
+                rejected.add(form)
+                ex = examples.setdefault(rule, [])
+                detail = f"stem {stem}" if stem != form else ""
+                if len(ex) < 8:
+                    ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
+                if log:
+                    log_lines.append(f"{form}\t{rule}\t{where}\t{detail}\n")
+                continue
+            n_ok += 1
+            local[key] = intern_tagset((("", rule),), defs)
+        if local:
+            out.append(("L", [(stem, list(local.items()))]))
+    return out, counts, examples, rejected, log_lines, n_in, n_ok, (os.getpid(), defs)
+
+
+def expand_judged(entries, aff: AffixFile, judge, *, rule: str = "hunspell-form",
+                  workers: int = 1, log: bool = False, chunk: int = 2000):
+    """Affix-expand HeadwordEntry stems and judge every form (fixed rule), in worker processes;
+    yields chunk results in input order."""
+    import multiprocessing as mp
+    import os
+
+    def chunks():
+        buf = []
+        for e in entries:
+            buf.append((e.lemma, e.flags, e.source, e.line))
+            if len(buf) >= chunk:
+                yield buf
+                buf = []
+        if buf:
+            yield buf
+
+    if workers <= 1:
+        _init_worker(aff, judge, rule, log)
+        for c in chunks():
+            yield _judge_chunk(c)
+        return
+    ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(aff, judge, rule, log)) as pool:
+        yield from pool.imap(_judge_chunk, chunks(), chunksize=1)

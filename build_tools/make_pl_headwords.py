@@ -1,7 +1,7 @@
 """Regenerate the shipped Polish headword list data/pl/headwords.txt from the sjp.pl Hunspell
 dictionary (a one-off data-preparation tool; the build itself only reads the list).
 
-    python -m build_tools.make_pl_headwords --dic ../shared/data/hunspell/pl_PL.dic -o data/pl/headwords.txt
+    python -m build_tools.make_pl_headwords --dic data/pl/pl_PL.dic -o data/pl/headwords.txt
 
 The list is the set of SGJP lemmas attested in the sjp.pl spelling dictionary:
 
@@ -98,8 +98,9 @@ def headwords_from_dic(dic: Path, workers: int = 2) -> tuple[list[str], dict[str
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--dic", required=True, help="pl_PL.dic (pl_PL.aff beside it)")
-    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--dic", default="data/pl/pl_PL.dic",
+                   help="pl_PL.dic, pl_PL.aff beside it (default: %(default)s)")
+    p.add_argument("-o", "--output", default="data/pl/headwords.txt", help="(default: %(default)s)")
     args = p.parse_args(argv)
     words, stats = headwords_from_dic(Path(args.dic))
     Path(args.output).write_text("".join(w + "\n" for w in words), encoding="utf-8")

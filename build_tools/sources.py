@@ -6,7 +6,8 @@ number: a build never drops input silently).
 
 Formats (UTF-8; blank lines and lines starting with ``#`` are skipped; a trailing CR is ignored):
 
-- word list (``--words``): one inflected form per line. Plain words carry no grammatical tag;
+- word list (``--words``): one inflected form per line (an all-capitals word is lowercased; a
+  capitalised one, Kot, is rejected later as a proper name). Plain words carry no grammatical tag;
   the profile's length/letter checks apply, its tag rules do not (the list itself is the
   authority); their rule in the lexicon is ``word-list``.
 - headword list (``--headwords``): ``lemma`` or ``lemma<TAB>pos`` per line; pos is free text
@@ -74,6 +75,8 @@ def read_words(path: str | Path) -> Iterator[ExpandedForm | Rejection]:
         if _bad_text(text):
             yield Rejection(text, "control-character", name, lineno)
             continue
+        if text.isupper():          # an all-capitals list (KOT) is a list of words, not names
+            text = text.lower()
         yield ExpandedForm(text, text, frozenset(), paradigm=f"word-list:{name}:{lineno}")
 
 

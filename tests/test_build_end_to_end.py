@@ -82,11 +82,12 @@ def test_headwords_polish_end_to_end(tmp_path, capsys, monkeypatch):
     assert data["valid"] and data["readings"][0]["headword"] == "kot"
 
 
-def test_hunspell_polish_affix_forms(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_hunspell_polish_affix_forms(tmp_path, capsys, monkeypatch, workers):
     aff = "SET ISO8859-2\n\nSFX A Y 2\nSFX A   0   a     .\nSFX A   0   ami   .\n"
     write(tmp_path / "p.aff", aff, "iso-8859-2")
     dic = write(tmp_path / "p.dic", "3\nżółw/A\nŁódź\nkot/A\n", "iso-8859-2")
-    lex = build(tmp_path, "hs", "--hunspell", dic)
+    lex = build(tmp_path, "hs", "--hunspell", dic, "--workers", workers)
     assert "capitalised" in capsys.readouterr().out
     with load_lexicon(lex) as L:
         assert L.keys() == sorted(["kot", "kota", "kotami", "żółw", "żółwa", "żółwami"])

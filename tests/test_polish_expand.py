@@ -163,10 +163,12 @@ def test_expander_contract_two_workers():
     assert all(isinstance(i.tag, frozenset) for i in items if isinstance(i, ExpandedForm))
 
 
-def test_conditional_by_on_conjunctions_and_particles():
-    assert {"czyby", "czybym", "czybyśmy"} <= set(admitted("czy"))
-    assert {"gdybym", "gdybyś", "gdybyście"} <= set(admitted("gdyby"))
+def test_person_endings_on_conjunctions_ending_in_by():
+    assert {"gdybym", "gdybyś", "gdybyśmy", "gdybyście"} <= set(admitted("gdyby"))
+    assert {"abym", "żebyś", "obyśmy"} <= set(admitted("aby")) | set(admitted("żeby")) | set(admitted("oby"))
     assert "gdybyby" not in admitted("gdyby")
+    assert not any(f.startswith(("czyby", "jużby")) for f in set(admitted("czy")) | set(admitted("już")))
+    assert not any(f.startswith("nieby") for f in admitted("nie"))
 
 
 def test_preposition_with_n():
@@ -177,3 +179,9 @@ def test_preposition_with_n():
 
 def test_nie_with_short_adjectives():
     assert "niezdrów" in admitted("zdrowy")
+
+
+def test_combining_forms_are_not_words():
+    # SGJP adja (lipcowo- in lipcowo-sierpniowy) is a bound form; as an adverb it stays
+    assert rejected("lipcowy").get("lipcowo") == "combining-form"
+    assert "szybko" in admitted("szybki") or "szybko" in admitted("szybko")

@@ -435,12 +435,18 @@ def test_reload_under_load_fails_no_request(tmp_path):
             t.start()
         time.sleep(0.2)
         generation = srv.registry.generation
-        for i in range(8):
-            if i == 3:  # a rebuilt lexicon with one more word appears
-                write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"] + ["kotek"])
-            assert srv.reload()
-            time.sleep(0.05)
-        assert srv.registry.generation == generation + 8
+        # lexicon-build replaces the lexicon (one more word) while reloads follow each other
+        rebuild = threading.Thread(target=write_lexicon,
+                                   args=(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"] + ["kotek"]))
+        rebuild.start()
+        reloads = 0
+        while rebuild.is_alive() or reloads < 8:
+            assert srv.reload(), srv.registry.last_error
+            reloads += 1
+            time.sleep(0.02)
+        rebuild.join()
+        assert srv.reload()
+        assert srv.registry.generation == generation + reloads + 1
         time.sleep(0.2)
     finally:
         stop.set()
@@ -636,3 +642,46 @@ def test_patterns_starting_with_a_run_are_scanned():
 
     assert needs_scan(["*", "ó", "*"]) and needs_scan(["?", "*", "k"])
     assert not needs_scan(["k", "*"]) and not needs_scan(["*"]) and not needs_scan(["?", "k", "*"])
+
+
+# --- FindWords against brute force -----------------------------------------------------------------------
+def _brute_anagrams(words, rack: str, use_all: bool):
+    from collections import Counter
+
+    have = Counter(rack.replace("?", "").lower())
+    blanks = rack.count("?")
+    out = set()
+    for w in words:
+        need = Counter(w)
+        missing = sum(max(0, n - have[c]) for c, n in need.items())
+        if missing <= blanks and (not use_all or len(w) == len(rack)):
+            out.add(w.upper())
+    return out
+
+
+def test_find_words_agrees_with_brute_force(lex):
+    import re as _re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    words = sorted(set(WORDS["pl-scrabble"]))
+    letters = sorted(set("".join(words)))
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.text(alphabet=letters + ["?"], min_size=1, max_size=8), st.booleans())
+    def anagrams(rack, use_all):
+        resp = find(lex, anagram=rack, use_all_tiles=use_all, limit=50)
+        expected = {w for w in _brute_anagrams(words, rack, use_all) if len(w) >= 2}
+        assert {w.word for w in resp.words} == expected
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(st.sampled_from(letters + ["?", "*"]), min_size=1, max_size=6))
+    def patterns(tokens):
+        pattern = "".join(tokens)
+        regex = _re.compile("".join("." if t == "?" else ".*" if t == "*" else _re.escape(t) for t in tokens))
+        resp = find(lex, pattern=pattern.upper(), limit=50)
+        assert [w.word for w in resp.words] == sorted(w.upper() for w in words if regex.fullmatch(w))
+
+    anagrams()
+    patterns()

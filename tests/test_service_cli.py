@@ -51,6 +51,19 @@ def test_client_commands(server, capsys):
     assert code == 2 and "NOT_FOUND" in err
 
 
+def test_client_replay(server, capsys, tmp_path):
+    from test_service import GCG
+
+    _, port = server
+    gcg = tmp_path / "game.gcg"
+    gcg.write_text(GCG, encoding="utf-8")
+    code, out, _ = cli(capsys, "client", "--address", f"localhost:{port}", "replay", "-l", "pl-scrabble", str(gcg))
+    assert code == 0 and "record agrees" in out and "Ala: 113 recorded, 113 computed" in out
+    gcg.write_text(GCG.replace("+17 113", "+18 114"), encoding="utf-8")
+    code, out, _ = cli(capsys, "client", "--address", f"localhost:{port}", "replay", "-l", "pl-scrabble", str(gcg))
+    assert code == 1 and "DISAGREES" in out
+
+
 def test_serve_process_reload_on_sighup_and_graceful_stop(tmp_path):
     directory = tmp_path / "lex"
     directory.mkdir()
@@ -88,3 +101,30 @@ def test_serve_process_reload_on_sighup_and_graceful_stop(tmp_path):
 def test_serve_refuses_a_missing_directory(tmp_path, capsys):
     code, _, err = cli(capsys, "serve", "--address", "127.0.0.1:0", "--lexicons", str(tmp_path / "nope"))
     assert code == 2 and "does not exist" in err
+
+
+def test_serve_with_several_processes_on_one_port(lexicon_dir):
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
+                             "--lexicons", str(lexicon_dir), "--processes", "2", "--workers", "2"],
+                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        m = re.search(r"on 127\.0\.0\.1:(\d+) \(2 processes\)", line)
+        assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+        from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
+
+        for _ in range(4):  # separate connections: the kernel spreads them over the processes
+            with grpc.insecure_channel(f"127.0.0.1:{m.group(1)}") as ch:
+                resp = lexicon_pb2_grpc.LexiconServiceStub(ch).CheckWords(
+                    lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=["kot"]), timeout=5)
+                assert resp.acceptable
+        proc.send_signal(signal.SIGHUP)
+        time.sleep(0.2)
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -9,6 +9,6 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from ..model import ExpandedForm, HeadwordEntry, Rejection
-from .driver import expand_headwords, expand_lemma
+from .driver import expand_headwords, expand_judged, expand_lemma
 
-__all__ = ["expand_headwords", "expand_lemma"]
+__all__ = ["expand_headwords", "expand_judged", "expand_lemma"]

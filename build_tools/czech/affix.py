@@ -147,6 +147,20 @@ class AffixTable:
                     continue
                 yield rule.add + word[len(rule.strip):], rule
 
+    def _simple_prefixes(self, pflags: str):
+        """(all rules, cross-product rules) of the prefix flags when every rule is unconditional and
+        strips nothing; None otherwise."""
+        cache = self.__dict__.setdefault("_simple_cache", {})
+        hit = cache.get(pflags, False)
+        if hit is False:
+            rules = [r for f in pflags for r in self.prefixes[f].rules]
+            if all(not r.strip and r.condition == "." for r in rules):
+                hit = (tuple(rules), tuple(r for r in rules if self.prefixes[r.flag].cross))
+            else:
+                hit = None
+            cache[pflags] = hit
+        return hit
+
     def expand(self, stem: str, flags: str):
         """All forms of `stem` under `flags`: (form, chain of rules). The stem itself has chain ()."""
         out = [(stem, ())]
@@ -159,8 +173,14 @@ class AffixTable:
         pflags = [f for f in flags if f in self.prefixes]
         if pflags:
             res = list(out)
+            simple = self._simple_prefixes("".join(pflags))
             for form, chain in out:
                 if chain and not all(self.suffixes[r.flag].cross for r in chain if r.kind == "SFX"):
+                    continue
+                if simple is not None:
+                    # unconditional prefixes that strip nothing (ne-, nej-): no need to test conditions
+                    for prule in (simple[1] if chain else simple[0]):
+                        res.append((prule.add + form, (prule,) + chain))
                     continue
                 for pform, prule in self._apply_prefixes(form, "".join(pflags), cross_only=bool(chain)):
                     res.append((pform, (prule,) + chain))

@@ -230,3 +230,115 @@ def expand_lemma(lemma: str, flags: str | None = None) -> list[ExpandedForm | Re
     """Convenience for tests and tools: forms of one headword (flags looked up in cs_CZ.dic if omitted)."""
     e = HeadwordEntry(lemma=lemma, source="cs_CZ.dic" if flags is not None else "headwords", line=0, flags=flags)
     return list(expand_headwords([e]))
+
+
+# ------------------------------------------------------------------ judged fast path
+# The compiler's fast path (as build_tools/expand_pl.expand_judged): expansion AND per-form judging
+# (profile rules, spelling, tile key) in the worker processes, so that the main process only merges
+# admitted keys. Same result protocol as expand_pl.expand_judged:
+#   (lemma results, rejection counts, examples, rejected forms, log lines, readings in, admitted)
+# where a lemma result is ("R", lemma, reason, source, line) or ("L", [(headword, [(key, pairs)])]).
+EXAMPLES = 8
+_JUDGE = None
+_LOG = False
+
+
+def _init_judge(judge, log: bool) -> None:
+    global _JUDGE, _LOG
+    _JUDGE, _LOG = judge, log
+
+
+def _judge_batch(batch: list[tuple[str, str, str, str, int]]):
+    gc.disable()
+    try:
+        return _judge_batch1(batch)
+    finally:
+        gc.enable()
+
+
+def _judge_batch1(batch):
+    judge = _JUDGE
+    profile = judge.profile
+    tag_text = judge.tag_text
+    fast_letters = getattr(judge, "identity_letters", None)
+    min_len, max_len = profile.min_length, profile.max_length
+    out, counts, examples, rejected, log_lines = [], {}, {}, set(), []
+    n_in = n_ok = 0
+    verdicts: dict = {}
+
+    def rej(form, reason, where, detail):
+        counts[reason] = counts.get(reason, 0) + 1
+        rejected.add(form)
+        ex = examples.setdefault(reason, [])
+        if len(ex) < EXAMPLES:
+            ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
+        if _LOG:
+            log_lines.append(f"{form}\t{reason}\t{where}\t{detail}\n")
+
+    for lemma, flags, aff_path, source, line in batch:
+        where = f"{source}:{line}"
+        if flags is None:
+            out.append(("R", lemma, "unclassified", source, line))
+            continue
+        items = [_public(it) for it in expand_entry(lemma, flags, affixes(aff_path))]
+        if MERGE_SYNCRETISM:
+            items = merge_readings(items)
+        if len(items) == 1 and items[0][0] == "R" and items[0][1] == lemma:
+            out.append(("R", lemma, items[0][2], source, line))
+            continue
+        groups: dict[str, dict[str, set]] = {}
+        for it in items:
+            if it[0] == "R":
+                rej(it[1], it[2], where, it[3])
+                continue
+            _, form, head, tagt, _par = it
+            n_in += 1
+            v = verdicts.get(tagt)
+            if v is None:
+                tag = _frozen(tagt)
+                ok, rule = profile.judge_tag(tag)
+                v = verdicts[tagt] = (ok, rule, tag_text(tag), tag)
+            if not v[0]:
+                rej(form, v[1], where, f"headword {head}" if head != form else "")
+                continue
+            if fast_letters is not None and fast_letters.issuperset(form) and min_len <= len(form) <= max_len:
+                key, rule = form, v[1]
+            else:
+                key, rule = judge.judge(form, v[3])
+            if key is None:
+                rej(form, rule, where, f"headword {head}" if head != form else "")
+                continue
+            n_ok += 1
+            local = groups.setdefault(head, {})
+            s = local.get(key)
+            pair = (v[2], rule)
+            if s is None:
+                local[key] = {pair}
+            else:
+                s.add(pair)
+        if groups:
+            out.append(("L", [(h, [(k, tuple(sorted(ps))) for k, ps in local.items()])
+                              for h, local in groups.items()]))
+    return out, counts, examples, rejected, log_lines, n_in, n_ok
+
+
+def _frozen(tag: tuple) -> frozenset:
+    t = _FROZEN.get(tag)
+    if t is None:
+        t = _FROZEN[tag] = frozenset(tag)
+    return t
+
+
+def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | None = None, log: bool = False):
+    """Expansion and per-form judging in worker processes (the compiler's fast path, same protocol as
+    build_tools.expand_pl.expand_judged). Yields one result tuple per batch of headwords, in order."""
+    import os
+    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    if workers == 1:
+        _init_judge(judge, log)
+        for batch in _batches(entries):
+            yield _judge_batch(batch)
+        return
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(workers, initializer=_init_judge, initargs=(judge, log)) as pool:
+        yield from pool.imap(_judge_batch, _batches(entries), chunksize=1)

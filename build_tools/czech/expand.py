@@ -24,6 +24,7 @@ DEFAULT_DIC = REPO_DATA / "cs_CZ.dic"
 LETTERS = re.compile(r"^[a-záčďéěíňóřšťúůýžäöüëàèìòùâêîôûçłľĺŕąęśźżćńőű]+$")
 
 
+@lru_cache(maxsize=64)
 def aff_path_for(source: str | None) -> Path:
     if source:
         p = Path(source)
@@ -33,6 +34,8 @@ def aff_path_for(source: str | None) -> Path:
 
 
 _TAGS: dict = {}
+_NOUN_TAGS: dict = {}
+_ADJ_TAGS: dict = {}
 
 
 def _tag(*parts) -> tuple[str, ...]:
@@ -79,11 +82,11 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
     expanded = aff.expand(lemma, flags)
     seen = set()
 
+    append = out.append
+
     def emit(form, lem, tag, par=paradigm):
-        key = (form, lem, tag)
-        if key not in seen:
-            seen.add(key)
-            out.append(("F", form, lem, tag, par))
+        # duplicates are harmless: the driver merges the readings of a form (merge_readings)
+        append(("F", form, lem, tag, par))
 
     def reject(form, reason, detail=""):
         key = (form, reason)
@@ -124,12 +127,16 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
             if r1.flag == "K" and base.endswith(("ost", "osti", "ostí", "ostem", "ostech", "ostmi")) and not lemma.endswith("ost"):
                 _emit_ost(emit, reject, form, base, r1, lemma, ptags)
                 continue
-            slots = noun_slots(r1.flag, lemma[-5:], base[-6:])
-            if not slots:
+            ck = (r1.flag, lemma[-5:], base[-6:], gfeat, ptags)
+            tags = _NOUN_TAGS.get(ck)
+            if tags is None:
+                slots = noun_slots(r1.flag, lemma[-5:], base[-6:])
+                tags = _NOUN_TAGS[ck] = tuple(_tag(("N",), s_, gfeat, ptags) for s_ in slots) if slots else ()
+            if not tags:
                 reject(form, "untagged-form", f"{lemma}/{flags} {r1.flag}:{r1.strip}>{r1.add}")
                 continue
-            for s in slots:
-                emit(form, lemma, _tag(("N",), s, gfeat, ptags))
+            for t in tags:
+                append(("F", form, lemma, t, paradigm))
         return out
 
     if cls == "adj":
@@ -156,8 +163,12 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
                     continue
                 pt = tuple(p for p in ptags if p != "SPRL")
                 poss = ("POSS",) if lemma.endswith(("ův", "in")) else ()
-                for s in slots:
-                    emit(form, lemma, _tag(("ADJ",), s, d, pt, poss))
+                ck = (slots, d, pt, poss)
+                tags = _ADJ_TAGS.get(ck)
+                if tags is None:
+                    tags = _ADJ_TAGS[ck] = tuple(_tag(("ADJ",), s_, d, pt, poss) for s_ in slots)
+                for t in tags:
+                    append(("F", form, lemma, t, paradigm))
                 continue
             r1 = sfx[0]
             pt = tuple(p for p in ptags if p != "SPRL")

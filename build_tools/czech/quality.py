@@ -170,27 +170,31 @@ def linked_headwords(entries) -> dict[str, list[tuple[str, str]]]:
     # (at least all but three letters of the infinitive), when that pairing is unique
     finite = [(w, f) for w, fls in entries.items() for f in fls
               if "B" in f and w == w.lower() and not w.endswith(("t", "ti", "ct", "ci"))]
-    by2 = defaultdict(list)
-    for w, f in finite:
-        by2[w[:1]].append((w, f))
-    for word, fls in entries.items():
-        if word in links or word != word.lower() or not word.endswith(("t", "ti", "ct", "ci")):
-            continue
-        if not any(("I" in f or f == "") and not set(f) & set("AJB") for f in fls):
-            continue
-        best, best_n, tie = None, 0, False
-        for w, f in by2.get(word[:1], ()):
-            n = 0
-            while n < min(len(w), len(word)) and w[n] == word[n]:
-                n += 1
-            if n < max(1, len(word) - 3):
+    lptcp = [(w, f) for w, fls in entries.items() for f in fls
+             if "O" in f and w == w.lower() and w.endswith("l")]
+    linked_inf = set(links)
+    for group in (finite, lptcp):
+        by1 = defaultdict(list)
+        for w, f in group:
+            by1[w[:1]].append((w, f))
+        for word, fls in entries.items():
+            if word in linked_inf or word != word.lower() or not word.endswith(("t", "ti", "ct", "ci")):
                 continue
-            if n > best_n:
-                best, best_n, tie = (w, f), n, False
-            elif n == best_n:
-                tie = True
-        if best and not tie:
-            links[word].append(best)
+            if not any(("I" in f or f == "") and not set(f) & set("AJB") for f in fls):
+                continue
+            best, best_n, tie = None, 0, False
+            for w, f in by1.get(word[:1], ()):
+                n = 0
+                while n < min(len(w), len(word)) and w[n] == word[n]:
+                    n += 1
+                if n < max(1, len(word) - 3):
+                    continue
+                if n > best_n:
+                    best, best_n, tie = (w, f), n, False
+                elif n == best_n:
+                    tie = True
+            if best and not tie:
+                links[word].append(best)
     for form, readings in noun_index(str(DEFAULT_DIC)).items():
         for lem, _ in readings:
             if lem != form and form in entries:

@@ -219,6 +219,15 @@ def tag_verb_forms(lemma: str, forms: set[str]) -> tuple[dict[str, set[frozenset
         for short, std in (("ju", "ji"), ("jou", "jí")):
             if f.endswith(short) and f[: -len(short)] + std in tags:
                 tags[f] = {frozenset(t | {"COL"}) if "PRS" in t else t for t in tags[f]}
+    # bookish variants of the maže class (infinitive -at/-át, soft stem + -e): maži, maží beside mažu, mažou
+    if lemma.endswith(("at", "át")):
+        for f in list(tags):
+            if f.endswith("e") and len(f) > 2 and f[-2] in "žščřj" and any({"PRS", "3", "SG"} <= t for t in tags[f]):
+                stem = f[:-1]
+                if stem + "u" in tags and stem + "i" not in tags:
+                    tags[stem + "i"].add(frozenset(("V", "IND", "PRS", "1", "SG", "LIT")))
+                if stem + "ou" in tags and stem + "í" not in tags:
+                    tags[stem + "í"].add(frozenset(("V", "IND", "PRS", "3", "PL", "LIT")))
     # colloquial 1st person plural: neseme -> nesem
     for f in list(tags):
         if f.endswith("eme") and any({"PRS", "1", "PL"} <= t for t in tags[f]):

@@ -181,10 +181,13 @@ def run(args) -> int:
         _print_move(resp)
     elif cmd == "replay":
         for line in resp.lines:
-            status = "ok" if line.ok else f"{line.reason}: {line.message}"
-            print(f"{line.line:>4} {line.text}\n       -> {line.score} ({status})")
+            score = f"{line.score:+d}" if line.has_score else "?"
+            status = "ok" if line.ok else "; ".join(line.problems)
+            notes = f" [{'; '.join(line.notes)}]" if line.notes else ""
+            print(f"{line.line:>4}  {line.text}\n      computed {score}: {status}{notes}")
         for ps in resp.final_scores:
-            print(f"{ps.player}: {ps.score}")
+            print(f"{ps.player}: {ps.recorded} recorded, {ps.computed} computed")
+        print("record agrees" if resp.ok else "record DISAGREES")
     elif cmd == "lexicons":
         for info in resp.lexicons:
             print(f"{info.name}\t{info.rule_set}\t{info.language}\t{info.word_count} words")
@@ -199,5 +202,7 @@ def run(args) -> int:
     if cmd == "check" and not resp.acceptable:
         return 1
     if cmd == "validate" and not resp.valid:
+        return 1
+    if cmd == "replay" and not resp.ok:
         return 1
     return 0

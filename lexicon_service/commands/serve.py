@@ -3,7 +3,8 @@
 Flags override environment variables, which override defaults:
   --address      LEXICON_ADDRESS      localhost:50051
   --lexicons     LEXICON_DIR          lexicons
-  --workers      LEXICON_WORKERS      8
+  --workers      LEXICON_WORKERS      8   (threads per process)
+  --processes    LEXICON_PROCESSES    1   (server processes sharing the port, for machines with many cores)
   --token-file   LEXICON_TOKEN_FILE   (or LEXICON_TOKEN: the token itself; comma-separated for several)
   --tls-cert / --tls-key / --tls-client-ca   LEXICON_TLS_CERT / LEXICON_TLS_KEY / LEXICON_TLS_CLIENT_CA
 SIGHUP reloads the lexicons (atomic swap; a failed reload keeps the old ones); SIGTERM/SIGINT stop
@@ -12,8 +13,12 @@ gracefully (running calls get --grace seconds).
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
+import signal
+import socket
+import subprocess
 import sys
 import time
 
@@ -39,6 +44,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--address", default=None, help="host:port to listen on (env LEXICON_ADDRESS; default localhost:50051)")
     p.add_argument("--lexicons", default=None, help="directory of *.lex lexicons (env LEXICON_DIR; default lexicons)")
     p.add_argument("--workers", type=int, default=None, help="worker threads (env LEXICON_WORKERS; default 8)")
+    p.add_argument("--processes", type=int, default=None,
+                   help="server processes sharing the port (SO_REUSEPORT; env LEXICON_PROCESSES; default 1)")
+    p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # set for --processes children
     p.add_argument("--token-file", default=None,
                    help="require 'authorization: Bearer <token>'; file holds one token per line "
                         "(env LEXICON_TOKEN_FILE, or LEXICON_TOKEN with the tokens themselves)")
@@ -105,9 +113,15 @@ def run(args) -> int:
                 raise UserError(f"--{flag.replace('_', '-')} must be positive")
             limits = replace(limits, **{attr: value})
     tokens = _tokens(args)
+    processes = args.processes if args.processes is not None else _env_int("LEXICON_PROCESSES", 1)
+    if processes < 1:
+        raise UserError("--processes must be at least 1")
+    if processes > 1:
+        return _supervise(args, address, directory, workers, processes)
     try:
         server, port = create_server(address, directory, workers=workers, limits=limits, tokens=tokens,
-                                     tls=tls, load=False, max_concurrent_rpcs=args.max_concurrent_rpcs)
+                                     tls=tls, load=False, max_concurrent_rpcs=args.max_concurrent_rpcs,
+                                     reuse_port=args.reuse_port)
     except OSError as exc:
         raise UserError(str(exc)) from None
     server.start()
@@ -117,7 +131,8 @@ def run(args) -> int:
             snapshot = server.load()
         except ReloadError as exc:
             server.stop(0).wait()
-            raise UserError(f"cannot load lexicons: {exc}") from None
+            hint = " (build the default ones: make lexicons)" if "no *.lex" in str(exc) else ""
+            raise UserError(f"cannot load lexicons: {exc}{hint}") from None
         host = address.rsplit(":", 1)[0]
         log.info("serving %s on %s:%d (%s, %d workers%s) after %.2f s",
                  ", ".join(snapshot.names()), host, port, "TLS" if tls else "plaintext", workers,
@@ -127,3 +142,78 @@ def run(args) -> int:
     finally:
         restore()
     return 0
+
+
+def _split_address(address: str) -> tuple[str, int]:
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise UserError(f"--address {address!r} must be host:port")
+    return host, int(port)
+
+
+def _supervise(args, address: str, directory: str, workers: int, processes: int) -> int:
+    """Run `processes` servers on one port (SO_REUSEPORT) and relay signals to them.
+
+    Each child is a full `lexicon-service serve` (its own lexicons, health and reload); the kernel
+    spreads client connections over them. SIGHUP is relayed (each child reloads); SIGTERM/SIGINT
+    stop them all gracefully.
+    """
+    host, port = _split_address(address)
+    reserve = None
+    if port == 0:  # pick one free port for all children; hold it (with SO_REUSEPORT) until they bind
+        bind_host = host.strip("[]") or "0.0.0.0"
+        family = socket.AF_INET6 if ":" in bind_host else socket.AF_INET
+        reserve = socket.socket(family, socket.SOCK_STREAM)
+        reserve.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        reserve.bind(("127.0.0.1" if bind_host == "localhost" else bind_host, 0))
+        port = reserve.getsockname()[1]
+    child_address = f"{host}:{port}"
+    argv = [sys.executable, "-m", "lexicon_service", "serve", "--address", child_address, "--lexicons", directory,
+            "--workers", str(workers), "--processes", "1", "--reuse-port", "--grace", str(args.grace),
+            "--log-level", args.log_level]
+    for flag in ("token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results",
+                 "max_message_bytes", "max_concurrent_rpcs"):
+        value = getattr(args, flag)
+        if value is not None:
+            argv += [f"--{flag.replace('_', '-')}", str(value)]
+    children = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(processes)]
+    stopping = False
+
+    def relay(signum, frame):
+        nonlocal stopping
+        if signum != signal.SIGHUP:
+            stopping = True
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGHUP if signum == signal.SIGHUP else signal.SIGTERM)
+
+    previous = {s: signal.signal(s, relay) for s in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
+    try:
+        lines = [child.stdout.readline() for child in children]  # "lexicon-service: serving N lexicons on ..."
+        if reserve is not None:
+            reserve.close()
+        if not all("serving" in line for line in lines):
+            relay(signal.SIGTERM, None)
+            for child in children:
+                child.wait()
+            raise UserError("a server process failed to start (see its messages above)")
+        first = lines[0].strip().split(" on ")[0]
+        print(f"{first} on {child_address} ({processes} processes)", flush=True)
+        status = 0
+        while children:
+            for child in list(children):
+                code = child.poll()
+                if code is None:
+                    continue
+                children.remove(child)
+                if code != 0 or not stopping:
+                    status = 1
+                    if not stopping:  # one died: take the others down rather than serve at partial capacity
+                        print(f"lexicon-service serve: process {child.pid} exited with {code}; stopping",
+                              file=sys.stderr)
+                        relay(signal.SIGTERM, None)
+            time.sleep(0.1)
+        return status
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

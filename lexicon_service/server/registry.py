@@ -90,8 +90,37 @@ class LexiconRegistry:
             raise ReloadError(f"lexicon directory {str(self.directory)!r} does not exist")
         return sorted(p for p in self.directory.iterdir() if p.name.endswith(LEXICON_SUFFIX))
 
+    def _wait_for_builds(self, timeout: float = 2.0) -> None:
+        """lexicon-build replaces X.lex by renaming X.lex -> X.lex.old-PID, X.lex.tmp-PID -> X.lex; a
+        reload in between would miss X. Wait (briefly) while such a swap is in progress."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            names = [p.name for p in self.directory.iterdir()] if self.directory.is_dir() else []
+            swapping = [n for n in names if ".lex.old-" in n]
+            if not swapping:
+                return
+            time.sleep(0.05)
+
+    def _build_in_progress(self) -> bool:
+        try:
+            return any(".lex.old-" in p.name or ".lex.tmp-" in p.name for p in self.directory.iterdir())
+        except OSError:
+            return False
+
+    def _load_all_settled(self, attempts: int = 3) -> dict:
+        """`_load_all`, retried when it failed while lexicon-build was swapping a lexicon in."""
+        for attempt in range(attempts):
+            try:
+                return self._load_all()
+            except ReloadError:
+                if attempt == attempts - 1 or not self._build_in_progress():
+                    raise
+                time.sleep(0.1)
+        raise AssertionError("unreachable")
+
     def _load_all(self) -> dict:
         loaded: dict = {}
+        self._wait_for_builds()
         try:
             paths = self.lexicon_paths()
             if not paths:
@@ -122,10 +151,11 @@ class LexiconRegistry:
         with self._reload_lock:
             started = time.perf_counter()
             try:
-                lexicons = self._load_all()
+                lexicons = self._load_all_settled()
             except ReloadError as exc:
                 self.last_error = str(exc)
-                log.error("reload failed, keeping generation %s: %s", self._generation, exc)
+                if self._current is not None:
+                    log.error("reload failed, still serving generation %s: %s", self._generation, exc)
                 raise
             with self._lock:
                 self._generation += 1

@@ -62,9 +62,9 @@ def blank_keys(tile_set) -> frozenset[str]:
 def parse_rack(tile_set, text: str, field_name: str) -> tuple[Counter, int]:
     """Tile keys of a rack text and its number of blanks ("?")."""
     blanks = text.count(BLANK)
+    letters = text.replace(BLANK, "")
     with field(field_name):
-        letters = tile_set.spell(text.replace(BLANK, "")) if text.replace(BLANK, "") else ()
-        keys = tile_set.key(letters)
+        keys = tile_set.key_of_text(letters) if letters else ""
     return Counter(keys), blanks
 
 
@@ -95,11 +95,6 @@ def parse_pattern(tile_set, text: str, field_name: str) -> list[str]:
         i += 1
     flush(text_len)
     return tokens
-
-
-def _accepting(tokens: list[str], states: frozenset[int]) -> bool:
-    end = len(tokens)
-    return end in states
 
 
 def _closure(tokens: list[str], states) -> frozenset[int]:

@@ -110,13 +110,14 @@ class LexiconServer:
 
 def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits | None = None,
                   tokens=(), tls: TlsConfig | None = None, load: bool = True, loader=None,
-                  max_concurrent_rpcs: int | None = None) -> tuple[LexiconServer, int]:
+                  max_concurrent_rpcs: int | None = None, reuse_port: bool = False) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
     soon as it starts; with `load=False` call `server.load()` after `start()` (health reports
     NOT_SERVING until then, and calls get UNAVAILABLE). `tokens`: accepted bearer tokens (none = no
-    auth). `tls`: serve TLS instead of plaintext.
+    auth). `tls`: serve TLS instead of plaintext. `reuse_port`: share the port with other server
+    processes (SO_REUSEPORT; the kernel spreads connections over them), else a busy port is an error.
     """
     limits = limits or Limits()
     registry = LexiconRegistry(lexicon_dir, loader=loader)
@@ -126,7 +127,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     options = [
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", max(limits.max_message_bytes, 16 * 1024 * 1024)),
-        ("grpc.so_reuseport", 0),  # a second server on a busy port fails instead of sharing it
+        ("grpc.so_reuseport", 1 if reuse_port else 0),  # without: a busy port fails instead of being shared
     ]
     grpc_server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lexicon-rpc"),
