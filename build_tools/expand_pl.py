@@ -25,7 +25,6 @@
   modal winien/powinien + person ending, like the past tense     (powinienem, powinnam, powinniśmy)
   emphatic -że/-ż on imperatives: -że after a consonant, -ż after a vowel
                                                     (zróbże, róbże, zróbcież, zróbmyż)
-
   person endings on conjunctions, complementisers and particles ending in the conditional -by
   (SGJP conj/comp/qub: aby, żeby, gdyby, jakby, oby, niechby)
                                                     (abym, żebyś, gdybyśmy, obyście, niechbym)
@@ -34,10 +33,16 @@
 
 The prefix nie- (PFS: once, with adjectives, adjectival adverbs, gerunds and participles):
 SGJP already generates negated gerunds and participles; for adjectives (``adj`` forms of the
-positive degree, and short forms ``adjc``: niezdrów) and gradable adverbs (``adv:pos``) the expander adds ``nie`` + form, tagged NEG
-(niezielony, niezielonej, niebiało). Not for lemmas that are themselves nie- + an adjective or
+positive degree, and short forms ``adjc``: niezdrów) and gradable adverbs (``adv:pos``) the
+expander adds ``nie`` + form, tagged NEG (niezielony, niezielonej, niebiało). Not for lemmas that are themselves nie- + an adjective or
 adverb (no nienieładny; but nieniebieski, as niebieski is no nie- word), and not for pronominal
 adjectives (``NO_NIE``: mój, ten, który, ...).
+
+Checked against the sjp.pl game list, which holds nearly every game word of 2-8 letters: of
+the forms of those lengths in the default lexicon, 93% of plain SGJP forms are on it, 90% of
+the fused forms and 87% of the nie- forms (the rest are mostly rare or archaic SGJP words that
+sjp.pl lacks); -by on other particles (jużby, kiedyby: 24-44%) and SGJP ad-adjectival forms
+(lipcowo: 14%) were far below and are not admitted.
 
 Work is split into chunks of lemmas and spread over ``workers`` processes (one Morfeusz per
 process; results come back in input order, so builds are deterministic).

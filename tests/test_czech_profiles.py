@@ -66,3 +66,22 @@ def test_kriskros_counts_ch_as_one_tile():
     kk = load_rule_set("cs-kriskros").tile_set
     cs = load_rule_set("cs-scrabble").tile_set
     assert len(kk.key_of_text("chata")) == 4 and len(cs.key_of_text("chata")) == 5
+
+
+def test_judged_fast_path_matches_the_generic_path():
+    """build_tools.czech.expand_judged (judging in workers) admits the same keys as compiler.add()."""
+    cli = pytest.importorskip("build_tools.cli")
+    compile_ = pytest.importorskip("build_tools.compile")
+    if not hasattr(cli, "_merge_judged"):
+        pytest.skip("compiler without the judged fast path")
+    from lexicon_service.rules import load_rule_set
+    from build_tools.czech import expand_judged
+    ts = load_rule_set("cs-kriskros").tile_set
+    prof = profiles.load_profile("cs-kriskros")
+    entries = [HeadwordEntry(w, "cs_CZ.dic", i, flags=f) for i, (w, f) in enumerate(HEADWORDS)]
+    a = compile_.Compiler(prof, ts)
+    a.add(expand_headwords(entries))
+    b = compile_.Compiler(prof, ts)
+    cli._merge_judged(b, expand_judged(entries, b.judge, workers=2))
+    assert set(a.keys) == set(b.keys) and len(a.keys) > 50
+    assert ts.key_of_text("nesem") in b.keys and ts.key_of_text("ženě") not in b.keys

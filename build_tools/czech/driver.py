@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing as mp
+import os
 from collections import Counter
 from functools import lru_cache
 from itertools import islice
@@ -235,9 +236,10 @@ def expand_lemma(lemma: str, flags: str | None = None) -> list[ExpandedForm | Re
 # ------------------------------------------------------------------ judged fast path
 # The compiler's fast path (as build_tools/expand_pl.expand_judged): expansion AND per-form judging
 # (profile rules, spelling, tile key) in the worker processes, so that the main process only merges
-# admitted keys. Same result protocol as expand_pl.expand_judged:
-#   (lemma results, rejection counts, examples, rejected forms, log lines, readings in, admitted)
-# where a lemma result is ("R", lemma, reason, source, line) or ("L", [(headword, [(key, pairs)])]).
+# admitted keys. Same result protocol as expand_pl.expand_judged (merged by build_tools/cli._merge_judged):
+#   (lemma results, rejection counts, examples, rejected forms, log lines, readings in, admitted,
+#    (worker pid, new tag-set definitions))
+# where a lemma result is ("R", lemma, reason, source, line) or ("L", [(headword, [(key, tag-set id)])]).
 EXAMPLES = 8
 _JUDGE = None
 _LOG = False
@@ -263,6 +265,7 @@ def _judge_batch1(batch):
     fast_letters = getattr(judge, "identity_letters", None)
     min_len, max_len = profile.min_length, profile.max_length
     out, counts, examples, rejected, log_lines = [], {}, {}, set(), []
+    defs: list = []
     n_in = n_ok = 0
     verdicts: dict = {}
 
@@ -317,9 +320,23 @@ def _judge_batch1(batch):
             else:
                 s.add(pair)
         if groups:
-            out.append(("L", [(h, [(k, tuple(sorted(ps))) for k, ps in local.items()])
+            out.append(("L", [(h, [(k, intern_tagset(ps, defs)) for k, ps in local.items()])
                               for h, local in groups.items()]))
-    return out, counts, examples, rejected, log_lines, n_in, n_ok
+    return out, counts, examples, rejected, log_lines, n_in, n_ok, (os.getpid(), defs)
+
+
+_TAGSETS: dict = {}
+
+
+def intern_tagset(pairs, defs: list) -> int:
+    """A worker-local id for a set of (tag text, rule) pairs; a new id is also appended to ``defs`` as
+    (id, sorted pairs), so the parent learns it before its first use (build_tools/cli._merge_judged)."""
+    key = frozenset(pairs)
+    tid = _TAGSETS.get(key)
+    if tid is None:
+        tid = _TAGSETS[key] = len(_TAGSETS)
+        defs.append((tid, tuple(sorted(pairs))))
+    return tid
 
 
 def _frozen(tag: tuple) -> frozenset:
@@ -332,7 +349,6 @@ def _frozen(tag: tuple) -> frozenset:
 def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | None = None, log: bool = False):
     """Expansion and per-form judging in worker processes (the compiler's fast path, same protocol as
     build_tools.expand_pl.expand_judged). Yields one result tuple per batch of headwords, in order."""
-    import os
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     if workers == 1:
         _init_judge(judge, log)
