@@ -12,7 +12,7 @@ profiles = pytest.importorskip("build_tools.profiles")
 
 HEADWORDS = [("žena", "ZQ"), ("nést", "ATN"), ("mladý", "YKRN"), ("dělat", "JTN"), ("hrad", "HR"),
              ("mladší", "YE"), ("šťasten", "ON"), ("otec", "U"), ("dělání", "SN"), ("boje", "XN"),
-             ("chata", "ZQ"), ("Praha", "ZQ"), ("být", "IN"), ("ten", "Y"), ("ahoj", "")]
+             ("chata", "ZQ"), ("velký", "YKN"), ("Praha", "ZQ"), ("být", "IN"), ("ten", "Y"), ("ahoj", "")]
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +85,14 @@ def test_judged_fast_path_matches_the_generic_path():
     cli._merge_judged(b, expand_judged(entries, b.judge, workers=2))
     assert set(a.keys) == set(b.keys) and len(a.keys) > 50
     assert ts.key_of_text("nesem") in b.keys and ts.key_of_text("ženě") not in b.keys
+
+
+@pytest.mark.parametrize("word,expected", [
+    ("ŠŤASTEN", 1), ("ŠŤASTNA", 1), ("ŠŤASTNU", 0),   # short forms: nominative only
+    ("NESEN", 1), ("NESENA", 1), ("NESENU", 0),       # passive participle: not the accusative
+    ("NEVELKÝ", 1), ("NEVELKÁ", 1),                   # seed 004's example: ne- by the dictionary's N flag
+    ("NEHRAD", 0),                                    # no ne- for nouns
+    ("NENESU", 1), ("NENESL", 1),                     # negated verbs are admitted
+])
+def test_kriskros_short_forms_and_negation(records, word, expected):
+    assert int(admitted(records, "cs-kriskros", word)) == expected

@@ -25,7 +25,7 @@ deny      interjection       INTJ
 deny      transgressive      V.CVB
 allow     noun-nominative    N NOM
 allow     adjective-nominative ADJ NOM
-allow     adjective-short    ADJ SHORT
+allow     adjective-short    ADJ SHORT !ACC      # nominative short forms only
 allow     pronoun-nominative PRO NOM
 allow     numeral-nominative NUM NOM
 allow     verb               V
