@@ -176,6 +176,8 @@ def test_write_round_trip(tmp_path):
         ("junk line\n", 1, "expected a '#pragma'"),
         ("#player2 a\n", 1, "out of order"),
         ("#rack1 ABC\n", 1, "before #player1"),
+        ("", 1, "not a game record"),
+        ("#character-encoding UTF-8\n#title nothing\n", 1, "not a game record"),
     ],
 )
 def test_broken_records_name_the_line(text, line, message):

@@ -164,6 +164,9 @@ def parse_gcg(text: str, origin: str = "<gcg>") -> GcgGame:
             game.events[-1].notes.append(line)
             continue
         raise GcgError(f"expected a '#pragma' or a '>player: ...' event, got {line[:40]!r}", lineno, origin)
+    if not game.players and not game.events:
+        # An empty or pragma-only file is not a game record: replaying it would "agree" vacuously.
+        raise GcgError("not a game record: no #player lines and no moves", 1, origin)
     return game
 
 
