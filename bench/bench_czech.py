@@ -102,6 +102,14 @@ sys.exit(cli.main(["--rules", "{rules}", "--hunspell", r"{DIC}", "-o", r"{out_di
     return dt, first
 
 
+def _load() -> str:
+    """1/5/15-minute load averages: the machine is shared, timings depend on them."""
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", default="../shared", type=Path)
@@ -110,7 +118,7 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     a = ap.parse_args(argv)
     entries = read_entries()
-    print(f"cs_CZ.dic: {len(entries)} entries; workers {a.workers}")
+    print(f"cs_CZ.dic: {len(entries)} entries; workers {a.workers}; load {_load()}")
     base_s, base_n = bench_baseline(entries)
     print(f"baseline  affix expansion without tags: {base_s:6.1f} s, {base_n} forms")
     exp_s, forms, rej = bench_expansion(entries, a.workers)
@@ -123,9 +131,10 @@ def main(argv=None) -> int:
             verdict = "ok" if dt <= LIMIT_S and not line.startswith("FAILED") else "TOO SLOW" if dt > LIMIT_S else "FAILED"
             ok &= verdict == "ok"
             print(f"build {rules:12} {dt:6.1f} s (limit {LIMIT_S:.0f} s) {verdict}; ratio to baseline "
-                  f"{dt / base_s:.2f}\n    {line}")
+                  f"{dt / base_s:.2f}; load {_load()}\n    {line}")
             dt2, line2 = bench_build_judged(rules, Path(tmp), a.workers)
-            print(f"  same build, judging in the workers (czech.expand_judged): {dt2:6.1f} s\n    {line2}")
+            print(f"  same build, judging in the workers (czech.expand_judged): {dt2:6.1f} s; load {_load()}"
+                  f"\n    {line2}")
     if (a.shared / "data" / "czech").exists():
         from build_tools.czech.quality import run
         print()

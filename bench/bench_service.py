@@ -6,9 +6,12 @@ Starts `lexicon-service serve` as a child process on 127.0.0.1 (a free port) wit
 --lexicons, and measures:
   * start-up time (spawn -> health SERVING) and resident memory (VmRSS / VmHWM) with all lexicons loaded;
   * unary CheckWords (one word per call): RPC/s, p50 and p99 latency at 1 and 32 concurrent clients;
-  * batch CheckWords (1,000 words per call): words/s, and its ratio to the in-process lookup
-    (TileSet.key_of_text + Lexicon.is_admissible) measured in this run on the same words;
+  * batch CheckWords (1,000 words per call, per-word results and `compact` statuses): words/s, and
+    its ratio to the in-process lookup (TileSet.key_of_text + Lexicon.is_admissible) measured in this
+    run on the same words;
   * ValidateMove: RPC/s at 32 concurrent clients (and p50/p99).
+Clients are grpc.aio (one channel per client) in --client-processes spawned processes; each line gives
+the CPU per call of the server and of the clients (they share the machine) and the load average.
 Each phase is bounded by --seconds and a call count; only loopback is used. Targets are checked at
 the end (--strict: exit status 1 when one is missed).
 """
@@ -180,13 +183,15 @@ def _requests(kind: str, lexicon: str, items: list):
         return [lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=[w]) for w in items]
     if kind == "batch":
         return [lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=b) for b in items]
+    if kind == "batch-compact":
+        return [lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=b, compact=True) for b in items]
     if kind == "validate":
         return [game_pb2.MoveRequest(lexicon=lexicon, play=game_pb2.Play(position="8H", word=w)) for w in items]
     raise ValueError(kind)
 
 
 def _method(kind: str, ch):
-    if kind in ("unary", "batch"):
+    if kind in ("unary", "batch", "batch-compact"):
         return lexicon_pb2_grpc.LexiconServiceStub(ch).CheckWords
     return game_pb2_grpc.GameServiceStub(ch).ValidateMove
 
@@ -200,6 +205,7 @@ async def _closed_loop(port, kind, lexicon, items, concurrency, start_at, second
     for ch in channels:
         await ch.channel_ready()
     await asyncio.sleep(max(0.0, start_at - time.time()))
+    cpu0 = time.process_time()
     deadline = time.perf_counter() + seconds
 
     async def client(i: int, ch):
@@ -220,7 +226,8 @@ async def _closed_loop(port, kind, lexicon, items, concurrency, start_at, second
     elapsed = time.perf_counter() - started
     for ch in channels:
         await ch.close()
-    return len(latencies), elapsed, latencies, [str(e) for e in errors[:3]], len(errors)
+    cpu = time.process_time() - cpu0  # this client process: all its threads (gRPC's too)
+    return len(latencies), elapsed, latencies, [str(e) for e in errors[:3]], len(errors), cpu
 
 
 async def _open_loop(port, kind, lexicon, items, concurrency, start_at, seconds, rate, first_client):
@@ -233,6 +240,7 @@ async def _open_loop(port, kind, lexicon, items, concurrency, start_at, seconds,
     for ch in channels:
         await ch.channel_ready()
     await asyncio.sleep(max(0.0, start_at - time.time()))
+    cpu0 = time.process_time()
     interval = concurrency / rate
     started = time.perf_counter()
 
@@ -265,7 +273,8 @@ async def _open_loop(port, kind, lexicon, items, concurrency, start_at, seconds,
     elapsed = time.perf_counter() - started
     for ch in channels:
         await ch.close()
-    return len(latencies), elapsed, latencies, [str(e) for e in errors[:3]], len(errors)
+    cpu = time.process_time() - cpu0  # this client process: all its threads (gRPC's too)
+    return len(latencies), elapsed, latencies, [str(e) for e in errors[:3]], len(errors), cpu
 
 
 def _client_process(queue, args):
@@ -281,7 +290,8 @@ def measure(port: int, kind: str, lexicon: str, items: list, concurrency: int, s
             max_calls: int = 1_000_000, rate: float | None = None, processes: int = 1):
     """Run `concurrency` clients (closed loop, or open loop at `rate` calls/s) split over `processes`.
 
-    Returns (calls, elapsed, latencies, server CPU seconds used, failed calls, an example failure)."""
+    Returns (calls, elapsed, latencies, server CPU seconds used, failed calls, an example failure,
+    client CPU seconds used)."""
     import multiprocessing as mp
 
     processes = max(1, min(processes, concurrency))
@@ -316,17 +326,27 @@ def measure(port: int, kind: str, lexicon: str, items: list, concurrency: int, s
     example = next((e for r in results for e in r[3]), "")
     calls = sum(r[0] for r in results)
     elapsed = max(r[1] for r in results)
-    return calls, elapsed, [x for r in results for x in r[2]], cpu, failed, example
+    client_cpu = sum(r[5] for r in results)
+    return calls, elapsed, [x for r in results for x in r[2]], cpu, failed, example, client_cpu
+
+
+def load_average() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
 
 
 def report(name: str, calls: int, elapsed: float, latencies: list[float], server_cpu: float, failed: int = 0,
-           example: str = "", unit_per_call: int = 1, unit="RPC"):
+           example: str = "", client_cpu: float = float("nan"), unit_per_call: int = 1, unit="RPC"):
     rate = calls * unit_per_call / elapsed
     p50 = percentile(latencies, 50) * 1000
     p99 = percentile(latencies, 99) * 1000
     per_call = server_cpu / calls * 1e6 if calls else float("nan")
+    client_per_call = client_cpu / calls * 1e6 if calls else float("nan")
     print(f"  {name:<44} {rate:>10,.0f} {unit}/s  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  "
-          f"({calls} calls; server CPU {per_call:,.0f} us/call)", flush=True)
+          f"({calls} calls; CPU us/call: server {per_call:,.0f}, clients {client_per_call:,.0f}; "
+          f"load {load_average()})", flush=True)
     if failed:
         first_line = example.strip().splitlines()[1].strip() if "\n" in example else example[:120]
         print(f"  {'':<44} {failed} FAILED calls ({first_line})")
@@ -362,7 +382,7 @@ def main(argv=None) -> int:
     words = sample_words(local, 20_000, rng)
     seconds = args.seconds
     print(f"bench_service: {len(paths)} lexicons in {lexicons}; timing {name}; {os.cpu_count()} CPUs; "
-          f"{seconds:g} s per phase")
+          f"{seconds:g} s per phase; load average {load_average()}")
 
     baseline = in_process_words_per_s(local, words, min(seconds, 2.0))
     print(f"  {'in-process lookup (key_of_text + is_admissible)':<44} {baseline:>10,.0f} words/s")
@@ -399,8 +419,14 @@ def main(argv=None) -> int:
         rb4 = report("CheckWords 1,000-word batches, 4 clients",
                      *measure(port, "batch", name, batches, 4, seconds, processes=procs),
                      unit_per_call=1000, unit="words")
-        results["batch_words_per_s"] = max(rb1[0], rb4[0])
-        results["failed_calls"] = sum(r[3] for r in (r1, r32, rb1, rb4))
+        rc1 = report("CheckWords 1,000-word batches, compact, 1 client",
+                     *measure(port, "batch-compact", name, batches, 1, seconds), unit_per_call=1000, unit="words")
+        rc4 = report("CheckWords 1,000-word batches, compact, 4 clients",
+                     *measure(port, "batch-compact", name, batches, 4, seconds, processes=procs),
+                     unit_per_call=1000, unit="words")
+        results["batch_words_per_s_results"] = max(rb1[0], rb4[0])
+        results["batch_words_per_s"] = max(rb1[0], rb4[0], rc1[0], rc4[0])
+        results["failed_calls"] = sum(r[3] for r in (r1, r32, rb1, rb4, rc1, rc4))
         print(f"  {'batch throughput / in-process key_of_text':<44} {results['batch_words_per_s'] / baseline:>10.2f}x")
         print(f"  {'batch throughput / in-process fast path':<44} "
               f"{results['batch_words_per_s'] / fast_baseline:>10.2f}x")
@@ -457,7 +483,8 @@ def main(argv=None) -> int:
         ("unary CheckWords RPC/s, 32 clients", results["unary_rps_32"], ">=", TARGETS["unary_rps_32"]),
         ("unary p99 ms, 32 clients at 2,000/s", results["unary_p99_ms_32"], "<=", TARGETS["unary_p99_ms_32"]),
         ("unary p99 ms, 32 clients flat out", results["unary_p99_ms_32_closed"], "<=", TARGETS["unary_p99_ms_32"]),
-        ("batch words/s", results["batch_words_per_s"], ">=", TARGETS["batch_words_per_s"]),
+        ("batch words/s (best mode)", results["batch_words_per_s"], ">=", TARGETS["batch_words_per_s"]),
+        ("batch words/s, per-word results", results["batch_words_per_s_results"], ">=", TARGETS["batch_words_per_s"]),
         ("failed calls (incl. reloads under load)", results["failed_calls"], "<=", 0),
         ("start-up s", results["startup_s"], "<=", TARGETS["startup_s"]),
         ("resident memory MB (peak)", results["rss_mb"], "<=", TARGETS["rss_mb"]),

@@ -13,7 +13,10 @@ What each source means per language:
 - --hunspell X.dic (X.aff beside it): Czech: stems with their paradigm flags go to the Czech
   expander. Polish: the .aff's affixes are applied (sjp.pl's own inflection) and every
   resulting form is admitted as a plain word (rule ``hunspell-form``); capitalised stems are
-  rejected as proper names. Hunspell has no tags, so no other profile rule applies.
+  rejected as proper names. Hunspell has no tags, so no other profile rule applies, except
+  that a form the Morfeusz expansion of --headwords (given first) rejected as an abbreviation,
+  combining form, clitic or incorrect form (and admitted in no other reading) is not admitted
+  from Hunspell either (reason ``analyser-<rule>``; compile.SOURCE_VETO).
 """
 
 from __future__ import annotations
@@ -169,8 +172,10 @@ def _hunspell_plain(dic: Path, compiler, progress, counter, workers: int) -> Non
 
     aff = read_aff(aff_path_for(dic))
     entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
+    keys = compiler.keys
+    veto = {f: r for f, r in compiler.denied.items() if f not in keys}
     _merge_judged(compiler, expand_judged(entries, aff, compiler.judge, workers=workers,
-                                          log=compiler.log is not None))
+                                          log=compiler.log is not None, veto=veto))
 
 
 def run(args) -> int:

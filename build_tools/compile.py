@@ -27,6 +27,13 @@ from build_tools.tags import format_tag
 
 EXAMPLES_PER_REASON = 8
 
+# Deny reasons that come from knowing what a form is (SGJP's analysis), not from its spelling:
+# a form the expander rejected only for one of these is not admitted from an untagged source
+# (a Hunspell affix form) either. sjp.pl's pl_PL.dic inflects abbreviations (godz, inż, cm) and
+# the compound stems of adjectives (abstrakcyjno-) like words; on the game list are 6 of its 95
+# such abbreviations, 93 of 1023 combining forms, 2 of 66 forms SGJP marks incorrect.
+SOURCE_VETO = frozenset({"abbreviation", "combining-form", "marked-incorrect", "clitic"})
+
 
 @dataclass
 class BuildReport:
@@ -135,6 +142,9 @@ class Compiler:
         self.tagset_list: list[tuple] = []
         self._pairs_cache: dict[tuple, int] = {}
         self._rejected_forms: set[str] = set()
+        # form -> reason, for forms the analyser knows but the profile denies with a reason
+        # in SOURCE_VETO (see below): another source (Hunspell) may not admit them either
+        self.denied: dict[str, str] = {}
 
     # --- helpers ------------------------------------------------------------------------------
     def _tag_id(self, tagtext: str) -> int:
@@ -242,6 +252,11 @@ class Compiler:
                 if len(have) < EXAMPLES_PER_REASON:
                     have.append(e)
         self._rejected_forms.update(forms)
+        if isinstance(forms, dict):
+            denied = self.denied
+            for f, reason in forms.items():
+                if reason in SOURCE_VETO and f not in denied:
+                    denied[f] = reason
         if self.log is not None:
             self.log.writelines(log_lines)
 

@@ -5,8 +5,19 @@
 - ``FLAG`` types: single characters (default), ``long`` (two characters), ``num`` (comma-
   separated numbers), ``UTF-8``.
 - ``PFX``/``SFX`` rules with strip, add, condition and cross product; continuation flags on
-  affixes (``add/flags``) are applied one level deep (suffix after suffix is not generated).
-- ``NEEDAFFIX``/``FORBIDDENWORD``/``ONLYINCOMPOUND`` flags: the bare stem is not a word.
+  affixes (``add/flags``) as Hunspell applies them: a suffix's continuation suffixes give a
+  second suffix (twofold suffixes; Hunspell allows no third), a continuation prefix flag on a
+  suffix or a prefix (and a continuation suffix flag on a prefix) gives that combination, and a
+  cross-product prefix also combines with twofold-suffixed forms.
+- ``NEEDAFFIX``/``FORBIDDENWORD``/``ONLYINCOMPOUND`` flags: the bare stem is not a word; on an
+  affix's continuation flags (``SFX A 0 ab/X`` with ``NEEDAFFIX X``) the affixed form is only an
+  intermediate and is not a word itself, its continuations are.
+
+Speed: an affix's condition (``[^i]e``, ``[^dsz]n[ąę]ć``) is parsed into one character set per
+position, and for each flag the affixes whose condition, strip and position fit a word's last
+(first, for prefixes) ``_K`` letters are computed once per ending and cached; only conditions
+longer than that are checked with a regular expression. The result is the same as trying every
+affix of a flag on every stem (tests compare both), about 10x faster on pl_PL.
 """
 
 from __future__ import annotations
@@ -26,6 +37,7 @@ class Affix:
     add: str
     condition: re.Pattern
     cont: tuple[str, ...] = ()
+    items: tuple | None = None   # the condition per position: (chars or None = any, negated)
 
     def apply(self, word: str) -> str | None:
         if not self.condition.search(word):
@@ -47,6 +59,50 @@ class AffixFile:
     affixes: dict[str, list[Affix]] = field(default_factory=dict)
     no_bare: set[str] = field(default_factory=set)   # NEEDAFFIX, FORBIDDENWORD, ONLYINCOMPOUND
     problems: list[tuple[int, str]] = field(default_factory=list)
+    _sfx: dict = field(default_factory=dict, repr=False, compare=False)   # (flag, ending) -> fits
+    _pfx: dict = field(default_factory=dict, repr=False, compare=False)   # (flag, beginning) -> fits
+    _kinds: dict = field(default_factory=dict, repr=False, compare=False)  # flag -> (has SFX, has PFX)
+
+    def kinds(self, flag: str) -> tuple[bool, bool]:
+        k = self._kinds.get(flag)
+        if k is None:
+            affs = self.affixes.get(flag, ())
+            k = self._kinds[flag] = (any(a.kind == "SFX" for a in affs),
+                                     any(a.kind == "PFX" for a in affs))
+        return k
+
+    def suffix_forms(self, word: str, flag: str) -> list[tuple[str, Affix]]:
+        """[(form, affix)] for every suffix of ``flag`` that applies to ``word``, in file order."""
+        end = word[-_K:]
+        fits = self._sfx.get((flag, end))
+        if fits is None:
+            fits = self._sfx[(flag, end)] = _fits(self.affixes.get(flag, ()), "SFX", end)
+        out = []
+        n = len(word)
+        for a, cut, add, full in fits:
+            if full:
+                w = a.apply(word)
+                if w is not None:
+                    out.append((w, a))
+            else:
+                out.append(((word[:n - cut] if cut else word) + add, a))
+        return out
+
+    def prefix_forms(self, word: str, flag: str) -> list[tuple[str, Affix]]:
+        """[(form, affix)] for every prefix of ``flag`` that applies to ``word``, in file order."""
+        beg = word[:_K]
+        fits = self._pfx.get((flag, beg))
+        if fits is None:
+            fits = self._pfx[(flag, beg)] = _fits(self.affixes.get(flag, ()), "PFX", beg)
+        out = []
+        for a, cut, add, full in fits:
+            if full:
+                w = a.apply(word)
+                if w is not None:
+                    out.append((w, a))
+            else:
+                out.append((add + word[cut:], a))
+        return out
 
     def split_flags(self, text: str) -> tuple[str, ...]:
         if not text:
@@ -60,6 +116,83 @@ class AffixFile:
 
 _ENCODINGS = {"ISO8859-2": "iso-8859-2", "ISO-8859-2": "iso-8859-2", "UTF-8": "utf-8",
               "ISO8859-1": "iso-8859-1", "ISO8859-15": "iso-8859-15", "MICROSOFT-CP1250": "cp1250"}
+
+
+_K = 3   # letters of a word's end (suffixes) or start (prefixes) that select its affixes
+
+
+def _parse_condition(cond: str) -> tuple | None:
+    """A Hunspell condition as ((chars or None for '.', negated), ...); None when it uses
+    anything else (then the regular expression decides)."""
+    if cond in (".", ""):
+        return ()
+    items = []
+    i = 0
+    while i < len(cond):
+        c = cond[i]
+        if c == "[":
+            j = cond.find("]", i + 1)
+            if j < 0:
+                return None
+            body = cond[i + 1:j]
+            neg = body.startswith("^")
+            if neg:
+                body = body[1:]
+            if not body or "-" in body[1:-1] or "\\" in body or "[" in body:
+                return None
+            items.append((frozenset(body), neg))
+            i = j + 1
+        elif c == ".":
+            items.append((None, False))
+            i += 1
+        elif c in "]^\\()*+?{}|$":
+            return None
+        else:
+            items.append((frozenset(c), False))
+            i += 1
+    return tuple(items)
+
+
+def _item_fits(item, ch: str) -> bool:
+    chars, neg = item
+    return chars is None or (ch in chars) != neg
+
+
+def _fits(affixes, kind: str, part: str) -> tuple:
+    """The affixes of one flag that may apply to a word whose last (SFX) or first (PFX) letters
+    are ``part`` (the whole word if shorter than _K): ((affix, strip length, add, needs the full
+    check), ...). Exact whenever the condition and strip are no longer than ``part``."""
+    whole = len(part) < _K
+    out = []
+    for a in affixes:
+        if a.kind != kind:
+            continue
+        items = a.items
+        full = False
+        if items is None:
+            full = True
+        else:
+            if len(items) > len(part):
+                if whole:
+                    continue            # the word is shorter than the condition
+                full = True
+            n = min(len(items), len(part))
+            if kind == "SFX":
+                ok = all(_item_fits(items[-i], part[-i]) for i in range(1, n + 1))
+            else:
+                ok = all(_item_fits(items[i], part[i]) for i in range(n))
+            if not ok:
+                continue
+        if a.strip:
+            if len(a.strip) <= len(part):
+                if not (part.endswith(a.strip) if kind == "SFX" else part.startswith(a.strip)):
+                    continue
+            elif whole:
+                continue
+            else:
+                full = True
+        out.append((a, len(a.strip), a.add, full))
+    return tuple(out)
 
 
 def _condition(cond: str, kind: str) -> re.Pattern:
@@ -106,41 +239,70 @@ def read_aff(path: str | Path) -> AffixFile:
                 continue
             aff.affixes.setdefault(flag, []).append(Affix(
                 key, flag, headers.get((key, flag), True), strip, add, pattern,
-                aff.split_flags(cont)))
+                aff.split_flags(cont), _parse_condition(cond)))
     return aff
 
 
 def expand_word(stem: str, flags: tuple[str, ...], aff: AffixFile) -> list[str]:
     """Every word form of a stem with these flags: the stem itself (unless NEEDAFFIX...),
-    each suffix and prefix form, and cross-product prefix+suffix forms."""
+    each suffix form (and twofold suffixes through continuation flags), each prefix form, and
+    cross-product prefix+suffix forms. Duplicates are possible (callers dedupe)."""
     out: list[str] = []
-    if not aff.no_bare.intersection(flags):
+    no_bare = aff.no_bare
+    if not no_bare.intersection(flags):
         out.append(stem)
-    suffixed: list[tuple[str, bool]] = []
-    prefixes: list[Affix] = []
+    suffixed: list[tuple[str, Affix]] = []      # cross-product suffix forms, for the prefixes
+    prefix_flags: list[str] = []
     for flag in flags:
-        for affix in aff.affixes.get(flag, ()):
-            if affix.kind == "SFX":
-                w = affix.apply(stem)
-                if w is not None:
-                    suffixed.append((w, affix.cross))
+        has_sfx, has_pfx = aff.kinds(flag)
+        if has_sfx:
+            for w, a in aff.suffix_forms(stem, flag):
+                cont = a.cont
+                if not cont:
                     out.append(w)
-                    for cflag in affix.cont:       # one level of continuation
-                        for a2 in aff.affixes.get(cflag, ()):
-                            w2 = a2.apply(w)
-                            if w2 is not None:
+                    if a.cross:
+                        suffixed.append((w, a))
+                    continue
+                if not no_bare.intersection(cont):
+                    out.append(w)
+                if a.cross:
+                    suffixed.append((w, a))
+                for cflag in cont:             # twofold suffixes
+                    if aff.kinds(cflag)[0]:
+                        for w2, a2 in aff.suffix_forms(w, cflag):
+                            if not no_bare.intersection(a2.cont):
                                 out.append(w2)
-            else:
-                prefixes.append(affix)
-    for p in prefixes:
-        w = p.apply(stem)
-        if w is not None:
-            out.append(w)
-        if p.cross:
-            for s, cross in suffixed:
-                if cross:
+                            if a.cross and a2.cross:
+                                suffixed.append((w2, a2))
+                    if aff.kinds(cflag)[1]:    # a prefix allowed by this suffix
+                        for w2, _p in aff.prefix_forms(w, cflag):
+                            out.append(w2)
+        if has_pfx:
+            prefix_flags.append(flag)
+    for flag in prefix_flags:
+        on_stem = dict((id(p), w) for w, p in aff.prefix_forms(stem, flag))
+        for p in aff.affixes[flag]:
+            if p.kind != "PFX":
+                continue
+            w = on_stem.get(id(p))
+            if w is not None and not (p.cont and no_bare.intersection(p.cont)):
+                out.append(w)
+            if p.cross:      # the prefix's condition is tested on the suffixed form
+                for s, _a in suffixed:
                     w2 = p.apply(s)
                     if w2 is not None:
+                        out.append(w2)
+            if w is None:
+                continue
+            for cflag in p.cont:
+                has_sfx, has_pfx = aff.kinds(cflag)
+                if has_sfx:                    # a suffix allowed by this prefix
+                    for s, _a in aff.suffix_forms(stem, cflag):
+                        w2 = p.apply(s)
+                        if w2 is not None:
+                            out.append(w2)
+                if has_pfx:                    # twofold prefixes
+                    for w2, _p in aff.prefix_forms(w, cflag):
                         out.append(w2)
     return out
 
@@ -174,10 +336,10 @@ def read_dic(path: str | Path, aff: AffixFile) -> Iterator[tuple[int, str, str, 
 _STATE: dict = {}
 
 
-def _init_worker(aff: AffixFile, judge, rule: str, log: bool) -> None:
+def _init_worker(aff: AffixFile, judge, rule: str, log: bool, veto=None) -> None:
     from build_tools.expand_pl import _TAGSETS
 
-    _STATE.update(aff=aff, judge=judge, rule=rule, log=log)
+    _STATE.update(aff=aff, judge=judge, rule=rule, log=log, veto=veto or {})
     _TAGSETS.clear()     # tag-set ids are per build and per process
 
 
@@ -190,37 +352,51 @@ def _judge_chunk(chunk):
     from build_tools.expand_pl import intern_tagset
 
     aff, judge, rule_name, log = _STATE["aff"], _STATE["judge"], _STATE["rule"], _STATE["log"]
+    veto = _STATE["veto"]
     defs: list = []
     empty = frozenset()
-    out, counts, examples, rejected, log_lines = [], {}, {}, set(), []
+    tid = intern_tagset((("", rule_name),), defs)     # every Hunspell form has this one reading
+    fast_letters = judge.identity_letters
+    lo, hi = judge.profile.min_length, judge.profile.max_length
+    split = aff.split_flags
+    out, counts, examples, rejected, log_lines = [], {}, {}, {}, []
     n_in = n_ok = 0
     for stem, flags, source, line in chunk:
-        where = f"{source}:{line}"
-        local: dict[str, tuple] = {}
-        for form in dict.fromkeys(expand_word(stem, aff.split_flags(flags or ""), aff)):
+        local: dict[str, int] = {}
+        for form in dict.fromkeys(expand_word(stem, split(flags or ""), aff)):
             n_in += 1
-            key, rule = judge.judge(form, empty, rule_name)
+            if form in veto:
+                key, rule = None, "analyser-" + veto[form]
+            elif (fast_letters is not None and lo <= len(form) <= hi and form.isalpha()
+                    and form.islower() and fast_letters.issuperset(form)):
+                local[form] = tid                # the common case: the form is its tile key
+                n_ok += 1
+                continue
+            else:
+                key, rule = judge.judge(form, empty, rule_name)
             if key is None:
                 counts[rule] = counts.get(rule, 0) + 1
-                rejected.add(form)
+                rejected[form] = rule
                 ex = examples.setdefault(rule, [])
+                where = f"{source}:{line}"
                 detail = f"stem {stem}" if stem != form else ""
                 if len(ex) < 8:
                     ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
                 if log:
                     log_lines.append(f"{form}\t{rule}\t{where}\t{detail}\n")
                 continue
+            local[key] = tid
             n_ok += 1
-            local[key] = intern_tagset((("", rule),), defs)
         if local:
             out.append(("L", [(stem, list(local.items()))]))
     return out, counts, examples, rejected, log_lines, n_in, n_ok, (os.getpid(), defs)
 
 
 def expand_judged(entries, aff: AffixFile, judge, *, rule: str = "hunspell-form",
-                  workers: int = 1, log: bool = False, chunk: int = 2000):
+                  workers: int = 1, log: bool = False, chunk: int = 2000, veto=None):
     """Affix-expand HeadwordEntry stems and judge every form (fixed rule), in worker processes;
-    yields chunk results in input order."""
+    yields chunk results in input order. ``veto``: {form: reason} of forms not to admit
+    (rejected as ``analyser-<reason>``: see compile.SOURCE_VETO)."""
     import multiprocessing as mp
     import os
 
@@ -235,10 +411,10 @@ def expand_judged(entries, aff: AffixFile, judge, *, rule: str = "hunspell-form"
             yield buf
 
     if workers <= 1:
-        _init_worker(aff, judge, rule, log)
+        _init_worker(aff, judge, rule, log, veto)
         for c in chunks():
             yield _judge_chunk(c)
         return
     ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(aff, judge, rule, log)) as pool:
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(aff, judge, rule, log, veto)) as pool:
         yield from pool.imap(_judge_chunk, chunks(), chunksize=1)

@@ -685,3 +685,28 @@ def test_find_words_agrees_with_brute_force(lex):
 
     anagrams()
     patterns()
+
+
+# --- compact batches ------------------------------------------------------------------------------------
+def test_check_words_compact_statuses_agree_with_results(lex):
+    words = ["kot", "KOTY", "Żółw", "koto", "k", "kotx", "[K]OT", "pies"] * 5
+    full = check(lex, words)
+    compact = check(lex, words, compact=True)
+    assert not compact.results
+    assert list(compact.statuses) == [r.status for r in full.results]
+    assert (compact.acceptable, compact.invalid_count) == (full.acceptable, full.invalid_count)
+    fast_path = ["kot", "koty", "psy", "koto", "k"] * 20  # every word on the batch fast path
+    full = check(lex, fast_path)
+    compact = check(lex, fast_path, compact=True)
+    assert list(compact.statuses) == [r.status for r in full.results]
+    assert [r.valid for r in full.results][:5] == [True, True, True, False, False]
+    assert full.results[4].status == lexicon_pb2.WORD_STATUS_BAD_LENGTH and full.results[4].message
+    assert full.invalid_count == compact.invalid_count == 40
+    kk = check(lex, ["chata", "CHATY", "ach", "kočka", "quiz"], lexicon="cs-kriskros", compact=True)
+    assert list(kk.statuses)[:4] == [lexicon_pb2.WORD_STATUS_VALID] * 4
+    assert kk.statuses[4] == lexicon_pb2.WORD_STATUS_UNKNOWN_LETTER
+    only = check(lex, fast_path, compact=True, verdict_only=True)
+    assert not only.statuses and not only.results and only.invalid_count == 40
+    err = rpc_error(lex.CheckWords, lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=["kot"] * 3 + [""],
+                                                                  compact=True))
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and err.details().startswith("words[3]:")

@@ -52,3 +52,22 @@ def test_known_cases():
     assert sc.key("R\u030cEKA") == "řeka"  # decomposed Ř is normalised
     pl = FastKeyer(load_rule_set("pl-scrabble").tile_set)
     assert pl.key("ŻÓŁW") == "żółw" and pl.key("kotx") is None
+
+
+@pytest.mark.parametrize("rule_set_id", RULE_SETS)
+def test_batch_keys_equal_word_by_word_keys(rule_set_id):
+    ts = load_rule_set(rule_set_id).tile_set
+    fast = FastKeyer(ts)
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(characters(rule_set_id).filter(bool), min_size=1, max_size=6))
+    def check(words):
+        one_by_one = [fast.key(w) for w in words]
+        batch = fast.keys(words)
+        if None in one_by_one:
+            assert batch is None, words
+        else:
+            assert batch == one_by_one, words
+
+    check()
+    assert fast.keys(["kot", "ko\nt"]) is None  # a newline inside a word: never on the batch path

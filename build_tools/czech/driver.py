@@ -123,9 +123,8 @@ def _work1(batch: list[tuple[str, str, str, str, int]]) -> list[tuple]:
         if flags is None:
             res.append(("R", lemma, "unclassified", "not in cs_CZ.dic and no paradigm flags", source, line))
             continue
-        items = [_public(it) for it in expand_entry(lemma, flags, affixes(aff_path))]
-        if MERGE_SYNCRETISM:
-            items = merge_readings(items)
+        items = expand_entry(lemma, flags, affixes(aff_path))
+        items = merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
         for item in items:
             res.append(item + (source, line))
     return res
@@ -156,13 +155,18 @@ _MERGED: dict = {}
 
 
 def merge_readings(items: list[tuple]) -> list[tuple]:
+    """Merge the readings (public tags, see _public) of each form into one record per form, lemma,
+    non-alternative features and paradigm."""
     groups: dict = {}
     out = []
+    public = _PUBLIC
     for it in items:
         if it[0] != "F":
             out.append(it)
             continue
-        tag = it[3]
+        tag = public.get(it[3])
+        if tag is None:
+            tag = _public(it)[3]
         fixed = _SPLIT.get(tag)
         if fixed is None:
             fixed = _SPLIT[tag] = tuple(f for f in tag if f not in _ALTERNATIVE)
@@ -215,6 +219,21 @@ def _batches(entries: Iterable[HeadwordEntry]):
         yield out
 
 
+def warm_caches() -> None:
+    """Load the affix table, the paradigm tables and the dictionary indexes once in the parent, so that
+    forked worker processes share them instead of each building its own copy."""
+    from . import tables as irregular
+    from .finite import comparative_adverbs, nul_participles, present_index
+    from .tagger import tables
+    from .unflagged import noun_index
+    affixes(str(DEFAULT_AFF))
+    tables()
+    irregular.paradigm_for("být")
+    irregular.readings_of("být")
+    for index in (noun_index, present_index, nul_participles, comparative_adverbs):
+        index(str(DEFAULT_DIC))
+
+
 def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int = 1) -> Iterator[ExpandedForm | Rejection]:
     """Expand Czech headwords into tagged forms; yields Rejection for what is excluded (with the reason)."""
     if workers <= 1:
@@ -222,6 +241,8 @@ def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int = 1) -> I
             yield from _to_records(_work(batch))
         return
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    if ctx.get_start_method() == "fork":
+        warm_caches()
     with ctx.Pool(workers) as pool:
         for items in pool.imap(_work, _batches(entries), chunksize=1):
             yield from _to_records(items)
@@ -283,9 +304,8 @@ def _judge_batch1(batch):
         if flags is None:
             out.append(("R", lemma, "unclassified", source, line))
             continue
-        items = [_public(it) for it in expand_entry(lemma, flags, affixes(aff_path))]
-        if MERGE_SYNCRETISM:
-            items = merge_readings(items)
+        items = expand_entry(lemma, flags, affixes(aff_path))
+        items = merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
         if len(items) == 1 and items[0][0] == "R" and items[0][1] == lemma:
             out.append(("R", lemma, items[0][2], source, line))
             continue
@@ -356,5 +376,7 @@ def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | Non
             yield _judge_batch(batch)
         return
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    if ctx.get_start_method() == "fork":
+        warm_caches()
     with ctx.Pool(workers, initializer=_init_judge, initargs=(judge, log)) as pool:
         yield from pool.imap(_judge_batch, _batches(entries), chunksize=1)

@@ -15,6 +15,7 @@ from pathlib import Path
 from . import tables as irregular
 from .affix import AffixTable, load_affixes
 from .unflagged import noun_index
+from .finite import comparative_adverbs, nul_participles, present_index
 from .tagger import (PREFIX_TAGS, split_mixed, adj_slots, is_infinitive, noun_gender, noun_slots, tag_cvb, tag_passive,
                      tag_short, tag_verb_forms, word_class)
 
@@ -198,14 +199,16 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
                 finite.add(form)
             else:
                 special.append((form, sfx))
-        vtags, clitics = tag_verb_forms(lemma, finite)
+        vlemma = lemma if is_infinitive(lemma) else (irregular.infinitive_of(lemma) or lemma)
+        vtags, clitics = tag_verb_forms(lemma, finite, vlemma)
         if is_infinitive(lemma):
             vtags.setdefault(lemma, set()).add(frozenset(("V", "NFIN")))
         elif lemma not in vtags:
             vtags[lemma] = set()
         for form, sfx in special:
             r1 = sfx[0]
-            if r1.flag in "TC":
+            if r1.flag in "TC" or (r1.flag == "O" and lemma.endswith("t")):
+                # O on a -t verb: the short passive forms (dohřát: dohřáta, dohřáto, dohřáti, dohřáty)
                 ts = tag_passive(form, 0)
             elif r1.flag == "X":
                 if len(sfx) > 1 or (r1.cont and "Y" in r1.cont):
@@ -232,7 +235,6 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
         for form in finite:
             if form not in vtags and form not in clitics:
                 reject(form, "untagged-form", f"{lemma}/{flags}")
-        vlemma = lemma if is_infinitive(lemma) else (irregular.infinitive_of(lemma) or lemma)
         for form, ts in vtags.items():
             if not ts and form == lemma:
                 reject(form, "untagged-form", f"{lemma}/{flags} finite headword")
@@ -292,15 +294,28 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
                     continue
                 emit(form, lem, _tag(tag, ptags), "table")
             continue
+        present = present_index(str(DEFAULT_DIC)).get(base)
+        if present:
+            for lem, tag in present:
+                emit(form, lem, _tag(tag, ptags), "verb/flagless")
+            continue
+        inf = nul_participles(str(DEFAULT_DIC)).get(base)
+        if inf:
+            emit(form, inf, _tag(("V.PTCP", "ACT", "PRF", "MASC", "SG"), ptags), "verb/flagless")
+            continue
         nouns = noun_index(str(DEFAULT_DIC)).get(base)
         if nouns:
             for lem, tag in nouns:
                 emit(form, lem, _tag(tag, ptags), "noun/flagless")
             continue
-        if ("E" in flags or "W" in flags) and base.endswith(("e", "ě", "i", "c")):
-            # a comparative adverb headword: nej- makes its superlative (déle, lépe, více, méně)
+        if "E" in flags or "W" in flags:
+            # a comparative adverb headword: nej- makes its superlative (déle, lépe, více, méně, dál, líp)
             emit(form, lemma, _tag(("ADV",), ("SPRL",) if "SPRL" in ptags else ("CMPR",),
                                    tuple(p for p in ptags if p != "SPRL")), "adv")
+            continue
+        if not flags and (base + "e" in (cmp_adv := comparative_adverbs(str(DEFAULT_DIC)))
+                          or base + "ě" in cmp_adv):
+            emit(form, lemma, _tag(("ADV", "CMPR"), ptags), "adv")      # spíš beside spíše/E
             continue
         cc = irregular.closed_class(base)
         if cc:

@@ -92,7 +92,29 @@ def split_mixed(lemma: str, flags: str) -> list[str]:
         noun = "".join(f for f in flags if f in NOUN_PART and f != "I")
         verb = "".join(f for f in flags if f in VERB_PART and f not in NOUN_FLAGS - {"I", "C"})
         return [noun, verb]
+    # an infinitive with conjugation flags (A/J/B) AND noun declension flags is a merged line of a verb
+    # and a homonymous noun (drát/ATHR: drát-deru and drát-dráty; nýt/BHN; obrat/AHNTX): the noun part
+    # takes the declension flags, the verb part the rest
+    # a noun line with the comparative flag E (nej-) is also a comparative adverb (výše/EZ: the noun výše
+    # and the adverb výše, nejvýše; dále/EZ)
+    if "E" in fs and fs & NOUN_DECL and not fs & VERB_FLAGS and not lemma.endswith(("í", "ý")):
+        return ["".join(f for f in flags if f != "E"), "E"]
+    # a transgressive line with declension flags is a noun and a transgressive (věda/XNZQ: věda-vědy and
+    # věda-vědouc of vědět; vliv/HXN: vliv-vlivy and vliv-vlivše of vlít)
+    if "X" in fs and not is_infinitive(lemma) and fs & NOUN_DECL and not fs & VERB_FLAGS:
+        return ["".join(f for f in flags if f in NOUN_DECL), "".join(f for f in flags if f not in NOUN_DECL)]
+    # a noun line with O: the noun and a homonymous short form (bál/HNO: the ball and bát se's bál, bála;
+    # bit/HNO: the bit and bít's bit, bita; osel/INOPV: the donkey and osít's osel, osela)
+    if "O" in fs and fs & NOUN_DECL and not fs & VERB_FLAGS and not fs & {"X", "Y", "y"}:
+        return ["".join(f for f in flags if f not in "ON"), "".join(f for f in flags if f in "ON")]
+    if is_infinitive(lemma) and fs & VERB_FLAGS and fs & NOUN_DECL:
+        noun = "".join(f for f in flags if f in NOUN_DECL)
+        verb = "".join(f for f in flags if f not in NOUN_DECL)
+        return [noun, verb]
     return [flags]
+
+
+NOUN_DECL = frozenset("PVDUHLSZQMK")
 
 
 def word_class(lemma: str, flags: str) -> str:
@@ -102,7 +124,8 @@ def word_class(lemma: str, flags: str) -> str:
         return "verb"
     if "Y" in fs or "y" in fs:
         return "adj"
-    if "I" in fs and is_infinitive(lemma) and not (fs & (NOUN_FLAGS - {"I"})):
+    # I (long infinitive) with only C (the passive here: udit/CIN -> uzen) is a verb
+    if "I" in fs and is_infinitive(lemma) and not (fs & (NOUN_FLAGS - {"I", "C"})):
         return "verb"
     if "X" in fs:
         return "verb" if is_infinitive(lemma) else "cvb"
@@ -125,8 +148,10 @@ PTCP_ENDINGS = {
 PASS_ENDINGS = dict(PTCP_ENDINGS, u=(("FEM", "SG", "ACC"),))
 
 
-def tag_verb_forms(lemma: str, forms: set[str]) -> tuple[dict[str, set[frozenset]], set[str]]:
-    """Slot inference over the finite forms of one verb. Returns (tags by form, clitic forms)."""
+def tag_verb_forms(lemma: str, forms: set[str], infinitive: str | None = None
+                   ) -> tuple[dict[str, set[frozenset]], set[str]]:
+    """Slot inference over the finite forms of one verb. Returns (tags by form, clitic forms).
+    `infinitive`: the verb's infinitive when `lemma` is a finite headword (píšu -> psát)."""
     tags: dict[str, set[frozenset]] = defaultdict(set)
     S = set(forms)
     if is_infinitive(lemma):
@@ -148,9 +173,16 @@ def tag_verb_forms(lemma: str, forms: set[str]) -> tuple[dict[str, set[frozenset
             for e, readings in PTCP_ENDINGS.items():
                 for r in readings:
                     tags[f + e].add(frozenset(("V.PTCP", "ACT", "PRF") + r))
+    # the -nul variant of the masculine singular (blbnul beside blbl) of -nout verbs
+    if lemma.endswith("nout"):
+        for f in S:
+            if f.endswith("nul") and f not in tags:
+                tags[f].add(frozenset(("V.PTCP", "ACT", "PRF", "MASC", "SG")))
     for f in S:
         if f.endswith("s") and f[:-1] in tags and any("V.PTCP" in t for t in tags[f[:-1]]):
             clitics.add(f)
+        elif f.endswith(("las", "los")) and f[:-2] in tags and any("V.PTCP" in t for t in tags[f[:-2]]):
+            clitics.add(f)                # blbnulas: l-participle + -s of the -nul variant
     S -= clitics
     # present tense, from the 2nd person singular
     present = set()
@@ -204,11 +236,20 @@ def tag_verb_forms(lemma: str, forms: set[str]) -> tuple[dict[str, set[frozenset
         for c in cands:
             if c not in present:
                 put(c, "IMP", "2", "SG")
+    # imperative X+i whose plural coincides with the present (pošli, pošleme, pošlete of pošle)
+    for f in S:
+        if f.endswith("i") and f not in tags and any({"PRS", "3", "SG"} <= t for t in tags.get(f[:-1] + "e", ())):
+            put(f, "IMP", "2", "SG")
+            for suf, p in (("eme", "1"), ("ete", "2")):
+                if f[:-1] + suf in tags:
+                    put(f[:-1] + suf, "IMP", p, "PL")
     # leftovers by ending
     for f in S:
         if f in tags:
             continue
-        if f.endswith("ou") or f.endswith(("ejí", "ějí", "ají", "ijí")):
+        if f.endswith("aje") and lemma.endswith(("at", "át")):
+            tags[f].add(frozenset(("V.CVB", "PRS", "MASC", "SG")))     # klouzaje (beside klouzajíc)
+        elif f.endswith("ou") or f.endswith(("ejí", "ějí", "ají", "ijí")):
             put(f, "IND", "PRS", "3", "PL")
         elif f.endswith("u") or (f.endswith("m") and f[:-1].endswith(("í", "á"))):
             put(f, "IND", "PRS", "1", "SG")
@@ -220,7 +261,7 @@ def tag_verb_forms(lemma: str, forms: set[str]) -> tuple[dict[str, set[frozenset
             if f.endswith(short) and f[: -len(short)] + std in tags:
                 tags[f] = {frozenset(t | {"COL"}) if "PRS" in t else t for t in tags[f]}
     # bookish variants of the maže class (infinitive -at/-át, soft stem + -e): maži, maží beside mažu, mažou
-    if lemma.endswith(("at", "át")):
+    if (infinitive or lemma).endswith(("at", "át")):
         for f in list(tags):
             if f.endswith("e") and len(f) > 2 and f[-2] in "žščřj" and any({"PRS", "3", "SG"} <= t for t in tags[f]):
                 stem = f[:-1]
@@ -285,6 +326,8 @@ def tag_cvb(form: str) -> list[frozenset]:
         return [frozenset(("V.CVB", "PST", "PL"))]
     if form.endswith("v"):
         return [frozenset(("V.CVB", "PST", "MASC", "SG"))]
+    if form.endswith("aje"):                          # klouzaje, hryzaje (beside klouzajíc)
+        return [frozenset(("V.CVB", "PRS", "MASC", "SG"))]
     if form.endswith(("ouc", "íc")):
         return [frozenset(("V.CVB", "PRS", "FEM", "SG")), frozenset(("V.CVB", "PRS", "NEUT", "SG"))]
     if form.endswith(("ouce", "íce")):

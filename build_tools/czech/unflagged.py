@@ -34,6 +34,18 @@ def endings():
     return out
 
 
+SOFTEN = {"ť": "t", "ď": "d", "ň": "n"}
+
+
+def join(stem: str, ending: str) -> str:
+    """Stem + ending with the spelling of ť/ď/ň before e/ě/i/í (dešť + e -> deště, dešť + i -> dešti)."""
+    if stem and stem[-1] in SOFTEN and ending[:1] in ("e", "ě", "i", "í"):
+        if ending[0] == "e":
+            ending = "ě" + ending[1:]
+        return stem[:-1] + SOFTEN[stem[-1]] + ending
+    return stem + ending
+
+
 def stems(word: str) -> list[str]:
     """Oblique stems of a consonant-final nominative: itself, with the last vowel shortened, without a
     mobile -e- (kašel -> kašl, den -> dn)."""
@@ -64,6 +76,9 @@ def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     ends = endings()
     index: dict[str, list] = defaultdict(list)
     for w in plain:
+        if w[-1] in "eě" and len(w) >= 4:
+            _soft_vowel_final(w, plain, ends, index)
+            continue
         if w[-1] in VOWELS or len(w) < 3:
             continue
         # not a genitive plural of a feminine/neuter (dcer: dcera, dcerou) nor a short adjective
@@ -72,9 +87,11 @@ def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
             continue
         best = None
         for s in stems(w):
-            found = [(e, sl) for e, sl in ends["evidence"] if s + e in plain and s + e != w]
+            found = [(e, sl) for e, sl in ends["evidence"] if join(s, e) in plain and join(s, e) != w]
             ends_found = {e for e, _ in found}
-            if (len(found) >= 3 and ends_found & SINGULAR_OBLIQUE and ends_found & PLURAL_OBLIQUE
+            # the genitive singular: -u/-a/-e/-ě, or -i of the feminine i-stems (mysl: mysli, myslí)
+            sg = ends_found & SINGULAR_OBLIQUE or ("i" in ends_found and "í" in ends_found)
+            if (len(found) >= 3 and sg and ends_found & PLURAL_OBLIQUE
                     and (best is None or len(found) > len(best[1]))):
                 best = (s, found)
         if best is None:
@@ -87,7 +104,8 @@ def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
             plural = [e for e in ("ové", "i") if e in have]
         elif "y" in have and ("u" in have or "a" in have):
             plural = ["y"]
-        elif ("e" in have or "ě" in have) and "í" in have:
+        elif ("e" in have or "ě" in have) and ("í" in have or {"ů", "ích"} <= have):
+            # soft feminine (-í genitive plural) or soft masculine inanimate (kašel: kašle, kašlů, kašlích)
             plural = [e for e in ("e", "ě") if e in have]
         elif "i" in have and "í" in have:
             plural = ["i"]
@@ -97,7 +115,66 @@ def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
             for sl in slots:
                 if sl == ("NOM", "PL"):
                     continue
-                index[s + e].append((w, ("N",) + sl))
+                index[join(s, e)].append((w, ("N",) + sl))
         for e in plural:
-            index[s + e].append((w, ("N", "NOM", "PL")))
+            index[join(s, e)].append((w, ("N", "NOM", "PL")))
     return dict(index)
+
+
+LENGTHEN = {v: k for k, v in SHORTEN.items()}
+HARDEN = {v: k for k, v in SOFTEN.items()}
+
+
+def _consonant_nominative(stem: str, plain: set) -> str | None:
+    """A flagless consonant-final word whose oblique stem is `stem` (pec, nit, červeň, hůl), or None."""
+    cands = [stem]
+    if stem[-1] in HARDEN:
+        cands.append(stem[:-1] + HARDEN[stem[-1]])
+    for c in list(cands):
+        for i in range(len(c) - 1, -1, -1):
+            if c[i] in VOWELS:
+                if c[i] in LENGTHEN:
+                    cands.append(c[:i] + LENGTHEN[c[i]] + c[i + 1:])
+                break
+    for c in cands:
+        if c in plain:
+            return c
+    return None
+
+
+SOFT_E_EVIDENCE = {"í": (("INS", "SG"), ("GEN", "PL")), "ím": (("DAT", "PL"),), "ích": (("ESS", "PL"),),
+                   "emi": (("INS", "PL"),), "ěmi": (("INS", "PL"),), "em": (("INS", "SG"),)}
+
+
+def _soft_vowel_final(w: str, plain: set, ends, index) -> None:
+    """Flagless soft-declension nouns in -e/-ě (práce: pracemi, pracích, pracím): the stem (last vowel
+    possibly shortened) must have the instrumental plural -emi/-ěmi, which only nouns have, and the
+    locative or dative plural -ích/-ím. Such a noun's nominative plural equals its nominative singular
+    (práce, růže, moře), unless it is animate (-ovi/-ové forms listed): then -i/-ové. Nouns without
+    listed plural forms (ovoce) are left unclassified (conservative)."""
+    base = w[:-1]
+    for s in stems(base)[::-1]:
+        found = {e: sl for e, sl in SOFT_E_EVIDENCE.items() if s + e in plain and s + e != w}
+        if not ({"emi", "ěmi"} & set(found) and {"ích", "ím"} & set(found)):
+            continue
+        nom = _consonant_nominative(s, plain)
+        if nom:
+            # the -e word is the genitive singular / nominative plural of a consonant-final noun listed
+            # beside it (pec: pece, nit: nitě, hůl: hole, červeň: červeně)
+            index[w].append((nom, ("N", "GEN", "SG")))
+            index[w].append((nom, ("N", "NOM", "PL")))
+            for e, slots in found.items():
+                for sl in slots:
+                    index[s + e].append((nom, ("N",) + sl))
+            return
+        index[w].append((w, ("N", "NOM", "SG")))
+        if s + "ovi" in plain or s + "ové" in plain:
+            for e in ("ové", "i"):
+                if s + e in plain:
+                    index[s + e].append((w, ("N", "NOM", "PL")))
+        else:
+            index[w].append((w, ("N", "NOM", "PL")))
+        for e, slots in found.items():
+            for sl in slots:
+                index[s + e].append((w, ("N",) + sl))
+        return

@@ -23,6 +23,11 @@ class FastKeyer:
         alphabet = tile_set.alphabet
         keys = {letter: tile_set.key([letter]) for letter in alphabet}
         self._key_chars = frozenset(keys.values())
+        # any character that is neither a key character nor "\n" (which separates words in `keys`):
+        # one regular-expression scan of a whole batch instead of a set test per character
+        self._foreign = re.compile("[^" + "".join(sorted(re.escape(c) for c in self._key_chars | {"\n"})) + "]")
+        if "\n" in self._key_chars:  # never for real tile sets; `keys` would be ambiguous
+            self.keys = lambda words: None
         multi = sorted((letter for letter in alphabet if len(letter) > 1), key=len, reverse=True)
         self._sub = None
         if multi:
@@ -48,3 +53,26 @@ class FastKeyer:
         if self._key_chars.issuperset(lower):
             return lower
         return None
+
+    def keys(self, words) -> list[str] | None:
+        """`[self.key(w) for w in words]` for a whole batch in a few string operations on the words
+        joined by newlines; None when any word is not on the fast path (the caller then goes word by
+        word). Equal word by word: NFC and case mapping never act across a newline, no character's
+        case mapping is shorter than the character (so equal total lengths mean equal lengths of
+        every word), and a multi-letter tile never spans a newline."""
+        text = "\n".join(words)
+        if "[" in text or text.count("\n") != len(words) - 1:
+            return None
+        if not text.isascii():
+            text = _normalize("NFC", text)
+        upper = text.upper()
+        if len(upper) != len(text):
+            return None
+        lower = upper.lower()
+        if len(lower) != len(upper):
+            return None
+        if self._sub is not None:
+            lower = self._sub(lower)
+        if self._foreign.search(lower) is not None:
+            return None
+        return lower.split("\n")

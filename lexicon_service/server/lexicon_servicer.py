@@ -19,7 +19,7 @@ from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.server import search
 from lexicon_service.server.fastkey import FastKeyer
 from lexicon_service.server.errors import FieldError, LimitError, require, rpc
-from lexicon_service.server.limits import Limits, deadline_of
+from lexicon_service.server.limits import Limits, check_deadline, deadline_of
 from lexicon_service.tiles import UnknownLetterError
 
 VALID = lexicon_pb2.WORD_STATUS_VALID
@@ -59,12 +59,14 @@ def _jsonable(value):
 class _WordChecker:
     """Per-lexicon hot path of CheckWords (cached on the registry snapshot)."""
 
-    __slots__ = ("fast_key", "spell", "key", "letters_of_key", "admissible", "min_len", "max_len")
+    __slots__ = ("fast_key", "fast_keys", "spell", "key", "letters_of_key", "admissible", "min_len", "max_len")
 
     def __init__(self, lexicon) -> None:
         rule_set = lexicon.rule_set
         tile_set = rule_set.tile_set
-        self.fast_key = FastKeyer(tile_set).key
+        keyer = FastKeyer(tile_set)
+        self.fast_key = keyer.key
+        self.fast_keys = keyer.keys
         self.spell = tile_set.spell
         self.key = tile_set.key
         self.letters_of_key = tile_set.letters_of_key
@@ -86,6 +88,21 @@ class _WordChecker:
         if self.admissible(key):
             return VALID, key, ""
         return INVALID, key, ""
+
+    def statuses(self, words) -> list[int] | None:
+        """The status of each word (as `check` gives it), for a whole batch at once: the words are
+        converted to tile keys together (FastKeyer.keys) and only looked up one by one. None when
+        the batch needs the word-by-word path (a word the fast path cannot key)."""
+        keys = self.fast_keys(words)
+        if keys is None:
+            return None
+        admissible = self.admissible
+        lo, hi = self.min_len, self.max_len
+        lengths = list(map(len, keys))
+        if lo <= min(lengths) and max(lengths) <= hi:
+            return [VALID if admissible(k) else INVALID for k in keys]
+        return [BAD_LENGTH if n < lo or n > hi else VALID if admissible(k) else INVALID
+                for k, n in zip(keys, lengths)]
 
     def tiles(self, key) -> tuple[str, ...]:
         return self.letters_of_key(key) if key else ()
@@ -118,37 +135,79 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
         require(bool(request.lexicon), "lexicon", "required")
         if not words:
             raise FieldError("words", "at least one word is required")
-        if len(words) > limits.max_words:
-            raise LimitError("words", f"{len(words)} words; at most {limits.max_words} per request")
+        n_words = len(words)
+        if n_words > limits.max_words:
+            raise LimitError("words", f"{n_words} words; at most {limits.max_words} per request")
         deadline = deadline_of(context)
         max_chars = limits.max_word_chars
         include_tiles = request.include_tiles
         verdict_only = request.verdict_only
         response = lexicon_pb2.CheckWordsResponse(lexicon=request.lexicon)
-        add = response.results.add
-        invalid = 0
         with self.registry.acquire() as snapshot:
             checker = self._checker(snapshot, request.lexicon)
-            check = checker.check
-            for i, word in enumerate(words):
-                if not word or len(word) > max_chars:
-                    self._check_word_text(word, f"words[{i}]")
-                status, key, message = check(word)
-                if status != VALID:
-                    invalid += 1
+            statuses = None
+            if n_words > 1 and not include_tiles:
+                if n_words > 256:
+                    words = list(words)  # one conversion of the repeated field, not one per pass
+                lengths = list(map(len, words))
+                if min(lengths) == 0 or max(lengths) > max_chars:
+                    for i, word in enumerate(words):  # the first bad word names the field
+                        if not word or len(word) > max_chars:
+                            self._check_word_text(word, f"words[{i}]")
+                statuses = checker.statuses(words)
+            if statuses is not None:
+                invalid = n_words - statuses.count(VALID)
                 if verdict_only:
                     pass
-                elif include_tiles:
-                    add(word=word, valid=status == VALID, status=status, message=message, tiles=checker.tiles(key))
-                elif message:
-                    add(word=word, valid=False, status=status, message=message)
+                elif request.compact:
+                    response.statuses.extend(statuses)
                 else:
-                    add(word=word, valid=status == VALID, status=status)
-                if deadline is not None and (i & 255) == 255 and time.monotonic() > deadline:
-                    deadline_of(context)
+                    add = response.results.add
+                    for word, status in zip(words, statuses):
+                        if status == VALID:
+                            add(word=word, valid=True, status=VALID)
+                        elif status == INVALID:
+                            add(word=word, valid=False, status=INVALID)
+                        else:
+                            add(word=word, valid=False, status=status, message=checker.check(word)[2])
+                check_deadline(deadline)
+            else:
+                invalid = self._check_one_by_one(request, words, checker, response, deadline)
         response.acceptable = invalid == 0
         response.invalid_count = invalid
         return response
+
+    def _check_one_by_one(self, request, words, checker, response, deadline) -> int:
+        """CheckWords word by word (a word outside the fast path, include_tiles, a single word)."""
+        max_chars = self.limits.max_word_chars
+        include_tiles = request.include_tiles
+        verdict_only = request.verdict_only
+        compact = request.compact and not include_tiles
+        add = response.results.add
+        statuses = []
+        invalid = 0
+        check = checker.check
+        for i, word in enumerate(words):
+            if not word or len(word) > max_chars:
+                self._check_word_text(word, f"words[{i}]")
+            status, key, message = check(word)
+            if status != VALID:
+                invalid += 1
+            if verdict_only:
+                pass
+            elif compact:
+                statuses.append(status)
+            elif include_tiles:
+                add(word=word, valid=status == VALID, status=status, message=message, tiles=checker.tiles(key))
+            elif message:
+                add(word=word, valid=False, status=status, message=message)
+            else:
+                add(word=word, valid=status == VALID, status=status)
+            if deadline is not None and (i & 255) == 255 and time.monotonic() > deadline:
+                check_deadline(deadline)
+        if statuses:
+            response.statuses.extend(statuses)
+        return invalid
 
     @rpc
     def ExplainWord(self, request, context):

@@ -107,13 +107,23 @@ class LexiconRegistry:
         except OSError:
             return False
 
+    def _directory_state(self):
+        """Names and inodes of the directory's entries: changes when lexicon-build swaps one in."""
+        try:
+            return sorted((p.name, p.stat().st_ino) for p in self.directory.iterdir())
+        except OSError:
+            return None
+
     def _load_all_settled(self, attempts: int = 3) -> dict:
-        """`_load_all`, retried when it failed while lexicon-build was swapping a lexicon in."""
+        """`_load_all`, retried when it failed while lexicon-build was swapping a lexicon in (a
+        swap still in progress, or one completed during the load: the directory changed under it)."""
         for attempt in range(attempts):
+            before = self._directory_state()
             try:
                 return self._load_all()
             except ReloadError:
-                if attempt == attempts - 1 or not self._build_in_progress():
+                swapped = self._directory_state() != before
+                if attempt == attempts - 1 or not (swapped or self._build_in_progress()):
                     raise
                 time.sleep(0.1)
         raise AssertionError("unreachable")

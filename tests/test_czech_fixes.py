@@ -1,0 +1,139 @@
+"""Czech engine fixes found by the quality breakdown (build_tools/czech/quality.py): each a general rule
+over cs_CZ.dic lines, tested on representative words (paradigm tables)."""
+
+from __future__ import annotations
+
+import pytest
+
+from build_tools.czech.expand import DEFAULT_AFF, affixes, expand_entry
+from build_tools.czech.tagger import split_mixed
+
+
+def readings(word, flags):
+    out = {}
+    for it in expand_entry(word, flags, affixes(str(DEFAULT_AFF))):
+        if it[0] == "F":
+            out.setdefault(it[1], set()).add((it[2], frozenset(it[3])))
+    return out
+
+
+def has(word, flags, form, *feats, lemma=None):
+    return any(set(feats) <= t and (lemma is None or l == lemma) for l, t in readings(word, flags).get(form, ()))
+
+
+# flagless present-tense lines of -í- verbs whose infinitive has no conjugation flag (muset/IN + musím/N)
+@pytest.mark.parametrize("form, person, number", [
+    ("musím", "1", "SG"), ("musíš", "2", "SG"), ("musí", "3", "SG"), ("musí", "3", "PL"),
+    ("musíme", "1", "PL"), ("musíte", "2", "PL")])
+def test_flagless_present_of_muset(form, person, number):
+    assert has(form, "N", form, "V", "IND", "PRS", person, number, lemma="muset")
+    assert has(form, "N", "ne" + form, "V", "IND", "PRS", "NEG", person, number)
+
+
+def test_flagless_present_needs_mutual_evidence():
+    # a lone flagless -í word is not made a verb form
+    assert not any("V" in t for _, ts in readings("hí", "").items() for _, t in ts)
+
+
+# a merged verb + noun line (drát/ATHR: drát-deru and the noun drát-dráty)
+@pytest.mark.parametrize("line, parts", [("drát/ATHR", ["H", "ATR"]), ("nýt/BHN", ["H", "BN"]),
+                                         ("výše/EZ", ["Z", "E"])])
+def test_split_of_merged_lines(line, parts):
+    word, flags = line.split("/")
+    assert split_mixed(word, flags) == parts
+
+
+def test_noun_of_a_merged_verb_line():
+    assert has("drát", "ATHR", "dráty", "N", "NOM", "PL")
+    assert has("drát", "ATHR", "drát", "N", "NOM", "SG")
+    assert has("drát", "ATHR", "deru", "V", "IND", "PRS", "1", "SG")
+
+
+def test_bookish_present_of_a_finite_headword():
+    # píšu/BN (psát): píši, píší beside píšu, píšou, as for maže of mazat
+    assert has("píšu", "BN", "píši", "V", "PRS", "1", "SG", "LIT", lemma="psát")
+    assert has("napíšu", "BN", "napíší", "V", "PRS", "3", "PL", "LIT", lemma="napsat")
+
+
+@pytest.mark.parametrize("word, flags", [("dál", "E"), ("líp", "E"), ("výše", "EZ"), ("spíš", "")])
+def test_comparative_adverbs(word, flags):
+    assert has(word, flags, word, "ADV", "CMPR")
+
+
+@pytest.mark.parametrize("word, nom_pl", [("práce", "práce"), ("déšť", None), ("mysl", "mysli"),
+                                          ("lest", "lsti")])
+def test_flagless_nouns(word, nom_pl):
+    assert has(word, "", word, "N", "NOM", "SG", lemma=word)
+    if nom_pl:
+        assert has(nom_pl, "", nom_pl, "N", "NOM", "PL", lemma=word)
+
+
+def test_flagless_oblique_e_form_of_a_consonant_noun():
+    # hole: genitive singular / nominative plural of hůl, not a nominative singular of its own
+    r = readings("hole", "")
+    assert ("hůl", frozenset({"N", "NOM", "PL"})) in r["hole"]
+    assert not any(l == "hole" for l, _ in r["hole"])
+
+
+def test_flagless_nul_participle():
+    # kliknul/N beside kliknout: the -nul variant of the masculine l-participle
+    assert has("kliknul", "N", "kliknul", "V.PTCP", "ACT", "MASC", "SG", lemma="kliknout")
+
+
+@pytest.mark.parametrize("word, flags, nom_pl", [("věda", "XNZQ", "vědy"), ("vliv", "HXN", "vlivy")])
+def test_noun_of_a_transgressive_line(word, flags, nom_pl):
+    # věda/XNZQ is the noun věda and the transgressive of vědět; vliv/HXN the noun and vlít's transgressive
+    assert split_mixed(word, flags)[0] == "".join(f for f in flags if f in "ZQH")
+    assert has(word, flags, nom_pl, "N", "NOM", "PL", lemma=word)
+    assert has(word, flags, word, "N", "NOM", "SG", lemma=word)
+
+
+@pytest.mark.parametrize("form, lemma", [("kašle", "kašel"), ("pytle", "pytel"), ("deště", "déšť")])
+def test_flagless_soft_masculine_plural(form, lemma):
+    assert has(form, "", form, "N", "NOM", "PL", lemma=lemma)
+
+
+def test_long_infinitive_and_passive_flag_make_a_verb():
+    # udit/CIN: I (udíti) and C (the passive uzen) -- a verb, not a noun
+    assert has("udit", "CIN", "uzen", "V.PTCP", "PASS", "MASC", "SG")
+    assert has("udit", "CIN", "udit", "V", "NFIN")
+
+
+def test_short_passive_by_flag_o_on_a_verb():
+    assert has("dohřát", "BNO", "dohřáta", "V.PTCP", "PASS", "FEM", "SG")
+
+
+def test_nul_variant_inside_a_verb_paradigm():
+    assert has("blbnout", "ANT", "blbnul", "V.PTCP", "ACT", "MASC", "SG")
+    r = expand_entry("blbnout", "ANT", affixes(str(DEFAULT_AFF)))
+    assert not [x for x in r if x[0] == "R" and x[2] == "untagged-form"]
+
+
+def test_imperative_whose_plural_is_the_present():
+    # pošlu/BN: pošli, pošleme, pošlete
+    assert has("pošlu", "BN", "pošli", "V", "IMP", "2", "SG")
+    assert has("pošlu", "BN", "pošleme", "V", "IMP", "1", "PL")
+    assert has("pošlu", "BN", "pošleme", "V", "IND", "PRS", "1", "PL")
+
+
+def test_aje_transgressive():
+    assert has("klouzat", "AJN", "klouzaje", "V.CVB", "PRS", "MASC", "SG")
+
+
+@pytest.mark.parametrize("word, flags, noun_pl, short, short_feats", [
+    ("bál", "HNO", "bály", "bála", ("V.PTCP", "ACT", "FEM", "SG")),
+    ("osel", "INOPV", "osli", "osela", ("V.PTCP", "ACT", "FEM", "SG"))])
+def test_noun_line_with_short_forms(word, flags, noun_pl, short, short_feats):
+    assert has(word, flags, noun_pl, "N", "NOM", "PL", lemma=word)
+    assert has(word, flags, short, *short_feats)
+
+
+def test_animate_mobile_e_plural_by_flag_p():
+    assert has("kozel", "PIV", "kozli", "N", "NOM", "PL")
+
+
+def test_tel_nouns_nominative_plural():
+    # badatel/UD: badatelé (D), not badateli (U: dative/locative/vocative singular, instrumental plural)
+    assert has("badatel", "UD", "badatelé", "N", "NOM", "PL")
+    assert not has("badatel", "UD", "badateli", "N", "NOM", "PL")
+    assert has("badatel", "UD", "badateli", "N", "DAT", "SG")
