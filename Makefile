@@ -30,13 +30,15 @@ proto: $(VENV)/.installed
 # --- default lexicons (built only when missing or when their sources change) ---
 lexicons: $(LEXICONS)/pl-scrabble.lex $(LEXICONS)/cs-scrabble.lex $(LEXICONS)/cs-kriskros.lex
 
-$(LEXICONS)/pl-scrabble.lex: | $(VENV)/.installed
-	$(VENV)/bin/lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt -o $@
+# Polish: SGJP (morfeusz2) expansion of the headword list, plus the sjp.pl Hunspell forms.
+$(LEXICONS)/pl-scrabble.lex: data/pl/headwords.txt data/pl/pl_PL.dic data/pl/pl_PL.aff | $(VENV)/.installed
+	$(VENV)/bin/lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt --hunspell data/pl/pl_PL.dic -o $@
 
-$(LEXICONS)/cs-scrabble.lex: | $(VENV)/.installed
+# Czech: our paradigm engine over the Czech Hunspell stems and flags.
+$(LEXICONS)/cs-scrabble.lex: data/cs/cs_CZ.dic data/cs/cs_CZ.aff | $(VENV)/.installed
 	$(VENV)/bin/lexicon-build --rules cs-scrabble --hunspell data/cs/cs_CZ.dic -o $@
 
-$(LEXICONS)/cs-kriskros.lex: | $(VENV)/.installed
+$(LEXICONS)/cs-kriskros.lex: data/cs/cs_CZ.dic data/cs/cs_CZ.aff | $(VENV)/.installed
 	$(VENV)/bin/lexicon-build --rules cs-kriskros --hunspell data/cs/cs_CZ.dic -o $@
 
 run: install lexicons

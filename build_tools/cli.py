@@ -1,6 +1,7 @@
 """`lexicon-build`: compile word sources into a lexicon for one rule set.
 
-    lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt -o lexicons/pl-scrabble.lex
+    lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt \
+                  --hunspell data/pl/pl_PL.dic -o lexicons/pl-scrabble.lex    (the default Polish build)
 
 Stages (one module each): sources.py (parse) -> expand_pl.py / czech (expand) -> compile.py
 (profile + tile keys) -> save.py (atomic write). Sources can be combined and repeated.
@@ -85,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
         "profile (build_tools/profiles/*.profile) and stored as tile keys; every rejected form or\n"
         "bad input line is counted in the summary (and listed with --rejected).",
         epilog="examples:\n"
-        "  lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt -o lexicons/pl-scrabble.lex\n"
+        "  lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt --hunspell data/pl/pl_PL.dic \\\n"
+        "                -o lexicons/pl-scrabble.lex      (the default Polish build)\n"
         "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
         "  lexicon-build --rules cs-kriskros --hunspell data/cs/cs_CZ.dic -o lexicons/cs-kriskros.lex\n\n"
         "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish the\n"
@@ -137,11 +139,12 @@ def _expand(language: str, entries, compiler, workers: int) -> None:
                                               log=compiler.log is not None))
     elif language == "cs":
         try:
-            from build_tools.czech import expand_headwords
+            from build_tools.czech import expand_judged
         except ImportError as exc:
-            raise BuildError(f"the Czech expander (build_tools.czech.expand_headwords) is not "
-                             f"available: {exc}") from None
-        compiler.add(expand_headwords(entries, workers=workers))
+            raise BuildError(f"the Czech expander (build_tools.czech) is not available: {exc}") from None
+        # Judging in the workers keeps the main process from becoming the bottleneck.
+        _merge_judged(compiler, expand_judged(entries, compiler.judge, workers=workers,
+                                              log=compiler.log is not None))
     else:
         raise BuildError(f"no expander for language {language!r} (known: pl, cs)")
 

@@ -62,6 +62,7 @@ from typing import Iterable, Iterator
 
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
 from build_tools.tags import COMMON_NAME_CLASSES, format_tag, sgjp_to_tag
+from build_tools.parallel import ignore_interrupt
 
 VOWELS = frozenset("aąeęioóuy")
 CHUNK = 500
@@ -377,6 +378,7 @@ EXAMPLES = 8
 
 
 def _init_judge(judge, log: bool) -> None:
+    ignore_interrupt()
     global _JUDGE, _LOG
     _JUDGE, _LOG = judge, log
     _TAGSETS.clear()     # ids are per build and per process (a forked worker inherits a copy)
@@ -506,7 +508,7 @@ def expand_raw(entries: Iterable[HeadwordEntry], *, workers: int | None = None):
     import multiprocessing as mp
 
     ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=ignore_interrupt) as pool:
         for result in pool.imap(_expand_chunk, _chunks(entries, CHUNK), chunksize=1):
             yield from result
 

@@ -17,12 +17,14 @@ Speed: an affix's condition (``[^i]e``, ``[^dsz]n[ąę]ć``) is parsed into one 
 position, and for each flag the affixes whose condition, strip and position fit a word's last
 (first, for prefixes) ``_K`` letters are computed once per ending and cached; only conditions
 longer than that are checked with a regular expression. The result is the same as trying every
-affix of a flag on every stem (tests compare both), about 10x faster on pl_PL.
+affix of a flag on every stem (tests compare both; identical on all of pl_PL.dic), about 4x
+faster on pl_PL.
 """
 
 from __future__ import annotations
 
 import re
+from build_tools.parallel import ignore_interrupt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -337,6 +339,7 @@ _STATE: dict = {}
 
 
 def _init_worker(aff: AffixFile, judge, rule: str, log: bool, veto=None) -> None:
+    ignore_interrupt()
     from build_tools.expand_pl import _TAGSETS
 
     _STATE.update(aff=aff, judge=judge, rule=rule, log=log, veto=veto or {})

@@ -95,6 +95,21 @@ def test_hunspell_polish_affix_forms(tmp_path, capsys, monkeypatch, workers):
         assert L.manifest["sources"][1]["kind"] == "hunspell-aff"
 
 
+def test_hunspell_does_not_admit_what_sgjp_denies(tmp_path, capsys):
+    """A form the Morfeusz expansion rejected as a combining form (or abbreviation, ...) is not
+    admitted from Hunspell either; other Hunspell forms are."""
+    write(tmp_path / "v.aff", "SET UTF-8\n", "utf-8")
+    dic = write(tmp_path / "v.dic", "2\nabstrakcyjno\nabstrakcyjny\n")
+    heads = write(tmp_path / "h.txt", "abstrakcyjny\n")
+    lex = build(tmp_path, "v", "--headwords", heads, "--hunspell", dic)
+    assert "analyser-combining-form" in capsys.readouterr().out
+    with load_lexicon(lex) as L:
+        assert "abstrakcyjno" not in L and "abstrakcyjny" in L
+    lex = build(tmp_path, "w", "--hunspell", dic)        # no analyser: nothing to veto
+    with load_lexicon(lex) as L:
+        assert "abstrakcyjno" in L
+
+
 def test_combined_sources_and_determinism(tmp_path, capsys):
     words = write(tmp_path / "w.txt", "abc\nkot\n")
     heads = write(tmp_path / "h.txt", "kot\n")

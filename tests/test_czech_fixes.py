@@ -137,3 +137,14 @@ def test_tel_nouns_nominative_plural():
     assert has("badatel", "UD", "badatelé", "N", "NOM", "PL")
     assert not has("badatel", "UD", "badateli", "N", "NOM", "PL")
     assert has("badatel", "UD", "badateli", "N", "DAT", "SG")
+
+
+@pytest.mark.parametrize("word, flags, form, feats, not_feats", [
+    ("koleno", "MQIR", "koleni", ("N", "ESS", "SG", "NEUT"), ("N", "NOM", "PL")),
+    ("loď", "ZI", "lodi", ("N", "NOM", "PL", "FEM"), ("ANIM",)),
+    ("hřeben", "HS", "hřebene", ("N", "GEN", "SG"), ("N", "NOM", "PL")),
+])
+def test_add_on_flags_on_other_genders(word, flags, form, feats, not_feats):
+    # I (-i) and S (soft forms) next to another declension flag: gender and slots from the main flag
+    assert has(word, flags, form, *feats)
+    assert not has(word, flags, form, *not_feats)

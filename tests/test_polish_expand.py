@@ -185,3 +185,18 @@ def test_combining_forms_are_not_words():
     # SGJP adja (lipcowo- in lipcowo-sierpniowy) is a bound form; as an adverb it stays
     assert rejected("lipcowy").get("lipcowo") == "combining-form"
     assert "szybko" in admitted("szybki") or "szybko" in admitted("szybko")
+
+
+def test_adverbs_derived_from_adjective_headwords():
+    """SGJP keeps adjectival adverbs as lemmas of their own: an adjective headword brings its
+    adverb (stem + -o/-e/-ie, when SGJP knows that adverb), with all degrees and nie-."""
+    from build_tools.expand_pl import expand_one
+
+    forms = {f: (h, p) for f, h, _t, p in expand_one("końcowy")[0]}
+    assert forms["końcowo"][0] == "końcowo" and "niekońcowo" in forms
+    cichy = {f for f, *_ in expand_one("cichy")[0]}
+    assert {"cicho", "ciszej", "najciszej", "niecicho"} <= cichy
+    assert not any(f.endswith("o") and h != "mój" for f, h, *_ in expand_one("mój")[0]
+                   if f in ("moo", "moe"))
+    # only for adjective lemmas: a noun in -y gets no adverb
+    assert "domo" not in {f for f, *_ in expand_one("domy")[0]}
