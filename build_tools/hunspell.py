@@ -24,10 +24,11 @@ faster on pl_PL.
 from __future__ import annotations
 
 import re
-from build_tools.parallel import ignore_interrupt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
+
+from build_tools.parallel import ignore_interrupt
 
 
 @dataclass(frozen=True)
@@ -320,7 +321,7 @@ def read_dic(path: str | Path, aff: AffixFile) -> Iterator[tuple[int, str, str, 
             except UnicodeDecodeError:
                 yield lineno, raw.decode(aff.encoding, errors="replace"), "", "bad-encoding"
                 continue
-            if lineno == 1 and line.strip().isdigit():
+            if lineno == 1 and line.strip().isdecimal():
                 continue
             if not line.strip():
                 continue

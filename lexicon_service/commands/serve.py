@@ -160,7 +160,7 @@ def _tune_gc() -> None:
 
 def _split_address(address: str) -> tuple[str, int]:
     host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not port.isdecimal():
         raise UserError(f"--address {address!r} must be host:port")
     return host, int(port)
 

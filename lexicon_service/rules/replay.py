@@ -169,7 +169,7 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
                                      f"{rule_set.exchange.min_tiles_in_bag}")
             elif count is not None and count > bag:
                 line.problems.append(f"illegal exchange: {count} tiles exchanged, only {bag} in the bag")
-            if count is not None and rack is not None and event.exchanged and not event.exchanged.isdigit():
+            if count is not None and rack is not None and event.exchanged and not event.exchanged.isdecimal():
                 try:
                     left = list(rack)
                     for tile in tile_set.spell_rack(event.exchanged):
@@ -281,7 +281,7 @@ def _exchange_count(tile_set, exchanged: str | None, line: ReplayLine) -> int | 
     if not exchanged:
         line.problems.append("exchange of no tiles")
         return None
-    if exchanged.isdigit():
+    if exchanged.isdecimal():
         return int(exchanged)
     try:
         return len(tile_set.spell_rack(exchanged))

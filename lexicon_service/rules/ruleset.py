@@ -471,7 +471,7 @@ def _parse_tiles(rows, blank_values, section_line, origin):
         if letter.startswith("[") and letter.endswith("]"):
             letter = letter[1:-1]
         for label, value in (("points", points), ("count", count)):
-            if not value.isdigit():
+            if not value.isdecimal():
                 raise RuleSetError(f"{label} of {letter!r} must be a whole number >= 0, got {value!r}", origin,
                                    lineno, f"[tiles] {label}")
         if letter == BLANK:
@@ -534,7 +534,7 @@ def _parse_board(board_values, layout_rows, layout_line, origin) -> BoardSpec:
     grid: list[tuple[tuple[int, int], ...]] = []
     for index, (lineno, line) in enumerate(layout_rows):
         tokens = line.split()
-        if tokens and tokens[0].isdigit():
+        if tokens and tokens[0].isdecimal():
             if int(tokens[0]) != index + 1:
                 raise RuleSetError(f"row number {tokens[0]} where row {index + 1} was expected", origin, lineno,
                                    "[layout]")
