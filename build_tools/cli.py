@@ -175,8 +175,13 @@ def _hunspell_plain(dic: Path, compiler, progress, counter, workers: int) -> Non
 
     aff = read_aff(aff_path_for(dic))
     entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
+    from build_tools.expand_pl import dotted_abbreviations
+
     keys = compiler.keys
     veto = {f: r for f, r in compiler.denied.items() if f not in keys}
+    # Unflagged stems SGJP knows only as dotted abbreviations (np, itd, godz): not words.
+    bare = (e.lemma for e in read_hunspell(dic, aff) if not e.flags and e.lemma not in keys)
+    veto.update((w, "abbreviation") for w in dotted_abbreviations(bare))
     _merge_judged(compiler, expand_judged(entries, aff, compiler.judge, workers=workers,
                                           log=compiler.log is not None, veto=veto))
 

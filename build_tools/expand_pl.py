@@ -103,6 +103,28 @@ def _morfeusz():
     return _generator
 
 
+_analyser = None
+
+
+def dotted_abbreviations(words: Iterable[str]) -> list[str]:
+    """The words SGJP does not know bare but knows, with a full stop, only as abbreviations
+    ("np" -> "np."): spelling dictionaries list such abbreviations without their dot, and the
+    game admits no abbreviation. Words SGJP knows bare ("dom", "ul") are never returned."""
+    global _analyser
+    if _analyser is None:
+        import morfeusz2
+
+        _analyser = morfeusz2.Morfeusz(expand_tags=False)
+    found = []
+    for word in words:
+        if not all(seg[2][2] == "ign" for seg in _analyser.analyse(word)):
+            continue
+        dotted = _analyser.analyse(word + ".")
+        if any(seg[0] == 0 and seg[1] == 1 and seg[2][2].startswith("brev") for seg in dotted):
+            found.append(word)
+    return found
+
+
 def pos_class(pos: str | None) -> str | None:
     if pos is None:
         return None

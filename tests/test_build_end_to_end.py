@@ -110,6 +110,17 @@ def test_hunspell_does_not_admit_what_sgjp_denies(tmp_path, capsys):
         assert "abstrakcyjno" in L
 
 
+def test_hunspell_drops_abbreviations_listed_without_their_dot(tmp_path, capsys):
+    """pl_PL.dic lists np, itd, godz bare; SGJP knows them only as "np." (brev): not words.
+    Words SGJP knows bare (dom, ul) stay, and flagged stems are not second-guessed."""
+    write(tmp_path / "a.aff", "SET UTF-8\n", "utf-8")
+    dic = write(tmp_path / "a.dic", "5\nnp\nitd\ngodz\ndom\nul\n")
+    lex = build(tmp_path, "a", "--hunspell", dic)
+    assert "analyser-abbreviation" in capsys.readouterr().out
+    with load_lexicon(lex) as L:
+        assert L.keys() == ["dom", "ul"]
+
+
 def test_combined_sources_and_determinism(tmp_path, capsys):
     words = write(tmp_path / "w.txt", "abc\nkot\n")
     heads = write(tmp_path / "h.txt", "kot\n")

@@ -5,7 +5,7 @@ import pytest
 pytest.importorskip("morfeusz2")
 
 from build_tools.compile import FormJudge  # noqa: E402
-from build_tools.expand_pl import expand_headwords, expand_lemma  # noqa: E402
+from build_tools.expand_pl import dotted_abbreviations, expand_headwords, expand_lemma  # noqa: E402
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection  # noqa: E402
 from build_tools.profiles import load_profile  # noqa: E402
 from lexicon_service.rules import load_rule_set  # noqa: E402
@@ -200,3 +200,8 @@ def test_adverbs_derived_from_adjective_headwords():
                    if f in ("moo", "moe"))
     # only for adjective lemmas: a noun in -y gets no adverb
     assert "domo" not in {f for f, *_ in expand_one("domy")[0]}
+
+
+def test_dotted_abbreviations_on_real_sgjp():
+    assert dotted_abbreviations(["np", "itd", "tzn", "godz", "inż", "dom", "ul", "kot", "xyzzy"]) == [
+        "np", "itd", "tzn", "godz", "inż"]
