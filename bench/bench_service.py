@@ -155,7 +155,7 @@ def sample_words(lexicon, n: int, rng: random.Random) -> list[str]:
 def in_process_words_per_s(lexicon, words: list[str], seconds: float, fast: bool = False) -> float:
     """The in-process lookup: text -> tile key -> membership (TileSet.key_of_text, or the server's fast path)."""
     if fast:
-        from lexicon_service.server.fastkey import FastKeyer
+        from lexicon_service.fastkey import FastKeyer
 
         keyer = FastKeyer(lexicon.rule_set.tile_set).key
         slow = lexicon.rule_set.tile_set.key_of_text

@@ -17,6 +17,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from lexicon_service.fastkey import FastKeyer
+
 BLANK = "?"  # how racks, tile tables and GCG write the blank
 _PRIVATE_USE_BASE = 0xE000
 
@@ -64,6 +66,7 @@ class TileSet:
     _by_letter: dict = field(init=False, repr=False, compare=False)
     _key_of_letter: dict = field(init=False, repr=False, compare=False)
     _letter_of_key: dict = field(init=False, repr=False, compare=False)
+    _fast_keyer: object = field(init=False, repr=False, compare=False)
     _alphabet: tuple = field(init=False, repr=False, compare=False)
     _max_len: int = field(init=False, repr=False, compare=False)
     _points: dict = field(init=False, repr=False, compare=False)
@@ -96,6 +99,7 @@ class TileSet:
         object.__setattr__(self, "_alphabet", tuple(alphabet))
         object.__setattr__(self, "_max_len", max((len(a) for a in alphabet), default=1))
         object.__setattr__(self, "_points", {t.letter: t.points for t in self.tiles})
+        object.__setattr__(self, "_fast_keyer", FastKeyer(self))
         # Fast paths (no multi-letter tiles involved): one character -> its square / rack tile.
         play_chars = {".": PlayTile(None)}
         rack_chars = {BLANK: BLANK}
@@ -181,7 +185,10 @@ class TileSet:
             return "".join(out)
 
     def key_of_text(self, text: str) -> str:
-        return self.key(self.spell(text))
+        # Plain words take a few string operations (lexicon_service/fastkey.py, property-tested
+        # equal to spelling); brackets, foreign letters and errors take the spelling path.
+        fast = self._fast_keyer.key(text)
+        return fast if fast is not None else self.key(self.spell(text))
 
     def text_of_key(self, key: str) -> str:
         """Display text of a key: multi-letter tiles spelled out, lowercase ("\\ue000ata" -> "chata")."""

@@ -17,7 +17,7 @@ from google.protobuf import struct_pb2
 
 from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.server import search
-from lexicon_service.server.fastkey import FastKeyer
+from lexicon_service.fastkey import FastKeyer
 from lexicon_service.server.errors import FieldError, LimitError, require, rpc
 from lexicon_service.server.limits import Limits, check_deadline, deadline_of
 from lexicon_service.tiles import UnknownLetterError

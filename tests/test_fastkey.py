@@ -1,4 +1,5 @@
-"""The server's fast word -> tile key path agrees with TileSet.key_of_text wherever it answers."""
+"""The fast word -> tile key path (used by TileSet.key_of_text and the server's batches) agrees with
+spelling tile by tile (TileSet.key(TileSet.spell(word))) wherever it answers."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexicon_service.rules import list_rule_sets, load_rule_set
-from lexicon_service.server.fastkey import FastKeyer
+from lexicon_service.fastkey import FastKeyer
 from lexicon_service.tiles import UnknownLetterError
 
 RULE_SETS = list_rule_sets()
@@ -15,7 +16,7 @@ RULE_SETS = list_rule_sets()
 
 def slow_key(tile_set, word):
     try:
-        return tile_set.key_of_text(word)
+        return tile_set.key(tile_set.spell(word))
     except UnknownLetterError:
         return None
 
@@ -71,3 +72,22 @@ def test_batch_keys_equal_word_by_word_keys(rule_set_id):
 
     check()
     assert fast.keys(["kot", "ko\nt"]) is None  # a newline inside a word: never on the batch path
+
+
+@pytest.mark.parametrize("rule_set_id", RULE_SETS)
+def test_key_of_text_equals_spelling(rule_set_id):
+    """key_of_text (fast path first) gives the spelled key or raises as spelling does."""
+    ts = load_rule_set(rule_set_id).tile_set
+
+    @settings(max_examples=300, deadline=None)
+    @given(characters(rule_set_id))
+    def check(word):
+        try:
+            expected = ts.key(ts.spell(word))
+        except UnknownLetterError:
+            with pytest.raises(UnknownLetterError):
+                ts.key_of_text(word)
+            return
+        assert ts.key_of_text(word) == expected, word
+
+    check()
