@@ -15,6 +15,8 @@ from pathlib import Path
 from . import tables as irregular
 from .affix import AffixTable, load_affixes
 from .unflagged import noun_index
+from .flagless import (adverb_of_adjective, collective_numeral, forms_of_other_headwords, imperative_index,
+                       ordinal_adverb, reviewed_words)
 from .finite import comparative_adverbs, nul_participles, present_index
 from .tagger import (PREFIX_TAGS, split_mixed, adj_slots, is_infinitive, noun_gender, noun_slots, tag_cvb, tag_passive,
                      tag_short, tag_verb_forms, word_class)
@@ -323,6 +325,26 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
             continue
         if irregular.looks_like_adverb(base):
             emit(form, base, _tag(("ADV",), ptags), "adv-guess")
+            continue
+        rw = reviewed_words().get(base)
+        if rw:
+            for t in rw:
+                emit(form, base, _tag(t, ptags), "reviewed")
+            continue
+        imp = imperative_index(str(DEFAULT_DIC)).get(base)
+        if imp:
+            emit(form, imp[0], _tag(imp[1], ptags), "imperative/flagless")
+            continue
+        other = forms_of_other_headwords(form, aff, str(DEFAULT_DIC), expand_entry)
+        if other:
+            # a form another headword generates (hrejte: hrát): its tags there, nothing of its own
+            out.extend(other)
+            continue
+        if adverb_of_adjective(base, str(DEFAULT_DIC)) or ordinal_adverb(base, str(DEFAULT_DIC)):
+            emit(form, base, _tag(("ADV",), ptags), "adv/deadjectival")
+            continue
+        if (num := collective_numeral(base, str(DEFAULT_DIC))):
+            emit(form, base, _tag(num, ptags), "num/collective")
             continue
         reject(form, "unclassified", f"{lemma}/{flags}: no paradigm flag and not in the tables")
     return out

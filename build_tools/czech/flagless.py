@@ -1,0 +1,261 @@
+"""Flagless dictionary lines (no inflection flag; at most the negation flag N) that are not case forms of
+flagless nouns nor present forms of flagless verbs (unflagged.py, finite.py):
+
+1. **Forms of another headword.** cs_CZ.dic lists many inflected forms as separate flagless lines
+   (hrejte beside hrát/BTN, zombii beside zombie). Such a line needs no classification of its own: the
+   other headword generates it with its tag. `forms_of_other_headwords` finds the headwords by reverse
+   affix lookup (a suffix rule whose added ending the word has, a stem in the dictionary with that flag,
+   one continuation level, the ne-/nej- prefixes) and returns the readings their full expansion gives the
+   word (the same engine path as the headword itself, so the tag is the one the form already has).
+2. **Regular deadjectival adverbs.** A word in -e/-ě whose adjective in -ý/-í is a dictionary headword
+   (rychle: rychlý, hloupě: hloupý, lidsky -> see 3) with the spelling changes of the adverb suffix
+   (k/h/ch/r before -e: -ce/-ze/-še/-ře; d/t/n before -ě: -dě/-tě/-ně; -ský/-cký -> -sky/-cky handled by
+   tables.looks_like_adverb), and -sky/-cky/-zky/-ky words whose -ký adjective is a headword (česky:
+   český; hezky: hezký). Only when the adjective is an adjective headword of the dictionary (flag Y).
+3. Everything else is looked up in data/closed_class.tsv (reviewed word lists: prepositions,
+   conjunctions, particles, interjections, adverbs, indeclinable pronouns/numerals/nouns) by expand.py,
+   and otherwise stays `unclassified`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import lru_cache
+from pathlib import Path
+
+# ---------------------------------------------------------------- 1. forms of other headwords
+
+NEG_PREFIXES = ("nejne", "nej", "ne")
+
+
+@lru_cache(maxsize=4)
+def _dictionary(dic_path: str) -> dict[str, tuple[str, ...]]:
+    """lowercase word -> flag strings of its lines that carry a paradigm flag (not N-only)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    p = Path(dic_path)
+    if not p.exists():
+        return {}
+    with open(p, encoding="utf-8") as fh:
+        next(fh, None)
+        for line in fh:
+            word, _, flags = line.rstrip("\n").partition("/")
+            if not word or word != word.lower() or set(flags) <= {"N"}:
+                continue
+            out[word].append(flags)
+    return {w: tuple(f) for w, f in out.items()}
+
+
+def _suffix_index(aff):
+    idx = aff.__dict__.get("_reverse_sfx")
+    if idx is None:
+        idx = defaultdict(list)
+        for c in aff.suffixes.values():
+            for r in c.rules:
+                idx[r.add].append(r)
+        aff.__dict__["_reverse_sfx"] = idx = dict(idx)
+    return idx
+
+
+def _candidate_stems(word: str, aff, dic: dict) -> set[tuple[str, str]]:
+    """(stem, flags) of dictionary headwords whose suffix rules could make `word` (unverified)."""
+    idx = _suffix_index(aff)
+    maxlen = max((len(a) for a in idx), default=0)
+    out = set()
+
+    def one_level(w: str, need_flag: str | None = None):
+        res = []
+        for k in range(0, min(len(w) - 1, maxlen) + 1):
+            for r in idx.get(w[len(w) - k:], ()):
+                if need_flag is not None and r.flag not in need_flag:
+                    continue
+                res.append((w[: len(w) - k] + r.strip, r))
+        return res
+
+    for w in {word} | {word[len(p):] for p in NEG_PREFIXES if word.startswith(p) and len(word) > len(p) + 1}:
+        for flags in dic.get(w, ()):
+            out.add((w, flags))
+        for stem, r in one_level(w):
+            for flags in dic.get(stem, ()):
+                if r.flag in flags:
+                    out.add((stem, flags))
+            # a continuation class: w = (stem + rule1) + rule2
+            if r.flag:
+                for stem1, r1 in one_level(stem):
+                    if r1.cont and r.flag in r1.cont:
+                        for flags in dic.get(stem1, ()):
+                            if r1.flag in flags:
+                                out.add((stem1, flags))
+    return out
+
+
+def forms_of_other_headwords(word: str, aff, dic_path: str, expand_entry) -> list[tuple]:
+    """The ("F", ...) items that other flagged headwords of the dictionary generate for `word`."""
+    dic = _dictionary(dic_path)
+    items = []
+    from .tagger import word_class
+    for stem, flags in sorted(_candidate_stems(word, aff, dic)):
+        if word_class(stem, flags) == "plain":
+            continue        # only paradigm headwords (no recursion into other plain lines)
+        for it in _expand_cached(stem, flags, aff, expand_entry):
+            if it[0] == "F" and it[1] == word:
+                items.append(it)
+    return items
+
+
+_EXPANDED: dict = {}
+
+
+def _expand_cached(stem, flags, aff, expand_entry):
+    key = (stem, flags, id(aff))
+    hit = _EXPANDED.get(key)
+    if hit is None:
+        if len(_EXPANDED) > 4096:
+            _EXPANDED.clear()
+        hit = _EXPANDED[key] = tuple(expand_entry(stem, flags, aff))
+    return hit
+
+
+# ---------------------------------------------------------------- 2. regular deadjectival adverbs
+
+# adverb ending -> adjective endings it comes from (the consonant alternations of the -e/-ě suffix)
+ADVERB_TO_ADJ = (
+    ("ce", ("ký",)), ("ze", ("hý",)), ("še", ("chý",)), ("ře", ("rý",)),
+    ("dě", ("dý",)), ("tě", ("tý",)), ("ně", ("ný",)),
+    ("bě", ("bý",)), ("pě", ("pý",)), ("vě", ("vý",)), ("mě", ("mý",)), ("fě", ("fý",)),
+    ("le", ("lý",)), ("se", ("sý",)), ("ze", ("zý",)),
+    ("ky", ("ký",)),
+    ("ně", ("ní",)),
+)
+# not -e/-ě from every -í adjective: participial (plačící: plačíce is a transgressive), relational
+# (hmyzí: hmyze is a noun case) and numeral (dvojí: dvoje) adjectives have no such adverb; -ní -> -ně
+# (jarní: jarně, denní: denně) is regular.
+
+
+@lru_cache(maxsize=4)
+def _adjectives(dic_path: str) -> frozenset:
+    return frozenset(w for w, fl in _dictionary(dic_path).items()
+                     if any("Y" in f for f in fl) and w.endswith(("ý", "í")))
+
+
+def adverb_of_adjective(word: str, dic_path: str) -> str | None:
+    """The adjective headword a regular adverb comes from (rychle -> rychlý, česky -> český), or None."""
+    adjs = _adjectives(dic_path)
+    if len(word) < 4:
+        return None
+    for end, adj_ends in ADVERB_TO_ADJ:
+        if word.endswith(end):
+            stem = word[: len(word) - len(end)]
+            for ae in adj_ends:
+                if stem + ae in adjs:
+                    return stem + ae
+    return None
+
+
+# ---------------------------------------------------------------- 3. flagless imperatives
+
+VOWEL_END = set("aeiouyáéíóúůýě")
+SOFT = {"t": "ť", "d": "ď", "n": "ň"}
+
+
+@lru_cache(maxsize=4)
+def _plain(dic_path: str) -> frozenset:
+    """Lowercase lines without a paradigm flag (at most N)."""
+    out = set()
+    p = Path(dic_path)
+    if p.exists():
+        with open(p, encoding="utf-8") as fh:
+            next(fh, None)
+            for line in fh:
+                word, _, flags = line.rstrip("\n").partition("/")
+                if word and word == word.lower() and set(flags) <= {"N"}:
+                    out.add(word)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=4)
+def imperative_index(dic_path: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """form -> (lemma, tag) for imperatives the dictionary lists as flagless triples: the singular X (hrej,
+    plavej, brzdi, husti) with its 1st and 2nd plural P+me, P+te (hrejme/hrejte, brzděme/brzděte,
+    hustěme/hustěte), where P = X after a consonant and X - i + e/ě (or the softened stem: vyprosťme)
+    after -i. All three must be flagless lines (mutual evidence; -me/-te beside a consonant- or
+    -i-final singular is the imperative pattern, present forms end in a vowel). The lemma is the
+    infinitive (stem + it/et/ět, X + t for -ej, -ovat for -uj) when it is a verb headword, else X."""
+    plain = _plain(dic_path)
+    dic = _dictionary(dic_path)
+    out: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for x in plain:
+        if len(x) < 2:
+            continue
+        if x[-1] == "i":
+            stem = x[:-1]
+            if not stem or stem[-1] in VOWEL_END:
+                continue
+            cands = [stem + "e", stem + "ě"] + ([stem[:-1] + SOFT[stem[-1]]] if stem[-1] in SOFT else [])
+            infs = [stem + "it", stem + "et", stem + "ět"]
+        elif x[-1] in VOWEL_END:
+            continue
+        else:
+            cands = [x]
+            infs = [x[:-2] + "at", x[:-2] + "át", x[:-1] + "t"] if x.endswith("ej") else (
+                [x[:-2] + "ovat"] if x.endswith("uj") else [])
+        for p in cands:
+            if p + "me" in plain and p + "te" in plain:
+                lemma = next((i for i in infs if i in dic), x)
+                out[x] = (lemma, ("IMP", "SG", "2", "V"))
+                out[p + "me"] = (lemma, ("1", "IMP", "PL", "V"))
+                out[p + "te"] = (lemma, ("2", "IMP", "PL", "V"))
+                break
+    return out
+
+
+# ---------------------------------------------------------------- 4. ordinal adverbs, -kráte
+
+ORDINAL_PREFIXES = ("napo", "po", "za")
+
+
+def ordinal_adverb(word: str, dic_path: str) -> bool:
+    """po-/za-/napo- + the neuter ordinal in -é/-í: poprvé, podesáté, pošedesáté, potřetí, zadruhé,
+    napopáté (the adjective -ý/-í must be an adjective headword); -kráte beside -krát (desetkráte)."""
+    adjs = _adjectives(dic_path)
+    if word.endswith("kráte") and len(word) > 6:
+        return True
+    for p in ORDINAL_PREFIXES:
+        if word.startswith(p) and len(word) > len(p) + 2:
+            rest = word[len(p):]
+            if rest.endswith("é") and rest[:-1] + "ý" in adjs:
+                return True
+            if rest.endswith("í") and rest in adjs and rest.endswith(("tí",)):
+                return True        # potřetí (třetí); not every -í adjective
+    return False
+
+
+# ---------------------------------------------------------------- 5. reviewed word list
+
+@lru_cache(maxsize=1)
+def reviewed_words() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """data/flagless.tsv: word -> tags (a word may have several lines)."""
+    from importlib import resources
+    text = resources.files(__package__).joinpath("data", "flagless.tsv").read_text(encoding="utf-8")
+    out: dict[str, list] = defaultdict(list)
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        w, f = line.split("\t")[:2]
+        out[w].append(tuple(sorted(set(f.split(";")))))
+    return {w: tuple(t) for w, t in out.items()}
+
+
+# ---------------------------------------------------------------- 6. collective (generic) numerals
+
+def collective_numeral(word: str, dic_path: str) -> tuple[str, ...] | None:
+    """Generic numerals listed as flagless pairs X-ero / X-ery (patero/patery, čtvero/čtvery, několikero/
+    několikery, tisícero/tisícery): -ero is the nominative/accusative singular, -ery the plural (patery
+    dveře). Both lines must be present (veškero alone, a pronoun form, does not qualify)."""
+    plain = _plain(dic_path)
+    if len(word) < 6:
+        return None
+    if word.endswith("ero") and word[:-1] + "y" in plain:
+        return ("ACC", "NOM", "NUM", "SG")
+    if word.endswith("ery") and word[:-1] + "o" in plain:
+        return ("ACC", "NOM", "NUM", "PL")
+    return None
