@@ -201,16 +201,17 @@ class Compiler:
 
     def add_judged(self, head: str, items: Iterable[tuple[str, tuple]]) -> None:
         """Admitted forms of one headword: (tile key, sorted tuple of (tag text, rule name))."""
+        self._add_records(head, ((key, self._tagset_id(pairs)) for key, pairs in items))
+
+    def _add_records(self, head: str, key_sids) -> None:
+        """Record (headword, tag set) for each (tile key, tag-set id); a key keeps every distinct record."""
         hid = self.heads.get(head)
         if hid is None:
             hid = self.heads[head] = len(self.heads)
+        hid <<= 32
         keys = self.keys
-        cache = self._pairs_cache
-        for key, pairs in items:
-            sid = cache.get(pairs)
-            if sid is None:
-                sid = self._tagset_id(pairs)
-            rec = (hid << 32) | sid
+        for key, sid in key_sids:
+            rec = hid | sid
             old = keys.get(key)
             if old is None:
                 keys[key] = rec
@@ -226,21 +227,7 @@ class Compiler:
 
     def add_judged_ids(self, head: str, items, ids: dict) -> None:
         """Like add_judged, with tag sets given as ids of a worker (``ids`` maps them)."""
-        hid = self.heads.get(head)
-        if hid is None:
-            hid = self.heads[head] = len(self.heads)
-        hid <<= 32
-        keys = self.keys
-        for key, local in items:
-            rec = hid | ids[local]
-            old = keys.get(key)
-            if old is None:
-                keys[key] = rec
-            elif old.__class__ is int:
-                if old != rec:
-                    keys[key] = [old, rec]
-            elif rec not in old:
-                old.append(rec)
+        self._add_records(head, ((key, ids[local]) for key, local in items))
 
     def add_rejection_counts(self, counts: dict, examples: dict, forms, log_lines) -> None:
         """Rejections aggregated by a worker: counts by reason, a few examples, the forms."""

@@ -171,13 +171,7 @@ class LexiconRegistry:
                 self._generation += 1
                 snapshot = Snapshot(lexicons, self._generation, self.directory)
                 old, self._current = self._current, snapshot
-                if old is not None:
-                    old._retired = True
-                    close_old = old._refs == 0
-                else:
-                    close_old = False
-            if close_old:
-                old._close()
+            self._retire(old)
             self.last_error = None
             self.reload_count += 1
             log.info(
@@ -230,11 +224,15 @@ class LexiconRegistry:
     def close(self) -> None:
         with self._lock:
             snapshot, self._current = self._current, None
-            if snapshot is not None:
-                snapshot._retired = True
-                close = snapshot._refs == 0
-            else:
-                close = False
+        self._retire(snapshot)
+
+    def _retire(self, snapshot) -> None:
+        """A snapshot no longer current closes now if no call holds it, else when the last one ends."""
+        if snapshot is None:
+            return
+        with self._lock:
+            snapshot._retired = True
+            close = snapshot._refs == 0
         if close:
             snapshot._close()
 
