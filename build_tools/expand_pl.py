@@ -61,8 +61,8 @@ import os
 from typing import Iterable, Iterator
 
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
+from build_tools.parallel import chunked, intern_tagset, ordered_map, reset_tagsets
 from build_tools.tags import COMMON_NAME_CLASSES, format_tag, sgjp_to_tag
-from build_tools.parallel import ignore_interrupt
 
 VOWELS = frozenset("aąeęioóuy")
 CHUNK = 500
@@ -400,10 +400,9 @@ EXAMPLES = 8
 
 
 def _init_judge(judge, log: bool) -> None:
-    ignore_interrupt()
     global _JUDGE, _LOG
     _JUDGE, _LOG = judge, log
-    _TAGSETS.clear()     # ids are per build and per process (a forked worker inherits a copy)
+    reset_tagsets()
 
 
 def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
@@ -476,63 +475,25 @@ def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
     return out, counts, examples, rejected, log_lines, n_in, n_ok, (os.getpid(), defs)
 
 
-_TAGSETS: dict = {}
-
-
-def intern_tagset(pairs, defs: list) -> int:
-    """A worker-local id for a set of (tag text, rule) pairs; a new id is also appended to
-    ``defs`` as (id, sorted pairs), so the parent learns it before its first use (results of
-    one worker reach the parent in order)."""
-    key = frozenset(pairs)
-    tid = _TAGSETS.get(key)
-    if tid is None:
-        tid = _TAGSETS[key] = len(_TAGSETS)
-        defs.append((tid, tuple(sorted(pairs))))
-    return tid
-
-
 def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | None = None,
                   log: bool = False):
     """Expansion and per-form judging in worker processes (the compiler's fast path).
     Yields the results of ``_judge_chunk`` in input order."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    if workers == 1:
-        _init_judge(judge, log)
-        for chunk in _chunks(entries, CHUNK):
-            yield _judge_chunk(chunk)
-        return
-    import multiprocessing as mp
-
-    ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-    with ctx.Pool(workers, initializer=_init_judge, initargs=(judge, log)) as pool:
-        yield from pool.imap(_judge_chunk, _chunks(entries, CHUNK), chunksize=1)
+    yield from ordered_map(_judge_chunk, _chunks(entries, CHUNK), workers=workers,
+                           initializer=_init_judge, initargs=(judge, log))
 
 
 def _chunks(entries: Iterable[HeadwordEntry], size: int):
-    chunk = []
-    for e in entries:
-        chunk.append((e.lemma, e.source, e.line, e.pos))
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+    return chunked(((e.lemma, e.source, e.line, e.pos) for e in entries), size)
 
 
 def expand_raw(entries: Iterable[HeadwordEntry], *, workers: int | None = None):
     """Fast path used by the compiler: yields ("L", lemma, [(form, head, tagtext, para)]) and
     ("R", lemma, reason, source, line) in input order."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    if workers == 1:
-        for chunk in _chunks(entries, CHUNK):
-            yield from _expand_chunk(chunk)
-        return
-    import multiprocessing as mp
-
-    ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-    with ctx.Pool(workers, initializer=ignore_interrupt) as pool:
-        for result in pool.imap(_expand_chunk, _chunks(entries, CHUNK), chunksize=1):
-            yield from result
+    for result in ordered_map(_expand_chunk, _chunks(entries, CHUNK), workers=workers):
+        yield from result
 
 
 def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int | None = None

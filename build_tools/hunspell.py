@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from build_tools.parallel import ignore_interrupt
+from build_tools.parallel import chunked, intern_tagset, ordered_map, reset_tagsets
 
 
 @dataclass(frozen=True)
@@ -340,11 +340,8 @@ _STATE: dict = {}
 
 
 def _init_worker(aff: AffixFile, judge, rule: str, log: bool, veto=None) -> None:
-    ignore_interrupt()
-    from build_tools.expand_pl import _TAGSETS
-
     _STATE.update(aff=aff, judge=judge, rule=rule, log=log, veto=veto or {})
-    _TAGSETS.clear()     # tag-set ids are per build and per process
+    reset_tagsets()
 
 
 def _judge_chunk(chunk):
@@ -353,7 +350,6 @@ def _judge_chunk(chunk):
     readings in, readings admitted)."""
     import os
 
-    from build_tools.expand_pl import intern_tagset
 
     aff, judge, rule_name, log = _STATE["aff"], _STATE["judge"], _STATE["rule"], _STATE["log"]
     veto = _STATE["veto"]
@@ -401,24 +397,6 @@ def expand_judged(entries, aff: AffixFile, judge, *, rule: str = "hunspell-form"
     """Affix-expand HeadwordEntry stems and judge every form (fixed rule), in worker processes;
     yields chunk results in input order. ``veto``: {form: reason} of forms not to admit
     (rejected as ``analyser-<reason>``: see compile.SOURCE_VETO)."""
-    import multiprocessing as mp
-    import os
-
-    def chunks():
-        buf = []
-        for e in entries:
-            buf.append((e.lemma, e.flags, e.source, e.line))
-            if len(buf) >= chunk:
-                yield buf
-                buf = []
-        if buf:
-            yield buf
-
-    if workers <= 1:
-        _init_worker(aff, judge, rule, log, veto)
-        for c in chunks():
-            yield _judge_chunk(c)
-        return
-    ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(aff, judge, rule, log, veto)) as pool:
-        yield from pool.imap(_judge_chunk, chunks(), chunksize=1)
+    stems = ((e.lemma, e.flags, e.source, e.line) for e in entries)
+    yield from ordered_map(_judge_chunk, chunked(stems, chunk), workers=workers,
+                           initializer=_init_worker, initargs=(aff, judge, rule, log, veto))

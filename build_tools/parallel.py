@@ -1,11 +1,72 @@
-"""Helpers shared by the build's worker pools."""
+"""The build's one way of running work on both cores: an ordered map of chunks over worker processes."""
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import signal
+from itertools import islice
+from typing import Callable, Iterable, Iterator, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def ignore_interrupt() -> None:
-    """Pool initializer: Ctrl-C is the parent's to handle (it reports and writes nothing), so the
-    workers ignore it instead of each printing a traceback."""
+    """Ctrl-C is the parent's to handle (it reports and writes nothing), so workers ignore it
+    instead of each printing a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_worker(initializer, initargs) -> None:
+    ignore_interrupt()
+    if initializer is not None:
+        initializer(*initargs)
+
+
+# Worker-side tag-set ids (build_tools/cli._merge_judged maps them to the compiler's): a worker
+# sends each tag set's definition with the first result that uses it.
+_TAGSETS: dict = {}
+
+
+def reset_tagsets() -> None:
+    """Start a build's ids afresh: a forked worker inherits the parent's table, and one process
+    may run several builds (tests), so every worker initializer calls this."""
+    _TAGSETS.clear()
+
+
+def intern_tagset(pairs, defs: list) -> int:
+    """A worker-local id for a set of (tag text, rule) pairs; a new id is also appended to ``defs``
+    as (id, sorted pairs), so the parent learns it before its first use (the results of one worker
+    reach the parent in order)."""
+    key = frozenset(pairs)
+    tid = _TAGSETS.get(key)
+    if tid is None:
+        tid = _TAGSETS[key] = len(_TAGSETS)
+        defs.append((tid, tuple(sorted(pairs))))
+    return tid
+
+
+def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """Lists of up to `size` consecutive items."""
+    it = iter(items)
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+def ordered_map(func: Callable[[T], R], chunks: Iterable[T], *, workers: int,
+                initializer: Callable | None = None, initargs: tuple = (),
+                before_fork: Callable[[], None] | None = None) -> Iterator[R]:
+    """`func` over `chunks`, results in input order (builds stay deterministic). With one worker
+    it runs here; otherwise in a pool of forked processes (each run through `initializer`), with
+    `before_fork` called first so that the workers share what it loads."""
+    if workers <= 1:
+        if initializer is not None:
+            initializer(*initargs)
+        for chunk in chunks:
+            yield func(chunk)
+        return
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    if before_fork is not None and ctx.get_start_method() == "fork":
+        before_fork()
+    with ctx.Pool(workers, initializer=_start_worker, initargs=(initializer, initargs)) as pool:
+        yield from pool.imap(func, chunks, chunksize=1)

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import gc
-import multiprocessing as mp
 import os
 from collections import Counter
 from functools import lru_cache
-from itertools import islice
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..model import ExpandedForm, HeadwordEntry, Rejection
+from ..parallel import chunked, intern_tagset, ordered_map, reset_tagsets
 from ..tags import ALTERNATIVE_CATEGORIES, CATEGORIES
 from .expand import DEFAULT_AFF, DEFAULT_DIC, affixes, aff_path_for, expand_entry
 
@@ -207,11 +206,7 @@ def _to_records(items: list[tuple]) -> Iterator[ExpandedForm | Rejection]:
 
 
 def _batches(entries: Iterable[HeadwordEntry]):
-    it = iter(entries)
-    while True:
-        chunk = list(islice(it, CHUNK))
-        if not chunk:
-            return
+    for chunk in chunked(entries, CHUNK):
         out = []
         for e in chunk:
             for lemma, flags, aff in _resolve(e):
@@ -236,16 +231,8 @@ def warm_caches() -> None:
 
 def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int = 1) -> Iterator[ExpandedForm | Rejection]:
     """Expand Czech headwords into tagged forms; yields Rejection for what is excluded (with the reason)."""
-    if workers <= 1:
-        for batch in _batches(entries):
-            yield from _to_records(_work(batch))
-        return
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    if ctx.get_start_method() == "fork":
-        warm_caches()
-    with ctx.Pool(workers) as pool:
-        for items in pool.imap(_work, _batches(entries), chunksize=1):
-            yield from _to_records(items)
+    for items in ordered_map(_work, _batches(entries), workers=workers, before_fork=warm_caches):
+        yield from _to_records(items)
 
 
 def expand_lemma(lemma: str, flags: str | None = None) -> list[ExpandedForm | Rejection]:
@@ -269,6 +256,7 @@ _LOG = False
 def _init_judge(judge, log: bool) -> None:
     global _JUDGE, _LOG
     _JUDGE, _LOG = judge, log
+    reset_tagsets()
 
 
 def _judge_batch(batch: list[tuple[str, str, str, str, int]]):
@@ -345,20 +333,6 @@ def _judge_batch1(batch):
     return out, counts, examples, rejected, log_lines, n_in, n_ok, (os.getpid(), defs)
 
 
-_TAGSETS: dict = {}
-
-
-def intern_tagset(pairs, defs: list) -> int:
-    """A worker-local id for a set of (tag text, rule) pairs; a new id is also appended to ``defs`` as
-    (id, sorted pairs), so the parent learns it before its first use (build_tools/cli._merge_judged)."""
-    key = frozenset(pairs)
-    tid = _TAGSETS.get(key)
-    if tid is None:
-        tid = _TAGSETS[key] = len(_TAGSETS)
-        defs.append((tid, tuple(sorted(pairs))))
-    return tid
-
-
 def _frozen(tag: tuple) -> frozenset:
     t = _FROZEN.get(tag)
     if t is None:
@@ -370,13 +344,5 @@ def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | Non
     """Expansion and per-form judging in worker processes (the compiler's fast path, same protocol as
     build_tools.expand_pl.expand_judged). Yields one result tuple per batch of headwords, in order."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    if workers == 1:
-        _init_judge(judge, log)
-        for batch in _batches(entries):
-            yield _judge_batch(batch)
-        return
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    if ctx.get_start_method() == "fork":
-        warm_caches()
-    with ctx.Pool(workers, initializer=_init_judge, initargs=(judge, log)) as pool:
-        yield from pool.imap(_judge_batch, _batches(entries), chunksize=1)
+    yield from ordered_map(_judge_batch, _batches(entries), workers=workers,
+                           initializer=_init_judge, initargs=(judge, log), before_fork=warm_caches)
