@@ -1,6 +1,7 @@
 """`lexicon-build`: compile word sources into a lexicon for one rule set.
 
     lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt \
+                  --headwords data/pl/headwords-sjp-growy.txt \
                   --hunspell data/pl/pl_PL.dic -o lexicons/pl-scrabble.lex    (the default Polish build)
 
 Stages (one module each): sources.py (parse) -> expand_pl.py / czech (expand) -> compile.py
@@ -86,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
         "profile (build_tools/profiles/*.profile) and stored as tile keys; every rejected form or\n"
         "bad input line is counted in the summary (and listed with --rejected).",
         epilog="examples:\n"
-        "  lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt --hunspell data/pl/pl_PL.dic \\\n"
+        "  lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt \\\n"
+        "                --headwords data/pl/headwords-sjp-growy.txt --hunspell data/pl/pl_PL.dic \\\n"
         "                -o lexicons/pl-scrabble.lex      (the default Polish build)\n"
         "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
         "  lexicon-build --rules cs-kriskros --hunspell data/cs/cs_CZ.dic -o lexicons/cs-kriskros.lex\n\n"

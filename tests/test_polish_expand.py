@@ -205,3 +205,27 @@ def test_adverbs_derived_from_adjective_headwords():
 def test_dotted_abbreviations_on_real_sgjp():
     assert dotted_abbreviations(["np", "itd", "tzn", "godz", "inż", "dom", "ul", "kot", "xyzzy"]) == [
         "np", "itd", "tzn", "godz", "inż"]
+
+
+def test_headwords_from_a_word_list_are_common_sgjp_lemmas_not_yet_known(tmp_path):
+    from pathlib import Path
+
+    from build_tools.make_pl_headwords import headwords_from_word_list
+
+    words = tmp_path / "list.txt"
+    # achałam: fused past tense -> achać; psami -> pies (known); afryce: only a proper name;
+    # np: abbreviation; qwxz: unknown to SGJP; Abba: capitalised line, skipped
+    words.write_text("achałam\npsami\nafryce\nnp\nqwxz\nAbba\nabbami\n", encoding="utf-8")
+    heads, stats = headwords_from_word_list(Path(words), known={"pies"}, workers=1)
+    assert heads == ["abba", "achać"]
+    assert stats["words"] == 6 and stats["new-lemmas"] == 2
+
+
+def test_shipped_game_list_headwords_do_not_repeat_the_main_list():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "data" / "pl"
+    main = set((root / "headwords.txt").read_text(encoding="utf-8").split())
+    extra = (root / "headwords-sjp-growy.txt").read_text(encoding="utf-8").split()
+    assert extra == sorted(set(extra)) and not main & set(extra)
+    assert all(w.isalpha() and w.islower() for w in extra)
