@@ -290,31 +290,47 @@ class Compiler:
         by_kid: list = [None] * n
         for key, kid in forms.iteritems():
             by_kid[kid] = keys[key]
-        rule_names = sorted(self.rules, key=self.rules.get)
+        # Canonical numbering (a function of the final tables only, never of the order in which
+        # tag sets were met: that order follows set iteration in the expanders, which varies with
+        # the hash seed of each process, and the worker count): rules in profile order (others
+        # by name), tags by text, tag sets by their (tag id, rule id) pairs.
         order = {r.name: i for i, r in enumerate(self.profile.rules)}
-        other = [name for name in rule_names if name not in order]
-        for name in other:
+        for name in sorted(n for n in self.rules if n not in order):
             order[name] = len(order)
+        rule_names = sorted(self.rules, key=order.get)
+        rule_new = [0] * len(rule_names)
+        for new, name in enumerate(rule_names):
+            rule_new[self.rules[name]] = new
+        tag_names = sorted(self.tag_list)
+        tag_index = {t: i for i, t in enumerate(tag_names)}
+        tag_new = [tag_index[t] for t in self.tag_list]
+        canon = [tuple(sorted((tag_new[t], rule_new[r]) for t, r in ts)) for ts in self.tagset_list]
+        ts_order = sorted(range(len(canon)), key=canon.__getitem__)
+        sid_new = [0] * len(canon)
+        for new, old in enumerate(ts_order):
+            sid_new[old] = new
+        tagset_list = [canon[old] for old in ts_order]
         rule_rank = [order[name] for name in rule_names]
-        ts_rank = [min(rule_rank[rid] for _t, rid in ts) for ts in self.tagset_list]
+        ts_rank = [min(rule_rank[rid] for _t, rid in ts) for ts in tagset_list]
         best_count = [0] * len(order)
         offsets = array("I", [0])
         records = array("Q")
         total = 0
         for recs in by_kid:
             if recs.__class__ is int:
-                records.append(head_map[recs >> 32] | (recs & M))
+                sid = sid_new[recs & M]
+                records.append(head_map[recs >> 32] | sid)
                 total += 1
-                best_count[ts_rank[recs & M]] += 1
+                best_count[ts_rank[sid]] += 1
             else:
-                rs = sorted(head_map[r >> 32] | (r & M) for r in recs)
+                rs = sorted(head_map[r >> 32] | sid_new[r & M] for r in recs)
                 records.extend(rs)
                 total += len(rs)
-                best_count[min(ts_rank[r & M] for r in recs)] += 1
+                best_count[min(ts_rank[r & M] for r in rs)] += 1
             offsets.append(total)
         del by_kid
-        tables = {"tags": self.tag_list, "rules": rule_names,
-                  "tagsets": [[list(p) for p in ts] for ts in self.tagset_list]}
+        tables = {"tags": tag_names, "rules": rule_names,
+                  "tagsets": [[list(p) for p in ts] for ts in tagset_list]}
         report = self.report
         report.forms = n
         report.headwords_expanded = len(self.heads)

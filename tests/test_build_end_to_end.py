@@ -182,8 +182,9 @@ def test_build_errors_are_one_line(tmp_path, capsys, args, message):
 
 
 def test_czech_build_does_not_depend_on_the_worker_count(tmp_path):
-    """Byte-identical lexicons with 1 and 2 workers: provenance ids follow input order, never the
-    order in which worker processes happen to meet a tag set. 12,000 dictionary lines = 3 chunks."""
+    """Byte-identical lexicons with 1 and 2 workers (in one process; tests/test_build_determinism.py
+    also varies the hash seed): provenance ids are renumbered canonically when the build finishes,
+    never left in the order worker processes happen to meet a tag set. 12,000 lines = 3 chunks."""
     root = Path(__file__).resolve().parent.parent / "data" / "cs"
     lines = (root / "cs_CZ.dic").read_text(encoding="utf-8").splitlines()[1:12001]
     dic = tmp_path / "cs.dic"

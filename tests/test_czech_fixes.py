@@ -148,3 +148,111 @@ def test_add_on_flags_on_other_genders(word, flags, form, feats, not_feats):
     # I (-i) and S (soft forms) next to another declension flag: gender and slots from the main flag
     assert has(word, flags, form, *feats)
     assert not has(word, flags, form, *not_feats)
+
+
+# --- present tense after a consonant cluster: stem + i is the imperative (zavři), not a 1st person -----
+@pytest.mark.parametrize("inf, flags, imp, first", [
+    ("zavřít", "ATN", "zavři", "zavřu"), ("umřít", "AN", "umři", "umřu"), ("třít", "ATN", "tři", "třu"),
+    ("opřít", "ATN", "opři", "opřu"), ("dřít", "ATN", "dři", "dřu"), ("lžu", "BN", "lži", "lžu")])
+def test_imperative_after_a_consonant_cluster(inf, flags, imp, first):
+    assert has(inf, flags, imp, "V", "IMP", "2", "SG")
+    assert not has(inf, flags, imp, "IND")                              # not a 1st person singular
+    assert has(inf, flags, imp[:-1] + "eme", "V", "IMP", "1", "PL")      # zavřeme: present and imperative
+    assert has(inf, flags, imp[:-1] + "ete", "V", "IMP", "2", "PL")
+    assert has(inf, flags, first, "V", "IND", "PRS", "1", "SG")
+    assert not has(inf, flags, imp[:-1] + "í", "IND")                   # no bookish 3rd plural (lží)
+
+
+@pytest.mark.parametrize("word, flags, form, feats, not_feats", [
+    ("kupovat", "ATN", "kupuji", ("IND", "PRS", "1", "SG"), ("LIT", "IMP")),      # j-stem: standard -ji
+    ("mýt", "BTN", "myji", ("IND", "PRS", "1", "SG"), ("LIT", "IMP")),
+    ("chce", "BN", "chci", ("IND", "PRS", "1", "SG"), ("LIT", "IMP")),
+    ("mazat", "ATN", "maži", ("IND", "PRS", "1", "SG", "LIT"), ("IMP",)),      # maže class: bookish -i
+    ("napíši", "BN", "napíši", ("IND", "PRS", "1", "SG", "LIT"), ("IMP",)),    # ... also as a headword
+    ("napíši", "BN", "napíší", ("IND", "PRS", "3", "PL", "LIT"), ("IMP",)),
+    ("pošlu", "BN", "pošli", ("IMP", "2", "SG"), ("IND",)),
+])
+def test_soft_stem_first_person_and_imperative(word, flags, form, feats, not_feats):
+    rs = readings(word, flags)[form]
+    assert any(set(feats) <= t for _l, t in rs)
+    assert not any(set(not_feats) & t for _l, t in rs)
+
+
+# --- finite headwords linked to their infinitive (data/verb_links.tsv) ---------------------------------
+@pytest.mark.parametrize("head, form, lemma, feats", [
+    ("najdu", "najdu", "najít", ("IND", "PRS", "1", "SG")),         # prefixed jít
+    ("najdu", "najdi", "najít", ("IMP", "2", "SG")),
+    ("odejdu", "odejděte", "odejít", ("IMP", "2", "PL")),
+    ("vedu", "vedeš", "vést", ("IND", "PRS", "2", "SG")),
+    ("dovedu", "dovede", "dovést", ("IND", "PRS", "3", "SG")),
+    ("napíši", "napíšu", "napsat", ("IND", "PRS", "1", "SG")),      # the bookish -i headword
+    ("budu", "budeš", "být", ("IND", "FUT", "2", "SG")),            # být: budu is the future
+    ("pobudu", "pobudu", "pobýt", ("IND", "PRS", "1", "SG")),       # ... a prefixed one a present
+    # po- + the present of a determinate motion verb is its future
+    ("ponesu", "ponese", "nést", ("IND", "FUT", "3", "SG")),
+    ("pojedu", "pojedeme", "jet", ("IND", "FUT", "1", "PL")),
+    ("poženu", "poženu", "hnát", ("IND", "FUT", "1", "SG")),
+    ("povedu", "povedu", "vést", ("IND", "FUT", "1", "SG")),
+    ("povedu", "povedu", "povést", ("IND", "PRS", "1", "SG")),       # and the present of povést
+    ("poběžím", "poběží", "běžet", ("IND", "FUT", "3", "SG")),
+])
+def test_finite_headword_lemmas(head, form, lemma, feats):
+    assert has(head, "BN", form, "V", *feats, lemma=lemma)
+
+
+@pytest.mark.parametrize("head, form, not_lemma", [
+    ("ponesu", "ponese", "ponesu"), ("ponesu", "ponese", "ponést"),     # no such infinitive
+    ("ponesu", "poneste", "nést"),      # the imperative of the po- form is not one of nést
+    ("pojedu", "pojeď", "jet"),
+    ("ponesu", "ponesu", None),
+])
+def test_po_future_is_not_a_present_of_the_motion_verb(head, form, not_lemma):
+    rs = readings(head, "BN")[form]
+    if not_lemma is None:
+        assert not any("PRS" in t for _l, t in rs)
+    else:
+        assert all(l != not_lemma for l, _t in rs)
+
+
+def test_bookish_jest():
+    rs = readings("být", "IN")
+    assert any({"PRS", "3", "SG", "LIT"} <= t for _l, t in rs["jest"])
+    assert not any("LIT" in t for _l, t in rs["je"])
+
+
+# --- one gender per declension flag (jeřáb/HPI: the bird and the crane) -------------------------------
+@pytest.mark.parametrize("word, flags, nom_pl", [
+    ("jeřáb", "HPI", {"ANIM": {"jeřábi"}, "INAN": {"jeřáby"}}),
+    ("kohout", "PIH", {"ANIM": {"kohouti"}, "INAN": {"kohouty"}}),
+    ("beránek", "PIVQ", {"ANIM": {"beránci", "beránkové"}, "INAN": {"beránky"}}),   # Q: hrad with mobile -e-
+    ("balič", "SU", {"ANIM": {"baliči"}, "INAN": {"baliče"}}),
+    ("esej", "ZS", {"FEM": {"eseje"}, "INAN": {"eseje"}}),
+    ("brepta", "ZQPV", {"FEM": {"brepty"}, "ANIM": {"breptové"}}),
+    ("hrad", "H", {"INAN": {"hrady"}, "ANIM": set()}),                       # one gender: unchanged
+    ("pán", "PIV", {"ANIM": {"páni", "pánové"}, "INAN": set()}),
+    ("koleno", "MQIR", {"NEUT": {"kolena"}, "FEM": set(), "ANIM": set()}),    # Q, I, R: add-on flags
+    ("loď", "ZI", {"FEM": {"lodě", "lodi"}, "ANIM": set()}),
+    ("žena", "ZQ", {"FEM": {"ženy"}, "INAN": set()}),
+])
+def test_gender_per_declension_flag(word, flags, nom_pl):
+    rs = readings(word, flags)
+    for gender, want in nom_pl.items():
+        got = {f for f, r in rs.items() for _l, t in r
+               if {"N", "NOM", "PL", gender} <= t and "NEG" not in t}
+        assert got == want, gender
+    lemma_genders = {g for _l, t in rs[word] if {"N", "NOM", "SG"} <= t
+                     for g in ("ANIM", "INAN", "FEM", "NEUT") if g in t}
+    assert lemma_genders == {g for g, w in nom_pl.items() if w}
+
+
+# --- -is nouns (hepatitis/ZQ): the aff declines the stem -id- like žena ---------------------------------
+@pytest.mark.parametrize("form, feats", [
+    ("hepatitidy", ("NOM", "PL")), ("hepatitidy", ("GEN", "SG")),
+    ("hepatitidě", ("DAT", "SG")), ("hepatitidou", ("INS", "SG")), ("hepatitid", ("GEN", "PL"))])
+def test_is_nouns(form, feats):
+    assert has("hepatitis", "ZQ", form, "N", "FEM", *feats)
+
+
+def test_is_nouns_no_false_nominative():
+    assert not has("hepatitis", "ZQ", "hepatitidě", "NOM")
+    assert not has("syfilis", "ZQ", "syfilida", "NOM")      # a nominative only as its own headword

@@ -119,7 +119,7 @@ VERBS = [  # infinitive, flags, 1sg, 3sg, 3pl, imperative 2sg, l-participle masc
     ("sázet", "JTN", {"sázím"}, {"sází"}, {"sázejí", "sází"}, {"sázej"}, {"sázel"}, {"sázen"}),
     ("dělat", "JTN", {"dělám"}, {"dělá"}, {"dělají"}, {"dělej"}, {"dělal"}, {"dělán"}),
     ("jíst", "JTN", {"jím"}, {"jí"}, {"jedí"}, {"jez"}, {"jedl"}, {"jeden"}),
-    ("být", "IN", {"jsem"}, {"je", "jest"}, {"jsou"}, {"buď"}, {"byl"}, set()),
+    ("být", "IN", {"jsem"}, {"je"}, {"jsou"}, {"buď"}, {"byl"}, set()),     # jest: bookish (LIT)
 ]
 
 

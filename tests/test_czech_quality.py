@@ -47,3 +47,15 @@ def test_quality_report_on_synthetic_reference(tmp_path):
         assert summary[c]["accuracy"] == 1.0, (c, out.getvalue())
     assert summary["comparative"]["recall_cac"] == 1.0
     assert "coverage" in out.getvalue()
+
+
+def test_future_slots_of_verbs_with_a_future_of_their_own():
+    """A reference FUT slot is our present for perfective verbs (udělám) but our FUT for verbs with a
+    future of their own (ponesu of nést), whose present slots take PRS forms only."""
+    fut = normalise_slot({"V", "IND", "FUT", "1", "SG"})
+    prs = normalise_slot({"V", "IND", "PRS", "1", "SG"})
+    our_prs = frozenset({"V", "IND", "PRS", "1", "SG"})
+    our_fut = frozenset({"V", "IND", "FUT", "1", "SG"})
+    assert slot_matches(fut, our_prs) and not slot_matches(fut, our_fut)          # udělám
+    assert slot_matches(fut, our_fut, True) and not slot_matches(fut, our_prs, True)   # ponesu / nesu
+    assert slot_matches(prs, our_prs, True) and not slot_matches(prs, our_fut, True)

@@ -222,6 +222,7 @@ def warm_caches() -> None:
     from .tagger import tables
     from .unflagged import noun_index
     affixes(str(DEFAULT_AFF))
+    dictionary_entries()        # tables.verb_links_of asks whether a po- infinitive exists
     tables()
     irregular.paradigm_for("být")
     irregular.readings_of("být")

@@ -18,8 +18,8 @@ from .unflagged import noun_index
 from .flagless import (adverb_of_adjective, collective_numeral, forms_of_other_headwords, imperative_index,
                        ordinal_adverb, reviewed_words)
 from .finite import comparative_adverbs, nul_participles, present_index
-from .tagger import (PREFIX_TAGS, split_mixed, adj_slots, is_infinitive, noun_gender, noun_slots, tag_cvb, tag_passive,
-                     tag_short, tag_verb_forms, word_class)
+from .tagger import (PREFIX_TAGS, split_mixed, adj_slots, flag_genders, is_infinitive, noun_gender, noun_slots, tag_cvb,
+                     tag_passive, tag_short, tag_verb_forms, word_class)
 
 REPO_DATA = Path(__file__).resolve().parents[2] / "data" / "cs"
 DEFAULT_AFF = REPO_DATA / "cs_CZ.aff"
@@ -50,6 +50,11 @@ def _tag(*parts) -> tuple[str, ...]:
             s.update(p)
         t = _TAGS[key] = tuple(sorted(s))
     return t
+
+
+def _future(tag: frozenset) -> frozenset:
+    """A present-tense tag as the future (ponesu of nést)."""
+    return tag - {"PRS"} | {"FUT"} if "PRS" in tag else tag
 
 
 def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
@@ -105,16 +110,23 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
 
     if cls == "noun":
         gender = noun_gender(lemma, flags)
-        base_num = ("PL",) if "PL" in gender else ("SG",)
         gfeat = tuple(g for g in gender if g not in ("PL", "SAMEPL"))
-        if lemma.endswith(("ní", "tí")) and "S" in flags and "N" in flags:
+        msdr = lemma.endswith(("ní", "tí")) and "S" in flags and "N" in flags
+        if msdr:
             gfeat += ("V.MSDR",)        # verbal noun (dělání, bytí): negatable -ní/-tí noun of the stavení type
+        # one gender per declension flag when they differ (jeřáb/HPI: jeřábi animate, jeřáby inanimate)
+        fg = flag_genders(lemma, flags)
+        by_flag = {fl: tuple(g for g in gd if g not in ("PL", "SAMEPL")) + (("V.MSDR",) if msdr else ())
+                   for fl, gd in fg.items()}
+        lemma_genders = sorted(set(fg.values())) or [gender]
         for form, chain in expanded:
             ptags, base, sfx = split_prefix(form, chain)
             if not sfx:
-                emit(form, lemma, _tag(("N", "NOM"), base_num, gfeat, ptags))
-                if "SAMEPL" in gender:
-                    emit(form, lemma, _tag(("N", "NOM", "PL"), gfeat, ptags))
+                for gd in lemma_genders:
+                    gf = tuple(g for g in gd if g not in ("PL", "SAMEPL")) + (("V.MSDR",) if msdr else ())
+                    emit(form, lemma, _tag(("N", "NOM"), ("PL",) if "PL" in gd else ("SG",), gf, ptags))
+                    if "SAMEPL" in gd:
+                        emit(form, lemma, _tag(("N", "NOM", "PL"), gf, ptags))
                 continue
             r1 = sfx[0]
             if r1.cont and "Y" in r1.cont:
@@ -130,11 +142,12 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
             if r1.flag == "K" and base.endswith(("ost", "osti", "ostí", "ostem", "ostech", "ostmi")) and not lemma.endswith("ost"):
                 _emit_ost(emit, reject, form, base, r1, lemma, ptags)
                 continue
-            ck = (r1.flag, lemma[-5:], base[-6:], gfeat, ptags)
+            gf = by_flag.get(r1.flag, gfeat) if by_flag else gfeat
+            ck = (r1.flag, lemma[-5:], base[-6:], gf, ptags)
             tags = _NOUN_TAGS.get(ck)
             if tags is None:
                 slots = noun_slots(r1.flag, lemma[-5:], base[-6:])
-                tags = _NOUN_TAGS[ck] = tuple(_tag(("N",), s_, gfeat, ptags) for s_ in slots) if slots else ()
+                tags = _NOUN_TAGS[ck] = tuple(_tag(("N",), s_, gf, ptags) for s_ in slots) if slots else ()
             if not tags:
                 reject(form, "untagged-form", f"{lemma}/{flags} {r1.flag}:{r1.strip}>{r1.add}")
                 continue
@@ -201,8 +214,15 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
                 finite.add(form)
             else:
                 special.append((form, sfx))
-        vlemma = lemma if is_infinitive(lemma) else (irregular.infinitive_of(lemma) or lemma)
+        links = [] if is_infinitive(lemma) else irregular.verb_links_of(lemma)
+        vlemma = links[0][0] if links else lemma
         vtags, clitics = tag_verb_forms(lemma, finite, vlemma)
+        # lemmas of the finite forms: the headword's infinitive. A po- future (ponesu, pojedu) gives
+        # its indicative to the motion verb (nést, jet: future) and everything to the po- infinitive
+        # when the dictionary has one (povedu: povést); else its imperative (poneste) keeps the headword
+        targets = [(lem, "future" if fut else None) for lem, fut in links] or [(vlemma, None)]
+        if links and all(fut for _, fut in links):
+            targets.append((lemma, "rest"))
         if is_infinitive(lemma):
             vtags.setdefault(lemma, set()).add(frozenset(("V", "NFIN")))
         elif lemma not in vtags:
@@ -241,12 +261,19 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
             if not ts and form == lemma:
                 reject(form, "untagged-form", f"{lemma}/{flags} finite headword")
                 continue
-            for t in ts:
-                emit(form, vlemma, tuple(sorted(t)))
-            for nform, ptags in neg_of.get(form, ()):
-                if "NEG" in ptags:
-                    for t in ts:
-                        emit(nform, vlemma, _tag(t, ("NEG",)))
+            for lem, mode in targets:
+                if mode is None:
+                    tts = ts
+                elif mode == "future":
+                    tts = [_future(t) for t in ts if "IND" in t]
+                else:
+                    tts = [t for t in ts if "IND" not in t]
+                for t in tts:
+                    emit(form, lem, tuple(sorted(t)))
+                for nform, ptags in neg_of.get(form, ()):
+                    if "NEG" in ptags:
+                        for t in tts:
+                            emit(nform, lem, _tag(t, ("NEG",)))
         return out
 
     if cls == "short":

@@ -22,6 +22,8 @@ The raw figures take every reference row at face value. The reference has defect
     slot of the UniMorph reference;
   * adjusted accuracy: a slot is correct if all its reference forms are found (as above) and none of our
     forms for it is wrong (as above).
+A reference FUT slot is our present (perfective udělám) unless the verb has a future of its own (být:
+budu, jít: půjdu, nést: ponesu); then our FUT forms fill it and its PRS slots take our PRS forms only.
 The adjusted figures forgive label noise, so errors in OUR person/number assignment show only in the raw
 figures; read both. The reference is never engine input (it only scores what the engine made).
 """
@@ -38,6 +40,7 @@ from pathlib import Path
 from ..model import ExpandedForm
 from .driver import dictionary_entries
 from .expand import DEFAULT_AFF, affixes, expand_entry
+from .tables import verb_links_of
 
 CLASSES = ["noun-nom-sg", "noun-nom-pl", "adj-nom", "infinitive", "present", "imperative",
            "l-participle", "passive", "comparative"]
@@ -119,14 +122,26 @@ def normalise_slot(feats: set[str]) -> frozenset[str]:
     f = set(feats)
     if "FUT" in f:
         f.discard("FUT")
-        f.add("PRS")
+        f |= {"PRS", REF_FUT}
     if "FORM" in f:
         f -= {"FORM", "SG"}
         f.add("PL")
     return frozenset(f)
 
 
-def slot_matches(slot: frozenset[str], tag: frozenset[str]) -> bool:
+REF_FUT = "(FUT)"       # marks a reference slot that was FUT (normalise_slot)
+
+
+def slot_matches(slot: frozenset[str], tag: frozenset[str], has_future: bool = False) -> bool:
+    """Does our tag fill the reference slot? A reference future is our present (perfective udělám),
+    except for verbs with a future of their own (být: budu, jít: půjdu, nést: ponesu; has_future),
+    whose future slots take our FUT forms and whose present slots our PRS forms."""
+    if REF_FUT in slot:
+        slot = slot - {REF_FUT}
+        if has_future:
+            if "FUT" not in tag:
+                return False
+            tag = tag - {"FUT"} | {"PRS"}
     if not slot <= tag:
         return False
     extra = tag - slot
@@ -170,15 +185,14 @@ def load_reference(shared: Path):
 def linked_headwords(entries) -> dict[str, list[tuple[str, str]]]:
     """lemma -> [(other headword, flags)] whose forms the build files under that lemma: finite headwords
     of irregular verbs (chce -> chtít) and flagless case forms of nouns (domy -> dům)."""
-    from .tables import infinitive_of
+    from .tables import verb_links_of
     from .unflagged import noun_index
     from .expand import DEFAULT_DIC
     links = defaultdict(list)
     for word, fls in entries.items():
         for f in fls:
             if "B" in f and not word.endswith(("t", "ti", "ct", "ci")):
-                inf = infinitive_of(word)
-                if inf:
+                for inf, _future in verb_links_of(word):
                     links[inf].append((word, f))
     # verbs the dictionary splits into an infinitive line (vést/IN) and a finite line (vedu/BN): pair an
     # infinitive without present-tense flags with the finite headword sharing its longest beginning
@@ -238,8 +252,11 @@ def generate(lemma: str, entries: dict[str, list[str]], aff):
     vtags: dict[str, list] = defaultdict(list)       # incl. register variants (COL, LIT): adjusted metric
     sources = [(lemma, f) for f in entries.get(lemma, ())] + _LINKS.get(lemma, [])
     for word, flags in sources:
+        # a linked finite headword's forms count under its own name only when it has no infinitive
+        # (the imperative of ponesu is not nést's)
+        own = (lemma,) if word != lemma and verb_links_of(word) else (lemma, word)
         for item in expand_entry(word, flags, aff):
-            if item[0] != "F" or item[2] not in (lemma, word):
+            if item[0] != "F" or item[2] not in own:
                 continue
             t = frozenset(item[3])
             c = class_of_tag(t)
@@ -350,8 +367,9 @@ def run(shared: Path, examples: int = 4, only: str | None = None, out=sys.stdout
                     if c == "passive" and not gen.get(c) and not any(set(f) & set("TC") for f in entries[lemma]):
                         stats[c]["intransitive"] += len(by_slot)
                         continue
+                    has_future = any("FUT" in t for _, t in gen["_tags"].get(c, ()))
                     for slot, R in by_slot.items():
-                        G = {f for f, t in gen["_tags"].get(c, ()) if slot_matches(slot, t)}
+                        G = {f for f, t in gen["_tags"].get(c, ()) if slot_matches(slot, t, has_future)}
                         hit = len(R & G)
                         stats[c]["unimorph-ref"] += len(R)
                         stats[c]["unimorph-hit"] += hit

@@ -113,16 +113,44 @@ def _verb_links():
     for line in _read("verb_links.tsv").splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        inf, inf_pref, fin, pref = line.split("\t")
-        rows.append((inf, inf if inf_pref == "-" else inf_pref, fin, pref == "yes"))
+        inf, inf_pref, fin, pref, *rest = line.split("\t")
+        rows.append((inf, inf if inf_pref == "-" else inf_pref, fin, pref == "yes", rest[0] if rest else ""))
     return rows
+
+
+def _bookish_base(finite: str) -> str | None:
+    """napíši -> napíšu: the bookish 1st person of the maže class links as its -u form."""
+    if finite.endswith("i") and len(finite) > 2 and finite[-2] in "šžčř":
+        return finite[:-1] + "u"
+    return None
 
 
 def infinitive_of(finite: str) -> str | None:
     """The infinitive of a finite headword of an irregular verb (napíšu -> napsat), or None."""
-    for inf, inf_pref, fin, prefixable in _verb_links():
-        if finite == fin:
-            return inf
-        if prefixable and finite.endswith(fin) and finite[: -len(fin)] in VERB_PREFIXES:
-            return finite[: -len(fin)] + inf_pref
-    return None
+    links = verb_links_of(finite)
+    return links[0][0] if links else None
+
+
+def verb_links_of(finite: str) -> list[tuple[str, bool]]:
+    """[(infinitive, future)] of a finite headword of an irregular verb: napíšu, napíši -> napsat;
+    dojdu -> dojít; budu -> být (future; pobudu -> pobýt). po- + the present of a determinate motion
+    verb is its future (ponesu, pojedu -> nést, jet: future=True) and, where the dictionary has the
+    infinitive, also the present of the perfective po- verb (povedu -> vést future, povést present)."""
+    for word in (finite, _bookish_base(finite)):
+        if word is None:
+            continue
+        for inf, inf_pref, fin, prefixable, future in _verb_links():
+            if word == fin:
+                return [(inf, future == "future")]
+            if prefixable and word.endswith(fin):
+                prefix = word[: -len(fin)]
+                if prefix not in VERB_PREFIXES:
+                    continue
+                if future == "po-future" and prefix == "po":
+                    from .driver import dictionary_entries
+                    out = [(inf, True)]
+                    if prefix + inf_pref in dictionary_entries():
+                        out.append((prefix + inf_pref, False))
+                    return out
+                return [(prefix + inf_pref, False)]
+    return []

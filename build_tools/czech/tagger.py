@@ -56,6 +56,32 @@ def noun_gender(lemma: str, flags: str) -> tuple[str, ...]:
     return ()
 
 
+# Declension flags that carry a gender of their own (genders.tsv): a noun listed with two of them is
+# two nouns with one spelling -- jeřáb/HPI (the bird: jeřábi; the crane: jeřáby), los/PHIV, balič/SU,
+# esej/ZS, brepta/ZQPV (ta brepta, ten brepta) -- and each flag's forms take that flag's gender. Q is
+# such a flag only on consonant-final masculines (bílek/Q: the hrad declension with a mobile -e-);
+# on -a/-o/-e words and on feminines (hepatitis/ZQ) it just adds forms, as I and R do.
+GENDER_FLAGS = frozenset("PUDVHLSZMK")
+
+
+def flag_genders(lemma: str, flags: str) -> dict[str, tuple[str, ...]]:
+    """{flag: gender} when the noun's declension flags give different genders, else {}."""
+    return _flag_genders(lemma[-4:], flags)
+
+
+@lru_cache(maxsize=50_000)
+def _flag_genders(lemma: str, flags: str) -> dict[str, tuple[str, ...]]:
+    # by the lemma's last letters: the genders.tsv patterns look at its ending only
+    out = {}
+    for fl in flags:
+        if fl in GENDER_FLAGS or (fl == "Q" and lemma[-1:] not in VOWELS and not lemma.endswith(("um", "on"))
+                                  and not set(flags) & set("ZKMC")):
+            g = noun_gender(lemma, fl)
+            if g:
+                out[fl] = g
+    return out if len(set(out.values())) > 1 else {}
+
+
 @lru_cache(maxsize=200_000)
 def noun_slots(flag: str, lemma_end: str, form_end: str) -> tuple[frozenset, ...] | None:
     for lem_rx, form_rx, slots in tables().noun.get(flag, ()):
@@ -204,9 +230,18 @@ def tag_verb_forms(lemma: str, forms: set[str], infinitive: str | None = None
         if x.endswith("e"):
             first.append(stem + "u")
             third.append(stem + "ou")
-            if stem and stem[-1] in SOFT:
+            if stem and stem[-1] in "jc":
+                # kupuji / kupuju, kupují / kupujou; chce -> chci
                 first.append(stem + "i")
                 third.append(stem + "í")
+            elif stem and stem[-1] in SOFT and len(stem) > 1 and stem[-2] in VOWELS:
+                # píše -> píši, píší beside píšu, píšou: the bookish variants (maže class, below)
+                for g, p, n in ((stem + "i", "1", "SG"), (stem + "í", "3", "PL")):
+                    if g in S and g not in tags:
+                        put(g, "IND", "PRS", p, n, "LIT")
+                        present.add(g)
+            # after a consonant cluster (zavře, umře, lže) stem + i is the imperative (zavři, umři,
+            # lži), not a 1st person: the imperative rules below tag it
         elif x.endswith(("í", "á", "ě")):
             first.append(x + "m")
             if x.endswith("í"):
@@ -263,7 +298,9 @@ def tag_verb_forms(lemma: str, forms: set[str], infinitive: str | None = None
     # bookish variants of the maže class (infinitive -at/-át, soft stem + -e): maži, maží beside mažu, mažou
     if (infinitive or lemma).endswith(("at", "át")):
         for f in list(tags):
-            if f.endswith("e") and len(f) > 2 and f[-2] in "žščřj" and any({"PRS", "3", "SG"} <= t for t in tags[f]):
+            if f.endswith("e") and len(f) > 2 and f[-2] in "žščřj" and f[-3] in VOWELS \
+                    and any({"PRS", "3", "SG"} <= t for t in tags[f]):
+                # (after a consonant cluster there is no bookish -i: lže -> lžu, lži is the imperative)
                 stem = f[:-1]
                 if stem + "u" in tags and stem + "i" not in tags:
                     tags[stem + "i"].add(frozenset(("V", "IND", "PRS", "1", "SG", "LIT")))
