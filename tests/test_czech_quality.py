@@ -7,7 +7,7 @@ import io
 
 from build_tools.czech import expand_headwords
 from build_tools.czech.driver import guess_flags
-from build_tools.czech.quality import class_of_tag, normalise_slot, run, slot_matches
+from build_tools.czech.quality import class_level_hit, class_of_tag, normalise_slot, run, slot_matches
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
 
 
@@ -59,3 +59,34 @@ def test_future_slots_of_verbs_with_a_future_of_their_own():
     assert slot_matches(fut, our_prs) and not slot_matches(fut, our_fut)          # udělám
     assert slot_matches(fut, our_fut, True) and not slot_matches(fut, our_prs, True)   # ponesu / nesu
     assert slot_matches(prs, our_prs, True) and not slot_matches(prs, our_fut, True)
+
+
+def test_class_level_admissibility_forgives_swapped_labels_only(tmp_path):
+    """Class-level admissibility: a reference form counts when we generate it for the lemma in any slot
+    of the same class. A swapped person (neseš labelled 3rd person) is a raw miss but a class-level hit;
+    a form of another class (the l-participle nesl labelled present, the plural ženy labelled nominative
+    singular) is a miss in both. Synthetic rows, written here."""
+    assert class_level_hit({"neseš"}, {"nesu", "neseš", "nese"})
+    assert not class_level_hit({"nesl"}, {"nesu", "neseš", "nese"})
+    assert not class_level_hit(set(), {"nesu"})
+    d = tmp_path / "data" / "czech"
+    d.mkdir(parents=True)
+    (d / "ces.train").write_text(
+        "nést\tnesu\tV;IND;PRS;1;SG\n"           # right
+        "nést\tneseš\tV;IND;PRS;3;SG\n"          # person swapped: ours is 2nd person
+        "nést\tnesl\tV;IND;PRS;3;PL\n"           # l-participle given as present
+        "žena\tžena\tN;NOM;SG\n"
+        "žena\tženy\tN;NOM;PL\n"
+        "hrad\thrady\tN;NOM;SG\n"                # nominative plural given as singular: classes kept apart
+        "mladý\tmladí\tADJ;NOM;FEM;PL\n", encoding="utf-8")   # masculine animate form, feminine label
+    out = io.StringIO()
+    summary = run(tmp_path, examples=1, out=out)
+    text = out.getvalue()
+    pres = summary["present"]
+    assert pres["lemmas"] == 3
+    assert pres["accuracy"] == 1 / 3, text        # only nesu is slot-exact
+    assert pres["class_level"] == 2 / 3, text     # neseš admitted as a present form of nést; nesl is not
+    assert summary["noun-nom-sg"]["accuracy"] == summary["noun-nom-sg"]["class_level"] == 1 / 2
+    assert summary["noun-nom-pl"]["class_level"] == 1.0
+    assert summary["adj-nom"]["accuracy"] == 0.0 and summary["adj-nom"]["class_level"] == 1.0
+    assert "class-level" in text and "worst paradigms" in text
