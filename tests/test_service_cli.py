@@ -103,24 +103,59 @@ def test_serve_refuses_a_missing_directory(tmp_path, capsys):
     assert code == 2 and "does not exist" in err
 
 
-def test_serve_with_several_processes_on_one_port(lexicon_dir):
+def test_serve_refuses_bad_thread_counts(tmp_path, capsys, lexicon_dir):  # noqa: F811
+    for flag in ("--workers", "--fast-threads"):
+        code, _, err = cli(capsys, "serve", "--address", "127.0.0.1:0", "--lexicons", str(lexicon_dir), flag, "0")
+        assert code == 2 and f"{flag} must be at least 1" in err
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in os.listdir("/proc"):
+        if stat.isdigit():
+            try:
+                with open(f"/proc/{stat}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(stat))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+def test_serve_with_several_processes_on_one_port(tmp_path):
+    directory = tmp_path / "lex"
+    directory.mkdir()
+    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
     proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
-                             "--lexicons", str(lexicon_dir), "--processes", "2", "--workers", "2"],
+                             "--lexicons", str(directory), "--processes", "2", "--workers", "2",
+                             "--fast-threads", "1"],
                             cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
         m = re.search(r"on 127\.0\.0\.1:(\d+) \(2 processes\)", line)
         assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+        assert len(_children(proc.pid)) == 2
         from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 
-        for _ in range(4):  # separate connections: the kernel spreads them over the processes
-            with grpc.insecure_channel(f"127.0.0.1:{m.group(1)}") as ch:
-                resp = lexicon_pb2_grpc.LexiconServiceStub(ch).CheckWords(
-                    lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=["kot"]), timeout=5)
-                assert resp.acceptable
-        proc.send_signal(signal.SIGHUP)
-        time.sleep(0.2)
+        def answers(word: str, connections: int = 8) -> list[bool]:
+            out = []
+            for _ in range(connections):  # separate connections: the kernel spreads them over the processes
+                with grpc.insecure_channel(f"127.0.0.1:{m.group(1)}") as ch:
+                    health = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=5)
+                    assert health.status == health_pb2.HealthCheckResponse.SERVING
+                    out.append(lexicon_pb2_grpc.LexiconServiceStub(ch).CheckWords(
+                        lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=[word]), timeout=5).acceptable)
+            return out
+
+        assert answers("kot") == [True] * 8
+        assert answers("kotek") == [False] * 8
+        write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"] + ["kotek"])
+        proc.send_signal(signal.SIGHUP)  # relayed to every process: each reloads
+        deadline = time.monotonic() + 10
+        while not all(answers("kotek", 12)):
+            assert time.monotonic() < deadline, "SIGHUP did not reload every process"
+            time.sleep(0.1)
         assert proc.poll() is None
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(20) == 0

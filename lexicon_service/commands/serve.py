@@ -3,7 +3,8 @@
 Flags override environment variables, which override defaults:
   --address      LEXICON_ADDRESS      localhost:50051
   --lexicons     LEXICON_DIR          lexicons
-  --workers      LEXICON_WORKERS      8   (threads per process)
+  --workers      LEXICON_WORKERS      8   (threads for the long calls, per process)
+  --fast-threads LEXICON_FAST_THREADS 2   (threads for the short calls: CheckWords, ValidateMove, ScoreMove)
   --processes    LEXICON_PROCESSES    1   (server processes sharing the port, for machines with many cores)
   --token-file   LEXICON_TOKEN_FILE   (or LEXICON_TOKEN: the token itself; comma-separated for several)
   --tls-cert / --tls-key / --tls-client-ca   LEXICON_TLS_CERT / LEXICON_TLS_KEY / LEXICON_TLS_CLIENT_CA
@@ -43,7 +44,11 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--address", default=None, help="host:port to listen on (env LEXICON_ADDRESS; default localhost:50051)")
     p.add_argument("--lexicons", default=None, help="directory of *.lex lexicons (env LEXICON_DIR; default lexicons)")
-    p.add_argument("--workers", type=int, default=None, help="worker threads (env LEXICON_WORKERS; default 8)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="threads for the long calls: searches, replays, listings (env LEXICON_WORKERS; default 8)")
+    p.add_argument("--fast-threads", type=int, default=None,
+                   help="threads for the short calls: CheckWords, ValidateMove, ScoreMove (env LEXICON_FAST_THREADS; "
+                        "default 2)")
     p.add_argument("--processes", type=int, default=None,
                    help="server processes sharing the port (SO_REUSEPORT; env LEXICON_PROCESSES; default 1)")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # set for --processes children
@@ -94,6 +99,9 @@ def run(args) -> int:
     workers = args.workers if args.workers is not None else _env_int("LEXICON_WORKERS", 8)
     if workers < 1:
         raise UserError("--workers must be at least 1")
+    fast_threads = args.fast_threads if args.fast_threads is not None else _env_int("LEXICON_FAST_THREADS", 2)
+    if fast_threads < 1:
+        raise UserError("--fast-threads must be at least 1")
     if not os.path.isdir(directory):
         raise UserError(f"lexicon directory {directory!r} does not exist (build the lexicons: make lexicons)")
     cert = args.tls_cert or os.environ.get("LEXICON_TLS_CERT")
@@ -117,11 +125,11 @@ def run(args) -> int:
     if processes < 1:
         raise UserError("--processes must be at least 1")
     if processes > 1:
-        return _supervise(args, address, directory, workers, processes)
+        return _supervise(args, address, directory, workers, fast_threads, processes)
     try:
-        server, port = create_server(address, directory, workers=workers, limits=limits, tokens=tokens,
-                                     tls=tls, load=False, max_concurrent_rpcs=args.max_concurrent_rpcs,
-                                     reuse_port=args.reuse_port)
+        server, port = create_server(address, directory, workers=workers, fast_threads=fast_threads,
+                                     limits=limits, tokens=tokens, tls=tls, load=False,
+                                     max_concurrent_rpcs=args.max_concurrent_rpcs, reuse_port=args.reuse_port)
     except OSError as exc:
         raise UserError(str(exc)) from None
     server.start()
@@ -135,8 +143,8 @@ def run(args) -> int:
             raise UserError(f"cannot load lexicons: {exc}{hint}") from None
         _tune_gc()
         host = address.rsplit(":", 1)[0]
-        log.info("serving %s on %s:%d (%s, %d workers%s) after %.2f s",
-                 ", ".join(snapshot.names()), host, port, "TLS" if tls else "plaintext", workers,
+        log.info("serving %s on %s:%d (%s, %d workers, %d fast threads%s) after %.2f s",
+                 ", ".join(snapshot.names()), host, port, "TLS" if tls else "plaintext", workers, fast_threads,
                  ", bearer tokens required" if tokens else "", time.perf_counter() - started)
         print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
         server.wait_for_termination()
@@ -165,7 +173,7 @@ def _split_address(address: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def _supervise(args, address: str, directory: str, workers: int, processes: int) -> int:
+def _supervise(args, address: str, directory: str, workers: int, fast_threads: int, processes: int) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT) and relay signals to them.
 
     Each child is a full `lexicon-service serve` (its own lexicons, health and reload); the kernel
@@ -183,8 +191,8 @@ def _supervise(args, address: str, directory: str, workers: int, processes: int)
         port = reserve.getsockname()[1]
     child_address = f"{host}:{port}"
     argv = [sys.executable, "-m", "lexicon_service", "serve", "--address", child_address, "--lexicons", directory,
-            "--workers", str(workers), "--processes", "1", "--reuse-port", "--grace", str(args.grace),
-            "--log-level", args.log_level]
+            "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
+            "--grace", str(args.grace), "--log-level", args.log_level]
     for flag in ("token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results",
                  "max_message_bytes", "max_concurrent_rpcs"):
         value = getattr(args, flag)

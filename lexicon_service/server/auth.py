@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hmac
 
-import grpc.aio
-
 import grpc
 
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
@@ -62,37 +60,3 @@ class BearerTokenInterceptor(grpc.ServerInterceptor):
         if problem is None:
             return continuation(handler_call_details)
         return _deny_handler(continuation(handler_call_details), problem)
-
-
-def _aio_deny_handler(handler, message: str):
-    async def abort(request, context):
-        await context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
-
-    async def abort_streaming(request_or_iterator, context):
-        await context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
-        yield  # pragma: no cover - never reached; makes this an async generator
-
-    if handler is None:
-        return None
-    if handler.request_streaming and handler.response_streaming:
-        return grpc.stream_stream_rpc_method_handler(abort_streaming)
-    if handler.request_streaming:
-        return grpc.stream_unary_rpc_method_handler(abort)
-    if handler.response_streaming:
-        return grpc.unary_stream_rpc_method_handler(abort_streaming)
-    return grpc.unary_unary_rpc_method_handler(abort)
-
-
-class AioBearerTokenInterceptor(grpc.aio.ServerInterceptor):
-    """`BearerTokenInterceptor` for a grpc.aio server."""
-
-    def __init__(self, tokens, exempt_prefixes=(HEALTH_PREFIX,)) -> None:
-        self._check = BearerTokenInterceptor(tokens, exempt_prefixes)
-
-    async def intercept_service(self, continuation, handler_call_details):
-        if handler_call_details.method.startswith(self._check._exempt):
-            return await continuation(handler_call_details)
-        problem = self._check._authorised(handler_call_details.invocation_metadata)
-        if problem is None:
-            return await continuation(handler_call_details)
-        return _aio_deny_handler(await continuation(handler_call_details), problem)
