@@ -61,11 +61,20 @@ def test_comparative_adverbs(word, flags):
 
 
 @pytest.mark.parametrize("word, nom_pl", [("práce", "práce"), ("déšť", None), ("mysl", "mysli"),
-                                          ("lest", "lsti")])
+                                          ("lest", "lsti"),
+                                          ("sníh", "sněhy"), ("vítr", "větry"),  # í/ě alternation
+                                          ("kněz", None), ("hmyz", None)])    # singular evidence + -em
 def test_flagless_nouns(word, nom_pl):
     assert has(word, "", word, "N", "NOM", "SG", lemma=word)
     if nom_pl:
         assert has(nom_pl, "", nom_pl, "N", "NOM", "PL", lemma=word)
+
+
+@pytest.mark.parametrize("word", ["beder"])
+def test_zero_ending_genitive_plural_is_no_nominative(word):
+    assert not has("knězi", "", "knězi", "N", "NOM", "PL")  # dative/locative singular of kněz (pl. kněží)
+    # beder: genitive plural of bedra (bedrám, bedrami: feminine/neuter endings), not a masculine noun
+    assert not has(word, "", word, "N", "NOM", "SG")
 
 
 def test_flagless_oblique_e_form_of_a_consonant_noun():

@@ -15,6 +15,7 @@ from pathlib import Path
 SHORTEN = {"ů": "o", "á": "a", "é": "e", "í": "i", "ú": "u", "ý": "y"}
 VOWELS = set("aeiouyáéíóúůýě")
 SINGULAR_OBLIQUE = {"u", "a", "e", "ě"}           # a genitive singular must be among the evidence
+FEMININE_NEUTER_PLURAL = ("ám", "ami")  # not -ách: velar masculines have it (lih: lihách)
 PLURAL_OBLIQUE = {"ů", "ům", "y", "ech", "ích", "ové", "í", "emi", "ěmi", "mi", "ím"}
 
 
@@ -47,13 +48,15 @@ def join(stem: str, ending: str) -> str:
 
 
 def stems(word: str) -> list[str]:
-    """Oblique stems of a consonant-final nominative: itself, with the last vowel shortened, without a
-    mobile -e- (kašel -> kašl, den -> dn)."""
+    """Oblique stems of a consonant-final nominative: itself, with the last vowel shortened, í
+    alternating with ě (sníh -> sněh, vítr -> větr), without a mobile -e- (kašel -> kašl, den -> dn)."""
     out = [word]
     for i in range(len(word) - 1, -1, -1):
         if word[i] in VOWELS:
             if word[i] in SHORTEN:
                 out.append(word[:i] + SHORTEN[word[i]] + word[i + 1:])
+            if word[i] == "í" and i > 0:
+                out.append(word[:i] + "ě" + word[i + 1:])
             if word[i] == "e" and i > 0 and i >= len(word) - 3:
                 out.append(word[:i] + word[i + 1:])
             break
@@ -83,7 +86,14 @@ def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
             continue
         # not a genitive plural of a feminine/neuter (dcer: dcera, dcerou) nor a short adjective
         # (smuten: smutna, smutno): those have -a with -ou, or -o forms beside them
-        if any(s + "o" in plain or (s + "a" in plain and s + "ou" in plain) for s in stems(w)[1:] + [w]):
+        # (an s + "o" line counts only with another case form of s beside it: vitro is no
+        # neighbour of vítr)
+        if any((s + "o" in plain and any(s + e in plain for e in ("a", "u", "em")))
+               or (s + "a" in plain and s + "ou" in plain) for s in stems(w)[1:] + [w]):
+            continue
+        # nor the zero-ending genitive plural of a hard feminine or neuter (beder: bedra, bedrám,
+        # bedrami): -ám and -ami are never masculine endings
+        if any(join(s, e) in plain for s in stems(w) for e in FEMININE_NEUTER_PLURAL):
             continue
         best = None
         for s in stems(w):
@@ -91,7 +101,9 @@ def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
             ends_found = {e for e, _ in found}
             # the genitive singular: -u/-a/-e/-ě, or -i of the feminine i-stems (mysl: mysli, myslí)
             sg = ends_found & SINGULAR_OBLIQUE or ("i" in ends_found and "í" in ends_found)
-            if (len(found) >= 3 and sg and ends_found & PLURAL_OBLIQUE
+            # plural evidence, or else the instrumental -em of a masculine noun whose plural stem
+            # alternates (kněz: kněze, knězi, knězem; kněží)
+            if (len(found) >= 3 and sg and (ends_found & PLURAL_OBLIQUE or "em" in ends_found)
                     and (best is None or len(found) > len(best[1]))):
                 best = (s, found)
         if best is None:
@@ -100,7 +112,9 @@ def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
         have = {e for e, _ in found}
         animate = "ovi" in have or "ové" in have
         index[w].append((w, ("N", "NOM", "SG")))
-        if animate:
+        if not have & PLURAL_OBLIQUE:
+            plural = []  # singular evidence only (kněz): the plural stem alternates (kněží)
+        elif animate:
             plural = [e for e in ("ové", "i") if e in have]
         elif "y" in have and ("u" in have or "a" in have):
             plural = ["y"]
