@@ -265,3 +265,119 @@ def test_is_nouns(form, feats):
 def test_is_nouns_no_false_nominative():
     assert not has("hepatitis", "ZQ", "hepatitidě", "NOM")
     assert not has("syfilis", "ZQ", "syfilida", "NOM")      # a nominative only as its own headword
+
+
+# --- negated forms of the table verbs (irregular.paradigms: být, mít, jít, bát, lze) ------------------
+# The N flag of their dictionary lines gives ne- + each verbal row, as for regular verbs; není is the
+# negated 3rd singular of být (not ne + je); conditionals and NONEG rows take no ne-.
+@pytest.mark.parametrize("word, flags, form, feats, lemma", [
+    ("být", "IN", "nebýt", ("V", "NFIN", "NEG"), "být"),
+    ("být", "IN", "nejsem", ("V", "PRS", "1", "SG", "NEG"), "být"),
+    ("být", "IN", "nejsi", ("V", "PRS", "2", "SG", "NEG"), "být"),
+    ("být", "IN", "není", ("V", "PRS", "3", "SG", "NEG"), "být"),
+    ("být", "IN", "nejsou", ("V", "PRS", "3", "PL", "NEG"), "být"),
+    ("být", "IN", "nebude", ("V", "FUT", "3", "SG", "NEG"), "být"),
+    ("být", "IN", "nebuď", ("V", "IMP", "2", "SG", "NEG"), "být"),
+    ("být", "IN", "nebyl", ("V.PTCP", "MASC", "SG", "NEG"), "být"),
+    ("být", "IN", "nebyly", ("V.PTCP", "FEM", "PL", "NEG"), "být"),
+    ("mít", "IN", "nemít", ("V", "NFIN", "NEG"), "mít"),
+    ("mít", "IN", "nemám", ("V", "PRS", "1", "SG", "NEG"), "mít"),
+    ("mít", "IN", "nemá", ("V", "PRS", "3", "SG", "NEG"), "mít"),
+    ("mít", "IN", "nemají", ("V", "PRS", "3", "PL", "NEG"), "mít"),
+    ("mít", "IN", "neměj", ("V", "IMP", "2", "SG", "NEG"), "mít"),
+    ("mít", "IN", "nemějte", ("V", "IMP", "2", "PL", "NEG"), "mít"),
+    ("mít", "IN", "neměl", ("V.PTCP", "MASC", "SG", "NEG"), "mít"),
+    ("jít", "IN", "nejít", ("V", "NFIN", "NEG"), "jít"),
+    ("jít", "IN", "nepůjde", ("V", "FUT", "3", "SG", "NEG"), "jít"),
+    ("přijít", "IN", "nepřijít", ("V", "NFIN", "NEG"), "přijít"),
+    ("přijít", "IN", "nepřijde", ("V", "PRS", "3", "SG", "NEG"), "přijít"),
+    ("bát", "IN", "nebát", ("V", "NFIN", "NEG"), "bát"),
+    ("bát", "IN", "nebojí", ("V", "PRS", "3", "SG", "NEG"), "bát"),
+    ("bát", "IN", "neboj", ("V", "IMP", "2", "SG", "NEG"), "bát"),
+    ("bát", "IN", "nebál", ("V.PTCP", "MASC", "SG", "NEG"), "bát"),
+    # finite forms listed as their own N lines (jsem/N, mají/N, bojí/N) and the flagless není
+    ("jsem", "N", "nejsem", ("V", "PRS", "1", "SG", "NEG"), "být"),
+    ("mají", "N", "nemají", ("V", "PRS", "3", "PL", "NEG"), "mít"),
+    ("má", "N", "nemá", ("V", "PRS", "3", "SG", "NEG"), "mít"),
+    ("mějte", "N", "nemějte", ("V", "IMP", "2", "PL", "NEG"), "mít"),
+    ("bojí", "N", "nebojí", ("V", "PRS", "3", "PL", "NEG"), "bát"),
+    ("bojím", "N", "nebojím", ("V", "PRS", "1", "SG", "NEG"), "bát"),
+    ("není", "", "není", ("V", "PRS", "3", "SG", "NEG"), "být"),
+])
+def test_negated_table_verbs(word, flags, form, feats, lemma):
+    assert has(word, flags, form, *feats, lemma=lemma)
+
+
+@pytest.mark.parametrize("word, flags, form", [
+    ("být", "IN", "neje"), ("být", "IN", "nejest"), ("být", "IN", "neseš"), ("být", "IN", "nebych"),
+    ("být", "IN", "neby"), ("být", "IN", "nebyste"), ("jít", "IN", "nepojď"), ("jít", "IN", "nepojďte"),
+    ("být", "I", "není"),               # the negated row only with N
+    ("má", "N", "nemá"),                # only the verb reading is negated: no PRO nemá of můj
+    ("svou", "N", "nesvou"), ("jeden", "N", "nejeden"),     # pronoun / numeral rows: no ne- reading
+])
+def test_negated_table_verbs_bad(word, flags, form):
+    if form == "nemá":
+        assert not has(word, flags, form, "PRO")
+    else:
+        assert form not in readings(word, flags)
+
+
+# --- lines whose only flag is N go through the flagless classification, then get ne- --------------------
+@pytest.mark.parametrize("word, form, feats, lemma", [
+    ("spolupráce", "spolupráce", ("N", "NOM", "SG"), "spolupráce"),
+    ("spolupráce", "spolupráce", ("N", "NOM", "PL"), "spolupráce"),
+    ("spolupráce", "nespolupráce", ("N", "NOM", "SG", "NEG"), "spolupráce"),
+    ("spolupracemi", "spolupracemi", ("N", "INS", "PL"), "spolupráce"),
+    ("lze", "lze", ("V", "PRS", "3", "SG"), "lze"),
+    ("lze", "nelze", ("V", "PRS", "3", "SG", "NEG"), "lze"),
+    ("jednou", "jednou", ("ADV",), "jednou"),                     # data/flagless.tsv
+    ("jednou", "nejednou", ("ADV", "NEG"), "jednou"),
+])
+def test_negation_only_lines(word, form, feats, lemma):
+    assert has(word, "N", form, *feats, lemma=lemma)
+
+
+@pytest.mark.parametrize("word, form", [
+    ("hoden", "hoden"), ("hoden", "nehoden"),           # short adjective: no noun evidence, unclassified
+    ("jednou", "nejednou"),                            # not as a numeral
+])
+def test_negation_only_lines_bad(word, form):
+    if word == "jednou":
+        assert not has(word, "N", form, "NUM")
+    else:
+        assert form not in readings(word, "N")
+
+
+# --- přítel: plural stem přátel- (irregular.paradigms); N gives nepřítel, nepřátelé ------------------
+@pytest.mark.parametrize("word, form, feats", [
+    ("přítel", "přítel", ("N", "NOM", "SG", "ANIM")),
+    ("přítel", "přítele", ("N", "GEN", "SG")),
+    ("přítel", "přátelé", ("N", "NOM", "PL", "ANIM")),
+    ("přítel", "přátel", ("N", "GEN", "PL")),
+    ("přítel", "nepřítel", ("N", "NOM", "SG", "NEG")),
+    ("přítel", "nepřátelé", ("N", "NOM", "PL", "NEG")),
+    ("přátelé", "nepřátelé", ("N", "NOM", "PL", "NEG")),
+    ("přátelům", "nepřátelům", ("N", "DAT", "PL", "NEG")),
+])
+def test_pritel(word, form, feats):
+    assert has(word, "N", form, *feats, lemma="přítel")
+
+
+@pytest.mark.parametrize("form", ["přítelé", "nepřítelé", "přátelové", "přítelové", "přátelí"])
+def test_pritel_bad(form):
+    assert form not in readings("přítel", "N")
+
+
+@pytest.mark.parametrize("word, flags, lemma", [("říci", "N", "říci"), ("říct", "N", "říci"),
+                                                ("vyříci", "N", "vyříci"), ("přeříct", "N", "přeříci")])
+def test_flagless_infinitive_of_a_linked_verb(word, flags, lemma):
+    # cs_CZ.dic: říci/N, říct/N beside řeknu/BN; verb_links.tsv links řeknu to říci
+    assert has(word, flags, word, "V", "NFIN", lemma=lemma)
+    assert has(word, flags, "ne" + word, "V", "NFIN", "NEG", lemma=lemma)
+
+
+def test_linked_infinitive_needs_a_verbal_prefix():
+    from build_tools.czech.tables import linked_infinitive
+
+    assert linked_infinitive("vyříct") == "vyříci"
+    assert linked_infinitive("xyříct") is None and linked_infinitive("říkat") is None

@@ -19,7 +19,10 @@ HEADWORDS = [
     # adverbs (reviewed list, regular derivations)
     ("opravdu", ""), ("loni", ""), ("pryč", ""), ("dohromady", ""), ("poprvé", ""), ("podesáté", ""),
     ("desetkráte", ""), ("drobounce", ""), ("česky", ""),
+    # adverbs that are also case forms of other words (domů: dům, trochu: trocha, tu: ten)
+    ("například", ""), ("znovu", ""), ("domů", ""), ("trochu", ""), ("tu", ""), ("kdy", ""),
     # closed classes
+    ("se", ""), ("vzhledem", ""), ("jednak", ""),
     ("alespoň", ""), ("kvůli", ""), ("nicméně", ""), ("nejen", ""), ("ahoj", ""), ("sakra", ""),
     ("nazdar", ""), ("tolik", ""), ("několika", ""), ("patero", ""), ("patery", ""), ("veškero", ""),
     # indeclinable and irregular nouns, indeclinable adjectives
@@ -55,6 +58,9 @@ TABLE = [  # word, cs-box, cs-klasik, cs-kriskros, cs-plus
     ("opravdu", 1, 1, 1, 1), ("loni", 1, 1, 1, 1), ("pryč", 1, 1, 1, 1), ("dohromady", 1, 1, 1, 1),
     ("poprvé", 1, 1, 1, 1), ("podesáté", 1, 1, 1, 1), ("desetkráte", 1, 1, 1, 1), ("drobounce", 1, 1, 1, 1),
     ("česky", 1, 1, 1, 1),
+    ("například", 1, 1, 1, 1), ("znovu", 1, 1, 1, 1), ("domů", 1, 1, 1, 1), ("trochu", 1, 1, 1, 1),
+    ("tu", 1, 1, 1, 1), ("kdy", 1, 1, 1, 1), ("se", 1, 1, 1, 1), ("vzhledem", 1, 1, 1, 1),
+    ("jednak", 1, 1, 1, 1), ("sebe", 0, 0, 0, 1),
     ("alespoň", 1, 1, 1, 1), ("kvůli", 1, 1, 1, 1), ("nicméně", 1, 1, 1, 1), ("nejen", 1, 1, 1, 1),
     ("ahoj", 0, 0, 0, 0), ("sakra", 0, 0, 0, 0), ("nazdar", 0, 0, 0, 0),
     ("tolik", 1, 1, 1, 1), ("několika", 0, 0, 0, 1), ("patero", 1, 1, 1, 1), ("patery", 1, 1, 1, 1),

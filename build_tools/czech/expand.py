@@ -72,11 +72,19 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
     tab = irregular.paradigm_for(lemma)
     if tab is not None:
         name, rows = tab
-        neg = "N" in flags and any(t[0] == "V" for _, t in rows)
+        # N: the ne- forms, as the flag gives regular verbs and nouns (nemít, nemám, neměj, neměl, nebýt,
+        # nejsem, nepřítel; rows marked NONEG or with a negated row of their own excepted: bych,
+        # je -> není).
+        # Explicit NEG rows (není) belong to the negated paradigm: only with N.
+        neg = "N" in flags
         for form, tag in rows:
+            if "NEG" in tag and not neg:
+                continue
             out.append(("F", form, lemma, tag, name))
-            if neg and tag[0] == "V" and "NEG" not in tag:
+            if neg and irregular.negatable(lemma, form, tag):
                 out.append(("F", "ne" + form, lemma, _tag(tag, ("NEG",)), name))
+        if (cc := irregular.closed_class(lemma)):
+            out.append(("F", lemma, lemma, cc, "closed"))  # se: the reflexive and the preposition
         return out
 
     parts = split_mixed(lemma, flags)
@@ -316,10 +324,21 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
     # plain words: forms of irregular paradigms, closed-class words, adverbs
     for form, chain in expanded:
         ptags, base, sfx = split_prefix(form, chain)
+        # Reviewed word classes (data/closed_class.tsv, data/flagless.tsv) come on top of whatever
+        # else the word is: tu is a form of ten and an adverb, se the reflexive pronoun and a
+        # preposition, domů a genitive plural and an adverb.
+        listed = False
+        if (cc := irregular.closed_class(base)):
+            emit(form, base, _tag(cc, ptags), "closed")
+            listed = True
+        for t in reviewed_words().get(base, ()):
+            emit(form, base, _tag(t, ptags), "reviewed")
+            listed = True
         readings = irregular.readings_of(base)
         if readings:
             for lem, tag in readings:
-                if ptags and tag[0] not in ("V", "ADJ", "ADV"):
+                # ne- on a table form (jsem/N, mají/N, bojí/N, přátelé/N): where the paradigm negates it
+                if ptags and not ("NEG" in ptags and irregular.negatable(lem, base, tag)):
                     continue
                 emit(form, lem, _tag(tag, ptags), "table")
             continue
@@ -331,6 +350,9 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
         inf = nul_participles(str(DEFAULT_DIC)).get(base)
         if inf:
             emit(form, inf, _tag(("V.PTCP", "ACT", "PRF", "MASC", "SG"), ptags), "verb/flagless")
+            continue
+        if (inf := irregular.linked_infinitive(base)):
+            emit(form, inf, _tag(("V", "NFIN"), ptags), "verb/linked-infinitive")
             continue
         nouns = noun_index(str(DEFAULT_DIC)).get(base)
         if nouns:
@@ -346,17 +368,10 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
                           or base + "ě" in cmp_adv):
             emit(form, lemma, _tag(("ADV", "CMPR"), ptags), "adv")      # spíš beside spíše/E
             continue
-        cc = irregular.closed_class(base)
-        if cc:
-            emit(form, base, _tag(cc, ptags), "closed")
+        if listed:
             continue
         if irregular.looks_like_adverb(base):
             emit(form, base, _tag(("ADV",), ptags), "adv-guess")
-            continue
-        rw = reviewed_words().get(base)
-        if rw:
-            for t in rw:
-                emit(form, base, _tag(t, ptags), "reviewed")
             continue
         imp = imperative_index(str(DEFAULT_DIC)).get(base)
         if imp:

@@ -8,6 +8,7 @@ from functools import lru_cache
 from importlib import resources
 
 POS_FEATURES = {"V", "V.PTCP", "V.CVB", "V.MSDR", "N", "ADJ", "ADV", "PRO", "NUM", "ADP", "CONJ", "PART", "INTJ"}
+NEGATABLE_POS = frozenset(("V", "V.PTCP", "V.CVB", "V.MSDR", "N"))
 # verbal prefixes that combine with a "prefixable" paradigm (přijít, odejít, najít ...)
 VERB_PREFIXES = ("při", "ode", "od", "ve", "vy", "na", "se", "ze", "za", "do", "po", "pro", "pře", "přede", "před",
                  "roze", "u", "obe", "nade", "pode", "vze", "v", "s", "z", "ob", "nad", "pod", "vz", "roz")
@@ -24,6 +25,9 @@ class Paradigms:
     def __init__(self, text: str):
         self.paradigms: dict[str, tuple[str, list[tuple[str, tuple[str, ...], bool]]]] = {}
         self.prefixable: set[str] = set()
+        # (lemma, form) rows that take no automatic ne- form (NONEG: the conditional bych, jest, je
+        # whose negation není is a row of its own)
+        self.noneg: set[tuple[str, str]] = set()
         lemma = pos = None
         for line in text.splitlines():
             if not line.strip() or line.startswith("#"):
@@ -39,6 +43,9 @@ class Paradigms:
             keep = not form.startswith("!")
             form = form.lstrip("!")
             rows = self.paradigms[lemma][1]
+            if "NONEG" in re.split(r"[;|\s]+", feats):
+                self.noneg.add((lemma, form))
+                feats = re.sub(r"\bNONEG\b;?", "", feats).replace(";|", "|").rstrip(";")
             if feats.strip() in ("*LPTCP", "*PASS"):
                 kind = ("V.PTCP", "ACT", "PRF") if feats.strip() == "*LPTCP" else ("V.PTCP", "PASS")
                 for end, r in LPTCP:
@@ -53,6 +60,20 @@ class Paradigms:
         for lem, (_, rows) in self.paradigms.items():
             for form, tag, _keep in rows:
                 self.by_form[form].append((lem, tag))
+
+    def negatable(self, lemma: str, form: str, tag: tuple[str, ...]) -> bool:
+        """Whether a row of a verb paradigm takes the automatic ne- form (as cs_CZ.dic's N flag gives
+        regular verbs: infinitive, present, future, imperative, l-participle, transgressives, verbal
+        noun) and nouns (nepřítel, nepřátelé: as the flag gives flagged nouns, neaktivita). Not: rows
+        marked NONEG, explicit negated rows (není), conditionals, pronouns and numerals (svůj/N,
+        jeden/N: nesvůj, nejeden are words of their own)."""
+        if "NEG" in tag or "COND" in tag or not NEGATABLE_POS.intersection(tag):
+            return False
+        base = lemma
+        if lemma not in self.paradigms:
+            base = next((b for b in self.prefixable if lemma.endswith(b)), lemma)
+            form = form[len(lemma) - len(base):] if base != lemma else form
+        return (base, form) not in self.noneg
 
     def paradigm_for(self, lemma: str):
         if lemma in self.paradigms:
@@ -99,6 +120,10 @@ def readings_of(form: str):
     return paradigms().readings_of(form)
 
 
+def negatable(lemma: str, form: str, tag: tuple[str, ...]) -> bool:
+    return paradigms().negatable(lemma, form, tag)
+
+
 def closed_class(word: str):
     return _closed().get(word)
 
@@ -116,6 +141,20 @@ def _verb_links():
         inf, inf_pref, fin, pref, *rest = line.split("\t")
         rows.append((inf, inf if inf_pref == "-" else inf_pref, fin, pref == "yes", rest[0] if rest else ""))
     return rows
+
+
+def linked_infinitive(word: str) -> str | None:
+    """The lemma when WORD is the infinitive of a verb_links.tsv verb, optionally after a verbal
+    prefix, with -ct for -ci (říci, říct, vyříci, přeříct -> říci, vyříci, přeříci): cs_CZ.dic lists
+    those infinitives as lines without a conjugation flag, beside the finite headword (řeknu/BN)."""
+    forms = [word] + ([word[:-2] + "ci"] if word.endswith("ct") else [])
+    for w in forms:
+        for inf, inf_pref, _fin, prefixable, _future in _verb_links():
+            if w == inf:
+                return w
+            if prefixable and w.endswith(inf_pref) and w[: -len(inf_pref)] in VERB_PREFIXES:
+                return w
+    return None
 
 
 def _bookish_base(finite: str) -> str | None:

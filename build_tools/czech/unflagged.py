@@ -1,4 +1,4 @@
-"""Nouns that cs_CZ.dic lists without flags because their stems alternate (dům/domu, mráz/mrazu,
+"""Nouns that cs_CZ.dic lists without flags (or with the negation flag N only) because their stems alternate (dům/domu, mráz/mrazu,
 kašel/kašle, lest/lsti): every form is a separate flagless line. A flagless word is taken for the
 nominative singular of such a noun when at least three flagless lines are its case forms under one of
 the regular stem alternations (vowel shortening of the last syllable, loss of the mobile -e-); those case
@@ -73,8 +73,10 @@ def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     with open(p, encoding="utf-8") as fh:
         next(fh, None)
         for line in fh:
-            w = line.rstrip("\n")
-            if w and "/" not in w and w.islower() and w.isalpha():
+            # flagless lines and lines whose only flag is N (spolupráce/N: the word itself is classified
+            # as a flagless one; expand.py adds its ne- forms with NEG)
+            w, _, flags = line.rstrip("\n").partition("/")
+            if w and set(flags) <= {"N"} and w.islower() and w.isalpha():
                 plain.add(w)
     ends = endings()
     index: dict[str, list] = defaultdict(list)
