@@ -381,3 +381,9 @@ def test_linked_infinitive_needs_a_verbal_prefix():
 
     assert linked_infinitive("vyříct") == "vyříci"
     assert linked_infinitive("xyříct") is None and linked_infinitive("říkat") is None
+
+
+@pytest.mark.parametrize("word, lemma", [("bydlejí", "bydlet"), ("mizejí", "mizet"), ("nenávidějí", "nenávidět")])
+def test_ejí_third_plural_variant_of_et_verbs(word, lemma):
+    assert has(word, "N", word, "V", "PRS", "3", "PL", lemma=lemma)
+    assert not has(word, "N", word, "V", "PRS", "3", "PL", lemma=lemma[:-2] + "it")  # not of bydlit

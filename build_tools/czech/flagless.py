@@ -102,6 +102,18 @@ def forms_of_other_headwords(word: str, aff, dic_path: str, expand_entry) -> lis
     return items
 
 
+def third_plural_variant(word: str, aff, dic_path: str, expand_entry) -> list[tuple]:
+    """bydlejí, mizejí, sedějí: the -ejí/-ějí 3rd person plural that verbs of the -et/-ět class have
+    beside -í (bydlí). cs_CZ.dic lists it as a line of its own; it takes the lemma and tag of the -í
+    form that a flagged verb headword generates as 3rd person plural."""
+    if not word.endswith(("ejí", "ějí")) or len(word) < 6:
+        return []
+    plain = word[:-3] + "í"
+    return [("F", word, it[2], it[3], it[4]) for it in forms_of_other_headwords(plain, aff, dic_path, expand_entry)
+            if {"V", "PRS", "3", "PL"} <= set(it[3]) and "NEG" not in it[3]
+            and it[2].endswith(("et", "ět", "eti", "ěti"))]  # prosit: prosí, never prosejí
+
+
 _EXPANDED: dict = {}
 
 
