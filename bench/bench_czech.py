@@ -102,6 +102,53 @@ sys.exit(cli.main(["--rules", "{rules}", "--hunspell", r"{DIC}", "-o", r"{out_di
     return dt, first
 
 
+# Word classes of the Czech-CAC treebank (UD features) that every Czech profile admits, in the form
+# the profile admits: nominatives of nouns and adjectives (positive degree), infinitives, finite
+# indicative verbs, imperatives, and the uninflected classes.
+CAC_CLASSES = (
+    ("noun nominative", lambda upos, feats: upos == "NOUN" and "Case=Nom" in feats),
+    ("adjective nominative", lambda upos, feats: upos == "ADJ" and "Case=Nom" in feats and "Degree=Pos" in feats),
+    ("infinitive", lambda upos, feats: upos == "VERB" and "VerbForm=Inf" in feats),
+    ("finite indicative", lambda upos, feats: upos in ("VERB", "AUX") and "VerbForm=Fin" in feats
+     and "Mood=Ind" in feats),
+    ("imperative", lambda upos, feats: upos == "VERB" and "Mood=Imp" in feats),
+    ("adverb", lambda upos, feats: upos == "ADV"),
+    ("preposition", lambda upos, feats: upos == "ADP"),
+    ("conjunction", lambda upos, feats: upos in ("CCONJ", "SCONJ")),
+    ("particle", lambda upos, feats: upos == "PART"),
+)
+
+
+def treebank_admission(lexicon_path: Path, shared: Path) -> list[tuple[str, int, int, list[str]]]:
+    """[(class, tokens, admitted tokens, most frequent misses)] of the CAC treebank's lowercase
+    2-15-letter forms in a built lexicon: how much real text the lexicon accepts, per word class."""
+    from collections import Counter
+
+    from lexicon_service.lexicon import load_lexicon
+
+    lex = load_lexicon(lexicon_path)
+    key = lex.rule_set.tile_set.key_of_text
+    tsv = shared / "data" / "czech" / "cs_cac_devtest_form_lemma_upos_xpos_feats.tsv"
+    tot, ok, miss = Counter(), Counter(), {name: Counter() for name, _ in CAC_CLASSES}
+    for line in tsv.read_text(encoding="utf-8").splitlines():
+        f = line.split("\t")
+        if line.startswith("#") or len(f) < 6:
+            continue
+        form, _lemma, upos, _xpos, feats, count = f[:6]
+        if not (form.islower() and form.isalpha() and 2 <= len(form) <= 15):
+            continue
+        for name, test in CAC_CLASSES:
+            if test(upos, feats):
+                tot[name] += int(count)
+                if lex.is_admissible(key(form)):
+                    ok[name] += int(count)
+                else:
+                    miss[name][form] += int(count)
+                break
+    lex.close()
+    return [(name, tot[name], ok[name], [w for w, _ in miss[name].most_common(6)]) for name, _ in CAC_CLASSES]
+
+
 def _load() -> str:
     """1/5/15-minute load averages: the machine is shared, timings depend on them."""
     try:
@@ -135,6 +182,12 @@ def main(argv=None) -> int:
             dt2, line2 = bench_build_judged(rules, Path(tmp), a.workers)
             print(f"  same build, judging in the workers (czech.expand_judged): {dt2:6.1f} s; load {_load()}"
                   f"\n    {line2}")
+            lex_path = Path(tmp) / f"{rules}.lex"
+            if lex_path.exists() and (a.shared / "data" / "czech").exists():
+                print(f"  Czech-CAC treebank tokens admitted by {rules} (lowercase, 2-15 letters):")
+                for name, tokens, admitted, misses in treebank_admission(lex_path, a.shared):
+                    share = f"{admitted / tokens:7.2%}" if tokens else "    n/a"
+                    print(f"    {name:22} {share} of {tokens:5d}   missed e.g. {' '.join(misses) or '-'}")
     if (a.shared / "data" / "czech").exists():
         from build_tools.czech.quality import run
         print()
