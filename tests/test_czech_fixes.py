@@ -338,14 +338,14 @@ def test_negation_only_lines(word, form, feats, lemma):
 
 
 @pytest.mark.parametrize("word, form", [
-    ("hoden", "hoden"), ("hoden", "nehoden"),           # short adjective: no noun evidence, unclassified
+    ("hoden", "hoden"), ("hoden", "nehoden"),           # short adjective (hodný), never a noun
     ("jednou", "nejednou"),                            # not as a numeral
 ])
 def test_negation_only_lines_bad(word, form):
     if word == "jednou":
         assert not has(word, "N", form, "NUM")
     else:
-        assert form not in readings(word, "N")
+        assert not has(word, "N", form, "N")
 
 
 # --- přítel: plural stem přátel- (irregular.paradigms); N gives nepřítel, nepřátelé ------------------
@@ -387,3 +387,15 @@ def test_linked_infinitive_needs_a_verbal_prefix():
 def test_ejí_third_plural_variant_of_et_verbs(word, lemma):
     assert has(word, "N", word, "V", "PRS", "3", "PL", lemma=lemma)
     assert not has(word, "N", word, "V", "PRS", "3", "PL", lemma=lemma[:-2] + "it")  # not of bydlit
+
+
+@pytest.mark.parametrize("word, flags, adjective", [("hoden", "N", "hodný"), ("hodna", "", "hodný"),
+                                                    ("vděčen", "", "vděčný"), ("osamocen", "", "osamocený"),
+                                                    ("blízek", "", "blízký")])
+def test_flagless_short_adjectives(word, flags, adjective):
+    assert has(word, flags, word, "ADJ", "SHORT", lemma=adjective)
+
+
+@pytest.mark.parametrize("word", ["mlada", "široka"])  # z mlada, do široka: no short-form family
+def test_fossilised_adverbial_forms_are_not_short_adjectives(word):
+    assert not has(word, "", word, "ADJ", "SHORT")

@@ -16,7 +16,7 @@ from . import tables as irregular
 from .affix import AffixTable, load_affixes
 from .unflagged import noun_index
 from .flagless import (adverb_of_adjective, collective_numeral, forms_of_other_headwords, imperative_index,
-                       third_plural_variant,
+                       short_adjective, third_plural_variant,
                        ordinal_adverb, reviewed_words)
 from .finite import comparative_adverbs, nul_participles, present_index
 from .tagger import (PREFIX_TAGS, split_mixed, adj_slots, flag_genders, is_infinitive, noun_gender, noun_slots, tag_cvb,
@@ -386,6 +386,11 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
         if (pl3 := third_plural_variant(base, aff, str(DEFAULT_DIC), expand_entry)):
             for _f, _b, lem, tag, _par in pl3:
                 emit(form, lem, _tag(tag, ptags), "verb/3pl-variant")
+            continue
+        if (short := short_adjective(base, str(DEFAULT_DIC))):
+            adjective, masculine = short
+            for t in tag_short(base, masculine):
+                emit(form, adjective, _tag(tuple(t), ptags), "adj/short-flagless")
             continue
         if adverb_of_adjective(base, str(DEFAULT_DIC)) or ordinal_adverb(base, str(DEFAULT_DIC)):
             emit(form, base, _tag(("ADV",), ptags), "adv/deadjectival")

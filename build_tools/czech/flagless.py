@@ -114,6 +114,52 @@ def third_plural_variant(word: str, aff, dic_path: str, expand_entry) -> list[tu
             and it[2].endswith(("et", "ět", "eti", "ěti"))]  # prosit: prosí, never prosejí
 
 
+SHORT_ENDINGS = ("a", "o", "i", "y", "u")
+
+
+@lru_cache(maxsize=4)
+def _plain_lines(dic_path: str) -> frozenset:
+    """The lowercase words of lines without a paradigm flag (flagless or N only)."""
+    out = set()
+    p = Path(dic_path)
+    if p.exists():
+        with open(p, encoding="utf-8") as fh:
+            next(fh, None)
+            for line in fh:
+                word, _, flags = line.rstrip("\n").partition("/")
+                if word and word == word.lower() and set(flags) <= {"N"}:
+                    out.add(word)
+    return frozenset(out)
+
+
+def short_adjective(word: str, dic_path: str) -> tuple[str, str] | None:
+    """(adjective, masculine short form) when WORD is a short (predicative) form of a Y adjective that
+    cs_CZ.dic lists as flagless lines: hoden/hodna/hodno/hodni/hodny/hodnu (hodný), vděčen,
+    osamocen/osamocena (osamocený), blízek/blízka (blízký). The masculine and the feminine form must
+    both be lines: that keeps out fossils such as z mlada, do široka (no mlad, širok line)."""
+    plain = _plain_lines(dic_path)
+    dic = _dictionary(dic_path)
+
+    def is_adjective(adj: str) -> bool:
+        return any("Y" in f for f in dic.get(adj, ()))
+
+    if word.endswith(SHORT_ENDINGS):
+        base = word[:-1]                        # hodn, osamocen, blízk
+        if len(base) < 3 or base[-1] in "aeiouyáéíóúůýě" or not is_adjective(base + "ý"):
+            return None
+        for masc in (base, base[:-1] + "e" + base[-1]):
+            if masc in plain and base + "a" in plain:
+                return base + "ý", masc
+        return None
+    if len(word) < 3 or word[-1] in "aeiouyáéíóúůýě":
+        return None
+    bases = [word] + ([word[:-2] + word[-1]] if word.endswith(("en", "ek")) else [])
+    for base in bases:                          # osamocen -> osamocen-; hoden -> hodn-
+        if is_adjective(base + "ý") and base + "a" in plain:
+            return base + "ý", word
+    return None
+
+
 _EXPANDED: dict = {}
 
 
