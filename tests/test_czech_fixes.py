@@ -399,3 +399,17 @@ def test_flagless_short_adjectives(word, flags, adjective):
 @pytest.mark.parametrize("word", ["mlada", "široka"])  # z mlada, do široka: no short-form family
 def test_fossilised_adverbial_forms_are_not_short_adjectives(word):
     assert not has(word, "", word, "ADJ", "SHORT")
+
+
+@pytest.mark.parametrize("word, feats, lemma", [("tenhle", ("PRO", "NOM", "MASC", "SG"), "tenhle"),
+                                                ("tahle", ("PRO", "NOM", "FEM", "SG"), "tenhle"),
+                                                ("tohle", ("PRO", "NOM", "NEUT", "SG"), "tenhle"),
+                                                ("takovýhle", ("ADJ", "NOM", "MASC", "SG"), "takovýhle"),
+                                                ("tomhle", ("PRO", "ESS"), "tenhle")])
+def test_deictic_demonstratives(word, feats, lemma):
+    assert has(word, "", word, *feats, lemma=lemma)
+
+
+def test_deictic_suffix_only_on_demonstratives():
+    # ti is also the dative of ty; tihle is only the demonstrative
+    assert {lemma for lemma, _ in readings("tihle", "")["tihle"]} == {"tenhle"}

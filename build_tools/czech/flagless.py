@@ -114,6 +114,28 @@ def third_plural_variant(word: str, aff, dic_path: str, expand_entry) -> list[tu
             and it[2].endswith(("et", "ět", "eti", "ěti"))]  # prosit: prosí, never prosejí
 
 
+# Demonstratives that take the deictic suffixes -hle and -to (tenhle, tahle, takovýto, tomhle).
+DEMONSTRATIVES = ("ten", "tamten", "takový")
+DEICTIC_SUFFIXES = ("hle", "to")
+
+
+def deictic_demonstrative(word: str, aff, dic_path: str, expand_entry) -> list[tuple[str, tuple[str, ...]]]:
+    """[(lemma, tag)] when WORD is a form of a demonstrative plus -hle/-to (tenhle, tahle, tihle,
+    tomhle, takovýhle, takovéto): the tags of the form without the suffix, lemma with the suffix."""
+    from . import tables
+
+    for sfx in DEICTIC_SUFFIXES:
+        if not word.endswith(sfx) or len(word) < len(sfx) + 2:
+            continue
+        base = word[: -len(sfx)]
+        out = [(lemma + sfx, tag) for lemma, tag in tables.readings_of(base) if lemma in DEMONSTRATIVES]
+        out += [(it[2] + sfx, it[3]) for it in forms_of_other_headwords(base, aff, dic_path, expand_entry)
+                if it[2] in DEMONSTRATIVES and not {"NEG", "CMPR", "SPRL"} & set(it[3])]
+        if out:
+            return sorted(set(out))
+    return []
+
+
 SHORT_ENDINGS = ("a", "o", "i", "y", "u")
 
 
