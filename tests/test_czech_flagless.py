@@ -22,7 +22,7 @@ HEADWORDS = [
     # adverbs that are also case forms of other words (domů: dům, trochu: trocha, tu: ten)
     ("například", ""), ("znovu", ""), ("domů", ""), ("trochu", ""), ("tu", ""), ("kdy", ""),
     # closed classes
-    ("se", ""), ("vzhledem", ""), ("jednak", ""),
+    ("se", ""), ("vzhledem", ""), ("jednak", ""), ("jeho", ""), ("jejich", ""), ("devět", ""), ("půl", ""),
     ("alespoň", ""), ("kvůli", ""), ("nicméně", ""), ("nejen", ""), ("ahoj", ""), ("sakra", ""),
     ("nazdar", ""), ("tolik", ""), ("několika", ""), ("patero", ""), ("patery", ""), ("veškero", ""),
     # indeclinable and irregular nouns, indeclinable adjectives
@@ -60,7 +60,8 @@ TABLE = [  # word, cs-box, cs-klasik, cs-kriskros, cs-plus
     ("česky", 1, 1, 1, 1),
     ("například", 1, 1, 1, 1), ("znovu", 1, 1, 1, 1), ("domů", 1, 1, 1, 1), ("trochu", 1, 1, 1, 1),
     ("tu", 1, 1, 1, 1), ("kdy", 1, 1, 1, 1), ("se", 1, 1, 1, 1), ("vzhledem", 1, 1, 1, 1),
-    ("jednak", 1, 1, 1, 1), ("sebe", 0, 0, 0, 1),
+    ("jednak", 1, 1, 1, 1), ("sebe", 0, 0, 0, 1), ("jeho", 1, 1, 1, 1), ("jejich", 1, 1, 1, 1),
+    ("devět", 1, 1, 1, 1), ("půl", 1, 1, 1, 1),
     ("alespoň", 1, 1, 1, 1), ("kvůli", 1, 1, 1, 1), ("nicméně", 1, 1, 1, 1), ("nejen", 1, 1, 1, 1),
     ("ahoj", 0, 0, 0, 0), ("sakra", 0, 0, 0, 0), ("nazdar", 0, 0, 0, 0),
     ("tolik", 1, 1, 1, 1), ("několika", 0, 0, 0, 1), ("patero", 1, 1, 1, 1), ("patery", 1, 1, 1, 1),
