@@ -139,27 +139,12 @@ def deictic_demonstrative(word: str, aff, dic_path: str, expand_entry) -> list[t
 SHORT_ENDINGS = ("a", "o", "i", "y", "u")
 
 
-@lru_cache(maxsize=4)
-def _plain_lines(dic_path: str) -> frozenset:
-    """The lowercase words of lines without a paradigm flag (flagless or N only)."""
-    out = set()
-    p = Path(dic_path)
-    if p.exists():
-        with open(p, encoding="utf-8") as fh:
-            next(fh, None)
-            for line in fh:
-                word, _, flags = line.rstrip("\n").partition("/")
-                if word and word == word.lower() and set(flags) <= {"N"}:
-                    out.add(word)
-    return frozenset(out)
-
-
 def short_adjective(word: str, dic_path: str) -> tuple[str, str] | None:
     """(adjective, masculine short form) when WORD is a short (predicative) form of a Y adjective that
     cs_CZ.dic lists as flagless lines: hoden/hodna/hodno/hodni/hodny/hodnu (hodný), vděčen,
     osamocen/osamocena (osamocený), blízek/blízka (blízký). The masculine and the feminine form must
     both be lines: that keeps out fossils such as z mlada, do široka (no mlad, širok line)."""
-    plain = _plain_lines(dic_path)
+    plain = _plain(dic_path)
     dic = _dictionary(dic_path)
 
     def is_adjective(adj: str) -> bool:
