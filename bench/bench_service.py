@@ -118,7 +118,7 @@ def rss_mb(pid: int) -> tuple[float, float]:
 
 
 # --- the server ----------------------------------------------------------------------------------
-def start_server(lexicons: Path, workers: int, processes: int = 1):
+def start_server(lexicons: Path, workers: int, processes: int | None = None):
     """Spawn the server on a free loopback port; returns (process, port, seconds to SERVING)."""
     import tempfile
 
@@ -127,7 +127,8 @@ def start_server(lexicons: Path, workers: int, processes: int = 1):
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0", "--lexicons",
-         str(lexicons), "--workers", str(workers), "--processes", str(processes), "--log-level", "WARNING"],
+         str(lexicons), "--workers", str(workers), *(["--processes", str(processes)] if processes else []),
+         "--log-level", "WARNING"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True,
     )
     proc.log = log
@@ -139,6 +140,8 @@ def start_server(lexicons: Path, workers: int, processes: int = 1):
         log.seek(0)
         raise SystemExit(f"server did not start: {line!r} {log.read()}")
     port = int(m.group(1))
+    m = re.search(r"\((\d+) processes\)", line)
+    proc.server_processes = int(m.group(1)) if m else 1
     with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
         stub = health_pb2_grpc.HealthStub(ch)
         while True:
@@ -763,7 +766,8 @@ def main(argv=None) -> int:
     parser.add_argument("--lexicons", default="lexicons", help="directory of the default lexicons")
     parser.add_argument("--seconds", type=float, default=3.0, help="length of each measured phase")
     parser.add_argument("--workers", type=int, default=8, help="server worker threads")
-    parser.add_argument("--server-processes", type=int, default=1, help="server processes (serve --processes)")
+    parser.add_argument("--server-processes", type=int, default=None,
+                        help="server processes (serve --processes; default: serve's own default)")
     parser.add_argument("--client-processes", type=int, default=2,
                         help="processes running the grpc.aio clients (32-client phases)")
     parser.add_argument("--load", choices=["h2", "grpc.aio"], default="h2",
@@ -804,6 +808,7 @@ def main(argv=None) -> int:
     try:
         rss, hwm = rss_mb(proc.pid)
         results["rss_mb"] = rss
+        print(f"  {'server processes (serve --processes)':<{WIDTH}} {proc.server_processes:>10d}")
         print(f"  {'start-up to SERVING':<{WIDTH}} {startup:>10.2f} s")
         print(f"  {'resident memory after load':<{WIDTH}} {rss:>10.1f} MB (peak {hwm:.1f} MB)")
 

@@ -163,3 +163,14 @@ def test_serve_with_several_processes_on_one_port(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_default_processes_is_one_per_core_capped(monkeypatch):
+    from lexicon_service.commands import serve
+
+    monkeypatch.setattr(serve.os, "cpu_count", lambda: 2)
+    assert serve.default_processes() == 2
+    monkeypatch.setattr(serve.os, "cpu_count", lambda: 64)
+    assert serve.default_processes() == serve.MAX_DEFAULT_PROCESSES
+    monkeypatch.setattr(serve.os, "cpu_count", lambda: None)
+    assert serve.default_processes() == 1
