@@ -46,6 +46,11 @@ def _lines(dic_path: str) -> tuple[frozenset, frozenset, frozenset, frozenset]:
     return frozenset(plain), frozenset(verbs), frozenset(nout), frozenset(cmp_adv)
 
 
+def plain_lines(dic_path: str) -> frozenset:
+    """The lowercase words of the dictionary's lines without a paradigm flag (none, or N only)."""
+    return _lines(dic_path)[0]
+
+
 @lru_cache(maxsize=4)
 def present_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     """form -> [(infinitive, tag)] for the flagless present-tense lines of a dictionary."""

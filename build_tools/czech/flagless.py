@@ -23,6 +23,8 @@ from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 
+from .finite import plain_lines
+
 # ---------------------------------------------------------------- 1. forms of other headwords
 
 NEG_PREFIXES = ("nejne", "nej", "ne")
@@ -222,19 +224,9 @@ VOWEL_END = set("aeiouyáéíóúůýě")
 SOFT = {"t": "ť", "d": "ď", "n": "ň"}
 
 
-@lru_cache(maxsize=4)
 def _plain(dic_path: str) -> frozenset:
-    """Lowercase lines without a paradigm flag (at most N)."""
-    out = set()
-    p = Path(dic_path)
-    if p.exists():
-        with open(p, encoding="utf-8") as fh:
-            next(fh, None)
-            for line in fh:
-                word, _, flags = line.rstrip("\n").partition("/")
-                if word and word == word.lower() and set(flags) <= {"N"}:
-                    out.add(word)
-    return frozenset(out)
+    """Lowercase lines without a paradigm flag (at most N): read once, in finite.py."""
+    return plain_lines(dic_path)
 
 
 @lru_cache(maxsize=4)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
+
+from .finite import plain_lines
 
 SHORTEN = {"ů": "o", "á": "a", "é": "e", "í": "i", "ú": "u", "ý": "y"}
 VOWELS = set("aeiouyáéíóúůýě")
@@ -66,18 +67,9 @@ def stems(word: str) -> list[str]:
 @lru_cache(maxsize=4)
 def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     """form -> [(lemma, tag)] for the flagless nouns of a dictionary."""
-    plain = set()
-    p = Path(dic_path)
-    if not p.exists():
-        return {}
-    with open(p, encoding="utf-8") as fh:
-        next(fh, None)
-        for line in fh:
-            # flagless lines and lines whose only flag is N (spolupráce/N: the word itself is classified
-            # as a flagless one; expand.py adds its ne- forms with NEG)
-            w, _, flags = line.rstrip("\n").partition("/")
-            if w and set(flags) <= {"N"} and w.islower() and w.isalpha():
-                plain.add(w)
+    # flagless lines and lines whose only flag is N (spolupráce/N: the word itself is classified as a
+    # flagless one; expand.py adds its ne- forms with NEG)
+    plain = {w for w in plain_lines(dic_path) if w.isalpha()}
     ends = endings()
     index: dict[str, list] = defaultdict(list)
     for w in plain:
