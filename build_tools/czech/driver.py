@@ -12,7 +12,7 @@ from typing import Iterable, Iterator
 from ..model import ExpandedForm, HeadwordEntry, Rejection
 from ..parallel import chunked, intern_tagset, ordered_map, reset_tagsets
 from ..tags import ALTERNATIVE_CATEGORIES, CATEGORIES
-from .expand import DEFAULT_AFF, DEFAULT_DIC, affixes, aff_path_for, expand_entry
+from .expand import DEFAULT_AFF, DEFAULT_DIC, _tag, affixes, aff_path_for, expand_entry
 
 CHUNK = 4000
 
@@ -150,7 +150,6 @@ def _public(it: tuple) -> tuple:
 MERGE_SYNCRETISM = True
 _ALTERNATIVE = frozenset(f for c in ALTERNATIVE_CATEGORIES for f in CATEGORIES[c])
 _SPLIT: dict = {}
-_MERGED: dict = {}
 
 
 def merge_readings(items: list[tuple]) -> list[tuple]:
@@ -179,14 +178,7 @@ def merge_readings(items: list[tuple]) -> list[tuple]:
         if len(tags) == 1:
             out.append(("F", form, lemma, tags[0], par))
             continue
-        k = tuple(tags)
-        t = _MERGED.get(k)
-        if t is None:
-            u = set()
-            for x in tags:
-                u.update(x)
-            t = _MERGED[k] = tuple(sorted(u))
-        out.append(("F", form, lemma, t, par))
+        out.append(("F", form, lemma, _tag(*tags), par))  # the cached sorted union of the tags
     return out
 
 
