@@ -585,15 +585,22 @@ def _h2_workload(kind: str, lexicon: str, items: list):
     return path, messages, check
 
 
+async def _ready_channels(port, concurrency, start_at):
+    """One connected grpc.aio channel per client, returned at wall-clock time `start_at` (so the
+    client processes of a phase start together)."""
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}") for _ in range(concurrency)]
+    for ch in channels:
+        await ch.channel_ready()
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    return channels
+
+
 async def _closed_loop(port, kind, lexicon, items, concurrency, start_at, seconds, max_calls, first_client):
     """Clients calling back to back, one channel each."""
     latencies: list[float] = []
     errors: list[BaseException] = []
     reqs = _requests(kind, lexicon, items)
-    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}") for _ in range(concurrency)]
-    for ch in channels:
-        await ch.channel_ready()
-    await asyncio.sleep(max(0.0, start_at - time.time()))
+    channels = await _ready_channels(port, concurrency, start_at)
     cpu0 = time.process_time()
     deadline = time.perf_counter() + seconds
 
@@ -625,10 +632,7 @@ async def _open_loop(port, kind, lexicon, items, concurrency, start_at, seconds,
     latencies: list[float] = []
     errors: list[BaseException] = []
     reqs = _requests(kind, lexicon, items)
-    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}") for _ in range(concurrency)]
-    for ch in channels:
-        await ch.channel_ready()
-    await asyncio.sleep(max(0.0, start_at - time.time()))
+    channels = await _ready_channels(port, concurrency, start_at)
     cpu0 = time.process_time()
     interval = concurrency / rate
     started = time.perf_counter()
