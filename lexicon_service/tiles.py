@@ -121,6 +121,9 @@ class TileSet:
                     rack_chars[letter] = letter
             variants = [re.escape(v) for letter in multi for v in (letter, letter.lower())]
             pieces_re = re.compile("|".join(variants) + "|.", re.S)
+        # Two single letters that written plainly would read as (the start of) a multi-letter tile:
+        # C then H reads as CH, so a display bracketing the C ("[C]H") is needed to round-trip.
+        object.__setattr__(self, "_merging_pairs", frozenset(a[:2].upper() for a in multi))
         object.__setattr__(self, "_play_chars", play_chars)
         object.__setattr__(self, "_rack_chars", rack_chars)
         object.__setattr__(self, "_pieces_re", pieces_re)
@@ -209,11 +212,19 @@ class TileSet:
             out.append(letter)
         return tuple(out)
 
+    def needs_brackets(self, letter: str, following: str | None) -> bool:
+        """Whether `letter` must be written in brackets to read back as the same tile: a multi-letter
+        tile always, a single letter when the next tile's letter would merge with it (C, H: "[C]H")."""
+        if len(letter) > 1:
+            return True
+        return bool(following) and len(following) == 1 and (letter + following).upper() in self._merging_pairs
+
     def display(self, letters, brackets: bool = True) -> str:
-        """Letters joined for display; multi-letter tiles in brackets ("[CH]ATA") so they round-trip."""
+        """Letters joined for display; multi-letter tiles in brackets ("[CH]ATA"). Separate C and H
+        tiles show as "CH" here; `write_tiles` with the tile set writes them unambiguously."""
         if not brackets:
             return "".join(letters)
-        return "".join(f"[{x}]" if len(x) > 1 else x for x in letters)
+        return write_tiles((x, False) for x in letters)
 
     # --- spelling ------------------------------------------------------------------------------
     def spell(self, text: str) -> tuple[str, ...]:
@@ -348,3 +359,21 @@ def _split_keep(text: str, sep: str):
             start = i + 1
     if start < len(text):
         yield start, text[start:]
+
+
+def write_tiles(pieces, tile_set: TileSet | None = None) -> str:
+    """Tiles as play text, read back by `TileSet.spell_play` as the same tiles. `pieces` are
+    (letter or None, is_blank): None is an empty square ("."), a blank is lowercase, a multi-letter
+    tile is in brackets, and so is a single letter that would merge with the next one (C, H: "[C]H")
+    when `tile_set` is given (without it, only multi-letter tiles are bracketed)."""
+    pieces = list(pieces)
+    out = []
+    for i, (letter, blank) in enumerate(pieces):
+        if letter is None:
+            out.append(".")
+            continue
+        following = pieces[i + 1][0] if i + 1 < len(pieces) else None
+        shown = letter.lower() if blank else letter
+        bracket = tile_set.needs_brackets(letter, following) if tile_set is not None else len(letter) > 1
+        out.append(f"[{shown}]" if bracket else shown)
+    return "".join(out)

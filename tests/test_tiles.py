@@ -125,3 +125,24 @@ def test_fast_and_slow_spelling_agree(name, text):
     ts = ALL[name]
     assert outcome(ts.spell_play, text) == outcome(ts._spell_play_slow, text)
     assert outcome(ts.spell_rack, text) == outcome(ts._spell_rack_slow, text)
+
+
+def test_written_separate_c_and_h_tiles_round_trip(kk, cs):
+    from lexicon_service.tiles import write_tiles
+
+    # written plainly, tiles C, H would read back as the CH tile
+    pieces = [("C", False), ("H", True), ("A", False)]
+    assert write_tiles(pieces, kk) == "[C]hA"
+    assert kk.spell_play(write_tiles(pieces, kk)) == (PlayTile("C", False), PlayTile("H", True), PlayTile("A", False))
+    assert write_tiles([("CH", False), (None, False), ("A", False)], kk) == "[CH].A"
+    assert write_tiles(pieces, cs) == "ChA"  # no CH tile in Czech Scrabble: nothing to disambiguate
+
+
+def test_board_rows_with_blank_c_before_blank_h_round_trip(kk):
+    from lexicon_service.rules.board import Board
+
+    rs = load_rule_set("cs-kriskros")
+    rows = ["[c]h" + "." * 13] + ["." * 15] * 14
+    board = Board.from_rows(rs, rows)
+    assert board.to_rows()[0].startswith("[c]h")
+    assert Board.from_rows(rs, board.to_rows()) == board

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from lexicon_service.rules.reasons import PlayError, Reason
 from lexicon_service.rules.ruleset import RuleSet, column_letter
-from lexicon_service.tiles import PlayTile, UnknownLetterError, normalise
+from lexicon_service.tiles import PlayTile, UnknownLetterError, normalise, write_tiles
 
 
 class BoardError(ValueError):
@@ -69,15 +69,10 @@ class Play:
         dr, dc = (0, 1) if self.across else (1, 0)
         return [(self.row + i * dr, self.col + i * dc, t) for i, t in enumerate(self.tiles)]
 
-    def text(self) -> str:
-        out = []
-        for t in self.tiles:
-            if t.letter is None:
-                out.append(".")
-            else:
-                s = t.letter.lower() if t.is_blank else t.letter
-                out.append(f"[{s}]" if len(s) > 1 else s)
-        return "".join(out)
+    def text(self, tile_set=None) -> str:
+        """The squares as play text; with the rule set's `tile_set`, also unambiguous when a single
+        letter would merge with the next into a multi-letter tile ("[C]H")."""
+        return write_tiles(((t.letter, t.is_blank) for t in self.tiles), tile_set)
 
     def __str__(self) -> str:
         return f"{self.coordinate} {self.text()}"
@@ -261,19 +256,9 @@ class Board:
         apply_move(self, move)
 
     def to_rows(self) -> list[str]:
-        out = []
-        for r in range(self.rows):
-            parts = []
-            for c in range(self.columns):
-                i = r * self.columns + c
-                letter = self.letters[i]
-                if letter is None:
-                    parts.append(".")
-                    continue
-                shown = letter.lower() if self.blanks[i] else letter
-                parts.append(f"[{shown}]" if len(letter) > 1 else shown)
-            out.append("".join(parts))
-        return out
+        cols, ts = self.columns, self.rule_set.tile_set
+        return [write_tiles(((self.letters[i], self.blanks[i]) for i in range(r * cols, (r + 1) * cols)), ts)
+                for r in range(self.rows)]
 
     def __str__(self) -> str:
         return "\n".join(self.to_rows())

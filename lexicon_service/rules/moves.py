@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from lexicon_service.rules.board import Board, Play, parse_play
 from lexicon_service.rules.reasons import PlayError, Reason
 from lexicon_service.rules.ruleset import RuleSet, load_rule_set, square_name
-from lexicon_service.tiles import BLANK, UnknownLetterError
+from lexicon_service.tiles import BLANK, UnknownLetterError, write_tiles
 
 _PREMIUM_NAMES = {(2, 1): "DL", (3, 1): "TL", (4, 1): "QL", (1, 2): "DW", (1, 3): "TW", (1, 4): "QW"}
 
@@ -154,11 +154,7 @@ class MoveResult:
 
 
 def _display(tiles) -> str:
-    out = []
-    for _, letter, blank, _ in tiles:
-        shown = letter.lower() if blank else letter
-        out.append(f"[{shown}]" if len(letter) > 1 else shown)
-    return "".join(out)
+    return write_tiles((letter, blank) for _, letter, blank, _ in tiles)
 
 
 def _fail(reason: Reason, message: str, rule_set=None) -> MoveResult:

@@ -20,7 +20,7 @@ from lexicon_service.server import search
 from lexicon_service.fastkey import FastKeyer
 from lexicon_service.server.errors import FieldError, LimitError, require, rpc
 from lexicon_service.server.limits import Limits, check_deadline, deadline_of
-from lexicon_service.tiles import UnknownLetterError
+from lexicon_service.tiles import UnknownLetterError, write_tiles
 
 VALID = lexicon_pb2.WORD_STATUS_VALID
 INVALID = lexicon_pb2.WORD_STATUS_INVALID
@@ -35,12 +35,6 @@ def board_size(rule_set) -> int:
 
 def min_word_length(rule_set) -> int:
     return rule_set.words.min_length
-
-
-def _shown(letter: str, blank: bool = False) -> str:
-    """A tile as written in plays: multi-letter tiles in brackets, blanks lowercase."""
-    text = f"[{letter}]" if len(letter) > 1 else letter
-    return text.lower() if blank else text
 
 
 def _to_struct(mapping) -> struct_pb2.Struct:
@@ -276,11 +270,11 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
             words = []
             for item in found:
                 letters = tile_set.letters_of_key(item.key)
-                word = "".join(map(_shown, letters))
+                word = tile_set.display(letters)
                 play = ""
                 if query == "anagram":
                     blank_at = set(item.blanks)
-                    play = "".join(_shown(x, i in blank_at) for i, x in enumerate(letters))
+                    play = write_tiles((x, i in blank_at) for i, x in enumerate(letters))
                 words.append(lexicon_pb2.FoundWord(word=word, length=len(letters), play=play))
         return lexicon_pb2.FindWordsResponse(lexicon=request.lexicon, words=words, truncated=truncated)
 
