@@ -102,6 +102,33 @@ def test_flagless_soft_masculine_plural(form, lemma):
     assert has(form, "", form, "N", "NOM", "PL", lemma=lemma)
 
 
+# animate -i plural with the velar (or r) palatalised, taken only when the dictionary lists it
+@pytest.mark.parametrize("form, lemma", [("šneci", "šnek"), ("bozi", "bůh"), ("polobozi", "polobůh")])
+def test_flagless_palatalised_animate_plural(form, lemma):
+    assert has(form, "", form, "N", "NOM", "PL", lemma=lemma)
+
+
+def test_palatalised_stem():
+    from build_tools.czech.unflagged import palatalised
+    assert [palatalised(s) for s in ("šnek", "boh", "Čech", "bratr", "Řek", "vlk", "pán")] == \
+        ["šnec", "boz", "Češ", "bratř", "Řec", "vlc", "pán"]
+    assert not has("šneki", "", "šneki", "N")      # no such dictionary line: nothing made up
+
+
+# neuter pluralia tantum: flagless (bedra: beder, bedrům, bedrech) and with the město flag (játra/M)
+def test_plural_tantum_neuter():
+    assert has("bedra", "", "bedra", "N", "NOM", "PL", lemma="bedra")
+    assert not has("bedra", "", "bedra", "SG")
+    assert has("beder", "", "beder", "N", "GEN", "PL", lemma="bedra")
+    assert not has("beder", "", "beder", "NOM")
+    assert has("kamna", "", "kamna", "N", "NOM", "PL", lemma="kamna")
+    assert not has("pána", "", "pána", "NOM")          # genitive of pán, not a plurale tantum
+    for word, flags in (("játra", "M"), ("nebesa", "MQ"), ("ústa", "MQ")):
+        assert has(word, flags, word, "N", "NOM", "PL", "NEUT", lemma=word)
+        assert not has(word, flags, word, "NOM", "SG")
+    assert has("město", "M", "město", "N", "NOM", "SG") and has("město", "M", "města", "N", "NOM", "PL")
+
+
 def test_long_infinitive_and_passive_flag_make_a_verb():
     # udit/CIN: I (udíti) and C (the passive uzen) -- a verb, not a noun
     assert has("udit", "CIN", "uzen", "V.PTCP", "PASS", "MASC", "SG")

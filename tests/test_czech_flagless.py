@@ -27,6 +27,7 @@ HEADWORDS = [
     ("nazdar", ""), ("tolik", ""), ("několika", ""), ("patero", ""), ("patery", ""), ("veškero", ""),
     # indeclinable and irregular nouns, indeclinable adjectives
     ("menu", ""), ("zombie", ""), ("ovoce", ""), ("ovocem", ""), ("křest", ""), ("křty", ""), ("křtem", ""),
+    ("šneci", ""), ("bozi", ""), ("bedra", ""), ("beder", ""),
     ("fajn", ""),
     # imperatives listed as flagless triples
     ("hrej", "N"), ("hrejme", "N"), ("hrejte", "N"), ("brzdi", "N"), ("brzděte", "N"), ("husti", "N"),
@@ -68,6 +69,7 @@ TABLE = [  # word, cs-box, cs-klasik, cs-kriskros, cs-plus
     ("veškero", 0, 0, 0, 0),
     ("menu", 1, 1, 1, 1), ("zombie", 1, 1, 1, 1), ("ovoce", 1, 1, 1, 1), ("ovocem", 0, 0, 0, 1),
     ("křest", 1, 1, 1, 1), ("křty", 1, 1, 1, 1), ("křtem", 0, 0, 0, 1), ("fajn", 1, 1, 1, 1),
+    ("šneci", 1, 1, 1, 1), ("bozi", 1, 1, 1, 1), ("bedra", 1, 1, 1, 1), ("beder", 0, 0, 0, 1),
     ("hrej", 1, 1, 1, 1), ("hrejme", 1, 1, 1, 1), ("hrejte", 1, 1, 1, 1), ("nehrejte", 1, 1, 1, 1),
     ("brzdi", 1, 1, 1, 1), ("brzděte", 1, 1, 1, 1), ("nebrzděte", 1, 1, 1, 1),
     ("stavu", 0, 0, 0, 1), ("druzí", 1, 1, 1, 1),

@@ -90,3 +90,44 @@ def test_class_level_admissibility_forgives_swapped_labels_only(tmp_path):
     assert summary["noun-nom-pl"]["class_level"] == 1.0
     assert summary["adj-nom"]["accuracy"] == 0.0 and summary["adj-nom"]["class_level"] == 1.0
     assert "class-level" in text and "worst paradigms" in text
+
+
+def test_treebank_slot_exact_figure(tmp_path):
+    """slot-CAC: a treebank present/imperative/l-participle form counts only under the treebank's own
+    person and number (gender); a multi-valued UD feature (Gender=Fem,Neut) accepts any of its values."""
+    from build_tools.czech.quality import ud_slot, ud_slot_matches
+    fem_sg = frozenset({"V.PTCP", "ACT", "FEM", "SG"})
+    syncretic = ud_slot("l-participle", {"Gender": "Fem,Neut", "Number": "Plur,Sing"})
+    assert ud_slot_matches(syncretic, fem_sg)
+    assert not ud_slot_matches(ud_slot("l-participle", {"Gender": "Masc", "Number": "Sing"}), fem_sg)
+    assert ud_slot("noun-nom-pl", {"Number": "Plur"}) is None
+    d = tmp_path / "data" / "czech"
+    d.mkdir(parents=True)
+    (d / "ces.train").write_text("nést\tnesu\tV;IND;PRS;1;SG\n", encoding="utf-8")
+    row = "{}\tnést\tVERB\tX\tMood=Ind|Number={}|Person={}|Tense=Pres|VerbForm=Fin\t1\n"
+    (d / "cs_cac_devtest_form_lemma_upos_xpos_feats.tsv").write_text(
+        "#form\tlemma\tupos\txpos\tfeats\tcount\n"
+        + row.format("nesu", "Sing", "1") + row.format("nesou", "Plur", "3")
+        + row.format("neseš", "Sing", "3")                     # wrong person: a slot-exact miss
+        + "nesla\tnést\tVERB\tX\tGender=Fem,Neut|Number=Plur,Sing|Tense=Past|VerbForm=Part|Voice=Act\t1\n",
+        encoding="utf-8")
+    out = io.StringIO()
+    summary = run(tmp_path, examples=1, out=out)
+    assert summary["present"]["recall_cac"] == 1.0, out.getvalue()
+    assert summary["present"]["slot_cac"] == 2 / 3, out.getvalue()
+    assert summary["l-participle"]["slot_cac"] == 1.0
+    assert "slot-CAC" in out.getvalue()
+
+
+def test_substantivised_adjectives_take_their_adjective_nominatives(tmp_path):
+    """A noun the dictionary lists only as an adjective (cestující, jízdné/Y of jízdný) has the adjective's
+    nominatives of its own gender as noun nominatives: jízdná (neuter plural), not jízdné."""
+    d = tmp_path / "data" / "czech"
+    d.mkdir(parents=True)
+    (d / "ces.train").write_text(
+        "cestující\tcestující\tN;NOM;PL\njízdné\tjízdná\tN;NOM;PL\njízdné\tjízdné\tN;NOM;SG\n"
+        "kopaná\tkopané\tN;NOM;PL\nhajný\thajné\tN;NOM;PL\n", encoding="utf-8")
+    summary = run(tmp_path, examples=1, out=io.StringIO())
+    # cestující, jízdná, kopané are right; hajné (feminine or inanimate) is not the gamekeepers' plural
+    assert summary["noun-nom-pl"]["class_level"] == 3 / 4
+    assert summary["noun-nom-sg"]["class_level"] == 1.0

@@ -73,6 +73,8 @@ def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     ends = endings()
     index: dict[str, list] = defaultdict(list)
     for w in plain:
+        if w[-1] == "a" and len(w) >= 4 and _plural_tantum_neuter(w, plain, index):
+            continue
         if w[-1] in "eě" and len(w) >= 4:
             _soft_vowel_final(w, plain, ends, index)
             continue
@@ -110,6 +112,11 @@ def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
             plural = []  # singular evidence only (kněz): the plural stem alternates (kněží)
         elif animate:
             plural = [e for e in ("ové", "i") if e in have]
+            # the -i plural palatalises a velar or r (šnek: šneci, bůh: bozi, Čech: Češi, bratr: bratři);
+            # taken only when the dictionary lists that form
+            pal = palatalised(s) + "i"
+            if pal != s + "i" and pal in plain:
+                index[pal].append((w, ("N", "NOM", "PL")))
         elif "y" in have and ("u" in have or "a" in have):
             plural = ["y"]
         elif ("e" in have or "ě" in have) and ("í" in have or {"ů", "ích"} <= have):
@@ -127,6 +134,36 @@ def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
         for e in plural:
             index[join(s, e)].append((w, ("N", "NOM", "PL")))
     return dict(index)
+
+
+PALATALISE = (("ck", "čt"), ("sk", "št"), ("ch", "š"), ("k", "c"), ("h", "z"), ("g", "z"), ("r", "ř"))
+
+
+def palatalised(stem: str) -> str:
+    """The stem before the animate nominative plural -i (šnek -> šnec, bůh -> boz, Čech -> Češ)."""
+    for hard, soft in PALATALISE:
+        if stem.endswith(hard):
+            return stem[: len(stem) - len(hard)] + soft
+    return stem
+
+
+def _plural_tantum_neuter(w: str, plain: set, index) -> bool:
+    """A flagless -a word that is the nominative plural of a neuter plurale tantum (bedra, kamna): its
+    stem has the neuter plural -ům and -ech and a zero-ending genitive (beder, kamen, with the mobile -e-),
+    and no singular case form (-u, -ovi, -o, -ou: those make it a masculine genitive like pána or a
+    feminine like žena)."""
+    s = w[:-1]
+    if not (s + "ech" in plain and s + "ům" in plain) or any(s + e in plain for e in ("u", "ovi", "o", "ou")):
+        return False
+    gen = [g for g in (s, s[:-1] + "e" + s[-1], s[:-1] + "ě" + s[-1]) if g in plain]
+    if not gen:
+        return False
+    index[w] += [(w, ("N", "NOM", "PL")), (w, ("N", "ACC", "PL"))]
+    index[gen[0]].append((w, ("N", "GEN", "PL")))
+    for e, slot in (("ům", "DAT"), ("ech", "ESS"), ("y", "INS")):
+        if s + e in plain:
+            index[s + e].append((w, ("N", slot, "PL")))
+    return True
 
 
 LENGTHEN = {v: k for k, v in SHORTEN.items()}
