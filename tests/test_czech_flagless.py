@@ -129,4 +129,7 @@ def test_imperative_triples():
     assert idx["hrejte"][1] == ("2", "IMP", "PL", "V")
     assert idx["brzděme"] == ("brzdit", ("1", "IMP", "PL", "V"))
     assert idx["husti"][0] == "hustit"
+    # short imperatives after another consonant name their infinitive too
+    assert idx["nechte"] == ("nechat", ("2", "IMP", "PL", "V"))
+    assert idx["uč"][0] == "učit" and idx["čum"][0] == "čumět" and idx["jisť"][0] == "jistit"
     assert "dobyde" not in idx and "přibyvše" not in idx

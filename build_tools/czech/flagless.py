@@ -229,6 +229,9 @@ def _plain(dic_path: str) -> frozenset:
     return plain_lines(dic_path)
 
 
+_HARD = {"ť": "t", "ď": "d", "ň": "n"}
+
+
 @lru_cache(maxsize=4)
 def imperative_index(dic_path: str) -> dict[str, tuple[str, tuple[str, ...]]]:
     """form -> (lemma, tag) for imperatives the dictionary lists as flagless triples: the singular X (hrej,
@@ -236,7 +239,8 @@ def imperative_index(dic_path: str) -> dict[str, tuple[str, tuple[str, ...]]]:
     hustěme/hustěte), where P = X after a consonant and X - i + e/ě (or the softened stem: vyprosťme)
     after -i. All three must be flagless lines (mutual evidence; -me/-te beside a consonant- or
     -i-final singular is the imperative pattern, present forms end in a vowel). The lemma is the
-    infinitive (stem + it/et/ět, X + t for -ej, -ovat for -uj) when it is a verb headword, else X."""
+    infinitive (stem + it/et/ět, X + t for -ej, -ovat for -uj, X + at/it/ět/et after another
+    consonant: nech -> nechat, uč -> učit) when it is a verb headword, else X."""
     plain = _plain(dic_path)
     dic = _dictionary(dic_path)
     out: dict[str, tuple[str, tuple[str, ...]]] = {}
@@ -253,8 +257,11 @@ def imperative_index(dic_path: str) -> dict[str, tuple[str, tuple[str, ...]]]:
             continue
         else:
             cands = [x]
+            # -ej: hrej (hrát), -uj: kupuj (kupovat), other consonants: nech (nechat), uč (učit),
+            # čum (čumět), jisť (jistit)
             infs = [x[:-2] + "at", x[:-2] + "át", x[:-1] + "t"] if x.endswith("ej") else (
-                [x[:-2] + "ovat"] if x.endswith("uj") else [])
+                [x[:-2] + "ovat"] if x.endswith("uj") else
+                [x + "at", x + "it", x + "ět", x + "et", _HARD.get(x[-1], x[-1]).join((x[:-1], "it"))])
         for p in cands:
             if p + "me" in plain and p + "te" in plain:
                 lemma = next((i for i in infs if i in dic), x)

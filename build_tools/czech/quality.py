@@ -289,6 +289,10 @@ def linked_headwords(entries) -> dict[str, list[tuple[str, str]]]:
         for lem in {l for l, _ in readings}:
             if form in entries:
                 links[lem].append((form, entries[form][0]))
+    from .flagless import imperative_index
+    for form, (lem, _tag) in imperative_index(str(DEFAULT_DIC)).items():
+        if lem != form and form in entries:
+            links[lem].append((form, entries[form][0]))
     for form, readings in noun_index(str(DEFAULT_DIC)).items():
         for lem, _ in readings:
             if lem != form and form in entries:
