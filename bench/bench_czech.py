@@ -104,7 +104,8 @@ sys.exit(cli.main(["--rules", "{rules}", "--hunspell", r"{DIC}", "-o", r"{out_di
 
 # Word classes of the Czech-CAC treebank (UD features) that every Czech profile admits, in the form
 # the profile admits: nominatives of nouns and adjectives (positive degree), infinitives, finite
-# indicative verbs, imperatives, and the uninflected classes.
+# indicative verbs, imperatives, l-participles, passive participles, comparatives and superlatives
+# (adjective nominatives, adverbs), and the uninflected classes.
 CAC_CLASSES = (
     ("noun nominative", lambda upos, feats: upos == "NOUN" and "Case=Nom" in feats),
     ("adjective nominative", lambda upos, feats: upos == "ADJ" and "Case=Nom" in feats and "Degree=Pos" in feats),
@@ -112,6 +113,13 @@ CAC_CLASSES = (
     ("finite indicative", lambda upos, feats: upos in ("VERB", "AUX") and "VerbForm=Fin" in feats
      and "Mood=Ind" in feats),
     ("imperative", lambda upos, feats: upos == "VERB" and "Mood=Imp" in feats),
+    ("l-participle", lambda upos, feats: upos in ("VERB", "AUX") and "VerbForm=Part" in feats
+     and "Tense=Past" in feats and "Voice=Act" in feats),
+    # the treebank tags the short passive participle (inspirováni) ADJ with Variant=Short
+    ("passive participle", lambda upos, feats: upos in ("VERB", "ADJ") and "Voice=Pass" in feats
+     and "Variant=Short" in feats),
+    ("comparative, superlative", lambda upos, feats: ("Degree=Cmp" in feats or "Degree=Sup" in feats)
+     and (upos == "ADV" or (upos == "ADJ" and "Case=Nom" in feats))),
     ("adverb", lambda upos, feats: upos == "ADV"),
     ("preposition", lambda upos, feats: upos == "ADP"),
     ("conjunction", lambda upos, feats: upos in ("CCONJ", "SCONJ")),
