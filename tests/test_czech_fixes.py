@@ -440,3 +440,18 @@ def test_deictic_demonstratives(word, feats, lemma):
 def test_deictic_suffix_only_on_demonstratives():
     # ti is also the dative of ty; tihle is only the demonstrative
     assert {lemma for lemma, _ in readings("tihle", "")["tihle"]} == {"tenhle"}
+
+
+# a nominative plural listed as a flagless line beside an animate noun whose flags give the other plural
+@pytest.mark.parametrize("form, lemma", [("dinosauři", "dinosaurus"), ("brontosauři", "brontosaurus"),
+                                         ("milostpánové", "milostpán")])
+def test_animate_plural_variant_lines(form, lemma):
+    assert has(form, "", form, "N", "NOM", "PL", "ANIM", lemma=lemma)
+
+
+def test_animate_plural_variant_needs_an_animate_masculine():
+    from build_tools.czech.expand import DEFAULT_DIC
+    from build_tools.czech.flagless import animate_plural_variant
+    aff = affixes(str(DEFAULT_AFF))
+    for word in ("stromové", "ženové", "hradi", "městi"):
+        assert animate_plural_variant(word, aff, str(DEFAULT_DIC), expand_entry) == [], word

@@ -16,7 +16,7 @@ from . import tables as irregular
 from .affix import AffixTable, load_affixes
 from .unflagged import noun_index
 from .flagless import (adverb_of_adjective, collective_numeral, forms_of_other_headwords, imperative_index,
-                       deictic_demonstrative, short_adjective, third_plural_variant,
+                       animate_plural_variant, deictic_demonstrative, short_adjective, third_plural_variant,
                        ordinal_adverb, reviewed_words)
 from .finite import comparative_adverbs, nul_participles, present_index
 from .tagger import (PREFIX_TAGS, split_mixed, adj_slots, flag_genders, is_infinitive, noun_gender, noun_slots, tag_cvb,
@@ -386,6 +386,10 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
         if (pl3 := third_plural_variant(base, aff, str(DEFAULT_DIC), expand_entry)):
             for _f, _b, lem, tag, _par in pl3:
                 emit(form, lem, _tag(tag, ptags), "verb/3pl-variant")
+            continue
+        if (pl := animate_plural_variant(base, aff, str(DEFAULT_DIC), expand_entry)):
+            for _f, lem, tag, par in ((it[1], it[2], it[3], it[4]) for it in pl):
+                emit(form, lem, _tag(tag, ptags), par)
             continue
         if (deictic := deictic_demonstrative(base, aff, str(DEFAULT_DIC), expand_entry)):
             for lem, tag in deictic:

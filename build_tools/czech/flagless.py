@@ -116,6 +116,32 @@ def third_plural_variant(word: str, aff, dic_path: str, expand_entry) -> list[tu
             and it[2].endswith(("et", "ět", "eti", "ěti"))]  # prosit: prosí, never prosejí
 
 
+# stem endings undone to find the nominative of a palatalised -i plural (brontosauři: brontosaur-us)
+UNPALATALISE = (("čt", "ck"), ("št", "sk"), ("ř", "r"), ("c", "k"), ("z", "h"), ("z", "g"), ("š", "ch"))
+
+
+def animate_plural_variant(word: str, aff, dic_path: str, expand_entry) -> list[tuple]:
+    """milostpánové, dinosauři, brontosauři: a nominative plural that cs_CZ.dic lists as a line of its
+    own beside an animate masculine noun headword whose flags give the other plural (milostpán/PI:
+    milostpáni; dinosaurus/D: dinosaurové). -ové is added to the nominative singular; -i follows the
+    palatalised stem (r -> ř, k -> c, h -> z, ch -> š), of the nominative or of an -us/-os/-es one.
+    The headword must generate its nominative singular as an animate masculine noun."""
+    if word.endswith("ové") and len(word) > 5:
+        cands = [word[:-3]]
+    elif word.endswith("i") and len(word) > 4:
+        stem = word[:-1]
+        stems = [stem] + [stem[: len(stem) - len(a)] + b for a, b in UNPALATALISE if stem.endswith(a)]
+        cands = [c + e for c in stems for e in ("", "us", "os", "es")]
+    else:
+        return []
+    for nom in cands:
+        for it in forms_of_other_headwords(nom, aff, dic_path, expand_entry):
+            t = set(it[3])
+            if it[2] == nom and {"N", "NOM", "SG", "MASC", "ANIM"} <= t and "NEG" not in t:
+                return [("F", word, nom, tuple(sorted((t - {"SG", "ACC"}) | {"PL"})), "noun/plural-variant")]
+    return []
+
+
 # Demonstratives that take the deictic suffixes -hle and -to (tenhle, tahle, takovýto, tomhle).
 DEMONSTRATIVES = ("ten", "tamten", "takový")
 DEICTIC_SUFFIXES = ("hle", "to")

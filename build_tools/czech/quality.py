@@ -289,15 +289,21 @@ def linked_headwords(entries) -> dict[str, list[tuple[str, str]]]:
         for lem in {l for l, _ in readings}:
             if form in entries:
                 links[lem].append((form, entries[form][0]))
-    from .flagless import imperative_index
-    for form, (lem, _tag) in imperative_index(str(DEFAULT_DIC)).items():
-        if lem != form and form in entries:
-            links[lem].append((form, entries[form][0]))
+    # every flagless line the build files under another lemma (imperatives nechte -> nechat, plural
+    # variants dinosauři -> dinosaurus, 3rd plural bydlejí -> bydlet): as expand_entry does it in the build
+    from .finite import plain_lines
+    aff = affixes(str(DEFAULT_AFF))
+    for form in sorted(plain_lines(str(DEFAULT_DIC))):
+        for flags in entries.get(form, ()):
+            if set(flags) - {"N"}:
+                continue
+            for lem in sorted({it[2] for it in expand_entry(form, flags, aff) if it[0] == "F" and it[2] != form}):
+                links[lem].append((form, flags))
     for form, readings in noun_index(str(DEFAULT_DIC)).items():
         for lem, _ in readings:
             if lem != form and form in entries:
                 links[lem].append((form, entries[form][0]))
-    return links
+    return {lem: list(dict.fromkeys(srcs)) for lem, srcs in links.items()}
 
 
 _LINKS = None
