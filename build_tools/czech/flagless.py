@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .finite import plain_lines
+from .unflagged import PALATALISE
 
 # ---------------------------------------------------------------- 1. forms of other headwords
 
@@ -117,7 +118,7 @@ def third_plural_variant(word: str, aff, dic_path: str, expand_entry) -> list[tu
 
 
 # stem endings undone to find the nominative of a palatalised -i plural (brontosauři: brontosaur-us)
-UNPALATALISE = (("čt", "ck"), ("št", "sk"), ("ř", "r"), ("c", "k"), ("z", "h"), ("z", "g"), ("š", "ch"))
+UNPALATALISE = tuple((soft, hard) for hard, soft in PALATALISE)
 
 
 def animate_plural_variant(word: str, aff, dic_path: str, expand_entry) -> list[tuple]:
