@@ -388,7 +388,7 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
                 emit(form, lem, _tag(tag, ptags), "verb/3pl-variant")
             continue
         if (pl := animate_plural_variant(base, aff, str(DEFAULT_DIC), expand_entry)):
-            for _f, lem, tag, par in ((it[1], it[2], it[3], it[4]) for it in pl):
+            for _kind, _form, lem, tag, par in pl:
                 emit(form, lem, _tag(tag, ptags), par)
             continue
         if (deictic := deictic_demonstrative(base, aff, str(DEFAULT_DIC), expand_entry)):

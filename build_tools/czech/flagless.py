@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .finite import plain_lines
-from .unflagged import PALATALISE
+from .unflagged import PALATALISE, SOFTEN
 
 # ---------------------------------------------------------------- 1. forms of other headwords
 
@@ -256,9 +256,6 @@ def _plain(dic_path: str) -> frozenset:
     return plain_lines(dic_path)
 
 
-_HARD = {"ť": "t", "ď": "d", "ň": "n"}
-
-
 @lru_cache(maxsize=4)
 def imperative_index(dic_path: str) -> dict[str, tuple[str, tuple[str, ...]]]:
     """form -> (lemma, tag) for imperatives the dictionary lists as flagless triples: the singular X (hrej,
@@ -288,7 +285,7 @@ def imperative_index(dic_path: str) -> dict[str, tuple[str, tuple[str, ...]]]:
             # čum (čumět), jisť (jistit)
             infs = [x[:-2] + "at", x[:-2] + "át", x[:-1] + "t"] if x.endswith("ej") else (
                 [x[:-2] + "ovat"] if x.endswith("uj") else
-                [x + "at", x + "it", x + "ět", x + "et", _HARD.get(x[-1], x[-1]).join((x[:-1], "it"))])
+                [x + "at", x + "it", x + "ět", x + "et", x[:-1] + SOFTEN.get(x[-1], x[-1]) + "it"])
         for p in cands:
             if p + "me" in plain and p + "te" in plain:
                 lemma = next((i for i in infs if i in dic), x)

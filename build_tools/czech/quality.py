@@ -57,7 +57,7 @@ from pathlib import Path
 
 from ..model import ExpandedForm
 from .driver import dictionary_entries
-from .expand import DEFAULT_AFF, affixes, expand_entry
+from .expand import DEFAULT_AFF, DEFAULT_DIC, affixes, expand_entry
 from .tables import verb_links_of
 
 CLASSES = ["noun-nom-sg", "noun-nom-pl", "adj-nom", "infinitive", "present", "imperative",
@@ -247,9 +247,6 @@ def load_reference(shared: Path):
 def linked_headwords(entries) -> dict[str, list[tuple[str, str]]]:
     """lemma -> [(other headword, flags)] whose forms the build files under that lemma: finite headwords
     of irregular verbs (chce -> chtít) and flagless case forms of nouns (domy -> dům)."""
-    from .tables import verb_links_of
-    from .unflagged import noun_index
-    from .expand import DEFAULT_DIC
     links = defaultdict(list)
     for word, fls in entries.items():
         for f in fls:
@@ -288,16 +285,9 @@ def linked_headwords(entries) -> dict[str, list[tuple[str, str]]]:
                     tie = True
             if best and not tie:
                 links[word].append(best)
-    from .finite import nul_participles, present_index
-    for form, inf in nul_participles(str(DEFAULT_DIC)).items():
-        if form in entries:
-            links[inf].append((form, entries[form][0]))
-    for form, readings in present_index(str(DEFAULT_DIC)).items():
-        for lem in {l for l, _ in readings}:
-            if form in entries:
-                links[lem].append((form, entries[form][0]))
-    # every flagless line the build files under another lemma (imperatives nechte -> nechat, plural
-    # variants dinosauři -> dinosaurus, 3rd plural bydlejí -> bydlet): as expand_entry does it in the build
+    # every flagless line the build files under another lemma (present lines musím -> muset, -nul
+    # participles, case forms domy -> dům, imperatives nechte -> nechat, plural variants dinosauři ->
+    # dinosaurus, 3rd plural bydlejí -> bydlet): as expand_entry does it in the build
     from .finite import plain_lines
     aff = affixes(str(DEFAULT_AFF))
     for form in sorted(plain_lines(str(DEFAULT_DIC))):
@@ -306,10 +296,6 @@ def linked_headwords(entries) -> dict[str, list[tuple[str, str]]]:
                 continue
             for lem in sorted({it[2] for it in expand_entry(form, flags, aff) if it[0] == "F" and it[2] != form}):
                 links[lem].append((form, flags))
-    for form, readings in noun_index(str(DEFAULT_DIC)).items():
-        for lem, _ in readings:
-            if lem != form and form in entries:
-                links[lem].append((form, entries[form][0]))
     return {lem: list(dict.fromkeys(srcs)) for lem, srcs in links.items()}
 
 
@@ -364,17 +350,15 @@ def _substantivised(lemma: str, out, tags, vtags, adj) -> None:
     if not sg:
         return
     genders = {g for t in sg for g in ("MASC", "FEM", "NEUT") if g in t}
-    for f, t in adj:
-        # a masculine one names persons: its plural is the animate one (vrátní, not vrátné)
-        if "PL" in t and (genders - {"MASC"}) & t or ("MASC" in genders and {"MASC", "ANIM"} <= t):
-            nt = frozenset({"N", "NOM", "PL"})
-            out["noun-nom-pl"].setdefault(f, "substantivised")
-            tags["noun-nom-pl"].append((f, nt))
-            vtags["noun-nom-pl"].append((f, nt))
-    nt = frozenset({"N", "NOM", "SG"})
-    out["noun-nom-sg"].setdefault(lemma, "substantivised")
-    tags["noun-nom-sg"].append((lemma, nt))
-    vtags["noun-nom-sg"].append((lemma, nt))
+    # a masculine one names persons: its plural is the animate one (vrátní, not vrátné)
+    plural = [f for f, t in adj if "PL" in t and ((genders - {"MASC"}) & t or
+                                                  ("MASC" in genders and {"MASC", "ANIM"} <= t))]
+    for c, number, forms in (("noun-nom-pl", "PL", plural), ("noun-nom-sg", "SG", [lemma])):
+        nt = frozenset({"N", "NOM", number})
+        for f in forms:
+            out[c].setdefault(f, "substantivised")
+            tags[c].append((f, nt))
+            vtags[c].append((f, nt))
 
 
 SHORTEN = str.maketrans({"á": "a", "í": "i", "ú": "u", "ů": "o", "é": "e"})
