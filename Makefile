@@ -21,9 +21,10 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
-install: $(VENV)/.installed proto
+install: $(VENV)/.installed
 
-# gRPC stubs are generated from proto/ by the build, never edited by hand.
+# gRPC stubs are generated from proto/ and committed (so a wheel works); never edit them by hand.
+# After changing a .proto, run `make proto` and commit the stubs: `make test` fails while they are stale.
 proto: $(VENV)/.installed
 	$(PY) -m build_tools.gen_proto
 
@@ -55,4 +56,4 @@ quality: install
 	$(PY) -m build_tools.czech.quality --shared $(SHARED)
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex lexicon_service/grpc_gen/*_pb2*.py
+	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex

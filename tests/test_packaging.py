@@ -1,0 +1,220 @@
+"""The package works from a wheel: built from a copy of the sources, installed into a fresh venv outside
+the checkout, it builds lexicons and serves a CheckWords request. Also: the committed gRPC stubs are what
+the protos generate (`make proto`), and the dependency floors match the versions stamped into them."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("lexicon_service", "build_tools")
+
+
+def _run(cmd, *, cwd, timeout=120, check=True, env=None, stdin=None):
+    result = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                            env=env, input=stdin)
+    if check and result.returncode != 0:
+        raise AssertionError(f"{cmd} exited {result.returncode}\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def _clean_env() -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "LEXICON_"))}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return env
+
+
+# --- the stubs -----------------------------------------------------------------------------------------
+
+def test_committed_stubs_are_what_the_protos_generate():
+    from build_tools import gen_proto
+
+    protos = sorted(p.stem for p in (ROOT / "proto").rglob("*.proto"))
+    committed = gen_proto.committed_stubs()
+    assert sorted(committed) == sorted(f"{s}{x}" for s in protos for x in gen_proto.SUFFIXES)
+    assert gen_proto.stale_stubs() == [], "stubs differ from the protos: run `make proto` and commit them"
+
+
+def test_stale_stubs_are_detected(tmp_path):
+    from build_tools import gen_proto
+
+    proto_dir = tmp_path / "proto"
+    shutil.copytree(ROOT / "proto", proto_dir)
+    out = tmp_path / "gen"
+    assert gen_proto.generate(proto_dir, out)           # first run writes every stub
+    assert gen_proto.generate(proto_dir, out) == []     # second run: nothing to do
+    assert gen_proto.stale_stubs(proto_dir, out) == []
+    lexicon_proto = next(proto_dir.rglob("lexicon.proto"))
+    lexicon_proto.write_text(lexicon_proto.read_text(encoding="utf-8") + "\nmessage Added { string x = 1; }\n",
+                             encoding="utf-8")
+    assert gen_proto.stale_stubs(proto_dir, out) == ["lexicon_pb2.py"]
+
+
+def _floor(requirements: list[str], name: str) -> tuple[int, ...]:
+    for req in requirements:
+        m = re.fullmatch(rf"{re.escape(name)}\s*>=\s*([\d.]+)", req.strip())
+        if m:
+            return tuple(map(int, m.group(1).split(".")))
+    raise AssertionError(f"no floor for {name} in {requirements}")
+
+
+def test_dependency_floors_match_the_generated_code():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    deps = project["dependencies"]
+    gen = ROOT / "lexicon_service" / "grpc_gen"
+    pb = re.search(r"^# Protobuf Python Version: ([\d.]+)$", (gen / "lexicon_pb2.py").read_text(), re.M)
+    grpc_v = re.search(r"^GRPC_GENERATED_VERSION = '([\d.]+)'$", (gen / "lexicon_pb2_grpc.py").read_text(), re.M)
+    assert pb and grpc_v
+    assert _floor(deps, "protobuf") == tuple(map(int, pb.group(1).split(".")))
+    assert _floor(deps, "grpcio") == tuple(map(int, grpc_v.group(1).split(".")))
+    # The generator that made them is the pinned one (so `make proto` reproduces them byte for byte).
+    dev = project["optional-dependencies"]["dev"]
+    assert f"grpcio-tools=={grpc_v.group(1)}" in dev
+
+
+# --- the wheel in a fresh venv ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """A wheel built from a copy of the sources (so no stale build/ of the checkout can leak in)."""
+    base = tmp_path_factory.mktemp("wheel")
+    src = base / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, src / name)
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, src / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+          "-w", base / "dist", src], cwd=base, env=_clean_env())
+    (whl,) = (base / "dist").glob("*.whl")
+    return whl
+
+
+@pytest.fixture(scope="module")
+def venv(wheel, tmp_path_factory) -> Path:
+    """A fresh venv (outside the checkout) with the wheel and its Polish extra installed (pip's cache)."""
+    target = tmp_path_factory.mktemp("venv") / "venv"
+    _run([sys.executable, "-m", "venv", "--without-pip", target], cwd=target.parent)
+    _run([sys.executable, "-m", "pip", "--python", target / "bin" / "python", "install", "--quiet",
+          f"{wheel}[polish]"], cwd=target.parent, timeout=600, env=_clean_env())
+    return target
+
+
+def test_wheel_holds_every_runtime_file(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    # Every non-Python file of the packages (rule sets, profiles, Czech tables) ships, except READMEs.
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*"):
+            rel = path.relative_to(ROOT).as_posix()
+            if path.is_file() and "__pycache__" not in rel and path.suffix not in (".pyc", ".md"):
+                assert rel in names, f"{rel} is missing from the wheel"
+    for needed in ("lexicon_service/rulesets/pl-scrabble.rules", "lexicon_service/rulesets/cs-scrabble.rules",
+                   "lexicon_service/rulesets/cs-kriskros.rules", "build_tools/profiles/pl.profile",
+                   "build_tools/profiles/cs-klasik.profile", "lexicon_service/grpc_gen/lexicon_pb2.py",
+                   "lexicon_service/grpc_gen/lexicon_pb2_grpc.py", "lexicon_service/grpc_gen/game_pb2.py",
+                   "lexicon_service/grpc_gen/game_pb2_grpc.py"):
+        assert needed in names
+    entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    text = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "lexicon-build = build_tools.cli:main" in text
+    assert "lexicon-service = lexicon_service.cli:main" in text
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_line(proc: subprocess.Popen, needle: str, timeout: float) -> str:
+    lines: list[str] = []
+    found = threading.Event()
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line)
+            if needle in line:
+                found.set()
+                return
+
+    threading.Thread(target=read, daemon=True).start()
+    if not found.wait(timeout):
+        proc.kill()
+        raise AssertionError(f"server did not say {needle!r} in {timeout}s: {''.join(lines)}\n"
+                             f"{proc.stderr.read() if proc.poll() is not None else ''}")
+    return lines[-1]
+
+
+def test_wheel_builds_and_serves_in_a_fresh_venv(venv, tmp_path):
+    bin_ = venv / "bin"
+    env = _clean_env()
+    # The code runs from the venv, not from the checkout.
+    where = _run([bin_ / "python", "-c", "import lexicon_service, build_tools; "
+                  "print(lexicon_service.__file__); print(build_tools.__file__)"], cwd=tmp_path, env=env)
+    assert all(line.startswith(str(venv)) for line in where.stdout.split())
+
+    lexicons = tmp_path / "lexicons"
+    (tmp_path / "words.txt").write_text("kot\npies\nżółw\n", encoding="utf-8")
+    _run([bin_ / "lexicon-build", "--rules", "pl-scrabble", "--words", "words.txt", "--quiet", "--workers", "1",
+          "-o", lexicons / "w.lex"], cwd=tmp_path, env=env)
+    (tmp_path / "heads.txt").write_text("kot\nzrobić\n", encoding="utf-8")
+    _run([bin_ / "lexicon-build", "--rules", "pl-scrabble", "--headwords", "heads.txt", "--quiet", "--workers", "1",
+          "-o", lexicons / "h.lex"], cwd=tmp_path, env=env)
+    checked = _run([bin_ / "lexicon-service", "check", "-l", "h", "--lexicons", lexicons],
+                   cwd=tmp_path, env=env, stdin="kotami\nzrobiłbym\nkotx\n")
+    assert checked.stdout.splitlines() == ["kotami\tvalid", "zrobiłbym\tvalid", "kotx\tinvalid"]
+
+    port = _free_port()
+    server = subprocess.Popen([bin_ / "lexicon-service", "serve", "--address", f"127.0.0.1:{port}",
+                               "--lexicons", lexicons, "--processes", "1", "--workers", "2"],
+                              cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for_line(server, "serving", timeout=60)
+        client = [bin_ / "lexicon-service", "client", "--address", f"127.0.0.1:{port}"]
+        ok = _run([*client, "check", "-l", "h", "kotami", "zrobiłbym"], cwd=tmp_path, env=env)
+        assert ok.stdout.splitlines() == ["kotami\tvalid", "zrobiłbym\tvalid", "play acceptable"]
+        bad = _run([*client, "check", "-l", "w", "kot", "kotx"], cwd=tmp_path, env=env, check=False)
+        assert bad.returncode == 1 and "kotx\tINVALID" in bad.stdout
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    assert "Traceback" not in server.stderr.read()
+
+
+# A Hunspell dictionary in miniature: two stems, one with a flag of the noun type of `žena`.
+TINY_AFF = """SET UTF-8
+
+SFX Z Y 3
+SFX Z   a           y          [^aeiouyžščřcjďťň]a
+SFX Z   a           u          a
+SFX Z   a           ou         a
+"""
+TINY_DIC = "2\nžena/Z\nrybka\n"
+
+
+@pytest.mark.xfail(strict=True, reason="#12: Czech dictionary as an explicit input")
+def test_wheel_builds_a_czech_lexicon(venv, tmp_path):
+    env = _clean_env()
+    (tmp_path / "tiny.aff").write_text(TINY_AFF, encoding="utf-8")
+    (tmp_path / "tiny.dic").write_text(TINY_DIC, encoding="utf-8")
+    _run([venv / "bin" / "lexicon-build", "--rules", "cs-scrabble", "--hunspell", "tiny.dic", "--quiet",
+          "--workers", "1", "-o", "cs.lex"], cwd=tmp_path, env=env)
+    checked = _run([venv / "bin" / "lexicon-service", "check", "-l", "cs.lex"], cwd=tmp_path, env=env,
+                   stdin="žena\nženy\nrybka\nženax\n")
+    assert checked.stdout.splitlines() == ["žena\tvalid", "ženy\tvalid", "rybka\tvalid", "ženax\tinvalid"]
