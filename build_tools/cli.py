@@ -24,16 +24,33 @@ What each source means per language:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
 import time
 from pathlib import Path
 
 from build_tools.model import HeadwordEntry, Rejection
+from lexicon_service.cli import UserError, run_reporting_errors
 
 
-class BuildError(Exception):
+class BuildError(UserError):
     """A user-facing build error: one line, exit status 2."""
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main process so that a save in progress cleans up (as on Ctrl-C)."""
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 class Progress:
@@ -110,9 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tagged forms: form<TAB>lemma<TAB>tag (UniMorph or SGJP tag)")
     p.add_argument("--hunspell", action="append", default=[], metavar="DIC",
                    help="Hunspell dictionary X.dic (X.aff beside it; its SET encoding is respected)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.lex", help="lexicon to write (a directory)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.lex",
+                   help="lexicon to write (a directory); an existing lexicon there is replaced, "
+                   "anything else is refused")
     p.add_argument("--name", help="lexicon name (default: the output's file name without .lex)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
                    help="processes for the expansion (default: %(default)s, the CPU count)")
     p.add_argument("--rejected", metavar="FILE",
                    help="write every rejection (form, reason, where, detail) to FILE, tab-separated")
@@ -194,8 +213,9 @@ def run(args) -> int:
 
     from build_tools.compile import Compiler
     from build_tools.profiles import ProfileError, load_profile
-    from build_tools.save import save_lexicon
-    from build_tools.sources import aff_path_for, read_headwords, read_hunspell, read_tagged, read_words, sha256_of
+    from build_tools.save import check_output, save_lexicon
+    from build_tools.sources import (aff_path_for, check_text_source, read_headwords, read_hunspell, read_tagged,
+                                     read_words, sha256_of)
 
     t0 = time.monotonic()
     try:
@@ -206,6 +226,10 @@ def run(args) -> int:
         profile = load_profile(args.profile or rule_set.profile)
     except ProfileError as exc:
         raise BuildError(str(exc)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        from lexicon_service.cli import error_line
+
+        raise BuildError(f"profile {args.profile or rule_set.profile}: {error_line(exc)}") from None
     language = rule_set.language
     if profile.language and profile.language != language:
         raise BuildError(f"profile {profile.name!r} is for language {profile.language!r}, "
@@ -218,7 +242,7 @@ def run(args) -> int:
     for kind, f in sources:
         p = Path(f)
         if not p.is_file():
-            raise BuildError(f"{kind} source {f}: no such file")
+            raise BuildError(f"{kind} source {f}: " + ("not a file" if p.exists() else "no such file"))
         manifest_sources.append({"kind": kind, "name": p.name, "sha256": sha256_of(p),
                                  "bytes": p.stat().st_size})
         if kind == "hunspell":
@@ -227,8 +251,13 @@ def run(args) -> int:
                 raise BuildError(f"hunspell source {f}: no affix file {aff} beside it")
             manifest_sources.append({"kind": "hunspell-aff", "name": aff.name,
                                      "sha256": sha256_of(aff), "bytes": aff.stat().st_size})
+        check_text_source(kind, p)
+    out = check_output(Path(args.output))
 
-    log = open(args.rejected, "w", encoding="utf-8") if args.rejected else None
+    try:
+        log = open(args.rejected, "w", encoding="utf-8") if args.rejected else None
+    except OSError as exc:
+        raise BuildError(f"--rejected {args.rejected}: {exc.strerror or exc}") from None
     compiler = Compiler(profile, rule_set.tile_set, rejected_log=log)
     builder = {"name": "lexicon-build", "version": __version__}
     try:
@@ -260,7 +289,6 @@ def run(args) -> int:
         if log is not None:
             log.close()
     report = compiler.report
-    out = Path(args.output)
     name = args.name or (out.name[:-4] if out.name.endswith(".lex") else out.name)
     manifest = {
         "name": name,
@@ -275,6 +303,8 @@ def run(args) -> int:
     }
     save_lexicon(out, forms, heads, tables, readings, manifest)
     print_summary(out, manifest, report, time.monotonic() - t0)
+    if not forms:
+        print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
     return 0
 
 
@@ -318,19 +348,45 @@ def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
         w(f"    {reason:<24} {n:>9}   e.g. {ex}\n")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+@contextlib.contextmanager
+def sigterm_raises():
+    """SIGTERM raises Terminated in this process (forked workers keep the default: die)."""
+    main_pid = os.getpid()
+
+    def handler(signum, frame):
+        if os.getpid() != main_pid:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise Terminated()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run_interruptible(args) -> int:
     try:
         return run(args)
-    except BuildError as exc:
-        print(f"lexicon-build: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # e.g. `lexicon-build ... | head`
-        return 0
     except KeyboardInterrupt:
         print("lexicon-build: interrupted; nothing written", file=sys.stderr)
         return 130
+    except Terminated:
+        print("lexicon-build: terminated; nothing written", file=sys.stderr)
+        return 128 + signal.SIGTERM
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    with sigterm_raises():
+        return run_reporting_errors("lexicon-build", _run_interruptible, args)
 
 
 if __name__ == "__main__":

@@ -321,6 +321,8 @@ def read_dic(path: str | Path, aff: AffixFile) -> Iterator[tuple[int, str, str, 
             except UnicodeDecodeError:
                 yield lineno, raw.decode(aff.encoding, errors="replace"), "", "bad-encoding"
                 continue
+            if lineno == 1:
+                line = line.removeprefix("\ufeff")
             if lineno == 1 and line.strip().isdecimal():
                 continue
             if not line.strip():

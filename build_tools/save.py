@@ -3,6 +3,14 @@
 The layout is described in ``lexicon_service/lexicon.py`` (the reader owns the format). Output is
 deterministic: no timestamps, JSON with sorted keys, marisa tries built from the same key sets;
 the same inputs give byte-identical files.
+
+Safety of the output path: only a lexicon (a directory whose manifest.json is one of ours) is ever
+replaced; anything else at the path is refused (`check_output`). The new lexicon is written to
+``NAME.tmp-PID`` and renamed into place (the previous one goes aside as ``NAME.old-PID`` for the
+moment of the swap); an exception or a signal turned into one (lexicon-build handles SIGTERM)
+removes the temporary directory and puts the previous lexicon back. What SIGKILL leaves behind is
+removed by the next save into the same directory (`remove_stale_temporaries`); loaders only read
+``*.lex`` and ignore these names.
 """
 
 from __future__ import annotations
@@ -10,10 +18,93 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
 from lexicon_service.lexicon import FILES, FORMAT, FORMAT_VERSION
+
+MANIFEST = "manifest.json"
+_TEMPORARY = re.compile(r"^(?P<name>.+)\.(?P<kind>tmp|old)-(?P<pid>\d+)$")
+
+
+class OutputError(ValueError):
+    """The output path cannot be written, or holds something that is not a lexicon."""
+
+
+def is_lexicon(path: Path) -> bool:
+    """A directory with a manifest.json of this project's format (any version)."""
+    try:
+        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return path.is_dir() and isinstance(manifest, dict) and manifest.get("format") == FORMAT
+
+
+def check_output(out: str | os.PathLike) -> Path:
+    """Make sure a lexicon can be saved at ``out`` before any work is done: it is absent or a lexicon,
+    and its directory exists (created if needed) and takes a new directory. Raises OutputError."""
+    out = Path(out)
+    if (out.exists() or out.is_symlink()) and not is_lexicon(out):
+        kind = "a directory" if out.is_dir() else "a file"
+        raise OutputError(f"output {out} exists and is {kind} that is not a lexicon (no {MANIFEST} of a "
+                          f"{FORMAT} lexicon); only a lexicon is replaced: remove it or choose another path")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"output {out}: cannot create directory {out.parent}: {exc.strerror or exc}") from None
+    probe = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+    try:
+        probe.mkdir()
+        probe.rmdir()
+    except FileExistsError:
+        pass  # our own temporary directory from an earlier save in this process: writable
+    except OSError as exc:
+        raise OutputError(f"output {out}: cannot write in {out.parent}: {exc.strerror or exc}") from None
+    return out
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _holds_only_lexicon_files(path: Path) -> bool:
+    allowed = {*FILES, MANIFEST}
+    try:
+        return all(p.name in allowed and p.is_file() and not p.is_symlink() for p in path.iterdir())
+    except OSError:
+        return False
+
+
+def remove_stale_temporaries(directory: str | os.PathLike) -> list[Path]:
+    """Remove the ``NAME.tmp-PID`` directories a save killed by SIGKILL left in ``directory`` (the PID
+    is dead; the directory holds only lexicon files). A ``NAME.old-PID`` left between the two renames
+    of the swap goes back to ``NAME`` when that is missing, and is removed otherwise. Returns what
+    was removed or restored."""
+    done: list[Path] = []
+    try:
+        entries = list(Path(directory).iterdir())
+    except OSError:
+        return done
+    for entry in entries:
+        m = _TEMPORARY.match(entry.name)
+        if not m or int(m["pid"]) == os.getpid() or _pid_alive(int(m["pid"])):
+            continue
+        if entry.is_symlink() or not entry.is_dir() or not _holds_only_lexicon_files(entry):
+            continue
+        final = entry.with_name(m["name"])
+        if m["kind"] == "old" and not (final.exists() or final.is_symlink()) and is_lexicon(entry):
+            os.rename(entry, final)
+        else:
+            shutil.rmtree(entry, ignore_errors=True)
+        done.append(entry)
+    return done
 
 
 def _write(path: Path, data: bytes) -> dict:
@@ -30,14 +121,15 @@ def _json_bytes(obj) -> bytes:
 
 def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, readings: bytes,
                  manifest: dict) -> Path:
-    """Write the lexicon to ``out`` (a directory), replacing any previous one only when the new
-    one is complete. Returns the path."""
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    """Write the lexicon to ``out`` (a directory), replacing a previous lexicon (never anything
+    else) only when the new one is complete. Returns the path."""
+    out = check_output(out)
+    remove_stale_temporaries(out.parent)
     tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir()
+    old = None
     try:
         files = {}
         forms_trie.save(str(tmp / "forms.marisa"))
@@ -49,18 +141,21 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
         files["readings.bin"] = _write(tmp / "readings.bin", readings)
         assert set(files) == set(FILES)
         manifest = dict(manifest, format=FORMAT, format_version=FORMAT_VERSION, files=files)
-        _write(tmp / "manifest.json", _json_bytes(manifest))
-        old = None
+        _write(tmp / MANIFEST, _json_bytes(manifest))
         if out.exists() or out.is_symlink():
+            if not is_lexicon(out):  # appeared while we were building
+                raise OutputError(f"output {out} exists and is not a lexicon; not replaced")
             old = out.with_name(f"{out.name}.old-{os.getpid()}")
             os.rename(out, old)
         os.rename(tmp, out)
-        if old is not None:
-            if old.is_dir() and not old.is_symlink():
-                shutil.rmtree(old)
-            else:
-                old.unlink()
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None and not (out.exists() or out.is_symlink()):
+            os.rename(old, out)  # interrupted between the two renames: the previous lexicon stays
         raise
+    if old is not None:
+        if old.is_dir() and not old.is_symlink():
+            shutil.rmtree(old)
+        else:
+            old.unlink()
     return out

@@ -4,7 +4,11 @@ Each reader yields ``HeadwordEntry`` (to be expanded by the language expander),
 ``ExpandedForm`` (already inflected forms) and ``Rejection`` (a bad line, with file and line
 number: a build never drops input silently).
 
-Formats (UTF-8; blank lines and lines starting with ``#`` are skipped; a trailing CR is ignored):
+Before a build reads a source, `check_text_source` makes sure it is text in its encoding: a NUL
+byte or an undecodable line stops the build with an error naming the file and line (a binary or
+wrongly encoded file would otherwise build an empty or silently partial lexicon).
+
+Formats (UTF-8, an optional byte-order mark ignored; blank lines and lines starting with ``#`` are skipped; a trailing CR is ignored):
 
 - word list (``--words``): one inflected form per line (an all-capitals word is lowercased; a
   capitalised one, Kot, is rejected later as a proper name). Plain words carry no grammatical tag;
@@ -28,6 +32,42 @@ from typing import Iterator
 
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
 from build_tools.tags import TagError, sgjp_to_tag, unimorph_to_tag
+
+
+class SourceError(ValueError):
+    """A source file that is not text in its encoding (binary, NUL bytes, undecodable bytes)."""
+
+
+def check_text(path: str | Path, encoding: str = "utf-8") -> None:
+    """Raise SourceError naming the first line of ``path`` that has a NUL byte or does not decode."""
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            nul = raw.find(0)
+            if nul >= 0:
+                raise SourceError(f"{path}:{lineno}: NUL byte at column {nul + 1}: "
+                                  f"a binary file, not a text source")
+            try:
+                raw.decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise SourceError(f"{path}:{lineno}: not {encoding.upper()} text (byte {raw[exc.start]:#04x} at "
+                                  f"column {exc.start + 1})") from None
+
+
+def check_text_source(kind: str, path: str | Path) -> None:
+    """`check_text` for a source of the given kind; a Hunspell .dic is checked in the encoding its
+    .aff declares (SET), and the .aff itself too."""
+    if kind != "hunspell":
+        check_text(path)
+        return
+    from build_tools.hunspell import read_aff
+
+    aff_path = aff_path_for(path)
+    try:
+        aff = read_aff(aff_path)
+    except LookupError as exc:
+        raise SourceError(f"{aff_path}: unknown encoding in its SET line ({exc})") from None
+    check_text(aff_path, aff.encoding)
+    check_text(path, aff.encoding)
 
 
 def sha256_of(path: str | Path) -> str:

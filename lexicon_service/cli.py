@@ -3,20 +3,109 @@
 Each module there defines `add_parser(subparsers)`, which registers its subcommand and sets
 `func=<callable(args) -> int>` as the parser default. Modules are discovered, so adding a
 subcommand never means editing this file.
+
+Errors caused by the user's input never show a traceback: `run_reporting_errors` (shared with
+`lexicon-build`) turns a `UserError`, an `OSError`, a decoding error or a `ValueError` into one line
+``PROG: error: ...`` and exit status 2. Input text files and standard input are read as UTF-8 with an
+optional byte-order mark (`read_text`, `text_lines`).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
+from typing import Callable, Iterable, Iterator
 
 from lexicon_service import __version__, commands
 
 
 class UserError(Exception):
     """An error caused by the user's input: printed as one line, exit status 2, no traceback."""
+
+
+# Raised by user input (bad files, paths, values); anything else is a bug and keeps its traceback.
+USER_ERRORS = (UserError, OSError, UnicodeError, ValueError)
+MAX_MESSAGE = 500
+
+
+def error_line(exc: BaseException) -> str:
+    """One printable line describing an input error (an OSError names its file)."""
+    if isinstance(exc, OSError):
+        reason = exc.strerror or str(exc)
+        files = [f for f in (exc.filename, exc.filename2) if f is not None]
+        text = f"{' -> '.join(map(str, files))}: {reason}" if files else reason
+    elif isinstance(exc, UnicodeDecodeError):
+        text = f"not {exc.encoding.upper()} text (byte {exc.object[exc.start]:#04x} at offset {exc.start})"
+    else:
+        text = str(exc) or type(exc).__name__
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(text.split()))
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "..."
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, stop Python's exit-time flush from reporting it again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def run_reporting_errors(prog: str, func: Callable[..., int | None], *args) -> int:
+    """``func(*args)``'s exit status; an input error is one line on stderr and status 2."""
+    try:
+        return int(func(*args) or 0)
+    except BrokenPipeError:  # e.g. `dump | head`
+        _silence_stdout()
+        return 0
+    except USER_ERRORS as exc:
+        print(f"{prog}: error: {error_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _decode_line(raw: bytes, name: str, lineno: int) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{name}:{lineno}: not UTF-8 text (byte {raw[exc.start]:#04x} at column "
+                        f"{exc.start + 1})") from None
+
+
+def text_lines(stream: Iterable, name: str) -> Iterator[str]:
+    """Lines (ends stripped) of a binary or text stream of UTF-8; a byte-order mark is dropped and
+    an undecodable line is a `UserError` naming ``name:line``."""
+    for lineno, line in enumerate(stream, 1):
+        if isinstance(line, bytes):
+            line = _decode_line(line, name, lineno)
+        if lineno == 1:
+            line = line.removeprefix("\ufeff")
+        yield line.rstrip("\r\n")
+
+
+def read_text(path: str) -> str:
+    """A whole UTF-8 text file ('-' = standard input), without its byte-order mark."""
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            stream = getattr(sys.stdin, "buffer", sys.stdin)
+            data = stream.read()
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read()
+    except OSError as exc:
+        raise UserError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff")
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        lineno = data.count(b"\n", 0, exc.start) + 1
+        raise UserError(f"{name}:{lineno}: not UTF-8 text (byte {data[exc.start]:#04x})") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,13 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    try:
-        return int(args.func(args) or 0)
-    except UserError as exc:
-        print(f"lexicon-service {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # e.g. `dump | head`
-        return 0
+    return run_reporting_errors(f"lexicon-service {args.command}", args.func, args)
 
 
 if __name__ == "__main__":

@@ -6,14 +6,15 @@
 
 One line out per non-empty line in: ``word<TAB>valid`` or ``word<TAB>invalid``. Words are typed in
 any case; they are spelled into tiles of the lexicon's rule set (a letter outside its tiles makes
-the word invalid). Exit status 0 (with --strict: 1 when any word is invalid).
+the word invalid). Input is UTF-8 (a byte-order mark is ignored; other bytes are an error naming the
+line). Exit status 0 (with --strict: 1 when any word is invalid), 2 on unreadable input.
 """
 
 from __future__ import annotations
 
 import sys
 
-from lexicon_service.cli import UserError
+from lexicon_service.cli import UserError, error_line, text_lines
 
 
 def add_lexicon_argument(parser, *, flag: bool = True) -> None:
@@ -29,8 +30,8 @@ def open_lexicon(name_or_path: str, lexicons_dir: str = "lexicons"):
 
     try:
         return load_lexicon(resolve_lexicon_path(name_or_path, lexicons_dir))
-    except LexiconError as exc:
-        raise UserError(str(exc)) from None
+    except (LexiconError, OSError, ValueError) as exc:
+        raise UserError(str(exc) if isinstance(exc, LexiconError) else f"{name_or_path}: {error_line(exc)}") from None
 
 
 def key_of(lexicon, word: str):
@@ -52,7 +53,8 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     lex = open_lexicon(args.lexicon, args.lexicons)
-    words = args.words if args.words else (line.strip() for line in sys.stdin)
+    stdin = getattr(sys.stdin, "buffer", sys.stdin)
+    words = args.words if args.words else (line.strip() for line in text_lines(stdin, "<stdin>"))
     out = sys.stdout
     bad = 0
     contains = lex.is_admissible

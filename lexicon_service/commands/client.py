@@ -91,12 +91,9 @@ def _channel(args):
 
 
 def _read(path: str) -> str:
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        return open(path, encoding="utf-8").read()
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+    from lexicon_service.cli import read_text
+
+    return read_text(path)
 
 
 def _print_move(resp) -> None:

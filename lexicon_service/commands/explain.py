@@ -10,8 +10,10 @@ and the profile rule that admitted it. Exit status 1 when the word is not in the
 from __future__ import annotations
 
 import json
+import struct
 import sys
 
+from lexicon_service.cli import UserError
 from lexicon_service.commands.check import add_lexicon_argument, key_of, open_lexicon
 
 
@@ -27,7 +29,12 @@ def add_parser(subparsers) -> None:
 def run(args) -> int:
     lex = open_lexicon(args.lexicon, args.lexicons)
     key = key_of(lex, args.word)
-    readings = lex.explain(key) if key is not None else []
+    try:
+        readings = lex.explain(key) if key is not None else []
+    except (IndexError, KeyError, TypeError, ValueError, struct.error) as exc:
+        # Files whose checksums match the manifest but whose content does not hold together.
+        raise UserError(f"{args.lexicon}: corrupt lexicon: its provenance tables do not fit together "
+                        f"({type(exc).__name__}: {exc})") from None
     if args.json:
         print(json.dumps({"word": args.word, "valid": bool(readings),
                           "readings": [r.__dict__ for r in readings]}, ensure_ascii=False))

@@ -11,7 +11,6 @@ lowercase = a blank, [CH] = a multi-letter tile). Each play is judged on the sam
 
 from __future__ import annotations
 
-import sys
 
 from lexicon_service.cli import UserError
 
@@ -51,12 +50,9 @@ def _plays(args: list[str]) -> list[str]:
 def _read_board(rule_set, path: str):
     from lexicon_service.rules import Board, BoardError
 
-    try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
-    except OSError as exc:
-        raise UserError(f"{path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    from lexicon_service.cli import read_text
+
+    text = read_text(path)
     rows = [line.split("#")[0].strip() for line in text.splitlines()]
     rows = [row for row in rows if row]
     try:
