@@ -207,6 +207,13 @@ def _hunspell_plain(dic: Path, compiler, progress, counter, workers: int) -> Non
                                           log=compiler.log is not None, veto=veto))
 
 
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def run(args) -> int:
     from lexicon_service import __version__
     from lexicon_service.rules import RuleSetError, load_rule_set
@@ -254,6 +261,10 @@ def run(args) -> int:
         check_text_source(kind, p)
     out = check_output(Path(args.output))
 
+    if args.rejected and any(_same_file(args.rejected, f) for _, f in sources):
+        raise BuildError(f"--rejected {args.rejected} is one of the sources; it would be overwritten")
+    if args.rejected and Path(args.rejected).resolve() == out.resolve():
+        raise BuildError(f"--rejected {args.rejected} is the output lexicon")
     try:
         log = open(args.rejected, "w", encoding="utf-8") if args.rejected else None
     except OSError as exc:
