@@ -24,7 +24,10 @@ from build_tools.cli import main as build_main
 from build_tools.save import remove_stale_temporaries
 from lexicon_service.cli import main as service_main
 
-ROOT = Path(__file__).resolve().parent.parent
+# Children are started with posix_spawn (absolute program path, no cwd, close_fds=False), never fork(), and no
+# gRPC channel is opened in this process (the client runs in a child): forking a process with gRPC threads can
+# deadlock in gRPC's fork handlers.
+SPAWN = dict(close_fds=False)
 
 
 def run_main(main, argv, capsys, stdin: bytes | None = None, monkeypatch=None) -> tuple[int, str, str]:
@@ -211,12 +214,37 @@ def test_replay_with_a_huge_number(tmp_path, capsys):
     assert len(err) < 700  # the message is cut, not 5,000 digits long
 
 
-def test_client_replay_of_a_binary_file(tmp_path, capsys):
+CLIENT_REPLAY = textwrap.dedent("""
+    import contextlib, io, json, sys
+    from lexicon_service.cli import main
+    for path in sys.argv[1:]:
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            try:
+                rc = main(["client", "--address", "127.0.0.1:1", "--timeout", "0.5", "replay", path])
+            except SystemExit as exc:
+                rc = exc.code
+        print(json.dumps([path, rc, err.getvalue()]))
+""")
+
+
+def test_client_replay_of_hostile_files(tmp_path):
+    """`client replay` reads the file before calling: a binary file is an error naming it; any file
+    ends in exit 2 (no server listens on port 1) without a traceback."""
+    base = tmp_path / "hostile"
+    base.mkdir()
+    files = _hostile_files(base)
     gcg = tmp_path / "bin.gcg"
     gcg.write_bytes(bytes(range(128, 256)) * 10)
-    rc, _, err = run_main(service_main, ["client", "--address", "127.0.0.1:1", "--timeout", "1", "replay", gcg],
-                          capsys)
-    assert_one_line_error(rc, err, "lexicon-service client", str(gcg), "not UTF-8")
+    result = subprocess.run([sys.executable, "-c", CLIENT_REPLAY, gcg, *files.values()], capture_output=True,
+                            text=True, timeout=120, **SPAWN)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    outcomes = {Path(path): (rc, err) for path, rc, err in map(json.loads, result.stdout.splitlines())}
+    assert_one_line_error(*outcomes[gcg], "lexicon-service client", str(gcg), "not UTF-8")
+    for name, path in files.items():
+        assert_one_line_error(*outcomes[path], "lexicon-service client")
+        if name in ("binary", "latin2"):
+            assert "not UTF-8" in outcomes[path][1]
 
 
 # --- signals during a save ----------------------------------------------------------------------------
@@ -241,7 +269,7 @@ SLOW_SAVE = textwrap.dedent("""
 def _start_slow_save(tmp_path, words, out) -> tuple[subprocess.Popen, Path]:
     marker = tmp_path / "saving"
     proc = subprocess.Popen([sys.executable, "-c", SLOW_SAVE, marker, *map(str, build_args(out, "--words", words))],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **SPAWN)
     deadline = time.monotonic() + 60
     while not marker.exists():
         assert proc.poll() is None, proc.communicate()
@@ -283,12 +311,24 @@ def test_sigkill_leftovers_are_removed_by_the_next_save_and_ignored_by_the_loade
     assert not (tmp_path / "killed.lex").exists()
 
 
+def _dead_pid() -> int:
+    pid = int(Path("/proc/sys/kernel/pid_max").read_text()) - 1 if Path("/proc/sys/kernel/pid_max").exists() else 99999
+    while pid > 1:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return pid
+        except PermissionError:
+            pass
+        pid -= 1
+    raise AssertionError("no free pid")
+
+
 def test_a_lexicon_set_aside_by_a_killed_swap_is_put_back(tmp_path, lexicon):
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
-    dead.wait()
-    aside = tmp_path / f"good.lex.old-{dead.pid}"
+    dead = _dead_pid()
+    aside = tmp_path / f"good.lex.old-{dead}"
     os.rename(lexicon, aside)
-    stale = tmp_path / f"good.lex.tmp-{dead.pid}"
+    stale = tmp_path / f"good.lex.tmp-{dead}"
     stale.mkdir()
     (stale / "forms.marisa").write_bytes(b"partial")
     alive = tmp_path / f"other.lex.tmp-{os.getppid()}"   # a live process's save: left alone
@@ -341,7 +381,6 @@ def _entry_points(f: Path, out: Path, lexicon: Path) -> list[tuple[object, list,
         (service_main, ["diff", f, lexicon], None),
         (service_main, ["replay", f, "--rules", "pl-scrabble"], None),
         (service_main, ["validate", "--rules", "pl-scrabble", "--board", f, "8H KOT"], None),
-        (service_main, ["client", "--address", "127.0.0.1:1", "--timeout", "0.5", "replay", f], None),
     ]
     return build + service + [(build_main, build_args(f, "--words", lexicon.parent / "words.txt"), None)]
 

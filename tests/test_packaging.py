@@ -21,9 +21,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("lexicon_service", "build_tools")
 
 
-def _run(cmd, *, cwd, timeout=120, check=True, env=None, stdin=None):
-    result = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                            env=env, input=stdin)
+# Children are started with posix_spawn (absolute program path, no cwd, close_fds=False: see subprocess.py),
+# never fork(): a fork of a test process that has gRPC threads can deadlock in gRPC's fork handlers.
+def _run(cmd, *, timeout=120, check=True, env=None, stdin=None):
+    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout,
+                            env=env, input=stdin, close_fds=False)
     if check and result.returncode != 0:
         raise AssertionError(f"{cmd} exited {result.returncode}\n{result.stdout}\n{result.stderr}")
     return result
@@ -97,7 +99,7 @@ def wheel(tmp_path_factory) -> Path:
         shutil.copytree(ROOT / package, src / package,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-          "-w", base / "dist", src], cwd=base, env=_clean_env())
+          "-w", base / "dist", src], env=_clean_env())
     (whl,) = (base / "dist").glob("*.whl")
     return whl
 
@@ -106,9 +108,9 @@ def wheel(tmp_path_factory) -> Path:
 def venv(wheel, tmp_path_factory) -> Path:
     """A fresh venv (outside the checkout) with the wheel and its Polish extra installed (pip's cache)."""
     target = tmp_path_factory.mktemp("venv") / "venv"
-    _run([sys.executable, "-m", "venv", "--without-pip", target], cwd=target.parent)
+    _run([sys.executable, "-m", "venv", "--without-pip", target])
     _run([sys.executable, "-m", "pip", "--python", target / "bin" / "python", "install", "--quiet",
-          f"{wheel}[polish]"], cwd=target.parent, timeout=600, env=_clean_env())
+          f"{wheel}[polish]"], timeout=600, env=_clean_env())
     return target
 
 
@@ -160,32 +162,33 @@ def _wait_for_line(proc: subprocess.Popen, needle: str, timeout: float) -> str:
 def test_wheel_builds_and_serves_in_a_fresh_venv(venv, tmp_path):
     bin_ = venv / "bin"
     env = _clean_env()
-    # The code runs from the venv, not from the checkout.
-    where = _run([bin_ / "python", "-c", "import lexicon_service, build_tools; "
-                  "print(lexicon_service.__file__); print(build_tools.__file__)"], cwd=tmp_path, env=env)
+    # The code runs from the venv, not from the checkout (-I: the current directory is not on sys.path;
+    # the console scripts have their own directory there, not the current one).
+    where = _run([bin_ / "python", "-I", "-c", "import lexicon_service, build_tools; "
+                  "print(lexicon_service.__file__); print(build_tools.__file__)"], env=env)
     assert all(line.startswith(str(venv)) for line in where.stdout.split())
 
     lexicons = tmp_path / "lexicons"
     (tmp_path / "words.txt").write_text("kot\npies\nżółw\n", encoding="utf-8")
-    _run([bin_ / "lexicon-build", "--rules", "pl-scrabble", "--words", "words.txt", "--quiet", "--workers", "1",
-          "-o", lexicons / "w.lex"], cwd=tmp_path, env=env)
+    _run([bin_ / "lexicon-build", "--rules", "pl-scrabble", "--words", tmp_path / "words.txt", "--quiet",
+          "--workers", "1", "-o", lexicons / "w.lex"], env=env)
     (tmp_path / "heads.txt").write_text("kot\nzrobić\n", encoding="utf-8")
-    _run([bin_ / "lexicon-build", "--rules", "pl-scrabble", "--headwords", "heads.txt", "--quiet", "--workers", "1",
-          "-o", lexicons / "h.lex"], cwd=tmp_path, env=env)
+    _run([bin_ / "lexicon-build", "--rules", "pl-scrabble", "--headwords", tmp_path / "heads.txt", "--quiet",
+          "--workers", "1", "-o", lexicons / "h.lex"], env=env)
     checked = _run([bin_ / "lexicon-service", "check", "-l", "h", "--lexicons", lexicons],
-                   cwd=tmp_path, env=env, stdin="kotami\nzrobiłbym\nkotx\n")
+                   env=env, stdin="kotami\nzrobiłbym\nkotx\n")
     assert checked.stdout.splitlines() == ["kotami\tvalid", "zrobiłbym\tvalid", "kotx\tinvalid"]
 
     port = _free_port()
     server = subprocess.Popen([bin_ / "lexicon-service", "serve", "--address", f"127.0.0.1:{port}",
                                "--lexicons", lexicons, "--processes", "1", "--workers", "2"],
-                              cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, close_fds=False)
     try:
         _wait_for_line(server, "serving", timeout=60)
         client = [bin_ / "lexicon-service", "client", "--address", f"127.0.0.1:{port}"]
-        ok = _run([*client, "check", "-l", "h", "kotami", "zrobiłbym"], cwd=tmp_path, env=env)
+        ok = _run([*client, "check", "-l", "h", "kotami", "zrobiłbym"], env=env)
         assert ok.stdout.splitlines() == ["kotami\tvalid", "zrobiłbym\tvalid", "play acceptable"]
-        bad = _run([*client, "check", "-l", "w", "kot", "kotx"], cwd=tmp_path, env=env, check=False)
+        bad = _run([*client, "check", "-l", "w", "kot", "kotx"], env=env, check=False)
         assert bad.returncode == 1 and "kotx\tINVALID" in bad.stdout
     finally:
         server.terminate()
@@ -213,8 +216,8 @@ def test_wheel_builds_a_czech_lexicon(venv, tmp_path):
     env = _clean_env()
     (tmp_path / "tiny.aff").write_text(TINY_AFF, encoding="utf-8")
     (tmp_path / "tiny.dic").write_text(TINY_DIC, encoding="utf-8")
-    _run([venv / "bin" / "lexicon-build", "--rules", "cs-scrabble", "--hunspell", "tiny.dic", "--quiet",
-          "--workers", "1", "-o", "cs.lex"], cwd=tmp_path, env=env)
-    checked = _run([venv / "bin" / "lexicon-service", "check", "-l", "cs.lex"], cwd=tmp_path, env=env,
+    _run([venv / "bin" / "lexicon-build", "--rules", "cs-scrabble", "--hunspell", tmp_path / "tiny.dic", "--quiet",
+          "--workers", "1", "-o", tmp_path / "cs.lex"], env=env)
+    checked = _run([venv / "bin" / "lexicon-service", "check", "-l", tmp_path / "cs.lex"], env=env,
                    stdin="žena\nženy\nrybka\nženax\n")
     assert checked.stdout.splitlines() == ["žena\tvalid", "ženy\tvalid", "rybka\tvalid", "ženax\tinvalid"]
