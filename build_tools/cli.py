@@ -359,20 +359,27 @@ def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
         w(f"    {reason:<24} {n:>9}   e.g. {ex}\n")
 
 
+def _raise_terminated(signum, frame):
+    raise Terminated()
+
+
+def _default_sigterm_in_child() -> None:
+    # A forked worker must die on SIGTERM (Pool.terminate sends it), even one stuck where Python
+    # code never runs again, so it gets the default action back before it does anything.
+    if signal.getsignal(signal.SIGTERM) is _raise_terminated:
+        with contextlib.suppress(ValueError):
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_default_sigterm_in_child)
+
+
 @contextlib.contextmanager
 def sigterm_raises():
-    """SIGTERM raises Terminated in this process (forked workers keep the default: die)."""
-    main_pid = os.getpid()
-
-    def handler(signum, frame):
-        if os.getpid() != main_pid:
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
-        raise Terminated()
-
+    """SIGTERM raises Terminated in this process (forked workers keep the default action: die)."""
     try:
-        previous = signal.signal(signal.SIGTERM, handler)
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
     except ValueError:  # not the main thread: leave signals alone
         yield
         return
