@@ -41,7 +41,16 @@ INVALID_PLAYS = [
     (CS, [], None, "8H QUIZ", Reason.UNKNOWN_LETTER),  # no Q tile in Czech Scrabble (a blank may be one)
     (PL, [], None, "16A KOT", Reason.OFF_BOARD),
     (PL, [], None, "8M KOTY", Reason.OFF_BOARD),
-    (PL, ["8H KOT"], None, "8H KOTY", Reason.PLAY_MISMATCH),  # letters given on occupied squares
+    (PL, ["8H KOT"], None, "8H KATY", Reason.PLAY_MISMATCH),  # A given where the board holds O
+    (PL, ["8H KOT"], None, "8H kOTY", Reason.PLAY_MISMATCH),  # a blank k written over a real K
+    (PL, ["8H KOT"], None, "8H KOTY", Reason.OK),  # letters over the same letters: played through
+    (PL, ["8H KOT"], None, "8I OTY", Reason.INCOMPLETE_WORD),  # KOTY starts at 8H, not 8I
+    (PL, ["8H KOT"], None, "8G OK", Reason.INCOMPLETE_WORD),  # the word runs on into KOT: OKOT
+    (PL, [], None, "8D KOTKOTKO", Reason.TOO_MANY_TILES),  # eight tiles from a seven-tile rack
+    (PL, [], None, "8H kot", Reason.TOO_MANY_BLANKS),  # three blanks; the set has two
+    (PL, ["8H kOT"], None, "I8 .ot", Reason.TOO_MANY_BLANKS),  # one blank on the board, two more played
+    (PL, [], None, "8G ĄĄ", Reason.TILE_COUNT_EXCEEDED),  # one Ą in the set
+    (PL, ["8H KĄT"], None, "I7 ĄĄ", Reason.TILE_COUNT_EXCEEDED),  # ... counting the one on the board
     (PL, ["8H KOT"], None, "8K ..", Reason.PLAY_MISMATCH),  # "." on an empty square
     (PL, ["8H KOT"], None, "8H (KAT)Y", Reason.PLAY_MISMATCH),  # "(KAT)" but the board shows KOT
     (PL, ["8H KOT"], None, "8H ...", Reason.NO_TILES),
