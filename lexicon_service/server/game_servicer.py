@@ -2,15 +2,15 @@
 
 A move is judged under the rule set of the lexicon named in the request; a `rule_set` given as well
 must be that same rule set (INVALID_ARGUMENT otherwise), so a Polish lexicon is never used with Czech
-tiles. Parsing client input (board rows, rack, play position and word, GCG text) that fails is
-INVALID_ARGUMENT naming the field; a well-formed play that breaks a rule is a normal answer
-(valid: false) with the rules engine's reason code.
+tiles. A missing field or client input around the play that cannot be read (board rows, rack, GCG
+text) is INVALID_ARGUMENT naming the field; whatever the play itself says, an unreadable coordinate
+included, is a normal answer (valid: false) with the rules engine's reason code (rules/reasons.py).
 """
 
 from __future__ import annotations
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
-from lexicon_service.rules import Board, list_rule_sets, load_rule_set, parse_coordinate, parse_play, validate_move
+from lexicon_service.rules import Board, list_rule_sets, load_rule_set, validate_move
 from lexicon_service.rules.gcg import parse_gcg
 from lexicon_service.rules.replay import replay
 from lexicon_service.server.errors import FieldError, LimitError, field, require, rpc
@@ -67,12 +67,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         require(bool(play.word), "play.word", "required")
         if len(play.word) > 8 * max(rule_set.rows, rule_set.columns):
             raise LimitError("play.word", f"{len(play.word)} characters; longer than the board")
-        with field("play.position"):
-            parse_coordinate(play.position, rule_set)
-        with field("play.word"):
-            parsed, expected = parse_play(rule_set, play.position, play.word)
-        # "S(PRÓBUJE)MY" notation: the engine re-parses to check the letters in parentheses
-        return parsed if expected is None else (play.position, play.word)
+        # What the play says is judged (valid: false with its reason code), as in ReplayGame and the CLI.
+        return (play.position, play.word)
 
     # --- answers ---------------------------------------------------------------------------------
     @staticmethod
