@@ -2,7 +2,8 @@
 
 Coordinates follow GCG (RULES.md section 2): "8D" = row 8, column D, across; "D8" = column D, row 8,
 down. A play string spells the squares from that coordinate on: uppercase = a tile from the rack,
-lowercase = a blank showing that letter, "." = a tile already on the board, "[CH]" = a multi-letter tile.
+lowercase = a blank showing that letter, "." (or the same letter) = a tile already on the board,
+"[CH]" = a multi-letter tile. The coordinate is the first square of the word.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from dataclasses import dataclass
 from lexicon_service.rules.reasons import PlayError, Reason
 from lexicon_service.rules.ruleset import RuleSet, column_letter
 from lexicon_service.tiles import PlayTile, UnknownLetterError, normalise, write_tiles
+
+
+_PREMIUM_SYMBOLS = {(1, 3): "=", (1, 2): "-", (3, 1): '"', (2, 1): "'"}  # (letter x, word x) -> mark
 
 
 class BoardError(ValueError):
@@ -262,6 +266,31 @@ class Board:
 
     def __str__(self) -> str:
         return "\n".join(self.to_rows())
+
+    def render_text(self, new=(), legend: bool = True) -> str:
+        """The board for people: column letters and row numbers, tiles (blanks lowercase, multi-letter
+        tiles as they read), premium squares where empty (= TW, - DW, " TL, ' DL, as Quackle and
+        macondo draw them) and "*" after each square in `new` ((row, col) pairs, e.g. a play's tiles)."""
+        cols = self.columns
+        lm, wm = self.rule_set.letter_multipliers, self.rule_set.word_multipliers
+        width = max([len(t.letter) for t in self.rule_set.tile_set.tiles] + [1])
+        marked = {(r, c) for r, c, *_ in new}
+        out = ["   " + " ".join(f"{column_letter(c):>{width}} " for c in range(cols)).rstrip()]
+        for r in range(self.rows):
+            cells = []
+            for c in range(cols):
+                i = r * cols + c
+                letter = self.letters[i]
+                if letter is None:
+                    text = _PREMIUM_SYMBOLS.get((lm[i], wm[i]), "+" if lm[i] > 1 or wm[i] > 1 else ".")
+                else:
+                    text = letter.lower() if self.blanks[i] else letter
+                cells.append(f"{text:>{width}}" + ("*" if (r, c) in marked else " "))
+            out.append(f"{r + 1:>2} " + " ".join(cells).rstrip())
+        if legend:
+            out.append('   = TW  - DW  " TL  \' DL  + other premium  . plain; lowercase = blank'
+                       + ("; * new tile" if marked else ""))
+        return "\n".join(out)
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, Board) and self.rule_set.id == other.rule_set.id
