@@ -13,10 +13,13 @@ from dataclasses import dataclass
 
 from lexicon_service.rules.reasons import PlayError, Reason
 from lexicon_service.rules.ruleset import RuleSet, column_letter
-from lexicon_service.tiles import PlayTile, UnknownLetterError, normalise, write_tiles
+from lexicon_service.tiles import BLANK, PlayTile, UnknownLetterError, normalise, write_tiles
 
 
 _PREMIUM_SYMBOLS = {(1, 3): "=", (1, 2): "-", (3, 1): '"', (2, 1): "'"}  # (letter x, word x) -> mark
+
+
+_TOTAL = ""  # tile_counts() key of the tile count it was computed for (no letter is empty)
 
 
 class BoardError(ValueError):
@@ -159,7 +162,7 @@ class Board:
     Flat lists indexed row * columns + col, for speed (move validation runs in tight loops).
     """
 
-    __slots__ = ("rule_set", "rows", "columns", "letters", "blanks", "tile_count", "_runs")
+    __slots__ = ("rule_set", "rows", "columns", "letters", "blanks", "tile_count", "_runs", "_counts")
 
     def __init__(self, rule_set: RuleSet) -> None:
         self.rule_set = rule_set
@@ -169,6 +172,7 @@ class Board:
         self.blanks: list[bool] = [False] * (self.rows * self.columns)
         self.tile_count = 0
         self._runs = None  # cached words on the board (Kris Kros same-word rule)
+        self._counts = None  # cached tile_counts()
 
     @classmethod
     def empty(cls, rule_set: RuleSet) -> "Board":
@@ -206,6 +210,7 @@ class Board:
         other.blanks = self.blanks[:]
         other.tile_count = self.tile_count
         other._runs = self._runs
+        other._counts = self._counts
         return other
 
     def transposed(self) -> "Board":
@@ -252,6 +257,7 @@ class Board:
         self.blanks[i] = bool(is_blank)
         self.tile_count += 1
         self._runs = None
+        self._counts = None
 
     def apply(self, move) -> None:
         """Place the new tiles of a MoveResult (see rules.moves.apply_move)."""
@@ -295,6 +301,20 @@ class Board:
     def __eq__(self, other) -> bool:
         return (isinstance(other, Board) and self.rule_set.id == other.rule_set.id
                 and self.letters == other.letters and self.blanks == other.blanks)
+
+    def tile_counts(self) -> dict[str, int]:
+        """Tiles on the board: letter -> real tiles showing it, "?" -> blanks. Cached until the board changes."""
+        counts = self._counts
+        if counts is None or counts[_TOTAL] != self.tile_count:
+            counts = {}
+            blanks = self.blanks
+            for i, letter in enumerate(self.letters):
+                if letter is not None:
+                    key = BLANK if blanks[i] else letter
+                    counts[key] = counts.get(key, 0) + 1
+            counts[_TOTAL] = self.tile_count
+            self._counts = counts
+        return counts
 
     def word_runs(self) -> dict:
         """Every word on the board: (across, line, start) -> (end, key). Cached until the board changes."""

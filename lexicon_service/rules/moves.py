@@ -325,18 +325,15 @@ def _evaluate(rule_set: RuleSet, board: Board, rack, placements, across: bool, j
             new_blanks += 1
         else:
             new_counts[letter] = new_counts.get(letter, 0) + 1
-    board_blanks = board.blanks.count(True) if board.tile_count else 0
+    on_board_counts = board.tile_counts() if board.tile_count else {}
+    board_blanks = on_board_counts.get(BLANK, 0)
     if new_blanks and new_blanks + board_blanks > tile_set.blank_count:
         return _fail(Reason.TOO_MANY_BLANKS,
                      f"{new_blanks} blank(s) played, {board_blanks} on the board; {rule_set.id} has "
                      f"{tile_set.blank_count}", rule_set)
     for letter, k in new_counts.items():
         have = by_letter[letter].count
-        on_board = 0
-        if board.tile_count:
-            on_board = board.letters.count(letter)
-            if on_board and board_blanks:
-                on_board -= sum(1 for i, x in enumerate(board.letters) if x == letter and board.blanks[i])
+        on_board = on_board_counts.get(letter, 0)
         if k + on_board > have:
             return _fail(Reason.TILE_COUNT_EXCEEDED,
                          f"{k} {letter} played, {on_board} on the board; {rule_set.id} has {have} "

@@ -275,6 +275,7 @@ def _take_back(board: Board, result: MoveResult) -> None:
         board.blanks[i] = False
         board.tile_count -= 1
     board._runs = None
+    board._counts = None
 
 
 def _exchange_count(tile_set, exchanged: str | None, line: ReplayLine) -> int | None:
