@@ -64,12 +64,12 @@ def test_validate_and_client_validate_print_the_same_answers(server, capsys, tmp
     _, port = server
     board = tmp_path / "board.txt"
     board.write_text(str(_board_with_kot()) + "\n", encoding="utf-8")
-    common = ["--rules", "pl-scrabble", "--board", str(board), "8H KOTY", "I8 .ż", "8Z KOT", "8K Y"]
+    common = ["--rules", "pl-scrabble", "--board", str(board), "8H KOTY", "I8 .ż", "8Z KOT", "8K Y", "8HKOT"]
     local = run(capsys, "validate", *common)
     remote = run(capsys, "client", "--address", f"localhost:{port}", "score", *common)
     assert local == remote and local[0] == 1
     assert "8H KOTY: valid, 7 points" in local[1] and "invalid: OFF_BOARD" in local[1]
-    assert "invalid: INCOMPLETE_WORD" in local[1]
+    assert "invalid: INCOMPLETE_WORD" in local[1] and "8HKOT: invalid: MALFORMED_PLAY" in local[1]
 
 
 def test_replay_and_client_replay_print_the_same_table(server, capsys, tmp_path):  # noqa: F811

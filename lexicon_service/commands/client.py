@@ -132,6 +132,8 @@ def run(args) -> int:
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
     from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc
+    from lexicon_service.rules.board import split_play
+    from lexicon_service.rules.reasons import PlayError
 
     if not args.client_command:
         raise UserError("which call? check, explain, find, validate, score, replay, lexicons, rulesets, health")
@@ -160,10 +162,13 @@ def run(args) -> int:
                 board = read_board_rows(args.board) if args.board else []
                 answers = []
                 for play in join_plays(args.plays):
-                    position, _, word = play.strip().partition(" ")
+                    try:
+                        position, word = split_play(play)
+                    except PlayError as exc:  # judged as `validate` judges it, without a call
+                        answers.append((play, game_pb2.MoveResponse(reason=exc.code.value, message=str(exc))))
+                        continue
                     req = game_pb2.MoveRequest(lexicon=args.lexicon, rule_set=args.rules or "", board=board,
-                                               rack=args.rack or "",
-                                               play=game_pb2.Play(position=position, word=word.strip()))
+                                               rack=args.rack or "", play=game_pb2.Play(position=position, word=word))
                     answers.append((play, (game.ValidateMove if cmd == "validate" else game.ScoreMove)(req, **call)))
                 resp = answers[-1][1]
             elif cmd == "replay":

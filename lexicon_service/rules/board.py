@@ -119,6 +119,14 @@ def _parenthesised_to_dots(word: str):
     return "".join(out), expected
 
 
+def split_play(text: str) -> tuple[str, str]:
+    """"8D SŁOWO" -> ("8D", "SŁOWO"); raises PlayError (MALFORMED_PLAY) unless there are two parts."""
+    parts = text.split()
+    if len(parts) != 2:
+        raise PlayError(Reason.MALFORMED_PLAY, f"bad play {text!r}: expected 'COORDINATE WORD', e.g. '8D SŁOWO'")
+    return parts[0], parts[1]
+
+
 def parse_play(rule_set: RuleSet, text: str, word: str | None = None) -> tuple[Play, list | None]:
     """Parse "8A S.......MY" (or coordinate and word apart). Returns the play and, for the
     "S(PRÓBUJE)MY" notation, the letters expected under the "." squares (else None).
@@ -126,10 +134,7 @@ def parse_play(rule_set: RuleSet, text: str, word: str | None = None) -> tuple[P
     if not isinstance(text, str) or (word is not None and not isinstance(word, str)):
         raise PlayError(Reason.MALFORMED_PLAY, "a play must be text such as '8D WORD'")
     if word is None:
-        parts = text.split()
-        if len(parts) != 2:
-            raise PlayError(Reason.MALFORMED_PLAY, f"bad play {text!r}: expected 'COORDINATE WORD', e.g. '8D SŁOWO'")
-        text, word = parts
+        text, word = split_play(text)
     coord = parse_coordinate(text, rule_set)
     word = normalise(word.strip())
     word, expected = _parenthesised_to_dots(word)
@@ -294,8 +299,9 @@ class Board:
                 cells.append(f"{text:>{width}}" + ("*" if (r, c) in marked else " "))
             out.append(f"{r + 1:>2} " + " ".join(cells).rstrip())
         if legend:
-            out.append('   = TW  - DW  " TL  \' DL  + other premium  . plain; lowercase = blank'
-                       + ("; * new tile" if marked else ""))
+            other = any((a, b) not in _PREMIUM_SYMBOLS and (a > 1 or b > 1) for a, b in zip(lm, wm))
+            out.append('   = TW  - DW  " TL  \' DL  ' + ("+ other premium  " if other else "")
+                       + ". plain; lowercase = blank" + ("; * new tile" if marked else ""))
         return "\n".join(out)
 
     def __eq__(self, other) -> bool:
