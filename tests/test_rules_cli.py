@@ -72,6 +72,15 @@ def test_validate_and_client_validate_print_the_same_answers(server, capsys, tmp
     assert "invalid: INCOMPLETE_WORD" in local[1] and "8HKOT: invalid: MALFORMED_PLAY" in local[1]
 
 
+def test_an_unreadable_rack_is_an_error_locally_and_remotely(server, capsys):  # noqa: F811
+    _, port = server
+    for rack in ("KO$", "KOTABCDE"):
+        local = run(capsys, "validate", "-r", "pl-scrabble", "--rack", rack, "8H KOT")
+        remote = run(capsys, "client", "--address", f"localhost:{port}", "score", "-r", "pl-scrabble",
+                     "--rack", rack, "8H KOT")
+        assert local[0] == remote[0] == 2 and "rack" in local[2] and "rack" in remote[2]
+
+
 def test_replay_and_client_replay_print_the_same_table(server, capsys, tmp_path):  # noqa: F811
     _, port = server
     path = tmp_path / "game.gcg"

@@ -120,6 +120,7 @@ def format_result(play: str, result) -> list[str]:
 
 def run(args) -> int:
     from lexicon_service.rules import Board, RuleSetError, load_rule_set, validate_move
+    from lexicon_service.tiles import UnknownLetterError
 
     if not args.rules:
         raise UserError("--rules is required (a rule set id such as pl-scrabble, or a .rules file)")
@@ -128,6 +129,13 @@ def run(args) -> int:
     except RuleSetError as exc:
         raise UserError(str(exc)) from None
     board = _read_board(rule_set, args.board) if args.board else Board.empty(rule_set)
+    if args.rack:  # the rack surrounds the plays: unreadable is an error, as in the server
+        try:
+            rack_tiles = rule_set.tile_set.spell_rack(args.rack)
+        except UnknownLetterError as exc:
+            raise UserError(f"--rack: {exc}") from None
+        if len(rack_tiles) > rule_set.rack_size:
+            raise UserError(f"--rack: {len(rack_tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
     for setup in args.setup:
         result = validate_move(rule_set, board, None, setup)
         if result.score is None:
