@@ -165,10 +165,11 @@ def run(args) -> int:
                     try:
                         position, word = split_play(play)
                     except PlayError as exc:  # judged as `validate` judges it, without a call
-                        answers.append((play, game_pb2.MoveResponse(reason=exc.code.value, message=str(exc))))
+                        answers.append((play, game_pb2.ValidateMoveResponse(reason=exc.code.value, message=str(exc))))
                         continue
-                    req = game_pb2.MoveRequest(lexicon=args.lexicon, rule_set=args.rules or "", board=board,
-                                               rack=args.rack or "", play=game_pb2.Play(position=position, word=word))
+                    request_type = game_pb2.ValidateMoveRequest if cmd == "validate" else game_pb2.ScoreMoveRequest
+                    req = request_type(lexicon=args.lexicon, rule_set=args.rules or "", board=board,
+                                       rack=args.rack or "", play=game_pb2.Play(position=position, word=word))
                     answers.append((play, (game.ValidateMove if cmd == "validate" else game.ScoreMove)(req, **call)))
                 resp = answers[-1][1]
             elif cmd == "replay":

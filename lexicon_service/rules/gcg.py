@@ -55,6 +55,11 @@ class GcgEvent:
     notes: list[str] = field(default_factory=list)
     text: str = ""  # the original line
 
+    @property
+    def own_end_rack(self) -> bool:
+        """END_RACK: the player's own rack subtracted (else the others' racks, to the player who went out)."""
+        return self.score < 0 or (self.score == 0 and bool(self.rack))
+
     def move_text(self) -> str:
         """The event as written between the rack and the score."""
         if self.kind == PLAY:

@@ -58,6 +58,8 @@ class ReplayReport:
     totals: list[int]  # recorded final totals per player
     expected_totals: list[int]  # sums of recomputed scores
     notes: list[str] = field(default_factory=list)  # whole-game notes (checks skipped...)
+    bag: int = 0  # tiles left in the bag after the last event (tracked by counting)
+    rack_counts: list[int] = field(default_factory=list)  # tiles on each player's rack at the end
 
     @property
     def ok(self) -> bool:
@@ -200,8 +202,7 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
                 line.problems.append(f"end rack: {exc}")
                 value = None
             if value is not None:
-                own_rack = event.score < 0 or (event.score == 0 and bool(event.rack))
-                if not own_rack:
+                if not event.own_end_rack:
                     # Points for the others' racks, to the player who went out.
                     if bonus_rule == "twice-others-racks":
                         expected = 2 * value
@@ -252,7 +253,7 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
 
     if game_over:
         report_notes.append(f"game over: {game_over}")
-    return ReplayReport(rule_set, game, lines, board, recorded_totals, expected_totals, report_notes)
+    return ReplayReport(rule_set, game, lines, board, recorded_totals, expected_totals, report_notes, bag, rack_counts)
 
 
 def _missing_from_rack(rack, used) -> list[str]:
