@@ -12,7 +12,7 @@ LEXICONS  ?= lexicons
 WORKERS   ?= 8
 SHARED    ?= ../shared
 
-.PHONY: install run test bench quality lexicons proto clean buf-lint buf-breaking
+.PHONY: install run test bench quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
 # Installed once per change of pyproject.toml; the stamp keeps `make test` fast afterwards.
 $(VENV)/.installed: pyproject.toml
@@ -44,6 +44,15 @@ buf-lint: $(BUF)
 buf-breaking: $(BUF)
 	$(BUF) breaking --against $(BUF_AGAINST)
 
+# Client stubs (clients/README.md): TypeScript with protobuf-es from npm; Go needs protoc-gen-go and
+# protoc-gen-go-grpc on PATH. Generated into clients/gen/ (not committed).
+clients: $(BUF)
+	cd clients && npm ci --silent --no-audit --no-fund
+	$(BUF) generate --template clients/buf.gen.yaml
+
+clients-go: $(BUF)
+	$(BUF) generate --template clients/buf.gen.go.yaml
+
 # --- default lexicons (built only when missing or when their sources change) ---
 lexicons: $(LEXICONS)/pl-scrabble.lex $(LEXICONS)/cs-scrabble.lex $(LEXICONS)/cs-kriskros.lex
 
@@ -72,4 +81,4 @@ quality: install
 	$(PY) -m build_tools.czech.quality --shared $(SHARED)
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex lexicon_service/grpc_gen/*_pb2*.py lexicon_service/grpc_gen/api_descriptors.binpb
+	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex lexicon_service/grpc_gen/*_pb2*.py lexicon_service/grpc_gen/api_descriptors.binpb clients/node_modules clients/gen
