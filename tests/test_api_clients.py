@@ -75,9 +75,23 @@ def test_typescript_stubs_load_and_call_the_server(server, ts_stubs):  # noqa: F
 @pytest.mark.skipif(shutil.which("go") is None or shutil.which("protoc-gen-go") is None
                     or shutil.which("protoc-gen-go-grpc") is None,
                     reason="Go stubs: go, protoc-gen-go and protoc-gen-go-grpc are not installed (clients/README.md)")
-def test_go_stubs_generate_and_compile(tmp_path):
+def test_go_stubs_compile_and_call_the_server(server, tmp_path):  # noqa: F811
+    """GOPATH mode with the Go libraries of the system (Debian: golang-google-grpc-dev and
+    golang-google-protobuf-dev in /usr/share/gocode): no module download."""
     if not BUF.exists():
         pytest.skip("buf is not installed (make buf-lint installs it)")
-    subprocess.run([str(BUF), "generate", "--template", "clients/buf.gen.go.yaml", "-o", str(tmp_path)],
+    module = tmp_path / "src" / "example.com" / "czpl-lexicon"
+    subprocess.run([str(BUF), "generate", "--template", "clients/buf.gen.go.yaml", "-o", str(module)],
                    cwd=ROOT, check=True, timeout=120)
-    assert list(tmp_path.rglob("game_grpc.pb.go")) and list(tmp_path.rglob("lexicon.pb.go"))
+    shutil.copytree(CLIENTS / "go", module / "clients" / "go")
+    env = {**os.environ, "GO111MODULE": "off", "GOPATH": f"{tmp_path}:/usr/share/gocode", "GOFLAGS": "",
+           "GOCACHE": str(ROOT / ".venv" / "go-cache")}
+    binary = tmp_path / "check_words"
+    subprocess.run(["go", "build", "-o", str(binary), "example.com/czpl-lexicon/clients/go/check_words"],
+                   env=env, check=True, timeout=300)
+    _, port = server
+    done = subprocess.run([str(binary), f"localhost:{port}", "pl-scrabble", "żółw", "zółw"],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["żółw\tWORD_STATUS_VALID", "zółw\tWORD_STATUS_INVALID",
+                                        "MOVE_REASON_OK 10 leave=ABCD"]
