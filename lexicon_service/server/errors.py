@@ -117,16 +117,13 @@ def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.INTERNAL, "internal error"
 
 
-def rich_status(exc: BaseException) -> grpc.Status:
-    """The status of `exc` with its google.rpc details: a BadRequest naming the field of a FieldError."""
+def field_status(exc: FieldError) -> grpc.Status:
+    """INVALID_ARGUMENT with its google.rpc details: a BadRequest naming the field."""
     code, message = status_of(exc)
-    status = status_pb2.Status(code=code.value[0], message=message)
-    if isinstance(exc, FieldError):
-        detail = any_pb2.Any()
-        detail.Pack(error_details_pb2.BadRequest(field_violations=[
-            error_details_pb2.BadRequest.FieldViolation(field=exc.field, description=exc.message)]))
-        status.details.append(detail)
-    return rpc_status.to_status(status)
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.BadRequest(field_violations=[
+        error_details_pb2.BadRequest.FieldViolation(field=exc.field, description=exc.message)]))
+    return rpc_status.to_status(status_pb2.Status(code=code.value[0], message=message, details=[detail]))
 
 
 def rpc(method):
@@ -136,7 +133,10 @@ def rpc(method):
     def wrapper(self, request, context):
         try:
             return method(self, request, context)
+        except FieldError as exc:
+            context.abort_with_status(field_status(exc))
         except Exception as exc:  # noqa: BLE001 - this is the mapping point
-            context.abort_with_status(rich_status(exc))
+            code, message = status_of(exc)
+            context.abort(code, message)
 
     return wrapper
