@@ -12,7 +12,7 @@ LEXICONS  ?= lexicons
 WORKERS   ?= 8
 SHARED    ?= ../shared
 
-.PHONY: install run test bench quality lexicons proto clean
+.PHONY: install run test bench quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
 # Installed once per change of pyproject.toml; the stamp keeps `make test` fast afterwards.
 $(VENV)/.installed: pyproject.toml
@@ -27,6 +27,32 @@ install: $(VENV)/.installed
 # After changing a .proto, run `make proto` and commit the stubs: `make test` fails while they are stale.
 proto: $(VENV)/.installed
 	$(PY) -m build_tools.gen_proto
+	$(PY) -m build_tools.gen_descriptors
+
+# buf (protobuf lint and breaking-change check) from npm, into the venv (so `make clean` removes it).
+# Both checks run in `make test`; without npm they fail (a check that cannot run is not a pass).
+BUF_VERSION ?= 1.75.0
+BUF := $(VENV)/buf/node_modules/.bin/buf
+# The protos of the last release (commit e8f9399), as a buf image: `make buf-breaking` compares against it.
+BUF_AGAINST ?= proto/releases/v1-e8f9399.binpb
+$(BUF):
+	@command -v npm >/dev/null || { echo "buf: npm not found; install Node.js and npm (apt-get install npm) to run the protobuf checks" >&2; exit 1; }
+	npm install --silent --no-save --no-audit --no-fund --prefix $(VENV)/buf @bufbuild/buf@$(BUF_VERSION)
+
+buf-lint: $(BUF)
+	$(BUF) lint
+
+buf-breaking: $(BUF)
+	$(BUF) breaking --against $(BUF_AGAINST)
+
+# Client stubs (clients/README.md): TypeScript with protobuf-es from npm; Go needs protoc-gen-go and
+# protoc-gen-go-grpc on PATH. Generated into clients/gen/ (not committed).
+clients: $(BUF)
+	cd clients && npm ci --silent --no-audit --no-fund
+	$(BUF) generate --template clients/buf.gen.yaml
+
+clients-go: $(BUF)
+	$(BUF) generate --template clients/buf.gen.go.yaml
 
 # --- default lexicons (built only when missing or when their sources change) ---
 lexicons: $(LEXICONS)/pl-scrabble.lex $(LEXICONS)/cs-scrabble.lex $(LEXICONS)/cs-kriskros.lex
@@ -45,7 +71,7 @@ $(LEXICONS)/cs-kriskros.lex: data/cs/cs_CZ.dic data/cs/cs_CZ.aff | $(VENV)/.inst
 run: install lexicons
 	$(VENV)/bin/lexicon-service serve --address $(ADDRESS) --lexicons $(LEXICONS) --workers $(WORKERS)
 
-test: install
+test: install buf-lint buf-breaking
 	$(PY) -m pytest
 
 # Benchmarks on full data; each script prints its measurements and a ratio to a baseline measured in the same run.
@@ -56,4 +82,4 @@ quality: install
 	$(PY) -m build_tools.czech.quality --shared $(SHARED)
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex
+	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex clients/node_modules clients/gen

@@ -553,7 +553,7 @@ def _requests(kind: str, lexicon: str, items: list):
     if kind == "batch-compact":
         return [lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=b, compact=True) for b in items]
     if kind == "validate":
-        return [game_pb2.MoveRequest(lexicon=lexicon, play=game_pb2.Play(position="8H", word=w)) for w in items]
+        return [game_pb2.ValidateMoveRequest(lexicon=lexicon, play=game_pb2.Play(position="8H", word=w)) for w in items]
     raise ValueError(kind)
 
 
@@ -567,7 +567,7 @@ def _h2_workload(kind: str, lexicon: str, items: list):
     """(method path, serialized requests, a check of one response message) for the h2 load generator."""
     messages = [r.SerializeToString() for r in _requests(kind, lexicon, items)]
     if kind == "validate":
-        path, response_type = "/lexicon.v1.GameService/ValidateMove", game_pb2.MoveResponse
+        path, response_type = "/lexicon.v1.GameService/ValidateMove", game_pb2.ValidateMoveResponse
         sizes = None
     else:
         path, response_type = "/lexicon.v1.LexiconService/CheckWords", lexicon_pb2.CheckWordsResponse

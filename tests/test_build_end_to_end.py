@@ -27,9 +27,11 @@ def check(capsys, monkeypatch, lex, words):
 
     monkeypatch.setattr("sys.stdin", io.StringIO("".join(w + "\n" for w in words)))
     capsys.readouterr()
-    assert service_main(["check", "--lexicon", str(lex)]) == 0
+    code = service_main(["check", "--lexicon", str(lex)])
     out = capsys.readouterr().out.splitlines()
-    return dict(line.split("\t") for line in out)
+    result = dict(line.split("\t") for line in out)
+    assert code == (1 if "invalid" in result.values() else 0)  # exit 1 when any word is invalid
+    return result
 
 
 def test_word_list(tmp_path, capsys, monkeypatch):

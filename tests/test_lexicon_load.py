@@ -98,5 +98,5 @@ def test_cli_reports_corruption_in_one_line(copy, capsys):
 
 
 def test_lexicon_name_lookup_in_directory(built, capsys):
-    assert service_main(["check", "--lexicons", str(built.parent), "--lexicon", "small", "kot", "kotx"]) == 0
+    assert service_main(["check", "--lexicons", str(built.parent), "--lexicon", "small", "kot", "kotx"]) == 1  # one invalid
     assert capsys.readouterr().out == "kot\tvalid\nkotx\tinvalid\n"

@@ -41,7 +41,22 @@ INVALID_PLAYS = [
     (CS, [], None, "8H QUIZ", Reason.UNKNOWN_LETTER),  # no Q tile in Czech Scrabble (a blank may be one)
     (PL, [], None, "16A KOT", Reason.OFF_BOARD),
     (PL, [], None, "8M KOTY", Reason.OFF_BOARD),
-    (PL, ["8H KOT"], None, "8H KOTY", Reason.PLAY_MISMATCH),  # letters given on occupied squares
+    (PL, ["8H KOT"], None, "8H KATY", Reason.PLAY_MISMATCH),  # A given where the board holds O
+    (PL, ["8H KOT"], None, "8H kOTY", Reason.PLAY_MISMATCH),  # a blank k written over a real K
+    (PL, ["8H KOT"], None, "8H KOTY", Reason.OK),  # letters over the same letters: played through
+    (PL, ["8H kOT"], None, "8H KOTY", Reason.OK),  # uppercase names a blank too
+    (PL, ["8H kOT"], None, "8H kOTY", Reason.OK),
+    (PL, ["8H KOT"], None, "8I OTY", Reason.INCOMPLETE_WORD),  # KOTY starts at 8H, not 8I
+    (PL, ["8H KOT"], None, "8G OK", Reason.INCOMPLETE_WORD),  # the word runs on into KOT: OKOT
+    (KK, ["8D [CH]ATA"], None, "8H Ř", Reason.INCOMPLETE_WORD),  # not [CH]ATAŘ from 8H
+    (KK, ["8D [CH]ATA"], None, "8D [CH]ATAŘ", Reason.OK),  # the multi-letter tile written out
+    (KK, ["8D [CH]ATA"], None, "8D CHATAŘ", Reason.OK),
+    (KK, ["8D [CH]ATA"], None, "8D C.ATAŘ", Reason.PLAY_MISMATCH),  # C given where the CH tile lies
+    (PL, [], None, "8D KOTKOTKO", Reason.TOO_MANY_TILES),  # eight tiles from a seven-tile rack
+    (PL, [], None, "8H kot", Reason.TOO_MANY_BLANKS),  # three blanks; the set has two
+    (PL, ["8H kOT"], None, "I8 .ot", Reason.TOO_MANY_BLANKS),  # one blank on the board, two more played
+    (PL, [], None, "8G ĄĄ", Reason.TILE_COUNT_EXCEEDED),  # one Ą in the set
+    (PL, ["8H KĄT"], None, "I7 ĄĄ", Reason.TILE_COUNT_EXCEEDED),  # ... counting the one on the board
     (PL, ["8H KOT"], None, "8K ..", Reason.PLAY_MISMATCH),  # "." on an empty square
     (PL, ["8H KOT"], None, "8H (KAT)Y", Reason.PLAY_MISMATCH),  # "(KAT)" but the board shows KOT
     (PL, ["8H KOT"], None, "8H ...", Reason.NO_TILES),
@@ -83,6 +98,13 @@ def test_bad_blank_letter():
     rs = parse_rule_set(custom, "custom.rules")
     result = validate_move(rs, Board.empty(rs), None, "8H dA")
     assert result.reason is Reason.BAD_BLANK_LETTER
+
+
+def test_letters_written_over_board_tiles_score_as_the_board_tiles():
+    board = board_with(PL, "8H kOT")  # blank K
+    written, dotted = validate_move(PL, board, None, "8H KOTY"), validate_move(PL, board, None, "8H ...Y")
+    assert written.valid and written.score == dotted.score == 0 + 1 + 2 + 2
+    assert written.placements == dotted.placements == ((7, 10, "Y", False),)
 
 
 def test_not_admissible_lists_the_words():

@@ -88,7 +88,7 @@ def test_two_word_premiums_multiply(pl):
     board = Board.empty(rs)
     board.place(4, 5, "A")  # F5
     board.place(4, 6, "A")  # G5 (a made-up position: E5 and K5 are both DW)
-    result = validate_move(rs, board, None, "5E A..AAAA")  # E5..K5: DW at E5 and K5
+    result = validate_move(rs, board, None, "5E A..OOOO")  # E5..K5: DW at E5 and K5 (one-point tiles)
     assert result.breakdown.words[0].word_multiplier == 4
     assert result.score == 7 * 4
 

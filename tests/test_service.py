@@ -161,7 +161,7 @@ def test_check_words_per_word_answers_and_verdict(lex):
 
 def test_check_words_verdict_only_hides_which_word_failed(lex):
     resp = check(lex, ["kot", "koto"], verdict_only=True)
-    assert not resp.acceptable and not resp.results and resp.invalid_count == 1
+    assert not resp.acceptable and not resp.results and resp.invalid_count == 0  # not even how many
 
 
 def test_check_words_spells_in_tiles_of_the_lexicons_rule_set(lex):
@@ -202,7 +202,8 @@ def test_unknown_lexicon_is_not_found(lex, game):
         (lex.CheckWords, lexicon_pb2.CheckWordsRequest(lexicon="en-scrabble", words=["cat"])),
         (lex.ExplainWord, lexicon_pb2.ExplainWordRequest(lexicon="en-scrabble", word="cat")),
         (lex.FindWords, lexicon_pb2.FindWordsRequest(lexicon="en-scrabble", prefix="ca")),
-        (game.ValidateMove, game_pb2.MoveRequest(lexicon="en-scrabble", play=game_pb2.Play(position="8D", word="CAT"))),
+        (game.ValidateMove, game_pb2.ValidateMoveRequest(lexicon="en-scrabble",
+                                                         play=game_pb2.Play(position="8D", word="CAT"))),
     ):
         err = rpc_error(call, req)
         assert err.code() == grpc.StatusCode.NOT_FOUND, req
@@ -311,11 +312,11 @@ def proboje_board() -> list[str]:
     return board_rows("pl-scrabble", {(7, 1 + i): ch for i, ch in enumerate("PRÓBUJE")})
 
 
-def move(**kw):
+def move(request_type=game_pb2.ValidateMoveRequest, **kw):
     play = kw.pop("play", None)
     if play is not None:
         kw["play"] = game_pb2.Play(position=play[0], word=play[1])
-    return game_pb2.MoveRequest(**kw)
+    return request_type(**kw)
 
 
 def test_validate_and_score_the_worked_examples(game):
@@ -329,7 +330,7 @@ def test_validate_and_score_the_worked_examples(game):
     assert sum(w.subtotal for w in resp.words) == 17
     assert all(t.premium in ("", "DL", "TL", "DW", "TW") for w in resp.words for t in w.tiles)
 
-    resp = game.ScoreMove(move(rule_set="pl-scrabble", board=proboje_board(), play=("A3", "PRYMAS")), timeout=5)
+    resp = game.ScoreMove(move(game_pb2.ScoreMoveRequest, rule_set="pl-scrabble", board=proboje_board(), play=("A3", "PRYMAS")), timeout=5)
     assert resp.valid and resp.total == 87 and resp.rule_set == "pl-scrabble"
 
     # the "S(PRÓBUJE)MY" notation: letters in parentheses must be the ones on the board
@@ -346,7 +347,7 @@ def test_validate_move_refuses_words_not_in_the_lexicon(game):
     assert not resp.valid and resp.reason == "WORD_NOT_ADMISSIBLE"
     assert "DOR" in resp.invalid_words
     # ScoreMove does not judge words
-    resp = game.ScoreMove(move(lexicon="pl-scrabble", board=proboje_board(), play=("9F", "DOR")), timeout=5)
+    resp = game.ScoreMove(move(game_pb2.ScoreMoveRequest, lexicon="pl-scrabble", board=proboje_board(), play=("9F", "DOR")), timeout=5)
     assert resp.valid and resp.total > 0
 
 
@@ -363,10 +364,7 @@ def test_illegal_moves_are_answers_with_reason_codes(game):
 
 def test_moves_bad_input_names_the_field(game):
     for req, field in (
-        (move(lexicon="pl-scrabble", play=("8Z", "KOT")), "play.position:"),
         (move(lexicon="pl-scrabble", play=("", "KOT")), "play.position:"),
-        (move(lexicon="pl-scrabble", play=("8H", "KOX")), "play.word:"),
-        (move(lexicon="pl-scrabble", play=("8H", "K(OT")), "play.word:"),
         (move(lexicon="pl-scrabble", play=("8H", "")), "play.word:"),
         (move(lexicon="pl-scrabble", rack="KOQ", play=("8H", "KOT")), "rack:"),
         (move(lexicon="pl-scrabble", rack="KOTABCDE", play=("8H", "KOT")), "rack:"),
@@ -378,9 +376,9 @@ def test_moves_bad_input_names_the_field(game):
         err = rpc_error(game.ValidateMove, req)
         assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, (req, err)
         assert err.details().startswith(field), (field, err.details())
-    err = rpc_error(game.ScoreMove, move(rule_set="en-scrabble", play=("8H", "CAT")))
+    err = rpc_error(game.ScoreMove, move(game_pb2.ScoreMoveRequest, rule_set="en-scrabble", play=("8H", "CAT")))
     assert err.code() == grpc.StatusCode.NOT_FOUND
-    err = rpc_error(game.ScoreMove, move(rule_set="../etc/passwd", play=("8H", "CAT")))
+    err = rpc_error(game.ScoreMove, move(game_pb2.ScoreMoveRequest, rule_set="../etc/passwd", play=("8H", "CAT")))
     assert err.code() == grpc.StatusCode.NOT_FOUND
 
 
@@ -706,7 +704,7 @@ def test_check_words_compact_statuses_agree_with_results(lex):
     assert list(kk.statuses)[:4] == [lexicon_pb2.WORD_STATUS_VALID] * 4
     assert kk.statuses[4] == lexicon_pb2.WORD_STATUS_UNKNOWN_LETTER
     only = check(lex, fast_path, compact=True, verdict_only=True)
-    assert not only.statuses and not only.results and only.invalid_count == 40
+    assert not only.statuses and not only.results and only.invalid_count == 0
     err = rpc_error(lex.CheckWords, lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=["kot"] * 3 + [""],
                                                                   compact=True))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and err.details().startswith("words[3]:")

@@ -38,9 +38,9 @@ def test_client_commands(server, capsys):
     code, out, _ = cli(capsys, *addr, "find", "-l", "pl-scrabble", "--anagram", "KOT", "--all-tiles")
     assert code == 0 and out.split() == ["KOT", "KTO", "TOK"]
     code, out, _ = cli(capsys, *addr, "validate", "-l", "pl-scrabble", "--rack", "KOTABCD", "8H", "KOT")
-    assert code == 0 and "legal: OK" in out and "total" in out
+    assert code == 0 and "8H KOT: valid, 10 points" in out
     code, out, _ = cli(capsys, *addr, "score", "-r", "pl-scrabble", "8H", "KOT")
-    assert code == 0 and "total" in out
+    assert code == 0 and "8H KOT: valid, 10 points" in out
     code, out, _ = cli(capsys, *addr, "lexicons")
     assert code == 0 and "pl-scrabble" in out
     code, out, _ = cli(capsys, *addr, "rulesets")
@@ -58,10 +58,10 @@ def test_client_replay(server, capsys, tmp_path):
     gcg = tmp_path / "game.gcg"
     gcg.write_text(GCG, encoding="utf-8")
     code, out, _ = cli(capsys, "client", "--address", f"localhost:{port}", "replay", "-l", "pl-scrabble", str(gcg))
-    assert code == 0 and "record agrees" in out and "Ala: 113 recorded, 113 computed" in out
+    assert code == 0 and "all lines agree" in out and "Ala 113 (recomputed 113)" in out
     gcg.write_text(GCG.replace("+17 113", "+18 114"), encoding="utf-8")
     code, out, _ = cli(capsys, "client", "--address", f"localhost:{port}", "replay", "-l", "pl-scrabble", str(gcg))
-    assert code == 1 and "DISAGREES" in out
+    assert code == 1 and "line(s) disagree" in out
 
 
 def test_serve_process_reload_on_sighup_and_graceful_stop(tmp_path):

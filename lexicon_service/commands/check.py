@@ -7,29 +7,50 @@
 One line out per non-empty line in: ``word<TAB>valid`` or ``word<TAB>invalid``. Words are typed in
 any case; they are spelled into tiles of the lexicon's rule set (a letter outside its tiles makes
 the word invalid). Input is UTF-8 (a byte-order mark is ignored; other bytes are an error naming the
-line). Exit status 0 (with --strict: 1 when any word is invalid), 2 on unreadable input.
+line). Exit status 0 when every word is valid, 1 when any is invalid, 2 on an error (as `client check`).
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
+from pathlib import Path
 
 from lexicon_service.cli import UserError, error_line, text_lines
 
 
-def add_lexicon_argument(parser, *, flag: bool = True) -> None:
-    parser.add_argument("--lexicon", "-l", required=True, metavar="LEX",
+def add_lexicons_dir_argument(parser) -> None:
+    """--lexicons DIR, defaulting to $LEXICON_DIR (as `serve`) or ./lexicons: every command taking a name."""
+    parser.add_argument("--lexicons", default=os.environ.get("LEXICON_DIR") or "lexicons", metavar="DIR",
+                        help="where lexicon names are looked up (env LEXICON_DIR; default: %(default)s)")
+
+
+def add_lexicon_argument(parser, *, flag: bool = True, required: bool = True) -> None:
+    parser.add_argument("--lexicon", "-l", required=required, metavar="LEX",
                         help="lexicon directory (lexicons/pl-scrabble.lex) or name (pl-scrabble, "
                         "looked up in --lexicons)")
-    parser.add_argument("--lexicons", default="lexicons", metavar="DIR",
-                        help="where lexicon names are looked up (default: %(default)s)")
+    add_lexicons_dir_argument(parser)
+
+
+def no_such_lexicon(name: str, lexicons_dir) -> str:
+    """Where a lexicon name was looked for, and what is there."""
+    directory = Path(lexicons_dir)
+    looked = f"no lexicon {name!r}: not a path, and no {directory / (name + '.lex')} (--lexicons / LEXICON_DIR)"
+    if not directory.is_dir():
+        return f"{looked}; {directory} is not a directory"
+    names = sorted(p.name[:-4] for p in directory.glob("*.lex"))
+    return f"{looked}; {directory} holds: {', '.join(names)}" if names else f"{looked}; {directory} holds no *.lex"
 
 
 def open_lexicon(name_or_path: str, lexicons_dir: str = "lexicons"):
     from lexicon_service.lexicon import LexiconError, load_lexicon, resolve_lexicon_path
 
+    path = resolve_lexicon_path(name_or_path, lexicons_dir)
+    if not path.exists():
+        raise UserError(no_such_lexicon(name_or_path, lexicons_dir))
     try:
-        return load_lexicon(resolve_lexicon_path(name_or_path, lexicons_dir))
+        return load_lexicon(path)
     except (LexiconError, OSError, ValueError) as exc:
         raise UserError(str(exc) if isinstance(exc, LexiconError) else f"{name_or_path}: {error_line(exc)}") from None
 
@@ -47,7 +68,7 @@ def add_parser(subparsers) -> None:
                               description=__doc__.split("\n\n")[0])
     add_lexicon_argument(p)
     p.add_argument("words", nargs="*", help="words to check (default: read from stdin, one per line)")
-    p.add_argument("--strict", action="store_true", help="exit status 1 when any word is invalid")
+    p.add_argument("--strict", action="store_true", help=argparse.SUPPRESS)  # now the default; kept for old scripts
     p.set_defaults(func=run)
 
 
@@ -66,4 +87,4 @@ def run(args) -> int:
         bad += not ok
         out.write(f"{word}\t{'valid' if ok else 'invalid'}\n")
     out.flush()
-    return 1 if (args.strict and bad) else 0
+    return 1 if bad else 0

@@ -1,16 +1,19 @@
 """`lexicon-service client`: a small command-line client of a running server.
 
-    lexicon-service client check -l pl-scrabble ŻÓŁW ZÓŁW      # exit status 1 if the play is not acceptable
+    lexicon-service client check -l pl-scrabble ŻÓŁW ZÓŁW      # exit 0 all valid, 1 some invalid, 2 error (as `check`)
     lexicon-service client explain -l cs-scrabble kočka
     lexicon-service client find -l pl-scrabble --anagram 'KOT?' --limit 20
     lexicon-service client find -l cs-kriskros --pattern 'CH?T*'
-    lexicon-service client validate -l pl-scrabble --rack PRÓBUJE 8B PRÓBUJE
-    lexicon-service client score -r pl-scrabble --board-file board.txt 9F DAR
+    lexicon-service client validate -l pl-scrabble --rack PRÓBUJE "8B PRÓBUJE"
+    lexicon-service client score -r pl-scrabble --board board.txt "9F DAR"
     lexicon-service client replay -l pl-scrabble game.gcg
     lexicon-service client lexicons | rulesets | health
 
 --address (env LEXICON_ADDRESS, default localhost:50051), --token (env LEXICON_TOKEN),
 --tls-ca FILE (TLS, verifying the server with this CA; env LEXICON_TLS_CA), --timeout, --json.
+`validate`, `score` and `replay` take the options of the local commands of those names (--rules,
+--board, --rack, --lexicon) and print the same answers; exit status 0 when all is valid / agrees,
+1 when not, 2 on an error.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import os
 import sys
 
 from lexicon_service.cli import UserError
+from lexicon_service.commands.replay import add_replay_arguments
+from lexicon_service.commands.validate import add_move_arguments, format_move, join_plays, read_board_rows
 
 
 def add_parser(subparsers) -> None:
@@ -55,17 +60,12 @@ def add_parser(subparsers) -> None:
     for name, help_text in (("validate", "ValidateMove: is the play legal, are its words valid?"),
                             ("score", "ScoreMove: the play's score, word by word")):
         m = sub.add_parser(name, help=help_text)
-        m.add_argument("-l", "--lexicon", default="")
-        m.add_argument("-r", "--rule-set", default="")
-        m.add_argument("--rack", default="")
-        m.add_argument("--board-file", help="board rows, one per line ('.' empty); default: empty board")
-        m.add_argument("position", help="GCG coordinate: 8D across, D8 down")
-        m.add_argument("word", help="uppercase tile, lowercase blank, '.' a tile on the board")
+        add_move_arguments(m)
+        m.add_argument("-l", "--lexicon", default="", help="lexicon name on the server (judges the words)")
 
     r = sub.add_parser("replay", help="ReplayGame: validate and score a GCG record")
-    r.add_argument("-l", "--lexicon", default="")
-    r.add_argument("-r", "--rule-set", default="")
-    r.add_argument("gcg", help="GCG file ('-' for stdin)")
+    add_replay_arguments(r)
+    r.add_argument("-l", "--lexicon", default="", help="lexicon name on the server (judges the words)")
 
     sub.add_parser("lexicons", help="ListLexicons")
     rs = sub.add_parser("rulesets", help="ListRuleSets")
@@ -96,16 +96,31 @@ def _read(path: str) -> str:
     return read_text(path)
 
 
-def _print_move(resp) -> None:
-    verdict = "legal" if resp.valid else "NOT legal"
-    print(f"{verdict}: {resp.reason}" + (f" ({resp.message})" if resp.message else ""))
-    for w in resp.words:
-        mark = "" if w.valid else "  (invalid)"
-        print(f"  {w.word:<17} {w.letter_sum:>4} x{w.multiplier} = {w.subtotal}{mark}")
-    if resp.bingo:
-        print(f"  bingo            +{resp.bingo_bonus}")
-    if resp.words:
-        print(f"  total            {resp.total}")
+def _print_move(play: str, resp) -> None:
+    """The answer as `validate` prints it (a play that cannot be placed has no words and no score)."""
+    words = [(w.word, [(t.letter.lower() if t.blank else t.letter, t.points, t.premium) for t in w.tiles],
+              w.letter_sum, w.multiplier, w.subtotal) for w in resp.words]
+    score = resp.total if resp.words else None
+    print("\n".join(format_move(play, resp.valid, resp.reason, resp.message, score, words, resp.bingo_bonus)))
+
+
+def _print_replay(resp) -> None:
+    """The table `replay` prints, from the server's answer (the bag is not in the answer)."""
+    from lexicon_service.rules.gcg import GcgError, _event
+    from lexicon_service.rules.replay import TableRow, format_table
+
+    rows = []
+    for line in resp.lines:
+        try:
+            move = _event(line.text, line.line, "").move_text()
+        except GcgError:
+            move = line.kind
+        rows.append(TableRow(line.line, line.player, move, line.recorded_score,
+                             line.score if line.has_score else None, line.recorded_total, None,
+                             list(line.problems), list(line.notes)))
+    finals = list(resp.final_scores)
+    print(format_table([f.player for f in finals], rows, list(resp.notes), [f.recorded for f in finals],
+                       [f.computed for f in finals]))
 
 
 def run(args) -> int:
@@ -114,6 +129,8 @@ def run(args) -> int:
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
     from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc
+    from lexicon_service.rules.board import split_play
+    from lexicon_service.rules.reasons import PlayError
 
     if not args.client_command:
         raise UserError("which call? check, explain, find, validate, score, replay, lexicons, rulesets, health")
@@ -139,15 +156,22 @@ def run(args) -> int:
                         setattr(req, q, getattr(args, q))
                 resp = lex.FindWords(req, **call)
             elif cmd in ("validate", "score"):
-                board = []
-                if args.board_file:
-                    board = [line.strip() for line in _read(args.board_file).splitlines() if line.strip()]
-                req = game_pb2.MoveRequest(lexicon=args.lexicon, rule_set=args.rule_set, board=board,
-                                           rack=args.rack, play=game_pb2.Play(position=args.position, word=args.word))
-                resp = (game.ValidateMove if cmd == "validate" else game.ScoreMove)(req, **call)
+                board = read_board_rows(args.board) if args.board else []
+                answers = []
+                for play in join_plays(args.plays):
+                    try:
+                        position, word = split_play(play)
+                    except PlayError as exc:  # judged as `validate` judges it, without a call
+                        answers.append((play, game_pb2.ValidateMoveResponse(reason=exc.code.value, message=str(exc))))
+                        continue
+                    request_type = game_pb2.ValidateMoveRequest if cmd == "validate" else game_pb2.ScoreMoveRequest
+                    req = request_type(lexicon=args.lexicon, rule_set=args.rules or "", board=board,
+                                       rack=args.rack or "", play=game_pb2.Play(position=position, word=word))
+                    answers.append((play, (game.ValidateMove if cmd == "validate" else game.ScoreMove)(req, **call)))
+                resp = answers[-1][1]
             elif cmd == "replay":
                 resp = game.ReplayGame(game_pb2.ReplayGameRequest(
-                    lexicon=args.lexicon, rule_set=args.rule_set, gcg=_read(args.gcg)), **call)
+                    lexicon=args.lexicon, rule_set=args.rules or "", gcg=_read(args.gcg)), **call)
             elif cmd == "lexicons":
                 resp = lex.ListLexicons(lexicon_pb2.ListLexiconsRequest(), **call)
             elif cmd == "rulesets":
@@ -157,7 +181,10 @@ def run(args) -> int:
         except grpc.RpcError as exc:
             raise UserError(f"{exc.code().name}: {exc.details()}") from None
 
-    if args.json:
+    if args.json and cmd in ("validate", "score"):
+        for _, answer in answers:
+            print(json_format.MessageToJson(answer, ensure_ascii=False, indent=2))
+    elif args.json:
         print(json_format.MessageToJson(resp, ensure_ascii=False, indent=2))
     elif cmd == "check":
         for r in resp.results:
@@ -175,16 +202,10 @@ def run(args) -> int:
         if resp.truncated:
             print("(more results: raise --limit)", file=sys.stderr)
     elif cmd in ("validate", "score"):
-        _print_move(resp)
+        for play, answer in answers:
+            _print_move(play, answer)
     elif cmd == "replay":
-        for line in resp.lines:
-            score = f"{line.score:+d}" if line.has_score else "?"
-            status = "ok" if line.ok else "; ".join(line.problems)
-            notes = f" [{'; '.join(line.notes)}]" if line.notes else ""
-            print(f"{line.line:>4}  {line.text}\n      computed {score}: {status}{notes}")
-        for ps in resp.final_scores:
-            print(f"{ps.player}: {ps.recorded} recorded, {ps.computed} computed")
-        print("record agrees" if resp.ok else "record DISAGREES")
+        _print_replay(resp)
     elif cmd == "lexicons":
         for info in resp.lexicons:
             print(f"{info.name}\t{info.rule_set}\t{info.language}\t{info.word_count} words")
@@ -198,7 +219,7 @@ def run(args) -> int:
         print(health_pb2.HealthCheckResponse.ServingStatus.Name(resp.status))
     if cmd == "check" and not resp.acceptable:
         return 1
-    if cmd == "validate" and not resp.valid:
+    if cmd in ("validate", "score") and not all(answer.valid for _, answer in answers):
         return 1
     if cmd == "replay" and not resp.ok:
         return 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 
-from lexicon_service.commands.check import open_lexicon
+from lexicon_service.commands.check import add_lexicons_dir_argument, open_lexicon
 
 
 def add_parser(subparsers) -> None:
@@ -21,8 +21,7 @@ def add_parser(subparsers) -> None:
                               description=__doc__.split("\n\n")[0])
     p.add_argument("a", metavar="A.lex")
     p.add_argument("b", metavar="B.lex")
-    p.add_argument("--lexicons", default="lexicons", metavar="DIR",
-                   help="where lexicon names are looked up (default: %(default)s)")
+    add_lexicons_dir_argument(p)
     p.set_defaults(func=run)
 
 

@@ -2,7 +2,8 @@
 
 Coordinates follow GCG (RULES.md section 2): "8D" = row 8, column D, across; "D8" = column D, row 8,
 down. A play string spells the squares from that coordinate on: uppercase = a tile from the rack,
-lowercase = a blank showing that letter, "." = a tile already on the board, "[CH]" = a multi-letter tile.
+lowercase = a blank showing that letter, "." (or the same letter) = a tile already on the board,
+"[CH]" = a multi-letter tile. The coordinate is the first square of the word.
 """
 
 from __future__ import annotations
@@ -12,7 +13,13 @@ from dataclasses import dataclass
 
 from lexicon_service.rules.reasons import PlayError, Reason
 from lexicon_service.rules.ruleset import RuleSet, column_letter
-from lexicon_service.tiles import PlayTile, UnknownLetterError, normalise, write_tiles
+from lexicon_service.tiles import BLANK, PlayTile, UnknownLetterError, normalise, write_tiles
+
+
+_PREMIUM_SYMBOLS = {(1, 3): "=", (1, 2): "-", (3, 1): '"', (2, 1): "'"}  # (letter x, word x) -> mark
+
+
+_TOTAL = ""  # tile_counts() key of the tile count it was computed for (no letter is empty)
 
 
 class BoardError(ValueError):
@@ -112,6 +119,14 @@ def _parenthesised_to_dots(word: str):
     return "".join(out), expected
 
 
+def split_play(text: str) -> tuple[str, str]:
+    """"8D SŁOWO" -> ("8D", "SŁOWO"); raises PlayError (MALFORMED_PLAY) unless there are two parts."""
+    parts = text.split()
+    if len(parts) != 2:
+        raise PlayError(Reason.MALFORMED_PLAY, f"bad play {text!r}: expected 'COORDINATE WORD', e.g. '8D SŁOWO'")
+    return parts[0], parts[1]
+
+
 def parse_play(rule_set: RuleSet, text: str, word: str | None = None) -> tuple[Play, list | None]:
     """Parse "8A S.......MY" (or coordinate and word apart). Returns the play and, for the
     "S(PRÓBUJE)MY" notation, the letters expected under the "." squares (else None).
@@ -119,10 +134,7 @@ def parse_play(rule_set: RuleSet, text: str, word: str | None = None) -> tuple[P
     if not isinstance(text, str) or (word is not None and not isinstance(word, str)):
         raise PlayError(Reason.MALFORMED_PLAY, "a play must be text such as '8D WORD'")
     if word is None:
-        parts = text.split()
-        if len(parts) != 2:
-            raise PlayError(Reason.MALFORMED_PLAY, f"bad play {text!r}: expected 'COORDINATE WORD', e.g. '8D SŁOWO'")
-        text, word = parts
+        text, word = split_play(text)
     coord = parse_coordinate(text, rule_set)
     word = normalise(word.strip())
     word, expected = _parenthesised_to_dots(word)
@@ -155,7 +167,7 @@ class Board:
     Flat lists indexed row * columns + col, for speed (move validation runs in tight loops).
     """
 
-    __slots__ = ("rule_set", "rows", "columns", "letters", "blanks", "tile_count", "_runs")
+    __slots__ = ("rule_set", "rows", "columns", "letters", "blanks", "tile_count", "_runs", "_counts")
 
     def __init__(self, rule_set: RuleSet) -> None:
         self.rule_set = rule_set
@@ -165,6 +177,7 @@ class Board:
         self.blanks: list[bool] = [False] * (self.rows * self.columns)
         self.tile_count = 0
         self._runs = None  # cached words on the board (Kris Kros same-word rule)
+        self._counts = None  # cached tile_counts()
 
     @classmethod
     def empty(cls, rule_set: RuleSet) -> "Board":
@@ -202,6 +215,7 @@ class Board:
         other.blanks = self.blanks[:]
         other.tile_count = self.tile_count
         other._runs = self._runs
+        other._counts = self._counts
         return other
 
     def transposed(self) -> "Board":
@@ -248,6 +262,7 @@ class Board:
         self.blanks[i] = bool(is_blank)
         self.tile_count += 1
         self._runs = None
+        self._counts = None
 
     def apply(self, move) -> None:
         """Place the new tiles of a MoveResult (see rules.moves.apply_move)."""
@@ -263,9 +278,49 @@ class Board:
     def __str__(self) -> str:
         return "\n".join(self.to_rows())
 
+    def render_text(self, new=(), legend: bool = True) -> str:
+        """The board for people: column letters and row numbers, tiles (blanks lowercase, multi-letter
+        tiles as they read), premium squares where empty (= TW, - DW, " TL, ' DL, as Quackle and
+        macondo draw them) and "*" after each square in `new` ((row, col) pairs, e.g. a play's tiles)."""
+        cols = self.columns
+        lm, wm = self.rule_set.letter_multipliers, self.rule_set.word_multipliers
+        width = max([len(t.letter) for t in self.rule_set.tile_set.tiles] + [1])
+        marked = {(r, c) for r, c, *_ in new}
+        out = ["   " + " ".join(f"{column_letter(c):>{width}} " for c in range(cols)).rstrip()]
+        for r in range(self.rows):
+            cells = []
+            for c in range(cols):
+                i = r * cols + c
+                letter = self.letters[i]
+                if letter is None:
+                    text = _PREMIUM_SYMBOLS.get((lm[i], wm[i]), "+" if lm[i] > 1 or wm[i] > 1 else ".")
+                else:
+                    text = letter.lower() if self.blanks[i] else letter
+                cells.append(f"{text:>{width}}" + ("*" if (r, c) in marked else " "))
+            out.append(f"{r + 1:>2} " + " ".join(cells).rstrip())
+        if legend:
+            other = any((a, b) not in _PREMIUM_SYMBOLS and (a > 1 or b > 1) for a, b in zip(lm, wm))
+            out.append('   = TW  - DW  " TL  \' DL  ' + ("+ other premium  " if other else "")
+                       + ". plain; lowercase = blank" + ("; * new tile" if marked else ""))
+        return "\n".join(out)
+
     def __eq__(self, other) -> bool:
         return (isinstance(other, Board) and self.rule_set.id == other.rule_set.id
                 and self.letters == other.letters and self.blanks == other.blanks)
+
+    def tile_counts(self) -> dict[str, int]:
+        """Tiles on the board: letter -> real tiles showing it, "?" -> blanks. Cached until the board changes."""
+        counts = self._counts
+        if counts is None or counts[_TOTAL] != self.tile_count:
+            counts = {}
+            blanks = self.blanks
+            for i, letter in enumerate(self.letters):
+                if letter is not None:
+                    key = BLANK if blanks[i] else letter
+                    counts[key] = counts.get(key, 0) + 1
+            counts[_TOTAL] = self.tile_count
+            self._counts = counts
+        return counts
 
     def word_runs(self) -> dict:
         """Every word on the board: (across, line, start) -> (end, key). Cached until the board changes."""

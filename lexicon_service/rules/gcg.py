@@ -4,7 +4,7 @@ Pragmata: `#player1 nick Full Name` (..#player4), `#character-encoding UTF-8`, `
 rack at the end of an unfinished game), `#note text` (attached to the event before it), any other
 `#keyword args` kept verbatim. Events (`>nick: ...`, the rack is optional):
 
-    >Ann: ABCDEFG 8D WORD +24 24        play (lowercase = blank, "." = tile on the board, [CH] = multi-letter)
+    >Ann: ABCDEFG 8D WORD +24 24        play (lowercase = blank, "." or its letter = tile on the board, [CH])
     >Ann: ABCDEFG -- -24 0              the previous play withdrawn (a challenged phony)
     >Ann: ABCDEFG -ABC +0 0             exchange (or "-3": only the number of tiles known)
     >Ann: ABCDEFG - +0 0                pass
@@ -54,6 +54,11 @@ class GcgEvent:
     end_rack: str | None = None  # END_RACK: the tiles in parentheses
     notes: list[str] = field(default_factory=list)
     text: str = ""  # the original line
+
+    @property
+    def own_end_rack(self) -> bool:
+        """END_RACK: the player's own rack subtracted (else the others' racks, to the player who went out)."""
+        return self.score < 0 or (self.score == 0 and bool(self.rack))
 
     def move_text(self) -> str:
         """The event as written between the rack and the score."""

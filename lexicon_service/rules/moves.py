@@ -215,14 +215,27 @@ def validate_move(rule_set: RuleSet, board: Board, rack, play, judge=None) -> Mo
                 return _fail(Reason.PLAY_MISMATCH,
                              f"the play expects {expected[i]} at {square_name(r, c)}, the board has {current}",
                              rule_set)
-        else:
-            if current is not None:
-                return _fail(Reason.PLAY_MISMATCH,
-                             f"{tile.letter} given at {square_name(r, c)}, which already holds {current} "
-                             "(write '.' for a tile on the board)", rule_set)
+        elif current is None:
             placements.append((idx, tile.letter, tile.is_blank))
+        elif tile.letter != current or (tile.is_blank and not board.blanks[idx]):
+            # A letter written over a tile names that tile (as GCG writers such as Elise do): it must be
+            # the same letter; lowercase (a blank) only over a blank, uppercase over either.
+            held = current.lower() if board.blanks[idx] else current
+            return _fail(Reason.PLAY_MISMATCH,
+                         f"{tile.letter.lower() if tile.is_blank else tile.letter} given at {square_name(r, c)}, "
+                         f"which already holds {held}", rule_set)
         r += dr
         c += dc
+    # The play spells its whole main word: no tile just before its first square or after its last.
+    first_r, first_c = parsed.row - dr, parsed.col - dc
+    if first_r >= 0 and first_c >= 0 and letters[first_r * cols + first_c] is not None:
+        return _fail(Reason.INCOMPLETE_WORD,
+                     f"{square_name(first_r, first_c)} holds a tile: the word starts before "
+                     f"{parsed.coordinate}; give the coordinate of its first square", rule_set)
+    if r < rows and c < cols and letters[r * cols + c] is not None:
+        return _fail(Reason.INCOMPLETE_WORD,
+                     f"{square_name(r, c)} holds a tile: the word goes on past the play's last square; "
+                     "write the whole word ('.' or the letter for tiles on the board)", rule_set)
     return _evaluate(rule_set, board, rack, placements, across, judge)
 
 
@@ -299,6 +312,32 @@ def _evaluate(rule_set: RuleSet, board: Board, rack, placements, across: bool, j
         elif letter not in by_letter:
             return _fail(Reason.UNKNOWN_LETTER,
                          f"{rule_set.id} has no {letter} tile (a blank may show it: lowercase)", rule_set)
+
+    # What the set holds, with or without a rack: a rack's worth of tiles, the blanks and the copies
+    # of each letter that exist (counting the tiles already on the board).
+    if n_new > rule_set.rack_size:
+        return _fail(Reason.TOO_MANY_TILES,
+                     f"{n_new} new tiles; a {rule_set.id} rack holds {rule_set.rack_size}", rule_set)
+    new_blanks = 0
+    new_counts: dict[str, int] = {}
+    for _, letter, blank in placements:
+        if blank:
+            new_blanks += 1
+        else:
+            new_counts[letter] = new_counts.get(letter, 0) + 1
+    on_board_counts = board.tile_counts() if board.tile_count else {}
+    board_blanks = on_board_counts.get(BLANK, 0)
+    if new_blanks and new_blanks + board_blanks > tile_set.blank_count:
+        return _fail(Reason.TOO_MANY_BLANKS,
+                     f"{new_blanks} blank(s) played, {board_blanks} on the board; {rule_set.id} has "
+                     f"{tile_set.blank_count}", rule_set)
+    for letter, k in new_counts.items():
+        have = by_letter[letter].count
+        on_board = on_board_counts.get(letter, 0)
+        if k + on_board > have:
+            return _fail(Reason.TILE_COUNT_EXCEEDED,
+                         f"{k} {letter} played, {on_board} on the board; {rule_set.id} has {have} "
+                         f"(a blank may show it: lowercase)", rule_set)
 
     if rack is not None:
         try:

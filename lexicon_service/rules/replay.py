@@ -58,6 +58,8 @@ class ReplayReport:
     totals: list[int]  # recorded final totals per player
     expected_totals: list[int]  # sums of recomputed scores
     notes: list[str] = field(default_factory=list)  # whole-game notes (checks skipped...)
+    bag: int = 0  # tiles left in the bag after the last event (tracked by counting)
+    rack_counts: list[int] = field(default_factory=list)  # tiles on each player's rack at the end
 
     @property
     def ok(self) -> bool:
@@ -200,8 +202,7 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
                 line.problems.append(f"end rack: {exc}")
                 value = None
             if value is not None:
-                own_rack = event.score < 0 or (event.score == 0 and bool(event.rack))
-                if not own_rack:
+                if not event.own_end_rack:
                     # Points for the others' racks, to the player who went out.
                     if bonus_rule == "twice-others-racks":
                         expected = 2 * value
@@ -252,7 +253,7 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
 
     if game_over:
         report_notes.append(f"game over: {game_over}")
-    return ReplayReport(rule_set, game, lines, board, recorded_totals, expected_totals, report_notes)
+    return ReplayReport(rule_set, game, lines, board, recorded_totals, expected_totals, report_notes, bag, rack_counts)
 
 
 def _missing_from_rack(rack, used) -> list[str]:
@@ -275,6 +276,7 @@ def _take_back(board: Board, result: MoveResult) -> None:
         board.blanks[i] = False
         board.tile_count -= 1
     board._runs = None
+    board._counts = None
 
 
 def _exchange_count(tile_set, exchanged: str | None, line: ReplayLine) -> int | None:
@@ -290,25 +292,49 @@ def _exchange_count(tile_set, exchanged: str | None, line: ReplayLine) -> int | 
         return None
 
 
+@dataclass
+class TableRow:
+    """One row of the replay table (from a local report or a ReplayGame answer)."""
+
+    line: int
+    player: str
+    move: str
+    recorded: int
+    computed: int | None
+    total: int
+    bag: int | None
+    problems: list[str]
+    notes: list[str]
+
+
+def format_table(players: list[str], rows: list[TableRow], notes: list[str], totals: list[int],
+                 computed_totals: list[int]) -> str:
+    """The move table `replay` and `client replay` print: recorded and recomputed score, total, bag,
+    what disagrees; then notes, final totals and the verdict."""
+    width = max([len(n) for n in players] + [6])
+    out = [f"{'line':>4}  {'player':<{width}}  {'move':<22} {'rec':>5} {'calc':>5} {'total':>6}  "
+           f"{'bag':>3}  check"]
+    for row in rows:
+        calc = "" if row.computed is None else f"{row.computed:+d}"
+        status = "ok" if not row.problems else "; ".join(row.problems)
+        if row.notes:
+            status += " (" + "; ".join(row.notes) + ")"
+        bag = "" if row.bag is None else str(row.bag)
+        out.append(f"{row.line:>4}  {row.player:<{width}}  {row.move:<22} {row.recorded:>+5d} {calc:>5} "
+                   f"{row.total:>6}  {bag:>3}  {status}")
+    for note in notes:
+        out.append(f"note: {note}")
+    finals = ", ".join(f"{n} {t} (recomputed {x})" for n, t, x in zip(players, totals, computed_totals))
+    out.append(f"final: {finals}")
+    bad = sum(1 for row in rows if row.problems)
+    out.append("all lines agree" if not bad else f"{bad} line(s) disagree")
+    return "\n".join(out)
+
+
 def format_report(report: ReplayReport) -> str:
     """A move table: one row per event, with the recomputed score and what disagrees."""
-    names = [p.nick for p in report.game.players]
-    width = max([len(n) for n in names] + [6])
-    rows = [f"{'line':>4}  {'player':<{width}}  {'move':<22} {'rec':>5} {'calc':>5} {'total':>6}  "
-            f"{'bag':>3}  check"]
-    for line in report.lines:
-        e = line.event
-        calc = "" if line.expected_score is None else f"{line.expected_score:+d}"
-        status = "ok" if line.ok else "; ".join(line.problems)
-        if line.notes:
-            status += " (" + "; ".join(line.notes) + ")"
-        bag = "" if line.bag_before is None else str(line.bag_before)
-        rows.append(f"{e.line:>4}  {e.player:<{width}}  {e.move_text():<22} {e.score:>+5d} {calc:>5} "
-                    f"{e.cumulative:>6}  {bag:>3}  {status}")
-    for note in report.notes:
-        rows.append(f"note: {note}")
-    totals = ", ".join(f"{n} {t} (recomputed {x})" for n, t, x in zip(names, report.totals, report.expected_totals))
-    rows.append(f"final: {totals}")
-    bad = len(report.disagreements)
-    rows.append("all lines agree" if not bad else f"{bad} line(s) disagree")
-    return "\n".join(rows)
+    rows = [TableRow(line.event.line, line.event.player, line.event.move_text(), line.event.score,
+                     line.expected_score, line.event.cumulative, line.bag_before, line.problems, line.notes)
+            for line in report.lines]
+    return format_table([p.nick for p in report.game.players], rows, report.notes, report.totals,
+                        report.expected_totals)

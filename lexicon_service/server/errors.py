@@ -12,6 +12,10 @@ Servicers never call `context.abort` themselves: they raise, and `@rpc` maps the
 | `LexiconError` (corrupt data at run time)   | INTERNAL           | logged                       |
 | anything else                               | INTERNAL           | "internal error", logged     |
 
+Every INVALID_ARGUMENT from a `FieldError` also carries a `google.rpc.Status` (trailing metadata
+`grpc-status-details-bin`) with a `google.rpc.BadRequest` detail: one field violation naming the field
+(`words[3]`, `play.position`) and what is wrong, for clients that read structured details.
+
 Domain code raises `ValueError` subclasses with clear messages but does not know which request
 field the bad value came from; servicers wrap each use of client input in `field("play.word")`,
 which re-raises a `ValueError` as `FieldError` naming that field.
@@ -24,6 +28,9 @@ import functools
 import logging
 
 import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
 
 log = logging.getLogger("lexicon_service.server")
 
@@ -110,6 +117,15 @@ def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.INTERNAL, "internal error"
 
 
+def field_status(exc: FieldError) -> grpc.Status:
+    """INVALID_ARGUMENT with its google.rpc details: a BadRequest naming the field."""
+    code, message = status_of(exc)
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.BadRequest(field_violations=[
+        error_details_pb2.BadRequest.FieldViolation(field=exc.field, description=exc.message)]))
+    return rpc_status.to_status(status_pb2.Status(code=code.value[0], message=message, details=[detail]))
+
+
 def rpc(method):
     """Decorate a servicer method: every exception it raises becomes one status, here."""
 
@@ -117,6 +133,8 @@ def rpc(method):
     def wrapper(self, request, context):
         try:
             return method(self, request, context)
+        except FieldError as exc:
+            context.abort_with_status(field_status(exc))
         except Exception as exc:  # noqa: BLE001 - this is the mapping point
             code, message = status_of(exc)
             context.abort(code, message)

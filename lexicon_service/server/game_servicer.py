@@ -1,21 +1,52 @@
-"""GameService: ValidateMove, ScoreMove, ReplayGame, ListRuleSets.
+"""GameService: ValidateMove, ScoreMove, ReplayGame, ListRuleSets, ExportGcg.
 
 A move is judged under the rule set of the lexicon named in the request; a `rule_set` given as well
 must be that same rule set (INVALID_ARGUMENT otherwise), so a Polish lexicon is never used with Czech
-tiles. Parsing client input (board rows, rack, play position and word, GCG text) that fails is
-INVALID_ARGUMENT naming the field; a well-formed play that breaks a rule is a normal answer
-(valid: false) with the rules engine's reason code.
+tiles. A missing field or client input around the play that cannot be read (board rows, rack, GCG
+text) is INVALID_ARGUMENT naming the field; whatever the play itself says, an unreadable coordinate
+included, is a normal answer (valid: false) with the rules engine's reason code (rules/reasons.py).
+The typed enums of the answers (MoveReason, ReplayEventType, the rule-set enums) are filled from the
+tables below, built from the rules engine's own names, so a code without an enum value fails at import.
 """
 
 from __future__ import annotations
 
+import re
+
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
-from lexicon_service.rules import Board, list_rule_sets, load_rule_set, parse_coordinate, parse_play, validate_move
-from lexicon_service.rules.gcg import parse_gcg
+from lexicon_service.rules import Board, Reason, list_rule_sets, load_rule_set, square_name, validate_move
+from lexicon_service.rules import gcg
+from lexicon_service.rules.gcg import GcgEvent, GcgGame, GcgPlayer, format_gcg, parse_gcg
+from lexicon_service.rules.moves import premium_name
 from lexicon_service.rules.replay import replay
+from lexicon_service.tiles import BLANK, UnknownLetterError
 from lexicon_service.server.errors import FieldError, LimitError, field, require, rpc
 from lexicon_service.server.limits import Limits, deadline_of
 from lexicon_service.server.registry import resolve_rule_set
+
+# Reason (rules/reasons.py) -> MoveReason: every code has the enum value of its name.
+MOVE_REASONS = {reason: game_pb2.MoveReason.Value(f"MOVE_REASON_{reason.name}") for reason in Reason}
+# GCG event kind (rules/gcg.py) -> ReplayEventType; END_RACK splits by GcgEvent.own_end_rack.
+EVENT_TYPES = {
+    gcg.PLAY: game_pb2.REPLAY_EVENT_TYPE_TILE_PLACEMENT_MOVE,
+    gcg.WITHDRAWN: game_pb2.REPLAY_EVENT_TYPE_PHONY_TILES_RETURNED,
+    gcg.EXCHANGE: game_pb2.REPLAY_EVENT_TYPE_EXCHANGE,
+    gcg.PASS: game_pb2.REPLAY_EVENT_TYPE_PASS,
+    gcg.CHALLENGE_BONUS: game_pb2.REPLAY_EVENT_TYPE_CHALLENGE_BONUS,
+    gcg.TIME_PENALTY: game_pb2.REPLAY_EVENT_TYPE_TIME_PENALTY,
+    gcg.END_RACK: game_pb2.REPLAY_EVENT_TYPE_END_RACK_POINTS,
+}
+
+
+def event_type(event: GcgEvent) -> int:
+    if event.kind == gcg.END_RACK and event.own_end_rack:
+        return game_pb2.REPLAY_EVENT_TYPE_END_RACK_PENALTY
+    return EVENT_TYPES[event.kind]
+
+
+def _enum_value(enum, prefix: str, choice: str) -> int:
+    """A rule-set choice ("others-racks") as its enum value (OUT_BONUS_OTHERS_RACKS)."""
+    return enum.Value(f"{prefix}_{choice.upper().replace('-', '_')}")
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -67,16 +98,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         require(bool(play.word), "play.word", "required")
         if len(play.word) > 8 * max(rule_set.rows, rule_set.columns):
             raise LimitError("play.word", f"{len(play.word)} characters; longer than the board")
-        with field("play.position"):
-            parse_coordinate(play.position, rule_set)
-        with field("play.word"):
-            parsed, expected = parse_play(rule_set, play.position, play.word)
-        # "S(PRÓBUJE)MY" notation: the engine re-parses to check the letters in parentheses
-        return parsed if expected is None else (play.position, play.word)
+        # What the play says is judged (valid: false with its reason code), as in ReplayGame and the CLI.
+        return (play.position, play.word)
 
     # --- answers ---------------------------------------------------------------------------------
     @staticmethod
-    def _move_response(result, rule_set, lexicon_name: str):
+    def _move_response(response_type, result, rule_set, lexicon_name: str, board, rack: str):
         invalid = list(result.invalid_words or ())
         invalid_set = set(invalid)
         words = []
@@ -91,13 +118,28 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                     word=w.text, main=i == 0, valid=w.text not in invalid_set, tiles=tiles,
                     letter_sum=w.letter_sum, multiplier=w.word_multiplier, subtotal=w.subtotal,
                 ))
-        return game_pb2.MoveResponse(
+        response = response_type(
             valid=result.valid, reason=result.reason.value, message=result.message or "",
             invalid_words=invalid, words=words, bingo=result.bingo, bingo_bonus=bingo_bonus,
             total=result.score or 0, rule_set=rule_set.id, lexicon=lexicon_name,
+            reason_code=MOVE_REASONS[result.reason],
         )
+        if result.score is not None:  # placed: the board after it, and the rack it leaves
+            after = board.copy()
+            after.apply(result)
+            response.board.extend(after.to_rows())
+            if rack:
+                leave = list(rule_set.tile_set.spell_rack(rack))
+                try:
+                    for tile in result.tiles_used:
+                        leave.remove(tile)
+                except ValueError:
+                    pass  # TILE_NOT_IN_RACK: no leave
+                else:
+                    response.rack_leave = rule_set.tile_set.rack_text(leave)
+        return response
 
-    def _move(self, request, context, *, judge_words: bool):
+    def _move(self, request, context, response_type, *, judge_words: bool):
         deadline_of(context)
         with self.registry.acquire() as snapshot:
             rule_set, lexicon = self._context(snapshot, request, need_lexicon=judge_words)
@@ -106,15 +148,15 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             play = self._play(rule_set, request.play)
             judge = lexicon if judge_words else None
             result = validate_move(rule_set, board, rack or None, play, judge=judge)
-            return self._move_response(result, rule_set, request.lexicon)
+            return self._move_response(response_type, result, rule_set, request.lexicon, board, rack)
 
     @rpc
     def ValidateMove(self, request, context):
-        return self._move(request, context, judge_words=True)
+        return self._move(request, context, game_pb2.ValidateMoveResponse, judge_words=True)
 
     @rpc
     def ScoreMove(self, request, context):
-        return self._move(request, context, judge_words=False)
+        return self._move(request, context, game_pb2.ScoreMoveResponse, judge_words=False)
 
     @rpc
     def ReplayGame(self, request, context):
@@ -146,11 +188,14 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 has_score=line.expected_score is not None, score=line.expected_score or 0,
                 recorded_score=event.score, recorded_total=event.cumulative, expected_total=line.expected_total,
                 words=list(line.words), problems=list(line.problems), notes=list(line.notes),
+                event_type=event_type(event),
             ))
         finals = [game_pb2.PlayerScore(player=player.nick, recorded=recorded, computed=computed)
                   for player, recorded, computed in zip(game.players, report.totals, report.expected_totals)]
         return game_pb2.ReplayGameResponse(ok=report.ok, lines=lines, final_scores=finals, notes=list(report.notes),
-                                           rule_set=rule_set.id, lexicon=request.lexicon)
+                                           rule_set=rule_set.id, lexicon=request.lexicon,
+                                           final_board=report.board.to_rows(), bag_count=report.bag,
+                                           final_racks=_final_racks(game, report))
 
     @rpc
     def ListRuleSets(self, request, context):
@@ -162,17 +207,169 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         for rid in list_rule_sets():
             if rid not in rule_sets:
                 rule_sets[rid] = load_rule_set(rid)
-        infos = []
-        for rid in sorted(rule_sets):
-            rs = rule_sets[rid]
-            ts = rs.tile_set
-            tiles = [game_pb2.TileInfo(letter=t.letter, points=t.points, count=t.count) for t in ts.tiles]
-            if ts.blank_count:
-                tiles.append(game_pb2.TileInfo(letter="?", points=ts.blank_points, count=ts.blank_count))
-            infos.append(game_pb2.RuleSetInfo(
-                id=rid, language=rs.language, rack_size=rs.rack_size, board_size=max(rs.rows, rs.columns),
-                bingo_bonus=rs.bingo_bonus, tiles=tiles, blank_letters=list(ts.blank_letters),
-                lexicons=by_rule_set.get(rid, []),
-                source_text=rs.source_text if request.include_source else "",
-            ))
+        infos = [rule_set_info(rule_sets[rid], by_rule_set.get(rid, []), request.include_source)
+                 for rid in sorted(rule_sets)]
         return game_pb2.ListRuleSetsResponse(rule_sets=infos)
+
+    @rpc
+    def ExportGcg(self, request, context):
+        n_players = len(request.players)
+        require(n_players > 0, "players", "at least one player is required")
+        if len(request.moves) > self.limits.max_gcg_lines:
+            raise LimitError("moves", f"{len(request.moves)} moves; at most {self.limits.max_gcg_lines}")
+        deadline_of(context)
+        with self.registry.acquire() as snapshot:
+            rule_set, lexicon = self._context(snapshot, request, need_lexicon=False)
+            lo, hi = rule_set.game.players
+            if not lo <= n_players <= hi:
+                raise FieldError("players", f"{n_players} players; {rule_set.id} is for {lo}-{hi}")
+            game = GcgGame(players=_export_players(request.players), pragmas=[("rules", rule_set.id)])
+            if request.lexicon:
+                game.pragmas.append(("lexicon", request.lexicon))
+            if request.description:
+                require("\n" not in request.description and "\r" not in request.description,
+                        "description", "one line of text")
+                game.pragmas.append(("description", request.description))
+            game.events = [_export_event(rule_set, game, i, move) for i, move in enumerate(request.moves)]
+            # Scores come from the replay itself (one engine): a first pass computes them, the second
+            # checks the finished record, whose every disagreement is a move that cannot be played.
+            first = replay(rule_set, game, judge=lexicon)
+            totals = [0] * n_players
+            for i, (event, line) in enumerate(zip(game.events, first.lines)):
+                if line.expected_score is None:
+                    raise FieldError(_move_field(request.moves[i], i), "; ".join(line.problems) or "cannot be played")
+                event.score = line.expected_score
+                totals[line.player_index] += event.score
+                event.cumulative = totals[line.player_index]
+            report = replay(rule_set, game, judge=lexicon)
+        for i, line in enumerate(report.lines):
+            if line.problems:
+                raise FieldError(_move_field(request.moves[i], i), "; ".join(line.problems))
+        finals = [game_pb2.PlayerScore(player=p.nick, recorded=total, computed=total)
+                  for p, total in zip(game.players, totals)]
+        return game_pb2.ExportGcgResponse(gcg=format_gcg(game), scores=[e.score for e in game.events],
+                                          final_scores=finals)
+
+
+def rule_set_info(rs, lexicons, include_source: bool):
+    """Every rule of a rule set as RuleSetInfo fields."""
+    ts = rs.tile_set
+    tiles = [game_pb2.TileInfo(letter=t.letter, points=t.points, count=t.count) for t in ts.tiles]
+    if ts.blank_count:
+        tiles.append(game_pb2.TileInfo(letter=BLANK, points=ts.blank_points, count=ts.blank_count))
+    premiums = []
+    for row in range(rs.rows):
+        for col in range(rs.columns):
+            letter_mult, word_mult = rs.premium(row, col)
+            name = premium_name(letter_mult, word_mult)
+            if name:
+                premiums.append(game_pb2.PremiumSquare(
+                    row=row, column=col, square=square_name(row, col), premium=name,
+                    letter_multiplier=letter_mult, word_multiplier=word_mult))
+    cover = rs.first_play.must_cover
+    return game_pb2.RuleSetInfo(
+        id=rs.id, language=rs.language, rack_size=rs.rack_size, board_size=max(rs.rows, rs.columns),
+        bingo_bonus=rs.bingo_bonus, tiles=tiles, blank_letters=list(ts.blank_letters), lexicons=lexicons,
+        source_text=rs.source_text if include_source else "",
+        name=rs.name, rows=rs.rows, columns=rs.columns, premium_squares=premiums, bingo_tiles=rs.bingo_tiles,
+        total_tiles=ts.total_tiles, min_players=rs.game.players[0], max_players=rs.game.players[1],
+        first_play=game_pb2.FirstPlayRules(must_cover=square_name(*cover) if cover else "",
+                                           min_tiles=rs.first_play.min_tiles),
+        later_plays=game_pb2.LaterPlayRules(must_connect=rs.later_plays.must_connect),
+        words=game_pb2.WordRules(min_length=rs.words.min_length,
+                                 same_word_twice_allowed=rs.same_word_twice_allowed),
+        exchange=game_pb2.ExchangeRules(allowed=rs.exchange.allowed,
+                                        min_tiles_in_bag=rs.exchange.min_tiles_in_bag),
+        end=game_pb2.EndRules(scoreless_turns=rs.end.scoreless_turns, passing_rounds=rs.end.passing_rounds,
+                              subtract_own_rack=rs.end.subtract_own_rack,
+                              out_bonus=_enum_value(game_pb2.EndRules.OutBonus, "OUT_BONUS", rs.end.out_bonus)),
+        challenge=game_pb2.ChallengeRules(
+            rule=_enum_value(game_pb2.ChallengeRules.Rule, "RULE", rs.challenge.rule),
+            penalty_points=rs.challenge.penalty_points, corrections=rs.challenge.corrections,
+            correction_seconds=rs.challenge.correction_seconds),
+        timer=game_pb2.TimerRules(move_seconds=rs.timer.move_seconds,
+                                  timeout=_enum_value(game_pb2.TimerRules.Timeout, "TIMEOUT", rs.timer.timeout)),
+    )
+
+
+def _final_racks(game: GcgGame, report) -> list:
+    """Each player's rack at the end: its tile count, and its tiles when the record shows them."""
+    known: dict[int, str] = {}
+    for i, player in enumerate(game.players):
+        if player.nick in game.final_racks:
+            known[i] = game.final_racks[player.nick]
+    for event in game.events:
+        if event.kind == gcg.END_RACK:
+            p = game.player_index(event.player)
+            if event.own_end_rack:
+                known[p] = event.end_rack
+            elif len(game.players) == 2:  # the others' racks are the one other player's
+                known[1 - p] = event.end_rack
+    racks = []
+    for i, player in enumerate(game.players):
+        count = report.rack_counts[i] if i < len(report.rack_counts) else 0
+        rack = known.get(i, "" if count == 0 else None)
+        racks.append(game_pb2.PlayerRack(player=player.nick, tile_count=count, rack_known=rack is not None,
+                                         rack=rack or ""))
+    return racks
+
+
+_NICKNAME = re.compile(r"[\w.-]+")
+_POSITION = re.compile(r"\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2}")
+
+
+def _export_players(players) -> list[GcgPlayer]:
+    out, seen = [], set()
+    for i, player in enumerate(players):
+        if not _NICKNAME.fullmatch(player.nickname):
+            raise FieldError(f"players[{i}].nickname", f"{player.nickname!r}: letters, digits, '_', '-', '.' only")
+        if player.nickname in seen:
+            raise FieldError(f"players[{i}].nickname", f"{player.nickname!r} used twice")
+        if "\n" in player.name or "\r" in player.name:
+            raise FieldError(f"players[{i}].name", "one line of text")
+        seen.add(player.nickname)
+        out.append(GcgPlayer(player.nickname, " ".join(player.name.split())))
+    return out
+
+
+def _move_field(move, i: int) -> str:
+    return f"moves[{i}].{move.WhichOneof('move')}"
+
+
+def _export_event(rule_set, game: GcgGame, i: int, move) -> GcgEvent:
+    """One move as a GCG event (scores filled in later); what cannot be written is an error."""
+    where = f"moves[{i}]"
+    if not 0 <= move.player < len(game.players):
+        raise FieldError(f"{where}.player", f"{move.player}: no such player (0-{len(game.players) - 1})")
+    which = move.WhichOneof("move")
+    if which is None:
+        raise FieldError(where, "one of play, exchange, pass, withdraw is required")
+    tile_set = rule_set.tile_set
+    rack = None
+    if move.rack:
+        with field(f"{where}.rack"):
+            tiles = tile_set.spell_rack(move.rack)
+        if len(tiles) > rule_set.rack_size:
+            raise FieldError(f"{where}.rack", f"{len(tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
+        rack = tile_set.rack_text(tiles)
+    event = GcgEvent(line=0, player=game.players[move.player].nick, kind=gcg.PASS, score=0, cumulative=0, rack=rack)
+    if which == "play":
+        position, word = move.play.position.strip(), move.play.word.strip()
+        if not _POSITION.fullmatch(position):
+            raise FieldError(f"{where}.play.position", f"{position!r}: a coordinate like 8D (across) or D8 (down)")
+        if not word or len(word.split()) != 1 or len(word) > 8 * max(rule_set.rows, rule_set.columns):
+            raise FieldError(f"{where}.play.word", f"{word!r}: one word of tiles")
+        event.kind, event.position, event.word = gcg.PLAY, position, word
+    elif which == "exchange":
+        exchanged = move.exchange.strip()
+        if not exchanged.isdecimal():
+            try:
+                exchanged = tile_set.rack_text(tile_set.spell_rack(exchanged)) if exchanged else ""
+            except UnknownLetterError as exc:
+                raise FieldError(f"{where}.exchange", str(exc)) from exc
+        if not exchanged or (exchanged.isdecimal() and not 0 < int(exchanged) <= rule_set.rack_size):
+            raise FieldError(f"{where}.exchange", f"tiles ('ABC') or a count of 1-{rule_set.rack_size}")
+        event.kind, event.exchanged = gcg.EXCHANGE, exchanged
+    elif which == "withdraw":
+        event.kind = gcg.WITHDRAWN
+    return event

@@ -168,7 +168,8 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
             else:
                 invalid = self._check_one_by_one(request, words, checker, response, deadline)
         response.acceptable = invalid == 0
-        response.invalid_count = invalid
+        if not verdict_only:  # a word judge reveals only acceptable / not acceptable
+            response.invalid_count = invalid
         return response
 
     def _check_one_by_one(self, request, words, checker, response, deadline) -> int:

@@ -14,7 +14,8 @@ a call is spread over gRPC's polling thread, the pool threads and gRPC's own I/O
 other builds running, it fell from 137 ms to 6.5 ms. See lexicon_service/server/README.md.
 
 Health checking (grpc.health.v1) reports NOT_SERVING until the lexicons are loaded, SERVING after,
-and NOT_SERVING again during a graceful shutdown. Reflection is on, so grpcurl works without protos.
+and NOT_SERVING again during a graceful shutdown. Reflection (v1 and v1alpha, with the protos' comments)
+is on, so grpcurl works without protos.
 `server.reload()` (SIGHUP in `lexicon-service serve`) swaps in freshly loaded lexicons atomically.
 """
 
@@ -29,7 +30,6 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.server.auth import BearerTokenInterceptor
@@ -37,6 +37,7 @@ from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
 from lexicon_service.server.limits import Limits
 from lexicon_service.server.pool import HandoffPool
+from lexicon_service.server.reflection import enable_reflection
 from lexicon_service.server.registry import LexiconRegistry, ReloadError
 
 log = logging.getLogger("lexicon_service.server")
@@ -216,9 +217,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
             _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), grpc_server)
         health_servicer = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, grpc_server)
-        reflection.enable_server_reflection(
-            (*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), grpc_server
-        )
+        enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), grpc_server)
         try:
             if tls is not None:
                 port = grpc_server.add_secure_port(address, tls.credentials())
