@@ -26,7 +26,8 @@ if _version_not_supported:
 
 
 class GameServiceStub:
-    """Missing associated documentation comment in .proto file."""
+    """Moves, records and rule sets.
+    """
 
     def __init__(self, channel):
         """Constructor.
@@ -36,13 +37,13 @@ class GameServiceStub:
         """
         self.ValidateMove = channel.unary_unary(
                 '/lexicon.v1.GameService/ValidateMove',
-                request_serializer=lexicon_dot_v1_dot_game__pb2.MoveRequest.SerializeToString,
-                response_deserializer=lexicon_dot_v1_dot_game__pb2.MoveResponse.FromString,
+                request_serializer=lexicon_dot_v1_dot_game__pb2.ValidateMoveRequest.SerializeToString,
+                response_deserializer=lexicon_dot_v1_dot_game__pb2.ValidateMoveResponse.FromString,
                 _registered_method=True)
         self.ScoreMove = channel.unary_unary(
                 '/lexicon.v1.GameService/ScoreMove',
-                request_serializer=lexicon_dot_v1_dot_game__pb2.MoveRequest.SerializeToString,
-                response_deserializer=lexicon_dot_v1_dot_game__pb2.MoveResponse.FromString,
+                request_serializer=lexicon_dot_v1_dot_game__pb2.ScoreMoveRequest.SerializeToString,
+                response_deserializer=lexicon_dot_v1_dot_game__pb2.ScoreMoveResponse.FromString,
                 _registered_method=True)
         self.ReplayGame = channel.unary_unary(
                 '/lexicon.v1.GameService/ReplayGame',
@@ -54,10 +55,16 @@ class GameServiceStub:
                 request_serializer=lexicon_dot_v1_dot_game__pb2.ListRuleSetsRequest.SerializeToString,
                 response_deserializer=lexicon_dot_v1_dot_game__pb2.ListRuleSetsResponse.FromString,
                 _registered_method=True)
+        self.ExportGcg = channel.unary_unary(
+                '/lexicon.v1.GameService/ExportGcg',
+                request_serializer=lexicon_dot_v1_dot_game__pb2.ExportGcgRequest.SerializeToString,
+                response_deserializer=lexicon_dot_v1_dot_game__pb2.ExportGcgResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
-    """Missing associated documentation comment in .proto file."""
+    """Moves, records and rule sets.
+    """
 
     def ValidateMove(self, request, context):
         """Is the play legal on this board from this rack, and are all its words admissible?
@@ -81,7 +88,15 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListRuleSets(self, request, context):
-        """The rule sets the server knows.
+        """The rule sets the server knows, every rule as a field.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportGcg(self, request, context):
+        """Write a list of moves as a GCG record, every score computed by the rules engine. A move that
+        cannot be played at its turn is INVALID_ARGUMENT naming it ("moves[3].play: ...").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -92,13 +107,13 @@ def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'ValidateMove': grpc.unary_unary_rpc_method_handler(
                     servicer.ValidateMove,
-                    request_deserializer=lexicon_dot_v1_dot_game__pb2.MoveRequest.FromString,
-                    response_serializer=lexicon_dot_v1_dot_game__pb2.MoveResponse.SerializeToString,
+                    request_deserializer=lexicon_dot_v1_dot_game__pb2.ValidateMoveRequest.FromString,
+                    response_serializer=lexicon_dot_v1_dot_game__pb2.ValidateMoveResponse.SerializeToString,
             ),
             'ScoreMove': grpc.unary_unary_rpc_method_handler(
                     servicer.ScoreMove,
-                    request_deserializer=lexicon_dot_v1_dot_game__pb2.MoveRequest.FromString,
-                    response_serializer=lexicon_dot_v1_dot_game__pb2.MoveResponse.SerializeToString,
+                    request_deserializer=lexicon_dot_v1_dot_game__pb2.ScoreMoveRequest.FromString,
+                    response_serializer=lexicon_dot_v1_dot_game__pb2.ScoreMoveResponse.SerializeToString,
             ),
             'ReplayGame': grpc.unary_unary_rpc_method_handler(
                     servicer.ReplayGame,
@@ -110,6 +125,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     request_deserializer=lexicon_dot_v1_dot_game__pb2.ListRuleSetsRequest.FromString,
                     response_serializer=lexicon_dot_v1_dot_game__pb2.ListRuleSetsResponse.SerializeToString,
             ),
+            'ExportGcg': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportGcg,
+                    request_deserializer=lexicon_dot_v1_dot_game__pb2.ExportGcgRequest.FromString,
+                    response_serializer=lexicon_dot_v1_dot_game__pb2.ExportGcgResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'lexicon.v1.GameService', rpc_method_handlers)
@@ -119,7 +139,8 @@ def add_GameServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class GameService:
-    """Missing associated documentation comment in .proto file."""
+    """Moves, records and rule sets.
+    """
 
     @staticmethod
     def ValidateMove(request,
@@ -136,8 +157,8 @@ class GameService:
             request,
             target,
             '/lexicon.v1.GameService/ValidateMove',
-            lexicon_dot_v1_dot_game__pb2.MoveRequest.SerializeToString,
-            lexicon_dot_v1_dot_game__pb2.MoveResponse.FromString,
+            lexicon_dot_v1_dot_game__pb2.ValidateMoveRequest.SerializeToString,
+            lexicon_dot_v1_dot_game__pb2.ValidateMoveResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -163,8 +184,8 @@ class GameService:
             request,
             target,
             '/lexicon.v1.GameService/ScoreMove',
-            lexicon_dot_v1_dot_game__pb2.MoveRequest.SerializeToString,
-            lexicon_dot_v1_dot_game__pb2.MoveResponse.FromString,
+            lexicon_dot_v1_dot_game__pb2.ScoreMoveRequest.SerializeToString,
+            lexicon_dot_v1_dot_game__pb2.ScoreMoveResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -219,6 +240,33 @@ class GameService:
             '/lexicon.v1.GameService/ListRuleSets',
             lexicon_dot_v1_dot_game__pb2.ListRuleSetsRequest.SerializeToString,
             lexicon_dot_v1_dot_game__pb2.ListRuleSetsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportGcg(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lexicon.v1.GameService/ExportGcg',
+            lexicon_dot_v1_dot_game__pb2.ExportGcgRequest.SerializeToString,
+            lexicon_dot_v1_dot_game__pb2.ExportGcgResponse.FromString,
             options,
             channel_credentials,
             insecure,

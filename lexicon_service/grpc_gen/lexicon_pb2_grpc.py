@@ -26,7 +26,8 @@ if _version_not_supported:
 
 
 class LexiconServiceStub:
-    """Missing associated documentation comment in .proto file."""
+    """Word checks, explanations, searches and the lexicon list.
+    """
 
     def __init__(self, channel):
         """Constructor.
@@ -57,7 +58,8 @@ class LexiconServiceStub:
 
 
 class LexiconServiceServicer:
-    """Missing associated documentation comment in .proto file."""
+    """Word checks, explanations, searches and the lexicon list.
+    """
 
     def CheckWords(self, request, context):
         """Check a batch of words; per-word answers and the whole-play verdict of a word judge.
@@ -119,7 +121,8 @@ def add_LexiconServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class LexiconService:
-    """Missing associated documentation comment in .proto file."""
+    """Word checks, explanations, searches and the lexicon list.
+    """
 
     @staticmethod
     def CheckWords(request,
