@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
         "                --headwords data/pl/headwords-sjp-growy.txt --hunspell data/pl/pl_PL.dic \\\n"
         "                -o lexicons/pl-scrabble.lex      (the default Polish build)\n"
         "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
-        "  lexicon-build --rules cs-kriskros --hunspell data/cs/cs_CZ.dic -o lexicons/cs-kriskros.lex\n\n"
+        "  lexicon-build --rules cs-kriskros --hunspell build_tools/czech/hunspell/cs_CZ.dic -o lexicons/cs-kriskros.lex\n\n"
         "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish the\n"
         "affixes of the .aff are applied and every form is admitted as a plain word (rule\n"
         "hunspell-form), capitalised stems rejected as proper names.\n"
@@ -110,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tagged forms: form<TAB>lemma<TAB>tag (UniMorph or SGJP tag)")
     p.add_argument("--hunspell", action="append", default=[], metavar="DIC",
                    help="Hunspell dictionary X.dic (X.aff beside it; its SET encoding is respected)")
+    p.add_argument("--paradigms", metavar="DIC",
+                   help="Czech: Hunspell dictionary X.dic (X.aff beside it) consulted for how to inflect the "
+                   "--headwords; it contributes no words of its own (default: the shipped cs_CZ.dic)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.lex", help="lexicon to write (a directory)")
     p.add_argument("--name", help="lexicon name (default: the output's file name without .lex)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -133,7 +136,7 @@ def _headword_stream(entries, compiler, progress, *, counter):
         yield item
 
 
-def _expand(language: str, entries, compiler, workers: int) -> None:
+def _expand(language: str, entries, compiler, workers: int, czech=None) -> None:
     if language == "pl":
         from build_tools.expand_pl import expand_judged
 
@@ -145,8 +148,8 @@ def _expand(language: str, entries, compiler, workers: int) -> None:
         except ImportError as exc:
             raise BuildError(f"the Czech expander (build_tools.czech) is not available: {exc}") from None
         # Judging in the workers keeps the main process from becoming the bottleneck.
-        _merge_judged(compiler, expand_judged(entries, compiler.judge, workers=workers,
-                                              log=compiler.log is not None))
+        _merge_judged(compiler, expand_judged(entries, compiler.judge, czech.dictionary, workers=workers,
+                                              log=compiler.log is not None, stats=czech.stats))
     else:
         raise BuildError(f"no expander for language {language!r} (known: pl, cs)")
 
@@ -228,9 +231,24 @@ def run(args) -> int:
             manifest_sources.append({"kind": "hunspell-aff", "name": aff.name,
                                      "sha256": sha256_of(aff), "bytes": aff.stat().st_size})
 
+    czech = None
+    if language == "cs":
+        from build_tools.czech.build import CzechBuild, CzechSourceError
+
+        try:
+            czech = CzechBuild(args.paradigms)
+        except CzechSourceError as exc:
+            raise BuildError(str(exc)) from None
+        if args.headwords:
+            manifest_sources.extend(czech.paradigm_manifest())
+    elif args.paradigms:
+        raise BuildError("--paradigms is for Czech builds (Polish headwords are inflected by Morfeusz 2 / SGJP)")
+
     log = open(args.rejected, "w", encoding="utf-8") if args.rejected else None
     compiler = Compiler(profile, rule_set.tile_set, rejected_log=log)
     builder = {"name": "lexicon-build", "version": __version__}
+    if czech is not None:
+        builder["czech_engine"] = czech.engine_manifest()
     try:
         for kind, f in sources:
             p = Path(f)
@@ -243,14 +261,17 @@ def run(args) -> int:
             elif kind == "headwords":
                 if language == "pl":
                     builder.update(_polish_builder_info())
+                elif czech is not None:
+                    czech.use_paradigms()
                 _expand(language, _headword_stream(read_headwords(p), compiler, progress,
-                                                   counter=counter), compiler, args.workers)
+                                                   counter=counter), compiler, args.workers, czech)
             elif kind == "hunspell":
                 if language == "pl":
                     _hunspell_plain(p, compiler, progress, counter, args.workers)
                 else:
+                    czech.use_dictionary(p)
                     _expand(language, _headword_stream(read_hunspell(p), compiler, progress,
-                                                       counter=counter), compiler, args.workers)
+                                                       counter=counter), compiler, args.workers, czech)
             progress.update(progress.total)
             progress.finish()
         if not args.quiet:
@@ -269,7 +290,8 @@ def run(args) -> int:
         "sources": manifest_sources,
         "counts": {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
                    "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
-                   "rejected_by_reason": dict(sorted(report.rejected_by_reason.items()))},
+                   "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
+                   **({"guessed_headwords": czech.stats["guessed"]} if czech is not None else {})},
         "builder": builder,
         "options": {"profile": profile.name, "rules": rule_set.id},
     }

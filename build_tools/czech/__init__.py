@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from ..model import ExpandedForm, HeadwordEntry, Rejection
+from .dictionary import CzechDictionary
 from .driver import expand_headwords, expand_judged, expand_lemma
 
-__all__ = ["expand_headwords", "expand_judged", "expand_lemma"]
+__all__ = ["CzechDictionary", "expand_headwords", "expand_judged", "expand_lemma"]

@@ -5,126 +5,78 @@ from __future__ import annotations
 import gc
 import os
 from collections import Counter
-from functools import lru_cache
-from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..model import ExpandedForm, HeadwordEntry, Rejection
 from ..parallel import chunked, intern_tagset, ordered_map, reset_tagsets
 from ..tags import ALTERNATIVE_CATEGORIES, CATEGORIES
-from .expand import DEFAULT_AFF, DEFAULT_DIC, _tag, affixes, aff_path_for, expand_entry
+from .dictionary import CzechDictionary
+from .expand import _tag, expand_entry
+from .guess import GUESSED, guess_flags, pos_fits
+from .tagger import split_mixed
 
 CHUNK = 4000
 
 
-@lru_cache(maxsize=2)
-def dictionary_entries(dic_path: str = str(DEFAULT_DIC)) -> dict[str, list[str]]:
-    """lemma -> flag strings of its cs_CZ.dic entries (a word may have several, e.g. stát noun and verb)."""
-    out: dict[str, list[str]] = {}
-    with open(dic_path, encoding="utf-8") as fh:
-        next(fh, None)
-        for line in fh:
-            line = line.rstrip("\n")
-            if not line:
-                continue
-            word, _, flags = line.partition("/")
-            out.setdefault(word, []).append(flags)
-    return out
-
-
-def dictionary_flags(lemma: str) -> list[str] | None:
-    return dictionary_entries().get(lemma)
-
-
-POS_FLAGS_FALLBACK = {}
-
-
-def _resolve(entry: HeadwordEntry) -> list[tuple[str, str | None, str]]:
-    """[(lemma, flags or None when unclassifiable, aff path)] -- one per dictionary entry of the lemma."""
+def _resolve(entry: HeadwordEntry, dic: CzechDictionary) -> list[tuple[str, str | None, str | None]]:
+    """[(lemma, flags or None when unclassifiable, model lemma when the flags are guessed)]: one per
+    dictionary line of the lemma in `dic` (all homonymous lines), or flags guessed by analogy."""
     if entry.flags is not None:
-        return [(entry.lemma, entry.flags, str(aff_path_for(entry.source)))]
+        return [(entry.lemma, entry.flags, None)]
     if entry.lemma != entry.lemma.lower():
-        return [(entry.lemma, "", str(DEFAULT_AFF))]
-    flags = dictionary_flags(entry.lemma)
+        return [(entry.lemma, "", None)]
+    flags = dic.flags_of(entry.lemma)
     if flags is None:
-        guessed = guess_flags(entry.lemma, entry.pos)
-        return [(entry.lemma, guessed, str(DEFAULT_AFF))]
+        guessed = guess_flags(entry.lemma, entry.pos, dic)
+        if guessed is None:
+            return [(entry.lemma, None, None)]
+        return [(entry.lemma, guessed[0], guessed[1])]
     if entry.pos:
-        from .tagger import split_mixed
         parts = [p for f in flags for p in split_mixed(entry.lemma, f)]
-        fit = [f for f in parts if _pos_fits(entry.lemma, f, entry.pos)]
+        fit = [f for f in parts if pos_fits(entry.lemma, f, entry.pos)]
         flags = fit or flags
-    return [(entry.lemma, f, str(DEFAULT_AFF)) for f in flags]
+    return [(entry.lemma, f, None) for f in flags]
 
 
-POS_CLASSES = {"noun": "noun", "n": "noun", "subst": "noun", "adj": "adj", "a": "adj", "verb": "verb", "v": "verb",
-               "adv": "plain", "prep": "plain", "conj": "plain", "part": "plain", "intj": "plain", "num": "plain",
-               "pron": "plain", "pro": "plain"}
+# The dictionary of the expansion running in this process: set by the pool initializer (_init), which
+# receives it as an argument (inherited by forked workers, pickled as its paths elsewhere).
+_DIC: CzechDictionary | None = None
 
 
-def _pos_fits(lemma: str, flags: str, pos: str) -> bool:
-    from .tagger import word_class
-    want = POS_CLASSES.get(pos.lower().strip("."))
-    return want is None or word_class(lemma, flags) == want
+def _init(dic: CzechDictionary) -> None:
+    global _DIC
+    _DIC = dic
 
 
-def guess_flags(lemma: str, pos: str | None) -> str | None:
-    """Flags for a headword missing from cs_CZ.dic, by analogy: the flags most dictionary words with the
-    longest shared ending (at least 3 letters) carry, if they agree (>= 90 %) and fit the part of speech.
-    None (unclassified) when the evidence is weak: conservative by design."""
-    idx = _ending_index()
-    for k in range(min(6, len(lemma) - 1), 2, -1):
-        counts = idx.get(lemma[-k:])
-        if not counts:
-            continue
-        core = Counter()
-        for flags, n in counts.items():
-            core[_core(flags)] += n
-        total = sum(core.values())
-        flags, n = max(core.items(), key=lambda kv: kv[1])
-        if flags and total >= 5 and n / total >= 0.9 and (not pos or _pos_fits(lemma, flags, pos)):
-            return flags
-        return None
-    return None
-
-
-# derivation and lexical extras left out of a guessed paradigm (negation, adverbs, -ost nouns,
-# passives, transgressives, comparatives): a guess gives the inflection only
-_EXTRAS = frozenset("NRKEWCTXyO")
-
-
-def _core(flags: str) -> str:
-    return "".join(f for f in flags if f not in _EXTRAS)
-
-
-@lru_cache(maxsize=1)
-def _ending_index() -> dict[str, Counter]:
-    idx: dict[str, Counter] = {}
-    for word, fl in dictionary_entries().items():
-        if word != word.lower() or len(fl) != 1 or not fl[0]:
-            continue
-        for k in range(3, min(6, len(word) - 1) + 1):
-            idx.setdefault(word[-k:], Counter())[fl[0]] += 1
-    return idx
-
-
-def _work(batch: list[tuple[str, str, str, str, int]]) -> list[tuple]:
+def _work(batch: list[tuple]) -> list[tuple]:
     gc.disable()        # millions of small tuples: generational GC would rescan them for nothing
     try:
-        return _work1(batch)
+        return _work1(batch, _DIC)
     finally:
         gc.enable()
 
 
-def _work1(batch: list[tuple[str, str, str, str, int]]) -> list[tuple]:
+def _expand_one(lemma: str, flags: str, model: str | None, dic: CzechDictionary) -> list[tuple]:
+    items = expand_entry(lemma, flags, dic)
+    if model is not None:
+        items = mark_guessed(items, model)
+    return merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
+
+
+def mark_guessed(items: list[tuple], model: str) -> list[tuple]:
+    """Readings of a headword inflected by analogy: GUESSED in the tag, the model word as paradigm."""
+    return [("F", it[1], it[2], _tag(it[3], (GUESSED,)), f"guessed:{model}") if it[0] == "F" else it
+            for it in items]
+
+
+def _work1(batch: list[tuple], dic: CzechDictionary) -> list[tuple]:
     res = []
-    for lemma, flags, aff_path, source, line in batch:
+    for lemma, flags, model, source, line in batch:
         if flags is None:
-            res.append(("R", lemma, "unclassified", "not in cs_CZ.dic and no paradigm flags", source, line))
+            res.append(("R", lemma, "unclassified", "not in the paradigm source and no paradigm by analogy",
+                        source, line))
             continue
-        items = expand_entry(lemma, flags, affixes(aff_path))
-        items = merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
-        for item in items:
+        for item in _expand_one(lemma, flags, model, dic):
             res.append(item + (source, line))
     return res
 
@@ -197,41 +149,45 @@ def _to_records(items: list[tuple]) -> Iterator[ExpandedForm | Rejection]:
             yield Rejection(it[1], it[2], it[4], it[5], it[3])
 
 
-def _batches(entries: Iterable[HeadwordEntry]):
+def _batches(entries: Iterable[HeadwordEntry], dic: CzechDictionary, stats: Counter | None = None):
+    """Batches of (lemma, flags, model, source, line); `stats` counts the guessed headwords."""
     for chunk in chunked(entries, CHUNK):
         out = []
         for e in chunk:
-            for lemma, flags, aff in _resolve(e):
-                out.append((lemma, flags, aff, e.source, e.line))
+            for lemma, flags, model in _resolve(e, dic):
+                if model is not None and stats is not None:
+                    stats["guessed"] += 1
+                out.append((lemma, flags, model, e.source, e.line))
         yield out
 
 
-def warm_caches() -> None:
-    """Load the affix table, the paradigm tables and the dictionary indexes once in the parent, so that
-    forked worker processes share them instead of each building its own copy."""
-    from . import tables as irregular
-    from .finite import comparative_adverbs, nul_participles, present_index
-    from .tagger import tables
-    from .unflagged import noun_index
-    affixes(str(DEFAULT_AFF))
-    dictionary_entries()        # tables.verb_links_of asks whether a po- infinitive exists
-    tables()
-    irregular.paradigm_for("být")
-    irregular.readings_of("být")
-    for index in (noun_index, present_index, nul_participles, comparative_adverbs):
-        index(str(DEFAULT_DIC))
+def _warm(dic: CzechDictionary):
+    """Load the paradigm tables and the dictionary's indexes once in the parent, so that forked worker
+    processes share them instead of each building its own copy."""
+    def warm() -> None:
+        from . import tables as irregular
+        from .tagger import tables
+        dic.warm()
+        tables()
+        irregular.paradigm_for("být")
+        irregular.readings_of("být")
+    return warm
 
 
-def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int = 1) -> Iterator[ExpandedForm | Rejection]:
-    """Expand Czech headwords into tagged forms; yields Rejection for what is excluded (with the reason)."""
-    for items in ordered_map(_work, _batches(entries), workers=workers, before_fork=warm_caches):
+def expand_headwords(entries: Iterable[HeadwordEntry], dic: CzechDictionary, *, workers: int = 1
+                     ) -> Iterator[ExpandedForm | Rejection]:
+    """Expand Czech headwords into tagged forms; yields Rejection for what is excluded (with the reason).
+    `dic`: the dictionary that says how to inflect a headword without flags (its lines' flags, or by
+    analogy with its words), and whose flagless lines give context to the flagless ones."""
+    for items in ordered_map(_work, _batches(entries, dic), workers=workers, initializer=_init,
+                             initargs=(dic,), before_fork=_warm(dic)):
         yield from _to_records(items)
 
 
-def expand_lemma(lemma: str, flags: str | None = None) -> list[ExpandedForm | Rejection]:
-    """Convenience for tests and tools: forms of one headword (flags looked up in cs_CZ.dic if omitted)."""
-    e = HeadwordEntry(lemma=lemma, source="cs_CZ.dic" if flags is not None else "headwords", line=0, flags=flags)
-    return list(expand_headwords([e]))
+def expand_lemma(lemma: str, dic: CzechDictionary, flags: str | None = None) -> list[ExpandedForm | Rejection]:
+    """Convenience for tests and tools: forms of one headword (flags looked up in `dic` if omitted)."""
+    e = HeadwordEntry(lemma=lemma, source="dictionary" if flags is not None else "headwords", line=0, flags=flags)
+    return list(expand_headwords([e], dic))
 
 
 # ------------------------------------------------------------------ judged fast path
@@ -246,21 +202,21 @@ _JUDGE = None
 _LOG = False
 
 
-def _init_judge(judge, log: bool) -> None:
-    global _JUDGE, _LOG
-    _JUDGE, _LOG = judge, log
+def _init_judge(judge, log: bool, dic: CzechDictionary) -> None:
+    global _JUDGE, _LOG, _DIC
+    _JUDGE, _LOG, _DIC = judge, log, dic
     reset_tagsets()
 
 
-def _judge_batch(batch: list[tuple[str, str, str, str, int]]):
+def _judge_batch(batch: list[tuple]):
     gc.disable()
     try:
-        return _judge_batch1(batch)
+        return _judge_batch1(batch, _DIC)
     finally:
         gc.enable()
 
 
-def _judge_batch1(batch):
+def _judge_batch1(batch, dic: CzechDictionary):
     judge = _JUDGE
     profile = judge.profile
     tag_text = judge.tag_text
@@ -280,13 +236,12 @@ def _judge_batch1(batch):
         if _LOG:
             log_lines.append(f"{form}\t{reason}\t{where}\t{detail}\n")
 
-    for lemma, flags, aff_path, source, line in batch:
+    for lemma, flags, model, source, line in batch:
         where = f"{source}:{line}"
         if flags is None:
             out.append(("R", lemma, "unclassified", source, line))
             continue
-        items = expand_entry(lemma, flags, affixes(aff_path))
-        items = merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
+        items = _expand_one(lemma, flags, model, dic)
         if len(items) == 1 and items[0][0] == "R" and items[0][1] == lemma:
             out.append(("R", lemma, items[0][2], source, line))
             continue
@@ -315,7 +270,7 @@ def _judge_batch1(batch):
             n_ok += 1
             local = groups.setdefault(head, {})
             s = local.get(key)
-            pair = (v[2], rule)
+            pair = (v[2], rule if model is None else _par)
             if s is None:
                 local[key] = {pair}
             else:
@@ -333,9 +288,11 @@ def _frozen(tag: tuple) -> frozenset:
     return t
 
 
-def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | None = None, log: bool = False):
+def expand_judged(entries: Iterable[HeadwordEntry], judge, dic: CzechDictionary, *, workers: int | None = None,
+                  log: bool = False, stats: Counter | None = None):
     """Expansion and per-form judging in worker processes (the compiler's fast path, same protocol as
-    build_tools.expand_pl.expand_judged). Yields one result tuple per batch of headwords, in order."""
+    build_tools.expand_pl.expand_judged). Yields one result tuple per batch of headwords, in order.
+    `dic` as for expand_headwords; `stats["guessed"]` counts the headwords inflected by analogy."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    yield from ordered_map(_judge_batch, _batches(entries), workers=workers,
-                           initializer=_init_judge, initargs=(judge, log), before_fork=warm_caches)
+    yield from ordered_map(_judge_batch, _batches(entries, dic, stats), workers=workers,
+                           initializer=_init_judge, initargs=(judge, log, dic), before_fork=_warm(dic))

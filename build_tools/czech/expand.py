@@ -9,32 +9,16 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from functools import lru_cache
-from pathlib import Path
 
 from . import tables as irregular
-from .affix import AffixTable, load_affixes
-from .unflagged import noun_index
-from .flagless import (adverb_of_adjective, collective_numeral, forms_of_other_headwords, imperative_index,
+from .dictionary import CzechDictionary
+from .flagless import (adverb_of_adjective, collective_numeral, forms_of_other_headwords,
                        animate_plural_variant, deictic_demonstrative, short_adjective, third_plural_variant,
                        ordinal_adverb, reviewed_words)
-from .finite import comparative_adverbs, nul_participles, present_index
 from .tagger import (PREFIX_TAGS, split_mixed, adj_slots, flag_genders, is_infinitive, noun_gender, noun_slots, tag_cvb,
                      tag_passive, tag_short, tag_verb_forms, word_class)
 
-REPO_DATA = Path(__file__).resolve().parents[2] / "data" / "cs"
-DEFAULT_AFF = REPO_DATA / "cs_CZ.aff"
-DEFAULT_DIC = REPO_DATA / "cs_CZ.dic"
 LETTERS = re.compile(r"^[a-záčďéěíňóřšťúůýžäöüëàèìòùâêîôûçłľĺŕąęśźżćńőű]+$")
-
-
-@lru_cache(maxsize=64)
-def aff_path_for(source: str | None) -> Path:
-    if source:
-        p = Path(source)
-        if p.suffix == ".dic" and p.with_suffix(".aff").exists():
-            return p.with_suffix(".aff")
-    return DEFAULT_AFF
 
 
 _TAGS: dict = {}
@@ -58,7 +42,9 @@ def _future(tag: frozenset) -> frozenset:
     return tag - {"PRS"} | {"FUT"} if "PRS" in tag else tag
 
 
-def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
+def expand_entry(lemma: str, flags: str, dic: CzechDictionary) -> list[tuple]:
+    """The items of one dictionary line (`lemma` with `flags`), in the context of the dictionary `dic`
+    (its affix table, and its other lines for the words without a paradigm flag)."""
     out: list[tuple] = []
     flags = flags or ""
     if not lemma:
@@ -91,11 +77,12 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
     parts = split_mixed(lemma, flags)
     if len(parts) > 1:
         for part in parts:
-            out.extend(expand_entry(lemma, part, aff))
+            out.extend(expand_entry(lemma, part, dic))
         return out
 
     cls = word_class(lemma, flags)
     paradigm = f"{cls}/{flags}" if flags else cls
+    aff = dic.aff
     expanded = aff.expand(lemma, flags)
     seen = set()
 
@@ -223,7 +210,7 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
                 finite.add(form)
             else:
                 special.append((form, sfx))
-        links = [] if is_infinitive(lemma) else irregular.verb_links_of(lemma)
+        links = [] if is_infinitive(lemma) else irregular.verb_links_of(lemma, dic)
         vlemma = links[0][0] if links else lemma
         vtags, clitics = tag_verb_forms(lemma, finite, vlemma)
         # lemmas of the finite forms: the headword's infinitive. A po- future (ponesu, pojedu) gives
@@ -343,19 +330,19 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
                     continue
                 emit(form, lem, _tag(tag, ptags), "table")
             continue
-        present = present_index(str(DEFAULT_DIC)).get(base)
+        present = dic.present_index.get(base)
         if present:
             for lem, tag in present:
                 emit(form, lem, _tag(tag, ptags), "verb/flagless")
             continue
-        inf = nul_participles(str(DEFAULT_DIC)).get(base)
+        inf = dic.nul_participles.get(base)
         if inf:
             emit(form, inf, _tag(("V.PTCP", "ACT", "PRF", "MASC", "SG"), ptags), "verb/flagless")
             continue
         if (inf := irregular.linked_infinitive(base)):
             emit(form, inf, _tag(("V", "NFIN"), ptags), "verb/linked-infinitive")
             continue
-        nouns = noun_index(str(DEFAULT_DIC)).get(base)
+        nouns = dic.noun_index.get(base)
         if nouns:
             for lem, tag in nouns:
                 emit(form, lem, _tag(tag, ptags), "noun/flagless")
@@ -365,7 +352,7 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
             emit(form, lemma, _tag(("ADV",), ("SPRL",) if "SPRL" in ptags else ("CMPR",),
                                    tuple(p for p in ptags if p != "SPRL")), "adv")
             continue
-        if not flags and (base + "e" in (cmp_adv := comparative_adverbs(str(DEFAULT_DIC)))
+        if not flags and (base + "e" in (cmp_adv := dic.comparative_adverbs)
                           or base + "ě" in cmp_adv):
             emit(form, lemma, _tag(("ADV", "CMPR"), ptags), "adv")      # spíš beside spíše/E
             continue
@@ -374,36 +361,36 @@ def expand_entry(lemma: str, flags: str, aff: AffixTable) -> list[tuple]:
         if irregular.looks_like_adverb(base):
             emit(form, base, _tag(("ADV",), ptags), "adv-guess")
             continue
-        imp = imperative_index(str(DEFAULT_DIC)).get(base)
+        imp = dic.imperative_index.get(base)
         if imp:
             emit(form, imp[0], _tag(imp[1], ptags), "imperative/flagless")
             continue
-        other = forms_of_other_headwords(form, aff, str(DEFAULT_DIC), expand_entry)
+        other = forms_of_other_headwords(form, dic, expand_entry)
         if other:
             # a form another headword generates (hrejte: hrát): its tags there, nothing of its own
             out.extend(other)
             continue
-        if (pl3 := third_plural_variant(base, aff, str(DEFAULT_DIC), expand_entry)):
+        if (pl3 := third_plural_variant(base, dic, expand_entry)):
             for _f, _b, lem, tag, _par in pl3:
                 emit(form, lem, _tag(tag, ptags), "verb/3pl-variant")
             continue
-        if (pl := animate_plural_variant(base, aff, str(DEFAULT_DIC), expand_entry)):
+        if (pl := animate_plural_variant(base, dic, expand_entry)):
             for _kind, _form, lem, tag, par in pl:
                 emit(form, lem, _tag(tag, ptags), par)
             continue
-        if (deictic := deictic_demonstrative(base, aff, str(DEFAULT_DIC), expand_entry)):
+        if (deictic := deictic_demonstrative(base, dic, expand_entry)):
             for lem, tag in deictic:
                 emit(form, lem, _tag(tag, ptags), "pronoun/deictic")
             continue
-        if (short := short_adjective(base, str(DEFAULT_DIC))):
+        if (short := short_adjective(base, dic)):
             adjective, masculine = short
             for t in tag_short(base, masculine):
                 emit(form, adjective, _tag(tuple(t), ptags), "adj/short-flagless")
             continue
-        if adverb_of_adjective(base, str(DEFAULT_DIC)) or ordinal_adverb(base, str(DEFAULT_DIC)):
+        if adverb_of_adjective(base, dic) or ordinal_adverb(base, dic):
             emit(form, base, _tag(("ADV",), ptags), "adv/deadjectival")
             continue
-        if (num := collective_numeral(base, str(DEFAULT_DIC))):
+        if (num := collective_numeral(base, dic)):
             emit(form, base, _tag(num, ptags), "num/collective")
             continue
         reject(form, "unclassified", f"{lemma}/{flags}: no paradigm flag and not in the tables")
@@ -424,8 +411,4 @@ def _emit_ost(emit, reject, form, base, r1, lemma, ptags):
     for s in slots:
         emit(form, noun, _tag(("N", "FEM"), s, ptags), "noun/kost")
 
-
-@lru_cache(maxsize=2)
-def affixes(path: str) -> AffixTable:
-    return load_affixes(path)
 

@@ -12,10 +12,11 @@ import argparse
 import random
 from collections import defaultdict
 
-from .expand import DEFAULT_AFF, DEFAULT_DIC, affixes, expand_entry
+from .dictionary import CzechDictionary
+from .expand import expand_entry
 
 
-def flagless_lines(dic_path: str = str(DEFAULT_DIC)):
+def flagless_lines(dic_path):
     with open(dic_path, encoding="utf-8") as fh:
         next(fh, None)
         for line in fh:
@@ -41,12 +42,13 @@ def classify(word: str, flags: str, aff) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--dic", help="dictionary X.dic (X.aff beside it); default: the shipped cs_CZ.dic")
     ap.add_argument("--samples", type=int, default=12)
     ap.add_argument("--list", default=None, help="print every word of the classes starting with this")
     a = ap.parse_args(argv)
-    aff = affixes(str(DEFAULT_AFF))
+    aff = CzechDictionary.load(a.dic) if a.dic else CzechDictionary.shipped()
     by = defaultdict(list)
-    for w, f in flagless_lines():
+    for w, f in flagless_lines(aff.dic_path):
         by[classify(w, f, aff)].append(w)
     rnd = random.Random(0)
     total = sum(len(v) for v in by.values())

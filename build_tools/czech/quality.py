@@ -56,8 +56,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..model import ExpandedForm
-from .driver import dictionary_entries
-from .expand import DEFAULT_AFF, DEFAULT_DIC, affixes, expand_entry
+from .dictionary import CzechDictionary
+from .expand import expand_entry
 from .tables import verb_links_of
 
 CLASSES = ["noun-nom-sg", "noun-nom-pl", "adj-nom", "infinitive", "present", "imperative",
@@ -244,14 +244,15 @@ def load_reference(shared: Path):
     return ref
 
 
-def linked_headwords(entries) -> dict[str, list[tuple[str, str]]]:
+def linked_headwords(dic: CzechDictionary) -> dict[str, list[tuple[str, str]]]:
     """lemma -> [(other headword, flags)] whose forms the build files under that lemma: finite headwords
     of irregular verbs (chce -> chtít) and flagless case forms of nouns (domy -> dům)."""
+    entries = dic.entries
     links = defaultdict(list)
     for word, fls in entries.items():
         for f in fls:
             if "B" in f and not word.endswith(("t", "ti", "ct", "ci")):
-                for inf, _future in verb_links_of(word):
+                for inf, _future in verb_links_of(word, entries):
                     links[inf].append((word, f))
     # verbs the dictionary splits into an infinitive line (vést/IN) and a finite line (vedu/BN): pair an
     # infinitive without present-tense flags with the finite headword sharing its longest beginning
@@ -288,13 +289,11 @@ def linked_headwords(entries) -> dict[str, list[tuple[str, str]]]:
     # every flagless line the build files under another lemma (present lines musím -> muset, -nul
     # participles, case forms domy -> dům, imperatives nechte -> nechat, plural variants dinosauři ->
     # dinosaurus, 3rd plural bydlejí -> bydlet): as expand_entry does it in the build
-    from .finite import plain_lines
-    aff = affixes(str(DEFAULT_AFF))
-    for form in sorted(plain_lines(str(DEFAULT_DIC))):
+    for form in sorted(dic.plain):
         for flags in entries.get(form, ()):
             if set(flags) - {"N"}:
                 continue
-            for lem in sorted({it[2] for it in expand_entry(form, flags, aff) if it[0] == "F" and it[2] != form}):
+            for lem in sorted({it[2] for it in expand_entry(form, flags, dic) if it[0] == "F" and it[2] != form}):
                 links[lem].append((form, flags))
     return {lem: list(dict.fromkeys(srcs)) for lem, srcs in links.items()}
 
@@ -302,11 +301,11 @@ def linked_headwords(entries) -> dict[str, list[tuple[str, str]]]:
 _LINKS = None
 
 
-def generate(lemma: str, entries: dict[str, list[str]], aff):
+def generate(lemma: str, entries: dict[str, list[str]], aff: CzechDictionary):
     """{class: {form: paradigm}} for a lemma, from all its dictionary entries (as the build expands them)."""
     global _LINKS
     if _LINKS is None:
-        _LINKS = linked_headwords(entries)
+        _LINKS = linked_headwords(aff)
     out: dict[str, dict[str, str]] = defaultdict(dict)
     tags: dict[str, list] = defaultdict(list)
     vtags: dict[str, list] = defaultdict(list)       # incl. register variants (COL, LIT): adjusted metric
@@ -314,7 +313,7 @@ def generate(lemma: str, entries: dict[str, list[str]], aff):
     for word, flags in sources:
         # a linked finite headword's forms count under its own name only when it has no infinitive
         # (the imperative of ponesu is not nést's)
-        own = (lemma,) if word != lemma and verb_links_of(word) else (lemma, word)
+        own = (lemma,) if word != lemma and verb_links_of(word, entries) else (lemma, word)
         for item in expand_entry(word, flags, aff):
             if item[0] != "F" or item[2] not in own:
                 continue
@@ -420,11 +419,15 @@ def comparatives_for(lemma: str, entries, aff) -> dict[str, str]:
     return out
 
 
-def run(shared: Path, examples: int = 4, only: str | None = None, out=sys.stdout) -> dict:
+def run(shared: Path, examples: int = 4, only: str | None = None, out=sys.stdout,
+        dic: CzechDictionary | None = None) -> dict:
     t0 = time.time()
     ref = load_reference(shared)
-    entries = dictionary_entries()
-    aff = affixes(str(DEFAULT_AFF))
+    global _LINKS
+    _LINKS = None       # the links of this run's dictionary
+    dic = dic if dic is not None else CzechDictionary.shipped()
+    entries = dic.entries
+    aff = dic
     lemmas = set(ref["unimorph"]) | set(ref["cac"])
     covered = {l for l in lemmas if l in entries or l in _cmpr_rules()[1]}
     stats = {c: Counter() for c in CLASSES}
@@ -571,11 +574,12 @@ def main(argv=None) -> int:
     ap.add_argument("--shared", default="../shared", type=Path)
     ap.add_argument("--examples", default=3, type=int)
     ap.add_argument("--class", dest="only", choices=CLASSES)
+    ap.add_argument("--dic", help="dictionary X.dic (X.aff beside it); default: the shipped cs_CZ.dic")
     a = ap.parse_args(argv)
     if not (a.shared / "data" / "czech").exists():
         print(f"no reference data under {a.shared}/data/czech", file=sys.stderr)
         return 2
-    run(a.shared, a.examples, a.only)
+    run(a.shared, a.examples, a.only, dic=CzechDictionary.load(a.dic) if a.dic else None)
     return 0
 
 
