@@ -56,6 +56,7 @@ bench: install lexicons
 
 quality: install
 	$(PY) -m build_tools.czech.quality --shared $(SHARED)
+	$(PY) -m build_tools.czech.heldout --shared $(SHARED)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex lexicon_service/grpc_gen/*_pb2*.py

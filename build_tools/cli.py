@@ -149,7 +149,8 @@ def _expand(language: str, entries, compiler, workers: int, czech=None) -> None:
             raise BuildError(f"the Czech expander (build_tools.czech) is not available: {exc}") from None
         # Judging in the workers keeps the main process from becoming the bottleneck.
         _merge_judged(compiler, expand_judged(entries, compiler.judge, czech.dictionary, workers=workers,
-                                              log=compiler.log is not None, stats=czech.stats))
+                                              log=compiler.log is not None, stats=czech.stats,
+                                              headwords=czech.headwords))
     else:
         raise BuildError(f"no expander for language {language!r} (known: pl, cs)")
 

@@ -48,6 +48,7 @@ class CzechBuild:
             self.shipped = True
         self._paradigms: CzechDictionary | None = None
         self.dictionary: CzechDictionary | None = None
+        self.headwords = False          # the next source is a headword list (not the dictionary's own lines)
         self.stats: Counter = Counter()
 
     def use_paradigms(self) -> None:
@@ -55,10 +56,12 @@ class CzechBuild:
         if self._paradigms is None:
             self._paradigms = CzechDictionary.load(self.paradigm_dic, self.paradigm_aff)
         self.dictionary = self._paradigms
+        self.headwords = True
 
     def use_dictionary(self, dic: Path) -> None:
         """Expand the next source (a Hunspell dictionary) against itself."""
         self.dictionary = CzechDictionary.load(dic, _check(dic, "hunspell source"))
+        self.headwords = False
 
     def paradigm_manifest(self) -> list[dict]:
         kind = "paradigms-shipped" if self.shipped else "paradigms"

@@ -132,10 +132,17 @@ class CzechDictionary:
         """Capitalised single-word lines (Ostrava, Praha, Brno): candidates for the place-name rule."""
         return frozenset(w for w in self.entries if w[:1].isupper() and w[1:].islower() and w.isalpha())
 
-    def warm(self) -> None:
-        """Build every index now (before worker processes fork, so that they share them)."""
+    @cached_property
+    def linked(self) -> dict[str, list[tuple[str, str]]]:
+        """lemma -> [(line, flags)] of the other lines the engine files under that lemma (links.py)."""
+        from .links import linked_headwords
+        return linked_headwords(self)
+
+    def warm(self, headwords: bool = False) -> None:
+        """Build every index now (before worker processes fork, so that they share them); `headwords`:
+        also what the expansion of a headword list needs."""
         for name in ("present_index", "nul_participles", "noun_index", "imperative_index", "adjectives",
-                     "ending_index", "place_names"):
+                     "place_names") + (("ending_index", "linked") if headwords else ()):
             getattr(self, name)
 
     def manifest_entries(self, kind: str) -> list[dict]:

@@ -12,30 +12,51 @@ from ..parallel import chunked, intern_tagset, ordered_map, reset_tagsets
 from ..tags import ALTERNATIVE_CATEGORIES, CATEGORIES
 from .dictionary import CzechDictionary
 from .expand import _tag, expand_entry
-from .guess import GUESSED, guess_flags, pos_fits
-from .tagger import split_mixed
+from .guess import GUESSED, guess_flags, guessed_comparative, pos_fits
+from .links import comparative_candidates
+from .tables import verb_links_of
+from .tagger import split_mixed, word_class
 
 CHUNK = 4000
 
 
-def _resolve(entry: HeadwordEntry, dic: CzechDictionary) -> list[tuple[str, str | None, str | None]]:
-    """[(lemma, flags or None when unclassifiable, model lemma when the flags are guessed)]: one per
-    dictionary line of the lemma in `dic` (all homonymous lines), or flags guessed by analogy."""
+def _resolve(entry: HeadwordEntry, dic: CzechDictionary, headwords: bool = False
+             ) -> list[tuple[str, str | None, str | None, frozenset | None]]:
+    """[(line word, flags or None when unclassifiable, model word when the flags are guessed, the lemmas
+    whose readings are kept or None for all)]: one per line of the lemma in `dic` (all homonymous
+    lines), or flags guessed by analogy. `headwords` (a headword list, not a dictionary's own lines):
+    also the lines the engine files under the lemma (links.py) and the adjective's comparative."""
     if entry.flags is not None:
-        return [(entry.lemma, entry.flags, None)]
-    if entry.lemma != entry.lemma.lower():
-        return [(entry.lemma, "", None)]
-    flags = dic.flags_of(entry.lemma)
+        return [(entry.lemma, entry.flags, None, None)]
+    lemma = entry.lemma
+    if lemma != lemma.lower():
+        return [(lemma, "", None, None)]
+    flags = dic.flags_of(lemma)
     if flags is None:
-        guessed = guess_flags(entry.lemma, entry.pos, dic)
+        guessed = guess_flags(lemma, entry.pos, dic)
         if guessed is None:
-            return [(entry.lemma, None, None)]
-        return [(entry.lemma, guessed[0], guessed[1])]
+            return [(lemma, None, None, None)]
+        out = [(lemma, guessed[0], guessed[1], None)]
+        if headwords and word_class(lemma, guessed[0]) == "adj":
+            cmpr = guessed_comparative(lemma, dic)
+            if cmpr is not None:
+                out.append((cmpr[0], cmpr[1], cmpr[2], None))
+        return out
     if entry.pos:
-        parts = [p for f in flags for p in split_mixed(entry.lemma, f)]
-        fit = [f for f in parts if pos_fits(entry.lemma, f, entry.pos)]
+        parts = [p for f in flags for p in split_mixed(lemma, f)]
+        fit = [f for f in parts if pos_fits(lemma, f, entry.pos)]
         flags = fit or flags
-    return [(entry.lemma, f, None) for f in flags]
+    out = [(lemma, f, None, None) for f in flags]
+    if headwords:
+        for word, f in dic.linked.get(lemma, ()):
+            keep = frozenset((lemma,) if verb_links_of(word, dic) else (lemma, word))
+            out.append((word, f, None, keep))
+        if lemma.endswith(("ý", "í")) and any(word_class(lemma, f) == "adj" for f in flags):
+            for cand in comparative_candidates(lemma):
+                for f in dic.flags_of(cand) or ():
+                    if cand != lemma and word_class(cand, f) == "adj":
+                        out.append((cand, f, None, None))
+    return out
 
 
 # The dictionary of the expansion running in this process: set by the pool initializer (_init), which
@@ -56,8 +77,11 @@ def _work(batch: list[tuple]) -> list[tuple]:
         gc.enable()
 
 
-def _expand_one(lemma: str, flags: str, model: str | None, dic: CzechDictionary) -> list[tuple]:
+def _expand_one(lemma: str, flags: str, model: str | None, keep: frozenset | None,
+                dic: CzechDictionary) -> list[tuple]:
     items = expand_entry(lemma, flags, dic)
+    if keep is not None:
+        items = [it for it in items if it[0] != "F" or it[2] in keep]
     if model is not None:
         items = mark_guessed(items, model)
     return merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
@@ -71,12 +95,12 @@ def mark_guessed(items: list[tuple], model: str) -> list[tuple]:
 
 def _work1(batch: list[tuple], dic: CzechDictionary) -> list[tuple]:
     res = []
-    for lemma, flags, model, source, line in batch:
+    for lemma, flags, model, keep, source, line in batch:
         if flags is None:
             res.append(("R", lemma, "unclassified", "not in the paradigm source and no paradigm by analogy",
                         source, line))
             continue
-        for item in _expand_one(lemma, flags, model, dic):
+        for item in _expand_one(lemma, flags, model, keep, dic):
             res.append(item + (source, line))
     return res
 
@@ -149,45 +173,49 @@ def _to_records(items: list[tuple]) -> Iterator[ExpandedForm | Rejection]:
             yield Rejection(it[1], it[2], it[4], it[5], it[3])
 
 
-def _batches(entries: Iterable[HeadwordEntry], dic: CzechDictionary, stats: Counter | None = None):
-    """Batches of (lemma, flags, model, source, line); `stats` counts the guessed headwords."""
+def _batches(entries: Iterable[HeadwordEntry], dic: CzechDictionary, headwords: bool,
+             stats: Counter | None = None):
+    """Batches of (line word, flags, model, kept lemmas, source, line); `stats` counts the headwords
+    inflected by analogy."""
     for chunk in chunked(entries, CHUNK):
         out = []
         for e in chunk:
-            for lemma, flags, model in _resolve(e, dic):
-                if model is not None and stats is not None:
-                    stats["guessed"] += 1
-                out.append((lemma, flags, model, e.source, e.line))
+            resolved = _resolve(e, dic, headwords)
+            if stats is not None and resolved[0][2] is not None:
+                stats["guessed"] += 1
+            for lemma, flags, model, keep in resolved:
+                out.append((lemma, flags, model, keep, e.source, e.line))
         yield out
 
 
-def _warm(dic: CzechDictionary):
+def _warm(dic: CzechDictionary, headwords: bool):
     """Load the paradigm tables and the dictionary's indexes once in the parent, so that forked worker
     processes share them instead of each building its own copy."""
     def warm() -> None:
         from . import tables as irregular
         from .tagger import tables
-        dic.warm()
+        dic.warm(headwords)
         tables()
         irregular.paradigm_for("být")
         irregular.readings_of("být")
     return warm
 
 
-def expand_headwords(entries: Iterable[HeadwordEntry], dic: CzechDictionary, *, workers: int = 1
-                     ) -> Iterator[ExpandedForm | Rejection]:
+def expand_headwords(entries: Iterable[HeadwordEntry], dic: CzechDictionary, *, workers: int = 1,
+                     headwords: bool = False) -> Iterator[ExpandedForm | Rejection]:
     """Expand Czech headwords into tagged forms; yields Rejection for what is excluded (with the reason).
     `dic`: the dictionary that says how to inflect a headword without flags (its lines' flags, or by
-    analogy with its words), and whose flagless lines give context to the flagless ones."""
-    for items in ordered_map(_work, _batches(entries, dic), workers=workers, initializer=_init,
-                             initargs=(dic,), before_fork=_warm(dic)):
+    analogy with its words), and whose flagless lines give context to the flagless ones. `headwords`:
+    the entries are a headword list (see _resolve), not the lines of `dic` itself."""
+    for items in ordered_map(_work, _batches(entries, dic, headwords), workers=workers, initializer=_init,
+                             initargs=(dic,), before_fork=_warm(dic, headwords)):
         yield from _to_records(items)
 
 
 def expand_lemma(lemma: str, dic: CzechDictionary, flags: str | None = None) -> list[ExpandedForm | Rejection]:
     """Convenience for tests and tools: forms of one headword (flags looked up in `dic` if omitted)."""
     e = HeadwordEntry(lemma=lemma, source="dictionary" if flags is not None else "headwords", line=0, flags=flags)
-    return list(expand_headwords([e], dic))
+    return list(expand_headwords([e], dic, headwords=flags is None))
 
 
 # ------------------------------------------------------------------ judged fast path
@@ -236,12 +264,12 @@ def _judge_batch1(batch, dic: CzechDictionary):
         if _LOG:
             log_lines.append(f"{form}\t{reason}\t{where}\t{detail}\n")
 
-    for lemma, flags, model, source, line in batch:
+    for lemma, flags, model, keep, source, line in batch:
         where = f"{source}:{line}"
         if flags is None:
             out.append(("R", lemma, "unclassified", source, line))
             continue
-        items = _expand_one(lemma, flags, model, dic)
+        items = _expand_one(lemma, flags, model, keep, dic)
         if len(items) == 1 and items[0][0] == "R" and items[0][1] == lemma:
             out.append(("R", lemma, items[0][2], source, line))
             continue
@@ -289,10 +317,10 @@ def _frozen(tag: tuple) -> frozenset:
 
 
 def expand_judged(entries: Iterable[HeadwordEntry], judge, dic: CzechDictionary, *, workers: int | None = None,
-                  log: bool = False, stats: Counter | None = None):
+                  log: bool = False, stats: Counter | None = None, headwords: bool = False):
     """Expansion and per-form judging in worker processes (the compiler's fast path, same protocol as
     build_tools.expand_pl.expand_judged). Yields one result tuple per batch of headwords, in order.
     `dic` as for expand_headwords; `stats["guessed"]` counts the headwords inflected by analogy."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    yield from ordered_map(_judge_batch, _batches(entries, dic, stats), workers=workers,
-                           initializer=_init_judge, initargs=(judge, log, dic), before_fork=_warm(dic))
+    yield from ordered_map(_judge_batch, _batches(entries, dic, headwords, stats), workers=workers,
+                           initializer=_init_judge, initargs=(judge, log, dic), before_fork=_warm(dic, headwords))

@@ -6,6 +6,8 @@ model word (`guessed:<model>` in the provenance).
 
 from __future__ import annotations
 
+from collections import Counter
+
 from .tagger import word_class
 
 GUESSED = "GUESSED"
@@ -14,11 +16,14 @@ POS_CLASSES = {"noun": "noun", "n": "noun", "subst": "noun", "adj": "adj", "a": 
                "adv": "plain", "prep": "plain", "conj": "plain", "part": "plain", "intj": "plain", "num": "plain",
                "pron": "plain", "pro": "plain"}
 
-# derivation and lexical extras left out of a guessed paradigm (negation, adverbs, -ost nouns,
-# passives, transgressives, comparatives): a guess gives the inflection only
+# derivation and lexical extras that do not decide the class of a word (negation, adverbs, -ost nouns,
+# passives, transgressives, comparatives): words ending alike are grouped by their other flags, and a
+# guessed headword takes the full flags most words of the winning group carry
 EXTRAS = frozenset("NRKEWCTXyO")
-MIN_ENDING, MAX_ENDING = 3, 6
-MIN_WORDS, MIN_AGREEMENT = 5, 0.9
+MIN_ENDING, MAX_ENDING = 2, 7
+MIN_WORDS, MIN_AGREEMENT = 3, 0.5
+MIN_WORDS_SHORT_ENDING = 10     # evidence needed when only the last two letters are shared
+STOP_AT_LONGEST = False
 
 
 def pos_fits(lemma: str, flags: str, pos: str) -> bool:
@@ -27,26 +32,33 @@ def pos_fits(lemma: str, flags: str, pos: str) -> bool:
 
 
 def core(flags: str) -> str:
-    return "".join(f for f in flags if f not in EXTRAS)
+    """The flags that decide the class; K alone is the kost declension (radost/KN), not a derivation."""
+    c = "".join(f for f in flags if f not in EXTRAS)
+    return c or "".join(f for f in flags if f in "K")
 
 
 def build_ending_index(entries: dict[str, list[str]]) -> dict[str, dict[str, list]]:
-    """ending -> {core flags: [number of words, model word]} over the lowercase single-line
-    headwords with flags; the model is the alphabetically first word of the class."""
+    """ending -> {core flags: [number of words, Counter of their full flags, model word per full
+    flags]} over the lowercase single-line headwords with flags; the model is the alphabetically first
+    word with those flags."""
     idx: dict[str, dict[str, list]] = {}
     for word, fl in entries.items():
         if word != word.lower() or len(fl) != 1 or not fl[0]:
             continue
-        c = core(fl[0])
+        full = fl[0]
+        c = core(full)
+        if not c:
+            continue
         for k in range(MIN_ENDING, min(MAX_ENDING, len(word) - 1) + 1):
             by = idx.setdefault(word[-k:], {})
             hit = by.get(c)
             if hit is None:
-                by[c] = [1, word]
+                by[c] = [1, Counter({full: 1}), {full: word}]
             else:
                 hit[0] += 1
-                if word < hit[1]:
-                    hit[1] = word
+                hit[1][full] += 1
+                if word < hit[2].get(full, "\uffff"):
+                    hit[2][full] = word
     return idx
 
 
@@ -55,13 +67,45 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
     the longest shared ending (at least 3 letters) carry, if they agree (>= 90 %) and fit the part of
     speech. None (unclassified) when the evidence is weak: conservative by design."""
     idx = dic.ending_index
-    for k in range(min(MAX_ENDING, len(lemma) - 1), MIN_ENDING - 1, -1):
+    for k in range(min(MAX_ENDING, len(lemma)), MIN_ENDING - 1, -1):
         counts = idx.get(lemma[-k:])
         if not counts:
             continue
-        total = sum(n for n, _ in counts.values())
-        flags, (n, model) = max(counts.items(), key=lambda kv: (kv[1][0], kv[0]))
-        if flags and total >= MIN_WORDS and n / total >= MIN_AGREEMENT and (not pos or pos_fits(lemma, flags, pos)):
-            return flags, model
-        return None
+        if pos:
+            counts = {f: v for f, v in counts.items() if pos_fits(lemma, f, pos)}
+        total = sum(v[0] for v in counts.values())
+        if total < (MIN_WORDS if k > 2 else MIN_WORDS_SHORT_ENDING):
+            continue
+        _core, (n, fulls, models) = max(counts.items(), key=lambda kv: (kv[1][0], kv[0]))
+        if n / total >= MIN_AGREEMENT:
+            # the flags most words of the class carry (the -ovat verbs: ATN, passive and ne- included)
+            flags = max(fulls.items(), key=lambda kv: (kv[1], kv[0]))[0]
+            return flags, models[flags]
+        if STOP_AT_LONGEST:
+            return None
     return None
+
+
+# comparative ending by the last consonant of the stem of a -ý adjective (zelený -> zelenější,
+# bílý -> bělejší is irregular and not guessed); k/h/ch stems alternate unpredictably (hezčí, tišší,
+# dražší) and relational adjectives (-ový, -ský, -cký) have no comparative: neither is guessed
+COMPARATIVE_ENDINGS = {**{c: "ější" for c in "ntdbpvmf"}, **{c: "ejší" for c in "lsz"}}
+NO_COMPARATIVE = ("ový", "ský", "cký")
+
+
+def guessed_comparative(positive: str, dic) -> tuple[str, str, str] | None:
+    """(comparative, flags, model) for a -ý adjective inflected by analogy: the comparative by the
+    regular rule, inflected by analogy with the dictionary's comparatives ending alike."""
+    if not positive.endswith("ý") or positive.endswith(NO_COMPARATIVE) or len(positive) < 4:
+        return None
+    stem = positive[:-1]
+    if stem[-1] == "r":
+        cmpr = stem[:-1] + "řejší"
+    elif stem[-1] in COMPARATIVE_ENDINGS:
+        cmpr = stem + COMPARATIVE_ENDINGS[stem[-1]]
+    else:
+        return None
+    guessed = guess_flags(cmpr, "adj", dic)
+    if guessed is None or not set(guessed[0]) & {"E", "W"}:
+        return None
+    return cmpr, guessed[0], guessed[1]
