@@ -30,45 +30,47 @@ NEG_PREFIXES = ("nejne", "nej", "ne")
 
 
 def _suffix_index(aff):
-    idx = aff.__dict__.get("_reverse_sfx")
-    if idx is None:
-        idx = defaultdict(list)
+    """(rules by added ending, {flag: rules whose continuation has the flag, by added ending}, longest
+    added ending) of the affix table, kept on it."""
+    hit = aff.__dict__.get("_reverse_sfx")
+    if hit is None:
+        by_add = defaultdict(list)
+        by_cont: dict = defaultdict(lambda: defaultdict(list))
         for c in aff.suffixes.values():
             for r in c.rules:
-                idx[r.add].append(r)
-        aff.__dict__["_reverse_sfx"] = idx = dict(idx)
-    return idx
+                by_add[r.add].append(r)
+                for f in set(r.cont):
+                    by_cont[f][r.add].append(r)
+        maxlen = max((len(a) for a in by_add), default=0)
+        hit = aff.__dict__["_reverse_sfx"] = (dict(by_add), {f: dict(v) for f, v in by_cont.items()}, maxlen)
+    return hit
 
 
 def _candidate_stems(word: str, aff, dic: dict) -> set[tuple[str, str]]:
     """(stem, flags) of dictionary headwords whose suffix rules could make `word` (unverified)."""
-    idx = _suffix_index(aff)
-    maxlen = max((len(a) for a in idx), default=0)
+    by_add, by_cont, maxlen = _suffix_index(aff)
     out = set()
 
-    def one_level(w: str, need_flag: str | None = None):
-        res = []
-        for k in range(0, min(len(w) - 1, maxlen) + 1):
-            for r in idx.get(w[len(w) - k:], ()):
-                if need_flag is not None and r.flag not in need_flag:
-                    continue
-                res.append((w[: len(w) - k] + r.strip, r))
-        return res
+    def one_level(w: str, index: dict):
+        n = len(w)
+        for k in range(0, min(n - 1, maxlen) + 1):
+            for r in index.get(w[n - k:], ()):
+                yield w[: n - k] + r.strip, r
 
     for w in {word} | {word[len(p):] for p in NEG_PREFIXES if word.startswith(p) and len(word) > len(p) + 1}:
         for flags in dic.get(w, ()):
             out.add((w, flags))
-        for stem, r in one_level(w):
+        for stem, r in one_level(w, by_add):
             for flags in dic.get(stem, ()):
                 if r.flag in flags:
                     out.add((stem, flags))
-            # a continuation class: w = (stem + rule1) + rule2
-            if r.flag:
-                for stem1, r1 in one_level(stem):
-                    if r1.cont and r.flag in r1.cont:
-                        for flags in dic.get(stem1, ()):
-                            if r1.flag in flags:
-                                out.add((stem1, flags))
+            # a continuation class: w = (stem + rule1) + rule2, rule1 naming rule2's flag
+            cont = by_cont.get(r.flag) if r.flag else None
+            if cont:
+                for stem1, r1 in one_level(stem, cont):
+                    for flags in dic.get(stem1, ()):
+                        if r1.flag in flags:
+                            out.add((stem1, flags))
     return out
 
 
