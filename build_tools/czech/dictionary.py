@@ -128,9 +128,10 @@ class CzechDictionary:
         return build_ending_index(self.entries)
 
     @cached_property
-    def place_names(self) -> frozenset:
-        """Capitalised single-word lines (Ostrava, Praha, Brno): candidates for the place-name rule."""
-        return frozenset(w for w in self.entries if w[:1].isupper() and w[1:].islower() and w.isalpha())
+    def place_names(self) -> dict[str, list[str]]:
+        """Capitalised one-word lines (Ostrava, Praha, Brno) -> their flag strings: the names the
+        place-name rule (places.py) looks adjectives up in."""
+        return {w: f for w, f in self.entries.items() if w[:1].isupper() and w[1:].islower() and w.isalpha()}
 
     @cached_property
     def linked(self) -> dict[str, list[tuple[str, str]]]:

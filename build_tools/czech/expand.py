@@ -12,6 +12,7 @@ from collections import defaultdict
 
 from . import tables as irregular
 from .dictionary import CzechDictionary
+from .places import place_of
 from .flagless import (adverb_of_adjective, collective_numeral, forms_of_other_headwords,
                        animate_plural_variant, deictic_demonstrative, short_adjective, third_plural_variant,
                        ordinal_adverb, reviewed_words)
@@ -153,6 +154,8 @@ def expand_entry(lemma: str, flags: str, dic: CzechDictionary) -> list[tuple]:
 
     if cls == "adj":
         is_cmpr = lemma.endswith("í") and ("E" in flags or "W" in flags)
+        # adjectives derived from place names (ostravský): TOPO, which cs-kriskros excludes (seed 004)
+        topo = ("TOPO",) if place_of(lemma, dic) else ()
         lemma_end = "í" if is_cmpr else lemma[-3:]
         for form, chain in expanded:
             ptags, base, sfx = split_prefix(form, chain)
@@ -175,10 +178,10 @@ def expand_entry(lemma: str, flags: str, dic: CzechDictionary) -> list[tuple]:
                     continue
                 pt = tuple(p for p in ptags if p != "SPRL")
                 poss = ("POSS",) if lemma.endswith(("ův", "in")) else ()
-                ck = (slots, d, pt, poss)
+                ck = (slots, d, pt, poss, topo)
                 tags = _ADJ_TAGS.get(ck)
                 if tags is None:
-                    tags = _ADJ_TAGS[ck] = tuple(_tag(("ADJ",), s_, d, pt, poss) for s_ in slots)
+                    tags = _ADJ_TAGS[ck] = tuple(_tag(("ADJ",), s_, d, pt, poss, topo) for s_ in slots)
                 for t in tags:
                     append(("F", form, lemma, t, paradigm))
                 continue
