@@ -331,6 +331,9 @@ def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
         pass
     w(f"  input: {report.headwords} headword entries, {report.readings_in} expanded forms, "
       f"{report.readings_admitted} admitted\n")
+    if c.get("guessed_headwords"):
+        w(f"  inflected by analogy (not in the paradigm source; rule guessed:<model word>): "
+          f"{c['guessed_headwords']} headwords\n")
     w("  admitted forms by rule (first rule of each form):\n")
     for rule, n in sorted(report.admitted_by_rule.items(), key=lambda kv: (-kv[1], kv[0])):
         w(f"    {rule:<24} {n:>9}\n")

@@ -1,5 +1,5 @@
 """Czech builds see only the dictionaries they are given (--hunspell, --paradigms) and record every
-input in the manifest; provenance rule names of Czech readings."""
+input in the manifest (provenance rule names: test_czech_headwords.py)."""
 
 from __future__ import annotations
 
@@ -17,14 +17,6 @@ def _dic(path: Path, lines: list[str]) -> Path:
     path.write_text(f"{len(lines)}\n" + "\n".join(lines) + "\n", encoding="utf-8")
     path.with_suffix(".aff").write_bytes(shipped_paths()[1].read_bytes())
     return path
-
-
-def _explain(lex_path: Path, word: str):
-    lex = load_lexicon(lex_path)
-    try:
-        return lex.explain(lex.rule_set.tile_set.key_of_text(word))
-    finally:
-        lex.close()
 
 
 def test_a_two_line_dictionary_admits_nothing_from_the_shipped_one(tmp_path):
@@ -66,17 +58,6 @@ def test_headwords_take_their_paradigms_from_the_given_dictionary_only(tmp_path)
     assert engine["version"] and "irregular.paradigms" in engine["data"] and "noun_slots.tsv" in engine["data"]
 
 
-def test_paradigms_default_to_the_shipped_dictionary_and_are_recorded(tmp_path):
-    heads = tmp_path / "heads.txt"
-    heads.write_text("žena\n", encoding="utf-8")
-    out = tmp_path / "s.lex"
-    assert build_main(["--rules", "cs-scrabble", "--quiet", "--workers", "1", "--headwords", str(heads),
-                       "-o", str(out)]) == 0
-    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    shipped = [s for s in manifest["sources"] if s["kind"] == "paradigms-shipped"]
-    assert [s["name"] for s in shipped] == ["cs_CZ.dic"]
-
-
 @pytest.mark.parametrize("argv, message", [
     (["--paradigms", "nope.dic"], "paradigm source nope.dic: no such file"),
 ])
@@ -96,25 +77,3 @@ def test_paradigms_is_refused_for_polish(tmp_path, capsys):
     code = build_main(["--rules", "pl-scrabble", "--quiet", "--words", str(words), "--paradigms", str(words),
                        "-o", str(tmp_path / "p.lex")])
     assert code == 2 and "--paradigms is for Czech" in capsys.readouterr().err
-
-
-# Provenance: the profile rule recorded for each reading of a Czech build (cs-kriskros profile).
-PROVENANCE = [
-    ("ženy", "žena", "noun-nominative"),
-    ("mladí", "mladý", "adjective-nominative"),
-    ("nesl", "nést", "l-participle"),
-    ("nesu", "nést", "present-future"),
-    ("nes", "nést", "imperative"),
-    ("nést", "nést", "infinitive"),
-]
-
-
-def test_czech_readings_name_the_profile_rule_that_admitted_them(tmp_path):
-    heads = tmp_path / "heads.txt"
-    heads.write_text("žena\nmladý\nnést\n", encoding="utf-8")
-    out = tmp_path / "p.lex"
-    assert build_main(["--rules", "cs-kriskros", "--quiet", "--workers", "1", "--headwords", str(heads),
-                       "-o", str(out)]) == 0
-    for form, headword, rule in PROVENANCE:
-        readings = _explain(out, form)
-        assert any(r.headword == headword and r.rule == rule for r in readings), (form, readings)
