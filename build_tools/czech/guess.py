@@ -23,7 +23,6 @@ EXTRAS = frozenset("NRKEWCTXyO")
 MIN_ENDING, MAX_ENDING = 2, 7
 MIN_WORDS, MIN_AGREEMENT = 3, 0.5
 MIN_WORDS_SHORT_ENDING = 10     # evidence needed when only the last two letters are shared
-STOP_AT_LONGEST = False
 
 
 def pos_fits(lemma: str, flags: str, pos: str) -> bool:
@@ -63,9 +62,10 @@ def build_ending_index(entries: dict[str, list[str]]) -> dict[str, dict[str, lis
 
 
 def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
-    """(flags, model word) for a headword missing from the dictionary `dic`: the flags most words with
-    the longest shared ending (at least 3 letters) carry, if they agree (>= 90 %) and fit the part of
-    speech. None (unclassified) when the evidence is weak: conservative by design."""
+    """(flags, model word) for a headword missing from the dictionary `dic`: for the longest ending
+    shared by enough single-line headwords (of the part of speech, if given), the class most of them
+    belong to when it holds at least half of them, else a shorter ending; None (unclassified) when no
+    ending gives enough evidence."""
     idx = dic.ending_index
     for k in range(min(MAX_ENDING, len(lemma)), MIN_ENDING - 1, -1):
         counts = idx.get(lemma[-k:])
@@ -81,8 +81,6 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
             # the flags most words of the class carry (the -ovat verbs: ATN, passive and ne- included)
             flags = max(fulls.items(), key=lambda kv: (kv[1], kv[0]))[0]
             return flags, models[flags]
-        if STOP_AT_LONGEST:
-            return None
     return None
 
 
