@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from build_tools.czech.expand import expand_entry
+from build_tools.model import Reading, Rejection
 from czech_shipped import shipped
 from build_tools.czech.tagger import split_mixed
 
@@ -13,8 +14,8 @@ from build_tools.czech.tagger import split_mixed
 def readings(word, flags):
     out = {}
     for it in expand_entry(word, flags, shipped()):
-        if it[0] == "F":
-            out.setdefault(it[1], set()).add((it[2], frozenset(it[3])))
+        if isinstance(it, Reading):
+            out.setdefault(it.form, set()).add((it.lemma, frozenset(it.tag)))
     return out
 
 
@@ -143,7 +144,7 @@ def test_short_passive_by_flag_o_on_a_verb():
 def test_nul_variant_inside_a_verb_paradigm():
     assert has("blbnout", "ANT", "blbnul", "V.PTCP", "ACT", "MASC", "SG")
     r = expand_entry("blbnout", "ANT", shipped())
-    assert not [x for x in r if x[0] == "R" and x[2] == "untagged-form"]
+    assert not [x for x in r if isinstance(x, Rejection) and x.reason == "untagged-form"]
 
 
 def test_imperative_whose_plural_is_the_present():

@@ -9,7 +9,7 @@ from build_tools.czech import expand_lemma
 from build_tools.czech.expand import expand_entry
 from czech_shipped import shipped
 from build_tools.czech.tagger import word_class
-from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
+from build_tools.model import ExpandedForm, HeadwordEntry, Reading, Rejection
 
 
 def forms(lemma, flags=None):
@@ -22,8 +22,8 @@ def forms(lemma, flags=None):
     out = {}
     for f in fls:
         for it in expand_entry(lemma, f, shipped()):
-            if it[0] == "F":
-                out.setdefault(it[1], []).append(frozenset(it[3]))
+            if isinstance(it, Reading):
+                out.setdefault(it.form, []).append(frozenset(it.tag))
     return out
 
 
@@ -148,9 +148,9 @@ def test_nest_full_box_forms():
 
 def test_clitic_contractions_are_rejected():
     res = expand_entry("nést", "ATN", shipped())
-    rej = {it[1]: it[2] for it in res if it[0] == "R"}
+    rej = {it.item: it.reason for it in res if isinstance(it, Rejection)}
     assert rej.get("nesls") == "clitic-contraction"
-    assert "nesls" not in {it[1] for it in res if it[0] == "F"}
+    assert "nesls" not in {it.form for it in res if isinstance(it, Reading)}
 
 
 def test_finite_headword_of_an_irregular_verb():

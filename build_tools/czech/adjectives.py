@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..model import Reading
 from .output import Output, _ADJ_TAGS, _tag, emit_ost, split_prefix
 from .places import place_of
 from .tagger import adj_slots
@@ -41,7 +42,7 @@ def expand_adj(lemma: str, flags: str, dic, expanded, out: Output) -> None:
             if tags is None:
                 tags = _ADJ_TAGS[ck] = tuple(_tag(("ADJ",), s_, d, pt, poss, topo) for s_ in slots)
             for t in tags:
-                append(("F", form, lemma, t, paradigm))
+                append(Reading(form, lemma, t, paradigm))
             continue
         r1 = sfx[0]
         pt = tuple(p for p in ptags if p != "SPRL")

@@ -7,7 +7,7 @@ import os
 from collections import Counter
 from typing import Iterable, Iterator
 
-from ..model import ExpandedForm, HeadwordEntry, Rejection
+from ..model import ExpandedForm, HeadwordEntry, Reading, Rejection
 from ..parallel import chunked, intern_tagset, ordered_map, reset_tagsets
 from ..tags import ALTERNATIVE_CATEGORIES, CATEGORIES
 from .dictionary import CzechDictionary
@@ -78,30 +78,30 @@ def _work(batch: list[tuple]) -> list[tuple]:
 
 
 def _expand_one(lemma: str, flags: str, model: str | None, keep: frozenset | None,
-                dic: CzechDictionary) -> list[tuple]:
+                dic: CzechDictionary) -> list[Reading | Rejection]:
     items = expand_entry(lemma, flags, dic)
     if keep is not None:
-        items = [it for it in items if it[0] != "F" or it[2] in keep]
+        items = [it for it in items if not isinstance(it, Reading) or it.lemma in keep]
     if model is not None:
         items = mark_guessed(items, model)
     return merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
 
 
-def mark_guessed(items: list[tuple], model: str) -> list[tuple]:
-    """Readings of a headword inflected by analogy: GUESSED in the tag, the model word as paradigm."""
-    return [("F", it[1], it[2], _tag(it[3], (GUESSED,)), f"guessed:{model}") if it[0] == "F" else it
-            for it in items]
+def mark_guessed(items: list, model: str) -> list:
+    """Readings of a headword inflected by analogy: GUESSED in the tag, the model word as the rule."""
+    return [Reading(it.form, it.lemma, _tag(it.tag, (GUESSED,)), f"guessed:{model}")
+            if isinstance(it, Reading) else it for it in items]
 
 
 def _work1(batch: list[tuple], dic: CzechDictionary) -> list[tuple]:
     res = []
     for lemma, flags, model, keep, source, line in batch:
         if flags is None:
-            res.append(("R", lemma, "unclassified", "not in the paradigm source and no paradigm by analogy",
-                        source, line))
+            res.append((Rejection(lemma, "unclassified",
+                                  detail="not in the paradigm source and no paradigm by analogy"), source, line))
             continue
         for item in _expand_one(lemma, flags, model, keep, dic):
-            res.append(item + (source, line))
+            res.append((item, source, line))
     return res
 
 
@@ -110,14 +110,17 @@ def _work1(batch: list[tuple], dic: CzechDictionary) -> list[tuple]:
 _PUBLIC: dict = {}
 
 
-def _public(it: tuple) -> tuple:
-    if it[0] != "F":
-        return it
-    tag = it[3]
+def _public_tag(tag: tuple) -> tuple:
     t = _PUBLIC.get(tag)
     if t is None:
         t = _PUBLIC[tag] = tuple(sorted({"ARCH" if f == "LIT" else f for f in tag if f != "COL"}))
-    return it[:3] + (t,) + it[4:]
+    return t
+
+
+def _public(it):
+    if not isinstance(it, Reading):
+        return it
+    return Reading(it.form, it.lemma, _public_tag(it.tag), it.rule)
 
 
 # One record per form and non-alternative features: the readings of a syncretic form (ženy: GEN SG,
@@ -128,23 +131,23 @@ _ALTERNATIVE = frozenset(f for c in ALTERNATIVE_CATEGORIES for f in CATEGORIES[c
 _SPLIT: dict = {}
 
 
-def merge_readings(items: list[tuple]) -> list[tuple]:
+def merge_readings(items: list) -> list:
     """Merge the readings (public tags, see _public) of each form into one record per form, lemma,
     non-alternative features and paradigm."""
     groups: dict = {}
     out = []
     public = _PUBLIC
     for it in items:
-        if it[0] != "F":
+        if not isinstance(it, Reading):
             out.append(it)
             continue
-        tag = public.get(it[3])
+        tag = public.get(it.tag)
         if tag is None:
-            tag = _public(it)[3]
+            tag = _public_tag(it.tag)
         fixed = _SPLIT.get(tag)
         if fixed is None:
             fixed = _SPLIT[tag] = tuple(f for f in tag if f not in _ALTERNATIVE)
-        key = (it[1], it[2], fixed, it[4])
+        key = (it.form, it.lemma, fixed, it.rule)
         g = groups.get(key)
         if g is None:
             groups[key] = [tag]
@@ -152,9 +155,9 @@ def merge_readings(items: list[tuple]) -> list[tuple]:
             g.append(tag)
     for (form, lemma, _fixed, par), tags in groups.items():
         if len(tags) == 1:
-            out.append(("F", form, lemma, tags[0], par))
+            out.append(Reading(form, lemma, tags[0], par))
             continue
-        out.append(("F", form, lemma, _tag(*tags), par))  # the cached sorted union of the tags
+        out.append(Reading(form, lemma, _tag(*tags), par))  # the cached sorted union of the tags
     return out
 
 
@@ -163,14 +166,14 @@ _FROZEN: dict = {}
 
 def _to_records(items: list[tuple]) -> Iterator[ExpandedForm | Rejection]:
     frozen = _FROZEN
-    for it in items:
-        if it[0] == "F":
-            tag = frozen.get(it[3])
+    for it, source, line in items:
+        if isinstance(it, Reading):
+            tag = frozen.get(it.tag)
             if tag is None:
-                tag = frozen[it[3]] = frozenset(it[3])
-            yield ExpandedForm(it[1], it[2], tag, it[4])
+                tag = frozen[it.tag] = frozenset(it.tag)
+            yield ExpandedForm(it.form, it.lemma, tag, it.rule)
         else:
-            yield Rejection(it[1], it[2], it[4], it[5], it[3])
+            yield Rejection(it.item, it.reason, source, line, it.detail)
 
 
 def _batches(entries: Iterable[HeadwordEntry], dic: CzechDictionary, headwords: bool,
@@ -270,15 +273,15 @@ def _judge_batch1(batch, dic: CzechDictionary):
             out.append(("R", lemma, "unclassified", source, line))
             continue
         items = _expand_one(lemma, flags, model, keep, dic)
-        if len(items) == 1 and items[0][0] == "R" and items[0][1] == lemma:
-            out.append(("R", lemma, items[0][2], source, line))
+        if len(items) == 1 and isinstance(items[0], Rejection) and items[0].item == lemma:
+            out.append(("R", lemma, items[0].reason, source, line))
             continue
         groups: dict[str, dict[str, set]] = {}
         for it in items:
-            if it[0] == "R":
-                rej(it[1], it[2], where, it[3])
+            if not isinstance(it, Reading):
+                rej(it.item, it.reason, where, it.detail)
                 continue
-            _, form, head, tagt, _par = it
+            form, head, tagt, _par = it.form, it.lemma, it.tag, it.rule
             n_in += 1
             v = verdicts.get(tagt)
             if v is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..model import Reading, Rejection
 from . import plain
 from . import tables as irregular
 from .adjectives import expand_adj
@@ -21,18 +22,18 @@ from .verbs import expand_verb
 LETTERS = re.compile(r"^[a-záčďéěíňóřšťúůýžäöüëàèìòùâêîôûçłľĺŕąęśźżćńőű]+$")
 
 
-def expand_entry(lemma: str, flags: str, dic: CzechDictionary) -> list[tuple]:
+def expand_entry(lemma: str, flags: str, dic: CzechDictionary) -> list[Reading | Rejection]:
     """The items of one dictionary line (`lemma` with `flags`), in the context of the dictionary `dic`
     (its affix table, and its other lines for the words without a paradigm flag)."""
-    out: list[tuple] = []
+    out: list = []
     flags = flags or ""
     if not lemma:
         return out
     if not LETTERS.match(lemma.lower()):
-        return [("R", lemma, "non-letter", "contains a character that is not a letter")]
+        return [Rejection(lemma, "non-letter", detail="contains a character that is not a letter")]
     if lemma != lemma.lower():
         reason = "abbreviation" if lemma.isupper() and len(lemma) > 1 else "proper-name"
-        return [("R", lemma, reason, "capitalised headword")]
+        return [Rejection(lemma, reason, detail="capitalised headword")]
 
     # hand-written tables (pronouns, numerals, irregular verbs and nouns) take precedence
     tab = irregular.paradigm_for(lemma)
@@ -46,11 +47,11 @@ def expand_entry(lemma: str, flags: str, dic: CzechDictionary) -> list[tuple]:
         for form, tag in rows:
             if "NEG" in tag and not neg:
                 continue
-            out.append(("F", form, lemma, tag, name))
+            out.append(Reading(form, lemma, tag, name))
             if neg and irregular.negatable(lemma, form, tag):
-                out.append(("F", "ne" + form, lemma, _tag(tag, ("NEG",)), name))
+                out.append(Reading("ne" + form, lemma, _tag(tag, ("NEG",)), name))
         if (cc := irregular.closed_class(lemma)):
-            out.append(("F", lemma, lemma, cc, "closed"))  # se: the reflexive and the preposition
+            out.append(Reading(lemma, lemma, cc, "closed"))  # se: the reflexive and the preposition
         return out
 
     parts = split_mixed(lemma, flags)

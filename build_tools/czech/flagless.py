@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import lru_cache
 
+from ..model import Reading
 from .unflagged import PALATALISE, SOFTEN
 
 # ---------------------------------------------------------------- 1. forms of other headwords
@@ -75,14 +76,14 @@ def _candidate_stems(word: str, aff, dic: dict) -> set[tuple[str, str]]:
 
 
 def forms_of_other_headwords(word: str, dic, expand_entry) -> list[tuple]:
-    """The ("F", ...) items that other flagged headwords of the dictionary `dic` generate for `word`."""
+    """The readings that other flagged headwords of the dictionary `dic` generate for `word`."""
     items = []
     from .tagger import word_class
     for stem, flags in sorted(_candidate_stems(word, dic.aff, dic.flagged)):
         if word_class(stem, flags) == "plain":
             continue        # only paradigm headwords (no recursion into other plain lines)
         for it in _expand_cached(stem, flags, dic, expand_entry):
-            if it[0] == "F" and it[1] == word:
+            if isinstance(it, Reading) and it.form == word:
                 items.append(it)
     return items
 
@@ -94,9 +95,9 @@ def third_plural_variant(word: str, dic, expand_entry) -> list[tuple]:
     if not word.endswith(("ejí", "ějí")) or len(word) < 6:
         return []
     plain = word[:-3] + "í"
-    return [("F", word, it[2], it[3], it[4]) for it in forms_of_other_headwords(plain, dic, expand_entry)
-            if {"V", "PRS", "3", "PL"} <= set(it[3]) and "NEG" not in it[3]
-            and it[2].endswith(("et", "ět", "eti", "ěti"))]  # prosit: prosí, never prosejí
+    return [Reading(word, it.lemma, it.tag, it.rule) for it in forms_of_other_headwords(plain, dic, expand_entry)
+            if {"V", "PRS", "3", "PL"} <= set(it.tag) and "NEG" not in it.tag
+            and it.lemma.endswith(("et", "ět", "eti", "ěti"))]  # prosit: prosí, never prosejí
 
 
 # stem endings undone to find the nominative of a palatalised -i plural (brontosauři: brontosaur-us)
@@ -119,9 +120,9 @@ def animate_plural_variant(word: str, dic, expand_entry) -> list[tuple]:
         return []
     for nom in cands:
         for it in forms_of_other_headwords(nom, dic, expand_entry):
-            t = set(it[3])
-            if it[2] == nom and {"N", "NOM", "SG", "MASC", "ANIM"} <= t and "NEG" not in t:
-                return [("F", word, nom, tuple(sorted((t - {"SG", "ACC"}) | {"PL"})), "noun/plural-variant")]
+            t = set(it.tag)
+            if it.lemma == nom and {"N", "NOM", "SG", "MASC", "ANIM"} <= t and "NEG" not in t:
+                return [Reading(word, nom, tuple(sorted((t - {"SG", "ACC"}) | {"PL"})), "noun/plural-variant")]
     return []
 
 
@@ -140,8 +141,8 @@ def deictic_demonstrative(word: str, dic, expand_entry) -> list[tuple[str, tuple
             continue
         base = word[: -len(sfx)]
         out = [(lemma + sfx, tag) for lemma, tag in tables.readings_of(base) if lemma in DEMONSTRATIVES]
-        out += [(it[2] + sfx, it[3]) for it in forms_of_other_headwords(base, dic, expand_entry)
-                if it[2] in DEMONSTRATIVES and not {"NEG", "CMPR", "SPRL"} & set(it[3])]
+        out += [(it.lemma + sfx, it.tag) for it in forms_of_other_headwords(base, dic, expand_entry)
+                if it.lemma in DEMONSTRATIVES and not {"NEG", "CMPR", "SPRL"} & set(it.tag)]
         if out:
             return sorted(set(out))
     return []

@@ -12,6 +12,7 @@ import argparse
 import random
 from collections import defaultdict
 
+from ..model import Reading, Rejection
 from .dictionary import CzechDictionary
 from .expand import expand_entry
 
@@ -27,17 +28,17 @@ def flagless_lines(dic_path):
 
 def classify(word: str, flags: str, aff) -> str:
     items = expand_entry(word, flags, aff)
-    own = [it for it in items if it[0] == "F" and it[1] == word]
+    own = [it for it in items if isinstance(it, Reading) and it.form == word]
     if not own:
-        rej = [it for it in items if it[0] == "R" and it[1] == word]
-        return rej[0][2] if rej else "no-output"
-    pars = {it[4] for it in own}
-    if any(it[2] != word for it in own) and all(it[4] not in ("closed", "adv", "adv-guess", "adv/deadjectival",
+        rej = [it for it in items if isinstance(it, Rejection) and it.item == word]
+        return rej[0].reason if rej else "no-output"
+    pars = {it.rule for it in own}
+    if any(it.lemma != word for it in own) and all(it.rule not in ("closed", "adv", "adv-guess", "adv/deadjectival",
                                                               "imperative/flagless", "reviewed", "num/collective")
                                                 for it in own):
         return "form-of-other-headword" if not pars & {"table", "verb/flagless", "noun/flagless"} \
             else sorted(pars)[0]
-    return sorted(pars)[0] + ":" + "/".join(sorted({";".join(it[3]) for it in own}))[:40]
+    return sorted(pars)[0] + ":" + "/".join(sorted({";".join(it.tag) for it in own}))[:40]
 
 
 def main(argv=None) -> int:

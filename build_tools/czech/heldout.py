@@ -21,7 +21,7 @@ import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from ..model import HeadwordEntry
+from ..model import HeadwordEntry, Reading
 from .dictionary import CzechDictionary
 from .driver import _resolve, mark_guessed
 from .expand import expand_entry
@@ -76,19 +76,19 @@ def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = N
                 continue
             items = expand_entry(head, flags, dic)
             if keep is not None:
-                items = [it for it in items if it[0] != "F" or it[2] in keep]
+                items = [it for it in items if not isinstance(it, Reading) or it.lemma in keep]
             if model is not None:
                 items = mark_guessed(items, model)
                 guessed.add(lemma)
             for it in items:
-                if it[0] != "F":
+                if not isinstance(it, Reading):
                     continue
-                tag = frozenset(it[3])
+                tag = frozenset(it.tag)
                 c = class_of_tag(tag, variants=True)
                 if c:
                     # a linked line's readings (napsal/ON of napsat) count for the headword
-                    owner = lemma if keep is not None else it[2]
-                    (variants if tag & {"COL", "LIT"} else gen)[owner][c].add(it[1])
+                    owner = lemma if keep is not None else it.lemma
+                    (variants if tag & {"COL", "LIT"} else gen)[owner][c].add(it.form)
     slots = hits = ours = leaked = 0
     by_class = defaultdict(Counter)
     misses, leaks = [], []

@@ -12,6 +12,7 @@ from collections import defaultdict
 from functools import lru_cache
 from importlib import resources
 
+from ..model import Reading
 from .expand import expand_entry
 from .tables import verb_links_of
 
@@ -65,7 +66,8 @@ def linked_headwords(dic) -> dict[str, list[tuple[str, str]]]:
         for flags in entries.get(form, ()):
             if set(flags) - {"N"}:
                 continue
-            for lem in sorted({it[2] for it in expand_entry(form, flags, dic) if it[0] == "F" and it[2] != form}):
+            for lem in sorted({it.lemma for it in expand_entry(form, flags, dic)
+                               if isinstance(it, Reading) and it.lemma != form}):
                 links[lem].append((form, flags))
     return {lem: list(dict.fromkeys(srcs)) for lem, srcs in links.items()}
 

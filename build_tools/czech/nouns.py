@@ -3,6 +3,7 @@ form its slots; possessive adjectives (otcův, matčin) and -ost nouns (flag K) 
 
 from __future__ import annotations
 
+from ..model import Reading
 from .output import Output, _NOUN_TAGS, _tag, emit_ost, split_prefix
 from .tagger import adj_slots, flag_genders, noun_gender, noun_slots
 
@@ -53,4 +54,4 @@ def expand_noun(lemma: str, flags: str, dic, expanded, out: Output) -> None:
             reject(form, "untagged-form", f"{lemma}/{flags} {r1.flag}:{r1.strip}>{r1.add}")
             continue
         for t in tags:
-            append(("F", form, lemma, t, paradigm))
+            append(Reading(form, lemma, t, paradigm))

@@ -1,12 +1,12 @@
 """What the word-class expanders share: the items they produce, cached tags, the ne-/nej- prefix split.
 
-Items are plain tuples so that worker processes can return them cheaply:
-  ("F", form, lemma, tag_tuple, paradigm)   an inflected form with its features (sorted tuple)
-  ("R", item, reason, detail)               something excluded, with the reason
+Items: `Reading(form, lemma, tag, rule)` for an inflected form (tag: a sorted feature tuple; rule: the
+paradigm step), `Rejection(item, reason, detail=...)` for something excluded (build_tools/model.py).
 """
 
 from __future__ import annotations
 
+from ..model import Reading, Rejection
 from .tagger import PREFIX_TAGS
 
 _TAGS: dict = {}
@@ -43,13 +43,13 @@ class Output:
 
     def emit(self, form, lem, tag, par=None) -> None:
         # duplicates are harmless: the driver merges the readings of a form (merge_readings)
-        self.items.append(("F", form, lem, tag, self.paradigm if par is None else par))
+        self.items.append(Reading(form, lem, tag, self.paradigm if par is None else par))
 
     def reject(self, form, reason, detail="") -> None:
         key = (form, reason)
         if key not in self.seen:
             self.seen.add(key)
-            self.items.append(("R", form, reason, detail))
+            self.items.append(Rejection(form, reason, detail=detail))
 
 
 def split_prefix(form, chain):

@@ -117,15 +117,15 @@ def _form_of_other_headword(f: Form) -> bool:
 
 def _third_plural(f: Form) -> bool:
     pl3 = third_plural_variant(f.base, f.dic, f.expand_entry)
-    for _f, _b, lem, tag, _par in pl3:
-        f.emit(f.form, lem, f.tag(tag, f.ptags), "verb/3pl-variant")
+    for r in pl3:
+        f.emit(f.form, r.lemma, f.tag(r.tag, f.ptags), "verb/3pl-variant")
     return bool(pl3)
 
 
 def _plural_variant(f: Form) -> bool:
     pl = animate_plural_variant(f.base, f.dic, f.expand_entry)
-    for _kind, _form, lem, tag, par in pl:
-        f.emit(f.form, lem, f.tag(tag, f.ptags), par)
+    for r in pl:
+        f.emit(f.form, r.lemma, f.tag(r.tag, f.ptags), r.rule)
     return bool(pl)
 
 

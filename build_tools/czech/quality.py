@@ -52,13 +52,12 @@ import argparse
 import sys
 import time
 from collections import Counter, defaultdict
-from functools import lru_cache
 from pathlib import Path
 
-from ..model import ExpandedForm
+from ..model import Reading
 from .dictionary import CzechDictionary
 from .expand import expand_entry
-from .links import _cmpr_rules, comparative_candidates, linked_headwords
+from .links import _cmpr_rules, comparative_candidates
 from .tables import verb_links_of
 
 CLASSES = ["noun-nom-sg", "noun-nom-pl", "adj-nom", "infinitive", "present", "imperative",
@@ -262,16 +261,16 @@ def generate(lemma: str, entries: dict[str, list[str]], aff: CzechDictionary):
         # (the imperative of ponesu is not nést's)
         own = (lemma,) if word != lemma and verb_links_of(word, entries) else (lemma, word)
         for item in expand_entry(word, flags, aff):
-            if item[0] != "F" or item[2] not in own:
+            if not isinstance(item, Reading) or item.lemma not in own:
                 continue
-            t = frozenset(item[3])
+            t = frozenset(item.tag)
             c = class_of_tag(t)
             if c:
-                out[c].setdefault(item[1], item[4])
-                tags[c].append((item[1], t))
+                out[c].setdefault(item.form, item.rule)
+                tags[c].append((item.form, t))
             c = class_of_tag(t, variants=True)
             if c:
-                vtags[c].append((item[1], t))
+                vtags[c].append((item.form, t))
     adj = tags.get("adj-nom")
     if not adj and lemma.endswith(("á", "é")) and lemma[:-1] + "ý" in entries:
         # jízdné/Y, kopaná/Y: the dictionary's neuter/feminine headword of an adjective whose forms
@@ -323,10 +322,10 @@ def comparatives_for(lemma: str, entries, aff) -> dict[str, str]:
     words = [(c, f) for c in cands for f in entries.get(c, ())] + [(lemma, f) for f in entries.get(lemma, ())]
     for word, flags in words:
         for item in expand_entry(word, flags, aff):
-            if item[0] == "F":
-                t = frozenset(item[3])
+            if isinstance(item, Reading):
+                t = frozenset(item.tag)
                 if "CMPR" in t and "NEG" not in t and ("NOM" in t or "ADV" in t):
-                    out.setdefault(item[1], "cmpr/" + flags)
+                    out.setdefault(item.form, "cmpr/" + flags)
     return out
 
 
