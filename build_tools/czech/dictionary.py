@@ -17,7 +17,7 @@ from .affix import AffixTable
 SHIPPED_PACKAGE = "build_tools.czech"
 SHIPPED_DIR = "hunspell"
 SHIPPED_DIC = "cs_CZ.dic"
-# paradigm flags dropped when a headword takes another word's flags by analogy
+# infinitives whose present the flagless present lines may be (finite.py)
 INFINITIVE_ENDINGS = ("it", "et", "ět")
 
 
