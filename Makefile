@@ -11,6 +11,9 @@ ADDRESS   ?= localhost:50051
 LEXICONS  ?= lexicons
 WORKERS   ?= 8
 SHARED    ?= ../shared
+# the shipped Czech dictionary (package data of build_tools.czech)
+CS_DIC    := build_tools/czech/hunspell/cs_CZ.dic
+CS_AFF    := build_tools/czech/hunspell/cs_CZ.aff
 
 .PHONY: install run test bench quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
@@ -62,11 +65,11 @@ $(LEXICONS)/pl-scrabble.lex: data/pl/headwords.txt data/pl/headwords-sjp-growy.t
 	$(VENV)/bin/lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt --headwords data/pl/headwords-sjp-growy.txt --hunspell data/pl/pl_PL.dic -o $@
 
 # Czech: our paradigm engine over the Czech Hunspell stems and flags.
-$(LEXICONS)/cs-scrabble.lex: data/cs/cs_CZ.dic data/cs/cs_CZ.aff | $(VENV)/.installed
-	$(VENV)/bin/lexicon-build --rules cs-scrabble --hunspell data/cs/cs_CZ.dic -o $@
+$(LEXICONS)/cs-scrabble.lex: $(CS_DIC) $(CS_AFF) | $(VENV)/.installed
+	$(VENV)/bin/lexicon-build --rules cs-scrabble --hunspell $(CS_DIC) -o $@
 
-$(LEXICONS)/cs-kriskros.lex: data/cs/cs_CZ.dic data/cs/cs_CZ.aff | $(VENV)/.installed
-	$(VENV)/bin/lexicon-build --rules cs-kriskros --hunspell data/cs/cs_CZ.dic -o $@
+$(LEXICONS)/cs-kriskros.lex: $(CS_DIC) $(CS_AFF) | $(VENV)/.installed
+	$(VENV)/bin/lexicon-build --rules cs-kriskros --hunspell $(CS_DIC) -o $@
 
 run: install lexicons
 	$(VENV)/bin/lexicon-service serve --address $(ADDRESS) --lexicons $(LEXICONS) --workers $(WORKERS)
@@ -80,6 +83,7 @@ bench: install lexicons
 
 quality: install
 	$(PY) -m build_tools.czech.quality --shared $(SHARED)
+	$(PY) -m build_tools.czech.heldout --shared $(SHARED)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex clients/node_modules clients/gen

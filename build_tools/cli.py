@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
         "                --headwords data/pl/headwords-sjp-growy.txt --hunspell data/pl/pl_PL.dic \\\n"
         "                -o lexicons/pl-scrabble.lex      (the default Polish build)\n"
         "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
-        "  lexicon-build --rules cs-kriskros --hunspell data/cs/cs_CZ.dic -o lexicons/cs-kriskros.lex\n\n"
+        "  lexicon-build --rules cs-kriskros --hunspell build_tools/czech/hunspell/cs_CZ.dic -o lexicons/cs-kriskros.lex\n\n"
         "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish the\n"
         "affixes of the .aff are applied and every form is admitted as a plain word (rule\n"
         "hunspell-form), capitalised stems rejected as proper names.\n"
@@ -127,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tagged forms: form<TAB>lemma<TAB>tag (UniMorph or SGJP tag)")
     p.add_argument("--hunspell", action="append", default=[], metavar="DIC",
                    help="Hunspell dictionary X.dic (X.aff beside it; its SET encoding is respected)")
+    p.add_argument("--paradigms", metavar="DIC",
+                   help="Czech: Hunspell dictionary X.dic (X.aff beside it) consulted for how to inflect the "
+                   "--headwords; it contributes no words of its own (default: the shipped cs_CZ.dic)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.lex",
                    help="lexicon to write (a directory); an existing lexicon there is replaced, "
                    "anything else is refused")
@@ -152,7 +155,7 @@ def _headword_stream(entries, compiler, progress, *, counter):
         yield item
 
 
-def _expand(language: str, entries, compiler, workers: int) -> None:
+def _expand(language: str, entries, compiler, workers: int, czech=None) -> None:
     if language == "pl":
         from build_tools.expand_pl import expand_judged
 
@@ -164,8 +167,9 @@ def _expand(language: str, entries, compiler, workers: int) -> None:
         except ImportError as exc:
             raise BuildError(f"the Czech expander (build_tools.czech) is not available: {exc}") from None
         # Judging in the workers keeps the main process from becoming the bottleneck.
-        _merge_judged(compiler, expand_judged(entries, compiler.judge, workers=workers,
-                                              log=compiler.log is not None))
+        _merge_judged(compiler, expand_judged(entries, compiler.judge, czech.dictionary, workers=workers,
+                                              log=compiler.log is not None, stats=czech.stats,
+                                              headwords=czech.headwords))
     else:
         raise BuildError(f"no expander for language {language!r} (known: pl, cs)")
 
@@ -261,6 +265,19 @@ def run(args) -> int:
         check_text_source(kind, p)
     out = check_output(Path(args.output))
 
+    czech = None
+    if language == "cs":
+        from build_tools.czech.build import CzechBuild, CzechSourceError
+
+        try:
+            czech = CzechBuild(args.paradigms)
+        except CzechSourceError as exc:
+            raise BuildError(str(exc)) from None
+        if args.headwords:
+            manifest_sources.extend(czech.paradigm_manifest())
+    elif args.paradigms:
+        raise BuildError("--paradigms is for Czech builds (Polish headwords are inflected by Morfeusz 2 / SGJP)")
+
     if args.rejected and any(_same_file(args.rejected, f) for _, f in sources):
         raise BuildError(f"--rejected {args.rejected} is one of the sources; it would be overwritten")
     if args.rejected and Path(args.rejected).resolve() == out.resolve():
@@ -271,6 +288,8 @@ def run(args) -> int:
         raise BuildError(f"--rejected {args.rejected}: {exc.strerror or exc}") from None
     compiler = Compiler(profile, rule_set.tile_set, rejected_log=log)
     builder = {"name": "lexicon-build", "version": __version__}
+    if czech is not None:
+        builder["czech_engine"] = czech.engine_manifest()
     try:
         for kind, f in sources:
             p = Path(f)
@@ -283,14 +302,17 @@ def run(args) -> int:
             elif kind == "headwords":
                 if language == "pl":
                     builder.update(_polish_builder_info())
+                elif czech is not None:
+                    czech.use_paradigms()
                 _expand(language, _headword_stream(read_headwords(p), compiler, progress,
-                                                   counter=counter), compiler, args.workers)
+                                                   counter=counter), compiler, args.workers, czech)
             elif kind == "hunspell":
                 if language == "pl":
                     _hunspell_plain(p, compiler, progress, counter, args.workers)
                 else:
+                    czech.use_dictionary(p)
                     _expand(language, _headword_stream(read_hunspell(p), compiler, progress,
-                                                       counter=counter), compiler, args.workers)
+                                                       counter=counter), compiler, args.workers, czech)
             progress.update(progress.total)
             progress.finish()
         if not args.quiet:
@@ -308,7 +330,8 @@ def run(args) -> int:
         "sources": manifest_sources,
         "counts": {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
                    "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
-                   "rejected_by_reason": dict(sorted(report.rejected_by_reason.items()))},
+                   "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
+                   **({"guessed_headwords": czech.stats["guessed"]} if czech is not None else {})},
         "builder": builder,
         "options": {"profile": profile.name, "rules": rule_set.id},
     }
@@ -349,6 +372,9 @@ def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
         pass
     w(f"  input: {report.headwords} headword entries, {report.readings_in} expanded forms, "
       f"{report.readings_admitted} admitted\n")
+    if c.get("guessed_headwords"):
+        w(f"  inflected by analogy (not in the paradigm source; rule guessed:<model word>): "
+          f"{c['guessed_headwords']} headwords\n")
     w("  admitted forms by rule (first rule of each form):\n")
     for rule, n in sorted(report.admitted_by_rule.items(), key=lambda kv: (-kv[1], kv[0])):
         w(f"    {rule:<24} {n:>9}\n")

@@ -32,6 +32,18 @@ class ExpandedForm:
     paradigm: str = ""         # paradigm / SGJP class that produced it ("žena", "subst:f", ...)
 
 
+@dataclass(slots=True)
+class Reading:
+    """One reading a language expander's step produces (build_tools/czech): a form, its lemma, its tag (a
+    sorted tuple of features, cheap to merge) and the rule or paradigm step that made it ("noun/ZQ",
+    "table:být", "imperative/flagless", "guessed:abdikovat"). Not frozen: made by the million."""
+
+    form: str
+    lemma: str
+    tag: tuple
+    rule: str
+
+
 @dataclass(frozen=True)
 class Rejection:
     """Input that did not become a lexicon form, with the reason; builds report these, never drop silently."""

@@ -42,7 +42,7 @@ def assert_all_identical(builds: list[dict[str, bytes]]) -> None:
 def czech_sample(tmp_path: Path) -> Path:
     """Every 40th line of cs_CZ.dic (nouns, verbs, adjectives, flagless words: ~200 tag sets),
     in 2 chunks of the expander, with the real affix file beside it."""
-    src = ROOT / "data" / "cs"
+    src = ROOT / "build_tools" / "czech" / "hunspell"
     lines = (src / "cs_CZ.dic").read_text(encoding="utf-8").splitlines()[1::40]
     dic = tmp_path / "cs.dic"
     dic.write_text(f"{len(lines)}\n" + "\n".join(lines) + "\n", encoding="utf-8")

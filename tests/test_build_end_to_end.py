@@ -187,7 +187,7 @@ def test_czech_build_does_not_depend_on_the_worker_count(tmp_path):
     """Byte-identical lexicons with 1 and 2 workers (in one process; tests/test_build_determinism.py
     also varies the hash seed): provenance ids are renumbered canonically when the build finishes,
     never left in the order worker processes happen to meet a tag set. 12,000 lines = 3 chunks."""
-    root = Path(__file__).resolve().parent.parent / "data" / "cs"
+    root = Path(__file__).resolve().parent.parent / "build_tools" / "czech" / "hunspell"
     lines = (root / "cs_CZ.dic").read_text(encoding="utf-8").splitlines()[1:12001]
     dic = tmp_path / "cs.dic"
     dic.write_text(f"{len(lines)}\n" + "\n".join(lines) + "\n", encoding="utf-8")

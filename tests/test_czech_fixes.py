@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from build_tools.czech.expand import DEFAULT_AFF, affixes, expand_entry
+from build_tools.czech.expand import expand_entry
+from build_tools.model import Reading, Rejection
+from czech_shipped import shipped
 from build_tools.czech.tagger import split_mixed
 
 
 def readings(word, flags):
     out = {}
-    for it in expand_entry(word, flags, affixes(str(DEFAULT_AFF))):
-        if it[0] == "F":
-            out.setdefault(it[1], set()).add((it[2], frozenset(it[3])))
+    for it in expand_entry(word, flags, shipped()):
+        if isinstance(it, Reading):
+            out.setdefault(it.form, set()).add((it.lemma, frozenset(it.tag)))
     return out
 
 
@@ -141,8 +143,8 @@ def test_short_passive_by_flag_o_on_a_verb():
 
 def test_nul_variant_inside_a_verb_paradigm():
     assert has("blbnout", "ANT", "blbnul", "V.PTCP", "ACT", "MASC", "SG")
-    r = expand_entry("blbnout", "ANT", affixes(str(DEFAULT_AFF)))
-    assert not [x for x in r if x[0] == "R" and x[2] == "untagged-form"]
+    r = expand_entry("blbnout", "ANT", shipped())
+    assert not [x for x in r if isinstance(x, Rejection) and x.reason == "untagged-form"]
 
 
 def test_imperative_whose_plural_is_the_present():
@@ -450,8 +452,6 @@ def test_animate_plural_variant_lines(form, lemma):
 
 
 def test_animate_plural_variant_needs_an_animate_masculine():
-    from build_tools.czech.expand import DEFAULT_DIC
     from build_tools.czech.flagless import animate_plural_variant
-    aff = affixes(str(DEFAULT_AFF))
     for word in ("stromové", "ženové", "hradi", "městi"):
-        assert animate_plural_variant(word, aff, str(DEFAULT_DIC), expand_entry) == [], word
+        assert animate_plural_variant(word, shipped(), expand_entry) == [], word

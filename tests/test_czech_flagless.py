@@ -6,13 +6,11 @@ from __future__ import annotations
 import pytest
 
 from build_tools.czech import expand_headwords
-from build_tools.czech.expand import DEFAULT_DIC
-from build_tools.czech.flagless import adverb_of_adjective, imperative_index, ordinal_adverb
+from build_tools.czech.flagless import adverb_of_adjective, ordinal_adverb
+from czech_shipped import shipped
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
 
 profiles = pytest.importorskip("build_tools.profiles")
-DIC = str(DEFAULT_DIC)
-pytestmark = pytest.mark.skipif(not DEFAULT_DIC.exists(), reason="data/cs/cs_CZ.dic missing")
 
 # flagless dictionary lines as cs_CZ.dic has them ("" = no flag, "N" = negation only)
 HEADWORDS = [
@@ -42,7 +40,7 @@ HEADWORDS = [
 def expanded():
     entries = [HeadwordEntry(w, "cs_CZ.dic", i, flags=f) for i, (w, f) in enumerate(HEADWORDS)]
     forms, rejected = {}, {}
-    for r in expand_headwords(entries):
+    for r in expand_headwords(entries, shipped()):
         if isinstance(r, ExpandedForm):
             forms.setdefault(r.form, []).append(r.tag)
         elif isinstance(r, Rejection):
@@ -111,20 +109,20 @@ def test_form_of_other_headword_keeps_its_tag(expanded):
 
 
 def test_adverb_of_adjective_rule():
-    assert adverb_of_adjective("drobounce", DIC) == "drobounký"
+    assert adverb_of_adjective("drobounce", shipped()) == "drobounký"
     for w in ("přibyvše", "plačíce", "hmyze", "dvoje", "statisíce"):
-        assert adverb_of_adjective(w, DIC) is None, w
+        assert adverb_of_adjective(w, shipped()) is None, w
 
 
 def test_ordinal_adverbs():
     for w in ("poprvé", "podesáté", "potřetí", "zadruhé", "napopáté", "desetkráte"):
-        assert ordinal_adverb(w, DIC), w
+        assert ordinal_adverb(w, shipped()), w
     for w in ("pozdě", "potom", "zato", "pokradmo"):
-        assert not ordinal_adverb(w, DIC), w
+        assert not ordinal_adverb(w, shipped()), w
 
 
 def test_imperative_triples():
-    idx = imperative_index(DIC)
+    idx = shipped().imperative_index
     assert idx["hrej"] == ("hrát", ("IMP", "SG", "2", "V"))
     assert idx["hrejte"][1] == ("2", "IMP", "PL", "V")
     assert idx["brzděme"] == ("brzdit", ("1", "IMP", "PL", "V"))

@@ -6,24 +6,24 @@ from __future__ import annotations
 import pytest
 
 from build_tools.czech import expand_lemma
-from build_tools.czech.expand import DEFAULT_AFF, affixes, expand_entry
+from build_tools.czech.expand import expand_entry
+from czech_shipped import shipped
 from build_tools.czech.tagger import word_class
-from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
+from build_tools.model import ExpandedForm, HeadwordEntry, Reading, Rejection
 
 
 def forms(lemma, flags=None):
     """{form: [tag, ...]} of one headword, unmerged readings (expand_entry)."""
     fl = flags
     if fl is None:
-        from build_tools.czech.driver import dictionary_entries
-        fls = dictionary_entries()[lemma]
+        fls = shipped().entries[lemma]
     else:
         fls = [fl]
     out = {}
     for f in fls:
-        for it in expand_entry(lemma, f, affixes(str(DEFAULT_AFF))):
-            if it[0] == "F":
-                out.setdefault(it[1], []).append(frozenset(it[3]))
+        for it in expand_entry(lemma, f, shipped()):
+            if isinstance(it, Reading):
+                out.setdefault(it.form, []).append(frozenset(it.tag))
     return out
 
 
@@ -147,10 +147,10 @@ def test_nest_full_box_forms():
 
 
 def test_clitic_contractions_are_rejected():
-    res = expand_entry("nést", "ATN", affixes(str(DEFAULT_AFF)))
-    rej = {it[1]: it[2] for it in res if it[0] == "R"}
+    res = expand_entry("nést", "ATN", shipped())
+    rej = {it.item: it.reason for it in res if isinstance(it, Rejection)}
     assert rej.get("nesls") == "clitic-contraction"
-    assert "nesls" not in {it[1] for it in res if it[0] == "F"}
+    assert "nesls" not in {it.form for it in res if isinstance(it, Reading)}
 
 
 def test_finite_headword_of_an_irregular_verb():
@@ -193,22 +193,22 @@ def test_classification_of_dictionary_lines(line, expected):
 
 
 def test_capitalised_and_non_letter_headwords_are_rejected():
-    res = expand_lemma("Praha", "ZQ")
+    res = expand_lemma("Praha", shipped(), "ZQ")
     assert len(res) == 1 and isinstance(res[0], Rejection) and res[0].reason == "proper-name"
-    assert expand_lemma("NATO", "")[0].reason == "abbreviation"
-    assert expand_lemma("např.", "")[0].reason == "non-letter"
+    assert expand_lemma("NATO", shipped(), "")[0].reason == "abbreviation"
+    assert expand_lemma("např.", shipped(), "")[0].reason == "non-letter"
 
 
 def test_unclassified_words_are_reported():
-    res = expand_lemma("zzzblbost", "")
+    res = expand_lemma("zzzblbost", shipped(), "")
     assert all(isinstance(r, Rejection) for r in res) and res[0].reason == "unclassified"
 
 
 def test_headword_list_entries_use_the_dictionary_and_pos():
-    res = [r for r in expand_lemma("žena") if isinstance(r, ExpandedForm)]
+    res = [r for r in expand_lemma("žena", shipped()) if isinstance(r, ExpandedForm)]
     assert {"žena", "ženy"} <= {r.form for r in res}
     from build_tools.czech import expand_headwords
-    out = list(expand_headwords([HeadwordEntry("stát", "list", 1, pos="verb")]))
+    out = list(expand_headwords([HeadwordEntry("stát", "list", 1, pos="verb")], shipped()))
     assert any(isinstance(r, ExpandedForm) and "V" in r.tag for r in out)
     assert not any(isinstance(r, ExpandedForm) and "N" in r.tag for r in out)
 
@@ -217,8 +217,8 @@ def test_workers_give_the_same_forms():
     entries = [HeadwordEntry(w, "cs_CZ.dic", i, flags=f) for i, (w, f) in
                enumerate([("žena", "ZQ"), ("nést", "ATN"), ("mladý", "YKRN"), ("Praha", "ZQ")] * 3)]
     from build_tools.czech import expand_headwords
-    one = [(r.form, r.tag) if isinstance(r, ExpandedForm) else r.reason for r in expand_headwords(entries)]
-    two = [(r.form, r.tag) if isinstance(r, ExpandedForm) else r.reason for r in expand_headwords(entries, workers=2)]
+    one = [(r.form, r.tag) if isinstance(r, ExpandedForm) else r.reason for r in expand_headwords(entries, shipped())]
+    two = [(r.form, r.tag) if isinstance(r, ExpandedForm) else r.reason for r in expand_headwords(entries, shipped(), workers=2)]
     assert one == two
 
 
@@ -229,7 +229,7 @@ def test_every_emitted_feature_is_in_the_vocabulary():
         [("žena", "ZQ"), ("nést", "ATN"), ("mladý", "YKRN"), ("otec", "U"), ("být", "IN"), ("ten", "Y"),
          ("novější", "YRE"), ("šťasten", "ON"), ("boje", "XN"), ("dělání", "SN"), ("kupovat", "ATN")])]
     seen = set()
-    for r in expand_headwords(entries):
+    for r in expand_headwords(entries, shipped()):
         if isinstance(r, ExpandedForm):
             assert r.tag <= FEATURES, (r.form, r.tag - FEATURES)
             seen.add(r.form)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from build_tools.czech import expand_headwords
+from czech_shipped import shipped
 from build_tools.model import ExpandedForm, HeadwordEntry
 
 profiles = pytest.importorskip("build_tools.profiles")
@@ -19,7 +20,7 @@ HEADWORDS = [("žena", "ZQ"), ("nést", "ATN"), ("mladý", "YKRN"), ("dělat", "
 def records():
     entries = [HeadwordEntry(w, "cs_CZ.dic", i, flags=f) for i, (w, f) in enumerate(HEADWORDS)]
     out = {}
-    for r in expand_headwords(entries):
+    for r in expand_headwords(entries, shipped()):
         if isinstance(r, ExpandedForm):
             out.setdefault(r.form, []).append(r.tag)
     return out
@@ -80,9 +81,9 @@ def test_judged_fast_path_matches_the_generic_path():
     prof = profiles.load_profile("cs-kriskros")
     entries = [HeadwordEntry(w, "cs_CZ.dic", i, flags=f) for i, (w, f) in enumerate(HEADWORDS)]
     a = compile_.Compiler(prof, ts)
-    a.add(expand_headwords(entries))
+    a.add(expand_headwords(entries, shipped()))
     b = compile_.Compiler(prof, ts)
-    cli._merge_judged(b, expand_judged(entries, b.judge, workers=2))
+    cli._merge_judged(b, expand_judged(entries, b.judge, shipped(), workers=2))
     assert set(a.keys) == set(b.keys) and len(a.keys) > 50
     assert ts.key_of_text("nesem") in b.keys and ts.key_of_text("ženě") not in b.keys
 

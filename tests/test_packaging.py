@@ -220,7 +220,6 @@ SFX Z   a           ou         a
 TINY_DIC = "2\nžena/Z\nrybka\n"
 
 
-@pytest.mark.xfail(strict=True, reason="#12: Czech dictionary as an explicit input")
 def test_wheel_builds_a_czech_lexicon(venv, tmp_path):
     env = _clean_env()
     (tmp_path / "tiny.aff").write_text(TINY_AFF, encoding="utf-8")

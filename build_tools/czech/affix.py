@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 
@@ -195,7 +194,3 @@ class AffixTable:
                         extra.append((pform, (prule,) + chain))
         return out + extra
 
-
-@lru_cache(maxsize=4)
-def load_affixes(path: str) -> AffixTable:
-    return AffixTable.read(path)

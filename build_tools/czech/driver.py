@@ -5,127 +5,103 @@ from __future__ import annotations
 import gc
 import os
 from collections import Counter
-from functools import lru_cache
-from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..model import ExpandedForm, HeadwordEntry, Rejection
+from ..model import ExpandedForm, HeadwordEntry, Reading, Rejection
 from ..parallel import chunked, intern_tagset, ordered_map, reset_tagsets
 from ..tags import ALTERNATIVE_CATEGORIES, CATEGORIES
-from .expand import DEFAULT_AFF, DEFAULT_DIC, _tag, affixes, aff_path_for, expand_entry
+from .dictionary import CzechDictionary
+from .expand import _tag, expand_entry
+from .guess import GUESSED, guess_flags, guessed_comparative, pos_fits
+from .links import comparative_candidates
+from .tables import verb_links_of
+from .tagger import split_mixed, word_class
 
 CHUNK = 4000
 
 
-@lru_cache(maxsize=2)
-def dictionary_entries(dic_path: str = str(DEFAULT_DIC)) -> dict[str, list[str]]:
-    """lemma -> flag strings of its cs_CZ.dic entries (a word may have several, e.g. stát noun and verb)."""
-    out: dict[str, list[str]] = {}
-    with open(dic_path, encoding="utf-8") as fh:
-        next(fh, None)
-        for line in fh:
-            line = line.rstrip("\n")
-            if not line:
-                continue
-            word, _, flags = line.partition("/")
-            out.setdefault(word, []).append(flags)
+def _resolve(entry: HeadwordEntry, dic: CzechDictionary, headwords: bool = False
+             ) -> list[tuple[str, str | None, str | None, frozenset | None]]:
+    """[(line word, flags or None when unclassifiable, model word when the flags are guessed, the lemmas
+    whose readings are kept or None for all)]: one per line of the lemma in `dic` (all homonymous
+    lines), or flags guessed by analogy. `headwords` (a headword list, not a dictionary's own lines):
+    also the lines the engine files under the lemma (links.py) and the adjective's comparative."""
+    if entry.flags is not None:
+        return [(entry.lemma, entry.flags, None, None)]
+    lemma = entry.lemma
+    if lemma != lemma.lower():
+        return [(lemma, "", None, None)]
+    flags = dic.flags_of(lemma)
+    if flags is None:
+        guessed = guess_flags(lemma, entry.pos, dic)
+        if guessed is None:
+            return [(lemma, None, None, None)]
+        out = [(lemma, guessed[0], guessed[1], None)]
+        if headwords and word_class(lemma, guessed[0]) == "adj":
+            cmpr = guessed_comparative(lemma, dic)
+            if cmpr is not None:
+                out.append((cmpr[0], cmpr[1], cmpr[2], None))
+        return out
+    if entry.pos:
+        parts = [p for f in flags for p in split_mixed(lemma, f)]
+        fit = [f for f in parts if pos_fits(lemma, f, entry.pos)]
+        flags = fit or flags
+    out = [(lemma, f, None, None) for f in flags]
+    if headwords:
+        for word, f in dic.linked.get(lemma, ()):
+            keep = frozenset((lemma,) if verb_links_of(word, dic) else (lemma, word))
+            out.append((word, f, None, keep))
+        if lemma.endswith(("ý", "í")) and any(word_class(lemma, f) == "adj" for f in flags):
+            for cand in comparative_candidates(lemma):
+                for f in dic.flags_of(cand) or ():
+                    if cand != lemma and word_class(cand, f) == "adj":
+                        out.append((cand, f, None, None))
     return out
 
 
-def dictionary_flags(lemma: str) -> list[str] | None:
-    return dictionary_entries().get(lemma)
+# The dictionary of the expansion running in this process: set by the pool initializer (_init), which
+# receives it as an argument (inherited by forked workers, pickled as its paths elsewhere).
+_DIC: CzechDictionary | None = None
 
 
-POS_FLAGS_FALLBACK = {}
+def _init(dic: CzechDictionary) -> None:
+    global _DIC
+    _DIC = dic
 
 
-def _resolve(entry: HeadwordEntry) -> list[tuple[str, str | None, str]]:
-    """[(lemma, flags or None when unclassifiable, aff path)] -- one per dictionary entry of the lemma."""
-    if entry.flags is not None:
-        return [(entry.lemma, entry.flags, str(aff_path_for(entry.source)))]
-    if entry.lemma != entry.lemma.lower():
-        return [(entry.lemma, "", str(DEFAULT_AFF))]
-    flags = dictionary_flags(entry.lemma)
-    if flags is None:
-        guessed = guess_flags(entry.lemma, entry.pos)
-        return [(entry.lemma, guessed, str(DEFAULT_AFF))]
-    if entry.pos:
-        from .tagger import split_mixed
-        parts = [p for f in flags for p in split_mixed(entry.lemma, f)]
-        fit = [f for f in parts if _pos_fits(entry.lemma, f, entry.pos)]
-        flags = fit or flags
-    return [(entry.lemma, f, str(DEFAULT_AFF)) for f in flags]
-
-
-POS_CLASSES = {"noun": "noun", "n": "noun", "subst": "noun", "adj": "adj", "a": "adj", "verb": "verb", "v": "verb",
-               "adv": "plain", "prep": "plain", "conj": "plain", "part": "plain", "intj": "plain", "num": "plain",
-               "pron": "plain", "pro": "plain"}
-
-
-def _pos_fits(lemma: str, flags: str, pos: str) -> bool:
-    from .tagger import word_class
-    want = POS_CLASSES.get(pos.lower().strip("."))
-    return want is None or word_class(lemma, flags) == want
-
-
-def guess_flags(lemma: str, pos: str | None) -> str | None:
-    """Flags for a headword missing from cs_CZ.dic, by analogy: the flags most dictionary words with the
-    longest shared ending (at least 3 letters) carry, if they agree (>= 90 %) and fit the part of speech.
-    None (unclassified) when the evidence is weak: conservative by design."""
-    idx = _ending_index()
-    for k in range(min(6, len(lemma) - 1), 2, -1):
-        counts = idx.get(lemma[-k:])
-        if not counts:
-            continue
-        core = Counter()
-        for flags, n in counts.items():
-            core[_core(flags)] += n
-        total = sum(core.values())
-        flags, n = max(core.items(), key=lambda kv: kv[1])
-        if flags and total >= 5 and n / total >= 0.9 and (not pos or _pos_fits(lemma, flags, pos)):
-            return flags
-        return None
-    return None
-
-
-# derivation and lexical extras left out of a guessed paradigm (negation, adverbs, -ost nouns,
-# passives, transgressives, comparatives): a guess gives the inflection only
-_EXTRAS = frozenset("NRKEWCTXyO")
-
-
-def _core(flags: str) -> str:
-    return "".join(f for f in flags if f not in _EXTRAS)
-
-
-@lru_cache(maxsize=1)
-def _ending_index() -> dict[str, Counter]:
-    idx: dict[str, Counter] = {}
-    for word, fl in dictionary_entries().items():
-        if word != word.lower() or len(fl) != 1 or not fl[0]:
-            continue
-        for k in range(3, min(6, len(word) - 1) + 1):
-            idx.setdefault(word[-k:], Counter())[fl[0]] += 1
-    return idx
-
-
-def _work(batch: list[tuple[str, str, str, str, int]]) -> list[tuple]:
+def _work(batch: list[tuple]) -> list[tuple]:
     gc.disable()        # millions of small tuples: generational GC would rescan them for nothing
     try:
-        return _work1(batch)
+        return _work1(batch, _DIC)
     finally:
         gc.enable()
 
 
-def _work1(batch: list[tuple[str, str, str, str, int]]) -> list[tuple]:
+def _expand_one(lemma: str, flags: str, model: str | None, keep: frozenset | None,
+                dic: CzechDictionary) -> list[Reading | Rejection]:
+    items = expand_entry(lemma, flags, dic)
+    if keep is not None:
+        items = [it for it in items if not isinstance(it, Reading) or it.lemma in keep]
+    if model is not None:
+        items = mark_guessed(items, model)
+    return merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
+
+
+def mark_guessed(items: list, model: str) -> list:
+    """Readings of a headword inflected by analogy: GUESSED in the tag, the model word as the rule."""
+    return [Reading(it.form, it.lemma, _tag(it.tag, (GUESSED,)), f"guessed:{model}")
+            if isinstance(it, Reading) else it for it in items]
+
+
+def _work1(batch: list[tuple], dic: CzechDictionary) -> list[tuple]:
     res = []
-    for lemma, flags, aff_path, source, line in batch:
+    for lemma, flags, model, keep, source, line in batch:
         if flags is None:
-            res.append(("R", lemma, "unclassified", "not in cs_CZ.dic and no paradigm flags", source, line))
+            res.append((Rejection(lemma, "unclassified",
+                                  detail="not in the paradigm source and no paradigm by analogy"), source, line))
             continue
-        items = expand_entry(lemma, flags, affixes(aff_path))
-        items = merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
-        for item in items:
-            res.append(item + (source, line))
+        for item in _expand_one(lemma, flags, model, keep, dic):
+            res.append((item, source, line))
     return res
 
 
@@ -134,14 +110,17 @@ def _work1(batch: list[tuple[str, str, str, str, int]]) -> list[tuple]:
 _PUBLIC: dict = {}
 
 
-def _public(it: tuple) -> tuple:
-    if it[0] != "F":
-        return it
-    tag = it[3]
+def _public_tag(tag: tuple) -> tuple:
     t = _PUBLIC.get(tag)
     if t is None:
         t = _PUBLIC[tag] = tuple(sorted({"ARCH" if f == "LIT" else f for f in tag if f != "COL"}))
-    return it[:3] + (t,) + it[4:]
+    return t
+
+
+def _public(it):
+    if not isinstance(it, Reading):
+        return it
+    return Reading(it.form, it.lemma, _public_tag(it.tag), it.rule)
 
 
 # One record per form and non-alternative features: the readings of a syncretic form (ženy: GEN SG,
@@ -152,23 +131,23 @@ _ALTERNATIVE = frozenset(f for c in ALTERNATIVE_CATEGORIES for f in CATEGORIES[c
 _SPLIT: dict = {}
 
 
-def merge_readings(items: list[tuple]) -> list[tuple]:
+def merge_readings(items: list) -> list:
     """Merge the readings (public tags, see _public) of each form into one record per form, lemma,
     non-alternative features and paradigm."""
     groups: dict = {}
     out = []
     public = _PUBLIC
     for it in items:
-        if it[0] != "F":
+        if not isinstance(it, Reading):
             out.append(it)
             continue
-        tag = public.get(it[3])
+        tag = public.get(it.tag)
         if tag is None:
-            tag = _public(it)[3]
+            tag = _public_tag(it.tag)
         fixed = _SPLIT.get(tag)
         if fixed is None:
             fixed = _SPLIT[tag] = tuple(f for f in tag if f not in _ALTERNATIVE)
-        key = (it[1], it[2], fixed, it[4])
+        key = (it.form, it.lemma, fixed, it.rule)
         g = groups.get(key)
         if g is None:
             groups[key] = [tag]
@@ -176,9 +155,9 @@ def merge_readings(items: list[tuple]) -> list[tuple]:
             g.append(tag)
     for (form, lemma, _fixed, par), tags in groups.items():
         if len(tags) == 1:
-            out.append(("F", form, lemma, tags[0], par))
+            out.append(Reading(form, lemma, tags[0], par))
             continue
-        out.append(("F", form, lemma, _tag(*tags), par))  # the cached sorted union of the tags
+        out.append(Reading(form, lemma, _tag(*tags), par))  # the cached sorted union of the tags
     return out
 
 
@@ -187,51 +166,59 @@ _FROZEN: dict = {}
 
 def _to_records(items: list[tuple]) -> Iterator[ExpandedForm | Rejection]:
     frozen = _FROZEN
-    for it in items:
-        if it[0] == "F":
-            tag = frozen.get(it[3])
+    for it, source, line in items:
+        if isinstance(it, Reading):
+            tag = frozen.get(it.tag)
             if tag is None:
-                tag = frozen[it[3]] = frozenset(it[3])
-            yield ExpandedForm(it[1], it[2], tag, it[4])
+                tag = frozen[it.tag] = frozenset(it.tag)
+            yield ExpandedForm(it.form, it.lemma, tag, it.rule)
         else:
-            yield Rejection(it[1], it[2], it[4], it[5], it[3])
+            yield Rejection(it.item, it.reason, source, line, it.detail)
 
 
-def _batches(entries: Iterable[HeadwordEntry]):
+def _batches(entries: Iterable[HeadwordEntry], dic: CzechDictionary, headwords: bool,
+             stats: Counter | None = None):
+    """Batches of (line word, flags, model, kept lemmas, source, line); `stats` counts the headwords
+    inflected by analogy."""
     for chunk in chunked(entries, CHUNK):
         out = []
         for e in chunk:
-            for lemma, flags, aff in _resolve(e):
-                out.append((lemma, flags, aff, e.source, e.line))
+            resolved = _resolve(e, dic, headwords)
+            if stats is not None and resolved[0][2] is not None:
+                stats["guessed"] += 1
+            for lemma, flags, model, keep in resolved:
+                out.append((lemma, flags, model, keep, e.source, e.line))
         yield out
 
 
-def warm_caches() -> None:
-    """Load the affix table, the paradigm tables and the dictionary indexes once in the parent, so that
-    forked worker processes share them instead of each building its own copy."""
-    from . import tables as irregular
-    from .finite import comparative_adverbs, nul_participles, present_index
-    from .tagger import tables
-    from .unflagged import noun_index
-    affixes(str(DEFAULT_AFF))
-    dictionary_entries()        # tables.verb_links_of asks whether a po- infinitive exists
-    tables()
-    irregular.paradigm_for("být")
-    irregular.readings_of("být")
-    for index in (noun_index, present_index, nul_participles, comparative_adverbs):
-        index(str(DEFAULT_DIC))
+def _warm(dic: CzechDictionary, headwords: bool):
+    """Load the paradigm tables and the dictionary's indexes once in the parent, so that forked worker
+    processes share them instead of each building its own copy."""
+    def warm() -> None:
+        from . import tables as irregular
+        from .tagger import tables
+        dic.warm(headwords)
+        tables()
+        irregular.paradigm_for("být")
+        irregular.readings_of("být")
+    return warm
 
 
-def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int = 1) -> Iterator[ExpandedForm | Rejection]:
-    """Expand Czech headwords into tagged forms; yields Rejection for what is excluded (with the reason)."""
-    for items in ordered_map(_work, _batches(entries), workers=workers, before_fork=warm_caches):
+def expand_headwords(entries: Iterable[HeadwordEntry], dic: CzechDictionary, *, workers: int = 1,
+                     headwords: bool = False) -> Iterator[ExpandedForm | Rejection]:
+    """Expand Czech headwords into tagged forms; yields Rejection for what is excluded (with the reason).
+    `dic`: the dictionary that says how to inflect a headword without flags (its lines' flags, or by
+    analogy with its words), and whose flagless lines give context to the flagless ones. `headwords`:
+    the entries are a headword list (see _resolve), not the lines of `dic` itself."""
+    for items in ordered_map(_work, _batches(entries, dic, headwords), workers=workers, initializer=_init,
+                             initargs=(dic,), before_fork=_warm(dic, headwords)):
         yield from _to_records(items)
 
 
-def expand_lemma(lemma: str, flags: str | None = None) -> list[ExpandedForm | Rejection]:
-    """Convenience for tests and tools: forms of one headword (flags looked up in cs_CZ.dic if omitted)."""
-    e = HeadwordEntry(lemma=lemma, source="cs_CZ.dic" if flags is not None else "headwords", line=0, flags=flags)
-    return list(expand_headwords([e]))
+def expand_lemma(lemma: str, dic: CzechDictionary, flags: str | None = None) -> list[ExpandedForm | Rejection]:
+    """Convenience for tests and tools: forms of one headword (flags looked up in `dic` if omitted)."""
+    e = HeadwordEntry(lemma=lemma, source="dictionary" if flags is not None else "headwords", line=0, flags=flags)
+    return list(expand_headwords([e], dic, headwords=flags is None))
 
 
 # ------------------------------------------------------------------ judged fast path
@@ -246,21 +233,21 @@ _JUDGE = None
 _LOG = False
 
 
-def _init_judge(judge, log: bool) -> None:
-    global _JUDGE, _LOG
-    _JUDGE, _LOG = judge, log
+def _init_judge(judge, log: bool, dic: CzechDictionary) -> None:
+    global _JUDGE, _LOG, _DIC
+    _JUDGE, _LOG, _DIC = judge, log, dic
     reset_tagsets()
 
 
-def _judge_batch(batch: list[tuple[str, str, str, str, int]]):
+def _judge_batch(batch: list[tuple]):
     gc.disable()
     try:
-        return _judge_batch1(batch)
+        return _judge_batch1(batch, _DIC)
     finally:
         gc.enable()
 
 
-def _judge_batch1(batch):
+def _judge_batch1(batch, dic: CzechDictionary):
     judge = _JUDGE
     profile = judge.profile
     tag_text = judge.tag_text
@@ -280,22 +267,21 @@ def _judge_batch1(batch):
         if _LOG:
             log_lines.append(f"{form}\t{reason}\t{where}\t{detail}\n")
 
-    for lemma, flags, aff_path, source, line in batch:
+    for lemma, flags, model, keep, source, line in batch:
         where = f"{source}:{line}"
         if flags is None:
             out.append(("R", lemma, "unclassified", source, line))
             continue
-        items = expand_entry(lemma, flags, affixes(aff_path))
-        items = merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
-        if len(items) == 1 and items[0][0] == "R" and items[0][1] == lemma:
-            out.append(("R", lemma, items[0][2], source, line))
+        items = _expand_one(lemma, flags, model, keep, dic)
+        if len(items) == 1 and isinstance(items[0], Rejection) and items[0].item == lemma:
+            out.append(("R", lemma, items[0].reason, source, line))
             continue
         groups: dict[str, dict[str, set]] = {}
         for it in items:
-            if it[0] == "R":
-                rej(it[1], it[2], where, it[3])
+            if not isinstance(it, Reading):
+                rej(it.item, it.reason, where, it.detail)
                 continue
-            _, form, head, tagt, _par = it
+            form, head, tagt, _par = it.form, it.lemma, it.tag, it.rule
             n_in += 1
             v = verdicts.get(tagt)
             if v is None:
@@ -315,7 +301,7 @@ def _judge_batch1(batch):
             n_ok += 1
             local = groups.setdefault(head, {})
             s = local.get(key)
-            pair = (v[2], rule)
+            pair = (v[2], rule if model is None else _par)
             if s is None:
                 local[key] = {pair}
             else:
@@ -333,9 +319,11 @@ def _frozen(tag: tuple) -> frozenset:
     return t
 
 
-def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | None = None, log: bool = False):
+def expand_judged(entries: Iterable[HeadwordEntry], judge, dic: CzechDictionary, *, workers: int | None = None,
+                  log: bool = False, stats: Counter | None = None, headwords: bool = False):
     """Expansion and per-form judging in worker processes (the compiler's fast path, same protocol as
-    build_tools.expand_pl.expand_judged). Yields one result tuple per batch of headwords, in order."""
+    build_tools.expand_pl.expand_judged). Yields one result tuple per batch of headwords, in order.
+    `dic` as for expand_headwords; `stats["guessed"]` counts the headwords inflected by analogy."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    yield from ordered_map(_judge_batch, _batches(entries), workers=workers,
-                           initializer=_init_judge, initargs=(judge, log), before_fork=warm_caches)
+    yield from ordered_map(_judge_batch, _batches(entries, dic, headwords, stats), workers=workers,
+                           initializer=_init_judge, initargs=(judge, log, dic), before_fork=_warm(dic, headwords))

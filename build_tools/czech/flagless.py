@@ -21,9 +21,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import lru_cache
-from pathlib import Path
 
-from .finite import plain_lines
+from ..model import Reading
 from .unflagged import PALATALISE, SOFTEN
 
 # ---------------------------------------------------------------- 1. forms of other headwords
@@ -31,97 +30,81 @@ from .unflagged import PALATALISE, SOFTEN
 NEG_PREFIXES = ("nejne", "nej", "ne")
 
 
-@lru_cache(maxsize=4)
-def _dictionary(dic_path: str) -> dict[str, tuple[str, ...]]:
-    """lowercase word -> flag strings of its lines that carry a paradigm flag (not N-only)."""
-    out: dict[str, list[str]] = defaultdict(list)
-    p = Path(dic_path)
-    if not p.exists():
-        return {}
-    with open(p, encoding="utf-8") as fh:
-        next(fh, None)
-        for line in fh:
-            word, _, flags = line.rstrip("\n").partition("/")
-            if not word or word != word.lower() or set(flags) <= {"N"}:
-                continue
-            out[word].append(flags)
-    return {w: tuple(f) for w, f in out.items()}
-
-
 def _suffix_index(aff):
-    idx = aff.__dict__.get("_reverse_sfx")
-    if idx is None:
-        idx = defaultdict(list)
+    """(rules by added ending, {flag: rules whose continuation has the flag, by added ending}, longest
+    added ending) of the affix table, kept on it."""
+    hit = aff.__dict__.get("_reverse_sfx")
+    if hit is None:
+        by_add = defaultdict(list)
+        by_cont: dict = defaultdict(lambda: defaultdict(list))
         for c in aff.suffixes.values():
             for r in c.rules:
-                idx[r.add].append(r)
-        aff.__dict__["_reverse_sfx"] = idx = dict(idx)
-    return idx
+                by_add[r.add].append(r)
+                for f in set(r.cont):
+                    by_cont[f][r.add].append(r)
+        maxlen = max((len(a) for a in by_add), default=0)
+        hit = aff.__dict__["_reverse_sfx"] = (dict(by_add), {f: dict(v) for f, v in by_cont.items()}, maxlen)
+    return hit
 
 
 def _candidate_stems(word: str, aff, dic: dict) -> set[tuple[str, str]]:
     """(stem, flags) of dictionary headwords whose suffix rules could make `word` (unverified)."""
-    idx = _suffix_index(aff)
-    maxlen = max((len(a) for a in idx), default=0)
+    by_add, by_cont, maxlen = _suffix_index(aff)
     out = set()
 
-    def one_level(w: str, need_flag: str | None = None):
-        res = []
-        for k in range(0, min(len(w) - 1, maxlen) + 1):
-            for r in idx.get(w[len(w) - k:], ()):
-                if need_flag is not None and r.flag not in need_flag:
-                    continue
-                res.append((w[: len(w) - k] + r.strip, r))
-        return res
+    def one_level(w: str, index: dict):
+        n = len(w)
+        for k in range(0, min(n - 1, maxlen) + 1):
+            for r in index.get(w[n - k:], ()):
+                yield w[: n - k] + r.strip, r
 
     for w in {word} | {word[len(p):] for p in NEG_PREFIXES if word.startswith(p) and len(word) > len(p) + 1}:
         for flags in dic.get(w, ()):
             out.add((w, flags))
-        for stem, r in one_level(w):
+        for stem, r in one_level(w, by_add):
             for flags in dic.get(stem, ()):
                 if r.flag in flags:
                     out.add((stem, flags))
-            # a continuation class: w = (stem + rule1) + rule2
-            if r.flag:
-                for stem1, r1 in one_level(stem):
-                    if r1.cont and r.flag in r1.cont:
-                        for flags in dic.get(stem1, ()):
-                            if r1.flag in flags:
-                                out.add((stem1, flags))
+            # a continuation class: w = (stem + rule1) + rule2, rule1 naming rule2's flag
+            cont = by_cont.get(r.flag) if r.flag else None
+            if cont:
+                for stem1, r1 in one_level(stem, cont):
+                    for flags in dic.get(stem1, ()):
+                        if r1.flag in flags:
+                            out.add((stem1, flags))
     return out
 
 
-def forms_of_other_headwords(word: str, aff, dic_path: str, expand_entry) -> list[tuple]:
-    """The ("F", ...) items that other flagged headwords of the dictionary generate for `word`."""
-    dic = _dictionary(dic_path)
+def forms_of_other_headwords(word: str, dic, expand_entry) -> list[tuple]:
+    """The readings that other flagged headwords of the dictionary `dic` generate for `word`."""
     items = []
     from .tagger import word_class
-    for stem, flags in sorted(_candidate_stems(word, aff, dic)):
+    for stem, flags in sorted(_candidate_stems(word, dic.aff, dic.flagged)):
         if word_class(stem, flags) == "plain":
             continue        # only paradigm headwords (no recursion into other plain lines)
-        for it in _expand_cached(stem, flags, aff, expand_entry):
-            if it[0] == "F" and it[1] == word:
+        for it in _expand_cached(stem, flags, dic, expand_entry):
+            if isinstance(it, Reading) and it.form == word:
                 items.append(it)
     return items
 
 
-def third_plural_variant(word: str, aff, dic_path: str, expand_entry) -> list[tuple]:
+def third_plural_variant(word: str, dic, expand_entry) -> list[tuple]:
     """bydlejí, mizejí, sedějí: the -ejí/-ějí 3rd person plural that verbs of the -et/-ět class have
     beside -í (bydlí). cs_CZ.dic lists it as a line of its own; it takes the lemma and tag of the -í
     form that a flagged verb headword generates as 3rd person plural."""
     if not word.endswith(("ejí", "ějí")) or len(word) < 6:
         return []
     plain = word[:-3] + "í"
-    return [("F", word, it[2], it[3], it[4]) for it in forms_of_other_headwords(plain, aff, dic_path, expand_entry)
-            if {"V", "PRS", "3", "PL"} <= set(it[3]) and "NEG" not in it[3]
-            and it[2].endswith(("et", "ět", "eti", "ěti"))]  # prosit: prosí, never prosejí
+    return [Reading(word, it.lemma, it.tag, it.rule) for it in forms_of_other_headwords(plain, dic, expand_entry)
+            if {"V", "PRS", "3", "PL"} <= set(it.tag) and "NEG" not in it.tag
+            and it.lemma.endswith(("et", "ět", "eti", "ěti"))]  # prosit: prosí, never prosejí
 
 
 # stem endings undone to find the nominative of a palatalised -i plural (brontosauři: brontosaur-us)
 UNPALATALISE = tuple((soft, hard) for hard, soft in PALATALISE)
 
 
-def animate_plural_variant(word: str, aff, dic_path: str, expand_entry) -> list[tuple]:
+def animate_plural_variant(word: str, dic, expand_entry) -> list[tuple]:
     """milostpánové, dinosauři, brontosauři: a nominative plural that cs_CZ.dic lists as a line of its
     own beside an animate masculine noun headword whose flags give the other plural (milostpán/PI:
     milostpáni; dinosaurus/D: dinosaurové). -ové is added to the nominative singular; -i follows the
@@ -136,10 +119,10 @@ def animate_plural_variant(word: str, aff, dic_path: str, expand_entry) -> list[
     else:
         return []
     for nom in cands:
-        for it in forms_of_other_headwords(nom, aff, dic_path, expand_entry):
-            t = set(it[3])
-            if it[2] == nom and {"N", "NOM", "SG", "MASC", "ANIM"} <= t and "NEG" not in t:
-                return [("F", word, nom, tuple(sorted((t - {"SG", "ACC"}) | {"PL"})), "noun/plural-variant")]
+        for it in forms_of_other_headwords(nom, dic, expand_entry):
+            t = set(it.tag)
+            if it.lemma == nom and {"N", "NOM", "SG", "MASC", "ANIM"} <= t and "NEG" not in t:
+                return [Reading(word, nom, tuple(sorted((t - {"SG", "ACC"}) | {"PL"})), "noun/plural-variant")]
     return []
 
 
@@ -148,7 +131,7 @@ DEMONSTRATIVES = ("ten", "tamten", "takový")
 DEICTIC_SUFFIXES = ("hle", "to")
 
 
-def deictic_demonstrative(word: str, aff, dic_path: str, expand_entry) -> list[tuple[str, tuple[str, ...]]]:
+def deictic_demonstrative(word: str, dic, expand_entry) -> list[tuple[str, tuple[str, ...]]]:
     """[(lemma, tag)] when WORD is a form of a demonstrative plus -hle/-to (tenhle, tahle, tihle,
     tomhle, takovýhle, takovéto): the tags of the form without the suffix, lemma with the suffix."""
     from . import tables
@@ -158,8 +141,8 @@ def deictic_demonstrative(word: str, aff, dic_path: str, expand_entry) -> list[t
             continue
         base = word[: -len(sfx)]
         out = [(lemma + sfx, tag) for lemma, tag in tables.readings_of(base) if lemma in DEMONSTRATIVES]
-        out += [(it[2] + sfx, it[3]) for it in forms_of_other_headwords(base, aff, dic_path, expand_entry)
-                if it[2] in DEMONSTRATIVES and not {"NEG", "CMPR", "SPRL"} & set(it[3])]
+        out += [(it.lemma + sfx, it.tag) for it in forms_of_other_headwords(base, dic, expand_entry)
+                if it.lemma in DEMONSTRATIVES and not {"NEG", "CMPR", "SPRL"} & set(it.tag)]
         if out:
             return sorted(set(out))
     return []
@@ -168,16 +151,16 @@ def deictic_demonstrative(word: str, aff, dic_path: str, expand_entry) -> list[t
 SHORT_ENDINGS = ("a", "o", "i", "y", "u")
 
 
-def short_adjective(word: str, dic_path: str) -> tuple[str, str] | None:
+def short_adjective(word: str, dic) -> tuple[str, str] | None:
     """(adjective, masculine short form) when WORD is a short (predicative) form of a Y adjective that
     cs_CZ.dic lists as flagless lines: hoden/hodna/hodno/hodni/hodny/hodnu (hodný), vděčen,
     osamocen/osamocena (osamocený), blízek/blízka (blízký). The masculine and the feminine form must
     both be lines: that keeps out fossils such as z mlada, do široka (no mlad, širok line)."""
-    plain = _plain(dic_path)
-    dic = _dictionary(dic_path)
+    plain = dic.plain
+    flagged = dic.flagged
 
     def is_adjective(adj: str) -> bool:
-        return any("Y" in f for f in dic.get(adj, ()))
+        return any("Y" in f for f in flagged.get(adj, ()))
 
     if word.endswith(SHORT_ENDINGS):
         base = word[:-1]                        # hodn, osamocen, blízk
@@ -196,16 +179,14 @@ def short_adjective(word: str, dic_path: str) -> tuple[str, str] | None:
     return None
 
 
-_EXPANDED: dict = {}
-
-
-def _expand_cached(stem, flags, aff, expand_entry):
-    key = (stem, flags, id(aff))
-    hit = _EXPANDED.get(key)
+def _expand_cached(stem, flags, dic, expand_entry):
+    cache = dic.expansions
+    key = (stem, flags)
+    hit = cache.get(key)
     if hit is None:
-        if len(_EXPANDED) > 4096:
-            _EXPANDED.clear()
-        hit = _EXPANDED[key] = tuple(expand_entry(stem, flags, aff))
+        if len(cache) > 4096:
+            cache.clear()
+        hit = cache[key] = tuple(expand_entry(stem, flags, dic))
     return hit
 
 
@@ -225,15 +206,9 @@ ADVERB_TO_ADJ = (
 # (jarní: jarně, denní: denně) is regular.
 
 
-@lru_cache(maxsize=4)
-def _adjectives(dic_path: str) -> frozenset:
-    return frozenset(w for w, fl in _dictionary(dic_path).items()
-                     if any("Y" in f for f in fl) and w.endswith(("ý", "í")))
-
-
-def adverb_of_adjective(word: str, dic_path: str) -> str | None:
+def adverb_of_adjective(word: str, dic) -> str | None:
     """The adjective headword a regular adverb comes from (rychle -> rychlý, česky -> český), or None."""
-    adjs = _adjectives(dic_path)
+    adjs = dic.adjectives
     if len(word) < 4:
         return None
     for end, adj_ends in ADVERB_TO_ADJ:
@@ -251,22 +226,15 @@ VOWEL_END = set("aeiouyáéíóúůýě")
 SOFT = {"t": "ť", "d": "ď", "n": "ň"}
 
 
-def _plain(dic_path: str) -> frozenset:
-    """Lowercase lines without a paradigm flag (at most N): read once, in finite.py."""
-    return plain_lines(dic_path)
-
-
-@lru_cache(maxsize=4)
-def imperative_index(dic_path: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+def build_imperative_index(plain: frozenset, dic: dict) -> dict[str, tuple[str, tuple[str, ...]]]:
     """form -> (lemma, tag) for imperatives the dictionary lists as flagless triples: the singular X (hrej,
     plavej, brzdi, husti) with its 1st and 2nd plural P+me, P+te (hrejme/hrejte, brzděme/brzděte,
     hustěme/hustěte), where P = X after a consonant and X - i + e/ě (or the softened stem: vyprosťme)
     after -i. All three must be flagless lines (mutual evidence; -me/-te beside a consonant- or
     -i-final singular is the imperative pattern, present forms end in a vowel). The lemma is the
     infinitive (stem + it/et/ět, X + t for -ej, -ovat for -uj, X + at/it/ět/et after another
-    consonant: nech -> nechat, uč -> učit) when it is a verb headword, else X."""
-    plain = _plain(dic_path)
-    dic = _dictionary(dic_path)
+    consonant: nech -> nechat, uč -> učit) when it is a verb headword, else X. `plain`: the
+    dictionary's flagless lines, `dic`: its flagged ones (word -> flag strings)."""
     out: dict[str, tuple[str, tuple[str, ...]]] = {}
     for x in plain:
         if len(x) < 2:
@@ -301,10 +269,10 @@ def imperative_index(dic_path: str) -> dict[str, tuple[str, tuple[str, ...]]]:
 ORDINAL_PREFIXES = ("napo", "po", "za")
 
 
-def ordinal_adverb(word: str, dic_path: str) -> bool:
+def ordinal_adverb(word: str, dic) -> bool:
     """po-/za-/napo- + the neuter ordinal in -é/-í: poprvé, podesáté, pošedesáté, potřetí, zadruhé,
     napopáté (the adjective -ý/-í must be an adjective headword); -kráte beside -krát (desetkráte)."""
-    adjs = _adjectives(dic_path)
+    adjs = dic.adjectives
     if word.endswith("kráte") and len(word) > 6:
         return True
     for p in ORDINAL_PREFIXES:
@@ -335,11 +303,11 @@ def reviewed_words() -> dict[str, tuple[tuple[str, ...], ...]]:
 
 # ---------------------------------------------------------------- 6. collective (generic) numerals
 
-def collective_numeral(word: str, dic_path: str) -> tuple[str, ...] | None:
+def collective_numeral(word: str, dic) -> tuple[str, ...] | None:
     """Generic numerals listed as flagless pairs X-ero / X-ery (patero/patery, čtvero/čtvery, několikero/
     několikery, tisícero/tisícery): -ero is the nominative/accusative singular, -ery the plural (patery
     dveře). Both lines must be present (veškero alone, a pronoun form, does not qualify)."""
-    plain = _plain(dic_path)
+    plain = dic.plain
     if len(word) < 6:
         return None
     if word.endswith("ero") and word[:-1] + "y" in plain:

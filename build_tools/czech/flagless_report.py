@@ -12,10 +12,12 @@ import argparse
 import random
 from collections import defaultdict
 
-from .expand import DEFAULT_AFF, DEFAULT_DIC, affixes, expand_entry
+from ..model import Reading, Rejection
+from .dictionary import CzechDictionary
+from .expand import expand_entry
 
 
-def flagless_lines(dic_path: str = str(DEFAULT_DIC)):
+def flagless_lines(dic_path):
     with open(dic_path, encoding="utf-8") as fh:
         next(fh, None)
         for line in fh:
@@ -26,27 +28,28 @@ def flagless_lines(dic_path: str = str(DEFAULT_DIC)):
 
 def classify(word: str, flags: str, aff) -> str:
     items = expand_entry(word, flags, aff)
-    own = [it for it in items if it[0] == "F" and it[1] == word]
+    own = [it for it in items if isinstance(it, Reading) and it.form == word]
     if not own:
-        rej = [it for it in items if it[0] == "R" and it[1] == word]
-        return rej[0][2] if rej else "no-output"
-    pars = {it[4] for it in own}
-    if any(it[2] != word for it in own) and all(it[4] not in ("closed", "adv", "adv-guess", "adv/deadjectival",
+        rej = [it for it in items if isinstance(it, Rejection) and it.item == word]
+        return rej[0].reason if rej else "no-output"
+    pars = {it.rule for it in own}
+    if any(it.lemma != word for it in own) and all(it.rule not in ("closed", "adv", "adv-guess", "adv/deadjectival",
                                                               "imperative/flagless", "reviewed", "num/collective")
                                                 for it in own):
         return "form-of-other-headword" if not pars & {"table", "verb/flagless", "noun/flagless"} \
             else sorted(pars)[0]
-    return sorted(pars)[0] + ":" + "/".join(sorted({";".join(it[3]) for it in own}))[:40]
+    return sorted(pars)[0] + ":" + "/".join(sorted({";".join(it.tag) for it in own}))[:40]
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--dic", help="dictionary X.dic (X.aff beside it); default: the shipped cs_CZ.dic")
     ap.add_argument("--samples", type=int, default=12)
     ap.add_argument("--list", default=None, help="print every word of the classes starting with this")
     a = ap.parse_args(argv)
-    aff = affixes(str(DEFAULT_AFF))
+    aff = CzechDictionary.load(a.dic) if a.dic else CzechDictionary.shipped()
     by = defaultdict(list)
-    for w, f in flagless_lines():
+    for w, f in flagless_lines(aff.dic_path):
         by[classify(w, f, aff)].append(w)
     rnd = random.Random(0)
     total = sum(len(v) for v in by.values())

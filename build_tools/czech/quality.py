@@ -52,12 +52,12 @@ import argparse
 import sys
 import time
 from collections import Counter, defaultdict
-from functools import lru_cache
 from pathlib import Path
 
-from ..model import ExpandedForm
-from .driver import dictionary_entries
-from .expand import DEFAULT_AFF, DEFAULT_DIC, affixes, expand_entry
+from ..model import Reading
+from .dictionary import CzechDictionary
+from .expand import expand_entry
+from .links import _cmpr_rules, comparative_candidates
 from .tables import verb_links_of
 
 CLASSES = ["noun-nom-sg", "noun-nom-pl", "adj-nom", "infinitive", "present", "imperative",
@@ -244,69 +244,14 @@ def load_reference(shared: Path):
     return ref
 
 
-def linked_headwords(entries) -> dict[str, list[tuple[str, str]]]:
-    """lemma -> [(other headword, flags)] whose forms the build files under that lemma: finite headwords
-    of irregular verbs (chce -> chtít) and flagless case forms of nouns (domy -> dům)."""
-    links = defaultdict(list)
-    for word, fls in entries.items():
-        for f in fls:
-            if "B" in f and not word.endswith(("t", "ti", "ct", "ci")):
-                for inf, _future in verb_links_of(word):
-                    links[inf].append((word, f))
-    # verbs the dictionary splits into an infinitive line (vést/IN) and a finite line (vedu/BN): pair an
-    # infinitive without present-tense flags with the finite headword sharing its longest beginning
-    # (at least all but three letters of the infinitive), when that pairing is unique
-    finite = [(w, f) for w, fls in entries.items() for f in fls
-              if "B" in f and w == w.lower() and not w.endswith(("t", "ti", "ct", "ci"))]
-    lptcp = [(w, f) for w, fls in entries.items() for f in fls
-             if "O" in f and w == w.lower() and w.endswith("l")]
-    # an infinitive already linked to its finite headword (chtít <- chce) still needs its l-participle
-    # headword (chtěl/O): each group is skipped only for the infinitives it already covers
-    linked_finite = set(links)
-    for group, linked_inf in ((finite, linked_finite), (lptcp, set())):
-        by1 = defaultdict(list)
-        for w, f in group:
-            by1[w[:1]].append((w, f))
-        for word, fls in entries.items():
-            if word in linked_inf or word != word.lower() or not word.endswith(("t", "ti", "ct", "ci")):
-                continue
-            if not any(("I" in f or f == "") and not set(f) & set("AJB") for f in fls):
-                continue
-            best, best_n, tie = None, 0, False
-            for w, f in by1.get(word[:1], ()):
-                n = 0
-                while n < min(len(w), len(word)) and w[n] == word[n]:
-                    n += 1
-                if n < max(1, len(word) - 3):
-                    continue
-                if n > best_n:
-                    best, best_n, tie = (w, f), n, False
-                elif n == best_n:
-                    tie = True
-            if best and not tie:
-                links[word].append(best)
-    # every flagless line the build files under another lemma (present lines musím -> muset, -nul
-    # participles, case forms domy -> dům, imperatives nechte -> nechat, plural variants dinosauři ->
-    # dinosaurus, 3rd plural bydlejí -> bydlet): as expand_entry does it in the build
-    from .finite import plain_lines
-    aff = affixes(str(DEFAULT_AFF))
-    for form in sorted(plain_lines(str(DEFAULT_DIC))):
-        for flags in entries.get(form, ()):
-            if set(flags) - {"N"}:
-                continue
-            for lem in sorted({it[2] for it in expand_entry(form, flags, aff) if it[0] == "F" and it[2] != form}):
-                links[lem].append((form, flags))
-    return {lem: list(dict.fromkeys(srcs)) for lem, srcs in links.items()}
-
-
 _LINKS = None
 
 
-def generate(lemma: str, entries: dict[str, list[str]], aff):
+def generate(lemma: str, entries: dict[str, list[str]], aff: CzechDictionary):
     """{class: {form: paradigm}} for a lemma, from all its dictionary entries (as the build expands them)."""
     global _LINKS
     if _LINKS is None:
-        _LINKS = linked_headwords(entries)
+        _LINKS = aff.linked
     out: dict[str, dict[str, str]] = defaultdict(dict)
     tags: dict[str, list] = defaultdict(list)
     vtags: dict[str, list] = defaultdict(list)       # incl. register variants (COL, LIT): adjusted metric
@@ -314,18 +259,18 @@ def generate(lemma: str, entries: dict[str, list[str]], aff):
     for word, flags in sources:
         # a linked finite headword's forms count under its own name only when it has no infinitive
         # (the imperative of ponesu is not nést's)
-        own = (lemma,) if word != lemma and verb_links_of(word) else (lemma, word)
+        own = (lemma,) if word != lemma and verb_links_of(word, entries) else (lemma, word)
         for item in expand_entry(word, flags, aff):
-            if item[0] != "F" or item[2] not in own:
+            if not isinstance(item, Reading) or item.lemma not in own:
                 continue
-            t = frozenset(item[3])
+            t = frozenset(item.tag)
             c = class_of_tag(t)
             if c:
-                out[c].setdefault(item[1], item[4])
-                tags[c].append((item[1], t))
+                out[c].setdefault(item.form, item.rule)
+                tags[c].append((item.form, t))
             c = class_of_tag(t, variants=True)
             if c:
-                vtags[c].append((item[1], t))
+                vtags[c].append((item.form, t))
     adj = tags.get("adj-nom")
     if not adj and lemma.endswith(("á", "é")) and lemma[:-1] + "ý" in entries:
         # jízdné/Y, kopaná/Y: the dictionary's neuter/feminine headword of an adjective whose forms
@@ -361,42 +306,6 @@ def _substantivised(lemma: str, out, tags, vtags, adj) -> None:
             vtags[c].append((f, nt))
 
 
-SHORTEN = str.maketrans({"á": "a", "í": "i", "ú": "u", "ů": "o", "é": "e"})
-
-
-@lru_cache(maxsize=1)
-def _cmpr_rules():
-    from importlib import resources
-    text = resources.files(__package__).joinpath("data", "comparatives.tsv").read_text(encoding="utf-8")
-    rules, supp = [], {}
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        a, b = line.split("\t")
-        if a.startswith("="):
-            supp[a[1:]] = b
-        else:
-            rules.append((a, b))
-    return rules, supp
-
-
-def comparative_candidates(positive: str) -> list[str]:
-    """Candidate comparatives of a positive adjective (or adverb via its adjective), by the rules of
-    data/comparatives.tsv; the dictionary decides which exist."""
-    rules, supp = _cmpr_rules()
-    if positive in supp:
-        return [supp[positive]]
-    out = []
-    for a, b in rules:
-        if positive.endswith(a):
-            stem = positive[: len(positive) - len(a)]
-            out.append(stem + b)
-            short = stem.translate(SHORTEN)
-            if short != stem:
-                out.append(short + b)
-    return out
-
-
 def comparatives_for(lemma: str, entries, aff) -> dict[str, str]:
     """Comparative forms (adjective and adverb, nominatives) the build makes for a positive lemma:
     the dictionary's comparative headwords among the candidates, and what flag y generates."""
@@ -413,18 +322,22 @@ def comparatives_for(lemma: str, entries, aff) -> dict[str, str]:
     words = [(c, f) for c in cands for f in entries.get(c, ())] + [(lemma, f) for f in entries.get(lemma, ())]
     for word, flags in words:
         for item in expand_entry(word, flags, aff):
-            if item[0] == "F":
-                t = frozenset(item[3])
+            if isinstance(item, Reading):
+                t = frozenset(item.tag)
                 if "CMPR" in t and "NEG" not in t and ("NOM" in t or "ADV" in t):
-                    out.setdefault(item[1], "cmpr/" + flags)
+                    out.setdefault(item.form, "cmpr/" + flags)
     return out
 
 
-def run(shared: Path, examples: int = 4, only: str | None = None, out=sys.stdout) -> dict:
+def run(shared: Path, examples: int = 4, only: str | None = None, out=sys.stdout,
+        dic: CzechDictionary | None = None) -> dict:
     t0 = time.time()
     ref = load_reference(shared)
-    entries = dictionary_entries()
-    aff = affixes(str(DEFAULT_AFF))
+    global _LINKS
+    _LINKS = None       # the links of this run's dictionary
+    dic = dic if dic is not None else CzechDictionary.shipped()
+    entries = dic.entries
+    aff = dic
     lemmas = set(ref["unimorph"]) | set(ref["cac"])
     covered = {l for l in lemmas if l in entries or l in _cmpr_rules()[1]}
     stats = {c: Counter() for c in CLASSES}
@@ -571,11 +484,12 @@ def main(argv=None) -> int:
     ap.add_argument("--shared", default="../shared", type=Path)
     ap.add_argument("--examples", default=3, type=int)
     ap.add_argument("--class", dest="only", choices=CLASSES)
+    ap.add_argument("--dic", help="dictionary X.dic (X.aff beside it); default: the shipped cs_CZ.dic")
     a = ap.parse_args(argv)
     if not (a.shared / "data" / "czech").exists():
         print(f"no reference data under {a.shared}/data/czech", file=sys.stderr)
         return 2
-    run(a.shared, a.examples, a.only)
+    run(a.shared, a.examples, a.only, dic=CzechDictionary.load(a.dic) if a.dic else None)
     return 0
 
 

@@ -164,17 +164,18 @@ def _bookish_base(finite: str) -> str | None:
     return None
 
 
-def infinitive_of(finite: str) -> str | None:
+def infinitive_of(finite: str, known) -> str | None:
     """The infinitive of a finite headword of an irregular verb (napíšu -> napsat), or None."""
-    links = verb_links_of(finite)
+    links = verb_links_of(finite, known)
     return links[0][0] if links else None
 
 
-def verb_links_of(finite: str) -> list[tuple[str, bool]]:
+def verb_links_of(finite: str, known) -> list[tuple[str, bool]]:
     """[(infinitive, future)] of a finite headword of an irregular verb: napíšu, napíši -> napsat;
     dojdu -> dojít; budu -> být (future; pobudu -> pobýt). po- + the present of a determinate motion
     verb is its future (ponesu, pojedu -> nést, jet: future=True) and, where the dictionary has the
-    infinitive, also the present of the perfective po- verb (povedu -> vést future, povést present)."""
+    infinitive, also the present of the perfective po- verb (povedu -> vést future, povést present).
+    `known`: the words of the dictionary (a container), asked whether the po- infinitive exists."""
     for word in (finite, _bookish_base(finite)):
         if word is None:
             continue
@@ -186,9 +187,8 @@ def verb_links_of(finite: str) -> list[tuple[str, bool]]:
                 if prefix not in VERB_PREFIXES:
                     continue
                 if future == "po-future" and prefix == "po":
-                    from .driver import dictionary_entries
                     out = [(inf, True)]
-                    if prefix + inf_pref in dictionary_entries():
+                    if prefix + inf_pref in known:
                         out.append((prefix + inf_pref, False))
                     return out
                 return [(prefix + inf_pref, False)]

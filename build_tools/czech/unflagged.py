@@ -11,7 +11,6 @@ from collections import defaultdict
 from functools import lru_cache
 from importlib import resources
 
-from .finite import plain_lines
 
 SHORTEN = {"ů": "o", "á": "a", "é": "e", "í": "i", "ú": "u", "ý": "y"}
 VOWELS = set("aeiouyáéíóúůýě")
@@ -64,12 +63,12 @@ def stems(word: str) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=4)
-def noun_index(dic_path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
-    """form -> [(lemma, tag)] for the flagless nouns of a dictionary."""
+def build_noun_index(plain_lines: frozenset) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """form -> [(lemma, tag)] for the flagless nouns of a dictionary (`plain_lines`: its lines without
+    a paradigm flag)."""
     # flagless lines and lines whose only flag is N (spolupráce/N: the word itself is classified as a
     # flagless one; expand.py adds its ne- forms with NEG)
-    plain = {w for w in plain_lines(dic_path) if w.isalpha()}
+    plain = {w for w in plain_lines if w.isalpha()}
     ends = endings()
     index: dict[str, list] = defaultdict(list)
     for w in plain:

@@ -8,12 +8,12 @@
 # Adverbs in all three degrees; prepositions, conjunctions, particles.
 # Excluded: interjections, abbreviations, capitalised words, clitic contractions (byls, tys, žes),
 # transgressives, conditional auxiliaries (bych, bys), bound morphemes, multi-word forms.
-# Not expressible from tags alone: "adjectives derived from place names" - the Czech expander
-# must tag them PROPN (their headword comes from a proper name) to have them excluded.
+# Adjectives derived from place names (ostravská): the Czech expander tags them TOPO
+# (build_tools/czech/places.py; country, nation and language adjectives such as český stay).
 #
 # Tags the Czech expander must emit: see cs-box.profile (same vocabulary).
 #
-# Features used: PROPN ABBR CLITIC UNKNOWN INTJ V.CVB N PRO NUM NOM ADJ SHORT V NFIN IND PRS FUT
+# Features used: PROPN ABBR CLITIC UNKNOWN INTJ TOPO V.CVB N PRO NUM NOM ADJ SHORT V NFIN IND PRS FUT
 #                V.PTCP ACT PRF PASS IMP ADV ADP CONJ PART
 [profile]
 name = cs-kriskros
@@ -29,6 +29,7 @@ deny      abbreviation       ABBR
 deny      clitic             CLITIC
 deny      interjection       INTJ
 deny      transgressive      V.CVB
+deny      place-name-adjective TOPO
 allow     noun-nominative    N NOM
 allow     pronoun-nominative PRO NOM
 allow     numeral-nominative NUM NOM

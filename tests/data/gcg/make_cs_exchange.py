@@ -4,7 +4,7 @@ A two-player Czech Scrabble game with real Czech words (every word formed, cross
 stem of the hunspell word list), played until fewer than 7 tiles are left in the bag, where a player
 tries an exchange that cs-scrabble refuses. An earlier exchange, with a full bag, is legal.
 
-    .venv/bin/python tests/data/gcg/make_cs_exchange.py data/cs/cs_CZ.dic > tests/data/gcg/cs-exchange-refused.gcg
+    .venv/bin/python tests/data/gcg/make_cs_exchange.py build_tools/czech/hunspell/cs_CZ.dic > tests/data/gcg/cs-exchange-refused.gcg
 """
 
 import random

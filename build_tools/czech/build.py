@@ -1,0 +1,74 @@
+"""The Czech part of a `lexicon-build` run: which dictionary each source is expanded with, and what the
+manifest records of them and of the engine.
+
+- `--hunspell X.dic`: every line of X is a headword; X (with X.aff) is also the dictionary its
+  flagless lines are read against. Nothing else is consulted.
+- `--headwords FILE`: the listed lemmas are the headwords; the paradigm source (`--paradigms DIC`, by
+  default the shipped cs_CZ.dic) says how to inflect them and contributes no words of its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from pathlib import Path
+
+from .dictionary import CzechDictionary, engine_data_files, shipped_paths
+
+# Bumped when the engine's code changes what it generates for the same inputs.
+ENGINE_VERSION = "2"
+
+
+class CzechSourceError(ValueError):
+    """A dictionary path that cannot be used (one line, for the user)."""
+
+
+def _check(dic: Path, what: str) -> Path:
+    if not dic.is_file():
+        raise CzechSourceError(f"{what} {dic}: no such file")
+    aff = dic.with_suffix(".aff")
+    if not aff.is_file():
+        raise CzechSourceError(f"{what} {dic}: no affix file {aff} beside it")
+    return aff
+
+
+def _file_entry(kind: str, path: Path) -> dict:
+    data = path.read_bytes()
+    return {"kind": kind, "name": path.name, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+
+
+class CzechBuild:
+    def __init__(self, paradigms: str | None) -> None:
+        if paradigms is not None:
+            self.paradigm_dic = Path(paradigms)
+            self.paradigm_aff = _check(self.paradigm_dic, "paradigm source")
+            self.shipped = False
+        else:
+            self.paradigm_dic, self.paradigm_aff = shipped_paths()
+            self.shipped = True
+        self._paradigms: CzechDictionary | None = None
+        self.dictionary: CzechDictionary | None = None
+        self.headwords = False          # the next source is a headword list (not the dictionary's own lines)
+        self.stats: Counter = Counter()
+
+    def use_paradigms(self) -> None:
+        """Expand the next source (a headword list) against the paradigm source."""
+        if self._paradigms is None:
+            self._paradigms = CzechDictionary.load(self.paradigm_dic, self.paradigm_aff)
+        self.dictionary = self._paradigms
+        self.headwords = True
+
+    def use_dictionary(self, dic: Path) -> None:
+        """Expand the next source (a Hunspell dictionary) against itself."""
+        self.dictionary = CzechDictionary.load(dic, _check(dic, "hunspell source"))
+        self.headwords = False
+
+    def paradigm_manifest(self) -> list[dict]:
+        kind = "paradigms-shipped" if self.shipped else "paradigms"
+        return [_file_entry(kind, self.paradigm_dic), _file_entry(kind + "-aff", self.paradigm_aff)]
+
+    @staticmethod
+    def engine_manifest() -> dict:
+        """The engine version and the sha256 of each of its data tables (build_tools/czech/data/*)."""
+        return {"version": ENGINE_VERSION,
+                "data": {name: hashlib.sha256(content).hexdigest() for name, content in engine_data_files()}}

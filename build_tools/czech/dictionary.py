@@ -1,0 +1,168 @@
+"""A Czech Hunspell dictionary as a value: its lines, its affix table and every index the engine
+builds from them. Loaded once from the paths the user gives (`CzechDictionary.load`) or from the
+package data (`CzechDictionary.shipped`, the default paradigm source) and passed explicitly to the
+expander and its worker processes. The indexes are computed on first use and kept on the value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+
+from .affix import AffixTable
+
+SHIPPED_PACKAGE = "build_tools.czech"
+SHIPPED_DIR = "hunspell"
+SHIPPED_DIC = "cs_CZ.dic"
+# infinitives whose present the flagless present lines may be (finite.py)
+INFINITIVE_ENDINGS = ("it", "et", "ět")
+
+
+def shipped_paths() -> tuple[Path, Path]:
+    """The .dic and .aff of the shipped dictionary (package data)."""
+    root = resources.files(SHIPPED_PACKAGE).joinpath(SHIPPED_DIR)
+    dic = root.joinpath(SHIPPED_DIC)
+    aff = root.joinpath(SHIPPED_DIC[:-4] + ".aff")
+    # an installed package is a directory on disk (setuptools wheels are not zip-imported)
+    return Path(str(dic)), Path(str(aff))
+
+
+class CzechDictionary:
+    """Stems and flags of one .dic, its .aff, and the indexes built from them."""
+
+    def __init__(self, dic_path: str | Path, aff_path: str | Path | None = None) -> None:
+        self.dic_path = Path(dic_path)
+        self.aff_path = Path(aff_path) if aff_path is not None else self.dic_path.with_suffix(".aff")
+        self.aff = AffixTable.read(self.aff_path)
+        # lemma -> flag strings of its lines, in file order (a word may have several: stát noun and verb)
+        self.entries: dict[str, list[str]] = {}
+        flagged: dict[str, list[str]] = defaultdict(list)
+        plain, verbs, nout, cmp_adv = set(), set(), set(), set()
+        with open(self.dic_path, encoding="utf-8") as fh:
+            next(fh, None)          # the line count
+            for line in fh:
+                line = line.rstrip("\n")
+                if not line:
+                    continue
+                word, _, flags = line.partition("/")
+                self.entries.setdefault(word, []).append(flags)
+                if not word or word != word.lower():
+                    continue
+                fs = set(flags)
+                if fs <= {"N"}:
+                    plain.add(word)
+                    continue
+                flagged[word].append(flags)
+                if "I" in fs and word.endswith(INFINITIVE_ENDINGS):
+                    verbs.add(word)
+                if word.endswith("nout"):
+                    nout.add(word)
+                if "E" in fs and fs <= {"E", "N", "W"}:
+                    cmp_adv.add(word)
+        # lowercase word -> flag strings of its lines that carry a paradigm flag (not N-only)
+        self.flagged: dict[str, tuple[str, ...]] = {w: tuple(f) for w, f in flagged.items()}
+        # lowercase lines without a paradigm flag (none, or N only)
+        self.plain = frozenset(plain)
+        self.verbs = frozenset(verbs)           # infinitives with flag I (the long infinitive)
+        self.nout = frozenset(nout)             # -nout infinitives
+        self.comparative_adverbs = frozenset(cmp_adv)   # lines whose only paradigm flag is E
+        self.expansions: dict = {}              # (stem, flags) -> expand_entry items (flagless.py)
+
+    @classmethod
+    def load(cls, dic_path: str | Path, aff_path: str | Path | None = None) -> "CzechDictionary":
+        return cls(dic_path, aff_path)
+
+    @classmethod
+    def shipped(cls) -> "CzechDictionary":
+        """The dictionary shipped with the package (hunspell-cs, see hunspell/COPYRIGHT.hunspell-cs.txt)."""
+        dic, aff = shipped_paths()
+        return cls(dic, aff)
+
+    def __getstate__(self):
+        # workers started by fork inherit the value; elsewhere they rebuild it from its paths
+        return {"dic_path": self.dic_path, "aff_path": self.aff_path}
+
+    def __setstate__(self, state):
+        self.__init__(state["dic_path"], state["aff_path"])
+
+    def flags_of(self, lemma: str) -> list[str] | None:
+        return self.entries.get(lemma)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.entries
+
+    # ---------------------------------------------------------------- indexes (built on first use)
+
+    @cached_property
+    def present_index(self) -> dict:
+        from .finite import build_present_index
+        return build_present_index(self.plain, self.verbs)
+
+    @cached_property
+    def nul_participles(self) -> dict[str, str]:
+        from .finite import build_nul_participles
+        return build_nul_participles(self.plain, self.nout)
+
+    @cached_property
+    def noun_index(self) -> dict:
+        from .unflagged import build_noun_index
+        return build_noun_index(self.plain)
+
+    @cached_property
+    def imperative_index(self) -> dict:
+        from .flagless import build_imperative_index
+        return build_imperative_index(self.plain, self.flagged)
+
+    @cached_property
+    def adjectives(self) -> frozenset:
+        """-ý/-í adjective headwords (flag Y)."""
+        return frozenset(w for w, fl in self.flagged.items()
+                         if any("Y" in f for f in fl) and w.endswith(("ý", "í")))
+
+    @cached_property
+    def ending_index(self) -> dict:
+        from .guess import build_ending_index
+        return build_ending_index(self.entries)
+
+    @cached_property
+    def place_names(self) -> dict[str, list[str]]:
+        """Capitalised one-word lines (Ostrava, Praha, Brno) -> their flag strings: the names the
+        place-name rule (places.py) looks adjectives up in."""
+        return {w: f for w, f in self.entries.items() if w[:1].isupper() and w[1:].islower() and w.isalpha()}
+
+    @cached_property
+    def linked(self) -> dict[str, list[tuple[str, str]]]:
+        """lemma -> [(line, flags)] of the other lines the engine files under that lemma (links.py)."""
+        from .links import linked_headwords
+        return linked_headwords(self)
+
+    def warm(self, headwords: bool = False) -> None:
+        """Build every index now (before worker processes fork, so that they share them); `headwords`:
+        also what the expansion of a headword list needs."""
+        for name in ("present_index", "nul_participles", "noun_index", "imperative_index", "adjectives",
+                     "place_names") + (("ending_index", "linked") if headwords else ()):
+            getattr(self, name)
+
+    def manifest_entries(self, kind: str) -> list[dict]:
+        """What the manifest records of this dictionary: both files with their sha256."""
+        out = []
+        for role, p in (("", self.dic_path), ("-aff", self.aff_path)):
+            out.append({"kind": kind + role, "name": p.name, "sha256": _sha256(p), "bytes": p.stat().st_size})
+        return out
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def engine_data_files() -> list[tuple[str, bytes]]:
+    """(name, content) of the engine's own data tables (build_tools/czech/data/*), sorted by name."""
+    root = resources.files(SHIPPED_PACKAGE).joinpath("data")
+    return sorted((p.name, p.read_bytes()) for p in root.iterdir() if p.is_file())

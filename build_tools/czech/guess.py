@@ -1,0 +1,109 @@
+"""Inflection by analogy: paradigm flags for a headword the paradigm source does not hold, from the
+words of the dictionary that end alike (the longest shared ending whose words agree on their flags, as
+pymorphy2's predictor does). The readings of such a headword carry the feature GUESSED and name the
+model word (`guessed:<model>` in the provenance).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .tagger import word_class
+
+GUESSED = "GUESSED"
+
+POS_CLASSES = {"noun": "noun", "n": "noun", "subst": "noun", "adj": "adj", "a": "adj", "verb": "verb", "v": "verb",
+               "adv": "plain", "prep": "plain", "conj": "plain", "part": "plain", "intj": "plain", "num": "plain",
+               "pron": "plain", "pro": "plain"}
+
+# derivation and lexical extras that do not decide the class of a word (negation, adverbs, -ost nouns,
+# passives, transgressives, comparatives): words ending alike are grouped by their other flags, and a
+# guessed headword takes the full flags most words of the winning group carry
+EXTRAS = frozenset("NRKEWCTXyO")
+MIN_ENDING, MAX_ENDING = 2, 7
+MIN_WORDS, MIN_AGREEMENT = 3, 0.5
+MIN_WORDS_SHORT_ENDING = 10     # evidence needed when only the last two letters are shared
+
+
+def pos_fits(lemma: str, flags: str, pos: str) -> bool:
+    want = POS_CLASSES.get(pos.lower().strip("."))
+    return want is None or word_class(lemma, flags) == want
+
+
+def core(flags: str) -> str:
+    """The flags that decide the class; K alone is the kost declension (radost/KN), not a derivation."""
+    c = "".join(f for f in flags if f not in EXTRAS)
+    return c or "".join(f for f in flags if f in "K")
+
+
+def build_ending_index(entries: dict[str, list[str]]) -> dict[str, dict[str, list]]:
+    """ending -> {core flags: [number of words, Counter of their full flags, model word per full
+    flags]} over the lowercase single-line headwords with flags; the model is the alphabetically first
+    word with those flags."""
+    idx: dict[str, dict[str, list]] = {}
+    for word, fl in entries.items():
+        if word != word.lower() or len(fl) != 1 or not fl[0]:
+            continue
+        full = fl[0]
+        c = core(full)
+        if not c:
+            continue
+        for k in range(MIN_ENDING, min(MAX_ENDING, len(word) - 1) + 1):
+            by = idx.setdefault(word[-k:], {})
+            hit = by.get(c)
+            if hit is None:
+                by[c] = [1, Counter({full: 1}), {full: word}]
+            else:
+                hit[0] += 1
+                hit[1][full] += 1
+                if word < hit[2].get(full, "\uffff"):
+                    hit[2][full] = word
+    return idx
+
+
+def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
+    """(flags, model word) for a headword missing from the dictionary `dic`: for the longest ending
+    shared by enough single-line headwords (of the part of speech, if given), the class most of them
+    belong to when it holds at least half of them, else a shorter ending; None (unclassified) when no
+    ending gives enough evidence."""
+    idx = dic.ending_index
+    for k in range(min(MAX_ENDING, len(lemma)), MIN_ENDING - 1, -1):
+        counts = idx.get(lemma[-k:])
+        if not counts:
+            continue
+        if pos:
+            counts = {f: v for f, v in counts.items() if pos_fits(lemma, f, pos)}
+        total = sum(v[0] for v in counts.values())
+        if total < (MIN_WORDS if k > 2 else MIN_WORDS_SHORT_ENDING):
+            continue
+        _core, (n, fulls, models) = max(counts.items(), key=lambda kv: (kv[1][0], kv[0]))
+        if n / total >= MIN_AGREEMENT:
+            # the flags most words of the class carry (the -ovat verbs: ATN, passive and ne- included)
+            flags = max(fulls.items(), key=lambda kv: (kv[1], kv[0]))[0]
+            return flags, models[flags]
+    return None
+
+
+# comparative ending by the last consonant of the stem of a -ý adjective (zelený -> zelenější,
+# bílý -> bělejší is irregular and not guessed); k/h/ch stems alternate unpredictably (hezčí, tišší,
+# dražší) and relational adjectives (-ový, -ský, -cký) have no comparative: neither is guessed
+COMPARATIVE_ENDINGS = {**{c: "ější" for c in "ntdbpvmf"}, **{c: "ejší" for c in "lsz"}}
+NO_COMPARATIVE = ("ový", "ský", "cký")
+
+
+def guessed_comparative(positive: str, dic) -> tuple[str, str, str] | None:
+    """(comparative, flags, model) for a -ý adjective inflected by analogy: the comparative by the
+    regular rule, inflected by analogy with the dictionary's comparatives ending alike."""
+    if not positive.endswith("ý") or positive.endswith(NO_COMPARATIVE) or len(positive) < 4:
+        return None
+    stem = positive[:-1]
+    if stem[-1] == "r":
+        cmpr = stem[:-1] + "řejší"
+    elif stem[-1] in COMPARATIVE_ENDINGS:
+        cmpr = stem + COMPARATIVE_ENDINGS[stem[-1]]
+    else:
+        return None
+    guessed = guess_flags(cmpr, "adj", dic)
+    if guessed is None or not set(guessed[0]) & {"E", "W"}:
+        return None
+    return cmpr, guessed[0], guessed[1]

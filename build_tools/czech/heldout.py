@@ -1,0 +1,175 @@
+"""Held-out measurement of headword inflection (`make quality`): UniMorph lemmas (measurement only)
+given as a headword list, (a) with the full dictionary as the paradigm source, (b) with the same lemmas
+removed from it, so that every one is inflected by analogy.
+
+* admitted-slot recall: of the reference (lemma, form class, form) slots in the classes Kris Kros admits
+  (quality.class_of_unimorph), the share whose form the expansion generates for the lemma in that class;
+* leak: of the forms generated for a lemma in a class the reference lists for it, the share that the
+  reference does not list for that lemma at all (under any tag: the tables shift persons and tenses,
+  adoptuješ is filed as a past form; register variants such as adoptuju are not counted).
+
+    python -m build_tools.czech.heldout --shared ../shared [--share 3] [--examples 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+import zlib
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from ..model import HeadwordEntry, Reading
+from .dictionary import CzechDictionary
+from .driver import _resolve, mark_guessed
+from .expand import expand_entry
+from .quality import UNIMORPH_FILES, class_of_tag, load_reference
+
+def reference(shared: Path) -> dict[str, dict[str, set[str]]]:
+    """lemma -> form class -> forms, from all the UniMorph tables (quality.load_reference); under the
+    key ALL, every single-word form the tables list for the lemma, whatever its tag."""
+    ref = {lemma: {c: {f for f, _slot in slots} for c, slots in classes.items()}
+           for lemma, classes in load_reference(shared)["unimorph"].items()}
+    for name in UNIMORPH_FILES:
+        p = shared / "data" / "czech" / name
+        if not p.exists():
+            continue
+        for line in p.read_text(encoding="utf-8").splitlines():
+            parts = line.split("\t")
+            if len(parts) == 3 and parts[0] in ref and " " not in parts[1]:
+                ref[parts[0]].setdefault(ALL, set()).add(parts[1].lower())
+    return ref
+
+
+ALL = "*"
+
+
+def held_out_lemmas(ref, dic: CzechDictionary, share: int) -> list[str]:
+    """Every `share`-th reference lemma by CRC-32 that the dictionary holds as a headword."""
+    return sorted(l for l in ref if l in dic and zlib.crc32(l.encode()) % share == 0)
+
+
+def without(dic: CzechDictionary, lemmas: set[str], directory: Path) -> CzechDictionary:
+    """A copy of the dictionary without the lines of `lemmas`."""
+    lines = dic.dic_path.read_text(encoding="utf-8").splitlines()[1:]
+    kept = [l for l in lines if l.partition("/")[0] not in lemmas]
+    out = directory / "heldout.dic"
+    out.write_text(f"{len(kept)}\n" + "\n".join(kept) + "\n", encoding="utf-8")
+    out.with_suffix(".aff").write_bytes(dic.aff_path.read_bytes())
+    return CzechDictionary.load(out)
+
+
+def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = None) -> dict:
+    """Recall and leak of the expansion of `lemmas` against the reference; with `known` (lemma -> forms
+    the full dictionary gives it), a form is a leak only if neither the reference nor `known` has it."""
+    gen: dict = defaultdict(lambda: defaultdict(set))
+    variants: dict = defaultdict(lambda: defaultdict(set))     # register variants (COL, LIT)
+    guessed = set()
+    unclassified = []
+    for i, lemma in enumerate(lemmas, 1):
+        # as the build expands a headword-list entry, with the engine's own tags (register markers kept)
+        for head, flags, model, keep in _resolve(HeadwordEntry(lemma, "heldout", i), dic, headwords=True):
+            if flags is None:
+                unclassified.append(head)
+                continue
+            items = expand_entry(head, flags, dic)
+            if keep is not None:
+                items = [it for it in items if not isinstance(it, Reading) or it.lemma in keep]
+            if model is not None:
+                items = mark_guessed(items, model)
+                guessed.add(lemma)
+            for it in items:
+                if not isinstance(it, Reading):
+                    continue
+                tag = frozenset(it.tag)
+                c = class_of_tag(tag, variants=True)
+                if c:
+                    # a linked line's readings (napsal/ON of napsat) count for the headword
+                    owner = lemma if keep is not None else it.lemma
+                    (variants if tag & {"COL", "LIT"} else gen)[owner][c].add(it.form)
+    slots = hits = ours = leaked = 0
+    by_class = defaultdict(Counter)
+    misses, leaks = [], []
+    for lemma in lemmas:
+        listed = ref[lemma].get(ALL, set()) | (known or {}).get(lemma, set())
+        for c, forms in ref[lemma].items():
+            if c == ALL:
+                continue
+            have = gen[lemma].get(c, set())
+            also = variants[lemma].get(c, set())
+            for f in sorted(forms):
+                slots += 1
+                by_class[c]["slots"] += 1
+                if f in have or f in also:
+                    hits += 1
+                    by_class[c]["hits"] += 1
+                else:
+                    misses.append(f"{lemma}/{c}: {f}")
+            for f in sorted(have):
+                ours += 1
+                by_class[c]["ours"] += 1
+                if f not in listed:
+                    leaked += 1
+                    by_class[c]["leaked"] += 1
+                    leaks.append(f"{lemma}/{c}: {f}")
+    return {"lemmas": len(lemmas), "guessed": len(guessed & set(lemmas)), "unclassified": len(unclassified),
+            "slots": slots, "hits": hits, "ours": ours, "leaked": leaked, "by_class": by_class,
+            "misses": misses, "leaks": leaks, "unclassified_examples": unclassified[:20],
+            "forms": {lemma: {f for fs in list(gen[lemma].values()) + list(variants[lemma].values()) for f in fs}
+                      for lemma in lemmas}}
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{a / b:.2%}" if b else "n/a"
+
+
+def report(title: str, m: dict, examples: int, out=sys.stdout) -> None:
+    print(f"{title}: {m['lemmas']} lemmas, {m['guessed']} inflected by analogy, {m['unclassified']} unclassified; "
+          f"admitted-slot recall {_pct(m['hits'], m['slots'])} ({m['hits']} of {m['slots']}), "
+          f"leak {_pct(m['leaked'], m['ours'])} ({m['leaked']} of {m['ours']} forms)", file=out)
+    for c, n in sorted(m["by_class"].items()):
+        print(f"    {c:14} recall {_pct(n['hits'], n['slots']):>7} of {n['slots']:5d}   "
+              f"leak {_pct(n['leaked'], n['ours']):>7} of {n['ours']:5d}", file=out)
+    if examples:
+        print(f"    misses e.g. {'; '.join(m['misses'][:examples])}", file=out)
+        print(f"    leaks e.g. {'; '.join(m['leaks'][:examples])}", file=out)
+        if m["unclassified_examples"]:
+            print(f"    unclassified e.g. {' '.join(m['unclassified_examples'][:examples])}", file=out)
+
+
+def run(shared: Path, share: int = 3, examples: int = 8, dic: CzechDictionary | None = None,
+        out=sys.stdout) -> dict:
+    t0 = time.time()
+    dic = dic if dic is not None else CzechDictionary.shipped()
+    ref = reference(shared)
+    lemmas = held_out_lemmas(ref, dic, share)
+    full = measure(lemmas, ref, dic)
+    report(f"held-out lemmas (1/{share} of UniMorph by CRC-32) as --headwords, full dictionary as --paradigms",
+           full, examples, out)
+    with tempfile.TemporaryDirectory() as tmp:
+        reduced = without(dic, set(lemmas), Path(tmp))
+        guessed = measure(lemmas, ref, reduced, known=full["forms"])
+    report("the same lemmas removed from the dictionary (inflected by analogy; a leak is a form neither the "
+           "reference nor the full dictionary gives the lemma)", guessed, examples, out)
+    print(f"({time.time() - t0:.0f} s)", file=out)
+    return {"full": full, "removed": guessed}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", default="../shared", type=Path)
+    ap.add_argument("--share", default=3, type=int, help="hold out every N-th lemma (default 3)")
+    ap.add_argument("--examples", default=8, type=int)
+    ap.add_argument("--dic", help="dictionary X.dic (X.aff beside it); default: the shipped cs_CZ.dic")
+    a = ap.parse_args(argv)
+    if not (a.shared / "data" / "czech").exists():
+        print(f"no reference data under {a.shared}/data/czech", file=sys.stderr)
+        return 2
+    run(a.shared, a.share, a.examples, CzechDictionary.load(a.dic) if a.dic else None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

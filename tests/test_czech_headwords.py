@@ -1,0 +1,157 @@
+"""Czech headword lists: inflection by analogy (a guessed -ovat verb), comparatives, the place-name
+rule (seed 004: ostravská out of Kris Kros) and seed 004's table of admitted forms."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from build_tools.cli import main as build_main
+from build_tools.czech import CzechDictionary
+from build_tools.czech.dictionary import shipped_paths
+from build_tools.czech.places import place_of
+from lexicon_service.lexicon import load_lexicon
+
+
+import pytest
+
+
+def _build(tmp_path: Path, rules: str, *args: str, name: str = "x") -> Path:
+    out = tmp_path / f"{name}.lex"
+    assert build_main(["--rules", rules, "--quiet", "--workers", "1", *args, "-o", str(out)]) == 0
+    return out
+
+
+def _dic(path: Path, lines: list[str]) -> Path:
+    path.write_text(f"{len(lines)}\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    path.with_suffix(".aff").write_bytes(shipped_paths()[1].read_bytes())
+    return path
+
+
+def _admitted(lex_path: Path, words) -> dict[str, bool]:
+    lex = load_lexicon(lex_path)
+    try:
+        key = lex.rule_set.tile_set.key_of_text
+        return {w: lex.is_admissible(key(w)) for w in words}
+    finally:
+        lex.close()
+
+
+# lajkovat is not in cs_CZ.dic: it takes the paradigm of the -ovat verbs (flags ATN of abdikovat ...)
+POSITIVE = {
+    "lajkovat", "lajkovati",                                                    # infinitives
+    "lajkuji", "lajkuju", "lajkuješ", "lajkuje", "lajkujeme", "lajkujete", "lajkují", "lajkujou",
+    "lajkuj", "lajkujme", "lajkujte",                                           # imperative
+    "lajkoval", "lajkovala", "lajkovalo", "lajkovali", "lajkovaly",            # l-participle
+    "lajkován", "lajkována", "lajkováno", "lajkováni", "lajkovány",            # passive
+}
+# the N flag of the -ovat verbs: every form negated, except the colloquial 1st plural lajkujem
+LAJKOVAT = POSITIVE | {"ne" + w for w in POSITIVE} | {"lajkujem"}
+NOT_LAJKOVAT = {"lajkovávat", "lajkovám", "lajkovaje", "lajkujíc", "lajkovánu", "lajkovals", "nelajkujem"}
+
+
+@pytest.fixture(scope="module")
+def shipped_build(tmp_path_factory) -> Path:
+    """One cs-kriskros build of a headword list with the shipped dictionary as the paradigm source."""
+    tmp = tmp_path_factory.mktemp("headwords")
+    heads = tmp / "heads.txt"
+    heads.write_text("lajkovat\nzelený\nchlupný\nžena\nmladý\nnést\n", encoding="utf-8")
+    return _build(tmp, "cs-kriskros", "--headwords", str(heads))
+
+
+def test_a_guessed_ovat_verb_gets_the_whole_paradigm_marked_as_guessed(shipped_build):
+    out = shipped_build
+    lex = load_lexicon(out)
+    try:
+        assert {k for k in lex.keys() if "lajk" in k} == LAJKOVAT     # every form, and nothing else
+        assert not any(lex.is_admissible(w) for w in NOT_LAJKOVAT)
+        readings = lex.explain("lajkuji")
+        assert readings and all(r.headword == "lajkovat" for r in readings)
+        assert all(r.rule.startswith("guessed:") and r.rule.endswith("ovat") for r in readings)
+        assert all("GUESSED" in r.tag.split(";") for r in readings)
+    finally:
+        lex.close()
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["counts"]["guessed_headwords"] == 2          # lajkovat, chlupný
+    shipped = [s for s in manifest["sources"] if s["kind"] == "paradigms-shipped"]
+    assert [s["name"] for s in shipped] == ["cs_CZ.dic"]        # the default paradigm source, recorded
+
+
+# Provenance: the profile rule recorded for each reading of a Czech build (cs-kriskros profile).
+PROVENANCE = [
+    ("ženy", "žena", "noun-nominative"),
+    ("mladí", "mladý", "adjective-nominative"),
+    ("nesl", "nést", "l-participle"),
+    ("nesu", "nést", "present-future"),
+    ("nes", "nést", "imperative"),
+    ("nést", "nést", "infinitive"),
+]
+
+
+def test_czech_readings_name_the_profile_rule_that_admitted_them(shipped_build):
+    lex = load_lexicon(shipped_build)
+    try:
+        for form, headword, rule in PROVENANCE:
+            readings = lex.explain(form)
+            assert any(r.headword == headword and r.rule == rule for r in readings), (form, readings)
+    finally:
+        lex.close()
+
+
+def test_a_profile_can_exclude_guessed_readings(tmp_path):
+    heads = tmp_path / "heads.txt"
+    heads.write_text("lajkovat\nžena\n", encoding="utf-8")
+    # a paradigm source of the shipped -ovat verbs and žena: small, and lajkovat is not in it
+    lines = [l for l in shipped_paths()[0].read_text(encoding="utf-8").splitlines()[1:]
+             if l.partition("/")[0].endswith("ovat")] + ["žena/ZQ"]
+    paradigms = _dic(tmp_path / "par.dic", lines)
+    profile = tmp_path / "noguess.profile"
+    text = Path("build_tools/profiles/cs-kriskros.profile").read_text(encoding="utf-8")
+    profile.write_text(text.replace("name = cs-kriskros", "name = noguess").replace(
+        "[rules]\n", "[rules]\ndeny      guessed            GUESSED\n"), encoding="utf-8")
+    args = ["--headwords", str(heads), "--paradigms", str(paradigms)]
+    assert _admitted(_build(tmp_path, "cs-kriskros", *args, name="all"), ["lajkuji", "ženy"]) == {
+        "lajkuji": True, "ženy": True}
+    assert _admitted(_build(tmp_path, "cs-kriskros", *args, "--profile", str(profile), name="noguess"),
+                     ["lajkuji", "lajkovat", "ženy"]) == {"lajkuji": False, "lajkovat": False, "ženy": True}
+
+
+def test_headwords_get_their_comparatives(shipped_build):
+    # zelenější is a headword of cs_CZ.dic; chlupný is not in it: its comparative comes by rule
+    assert _admitted(shipped_build, ["zelený", "zelenější", "nejzelenější", "chlupný", "chlupnější",
+                           "nejchlupnější", "zelenějšího"]) == {
+        "zelený": True, "zelenější": True, "nejzelenější": True, "chlupný": True, "chlupnější": True,
+        "nejchlupnější": True, "zelenějšího": False}
+
+
+def test_place_name_rule_on_a_small_dictionary(tmp_path):
+    dic = CzechDictionary.load(_dic(tmp_path / "p.dic", [
+        "Ostrava/ZQ", "ostravský/YR", "Praha/ZQ", "pražský/YRN", "Brno/CR", "brněnský/YRN",
+        "Kladno/CR", "kladenský/YR", "Aarhus/H", "aarhuský/Y",
+        "Polsko/C", "polský/YRN", "Kanada/ZQ", "kanadský/YRN",      # country adjectives stay
+        "Byron/PV", "byronský/YR",                                  # a person, not a place
+        "Tábor/LR", "tábor/LR", "táborský/YR",                      # also from the common noun
+        "mořský/YR"]))
+    assert {a: place_of(a, dic) for a in ("ostravský", "pražský", "brněnský", "kladenský", "aarhuský",
+                                          "polský", "kanadský", "byronský", "táborský", "mořský")} == {
+        "ostravský": "Ostrava", "pražský": "Praha", "brněnský": "Brno", "kladenský": "Kladno",
+        "aarhuský": "Aarhus", "polský": None, "kanadský": None, "byronský": None, "táborský": None,
+        "mořský": None}
+
+
+# Seed 004 (Kris Kros): ostravská out (an adjective from a place name); the others in. The lines are the
+# shipped dictionary's own.
+SEED_004 = {"ostravská": False, "ostravský": False, "polská": True, "ženatá": True, "vdaný": True,
+            "zrňme": True, "voň": True, "zelenější": True, "nejzelenější": True, "šťasten": True,
+            "matčin": True, "tvořící": True}
+SEED_004_LINES = ["Ostrava/ZQ", "ostravský/YR", "Polsko/C", "polský/YRN", "ženatý/YRN", "vdaný/YKRN",
+                  "zrnit/ATN", "vonět/AN", "zelený/YKRON", "zelenější/YRW", "šťasten/ON", "šťastný/YKRN",
+                  "matčin/Y", "matka/ZQ", "tvořící/YN", "tvořit/ATN"]
+
+
+def test_seed_004_table(tmp_path):
+    shipped = set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    assert set(SEED_004_LINES) <= shipped            # the test uses the dictionary's real lines
+    dic = _dic(tmp_path / "seed.dic", SEED_004_LINES)
+    out = _build(tmp_path, "cs-kriskros", "--hunspell", str(dic))
+    assert _admitted(out, SEED_004) == SEED_004

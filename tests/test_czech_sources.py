@@ -1,0 +1,79 @@
+"""Czech builds see only the dictionaries they are given (--hunspell, --paradigms) and record every
+input in the manifest (provenance rule names: test_czech_headwords.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from build_tools.cli import main as build_main
+from build_tools.czech.dictionary import shipped_paths
+from lexicon_service.lexicon import load_lexicon
+
+
+def _dic(path: Path, lines: list[str]) -> Path:
+    path.write_text(f"{len(lines)}\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    path.with_suffix(".aff").write_bytes(shipped_paths()[1].read_bytes())
+    return path
+
+
+def test_a_two_line_dictionary_admits_nothing_from_the_shipped_one(tmp_path):
+    # with the shipped dictionary as context, musím is a form of muset (and gives nemusím), dinosauři a
+    # plural of dinosaurus: neither headword is in this input, so neither may appear
+    dic = _dic(tmp_path / "two.dic", ["musím", "dinosauři"])
+    out = tmp_path / "two.lex"
+    assert build_main(["--rules", "cs-kriskros", "--quiet", "--workers", "1", "--hunspell", str(dic),
+                       "-o", str(out)]) == 0
+    lex = load_lexicon(out)
+    try:
+        for word in ("nemusím", "musím", "dinosauři", "muset", "dinosaurus"):
+            assert not lex.is_admissible(word), word
+    finally:
+        lex.close()
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    kinds = [s["kind"] for s in manifest["sources"]]
+    assert kinds == ["hunspell", "hunspell-aff"]        # no paradigm source: no --headwords
+
+
+def test_headwords_take_their_paradigms_from_the_given_dictionary_only(tmp_path):
+    paradigms = _dic(tmp_path / "par.dic", ["žena/ZQ", "hrad/H"])
+    heads = tmp_path / "heads.txt"
+    heads.write_text("žena\nmusím\nhrad\n", encoding="utf-8")
+    out = tmp_path / "h.lex"
+    assert build_main(["--rules", "cs-scrabble", "--quiet", "--workers", "1", "--headwords", str(heads),
+                       "--paradigms", str(paradigms), "-o", str(out)]) == 0
+    lex = load_lexicon(out)
+    try:
+        assert lex.is_admissible("ženy") and lex.is_admissible("hrady")
+        assert not lex.is_admissible("musím") and not lex.is_admissible("nemusím")
+    finally:
+        lex.close()
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    by_kind = {s["kind"]: s for s in manifest["sources"]}
+    assert set(by_kind) == {"headwords", "paradigms", "paradigms-aff"}
+    assert by_kind["paradigms"]["name"] == "par.dic"
+    engine = manifest["builder"]["czech_engine"]
+    assert engine["version"] and "irregular.paradigms" in engine["data"] and "noun_slots.tsv" in engine["data"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--paradigms", "nope.dic"], "paradigm source nope.dic: no such file"),
+])
+def test_a_missing_paradigm_source_is_a_one_line_error(tmp_path, capsys, argv, message):
+    heads = tmp_path / "heads.txt"
+    heads.write_text("žena\n", encoding="utf-8")
+    code = build_main(["--rules", "cs-scrabble", "--quiet", "--headwords", str(heads), "-o",
+                       str(tmp_path / "e.lex")] + argv)
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
+    assert not (tmp_path / "e.lex").exists()
+
+
+def test_paradigms_is_refused_for_polish(tmp_path, capsys):
+    words = tmp_path / "w.txt"
+    words.write_text("kot\n", encoding="utf-8")
+    code = build_main(["--rules", "pl-scrabble", "--quiet", "--words", str(words), "--paradigms", str(words),
+                       "-o", str(tmp_path / "p.lex")])
+    assert code == 2 and "--paradigms is for Czech" in capsys.readouterr().err
