@@ -189,7 +189,8 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
     async def http_error(request: Request, exc: HTTPException) -> Response:
         code = {404: api.grpc.StatusCode.NOT_FOUND, 405: api.grpc.StatusCode.UNIMPLEMENTED}.get(
             exc.status_code, api.grpc.StatusCode.INVALID_ARGUMENT)
-        error = api.ApiError(code, f"{request.method} {request.url.path}: {exc.detail}")
-        return Response(api.dumps(error.body()), status_code=exc.status_code, media_type=JSON)
+        body = {"error": {"code": exc.status_code, "status": code.name,
+                          "message": f"{request.method} {request.url.path}: {exc.detail}"}}
+        return Response(api.dumps(body), status_code=exc.status_code, media_type=JSON)
 
     return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
