@@ -1,7 +1,7 @@
 // The word judge: choose the lexicon once, type the words of a play, Enter: one verdict for the whole
 // play (CheckWords with verdict_only: the server never says which word failed, so neither can the page).
 "use strict";
-const CLEAR_AFTER_S = 6;
+const CLEAR_AFTER_S = Number(new URLSearchParams(location.search).get("clear")) || 6;  // ?clear=N: seconds
 const els = {
   choose: document.getElementById("choose"), lexicon: document.getElementById("lexicon"),
   words: document.getElementById("words"), verdict: document.getElementById("verdict"),
