@@ -119,6 +119,20 @@ def test_check_words_flags_and_fast_path_equal_json_format(http, stubs, request_
     assert http.post("/v1/lexicons/pl-scrabble:check", json=request_body).json() == as_json(expected)
 
 
+def test_check_words_json_equals_the_servicer_answer(grpc_server):
+    """The per-word results written from compact statuses equal MessageToDict of the full answer."""
+    from lexicon_service.server.lexicon_servicer import LexiconServicer
+
+    servicer = LexiconServicer(grpc_server[0].registry, LIMITS)
+    for words in (["kot", "zółw", "kotx", "k", "żółw", "Kot", "x" * 20], ["kot", "psy"], ["zółw", "kotq"]):
+        full = servicer.CheckWords(lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=words),
+                                   api.ServicerContext())
+        got = api.check_words_json(servicer.CheckWords, lexicon_pb2.CheckWordsRequest(
+            lexicon="pl-scrabble", words=words), api.ServicerContext())
+        assert got == as_json(full), words
+        assert json.loads(api.dumps(got)) == got
+
+
 def test_verdict_only_hides_which_word_failed(http):
     body = http.post("/v1/lexicons/pl-scrabble:check", json={"words": ["kot", "zółw"], "verdictOnly": True}).json()
     assert body["acceptable"] is False and body["results"] == [] and body["statuses"] == []

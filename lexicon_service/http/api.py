@@ -220,6 +220,7 @@ def to_json_dict(message) -> dict:
 
 
 _STATUS_NAMES = {v.number: v.name for v in lexicon_pb2.WordStatus.DESCRIPTOR.values}
+VALID, INVALID = lexicon_pb2.WORD_STATUS_VALID, lexicon_pb2.WORD_STATUS_INVALID
 
 
 def check_response_dict(response) -> dict:
@@ -236,5 +237,39 @@ def check_response_dict(response) -> dict:
     }
 
 
-def dumps(data) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+def check_words_json(check_words, request, context) -> dict:
+    """CheckWords answered as the proto3 JSON of its CheckWordsResponse (tests/test_http.py compares them).
+
+    Per-word results are asked of the servicer as `compact` statuses (building and reading back 1,000
+    WordResult messages costs ~4 ms) and written out here, with the servicer's message for the few
+    words that have one (unknown letter, bad length), got by asking the servicer about those words."""
+    if request.verdict_only or request.include_tiles or request.compact or len(request.words) < 2:
+        return to_json_dict(check_words(request, context))
+    request.compact = True
+    response = check_words(request, context)
+    statuses = list(response.statuses)
+    words = request.words
+    messages = {}
+    odd = [i for i, status in enumerate(statuses) if status not in (VALID, INVALID)]
+    if odd:
+        detail = check_words(lexicon_pb2.CheckWordsRequest(lexicon=request.lexicon, words=[words[i] for i in odd]),
+                             context)
+        messages = {i: r.message for i, r in zip(odd, detail.results)}
+    names = _STATUS_NAMES
+    valid, invalid = names[VALID], names[INVALID]
+    results = [{"word": w, "valid": True, "status": valid, "tiles": [], "message": ""} if s == VALID else
+               {"word": w, "valid": False, "status": invalid, "tiles": [], "message": ""} if s == INVALID else
+               {"word": w, "valid": False, "status": names[s], "tiles": [], "message": messages[i]}
+               for i, (w, s) in enumerate(zip(words, statuses))]
+    return {"lexicon": response.lexicon, "acceptable": response.acceptable, "results": results,
+            "invalidCount": response.invalid_count, "statuses": []}
+
+
+try:  # ~10x faster than json for a 1,000-word answer; the output is the same compact UTF-8 JSON
+    import orjson
+
+    def dumps(data) -> bytes:
+        return orjson.dumps(data)
+except ImportError:  # pragma: no cover - orjson is a dependency; keep working without it
+    def dumps(data) -> bytes:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -121,5 +121,6 @@ function relabel() {
   if (remembered && lexicons.some(l => l.name === remembered)) choose(remembered);
   else askForLexicon();
   document.body.dataset.ready = "1";
+  window.judgeReadyAt = performance.now();
   registerServiceWorker();
 })();
