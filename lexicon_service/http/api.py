@@ -15,6 +15,7 @@ with the HTTP status of that code in google/rpc/code.proto. Game-session calls: 
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass
 
@@ -124,8 +125,6 @@ SESSION_ROUTES: tuple[ApiRoute, ...] = ()
 
 # --- JSON <-> proto --------------------------------------------------------------------------------------
 def path_fields(path: str) -> list[str]:
-    import re
-
     return re.findall(r"{(\w+)}", path)
 
 
