@@ -10,9 +10,10 @@ Starts `lexicon-service serve --http` (the default number of processes) with eve
   * the same batches over gRPC (CheckWords, bench_service.py's lean [h2] client), 4 clients: the
     baseline the JSON figure is compared with;
   * the weight of /judge (the page and every file it loads);
-  * with chromium (and Playwright) installed: the judge's first verdict after a fresh load, typed as
-    soon as the page is ready, in a fresh browser profile: ms from navigation start to the verdict
-    on screen, and from Enter to the verdict (median of 5 loads).
+  * with chromium (and Playwright) installed: the judge's first verdict after a fresh load in a fresh
+    browser profile (median of 5): the page's ready time after navigation start (lexicon list loaded,
+    input focused) plus the time from Enter to the verdict on screen, both timed by the page itself;
+    the time Playwright takes to type in between is printed beside it, not counted.
 Only loopback is used; each phase is bounded by --seconds.
 """
 
@@ -190,6 +191,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--workers", type=int, default=8)
     parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=2, help="JSON and gRPC phases, interleaved")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args(argv)
 
@@ -217,29 +219,44 @@ def main(argv=None) -> int:
             if len(answer["results"]) != 1000 or "valid" not in answer["results"][0]:
                 raise ValueError("not 1,000 results")
 
-        http_load(port, f"/v1/lexicons/{args.lexicon}:check", bodies, check, args.clients, 0.5)  # warm-up
-        cpu0 = bench_service.cpu_seconds(proc.pid)
-        calls, elapsed, lat, errors, client_cpu = http_load(port, f"/v1/lexicons/{args.lexicon}:check", bodies, check,
-                                                            args.clients, args.seconds)
-        server_cpu = bench_service.cpu_seconds(proc.pid) - cpu0
-        json_rate = calls * 1000 / elapsed
-        print(f"JSON :check, 1,000 words/call, {args.clients} clients [http/1.1]: {json_rate:,.0f} words/s "
-              f"({calls / elapsed:,.1f} calls/s, p50 {bench_service.percentile(lat, 50) * 1000:.1f} ms, "
-              f"p99 {bench_service.percentile(lat, 99) * 1000:.1f} ms; server CPU {server_cpu / max(calls, 1) * 1000:.2f} "
-              f"ms/call, client CPU {client_cpu / max(calls, 1) * 1000:.2f} ms/call; {len(errors)} failed"
-              f"{': ' + errors[0] if errors else ''}; load average {bench_service.load_average()})")
+        compact_bodies = [json.dumps({"words": b, "compact": True}, ensure_ascii=False).encode() for b in batches]
 
-        bench_service.measure(grpc_port, "batch", args.lexicon, batches, args.clients, 0.5, load="h2")  # warm-up
-        g_calls, g_elapsed, g_lat, g_cpu, g_failed, g_example, g_client, _ = bench_service.measure(
-            grpc_port, "batch", args.lexicon, batches, args.clients, args.seconds, load="h2")
-        grpc_rate = g_calls * 1000 / g_elapsed
-        print(f"gRPC CheckWords, 1,000 words/call, {args.clients} clients [h2]: {grpc_rate:,.0f} words/s "
-              f"(p99 {bench_service.percentile(g_lat, 99) * 1000:.1f} ms, server CPU "
-              f"{g_cpu / max(g_calls, 1) * 1000:.2f} ms/call; {g_failed} failed; load average "
-              f"{bench_service.load_average()})")
-        print(f"JSON / gRPC: {json_rate / grpc_rate:.2f}")
-        if json_rate < TARGET_WORDS_PER_S or errors:
-            missed.append(f"JSON :check {json_rate:,.0f} words/s < {TARGET_WORDS_PER_S:,}")
+        def check_compact(answer):
+            if len(answer["statuses"]) != 1000:
+                raise ValueError("not 1,000 statuses")
+
+        path = f"/v1/lexicons/{args.lexicon}:check"
+        http_load(port, path, bodies, check, args.clients, 0.5)  # warm-up
+        bench_service.measure(grpc_port, "batch", args.lexicon, batches, args.clients, 0.5, load="h2")
+        json_rates = []
+        for round_ in range(1, args.rounds + 1):  # interleaved, so both see the same machine
+            cpu0 = bench_service.cpu_seconds(proc.pid)
+            calls, elapsed, lat, errors, client_cpu = http_load(port, path, bodies, check, args.clients, args.seconds)
+            server_cpu = bench_service.cpu_seconds(proc.pid) - cpu0
+            json_rate = calls * 1000 / elapsed
+            json_rates.append(json_rate)
+            print(f"[round {round_}] JSON :check, 1,000 words/call, per-word results, {args.clients} clients [http/1.1]: "
+                  f"{json_rate:,.0f} words/s ({calls / elapsed:,.1f} calls/s, p50 "
+                  f"{bench_service.percentile(lat, 50) * 1000:.1f} ms, p99 {bench_service.percentile(lat, 99) * 1000:.1f} ms; "
+                  f"server CPU {server_cpu / max(calls, 1) * 1000:.2f} ms/call, client CPU "
+                  f"{client_cpu / max(calls, 1) * 1000:.2f} ms/call; {len(errors)} failed{': ' + errors[0] if errors else ''}; "
+                  f"load average {bench_service.load_average()})")
+            if errors:
+                missed.append(f"{len(errors)} failed JSON calls")
+            g_calls, g_elapsed, g_lat, g_cpu, g_failed, g_example, g_client, _ = bench_service.measure(
+                grpc_port, "batch", args.lexicon, batches, args.clients, args.seconds, load="h2")
+            grpc_rate = g_calls * 1000 / g_elapsed
+            print(f"[round {round_}] gRPC CheckWords, 1,000 words/call, per-word results, {args.clients} clients [h2]: "
+                  f"{grpc_rate:,.0f} words/s (p99 {bench_service.percentile(g_lat, 99) * 1000:.1f} ms, server CPU "
+                  f"{g_cpu / max(g_calls, 1) * 1000:.2f} ms/call; {g_failed} failed; load average "
+                  f"{bench_service.load_average()})")
+            print(f"[round {round_}] JSON / gRPC: {json_rate / grpc_rate:.2f}")
+        calls, elapsed, lat, errors, _ = http_load(port, path, compact_bodies, check_compact, args.clients, args.seconds)
+        print(f"JSON :check, 1,000 words/call, compact statuses, {args.clients} clients [http/1.1]: "
+              f"{calls * 1000 / elapsed:,.0f} words/s ({len(errors)} failed)")
+        json_rate = statistics.median(json_rates)
+        if json_rate < TARGET_WORDS_PER_S:
+            missed.append(f"JSON :check {json_rate:,.0f} words/s (median of rounds) < {TARGET_WORDS_PER_S:,}")
 
         weight, files = page_weight(url)
         print(f"/judge page weight: {weight:,} bytes ({weight / 1024:.1f} KB; {', '.join(files)})")
@@ -250,14 +267,16 @@ def main(argv=None) -> int:
         if timings is None:
             print(f"judge first verdict: not measured ({why})")
         else:
-            first = statistics.median(t[0] for t in timings)
             enter = statistics.median(t[1] for t in timings)
             ready = statistics.median(t[2] for t in timings)
-            print(f"judge first verdict after a fresh load (median of {len(timings)}): {enter:.0f} ms from Enter; the page "
-                  f"was ready {ready:.0f} ms and the verdict on screen {first:.0f} ms after navigation start "
-                  f"(each, enter/ready/verdict: {', '.join(f'{b:.0f}/{c:.0f}/{a:.0f}' for a, b, c in timings)})")
-            if enter > TARGET_FIRST_VERDICT_MS:
-                missed.append(f"first verdict {enter:.0f} ms after Enter > {TARGET_FIRST_VERDICT_MS} ms")
+            usable = statistics.median(t[2] + t[1] for t in timings)
+            shown = statistics.median(t[0] for t in timings)
+            print(f"judge first verdict (median of {len(timings)} fresh loads): {usable:.0f} ms = page ready "
+                  f"{ready:.0f} ms after navigation start + {enter:.0f} ms from Enter to the verdict on screen; with "
+                  f"Playwright's own typing in between, the verdict showed {shown:.0f} ms after navigation start "
+                  f"(each, ready/enter/shown: {', '.join(f'{c:.0f}/{b:.0f}/{a:.0f}' for a, b, c in timings)})")
+            if usable > TARGET_FIRST_VERDICT_MS:
+                missed.append(f"first verdict {usable:.0f} ms > {TARGET_FIRST_VERDICT_MS} ms")
     finally:
         proc.terminate()
         proc.wait(30)

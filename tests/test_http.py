@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -296,6 +297,15 @@ def test_tls(grpc_server, tmp_path):
             httpx.get(web.url + "/healthz", verify=trust, timeout=5)
     finally:
         web.stop()
+
+
+def test_listening_socket_is_tcp_so_asyncio_sets_nodelay(grpc_server):
+    # a socket of proto 0 gets no TCP_NODELAY from asyncio: each large answer then waited ~40 ms
+    web = HttpServer(create_app(grpc_server[0].registry), "127.0.0.1:0")
+    try:
+        assert web.socket.proto == socket.IPPROTO_TCP
+    finally:
+        web.socket.close()
 
 
 def test_pages_are_small_and_served(http):
