@@ -241,6 +241,13 @@ def test_errors_carry_the_grpc_code_and_message(http, stubs):
      "INVALID_ARGUMENT", "use_all_tiles: "),
     (lambda c: c.post("/v1/lexicons/pl-scrabble:check", json={"words": ["kot"]}, headers={"x-server-timeout": "soon"}),
      400, "INVALID_ARGUMENT", "x-server-timeout: "),
+    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b"[" * 30000), 400, "INVALID_ARGUMENT",
+     "body: JSON nested too deeply"),
+    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b'{"words": ["k\xff"]}'), 400, "INVALID_ARGUMENT",
+     "body: not valid JSON"),
+    (lambda c: c.post("/v1/moves:validate", json={"lexicon": "pl-scrabble", "play": {"position": 8}}), 400,
+     "INVALID_ARGUMENT", "body: "),
+    (lambda c: c.get("/v1/lexicons/pl-scrabble/words/" + "k" * 65 + ":explain"), 400, "INVALID_ARGUMENT", "word: 65"),
     (lambda c: c.get("/v1/nothing-here"), 404, "NOT_FOUND", "GET /v1/nothing-here"),
     (lambda c: c.get("/v1/moves:validate"), 405, "UNIMPLEMENTED", "GET /v1/moves:validate"),
 ])

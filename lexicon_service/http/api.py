@@ -138,6 +138,8 @@ def parse_json_body(raw: bytes, max_bytes: int):
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise invalid(f"body: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise invalid("body: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise invalid("body: a JSON object is required")
     return data
