@@ -258,6 +258,35 @@ def test_bad_requests_are_json_errors_naming_the_problem(http, send, status, cod
     assert error["status"] == code and error["code"] == status and error["message"].startswith(starts), error
 
 
+def test_a_servicer_added_by_route_table_gets_metadata_and_sends_trailers(grpc_server, monkeypatch):
+    """How the game-session calls plug in: a route in api.SESSION_ROUTES, a servicer passed to create_app."""
+    class Sessions:
+        def Peek(self, request, context):
+            metadata = dict(context.invocation_metadata())
+            context.set_trailing_metadata((("lexicon-version", "7"),))
+            if metadata.get("x-game-token") != "g1":
+                context.abort(grpc.StatusCode.PERMISSION_DENIED, "not your game")
+            return lexicon_pb2.ExplainWordResponse(lexicon=request.lexicon)
+
+    monkeypatch.setattr(api, "SESSION_ROUTES", (api.ApiRoute(
+        "GET", "/v1/peek/{lexicon}", "session", "Peek", lexicon_pb2.ExplainWordRequest, "test",
+        response=lexicon_pb2.ExplainWordResponse),))
+    web = HttpServer(create_app(grpc_server[0].registry, servicers={"session": Sessions()}), "localhost:0").start()
+    plain = HttpServer(create_app(grpc_server[0].registry), "localhost:0").start()
+    try:
+        client = httpx.Client(base_url=web.url, timeout=10)
+        r = client.get("/v1/peek/pl-scrabble", headers={"x-game-token": "g1"})
+        assert r.status_code == 200 and r.json()["lexicon"] == "pl-scrabble" and r.headers["lexicon-version"] == "7"
+        r = client.get("/v1/peek/pl-scrabble")
+        assert r.status_code == 403 and r.json()["error"]["status"] == "PERMISSION_DENIED"
+        assert r.headers["lexicon-version"] == "7"
+        # without the servicer, its routes are not served
+        assert httpx.get(plain.url + "/v1/peek/pl-scrabble", timeout=10).status_code == 404
+    finally:
+        web.stop()
+        plain.stop()
+
+
 # --- auth, TLS, pages, OpenAPI ----------------------------------------------------------------------------
 def test_bearer_tokens_as_grpc(grpc_server):
     srv, _ = grpc_server

@@ -67,21 +67,30 @@ def invalid(message: str) -> ApiError:
 
 
 class ServicerContext:
-    """What the servicers use of a grpc.ServicerContext: the deadline and abort."""
+    """What servicers use of a grpc.ServicerContext: the deadline, abort, the request's metadata (the
+    HTTP headers, lowercase names) and trailing metadata (sent back as HTTP headers)."""
 
-    __slots__ = ("_deadline",)
+    __slots__ = ("_deadline", "_metadata", "trailing")
 
-    def __init__(self, deadline: float | None = None) -> None:
+    def __init__(self, deadline: float | None = None, metadata=()) -> None:
         self._deadline = deadline  # time.monotonic() value, or None
+        self._metadata = tuple(metadata)
+        self.trailing: tuple = ()
 
     def time_remaining(self):
         return None if self._deadline is None else self._deadline - time.monotonic()
+
+    def is_active(self) -> bool:
+        return self._deadline is None or time.monotonic() < self._deadline
 
     def abort(self, code, details):
         raise ApiError(code, details)
 
     def invocation_metadata(self):
-        return ()
+        return self._metadata
+
+    def set_trailing_metadata(self, metadata) -> None:
+        self.trailing = tuple(metadata)
 
 
 @dataclass(frozen=True)
@@ -95,6 +104,7 @@ class ApiRoute:
     body: bool = False  # the request message (less the path fields) is the JSON body
     query: bool = False  # request fields from query parameters
     fast: bool = False  # bounded work: answered on the event loop, like gRPC's fast pool
+    response: type | None = None  # the answer's message class (default: the rpc's, from the request's .proto)
 
 
 ROUTES = (
@@ -117,9 +127,13 @@ ROUTES = (
     ApiRoute("POST", "/v1/games:replay", "game", "ReplayGame", game_pb2.ReplayGameRequest,
              "Replay a GCG record line by line (ReplayGame).", body=True),
 )
-# Game sessions: once their servicer exists, add its calls here (e.g. ApiRoute("POST", "/v1/sessions",
-# "session", "CreateSession", ...)) and the servicer to `servicers` in lexicon_service/http/app.py;
-# routing, errors, auth and /openapi.json follow from this table.
+# Game sessions: once their servicer exists, add its unary calls here, e.g.
+#   ApiRoute("POST", "/v1/games", "session", "CreateGame", session_pb2.CreateGameRequest, "...", body=True),
+#   ApiRoute("GET", "/v1/games/{game_id}", "session", "GetGame", session_pb2.GetGameRequest, "..."),
+# and pass the servicer to create_app(..., servicers={"session": ...}); routing, errors, tokens (the
+# request's headers are the call's metadata: authorization, x-game-token), trailing metadata (sent as
+# headers) and /openapi.json follow from this table. A server stream (WatchGame) needs a route of its
+# own (e.g. newline-delimited JSON); the game viewer would follow a live game with it.
 SESSION_ROUTES: tuple[ApiRoute, ...] = ()
 
 

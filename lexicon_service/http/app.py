@@ -43,8 +43,15 @@ PAGES = {"/judge": "judge.html", "/lookup": "lookup.html", "/games": "games.html
 TIMEOUT_HEADER = "x-server-timeout"  # seconds; the call's deadline, as a gRPC client's timeout
 
 
-def _error(exc: api.ApiError) -> Response:
-    return Response(api.dumps(exc.body()), status_code=exc.http_status, media_type=JSON)
+def _error(exc: api.ApiError, headers=None) -> Response:
+    return Response(api.dumps(exc.body()), status_code=exc.http_status, media_type=JSON, headers=headers)
+
+
+def _trailing(ctx) -> dict | None:
+    """A servicer's trailing metadata, as response headers."""
+    if ctx is None or not ctx.trailing:
+        return None
+    return {str(k): str(v) for k, v in ctx.trailing}
 
 
 async def read_body(request: Request, max_bytes: int) -> bytes:
@@ -93,9 +100,8 @@ class _Api:
         if problem is not None:
             raise api.ApiError(api.grpc.StatusCode.UNAUTHENTICATED, problem)
 
-    async def call(self, route: api.ApiRoute, method, message, deadline) -> dict:
+    async def call(self, route: api.ApiRoute, method, message, ctx: api.ServicerContext) -> dict:
         """The servicer's answer as its proto3 JSON dict."""
-        ctx = api.ServicerContext(deadline)
         if route.rpc == "CheckWords":
             return api.check_words_json(method, message, ctx)
         if route.fast:
@@ -107,9 +113,10 @@ class _Api:
         fields = api.path_fields(route.path)
 
         async def handle(request: Request) -> Response:
+            ctx = None
             try:
                 self.authorise(request)
-                deadline = _deadline(request)
+                ctx = api.ServicerContext(_deadline(request), request.headers.items())
                 if route.body:
                     data = api.parse_json_body(await read_body(request, self.limits.max_message_bytes),
                                                self.limits.max_message_bytes)
@@ -119,10 +126,10 @@ class _Api:
                     data = {}
                 api.bind_path(data, route.request, {f: request.path_params[f] for f in fields})
                 message = api.to_message(data, route.request, "query" if route.query else "body")
-                answer = await self.call(route, method, message, deadline)
-                return Response(api.dumps(answer), media_type=JSON)
+                answer = await self.call(route, method, message, ctx)
+                return Response(api.dumps(answer), media_type=JSON, headers=_trailing(ctx))
             except api.ApiError as exc:
-                return _error(exc)
+                return _error(exc, _trailing(ctx))
             except Exception:  # noqa: BLE001 - a bug must still answer in the API's error format
                 log.exception("internal error serving %s %s", request.method, request.url.path)
                 return _error(api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error"))
@@ -151,12 +158,15 @@ class _Api:
 
 
 def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: int = 8,
-               is_serving=None) -> Starlette:
-    """The app over `registry`. `is_serving()` (default: the lexicons are loaded) drives /healthz."""
+               is_serving=None, servicers: dict | None = None) -> Starlette:
+    """The app over `registry`. `is_serving()` (default: the lexicons are loaded) drives /healthz.
+    `servicers` adds servicers by the name api.ApiRoute.service gives them (game sessions)."""
     limits = limits or Limits()
-    servicers = {"lexicon": LexiconServicer(registry, limits), "game": GameServicer(registry, limits)}
+    servicers = {"lexicon": LexiconServicer(registry, limits), "game": GameServicer(registry, limits),
+                 **(servicers or {})}
     state = _Api(servicers, limits, list(tokens), workers)
-    routes = [Route(r.path, state.handler(r), methods=[r.method]) for r in (*api.ROUTES, *api.SESSION_ROUTES)]
+    routes = [Route(r.path, state.handler(r), methods=[r.method]) for r in (*api.ROUTES, *api.SESSION_ROUTES)
+              if r.service in servicers]
     routes.append(Route("/v1/games:view", state.view_game, methods=["POST"]))
     openapi = api.dumps(build_openapi())
     serving = is_serving or (lambda: registry.ready)

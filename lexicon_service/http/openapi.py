@@ -53,9 +53,12 @@ def _add_message(descriptor, schemas: dict) -> str:
 
 
 def _response_descriptor(route: api.ApiRoute):
-    module = route.request.DESCRIPTOR.file
-    service = next(iter(module.services_by_name.values()))
-    return service.methods_by_name[route.rpc].output_type
+    if route.response is not None:
+        return route.response.DESCRIPTOR
+    for service in route.request.DESCRIPTOR.file.services_by_name.values():
+        if route.rpc in service.methods_by_name:
+            return service.methods_by_name[route.rpc].output_type
+    raise LookupError(f"{route.rpc}: no such rpc beside {route.request.DESCRIPTOR.full_name}; give the route a response")
 
 
 def build_openapi() -> dict:
@@ -76,7 +79,7 @@ def build_openapi() -> dict:
                              (api.grpc.StatusCode.UNAVAILABLE, 503),
                              (api.grpc.StatusCode.DEADLINE_EXCEEDED, 504))}
     paths: dict = {}
-    for route in (*api.ROUTES, *api.SESSION_ROUTES):
+    for route in (*api.ROUTES, *api.SESSION_ROUTES):  # every route, served or not: the API's description
         request_name = _add_message(route.request.DESCRIPTOR, schemas)
         response_name = _add_message(_response_descriptor(route), schemas)
         path_names = api.path_fields(route.path)
