@@ -280,6 +280,7 @@ def test_a_servicer_added_by_route_table_gets_metadata_and_sends_trailers(grpc_s
         r = client.get("/v1/peek/pl-scrabble")
         assert r.status_code == 403 and r.json()["error"]["status"] == "PERMISSION_DENIED"
         assert r.headers["lexicon-version"] == "7"
+        client.close()
         # without the servicer, its routes are not served
         assert httpx.get(plain.url + "/v1/peek/pl-scrabble", timeout=10).status_code == 404
     finally:
