@@ -163,7 +163,7 @@ def judge_first_verdict(url: str, lexicon: str, word: str, loads: int = 5):
     if not os.path.exists(chromium):
         return None, f"no chromium at {chromium}"
     args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"]
+            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
     out = []
     with sync_playwright() as p:
         for _ in range(loads):

@@ -22,7 +22,7 @@ WORDS = {
     "cs-kriskros": ["chata", "chaty", "kočka", "ach", "cha", "pes", "dopravník", "moucha", "les"],
 }
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run"]
+               "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 
 
 def _playwright():
