@@ -73,6 +73,9 @@ class Http1Connection:
     def __init__(self, port: int) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        # room for a whole request (~15 KB): a blocking send must never wait for the server to read,
+        # or this one thread stops reading the other connections' answers meanwhile
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
         self.buffer = b""
         self.started = 0.0
 

@@ -156,7 +156,7 @@ def run(args) -> int:
                  ", ".join(snapshot.names()), host, port, "TLS" if tls else "plaintext", workers, fast_threads,
                  ", bearer tokens required" if tokens else "", time.perf_counter() - started)
         if http_address:
-            http = _start_http(server, http_address, limits, tokens, tls, workers, args.reuse_port)
+            http = _start_http(server, http_address, limits, tokens, tls, workers, fast_threads, args.reuse_port)
         print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
             print(f"lexicon-service: HTTP on {http.url}; word judge at {http.url}/judge", flush=True)
@@ -168,11 +168,11 @@ def run(args) -> int:
     return 0
 
 
-def _start_http(server, address: str, limits, tokens, tls, workers: int, reuse_port: bool):
+def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool):
     """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry."""
     from lexicon_service.http import HttpServer, create_app
 
-    app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers)
+    app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads)
     try:
         return HttpServer(app, address, tls=tls, reuse_port=reuse_port).start()
     except (OSError, ValueError) as exc:

@@ -103,7 +103,7 @@ class ApiRoute:
     summary: str
     body: bool = False  # the request message (less the path fields) is the JSON body
     query: bool = False  # request fields from query parameters
-    fast: bool = False  # bounded work: answered on the event loop, like gRPC's fast pool
+    fast: bool = False  # bounded work: answered in the short calls' threads, like gRPC's fast pool
     response: type | None = None  # the answer's message class (default: the rpc's, from the request's .proto)
 
 

@@ -63,6 +63,10 @@ def _error(exc: api.ApiError, headers=None) -> Response:
     return Response(api.dumps(exc.body()), status_code=exc.http_status, media_type=JSON, headers=headers)
 
 
+def _answer(method, message, ctx) -> dict:
+    return api.to_json_dict(method(message, ctx))
+
+
 def _trailing(ctx) -> dict | None:
     """A servicer's trailing metadata, as response headers."""
     if ctx is None or not ctx.trailing:
@@ -102,11 +106,15 @@ def _deadline(request: Request) -> float | None:
 class _Api:
     """Shared state of the API handlers."""
 
-    def __init__(self, servicers: dict, limits: Limits, tokens, workers: int) -> None:
+    def __init__(self, servicers: dict, limits: Limits, tokens, workers: int, fast_threads: int) -> None:
         self.servicers = servicers
         self.limits = limits
         self.auth = BearerTokenInterceptor(tokens, exempt_prefixes=()) if tokens else None
-        self.limiter = anyio.CapacityLimiter(workers)  # threads for the long calls, as gRPC's worker pool
+        # Threads, as gRPC's two pools: the short calls in a few of their own, the long ones in `workers`.
+        # Off the event loop, a call's computing overlaps the reading and writing of the others (see
+        # lexicon_service/server/README.md: more 1,000-word calls per second than answered on the loop).
+        self.fast_limiter = anyio.CapacityLimiter(fast_threads)
+        self.limiter = anyio.CapacityLimiter(workers)
 
     def authorise(self, request: Request) -> None:
         if self.auth is None:
@@ -117,12 +125,11 @@ class _Api:
             raise api.ApiError(api.grpc.StatusCode.UNAUTHENTICATED, problem)
 
     async def call(self, route: api.ApiRoute, method, message, ctx: api.ServicerContext) -> dict:
-        """The servicer's answer as its proto3 JSON dict."""
+        """The servicer's answer as its proto3 JSON dict, computed in a thread of the route's pool."""
+        limiter = self.fast_limiter if route.fast else self.limiter
         if route.rpc == "CheckWords":
-            return api.check_words_json(method, message, ctx)
-        if route.fast:
-            return api.to_json_dict(method(message, ctx))
-        return api.to_json_dict(await anyio.to_thread.run_sync(method, message, ctx, limiter=self.limiter))
+            return await anyio.to_thread.run_sync(api.check_words_json, method, message, ctx, limiter=limiter)
+        return await anyio.to_thread.run_sync(_answer, method, message, ctx, limiter=limiter)
 
     def handler(self, route: api.ApiRoute):
         method = getattr(self.servicers[route.service], route.rpc)
@@ -173,14 +180,14 @@ class _Api:
             return _error(api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error"))
 
 
-def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: int = 8,
+def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: int = 8, fast_threads: int = 2,
                is_serving=None, servicers: dict | None = None) -> Starlette:
     """The app over `registry`. `is_serving()` (default: the lexicons are loaded) drives /healthz.
     `servicers` adds servicers by the name api.ApiRoute.service gives them (game sessions)."""
     limits = limits or Limits()
     servicers = {"lexicon": LexiconServicer(registry, limits), "game": GameServicer(registry, limits),
                  **(servicers or {})}
-    state = _Api(servicers, limits, list(tokens), workers)
+    state = _Api(servicers, limits, list(tokens), workers, fast_threads)
     routes = [Route(r.path, state.handler(r), methods=[r.method]) for r in (*api.ROUTES, *api.SESSION_ROUTES)
               if r.service in servicers]
     routes.append(Route("/v1/games:view", state.view_game, methods=["POST"]))
