@@ -1,13 +1,17 @@
 # Two commands set everything up on a fresh machine:
-#   make run    install, build the default lexicons if missing, serve on localhost:50051
-#   make test   install and run the test suite (what CI runs)
-# Other targets: make bench (benchmarks on full data), make quality (Czech paradigm accuracy),
+#   make run    install, build the default lexicons if missing, serve on localhost:50051 (gRPC) and
+#               localhost:8080 (JSON API and pages; the word judge's URL is printed)
+#   make test   install and run the test suite (what CI runs; the browser tests too when chromium is
+#               installed or installable)
+# Other targets: make e2e (browser tests only, screenshots in ./screenshots),
+#                make bench (benchmarks on full data), make quality (Czech paradigm accuracy),
 #                make lexicons, make proto, make clean.
 
 PYTHON    ?= python3
 VENV      ?= .venv
 PY        := $(VENV)/bin/python
 ADDRESS   ?= localhost:50051
+HTTP      ?= localhost:8080
 LEXICONS  ?= lexicons
 WORKERS   ?= 8
 SHARED    ?= ../shared
@@ -15,7 +19,7 @@ SHARED    ?= ../shared
 CS_DIC    := build_tools/czech/hunspell/cs_CZ.dic
 CS_AFF    := build_tools/czech/hunspell/cs_CZ.aff
 
-.PHONY: install run test bench quality lexicons proto clean buf-lint buf-breaking clients clients-go
+.PHONY: install run test e2e chromium bench quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
 # Installed once per change of pyproject.toml; the stamp keeps `make test` fast afterwards.
 $(VENV)/.installed: pyproject.toml
@@ -72,10 +76,20 @@ $(LEXICONS)/cs-kriskros.lex: $(CS_DIC) $(CS_AFF) | $(VENV)/.installed
 	$(VENV)/bin/lexicon-build --rules cs-kriskros --hunspell $(CS_DIC) -o $@
 
 run: install lexicons
-	$(VENV)/bin/lexicon-service serve --address $(ADDRESS) --lexicons $(LEXICONS) --workers $(WORKERS)
+	$(VENV)/bin/lexicon-service serve --address $(ADDRESS) --http $(HTTP) --lexicons $(LEXICONS) --workers $(WORKERS)
 
-test: install buf-lint buf-breaking
+test: install chromium buf-lint buf-breaking
 	$(PY) -m pytest
+
+# Browser tests (tests/e2e): Debian's chromium, headless, driven by Playwright. Screenshots: ./screenshots.
+e2e: install chromium
+	E2E_ARTIFACTS=$(CURDIR)/screenshots $(PY) -m pytest tests/e2e -s
+
+# Installs Debian's chromium when missing and apt-get can (as root); otherwise the browser tests skip.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1; } \
+	  || echo "chromium is not installed and cannot be: the browser tests will be skipped"
 
 # Benchmarks on full data; each script prints its measurements and a ratio to a baseline measured in the same run.
 bench: install lexicons

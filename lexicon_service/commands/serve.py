@@ -9,6 +9,8 @@ Flags override environment variables, which override defaults:
                                           each has its own interpreter lock, so they use the cores)
   --token-file   LEXICON_TOKEN_FILE   (or LEXICON_TOKEN: the token itself; comma-separated for several)
   --tls-cert / --tls-key / --tls-client-ca   LEXICON_TLS_CERT / LEXICON_TLS_KEY / LEXICON_TLS_CLIENT_CA
+  --http         LEXICON_HTTP         off (host:port: also serve the JSON API and the web pages, same
+                                          process(es), tokens and TLS; see lexicon_service/http)
 SIGHUP reloads the lexicons (atomic swap; a failed reload keeps the old ones); SIGTERM/SIGINT stop
 gracefully (running calls get --grace seconds).
 """
@@ -53,6 +55,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--processes", type=int, default=None,
                    help="server processes sharing the port (SO_REUSEPORT; env LEXICON_PROCESSES; "
                         f"default: the CPU count, at most {MAX_DEFAULT_PROCESSES}, here {default_processes()})")
+    p.add_argument("--http", default=None,
+                   help="also serve the JSON API and the pages /judge, /lookup, /games on host:port, with the same "
+                        "tokens and TLS (env LEXICON_HTTP; default off)")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # set for --processes children
     p.add_argument("--token-file", default=None,
                    help="require 'authorization: Bearer <token>'; file holds one token per line "
@@ -126,8 +131,9 @@ def run(args) -> int:
     processes = args.processes if args.processes is not None else _env_int("LEXICON_PROCESSES", default_processes())
     if processes < 1:
         raise UserError("--processes must be at least 1")
+    http_address = args.http or os.environ.get("LEXICON_HTTP") or None
     if processes > 1:
-        return _supervise(args, address, directory, workers, fast_threads, processes)
+        return _supervise(args, address, directory, workers, fast_threads, processes, http_address)
     try:
         server, port = create_server(address, directory, workers=workers, fast_threads=fast_threads,
                                      limits=limits, tokens=tokens, tls=tls, load=False,
@@ -136,6 +142,7 @@ def run(args) -> int:
         raise UserError(str(exc)) from None
     server.start()
     restore = install_signal_handlers(server, grace=args.grace)
+    http = None
     try:
         try:
             snapshot = server.load()
@@ -148,11 +155,29 @@ def run(args) -> int:
         log.info("serving %s on %s:%d (%s, %d workers, %d fast threads%s) after %.2f s",
                  ", ".join(snapshot.names()), host, port, "TLS" if tls else "plaintext", workers, fast_threads,
                  ", bearer tokens required" if tokens else "", time.perf_counter() - started)
+        if http_address:
+            http = _start_http(server, http_address, limits, tokens, tls, workers, fast_threads, args.reuse_port)
         print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
+        if http is not None and not args.reuse_port:
+            print(f"lexicon-service: HTTP on {http.url}; word judge at {http.url}/judge", flush=True)
         server.wait_for_termination()
     finally:
+        if http is not None:
+            http.stop()
         restore()
     return 0
+
+
+def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool):
+    """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry."""
+    from lexicon_service.http import HttpServer, create_app
+
+    app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads)
+    try:
+        return HttpServer(app, address, tls=tls, reuse_port=reuse_port).start()
+    except (OSError, ValueError) as exc:
+        server.stop(0).wait()
+        raise UserError(str(exc)) from None
 
 
 def _tune_gc() -> None:
@@ -185,7 +210,8 @@ def default_processes() -> int:
     return max(1, min(os.cpu_count() or 1, MAX_DEFAULT_PROCESSES))
 
 
-def _supervise(args, address: str, directory: str, workers: int, fast_threads: int, processes: int) -> int:
+def _supervise(args, address: str, directory: str, workers: int, fast_threads: int, processes: int,
+               http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT) and relay signals to them.
 
     Each child is a full `lexicon-service serve` (its own lexicons, health and reload); the kernel
@@ -202,6 +228,16 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
         reserve.bind(("127.0.0.1" if bind_host == "localhost" else bind_host, 0))
         port = reserve.getsockname()[1]
     child_address = f"{host}:{port}"
+    http_reserve = None
+    if http_address:  # every child serves HTTP too, on one port (SO_REUSEPORT), as gRPC
+        from lexicon_service.http.server import bind_socket, split_address
+
+        http_host = split_address(http_address)[0]
+        try:
+            http_reserve = bind_socket(http_address, reuse_port=True)  # holds a port 0 choice until they bind
+        except (OSError, ValueError) as exc:
+            raise UserError(str(exc)) from None
+        http_address = f"{http_host}:{http_reserve.getsockname()[1]}"
     argv = [sys.executable, "-m", "lexicon_service", "serve", "--address", child_address, "--lexicons", directory,
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
@@ -210,6 +246,8 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
         value = getattr(args, flag)
         if value is not None:
             argv += [f"--{flag.replace('_', '-')}", str(value)]
+    if http_address:
+        argv += ["--http", http_address]
     children = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(processes)]
     stopping = False
 
@@ -226,6 +264,8 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
         lines = [child.stdout.readline() for child in children]  # "lexicon-service: serving N lexicons on ..."
         if reserve is not None:
             reserve.close()
+        if http_reserve is not None:
+            http_reserve.close()
         if not all("serving" in line for line in lines):
             relay(signal.SIGTERM, None)
             for child in children:
@@ -233,6 +273,10 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
             raise UserError("a server process failed to start (see its messages above)")
         first = lines[0].strip().split(" on ")[0]
         print(f"{first} on {child_address} ({processes} processes)", flush=True)
+        if http_address:
+            scheme = "https" if args.tls_cert or os.environ.get("LEXICON_TLS_CERT") else "http"
+            print(f"lexicon-service: HTTP on {scheme}://{http_address}; word judge at {scheme}://{http_address}/judge",
+                  flush=True)
         status = 0
         while children:
             for child in list(children):

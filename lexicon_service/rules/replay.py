@@ -70,9 +70,11 @@ class ReplayReport:
         return [line for line in self.lines if not line.ok]
 
 
-def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None = None) -> ReplayReport:
+def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None = None,
+           on_line=None) -> ReplayReport:
     """Replay `game`; judge (optional) marks words a lexicon refuses; out_bonus overrides the rule
-    set's end-of-game bonus ("others-racks" or "twice-others-racks", the 2x two-player convention)."""
+    set's end-of-game bonus ("others-racks" or "twice-others-racks", the 2x two-player convention).
+    on_line (optional) is called as on_line(line, board) after each line (the game viewer draws it)."""
     tile_set = rule_set.tile_set
     board = Board.empty(rule_set)
     n_players = max(1, len(game.players))
@@ -250,6 +252,8 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
         recorded_totals[p] = event.cumulative
         expected_totals[p] += expected if expected is not None else 0
         lines.append(line)
+        if on_line is not None:
+            on_line(line, board)
 
     if game_over:
         report_notes.append(f"game over: {game_over}")

@@ -1,0 +1,233 @@
+"""The HTTP side of `lexicon-service serve --http`: a Starlette app over the gRPC servicers.
+
+`create_app(registry, ...)` builds the app on the registry the gRPC server serves from, so both APIs
+answer from the same lexicons (and reload together). Routes:
+
+* the JSON API (`api.ROUTES`), each route one servicer method;
+* `POST /v1/games:view`, the game viewer's call: ReplayGame plus the board after every line and the
+  ScoreMove breakdown of every play (HTTP only; not a gRPC method);
+* `/judge`, `/lookup`, `/games`: the pages (static files in `static/`), `/sw.js` their service worker;
+* `/openapi.json`, `/healthz`.
+
+Bearer tokens guard `/v1/*` exactly as the gRPC interceptor guards the services (same check); the
+pages, their files, `/openapi.json` and `/healthz` are open, as gRPC health is.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from importlib import resources
+
+import anyio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from lexicon_service.grpc_gen import game_pb2
+from lexicon_service.http import api
+from lexicon_service.http.openapi import build_openapi
+from lexicon_service.server.auth import BearerTokenInterceptor
+from lexicon_service.server.game_servicer import GameServicer
+from lexicon_service.server.lexicon_servicer import LexiconServicer
+from lexicon_service.server.limits import Limits
+
+log = logging.getLogger("lexicon_service.http")
+
+JSON = "application/json"
+STATIC = resources.files("lexicon_service.http") / "static"
+PAGES = {"/judge": "judge.html", "/lookup": "lookup.html", "/games": "games.html"}
+TIMEOUT_HEADER = "x-server-timeout"  # seconds; the call's deadline, as a gRPC client's timeout
+
+
+def inline_page(name: str) -> bytes:
+    """A page with its own stylesheet and scripts from static/ written into it: one request instead of
+    four before the page can run (the judge's first verdict after a load). The files stay as they are."""
+    def embed(tag: str, file_name: str) -> str:
+        text = (STATIC / file_name).read_text(encoding="utf-8")
+        if f"</{tag}" in text:
+            raise ValueError(f"{file_name} holds </{tag}: it cannot be written into a page")
+        return f"<{tag}>\n{text}</{tag}>"
+
+    html = (STATIC / name).read_text(encoding="utf-8")
+    html = re.sub(r'<link rel="stylesheet" href="/static/([\w.-]+)">', lambda m: embed("style", m.group(1)), html)
+    html = re.sub(r'<script src="/static/([\w.-]+)"></script>', lambda m: embed("script", m.group(1)), html)
+    return html.encode("utf-8")
+
+
+def _error(exc: api.ApiError, headers=None) -> Response:
+    return Response(api.dumps(exc.body()), status_code=exc.http_status, media_type=JSON, headers=headers)
+
+
+def _answer(method, message, ctx) -> dict:
+    return api.to_json_dict(method(message, ctx))
+
+
+def _trailing(ctx) -> dict | None:
+    """A servicer's trailing metadata, as response headers."""
+    if ctx is None or not ctx.trailing:
+        return None
+    return {str(k): str(v) for k, v in ctx.trailing}
+
+
+async def read_body(request: Request, max_bytes: int) -> bytes:
+    """The request body, refused (RESOURCE_EXHAUSTED) as soon as it passes `max_bytes`."""
+    declared = request.headers.get("content-length")
+    if declared and declared.isdecimal() and int(declared) > max_bytes:
+        raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
+                           f"request body larger than max ({declared} vs. {max_bytes} bytes)")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > max_bytes:
+            raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"request body larger than max ({size}+ vs. {max_bytes} bytes)")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _deadline(request: Request) -> float | None:
+    raw = request.headers.get(TIMEOUT_HEADER)
+    if raw is None:
+        return None
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise api.invalid(f"{TIMEOUT_HEADER}: {raw!r} is not a number of seconds") from None
+    if not seconds > 0:
+        raise api.invalid(f"{TIMEOUT_HEADER}: must be positive")
+    return time.monotonic() + seconds
+
+
+class _Api:
+    """Shared state of the API handlers."""
+
+    def __init__(self, servicers: dict, limits: Limits, tokens, workers: int, fast_threads: int) -> None:
+        self.servicers = servicers
+        self.limits = limits
+        self.auth = BearerTokenInterceptor(tokens, exempt_prefixes=()) if tokens else None
+        # Threads, as gRPC's two pools: the short calls in a few of their own, the long ones in `workers`.
+        # Off the event loop, a call's computing overlaps the reading and writing of the others (see
+        # lexicon_service/server/README.md: more 1,000-word calls per second than answered on the loop).
+        self.fast_limiter = anyio.CapacityLimiter(fast_threads)
+        self.limiter = anyio.CapacityLimiter(workers)
+
+    def authorise(self, request: Request) -> None:
+        if self.auth is None:
+            return
+        header = request.headers.get("authorization")
+        problem = self.auth._authorised([("authorization", header)] if header is not None else [])
+        if problem is not None:
+            raise api.ApiError(api.grpc.StatusCode.UNAUTHENTICATED, problem)
+
+    async def call(self, route: api.ApiRoute, method, message, ctx: api.ServicerContext) -> dict:
+        """The servicer's answer as its proto3 JSON dict, computed in a thread of the route's pool."""
+        limiter = self.fast_limiter if route.fast else self.limiter
+        if route.rpc == "CheckWords":
+            return await anyio.to_thread.run_sync(api.check_words_json, method, message, ctx, limiter=limiter)
+        return await anyio.to_thread.run_sync(_answer, method, message, ctx, limiter=limiter)
+
+    def handler(self, route: api.ApiRoute):
+        method = getattr(self.servicers[route.service], route.rpc)
+        fields = api.path_fields(route.path)
+
+        async def handle(request: Request) -> Response:
+            ctx = None
+            try:
+                self.authorise(request)
+                ctx = api.ServicerContext(_deadline(request), request.headers.items())
+                if route.body:
+                    data = api.parse_json_body(await read_body(request, self.limits.max_message_bytes),
+                                               self.limits.max_message_bytes)
+                elif route.query:
+                    data = api.from_query(route.request, request.query_params.multi_items())
+                else:
+                    data = {}
+                api.bind_path(data, route.request, {f: request.path_params[f] for f in fields})
+                message = api.to_message(data, route.request, "query" if route.query else "body")
+                answer = await self.call(route, method, message, ctx)
+                return Response(api.dumps(answer), media_type=JSON, headers=_trailing(ctx))
+            except api.ApiError as exc:
+                return _error(exc, _trailing(ctx))
+            except Exception:  # noqa: BLE001 - a bug must still answer in the API's error format
+                log.exception("internal error serving %s %s", request.method, request.url.path)
+                return _error(api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error"))
+
+        handle.__name__ = route.rpc
+        return handle
+
+    async def view_game(self, request: Request) -> Response:
+        from lexicon_service.http.viewer import view_game
+
+        try:
+            self.authorise(request)
+            deadline = _deadline(request)
+            data = api.parse_json_body(await read_body(request, self.limits.max_message_bytes),
+                                       self.limits.max_message_bytes)
+            message = api.to_message(data, game_pb2.ReplayGameRequest)
+            game = self.servicers["game"]
+            answer = await anyio.to_thread.run_sync(view_game, game, message, api.ServicerContext(deadline),
+                                                    limiter=self.limiter)
+            return Response(api.dumps(answer), media_type=JSON)
+        except api.ApiError as exc:
+            return _error(exc)
+        except Exception:  # noqa: BLE001
+            log.exception("internal error serving the game viewer")
+            return _error(api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error"))
+
+
+def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: int = 8, fast_threads: int = 2,
+               is_serving=None, servicers: dict | None = None) -> Starlette:
+    """The app over `registry`. `is_serving()` (default: the lexicons are loaded) drives /healthz.
+    `servicers` adds servicers by the name api.ApiRoute.service gives them (game sessions)."""
+    limits = limits or Limits()
+    servicers = {"lexicon": LexiconServicer(registry, limits), "game": GameServicer(registry, limits),
+                 **(servicers or {})}
+    state = _Api(servicers, limits, list(tokens), workers, fast_threads)
+    routes = [Route(r.path, state.handler(r), methods=[r.method]) for r in (*api.ROUTES, *api.SESSION_ROUTES)
+              if r.service in servicers]
+    routes.append(Route("/v1/games:view", state.view_game, methods=["POST"]))
+    openapi = api.dumps(build_openapi())
+    serving = is_serving or (lambda: registry.ready)
+
+    async def openapi_json(request: Request) -> Response:
+        return Response(openapi, media_type=JSON)
+
+    async def healthz(request: Request) -> Response:
+        ok = serving()
+        return JSONResponse({"status": "SERVING" if ok else "NOT_SERVING"}, status_code=200 if ok else 503)
+
+    def page(name: str):
+        content = inline_page(name)
+
+        async def serve_page(request: Request) -> Response:
+            return Response(content, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"})
+        return serve_page
+
+    async def service_worker(request: Request) -> Response:
+        return FileResponse(str(STATIC / "sw.js"), media_type="text/javascript; charset=utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def home(request: Request) -> Response:
+        return RedirectResponse("/judge")
+
+    routes += [
+        Route("/openapi.json", openapi_json, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/sw.js", service_worker, methods=["GET"]),
+        Route("/", home, methods=["GET"]),
+        *(Route(path, page(name), methods=["GET"]) for path, name in PAGES.items()),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        code = {404: api.grpc.StatusCode.NOT_FOUND, 405: api.grpc.StatusCode.UNIMPLEMENTED}.get(
+            exc.status_code, api.grpc.StatusCode.INVALID_ARGUMENT)
+        body = {"error": {"code": exc.status_code, "status": code.name,
+                          "message": f"{request.method} {request.url.path}: {exc.detail}"}}
+        return Response(api.dumps(body), status_code=exc.status_code, media_type=JSON)
+
+    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})

@@ -1,0 +1,82 @@
+"""`HttpServer`: uvicorn serving the app from a thread of the gRPC server's process.
+
+With `lexicon-service serve --processes N` every server process serves HTTP too, on one port shared
+with SO_REUSEPORT as gRPC is (the kernel spreads connections over the processes); each process
+answers from its own registry, the one its gRPC server uses.
+"""
+
+from __future__ import annotations
+
+import socket
+import ssl
+import threading
+import time
+
+import uvicorn
+
+
+def split_address(address: str) -> tuple[str, int]:
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdecimal():
+        raise ValueError(f"HTTP address {address!r} must be host:port")
+    return host.strip("[]"), int(port)
+
+
+def bind_socket(address: str, reuse_port: bool) -> socket.socket:
+    host, port = split_address(address)
+    host = {"localhost": "127.0.0.1", "": "0.0.0.0"}.get(host, host)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # proto IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say so, and without it
+    # an answer's body waits behind its headers for the client's delayed ACK (~40 ms)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot listen on {address} (HTTP): {exc.strerror}") from None
+    sock.set_inheritable(False)
+    return sock
+
+
+class HttpServer:
+    """start() returns once uvicorn listens; stop() closes connections and joins the thread."""
+
+    def __init__(self, app, address: str, *, tls=None, reuse_port: bool = False) -> None:
+        self.socket = bind_socket(address, reuse_port)
+        self.port = self.socket.getsockname()[1]
+        self.host = split_address(address)[0] or "0.0.0.0"
+        self.scheme = "https" if tls else "http"
+        kwargs = {}
+        if tls is not None:
+            kwargs = dict(ssl_certfile=tls.cert_file, ssl_keyfile=tls.key_file)
+            if tls.client_ca_file:
+                kwargs.update(ssl_ca_certs=tls.client_ca_file, ssl_cert_reqs=ssl.CERT_REQUIRED)
+        config = uvicorn.Config(app, lifespan="off", access_log=False, log_level="warning",
+                                server_header=False, timeout_graceful_shutdown=5, **kwargs)
+        config.load()  # here, so that a bad certificate fails the start, not the thread
+        self.server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]},
+                                        name="lexicon-http", daemon=True)
+
+    @property
+    def url(self) -> str:
+        host = self.host if ":" not in self.host else f"[{self.host}]"
+        return f"{self.scheme}://{host}:{self.port}"
+
+    def start(self, timeout: float = 10.0) -> "HttpServer":
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise OSError("the HTTP server did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self, timeout: float = 6.0) -> None:
+        self.server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        self.socket.close()

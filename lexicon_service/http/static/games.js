@@ -1,0 +1,240 @@
+// The game viewer: a GCG record replayed by the server (POST /v1/games:view: ReplayGame, the board after
+// each line, ScoreMove's breakdown of each play), drawn as SVG; step with the keyboard; save SVG/PNG.
+"use strict";
+const $ = id => document.getElementById(id);
+const CELL = 40, EDGE = 26;
+const PREMIUM_FILL = { DL: "#bfe6fb", TL: "#5aa9e6", DW: "#f9c0cf", TW: "#e0504f" };
+let view = null;   // the answer of /v1/games:view
+let index = -1;    // -1: the empty board; i: after replay line i
+
+const esc = s => String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+function boardAt(i) {
+  const L = view.layout;
+  return i < 0 ? Array.from({ length: L.rows }, () => Array(L.columns).fill("")) : view.steps[i].board;
+}
+
+function drawBoard(i) {
+  const L = view.layout, cells = boardAt(i), before = boardAt(i - 1);
+  const w = EDGE + L.columns * CELL + 4, h = EDGE + L.rows * CELL + 4;
+  const out = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" ` +
+               `font-family="DejaVu Sans, Noto Sans, sans-serif" role="img" aria-label="${esc(t("games"))}">`,
+               `<rect width="${w}" height="${h}" fill="#ffffff"/>`];
+  for (let c = 0; c < L.columns; c++) {
+    out.push(`<text x="${EDGE + c * CELL + CELL / 2}" y="${EDGE - 8}" font-size="14" text-anchor="middle" fill="#333">${String.fromCharCode(65 + c)}</text>`);
+  }
+  for (let r = 0; r < L.rows; r++) {
+    out.push(`<text x="${EDGE - 5}" y="${EDGE + r * CELL + CELL / 2 + 5}" font-size="14" text-anchor="end" fill="#333">${r + 1}</text>`);
+  }
+  for (let r = 0; r < L.rows; r++) {
+    for (let c = 0; c < L.columns; c++) {
+      const x = EDGE + c * CELL, y = EDGE + r * CELL, p = L.premiums[r][c];
+      out.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="${PREMIUM_FILL[p] || (p ? "#c9b3ff" : "#e9efe6")}" stroke="#9aa59a"/>`);
+      const isStart = L.start && L.start[0] === r && L.start[1] === c;
+      if (isStart && !cells[r][c]) out.push(`<text x="${x + CELL / 2}" y="${y + CELL / 2 + 8}" font-size="22" text-anchor="middle" fill="#a0305a">★</text>`);
+      else if (p && !cells[r][c]) out.push(`<text x="${x + CELL / 2}" y="${y + CELL / 2 + 5}" font-size="13" text-anchor="middle" fill="${p === "TW" ? "#fff" : "#234"}">${esc(p)}</text>`);
+    }
+  }
+  for (let r = 0; r < L.rows; r++) {
+    for (let c = 0; c < L.columns; c++) {
+      const s = cells[r][c];
+      if (!s) continue;
+      const x = EDGE + c * CELL, y = EDGE + r * CELL;
+      const blank = s !== s.toUpperCase();
+      const letter = s.toUpperCase();
+      const fresh = i >= 0 && !before[r][c];
+      out.push(`<g class="tile${blank ? " blank" : ""}${fresh ? " new" : ""}" data-square="${String.fromCharCode(65 + c)}${r + 1}">`);
+      out.push(`<rect x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="4" fill="${blank ? "#fffaf0" : "#f3d9a4"}" ` +
+               `stroke="${fresh ? "#e67300" : "#8a6d3b"}" stroke-width="${fresh ? 3 : 1.2}"/>`);
+      if (blank) out.push(`<circle cx="${x + CELL / 2}" cy="${y + CELL / 2}" r="${CELL / 2 - 6}" fill="none" stroke="#b0001b" stroke-width="1.5" stroke-dasharray="3 2"/>`);
+      out.push(`<text x="${x + CELL / 2}" y="${y + CELL / 2 + (letter.length > 1 ? 6 : 8)}" font-size="${letter.length > 1 ? 16 : 22}" ` +
+               `font-weight="bold" text-anchor="middle" fill="${blank ? "#b0001b" : "#1a1a1a"}">${esc(letter)}</text>`);
+      const points = blank ? L.blankPoints : L.points[letter];
+      if (!blank && points !== undefined) out.push(`<text x="${x + CELL - 5}" y="${y + CELL - 5}" font-size="10" text-anchor="end" fill="#333">${points}</text>`);
+      out.push("</g>");
+    }
+  }
+  out.push("</svg>");
+  return out.join("");
+}
+
+function tilesText(tiles) {
+  const span = document.createElement("span");
+  for (const tl of tiles) {
+    const s = document.createElement("span");
+    s.textContent = tl.letter + (tl.blank ? "" : tl.points === undefined ? "" : String(tl.points).replace(/\d/g, d => "₀₁₂₃₄₅₆₇₈₉"[d])) + " ";
+    if (tl.premium) s.className = "premium-" + tl.premium;
+    if (tl.blank) { s.className += " blanktile"; s.title = t("blank"); }
+    span.append(s);
+  }
+  return span;
+}
+
+function renderDetail() {
+  const d = $("detail");
+  d.innerHTML = "";
+  const h = document.createElement("h2");
+  if (index < 0) { h.textContent = t("start"); d.append(h); return; }
+  const line = view.replay.lines[index], move = view.steps[index].move;
+  h.textContent = `${t("move")} ${index + 1}/${view.steps.length}: ${line.player} — ` +
+                  (line.kind === "play" ? `${line.position} ${line.word}` : t("kind" + line.kind[0].toUpperCase() + line.kind.slice(1))) +
+                  ` — ${line.hasScore ? (line.score >= 0 ? "+" : "") + line.score : "?"} (${t("total")} ${line.expectedTotal})`;
+  d.append(h);
+  if (move) {
+    const table = document.createElement("table");
+    const head = table.insertRow();
+    for (const k of ["word", "letters", "subtotal"]) { const th = document.createElement("th"); th.textContent = t(k); head.append(th); }
+    for (const w of move.words) {
+      const row = table.insertRow();
+      row.insertCell().textContent = w.word;
+      const tiles = row.insertCell();
+      tiles.append(tilesText(w.tiles), `= ${w.letterSum}` + (w.multiplier > 1 ? ` × ${w.multiplier}` : ""));
+      row.insertCell().textContent = w.subtotal;
+    }
+    if (move.bingo) { const row = table.insertRow(); row.insertCell().textContent = t("bingo"); row.insertCell(); row.insertCell().textContent = move.bingoBonus; }
+    const row = table.insertRow();
+    row.insertCell().textContent = t("total"); row.insertCell(); row.insertCell().textContent = move.total;
+    d.append(table);
+  }
+  const rec = document.createElement("p");
+  rec.textContent = `${t("recorded")}: ${line.recordedScore >= 0 ? "+" : ""}${line.recordedScore} → ${line.recordedTotal}`;
+  d.append(rec);
+  for (const [items, cls, key] of [[line.problems, "problem", "problems"], [line.notes, "", "notes"]]) {
+    if (!items.length) continue;
+    const p = document.createElement("p");
+    p.className = cls;
+    p.textContent = t(key) + ": " + items.join("; ");
+    d.append(p);
+  }
+}
+
+function render() {
+  $("board").innerHTML = drawBoard(index);
+  $("step").textContent = index < 0 ? t("start") : `${t("move")} ${index + 1}/${view.steps.length}`;
+  for (const [i, li] of [...$("lines").children].entries()) li.classList.toggle("current", i === index);
+  const current = $("lines").children[index];
+  if (current) current.scrollIntoView({ block: "nearest" });
+  renderDetail();
+}
+
+function go(i) {
+  if (!view) return;
+  index = Math.max(-1, Math.min(view.steps.length - 1, i));
+  render();
+}
+
+function renderLines() {
+  const list = $("lines");
+  list.innerHTML = "";
+  view.replay.lines.forEach((line, i) => {
+    const li = document.createElement("li");
+    li.textContent = `${line.line}: ${line.text}`;
+    if (!line.ok) li.className = "bad";
+    li.addEventListener("click", () => go(i));
+    list.append(li);
+  });
+  const s = $("summary");
+  s.innerHTML = "";
+  const p = document.createElement("p");
+  p.className = view.replay.ok ? "" : "problem";
+  p.textContent = view.replay.ok ? t("allOk") : t("someBad");
+  s.append(p);
+  const table = document.createElement("table");
+  const head = table.insertRow();
+  for (const k of ["player", "recorded", "computed"]) { const th = document.createElement("th"); th.textContent = t(k); head.append(th); }
+  for (const f of view.replay.finalScores) {
+    const row = table.insertRow();
+    row.insertCell().textContent = f.player; row.insertCell().textContent = f.recorded; row.insertCell().textContent = f.computed;
+  }
+  const cap = table.createCaption();
+  cap.textContent = t("finalScores");
+  s.append(table);
+  for (const n of view.replay.notes) { const q = document.createElement("p"); q.textContent = n; s.append(q); }
+}
+
+async function show() {
+  const gcg = $("gcg").value;
+  if (!gcg.trim()) return;
+  const status = $("status");
+  status.className = "status";
+  status.textContent = t("loading");
+  const body = { gcg };
+  if ($("lexicon").value) body.lexicon = $("lexicon").value;
+  try {
+    view = await callApi("POST", "/v1/games:view", body);
+  } catch (err) {
+    status.className = "status error";
+    status.textContent = err.offline ? t("offline") : t("error") + ": " + err.message;
+    return;
+  }
+  status.textContent = "";
+  $("viewer").hidden = false;
+  renderLines();
+  go(view.steps.length - 1);
+  $("board").focus();
+  document.body.dataset.shown = "1";
+}
+
+function download(blob, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+
+function fileName(ext) { return `game-${index < 0 ? 0 : index + 1}.${ext}`; }
+
+function saveSvg() {
+  if (view) download(new Blob([drawBoard(index)], { type: "image/svg+xml" }), fileName("svg"));
+}
+
+function savePng() {
+  if (!view) return;
+  const svg = drawBoard(index);
+  const img = new Image();
+  img.onload = () => {
+    const canvas = document.createElement("canvas");
+    canvas.width = img.width * 2; canvas.height = img.height * 2;
+    const ctx = canvas.getContext("2d");
+    ctx.scale(2, 2);
+    ctx.drawImage(img, 0, 0);
+    canvas.toBlob(blob => download(blob, fileName("png")), "image/png");
+  };
+  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+}
+
+$("show").addEventListener("click", show);
+$("gcg").addEventListener("keydown", e => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); show(); } });
+$("file").addEventListener("change", async () => {
+  const file = $("file").files[0];
+  if (!file) return;
+  $("gcg").value = await file.text();
+  show();
+});
+$("prev").addEventListener("click", () => go(index - 1));
+$("next").addEventListener("click", () => go(index + 1));
+$("svg").addEventListener("click", saveSvg);
+$("png").addEventListener("click", savePng);
+document.addEventListener("keydown", e => {
+  const typing = ["TEXTAREA", "INPUT", "SELECT"].includes(document.activeElement.tagName);
+  if (typing || !view || e.ctrlKey || e.altKey || e.metaKey) return;
+  const moves = { ArrowLeft: index - 1, ArrowUp: index - 1, ArrowRight: index + 1, ArrowDown: index + 1, Home: -1, End: view.steps.length - 1 };
+  if (e.key in moves) { e.preventDefault(); go(moves[e.key]); }
+  else if (e.key === "s" || e.key === "S") saveSvg();
+  else if (e.key === "p" || e.key === "P") savePng();
+});
+
+(async function start() {
+  setupLanguageSwitch(() => { if (view) { renderLines(); render(); } });
+  $("lexicon").add(new Option(t("fromRules"), ""));
+  try {
+    const select = document.createElement("select");
+    const lexicons = await loadLexicons(select, null);
+    for (const l of lexicons) $("lexicon").add(new Option(l.name, l.name));
+  } catch (err) { /* the record's #rules still works */ }
+  $("gcg").focus();
+  document.body.dataset.ready = "1";
+  registerServiceWorker();
+})();

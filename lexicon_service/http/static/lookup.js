@@ -1,0 +1,99 @@
+// Lookup for directors: a word's verdict with its readings (ExplainWord), and FindWords searches.
+"use strict";
+const $ = id => document.getElementById(id);
+let lexicons = [];
+const lexicon = () => lexicons.find(l => l.name === $("lexicon").value) || { name: $("lexicon").value, language: "en" };
+
+function fail(where, err) {
+  where.className = "status error";
+  where.textContent = err.offline ? t("offline") : t("error") + ": " + err.message;
+}
+
+function cell(row, text, tag) {
+  const el = document.createElement(tag || "td");
+  el.textContent = text;
+  row.append(el);
+}
+
+async function explain() {
+  const word = $("word").value.trim();
+  if (!word) return;
+  const out = $("explanation");
+  $("status").textContent = "";
+  try {
+    const answer = await callApi("GET", "/v1/lexicons/" + encodeURIComponent(lexicon().name) + "/words/" +
+                                 encodeURIComponent(word) + ":explain");
+    const ok = answer.result.valid;
+    const words = VERDICTS[lexicon().language] || VERDICTS.en;
+    $("verdict").className = "verdict " + (ok ? "ok" : "bad");
+    $("verdict").textContent = (ok ? "✓ " : "✗ ") + (ok ? words[0] : words[1]);
+    out.innerHTML = "";
+    const p = document.createElement("p");
+    p.innerHTML = "";
+    p.append(t("tiles") + ": ");
+    const tiles = document.createElement("span");
+    tiles.className = "tiles";
+    tiles.textContent = (answer.result.tiles || []).join(" · ") || "—";
+    p.append(tiles);
+    if (answer.result.message) p.append(" (" + answer.result.message + ")");
+    out.append(p);
+    if (!answer.readings.length) {
+      const none = document.createElement("p");
+      none.textContent = t("noReadings");
+      out.append(none);
+      return;
+    }
+    const table = document.createElement("table");
+    const head = table.insertRow();
+    for (const key of ["form", "headword", "tag", "rule"]) cell(head, t(key), "th");
+    for (const r of answer.readings) {
+      const row = table.insertRow();
+      for (const v of [r.form, r.headword, r.tag, r.rule]) cell(row, v || "—");
+    }
+    out.append(table);
+  } catch (err) {
+    $("verdict").textContent = "";
+    out.innerHTML = "";
+    fail($("status"), err);
+  }
+}
+
+async function search() {
+  const text = $("query").value.trim();
+  if (!text) return;
+  const mode = $("mode").value;
+  const list = $("found");
+  const status = $("found-status");
+  status.className = "status";
+  status.textContent = t("loading");
+  try {
+    const params = new URLSearchParams({ [mode]: text, limit: "200" });
+    const answer = await callApi("GET", "/v1/lexicons/" + encodeURIComponent(lexicon().name) + "/words?" + params);
+    list.innerHTML = "";
+    for (const w of answer.words) {
+      const li = document.createElement("li");
+      li.textContent = w.word + (w.play && w.play !== w.word ? "  (" + w.play + ")" : "");
+      list.append(li);
+    }
+    status.textContent = t("found", { n: answer.words.length }) + (answer.truncated ? " " + t("truncated") : "");
+  } catch (err) {
+    list.innerHTML = "";
+    fail(status, err);
+  }
+}
+
+$("explain-form").addEventListener("submit", e => { e.preventDefault(); explain(); });
+$("search-form").addEventListener("submit", e => { e.preventDefault(); search(); });
+$("lexicon").addEventListener("change", () => localStorage.setItem("lookup.lexicon", $("lexicon").value));
+
+(async function start() {
+  setupLanguageSwitch();
+  try {
+    lexicons = await loadLexicons($("lexicon"), localStorage.getItem("lookup.lexicon") || localStorage.getItem("judge.lexicon"));
+  } catch (err) {
+    fail($("status"), err);
+  }
+  $("word").focus();
+  document.body.dataset.ready = "1";
+  registerServiceWorker();
+})();

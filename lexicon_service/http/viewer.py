@@ -1,0 +1,71 @@
+"""The game viewer's call (`POST /v1/games:view`): ReplayGame, plus what a picture of the game needs.
+
+Every check and score comes from the servicers (ReplayGame for the lines, ScoreMove for each play's
+per-word, per-tile breakdown on the board before it); the boards come from the rules engine's own
+replay (`replay(..., on_line=...)`), so no rule is restated here.
+"""
+
+from __future__ import annotations
+
+from google.protobuf import json_format
+
+from lexicon_service.grpc_gen import game_pb2
+from lexicon_service.rules.gcg import parse_gcg
+from lexicon_service.rules.moves import premium_name
+from lexicon_service.rules.replay import replay
+from lexicon_service.server.registry import resolve_rule_set
+from lexicon_service.tiles import BLANK
+
+
+def _dict(message) -> dict:
+    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+
+
+def layout(rule_set) -> dict:
+    """The board's geometry, premium squares and tile values, for drawing."""
+    premiums = [[premium_name(*rule_set.premium(r, c)) or "" for c in range(rule_set.columns)]
+                for r in range(rule_set.rows)]
+    tile_set = rule_set.tile_set
+    centre = rule_set.first_play.must_cover
+    return {
+        "ruleSet": rule_set.id,
+        "language": rule_set.language,
+        "rows": rule_set.rows,
+        "columns": rule_set.columns,
+        "premiums": premiums,
+        "start": list(centre) if centre else None,
+        "points": {t.letter: t.points for t in tile_set.tiles},
+        "blankPoints": tile_set.blank_points,
+        "blank": BLANK,
+    }
+
+
+def _cells(board) -> list[list[str]]:
+    """Each square: "" empty, the letter ("CH" for a multi-letter tile), lowercase for a blank."""
+    cols = board.columns
+    return [[(letter.lower() if blank else letter) if letter else ""
+             for letter, blank in zip(board.letters[r * cols:(r + 1) * cols], board.blanks[r * cols:(r + 1) * cols])]
+            for r in range(board.rows)]
+
+
+def view_game(game_servicer, request: game_pb2.ReplayGameRequest, context) -> dict:
+    """{"replay": ReplayGameResponse, "layout": ..., "steps": [{"board": cells, "move": ScoreMoveResponse|null}]},
+    one step per replay line. Errors are the servicers' (raised through `context.abort`)."""
+    report = game_servicer.ReplayGame(request, context)
+    with game_servicer.registry.acquire() as snapshot:
+        rule_set = resolve_rule_set(snapshot, report.rule_set)
+    game = parse_gcg(request.gcg, "<request>")  # ReplayGame parsed it already: it cannot fail here
+    boards: list[tuple[list[str], list[list[str]]]] = []
+    replay(rule_set, game, on_line=lambda line, board: boards.append((board.to_rows(), _cells(board))))
+    steps = []
+    before = None  # board rows before the line (None: empty board)
+    for line, (rows, cells) in zip(report.lines, boards):
+        move = None
+        if line.kind == "play" and line.has_score:
+            scored = game_servicer.ScoreMove(game_pb2.ScoreMoveRequest(
+                rule_set=rule_set.id, board=before or (), play=game_pb2.Play(position=line.position, word=line.word)),
+                context)
+            move = _dict(scored)
+        steps.append({"board": cells, "move": move})
+        before = rows
+    return {"replay": _dict(report), "layout": layout(rule_set), "steps": steps}

@@ -1,0 +1,183 @@
+"""The pages in headless chromium, driven by the keyboard only: the word judge (a Polish word, a Czech word
+typed in NFD, a Kris Kros word with the CH tile), the lookup, the game viewer, offline use."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GCG = ROOT / "tests/data/gcg/kk-ch-bingo.gcg"
+
+
+def judge_once(page, words: str) -> tuple[str, str, float]:
+    """Type `words` into the judge, Enter; (verdict class, verdict text, ms from Enter to the verdict)."""
+    box = page.locator("#words")
+    box.focus()
+    page.keyboard.press("Escape")
+    page.keyboard.type(words)
+    n = page.evaluate("window.judgeTimings.length")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"window.judgeTimings.length > {n}")
+    timing = page.evaluate("window.judgeTimings[window.judgeTimings.length - 1]")
+    verdict = page.locator("#verdict")
+    return verdict.get_attribute("class"), verdict.inner_text().strip(), timing["shown"] - timing["sent"]
+
+
+def test_judge_polish_by_keyboard(page, web_url, artifacts):
+    page.goto(web_url + "/judge?lang=pl&clear=2")
+    page.evaluate("localStorage.removeItem('judge.lexicon')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    # no lexicon chosen yet: the chooser has the focus; type-ahead picks pl-scrabble, Enter confirms
+    assert page.evaluate("document.activeElement.id") == "lexicon"
+    page.keyboard.type("pl")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "words"
+    assert "pl-scrabble" in page.locator("#inuse").inner_text()
+    assert page.locator("footer").inner_text().startswith("Enter: sprawdź")
+
+    cls, text, ms = judge_once(page, "żółw kot")
+    assert "ok" in cls.split() and text.endswith("DOPUSZCZALNE") and "NIE" not in text
+    print(f"judge: verdict {ms:.0f} ms after Enter")
+    assert ms < 1000
+    page.screenshot(path=str(artifacts / "judge-pl-acceptable.png"))
+
+    cls, text, _ = judge_once(page, "żółw zółw")
+    assert "bad" in cls.split() and text.endswith("NIEDOPUSZCZALNE")
+    assert "zółw" not in page.locator("main").inner_text().replace(page.input_value("#words"), "")
+    page.screenshot(path=str(artifacts / "judge-pl-not-acceptable.png"))
+    # the verdict clears itself (here after 2 s), input included
+    page.wait_for_function("document.getElementById('verdict').textContent === ''", timeout=5000)
+    assert page.input_value("#words") == ""
+
+
+def test_judge_czech_nfd_and_kriskros_ch(page, web_url, artifacts):
+    page.goto(web_url + "/judge?lang=cs&lexicon=cs-scrabble")
+    page.wait_for_selector("body[data-ready='1']")
+    nfd = unicodedata.normalize("NFD", "kočka žluťoučký")
+    assert len(nfd) > len("kočka žluťoučký")
+    page.locator("#words").focus()
+    page.keyboard.type(nfd)
+    assert page.input_value("#words") == nfd  # the browser holds the decomposed text
+    page.keyboard.press("Escape")
+    cls, text, _ = judge_once(page, nfd)
+    assert "ok" in cls.split() and text.endswith("PLATNÉ") and "NEPLATNÉ" not in text
+    page.screenshot(path=str(artifacts / "judge-cs-nfd-acceptable.png"))
+    cls, text, _ = judge_once(page, unicodedata.normalize("NFD", "kočkaa"))
+    assert "bad" in cls.split() and text.endswith("NEPLATNÉ")
+
+    # F2: choose another lexicon, by keyboard
+    page.keyboard.press("F2")
+    assert page.evaluate("document.activeElement.id") == "lexicon"
+    page.keyboard.type("cs-k")
+    page.keyboard.press("Enter")
+    assert "cs-kriskros" in page.locator("#inuse").inner_text()
+    cls, text, _ = judge_once(page, "chata cha")  # CH is one tile in Kris Kros
+    assert "ok" in cls.split() and text.endswith("PLATNÉ")
+    page.screenshot(path=str(artifacts / "judge-kriskros-ch-acceptable.png"))
+    cls, text, _ = judge_once(page, "chata chatax")
+    assert "bad" in cls.split() and text.endswith("NEPLATNÉ")
+    page.screenshot(path=str(artifacts / "judge-kriskros-not-acceptable.png"))
+
+
+def test_language_switch_by_keyboard(page, web_url):
+    page.goto(web_url + "/judge?lang=cs&lexicon=pl-scrabble")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("footer").inner_text().startswith("Enter: posoudit")
+    page.locator("#lang").focus()
+    page.keyboard.type("English")
+    assert page.locator("footer").inner_text().startswith("Enter: judge")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    # the verdict stays in the game's language (Polish lexicon)
+    cls, text, _ = judge_once(page, "kot")
+    assert text.endswith("DOPUSZCZALNE")
+    page.evaluate("localStorage.removeItem('lang')")
+
+
+def test_lookup_explains_and_searches(page, web_url, artifacts):
+    page.goto(web_url + "/lookup?lang=en")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#lexicon", "cs-kriskros")
+    page.locator("#word").focus()
+    page.keyboard.type("chata")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#explanation table")
+    assert page.locator("#verdict").inner_text().endswith("PLATNÉ")
+    assert "CH · A · T · A" in page.locator("#explanation").inner_text()
+    assert "chata" in page.locator("#explanation table").inner_text()
+    page.keyboard.press("Alt+s")
+    page.locator("#query").focus()
+    page.keyboard.type("CH?T*")
+    page.locator("#mode").select_option("pattern")
+    page.locator("#query").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#found li")
+    assert sorted(page.locator("#found li").all_inner_texts()) == ["[CH]ATA", "[CH]ATY"]
+    page.screenshot(path=str(artifacts / "lookup.png"))
+
+
+def test_game_viewer_draws_a_replayed_game(page, web_url, artifacts, tmp_path):
+    page.goto(web_url + "/games?lang=cs")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("document.activeElement.id") == "gcg"
+    page.locator("#gcg").fill(GCG.read_text(encoding="utf-8"))  # as pasted
+    page.keyboard.press("Control+Enter")
+    page.wait_for_selector("body[data-shown='1']")
+    board = page.locator("#board svg")
+    assert board.locator("g.tile").count() == 19  # the last line: every tile on the board
+    assert board.locator("text", has_text="TW").count() >= 4  # premium squares drawn
+    page.keyboard.press("Home")
+    assert board.locator("g.tile").count() == 0
+    page.keyboard.press("ArrowRight")
+    assert board.locator("g.tile").count() == 4  # [CH]ATA
+    assert board.locator("g.tile[data-square='D8'] text").first.text_content() == "CH"
+    page.keyboard.press("ArrowRight")
+    assert board.locator("g.tile").count() == 12
+    assert board.locator("g.tile.blank").count() == 1  # the blank of DoPR.VNÍK
+    assert board.locator("g.tile.new").count() == 8
+    detail = page.locator("#detail").inner_text()
+    assert "DoPR.VNÍK" in detail and "+90" in detail and "× 4" in detail
+    page.screenshot(path=str(artifacts / "games.png"), full_page=True)
+    with page.expect_download() as download:
+        page.keyboard.press("s")
+    saved = tmp_path / "board.svg"
+    download.value.save_as(saved)
+    text = saved.read_text(encoding="utf-8")
+    assert text.startswith("<svg") and text.count('class="tile') == 12
+    (artifacts / "games-board.svg").write_text(text, encoding="utf-8")
+    with page.expect_download() as download:
+        page.keyboard.press("p")
+    png = tmp_path / "board.png"
+    download.value.save_as(png)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    page.keyboard.press("ArrowLeft")
+    assert board.locator("g.tile").count() == 4
+
+    # the same record from a file
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.set_input_files("#file", str(GCG))
+    page.wait_for_selector("body[data-shown='1']")
+    assert page.locator("#board svg g.tile").count() == 19
+
+
+def test_judge_shell_works_offline_and_says_verdicts_need_the_server(page, web_url, browser_context):
+    page.goto(web_url + "/judge?lang=en&lexicon=pl-scrabble")
+    page.wait_for_selector("body[data-ready='1']")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now under the service worker's control
+    page.wait_for_selector("body[data-ready='1']")
+    browser_context.set_offline(True)
+    try:
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        assert "pl-scrabble" in page.locator("#inuse").inner_text()
+        page.locator("#words").focus()
+        page.keyboard.type("kot")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#status.error")
+        assert "server" in page.locator("#status").inner_text()
+        assert page.locator("#verdict").inner_text() == ""
+    finally:
+        browser_context.set_offline(False)
