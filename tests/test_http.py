@@ -164,7 +164,7 @@ def test_explain_find_and_listings_answer_as_grpc(http, stubs):
     listing = http.get("/v1/lexicons").json()
     assert listing == as_json(lex.ListLexicons(lexicon_pb2.ListLexiconsRequest()))
     assert [x["name"] for x in listing["lexicons"]] == ["cs-kriskros", "pl-scrabble"]
-    assert isinstance(listing["lexicons"][0]["wordCount"], str)  # int64: a string in proto3 JSON
+    assert isinstance(listing["lexicons"][0]["wordCount"], int)  # int32: a JSON number (not an int64 string)
     rule_sets = http.get("/v1/rulesets", params={"includeSource": "false"}).json()
     assert rule_sets == as_json(game.ListRuleSets(game_pb2.ListRuleSetsRequest()))
 
@@ -173,10 +173,10 @@ def test_moves_and_replay_answer_as_grpc(http, stubs):
     _, game = stubs
     move = {"lexicon": "pl-scrabble", "rack": "KOTABCD", "play": {"position": "8H", "word": "KOT"}}
     r = http.post("/v1/moves:validate", json=move)
-    expected = game.ValidateMove(json_format.ParseDict(move, game_pb2.MoveRequest()))
+    expected = game.ValidateMove(json_format.ParseDict(move, game_pb2.ValidateMoveRequest()))
     assert r.json() == as_json(expected) and r.json()["valid"] is True and r.json()["total"] == 10
     r = http.post("/v1/moves:score", json={"ruleSet": "pl-scrabble", "play": {"position": "8H", "word": "KXT"}})
-    assert r.status_code == 400 and r.json()["error"]["message"].startswith("play.word:")
+    assert r.status_code == 200 and r.json()["valid"] is False and r.json()["reason"] == "UNKNOWN_LETTER"
     gcg = (ROOT / "tests/data/gcg/kk-ch-bingo.gcg").read_text(encoding="utf-8")
     r = http.post("/v1/games:replay", json={"gcg": gcg, "lexicon": "cs-kriskros"})
     assert r.json() == as_json(game.ReplayGame(game_pb2.ReplayGameRequest(gcg=gcg, lexicon="cs-kriskros")))
@@ -211,8 +211,9 @@ def test_errors_carry_the_grpc_code_and_message(http, stubs):
          lex.CheckWords, lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=["a"] * 101), 400),
         (http.get("/v1/lexicons/pl-scrabble/words", params={"anagram": "KOT?", "limit": "51"}),
          lex.FindWords, lexicon_pb2.FindWordsRequest(lexicon="pl-scrabble", anagram="KOT?", limit=51), 400),
-        (http.post("/v1/moves:validate", json={"lexicon": "pl-scrabble", "play": {"position": "8Z", "word": "KOT"}}),
-         game.ValidateMove, game_pb2.MoveRequest(lexicon="pl-scrabble", play=game_pb2.Play(position="8Z", word="KOT")),
+        # an off-board play is an answer (valid: false, OFF_BOARD); a play without a position is an error
+        (http.post("/v1/moves:validate", json={"lexicon": "pl-scrabble", "play": {"word": "KOT"}}),
+         game.ValidateMove, game_pb2.ValidateMoveRequest(lexicon="pl-scrabble", play=game_pb2.Play(word="KOT")),
          400),
         (http.post("/v1/games:replay", json={"gcg": ">Ala: ABC 8H KOT +5 4\n", "ruleSet": "nope"}),
          game.ReplayGame, game_pb2.ReplayGameRequest(gcg=">Ala: ABC 8H KOT +5 4\n", rule_set="nope"), 404),
@@ -370,7 +371,7 @@ def test_openapi_is_valid_and_lists_every_route(http):
     assert "/v1/games:view" in spec["paths"]
     check = spec["components"]["schemas"]["CheckWordsRequest"]["properties"]
     assert set(check) == {"lexicon", "words", "verdictOnly", "includeTiles", "compact"}
-    assert spec["components"]["schemas"]["LexiconInfo"]["properties"]["wordCount"]["type"] == "string"
+    assert spec["components"]["schemas"]["LexiconInfo"]["properties"]["wordCount"]["type"] == "integer"
 
 
 # --- lexicon-service serve --http ------------------------------------------------------------------------

@@ -86,6 +86,10 @@ class ServicerContext:
     def abort(self, code, details):
         raise ApiError(code, details)
 
+    def abort_with_status(self, status):
+        """A grpc.Status (errors.field_status): its code and message; the JSON error names the field in it."""
+        raise ApiError(status.code, status.details)
+
     def invocation_metadata(self):
         return self._metadata
 
