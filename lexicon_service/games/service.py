@@ -15,6 +15,7 @@ it (the next call touching the game, or a WatchGame stream waiting on it).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import random
@@ -115,7 +116,9 @@ class GameService:
     def _rule_set(self, text: str):
         rule_set = self._rule_sets.get(text)
         if rule_set is None:
-            rule_set = self._rule_sets[text] = parse_rule_set(text, "<game rule set>")
+            parsed = parse_rule_set(text, "<game rule set>")
+            rule_set = self._rule_sets.setdefault(parsed.source_text, parsed)
+            self._rule_sets.setdefault(text, rule_set)
         return rule_set
 
     def fold_rows(self, game_id: str, rows, record: bool = False) -> GameState:
@@ -123,6 +126,8 @@ class GameService:
             raise GameNotFound(game_id)
         created = loads("created", rows[0][2])
         rule_set = self._rule_set(created.rule_set_text)
+        # Every game of a rule set shares one copy of its text (kept by the cached state).
+        created = dataclasses.replace(created, rule_set_text=rule_set.source_text)
         return fold(game_id, created, [(v, loads(k, d)) for v, k, d in rows[1:]], rule_set, record)
 
     def _current(self, game_id: str) -> GameState:
@@ -234,6 +239,15 @@ class GameService:
                 self._emit(work, events, self._end(work, "passes", at))
         elif end.scoreless_turns and work.scoreless_turns >= end.scoreless_turns:
             self._emit(work, events, self._end(work, "scoreless-turns", at))
+
+    def _shuffle_in(self, work: GameState, tiles) -> tuple[str, ...]:
+        """The bag with `tiles` put back at random places (the bag's order is already random, so this
+        is as good as shuffling the whole bag, and costs a draw per tile)."""
+        bag = work.bag[:]
+        rng = self._rng(work)
+        for tile in tiles:
+            bag.insert(rng.randrange(len(bag) + 1), tile)
+        return tuple(bag)
 
     def _redraw(self, work: GameState, at: float) -> Redrawn:
         bag = work.bag + [t for rack in work.racks for t in rack]
@@ -429,10 +443,11 @@ class GameService:
                           f"the rack {work.rack_text(p)} has no {''.join(sorted(missing.elements()))}")
         k = len(tiles)
         drawn = tuple(work.bag[len(work.bag) - k:])
-        bag = work.bag[: len(work.bag) - k] + tiles
-        bag.sort()
-        self._rng(work).shuffle(bag)
-        self._emit(work, events, Exchanged(p, tuple(tiles), drawn, tuple(bag), now, spent))
+        kept = work.bag[: len(work.bag) - k]
+        rng = self._rng(work)
+        for tile in tiles:
+            kept.insert(rng.randrange(len(kept) + 1), tile)
+        self._emit(work, events, Exchanged(p, tuple(tiles), drawn, tuple(kept), now, spent))
         self._after_turn(work, events, now)
         version = work.version
         return lambda w: MoveOutcome(version, w, p)
@@ -497,10 +512,8 @@ class GameService:
             rule = work.options.challenge_rule
             if invalid:
                 outcome = "correction" if work.options.corrections > 0 else "withdrawn"
-                bag = work.bag + list(played.drawn)
-                bag.sort()
-                self._rng(work).shuffle(bag)
-                self._emit(work, events, Challenged(c, last.version, invalid, outcome, 0, tuple(bag), now))
+                bag = self._shuffle_in(work, played.drawn)
+                self._emit(work, events, Challenged(c, last.version, invalid, outcome, 0, bag, now))
                 if outcome == "withdrawn":
                     self._after_turn(work, events, now)
             else:

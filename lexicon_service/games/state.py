@@ -61,7 +61,7 @@ class GameState:
     __slots__ = ("game_id", "created", "rule_set", "options", "players", "version", "board", "racks", "bag",
                  "scores", "turn", "status", "turn_started", "time_used", "passes_in_a_row", "scoreless_turns",
                  "last_play", "correcting", "lost_turns", "went_out", "end_reason", "last_move_version",
-                 "last_move_text", "record", "_pending_notes")
+                 "last_move_text", "record", "_pending_notes", "_board_view", "board_changes")
 
     def __init__(self, game_id: str, created: GameCreated, rule_set, record: bool = False) -> None:
         n = len(created.players)
@@ -90,6 +90,8 @@ class GameState:
         self.last_move_text = ""
         self.record: GcgGame | None = None
         self._pending_notes: list[str] = []
+        self._board_view = None  # (board_changes, rows, text) of the board as last shown
+        self.board_changes = 0  # plays and withdrawals so far: names the board for _view
         if record:
             self.record = GcgGame(players=[GcgPlayer(name) for name in created.players])
             self.record.pragmas.append(("description", f"lexicon-service game {game_id}, lexicon "
@@ -146,8 +148,20 @@ class GameState:
     def rack_text(self, player: int) -> str:
         return _tiles_text(self.rule_set, self.racks[player])
 
+    def board_rows(self) -> list[str]:
+        return self._view()[1]
+
     def board_text(self) -> str:
-        """The board with column letters and row numbers; empty squares show their premium in lowercase."""
+        """The board with column letters and row numbers; empty squares show their premium."""
+        return self._view()[2]
+
+    def _view(self):
+        view = self._board_view
+        if view is None or view[0] != self.board_changes:
+            view = self._board_view = (self.board_changes, self.board.to_rows(), self._board_text())
+        return view
+
+    def _board_text(self) -> str:
         rs = self.rule_set
         cols = self.board.columns
         marks = {(2, 1): "'", (3, 1): '"', (1, 2): "-", (1, 3): "="}
@@ -217,6 +231,7 @@ class GameState:
             rack.remove(BLANK if blank else letter)
         for row, col, letter, blank in e.placements:
             self.board.place(row, col, letter, blank)
+        self.board_changes += 1
         if e.drawn:
             del self.bag[len(self.bag) - len(e.drawn):]
             rack.extend(e.drawn)
@@ -285,6 +300,7 @@ class GameState:
                 self.board.blanks[i] = False
                 self.board.tile_count -= 1
             self.board._runs = None
+            self.board_changes += 1
             self.racks[p] = last.rack_before[:]
             self.bag = list(e.bag)
             self.scores[p] -= played.score

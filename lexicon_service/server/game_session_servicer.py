@@ -126,7 +126,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         return session_pb2.GetGameResponse(
             game_id=state.game_id, lexicon=state.created.lexicon, rule_set=state.rule_set.id, version=state.version,
             status=_STATUS[state.status], players=players, turn=state.turn, you=you,
-            rack=state.rack_text(you) if you >= 0 else "", board=state.board.to_rows(),
+            rack=state.rack_text(you) if you >= 0 else "", board=state.board_rows(),
             board_text=state.board_text(), bag_count=len(state.bag),
             move_deadline_ms=_ms(deadline) if deadline is not None else 0,
             challengeable=state.last_play is not None and state.options.challenge_rule != "void"
