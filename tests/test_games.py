@@ -489,3 +489,32 @@ def test_two_server_processes_share_games(lexicon_dir, tmp_path):
     finally:
         proc.terminate()
         proc.wait()
+
+
+def test_command_line_client_plays_a_game(server, tmp_path):
+    _, port = server
+    cli = [str(Path(sys.executable).parent / "lexicon-service"), "client", "--address", f"localhost:{port}", "game"]
+
+    def run(*args, token=None, ok=True):
+        env = dict(os.environ)
+        env.pop("LEXICON_TOKEN", None)
+        if token:
+            env["LEXICON_GAME_TOKEN"] = token
+        done = subprocess.run([*cli, *args], capture_output=True, text=True, env=env)
+        assert (done.returncode == 0) == ok, done.stdout + done.stderr
+        return done.stdout + done.stderr
+
+    out = run("create", "-l", "pl-scrabble", "Ann", "Bob", "--seed", "5")
+    lines = out.splitlines()
+    game_id = lines[0].split()[1]
+    tokens = {line.split("\t")[0].strip(): line.split("\t")[1] for line in lines[1:]}
+    shown = run("show", game_id, token=tokens["Ann"])
+    assert "  A  B  C" in shown and "your rack: " in shown and "> Ann" in shown
+    rack = shown.split("your rack: ")[1].split()[0]
+    rs = load_rule_set("pl-scrabble")
+    position, word = two_tile_play(rs, tiles_of(rs, rack), "8H").split()
+    played = run("play", game_id, position, word, token=tokens["Ann"])
+    assert "> Bob" in played and f" 8 " in played
+    assert "NOT_YOUR_TURN" in run("play", game_id, "9H", "XX", token=tokens["Ann"], ok=False)
+    record = run("record", game_id)
+    assert f">Ann: {rack} 8H {word}" in record

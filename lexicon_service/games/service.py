@@ -89,6 +89,13 @@ class MoveOutcome:
         self.outcome = outcome
 
 
+def _spelled(work, rack_text: str) -> list[str] | None:
+    try:
+        return list(work.rule_set.tile_set.spell_rack(rack_text))
+    except UnknownLetterError:
+        return None
+
+
 class _Replay(Exception):
     def __init__(self, version: int) -> None:
         self.version = version
@@ -368,7 +375,7 @@ class GameService:
                     raise _Replay(done)
             if expected_version is not None and expected_version != base:
                 if expected_version < base:
-                    self._check_retry(game_id, expected_version, p, play_text, exchange, pass_)
+                    self._check_retry(work, expected_version, p, play_text, exchange, pass_)
                 raise StaleVersion(expected_version, base)
             if work.status == ENDED:
                 raise Refused("GAME_OVER", f"the game has ended ({work.end_reason})")
@@ -388,9 +395,9 @@ class GameService:
         outcome = self._execute(game_id, decide, request_id or None)
         return outcome
 
-    def _check_retry(self, game_id, expected_version, p, play_text, exchange, pass_) -> None:
+    def _check_retry(self, work, expected_version, p, play_text, exchange, pass_) -> None:
         """A request repeated after it succeeded (the answer was lost): answer it again."""
-        rows = self.store.load(game_id, expected_version)
+        rows = self.store.load(work.game_id, expected_version)
         if not rows:
             return
         version, kind, data = rows[0]
@@ -399,7 +406,7 @@ class GameService:
             return
         if (isinstance(event, Played) and event.play == play_text and play_text) or \
                 (isinstance(event, Passed) and pass_ and event.reason == "pass") or \
-                (isinstance(event, Exchanged) and exchange):
+                (isinstance(event, Exchanged) and exchange and list(event.tiles) == _spelled(work, exchange)):
             raise _Replay(version)
 
     def _replayed(self, game_id, state: GameState, version: int, result_player):

@@ -352,7 +352,6 @@ class GameState:
         if self.turn is not None and self.status != ENDED:
             self._spend(self.turn, e.at - self.turn_started)
             self.turn_started = e.at
-        ts = self.rule_set.tile_set
         racks = self.racks
         for p, adjustment in enumerate(e.adjustments):
             if not adjustment:
@@ -367,7 +366,6 @@ class GameState:
             if penalty:
                 self.scores[p] += penalty
                 self._line(p, TIME_PENALTY, penalty, notes=["overtime"])
-        del ts
         self.status = ENDED
         self.end_reason = e.reason
         self.last_play = None
