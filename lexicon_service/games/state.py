@@ -94,6 +94,8 @@ class GameState:
         self.board_changes = 0  # plays and withdrawals so far: names the board for _view
         if record:
             self.record = GcgGame(players=[GcgPlayer(name) for name in created.players])
+            self.record.pragmas.append(("rules", rule_set.id))  # `lexicon-service replay` reads it
+            self.record.pragmas.append(("lexicon", created.lexicon))
             self.record.pragmas.append(("description", f"lexicon-service game {game_id}, lexicon "
                                                        f"{created.lexicon}, rule set {rule_set.id}"))
             if created.seed is not None:
