@@ -106,11 +106,20 @@ def start_server(lexicons: Path, db: Path, processes: int | None = None):
 
 
 def kill_server(proc, sig=signal.SIGKILL) -> None:
+    """SIGKILL: every server process at once (the process group). SIGTERM: to the supervisor only, which
+    relays it (a second SIGTERM arriving while a server is stopping would find stop() holding its lock)."""
     try:
-        os.killpg(proc.pid, sig)
+        if sig == signal.SIGKILL:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
     except ProcessLookupError:
         pass
-    proc.wait()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 # --- games -----------------------------------------------------------------------------------------------
