@@ -150,6 +150,7 @@ class GameService:
             if any(kind == "undo" for _, kind, _ in rows):
                 state = self.fold_rows(game_id, self.store.load(game_id, 0))
             else:
+                state = state.copy()  # the cached object may be being read by a call answering outside the lock
                 for version, kind, data in rows:
                     state.apply(loads(kind, data))
                     assert state.version == version
