@@ -294,7 +294,9 @@ def install_signal_handlers(server: LexiconServer, grace: float = 5.0):
 
     def on_term(signum, frame):
         log.info("signal %s: shutting down (grace %.1f s)", signal.Signals(signum).name, grace)
-        server.stop(grace)
+        # In a thread: a second SIGTERM (the supervisor relays one, and `kill` of the process group or
+        # systemd sends another) would otherwise run stop() inside stop(), waiting on its own lock.
+        threading.Thread(target=server.stop, args=(grace,), name="lexicon-stop", daemon=True).start()
 
     previous = {}
     for signum, handler in ((signal.SIGHUP, on_hup), (signal.SIGTERM, on_term), (signal.SIGINT, on_term)):
