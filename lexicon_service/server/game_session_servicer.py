@@ -34,6 +34,7 @@ from lexicon_service.games.service import GameService
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import FieldError, status_of
+from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
 
@@ -240,7 +241,8 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             out.detail = "correction" if event.correction else ""
         elif isinstance(event, ev.Exchanged):
             own = role == event.player
-            out.move = "-" + (state.rule_set.tile_set.rack_text(event.tiles) if own else str(len(event.tiles)))
+            out.move = "-" + (write_tiles(((t, False) for t in event.tiles), state.rule_set.tile_set) if own
+                              else str(len(event.tiles)))
         elif isinstance(event, ev.Passed):
             out.move, out.detail = "-", event.reason
         elif isinstance(event, ev.Challenged):
