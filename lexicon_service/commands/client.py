@@ -71,6 +71,9 @@ def add_parser(subparsers) -> None:
     rs = sub.add_parser("rulesets", help="ListRuleSets")
     rs.add_argument("--source", action="store_true", help="include each rule set's source text")
     sub.add_parser("health", help="the server's health status")
+    from lexicon_service.commands import game_client
+
+    game_client.add_game_parser(sub)
     p.set_defaults(func=run)
 
 
@@ -134,6 +137,10 @@ def run(args) -> int:
 
     if not args.client_command:
         raise UserError("which call? check, explain, find, validate, score, replay, lexicons, rulesets, health")
+    if args.client_command == "game":
+        from lexicon_service.commands import game_client
+
+        return game_client.run(args, _channel)
     token = args.token or os.environ.get("LEXICON_TOKEN")
     metadata = (("authorization", f"Bearer {token}"),) if token else None
     cmd = args.client_command

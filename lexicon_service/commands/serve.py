@@ -11,6 +11,8 @@ Flags override environment variables, which override defaults:
   --tls-cert / --tls-key / --tls-client-ca   LEXICON_TLS_CERT / LEXICON_TLS_KEY / LEXICON_TLS_CLIENT_CA
   --http         LEXICON_HTTP         off (host:port: also serve the JSON API and the web pages, same
                                           process(es), tokens and TLS; see lexicon_service/http)
+  --db           LEXICON_DB           the SQLite file of server-held games (default: games.db in
+                                      $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service)
 SIGHUP reloads the lexicons (atomic swap; a failed reload keeps the old ones); SIGTERM/SIGINT stop
 gracefully (running calls get --grace seconds).
 """
@@ -70,6 +72,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--max-message-bytes", type=int, default=None, help="largest request accepted (default 4 MiB)")
     p.add_argument("--max-concurrent-rpcs", type=int, default=None,
                    help="beyond this many calls in progress, new ones get RESOURCE_EXHAUSTED (default: no limit)")
+    p.add_argument("--db", default=None,
+                   help="SQLite file of the server-held games, shared by every process (env LEXICON_DB; default "
+                        "$XDG_STATE_HOME/lexicon-service/games.db)")
     p.add_argument("--grace", type=float, default=5.0, help="seconds running calls get on shutdown (default 5)")
     p.add_argument("--log-level", default=os.environ.get("LEXICON_LOG_LEVEL", "INFO"),
                    choices=["DEBUG", "INFO", "WARNING", "ERROR"])
@@ -128,6 +133,7 @@ def run(args) -> int:
                 raise UserError(f"--{flag.replace('_', '-')} must be positive")
             limits = replace(limits, **{attr: value})
     tokens = _tokens(args)
+    args.db = _games_db(args.db)
     processes = args.processes if args.processes is not None else _env_int("LEXICON_PROCESSES", default_processes())
     if processes < 1:
         raise UserError("--processes must be at least 1")
@@ -137,7 +143,8 @@ def run(args) -> int:
     try:
         server, port = create_server(address, directory, workers=workers, fast_threads=fast_threads,
                                      limits=limits, tokens=tokens, tls=tls, load=False,
-                                     max_concurrent_rpcs=args.max_concurrent_rpcs, reuse_port=args.reuse_port)
+                                     max_concurrent_rpcs=args.max_concurrent_rpcs, reuse_port=args.reuse_port,
+                                     games_db=args.db)
     except OSError as exc:
         raise UserError(str(exc)) from None
     server.start()
@@ -178,6 +185,20 @@ def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_th
     except (OSError, ValueError) as exc:
         server.stop(0).wait()
         raise UserError(str(exc)) from None
+
+
+def _games_db(path: str | None) -> str:
+    """The games database: --db, else LEXICON_DB, else games.db in the user's state directory."""
+    path = path or os.environ.get("LEXICON_DB")
+    if not path:
+        state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+        path = os.path.join(state, "lexicon-service", "games.db")
+    parent = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(parent, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create the directory of the games database {path}: {exc.strerror}") from None
+    return path
 
 
 def _tune_gc() -> None:
@@ -242,7 +263,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
     for flag in ("token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results",
-                 "max_message_bytes", "max_concurrent_rpcs"):
+                 "max_message_bytes", "max_concurrent_rpcs", "db"):
         value = getattr(args, flag)
         if value is not None:
             argv += [f"--{flag.replace('_', '-')}", str(value)]

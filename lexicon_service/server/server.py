@@ -22,7 +22,11 @@ is on, so grpcurl works without protos.
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 import signal
+import sqlite3
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -31,9 +35,12 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc
+from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
+from lexicon_service.games.service import GameService
+from lexicon_service.games.store import SqliteStore
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.game_servicer import GameServicer
+from lexicon_service.server.game_session_servicer import GameSessionServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
 from lexicon_service.server.limits import Limits
 from lexicon_service.server.pool import HandoffPool
@@ -44,7 +51,8 @@ log = logging.getLogger("lexicon_service.server")
 
 LEXICON_SERVICE = lexicon_pb2.DESCRIPTOR.services_by_name["LexiconService"].full_name
 GAME_SERVICE = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
-SERVICE_NAMES = (LEXICON_SERVICE, GAME_SERVICE)
+GAME_SESSION_SERVICE = session_pb2.DESCRIPTOR.services_by_name["GameSessionService"].full_name
+SERVICE_NAMES = (LEXICON_SERVICE, GAME_SERVICE, GAME_SESSION_SERVICE)
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
@@ -60,6 +68,12 @@ FAST_METHODS = {
 # than 2. Two large batches at once hold both threads, though. Raise it (serve --fast-threads) if
 # clients send many at a time.
 FAST_THREADS = 2
+# Server-held games (GameSessionService): a move waits for its group commit (one fsync), so the game
+# calls get threads of their own, and each WatchGame stream holds one thread while it waits.
+GAME_THREADS = 8  # 8, 16 and 32 measured by bench/bench_games.py: 8 spent the least server CPU per move
+WATCH_THREADS = 64
+GAME_METHODS = ("CreateGame", "GetGame", "SubmitMove", "Challenge", "GetGameRecord", "AdjustScore", "UndoLastMove",
+                "EndGame")
 
 
 @dataclass(frozen=True)
@@ -112,6 +126,7 @@ class LexiconServer:
         self._terminated = threading.Event()
         self._stop_lock = threading.Lock()
         self._done: threading.Event | None = None
+        self.on_close: list = []  # called once the server has stopped (the game store)
         registry.on_reload(lambda snapshot: self._set_health(SERVING))
         self._set_health(SERVING if registry.ready else NOT_SERVING)
 
@@ -157,6 +172,8 @@ class LexiconServer:
                 for pool in self._pools:
                     pool.shutdown(wait=False)
                 self.registry.close()
+                for close in self.on_close:
+                    close()
             finally:
                 self._terminated.set()
                 done.set()
@@ -183,7 +200,7 @@ class LexiconServer:
 def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits | None = None,
                   tokens=(), tls: TlsConfig | None = None, load: bool = True, loader=None,
                   max_concurrent_rpcs: int | None = None, reuse_port: bool = False,
-                  fast_threads: int = FAST_THREADS) -> tuple[LexiconServer, int]:
+                  fast_threads: int = FAST_THREADS, games_db=None, game_clock=None) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
@@ -193,6 +210,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     processes (SO_REUSEPORT, and the kernel spreads connections over them); without it a busy
     port is an error. `workers`: threads for the long calls (FindWords, ReplayGame, listings,
     health...). `fast_threads`: threads for the short calls (CheckWords, ValidateMove, ScoreMove).
+    `games_db`: the SQLite file of the server-held games (None: a temporary one, removed on stop);
+    `game_clock`: the games' clock (default time.time; tests inject one).
     """
     limits = limits or Limits()
     if workers < 1 or fast_threads < 1:
@@ -203,6 +222,9 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     pool = HandoffPool(workers, thread_name_prefix="lexicon-rpc")
     fast = HandoffPool(fast_threads, thread_name_prefix="lexicon-fast")
     interceptors = [BearerTokenInterceptor(tokens)] if tokens else []
+    games_store, games_cleanup = _open_games_store(games_db)
+    game_pool = HandoffPool(GAME_THREADS, thread_name_prefix="lexicon-game")
+    watch_pool = HandoffPool(WATCH_THREADS, thread_name_prefix="lexicon-watch")
     options = [
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", max(limits.max_message_bytes, 16 * 1024 * 1024)),
@@ -215,6 +237,10 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
             _Routed(LexiconServicer(registry, limits), fast, FAST_METHODS[LEXICON_SERVICE]), grpc_server)
         game_pb2_grpc.add_GameServiceServicer_to_server(
             _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), grpc_server)
+        games = GameService(games_store, clock=game_clock or time.time)
+        session = _Routed(_Routed(GameSessionServicer(games, registry, server_tokens=bool(tokens)), game_pool,
+                                  GAME_METHODS), watch_pool, ("WatchGame",))
+        session_pb2_grpc.add_GameSessionServiceServicer_to_server(session, grpc_server)
         health_servicer = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, grpc_server)
         enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), grpc_server)
@@ -230,10 +256,33 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     except BaseException:
         pool.shutdown(wait=False)
         fast.shutdown(wait=False)
+        game_pool.shutdown(wait=False)
+        watch_pool.shutdown(wait=False)
         registry.close()
+        games_cleanup()
         raise
-    server = LexiconServer(grpc_server, (pool, fast), registry, health_servicer, port, address)
+    server = LexiconServer(grpc_server, (pool, fast, game_pool, watch_pool), registry, health_servicer, port, address)
+    server.games = games
+    server.on_close.append(games_cleanup)
     return server, port
+
+
+def _open_games_store(path):
+    """(store, cleanup) for the games database; without a path, a temporary file removed on cleanup."""
+    if path:
+        try:
+            store = SqliteStore(path)
+        except sqlite3.Error as exc:
+            raise OSError(f"cannot open the games database {path}: {exc}") from None
+        return store, store.close
+    directory = tempfile.mkdtemp(prefix="lexicon-games-")
+    store = SqliteStore(os.path.join(directory, "games.db"))
+
+    def cleanup():
+        store.close()
+        shutil.rmtree(directory, ignore_errors=True)
+
+    return store, cleanup
 
 
 def install_signal_handlers(server: LexiconServer, grace: float = 5.0):
@@ -244,7 +293,9 @@ def install_signal_handlers(server: LexiconServer, grace: float = 5.0):
 
     def on_term(signum, frame):
         log.info("signal %s: shutting down (grace %.1f s)", signal.Signals(signum).name, grace)
-        server.stop(grace)
+        # In a thread: a second SIGTERM (the supervisor relays one, and `kill` of the process group or
+        # systemd sends another) would otherwise run stop() inside stop(), waiting on its own lock.
+        threading.Thread(target=server.stop, args=(grace,), name="lexicon-stop", daemon=True).start()
 
     previous = {}
     for signum, handler in ((signal.SIGHUP, on_hup), (signal.SIGTERM, on_term), (signal.SIGINT, on_term)):

@@ -1,0 +1,233 @@
+"""`lexicon-service client game ...`: play a server-held game from a terminal.
+
+    lexicon-service client game create -l pl-scrabble Ann Bob [--seed 7] [--challenge-rule void]
+    export LEXICON_GAME_TOKEN=<Ann's token>          # or --game-token on each call
+    lexicon-service client game show GAME            # board with coordinates, scores, clocks, your rack
+    lexicon-service client game play GAME 8D WORD    # '.' = a tile on the board, lowercase = blank
+    lexicon-service client game exchange GAME ABC
+    lexicon-service client game pass GAME
+    lexicon-service client game challenge GAME
+    lexicon-service client game watch GAME           # every event as it happens
+    lexicon-service client game record GAME > game.gcg
+    lexicon-service client game interactive GAME     # a prompt: 8D WORD | exchange ABC | pass | challenge | show | quit
+    lexicon-service client game adjust|undo|end GAME ... --reason WHY   # with the director token
+
+The game token goes in `authorization: Bearer`, or in `x-game-token` when the server itself wants a
+token (--token / LEXICON_TOKEN). `client.py` registers these under `client game`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from lexicon_service.cli import UserError
+
+STATUS = {0: "?", 1: "playing", 2: "awaiting the final pass", 3: "ended"}
+
+
+def add_parser(subparsers) -> None:
+    """Nothing at the top level: the commands live under `lexicon-service client game` (add_game_parser)."""
+
+
+def add_game_parser(client_subparsers) -> None:
+    g = client_subparsers.add_parser("game", help="play a server-held game (GameSessionService)",
+                                     description="Create, show and play server-held games.")
+    g.add_argument("--game-token", default=None, help="your player (or director) token (env LEXICON_GAME_TOKEN)")
+    sub = g.add_subparsers(dest="game_command", metavar="ACTION")
+    c = sub.add_parser("create", help="create a game; prints its id and one token per player")
+    c.add_argument("-l", "--lexicon", required=True)
+    c.add_argument("players", nargs="+", help="player names in turn order")
+    c.add_argument("--seed", type=int, default=None, help="reproducible bag")
+    c.add_argument("--challenge-rule", choices=["single", "double", "penalty", "void"], default=None)
+    c.add_argument("--game-seconds", type=int, default=0, help="per-player game clock (0 = none)")
+    for name, help_text in (("show", "the game as you see it"), ("pass", "pass (or accept the last play)"),
+                            ("challenge", "challenge the last play"), ("watch", "print every event as it happens"),
+                            ("record", "the GCG record"), ("interactive", "play at a prompt")):
+        s = sub.add_parser(name, help=help_text)
+        s.add_argument("game_id")
+    p = sub.add_parser("play", help="play a word: 8D WORD")
+    p.add_argument("game_id")
+    p.add_argument("position")
+    p.add_argument("word")
+    p.add_argument("--expected-version", type=int, default=None)
+    e = sub.add_parser("exchange", help="exchange tiles")
+    e.add_argument("game_id")
+    e.add_argument("tiles")
+    for name, help_text in (("undo", "director: undo the last move"), ("end", "director: end the game")):
+        s = sub.add_parser(name, help=help_text)
+        s.add_argument("game_id")
+        s.add_argument("--reason", required=True)
+    a = sub.add_parser("adjust", help="director: adjust a player's score")
+    a.add_argument("game_id")
+    a.add_argument("player", type=int, help="player index (0 = first)")
+    a.add_argument("delta", type=int)
+    a.add_argument("--reason", required=True)
+
+
+def _metadata(args):
+    server_token = args.token or os.environ.get("LEXICON_TOKEN")
+    game_token = args.game_token or os.environ.get("LEXICON_GAME_TOKEN")
+    md = []
+    if server_token:
+        md.append(("authorization", f"Bearer {server_token}"))
+        if game_token:
+            md.append(("x-game-token", game_token))
+    elif game_token:
+        md.append(("authorization", f"Bearer {game_token}"))
+    return md
+
+
+def format_game(game) -> str:
+    lines = [game.board_text, ""]
+    for i, p in enumerate(game.players):
+        mark = ">" if i == game.turn and game.status != 3 else " "
+        clock = ""
+        if p.time_remaining_ms or p.time_used_ms:
+            clock = f"  used {p.time_used_ms / 1000:.0f} s"
+            if p.time_remaining_ms:
+                clock += f", left {p.time_remaining_ms / 1000:.0f} s"
+        you = "  (you)" if i == game.you else ""
+        lines.append(f"{mark} {p.name:<12} {p.score:>5}  {p.rack_count} tiles{clock}{you}")
+    lines.append(f"bag {game.bag_count}; version {game.version}; {STATUS.get(game.status, '?')}"
+                 + (f" ({game.end_reason})" if game.end_reason else ""))
+    if game.last_move:
+        lines.append(f"last move: {game.last_move}" + ("  (may be challenged)" if game.challengeable else ""))
+    if game.move_deadline_ms:
+        left = game.move_deadline_ms - game.now_ms
+        lines.append(f"{'correction' if game.correcting else 'move'} timer: {max(0, left) / 1000:.0f} s left")
+    if game.rack:
+        lines.append(f"your rack: {game.rack}")
+    return "\n".join(lines)
+
+
+def run(args, channel_factory) -> int:
+    import grpc
+
+    from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
+
+    cmd = args.game_command
+    if not cmd:
+        raise UserError("which action? create, show, play, exchange, pass, challenge, watch, record, interactive, "
+                        "adjust, undo, end")
+    md = _metadata(args)
+    with channel_factory(args) as channel:
+        stub = session_pb2_grpc.GameSessionServiceStub(channel)
+        call = dict(timeout=args.timeout, metadata=md)
+        try:
+            if cmd == "create":
+                rules = {None: 0, "single": 1, "double": 2, "penalty": 3, "void": 4}
+                req = session_pb2.CreateGameRequest(lexicon=args.lexicon, player_names=args.players,
+                                                    challenge_rule=rules[args.challenge_rule],
+                                                    game_seconds=args.game_seconds)
+                if args.seed is not None:
+                    req.seed = args.seed
+                resp = stub.CreateGame(req, **call)
+                print(f"game {resp.game_id} ({resp.rule_set})")
+                for name, token in zip(args.players, resp.player_tokens):
+                    print(f"  {name}\t{token}")
+                print(f"  director\t{resp.director_token}")
+                return 0
+            gid = args.game_id
+            if cmd == "show":
+                print(format_game(stub.GetGame(session_pb2.GetGameRequest(game_id=gid), **call)))
+            elif cmd in ("play", "exchange", "pass"):
+                _move(stub, session_pb2, gid, call, cmd, args)
+            elif cmd == "challenge":
+                _challenge(stub, session_pb2, gid, call)
+            elif cmd == "record":
+                sys.stdout.write(stub.GetGameRecord(session_pb2.GetGameRecordRequest(game_id=gid), **call).gcg)
+            elif cmd == "watch":
+                for event in stub.WatchGame(session_pb2.WatchGameRequest(game_id=gid), metadata=md):
+                    print(format_event(event), flush=True)
+            elif cmd == "interactive":
+                return _interactive(stub, session_pb2, gid, call)
+            else:
+                if cmd == "adjust":
+                    resp = stub.AdjustScore(session_pb2.AdjustScoreRequest(
+                        game_id=gid, player=args.player, delta=args.delta, reason=args.reason), **call)
+                elif cmd == "undo":
+                    resp = stub.UndoLastMove(session_pb2.UndoLastMoveRequest(game_id=gid, reason=args.reason), **call)
+                else:
+                    resp = stub.EndGame(session_pb2.EndGameRequest(game_id=gid, reason=args.reason), **call)
+                print(format_game(resp.game))
+        except grpc.RpcError as exc:
+            raise UserError(f"{exc.code().name}: {exc.details()}") from None
+    return 0
+
+
+def format_event(event) -> str:
+    when = time.strftime("%H:%M:%S", time.localtime(event.at_ms / 1000))
+    who = f"{event.player_name}: " if event.player_name else ""
+    parts = [f"v{event.version} {when} {event.kind:<9} {who}{event.move}".rstrip()]
+    if event.score:
+        parts.append(f"{event.score:+d}")
+    if event.words:
+        parts.append("(" + ", ".join(event.words) + ")")
+    if event.detail:
+        parts.append(f"[{event.detail}]")
+    parts.append("scores " + "/".join(str(s) for s in event.scores))
+    if event.rack:
+        parts.append(f"rack {event.rack}")
+    return "  ".join(parts)
+
+
+def _move(stub, pb, gid, call, cmd, args):
+    req = pb.SubmitMoveRequest(game_id=gid)
+    if cmd == "play":
+        req.play = f"{args.position} {args.word}"
+        if args.expected_version is not None:
+            req.expected_version = args.expected_version
+    elif cmd == "exchange":
+        req.exchange = args.tiles
+    else:
+        setattr(req, "pass", True)
+    resp = stub.SubmitMove(req, **call)
+    if cmd == "play":
+        print(f"{req.play}: {resp.score:+d} ({', '.join(resp.words)})")
+    print(format_game(resp.game))
+
+
+def _challenge(stub, pb, gid, call):
+    resp = stub.Challenge(pb.ChallengeRequest(game_id=gid), **call)
+    if resp.play_stood:
+        print(f"the play stands ({resp.outcome})")
+    else:
+        print(f"not valid: {', '.join(resp.invalid_words)} ({resp.outcome})")
+    print(format_game(resp.game))
+
+
+def _interactive(stub, pb, gid, call) -> int:
+    import grpc
+
+    print(format_game(stub.GetGame(pb.GetGameRequest(game_id=gid), **call)))
+    print("commands: 8D WORD | exchange TILES | pass | challenge | show | record | quit")
+    for line in sys.stdin:
+        words = line.split()
+        try:
+            if not words:
+                continue
+            if words[0] in ("quit", "exit"):
+                break
+            if words[0] == "show":
+                print(format_game(stub.GetGame(pb.GetGameRequest(game_id=gid), **call)))
+            elif words[0] == "record":
+                print(stub.GetGameRecord(pb.GetGameRecordRequest(game_id=gid), **call).gcg)
+            elif words[0] == "pass":
+                req = pb.SubmitMoveRequest(game_id=gid)
+                setattr(req, "pass", True)
+                print(format_game(stub.SubmitMove(req, **call).game))
+            elif words[0] == "exchange" and len(words) == 2:
+                print(format_game(stub.SubmitMove(pb.SubmitMoveRequest(game_id=gid, exchange=words[1]), **call).game))
+            elif words[0] == "challenge":
+                _challenge(stub, pb, gid, call)
+            elif len(words) == 2:
+                resp = stub.SubmitMove(pb.SubmitMoveRequest(game_id=gid, play=" ".join(words)), **call)
+                print(f"{' '.join(words)}: {resp.score:+d} ({', '.join(resp.words)})")
+                print(format_game(resp.game))
+            else:
+                print("?  8D WORD | exchange TILES | pass | challenge | show | record | quit")
+        except grpc.RpcError as exc:
+            print(f"{exc.code().name}: {exc.details()}")
+    return 0

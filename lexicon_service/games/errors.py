@@ -1,0 +1,59 @@
+"""Errors of the game service; the servicer maps each class to one gRPC status, in one place."""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """Base: a request the game refuses. Nothing was changed."""
+
+
+class GameNotFound(GameError):
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game {game_id!r}")
+
+
+class Unauthenticated(GameError):
+    """No token where one is needed, or a token that is not one of this game's."""
+
+
+class PermissionDenied(GameError):
+    """A valid token without the right to do this (an observer moving, a player acting as director)."""
+
+
+class InvalidInput(GameError):
+    """Malformed input in one request field."""
+
+    def __init__(self, field: str, message: str, reason: str = "") -> None:
+        self.field = field
+        self.reason = reason
+        super().__init__(f"{field}: {message}")
+
+
+class Refused(GameError):
+    """A well-formed request the game state refuses; `reason` is a stable code."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        self.reason = reason
+        super().__init__(f"{reason}: {message}")
+
+
+class StaleVersion(GameError):
+    def __init__(self, expected: int, actual: int) -> None:
+        self.expected = expected
+        self.actual = actual
+        super().__init__(f"expected_version {expected} is stale: the game is at version {actual}")
+
+
+class LexiconUnavailable(GameError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the game's lexicon {name!r} is not loaded on this server")
+
+
+class Conflict(Exception):
+    """Another writer appended to the game first (optimistic versioning): reload and decide again."""
+
+
+class DuplicateRequest(Exception):
+    def __init__(self, version: int) -> None:
+        self.version = version
+        super().__init__(f"request already applied at version {version}")

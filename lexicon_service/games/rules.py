@@ -1,0 +1,49 @@
+"""The flow rules of one game, fixed when it is created: read from the rule set (challenge rule,
+penalty, corrections and their window, move timer) and the CreateGame options (VOID, game clock).
+
+Rule sets are data; so are these. The one flow rule the rule-set format has no directive for yet,
+the Kris Kros start redraw (RULES.md section 4: if nobody can make a first word, every rack goes
+back and is drawn again), is listed in START_REDRAW by rule-set id until the format gains one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+CHALLENGE_RULES = ("single", "double", "penalty", "void")
+DEFAULT_OVERTIME_PENALTY = 10  # points per started minute over the game clock (tournament practice)
+START_REDRAW = {"cs-kriskros": True}
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    challenge_rule: str  # single | double | penalty | void
+    penalty_points: int  # lost by a challenger whose challenge fails (penalty rule)
+    corrections: int  # tries to replace a word ruled invalid (Kris Kros: 1)
+    correction_seconds: int
+    move_seconds: int  # per-move timer; 0 = none
+    timeout: str  # what a move timeout costs: forfeit-turn | none
+    game_seconds: int  # per-player game clock; 0 = none
+    overtime_penalty: int  # points per started minute over the game clock
+    start_redraw: bool  # a full round of passes before the first play redraws every rack
+
+    @classmethod
+    def of(cls, rule_set, challenge_rule: str = "", game_seconds: int = 0,
+           overtime_penalty: int | None = None) -> "GameOptions":
+        rule = challenge_rule or rule_set.challenge.rule
+        if rule not in CHALLENGE_RULES:
+            raise ValueError(f"unknown challenge rule {rule!r} (one of {', '.join(CHALLENGE_RULES)})")
+        return cls(
+            challenge_rule=rule,
+            penalty_points=rule_set.challenge.penalty_points,
+            corrections=rule_set.challenge.corrections if rule != "void" else 0,
+            correction_seconds=rule_set.challenge.correction_seconds,
+            move_seconds=rule_set.timer.move_seconds,
+            timeout=rule_set.timer.timeout,
+            game_seconds=int(game_seconds),
+            overtime_penalty=DEFAULT_OVERTIME_PENALTY if overtime_penalty is None else int(overtime_penalty),
+            start_redraw=START_REDRAW.get(rule_set.id, False),
+        )
+
+    def as_dict(self) -> dict:
+        return asdict(self)

@@ -1,0 +1,638 @@
+"""The game service: commands in, events out.
+
+Every command runs the same way (`_execute`): under the game's lock in this process, take the
+cached state and catch up with the store (another process may have appended), copy it, let the
+clock fire what is due (a move timeout forfeits the turn, a correction window closes, a final pass
+is taken as given), decide the command into events applied to the copy, and append the events to
+the store at the version the state was read at. Only when that append is durable is the copy
+cached and the answer given. If another process appended first (Conflict) the command is decided
+again on the new state. A refused command appends nothing (except clock events that were due).
+
+Clocks: the server's clock (`clock`, injectable for tests) is read once per command. Timers are
+enforced lazily but exactly: a timeout is recorded at its deadline, whenever the server notices
+it (the next call touching the game, or a WatchGame stream waiting on it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import random
+import re
+import secrets
+import threading
+import time
+from collections import Counter, OrderedDict
+
+from lexicon_service.games.errors import (
+    Conflict,
+    DuplicateRequest,
+    GameError,
+    GameNotFound,
+    InvalidInput,
+    LexiconUnavailable,
+    PermissionDenied,
+    Refused,
+    StaleVersion,
+    Unauthenticated,
+)
+from lexicon_service.games.events import (
+    Challenged,
+    CorrectionRefused,
+    Exchanged,
+    GameCreated,
+    GameEnded,
+    MoveUndone,
+    Passed,
+    Played,
+    Redrawn,
+    ScoreAdjusted,
+    dumps,
+    kind_of,
+    loads,
+)
+from lexicon_service.games.rules import CHALLENGE_RULES, GameOptions
+from lexicon_service.games.state import ENDED, FINAL_PASS, PLAYING, GameState, fold
+from lexicon_service.rules.moves import end_of_game_adjustments, validate_move
+from lexicon_service.rules.reasons import Reason
+from lexicon_service.rules.ruleset import parse_rule_set
+from lexicon_service.tiles import UnknownLetterError
+
+# Reasons that say the play text itself is wrong (whatever the game state): INVALID_ARGUMENT.
+INPUT_REASONS = {Reason.MALFORMED_PLAY, Reason.UNKNOWN_LETTER, Reason.OFF_BOARD, Reason.BAD_BLANK_LETTER}
+NAME_RE = re.compile(r"^[^\s:#>()\[\]]{1,32}$")
+GAME_ID_RE = re.compile(r"^[0-9a-f]{16}$")
+MAX_PLAY_CHARS = 200
+MAX_REQUEST_ID = 128
+MAX_REASON = 500
+MAX_ADJUSTMENT = 10_000
+MAX_CLOCK_EVENTS = 64  # per command: a long-idle timed game catches up over several calls
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class MoveOutcome:
+    __slots__ = ("version", "score", "words", "rack", "replayed", "state", "player", "invalid_words", "outcome")
+
+    def __init__(self, version, state, player, score=0, words=(), replayed=False, invalid_words=(), outcome=""):
+        self.version = version
+        self.state = state
+        self.player = player
+        self.score = score
+        self.words = tuple(words)
+        self.rack = state.rack_text(player) if player is not None and player >= 0 else ""
+        self.replayed = replayed
+        self.invalid_words = tuple(invalid_words)
+        self.outcome = outcome
+
+
+def _spelled(work, rack_text: str) -> list[str] | None:
+    try:
+        return list(work.rule_set.tile_set.spell_rack(rack_text))
+    except UnknownLetterError:
+        return None
+
+
+class _Replay(Exception):
+    def __init__(self, version: int) -> None:
+        self.version = version
+
+
+class GameService:
+    def __init__(self, store, *, clock=time.time, cache_size: int = 10_000) -> None:
+        self.store = store
+        self.clock = clock
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, GameState] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}
+        self._rule_sets: dict[str, object] = {}
+        self.changed = threading.Condition()  # notified after every append from this process
+
+    # --- plumbing --------------------------------------------------------------------------------
+    def _lock_for(self, game_id: str) -> threading.Lock:
+        with self._cache_lock:
+            lock = self._locks.get(game_id)
+            if lock is None:
+                lock = self._locks[game_id] = threading.Lock()
+            return lock
+
+    def _rule_set(self, text: str):
+        rule_set = self._rule_sets.get(text)
+        if rule_set is None:
+            parsed = parse_rule_set(text, "<game rule set>")
+            rule_set = self._rule_sets.setdefault(parsed.source_text, parsed)
+            self._rule_sets.setdefault(text, rule_set)
+        return rule_set
+
+    def fold_rows(self, game_id: str, rows, record: bool = False) -> GameState:
+        if not rows or rows[0][1] != "created":
+            raise GameNotFound(game_id)
+        created = loads("created", rows[0][2])
+        rule_set = self._rule_set(created.rule_set_text)
+        # Every game of a rule set shares one copy of its text (kept by the cached state).
+        created = dataclasses.replace(created, rule_set_text=rule_set.source_text)
+        return fold(game_id, created, [(v, loads(k, d)) for v, k, d in rows[1:]], rule_set, record)
+
+    def _current(self, game_id: str) -> GameState:
+        """The cached state caught up with the store. Call with the game's lock held."""
+        if not isinstance(game_id, str) or not GAME_ID_RE.match(game_id):
+            raise GameNotFound(game_id)
+        with self._cache_lock:
+            state = self._cache.get(game_id)
+        rows = self.store.load(game_id, state.version if state else 0)
+        if state is None:
+            state = self.fold_rows(game_id, rows)
+        elif rows:
+            if any(kind == "undo" for _, kind, _ in rows):
+                state = self.fold_rows(game_id, self.store.load(game_id, 0))
+            else:
+                state = state.copy()  # the cached object may be being read by a call answering outside the lock
+                for version, kind, data in rows:
+                    state.apply(loads(kind, data))
+                    assert state.version == version
+        self._remember(game_id, state)
+        return state
+
+    def _remember(self, game_id: str, state: GameState) -> None:
+        with self._cache_lock:
+            self._cache[game_id] = state
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > self.cache_size:
+                old, _ = self._cache.popitem(last=False)
+                self._locks.pop(old, None)
+
+    def _execute(self, game_id: str, decide, request_id: str | None = None):
+        with self._lock_for(game_id):
+            for _ in range(16):
+                state = self._current(game_id)
+                now = self.clock()
+                work = state.copy()
+                events: list = []
+                self._settle(work, now, events)
+                error = None
+                result = None
+                try:
+                    result = decide(work, state.version, now, events)
+                except _Replay as replay:
+                    if not events:
+                        return self._replayed(game_id, state, replay.version, result_player=None)
+                    error = replay
+                except GameError as exc:
+                    error = exc
+                    if not events:
+                        raise
+                if events:
+                    rows = [(kind_of(e), dumps(e)) for e in events]
+                    try:
+                        self.store.append(game_id, state.version, rows, request_id if error is None else None)
+                    except Conflict:
+                        continue
+                    except DuplicateRequest as dup:
+                        return self._replayed(game_id, self._current(game_id), dup.version, result_player=None)
+                    if any(isinstance(e, MoveUndone) for e in events):
+                        work = self.fold_rows(game_id, self.store.load(game_id, 0))
+                    self._remember(game_id, work)
+                    with self.changed:
+                        self.changed.notify_all()
+                if isinstance(error, _Replay):
+                    return self._replayed(game_id, work, error.version, result_player=None)
+                if error is not None:
+                    raise error
+                return result(work) if callable(result) else result
+            raise Refused("BUSY", "the game changed too often while deciding; retry")
+
+    def _emit(self, work: GameState, events: list, event) -> None:
+        if not isinstance(event, MoveUndone):
+            work.apply(event)
+        events.append(event)
+
+    def _rng(self, work: GameState):
+        seed = work.created.seed
+        if seed is None:
+            return secrets.SystemRandom()
+        return random.Random(f"{seed}/{work.version}")
+
+    # --- clocks and the end of the game ------------------------------------------------------------
+    def _settle(self, work: GameState, now: float, events: list) -> None:
+        for _ in range(MAX_CLOCK_EVENTS):
+            deadline = work.deadline()
+            if deadline is None or now < deadline:
+                return
+            if work.status == FINAL_PASS:
+                self._emit(work, events, self._end(work, "out", deadline, work.went_out))
+            elif work.correcting is not None:
+                self._emit(work, events, Passed(work.turn, "correction-timeout", deadline,
+                                                deadline - work.turn_started))
+            else:
+                self._emit(work, events, Passed(work.turn, "timeout", deadline, deadline - work.turn_started))
+                self._after_turn(work, events, deadline)
+
+    def _end(self, work: GameState, reason: str, at: float, went_out: int | None = None) -> GameEnded:
+        adjustments = end_of_game_adjustments(work.rule_set, work.racks, went_out)
+        return GameEnded(reason, went_out, tuple(adjustments), work.time_penalties(at), at)
+
+    def _after_turn(self, work: GameState, events: list, at: float) -> None:
+        """The game-end rules that a scoreless turn can trigger (RULES.md section 6)."""
+        if work.status != PLAYING:
+            return
+        end = work.rule_set.end
+        if end.passing_rounds and work.passes_in_a_row >= end.passing_rounds * work.n_players:
+            if work.options.start_redraw and work.board.is_empty():
+                self._emit(work, events, self._redraw(work, at))
+            else:
+                self._emit(work, events, self._end(work, "passes", at))
+        elif end.scoreless_turns and work.scoreless_turns >= end.scoreless_turns:
+            self._emit(work, events, self._end(work, "scoreless-turns", at))
+
+    def _shuffle_in(self, work: GameState, tiles) -> tuple[str, ...]:
+        """The bag with `tiles` put back at random places (the bag's order is already random, so this
+        is as good as shuffling the whole bag, and costs a draw per tile)."""
+        bag = work.bag[:]
+        rng = self._rng(work)
+        for tile in tiles:
+            bag.insert(rng.randrange(len(bag) + 1), tile)
+        return tuple(bag)
+
+    def _redraw(self, work: GameState, at: float) -> Redrawn:
+        bag = work.bag + [t for rack in work.racks for t in rack]
+        bag.sort()
+        self._rng(work).shuffle(bag)
+        racks = []
+        for _ in work.racks:
+            k = min(work.rule_set.rack_size, len(bag))
+            racks.append(tuple(bag[len(bag) - k:]))
+            del bag[len(bag) - k:]
+        return Redrawn(tuple(racks), tuple(bag), at)
+
+    # --- who is calling --------------------------------------------------------------------------------
+    @staticmethod
+    def role(state: GameState, token: str | None) -> int | str:
+        """A player index, "director", or "observer" (no token). Raises Unauthenticated."""
+        if not token:
+            return "observer"
+        digest = token_hash(token)
+        found = None
+        for i, expected in enumerate(state.created.token_hashes):
+            if hmac.compare_digest(digest, expected):
+                found = i
+        if hmac.compare_digest(digest, state.created.director_hash):
+            found = "director"
+        if found is None:
+            raise Unauthenticated(f"the token is not one of game {state.game_id}'s")
+        return found
+
+    def _player(self, state: GameState, token: str | None) -> int:
+        role = self.role(state, token)
+        if role == "observer":
+            raise Unauthenticated("a player token is required: 'authorization: Bearer <player token>'")
+        if role == "director":
+            raise PermissionDenied("the director token cannot move or challenge; use a player token")
+        return role
+
+    def _director(self, state: GameState, token: str | None) -> None:
+        role = self.role(state, token)
+        if role == "observer":
+            raise Unauthenticated("the director token is required")
+        if role != "director":
+            raise PermissionDenied("only the director may do this")
+
+    # --- commands --------------------------------------------------------------------------------------
+    def create_game(self, lexicon_name: str, rule_set, player_names, seed: int | None = None,
+                    challenge_rule: str = "", game_seconds: int = 0, overtime_penalty: int | None = None):
+        """-> (game_id, player tokens, director token, version)."""
+        names = list(player_names)
+        lo, hi = rule_set.game.players
+        if not lo <= len(names) <= hi:
+            raise InvalidInput("player_names", f"{len(names)} players; {rule_set.id} is for {lo}-{hi}")
+        for i, name in enumerate(names):
+            if not NAME_RE.match(name):
+                raise InvalidInput(f"player_names[{i}]", f"bad name {name!r}: 1-32 characters, no spaces, "
+                                                         "no ':', '#', '>', brackets or parentheses")
+        if len(set(names)) != len(names):
+            raise InvalidInput("player_names", "names must differ")
+        if challenge_rule and challenge_rule not in CHALLENGE_RULES:
+            raise InvalidInput("challenge_rule", f"unknown rule {challenge_rule!r}")
+        if not 0 <= game_seconds <= 24 * 3600:
+            raise InvalidInput("game_seconds", "at most one day")
+        if overtime_penalty is not None and not 0 <= overtime_penalty <= 1000:
+            raise InvalidInput("overtime_penalty", "0-1000 points per minute")
+        options = GameOptions.of(rule_set, challenge_rule, game_seconds, overtime_penalty)
+        bag = [letter for letter, count in rule_set.tile_set.bag().items() for _ in range(count)]
+        rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
+        rng.shuffle(bag)
+        racks = []
+        for _ in names:
+            k = min(rule_set.rack_size, len(bag))
+            racks.append(tuple(bag[len(bag) - k:]))
+            del bag[len(bag) - k:]
+        tokens = [secrets.token_urlsafe(24) for _ in names]
+        director = secrets.token_urlsafe(24)
+        created = GameCreated(lexicon_name, rule_set.source_text, tuple(names), tuple(token_hash(t) for t in tokens),
+                              token_hash(director), options.as_dict(), tuple(racks), tuple(bag), seed, self.clock())
+        self._rule_sets.setdefault(rule_set.source_text, rule_set)
+        for _ in range(4):
+            game_id = secrets.token_hex(8)
+            try:
+                self.store.append(game_id, 0, [("created", dumps(created))])
+            except Conflict:
+                continue
+            return game_id, tokens, director, 1
+        raise RuntimeError("could not allocate a game id")
+
+    def get_game(self, game_id: str, token: str | None):
+        """-> (state, caller role, now). Lets the clock fire what is due first."""
+
+        def decide(work, base, now, events):
+            role = self.role(work, token)
+            return lambda w: (w, role, now)
+
+        return self._execute(game_id, decide)
+
+    def submit_move(self, game_id: str, token: str | None, *, play: str = "", exchange: str = "",
+                    pass_: bool = False, expected_version: int | None = None, request_id: str = "",
+                    judges=None) -> MoveOutcome:
+        given = [bool(play), bool(exchange), bool(pass_)]
+        if sum(given) != 1:
+            raise InvalidInput("play", "give exactly one of play, exchange or pass")
+        if len(play) > MAX_PLAY_CHARS:
+            raise InvalidInput("play", f"{len(play)} characters; too long for a play")
+        if len(exchange) > 64:
+            raise InvalidInput("exchange", f"{len(exchange)} characters; too long for a rack")
+        if len(request_id) > MAX_REQUEST_ID:
+            raise InvalidInput("request_id", f"at most {MAX_REQUEST_ID} characters")
+        play_text = " ".join(play.split())
+        state_box = {}
+
+        def decide(work: GameState, base: int, now: float, events: list):
+            p = self._player(work, token)
+            state_box["player"] = p
+            if request_id:
+                done = self.store.request_version(game_id, request_id)
+                if done is not None:
+                    raise _Replay(done)
+            if expected_version is not None and expected_version != base:
+                if expected_version < base:
+                    self._check_retry(work, expected_version, p, play_text, exchange, pass_)
+                raise StaleVersion(expected_version, base)
+            if work.status == ENDED:
+                raise Refused("GAME_OVER", f"the game has ended ({work.end_reason})")
+            if work.turn != p:
+                why = " (your turn timed out)" if any(isinstance(e, Passed) and e.player == p for e in events) else ""
+                raise Refused("NOT_YOUR_TURN", f"it is {work.players[work.turn]}'s turn{why}")
+            if work.status == FINAL_PASS and not pass_:
+                raise Refused("AWAITING_FINAL_PASS", f"{work.players[work.went_out]} went out: pass to accept the "
+                                                     "last play (the game ends) or challenge it")
+            spent = now - work.turn_started
+            if pass_:
+                return self._pass(work, p, now, spent, events)
+            if exchange:
+                return self._exchange(work, p, exchange, now, spent, events)
+            return self._play(work, p, play_text, now, spent, events, judges)
+
+        outcome = self._execute(game_id, decide, request_id or None)
+        return outcome
+
+    def _check_retry(self, work, expected_version, p, play_text, exchange, pass_) -> None:
+        """A request repeated after it succeeded (the answer was lost): answer it again."""
+        rows = self.store.load(work.game_id, expected_version)
+        if not rows:
+            return
+        version, kind, data = rows[0]
+        event = loads(kind, data)
+        if getattr(event, "player", None) != p:
+            return
+        if (isinstance(event, Played) and event.play == play_text and play_text) or \
+                (isinstance(event, Passed) and pass_ and event.reason == "pass") or \
+                (isinstance(event, Exchanged) and exchange and list(event.tiles) == _spelled(work, exchange)):
+            raise _Replay(version)
+
+    def _replayed(self, game_id, state: GameState, version: int, result_player):
+        rows = self.store.load(game_id, version - 1)
+        event = loads(rows[0][1], rows[0][2])
+        player = getattr(event, "player", None)
+        return MoveOutcome(version, state, player, getattr(event, "score", 0), getattr(event, "words", ()),
+                           replayed=True)
+
+    def _pass(self, work, p, now, spent, events):
+        if work.status == FINAL_PASS:
+            self._emit(work, events, self._end(work, "out", now, work.went_out))
+        elif work.correcting is not None:
+            self._emit(work, events, Passed(p, "correction-given-up", now, spent))
+        else:
+            self._emit(work, events, Passed(p, "pass", now, spent))
+            self._after_turn(work, events, now)
+        version = work.version
+        return lambda w: MoveOutcome(version, w, p)
+
+    def _exchange(self, work, p, text, now, spent, events):
+        rs = work.rule_set
+        if work.correcting is not None:
+            raise Refused("CORRECTING", "in the correction window only a play or a pass")
+        try:
+            tiles = list(rs.tile_set.spell_rack(text))
+        except UnknownLetterError as exc:
+            raise InvalidInput("exchange", str(exc), Reason.UNKNOWN_LETTER.value) from None
+        if not tiles:
+            raise InvalidInput("exchange", "no tiles")
+        if not rs.exchange.allowed:
+            raise Refused("EXCHANGE_NOT_ALLOWED", f"{rs.id} has no exchanges")
+        if len(work.bag) < rs.exchange.min_tiles_in_bag:
+            raise Refused("BAG_TOO_SMALL", f"{len(work.bag)} tiles in the bag; an exchange needs at least "
+                                           f"{rs.exchange.min_tiles_in_bag}")
+        if len(tiles) > len(work.bag):
+            raise Refused("BAG_TOO_SMALL", f"{len(tiles)} tiles to exchange, {len(work.bag)} in the bag")
+        missing = Counter(tiles) - Counter(work.racks[p])
+        if missing:
+            raise Refused(Reason.TILE_NOT_IN_RACK.value,
+                          f"the rack {work.rack_text(p)} has no {''.join(sorted(missing.elements()))}")
+        k = len(tiles)
+        drawn = tuple(work.bag[len(work.bag) - k:])
+        kept = work.bag[: len(work.bag) - k]
+        rng = self._rng(work)
+        for tile in tiles:
+            kept.insert(rng.randrange(len(kept) + 1), tile)
+        self._emit(work, events, Exchanged(p, tuple(tiles), drawn, tuple(kept), now, spent))
+        self._after_turn(work, events, now)
+        version = work.version
+        return lambda w: MoveOutcome(version, w, p)
+
+    def _judge(self, work, judges):
+        name = work.created.lexicon
+        judge = judges(name) if judges is not None else None
+        if judge is None:
+            raise LexiconUnavailable(name)
+        return judge
+
+    def _play(self, work, p, text, now, spent, events, judges):
+        rs = work.rule_set
+        correcting = work.correcting is not None
+        judge = self._judge(work, judges) if (work.options.challenge_rule == "void" or correcting) else None
+        result = validate_move(rs, work.board, work.racks[p], text, judge=judge)
+        if result.score is None:
+            if result.reason in INPUT_REASONS:
+                raise InvalidInput("play", result.message, result.reason.value)
+            raise Refused(result.reason.value, result.message)
+        if not result.valid:
+            if result.reason is Reason.WORD_NOT_ADMISSIBLE and correcting:
+                self._emit(work, events, CorrectionRefused(p, text, tuple(result.invalid_words), now, spent))
+                self._after_turn(work, events, now)
+                version = work.version
+                return lambda w: MoveOutcome(version, w, p, 0, result.words, invalid_words=result.invalid_words,
+                                             outcome="correction-refused")
+            raise Refused(result.reason.value, result.message)
+        n = len(result.placements)
+        k = min(n, len(work.bag))
+        drawn = tuple(work.bag[len(work.bag) - k:])
+        event = Played(p, text, tuple(tuple(x) for x in result.placements), result.score, tuple(result.words),
+                       tuple(result.word_keys), drawn, now, spent, correcting)
+        self._emit(work, events, event)
+        if work.status == FINAL_PASS and (correcting or work.options.challenge_rule == "void"):
+            self._emit(work, events, self._end(work, "out", now, p))
+        else:
+            self._after_turn(work, events, now)
+        version = events.index(event)  # the play's own version, also when an end follows it
+        version = work.version - (len(events) - 1 - version)
+        return lambda w: MoveOutcome(version, w, p, result.score, result.words)
+
+    def challenge(self, game_id: str, token: str | None, expected_version: int | None = None,
+                  judges=None) -> MoveOutcome:
+        def decide(work: GameState, base: int, now: float, events: list):
+            c = self._player(work, token)
+            if expected_version is not None and expected_version != base:
+                raise StaleVersion(expected_version, base)
+            if work.status == ENDED:
+                raise Refused("GAME_OVER", f"the game has ended ({work.end_reason})")
+            if work.options.challenge_rule == "void":
+                raise Refused("CHALLENGES_VOID", "this game judges every play when it is made (VOID): "
+                                                 "there is nothing to challenge")
+            last = work.last_play
+            if last is None:
+                raise Refused("NOTHING_TO_CHALLENGE", "the last move is not a play that can still be challenged")
+            if last.player == c:
+                raise Refused("OWN_PLAY", "a player cannot challenge their own play")
+            judge = self._judge(work, judges)
+            played = last.event
+            invalid = tuple(w for w, k in zip(played.words, played.keys) if not judge.is_admissible(k))
+            rule = work.options.challenge_rule
+            if invalid:
+                outcome = "correction" if work.options.corrections > 0 else "withdrawn"
+                bag = self._shuffle_in(work, played.drawn)
+                self._emit(work, events, Challenged(c, last.version, invalid, outcome, 0, bag, now))
+                if outcome == "withdrawn":
+                    self._after_turn(work, events, now)
+            else:
+                outcome = {"single": "stands", "double": "challenger-loses-turn", "penalty": "penalty"}[rule]
+                penalty = work.options.penalty_points if rule == "penalty" else 0
+                was_final = work.status == FINAL_PASS
+                self._emit(work, events, Challenged(c, last.version, (), outcome, penalty, (), now))
+                if was_final:
+                    self._emit(work, events, self._end(work, "out", now, work.went_out))
+                elif outcome == "challenger-loses-turn":
+                    self._after_turn(work, events, now)
+            version = work.version
+            return lambda w: MoveOutcome(version, w, c, invalid_words=invalid, outcome=outcome)
+
+        return self._execute(game_id, decide)
+
+    # --- director --------------------------------------------------------------------------------------
+    @staticmethod
+    def _reason(reason: str) -> str:
+        reason = " ".join((reason or "").split())
+        if not reason:
+            raise InvalidInput("reason", "required (it goes into the audit trail)")
+        if len(reason) > MAX_REASON:
+            raise InvalidInput("reason", f"at most {MAX_REASON} characters")
+        return reason
+
+    def adjust_score(self, game_id: str, token: str | None, player: int, delta: int, reason: str):
+        reason = self._reason(reason)
+        if not -MAX_ADJUSTMENT <= delta <= MAX_ADJUSTMENT or delta == 0:
+            raise InvalidInput("delta", f"a non-zero number of points within ±{MAX_ADJUSTMENT}")
+
+        def decide(work, base, now, events):
+            self._director(work, token)
+            if not 0 <= player < work.n_players:
+                raise InvalidInput("player", f"no player {player}; players are 0-{work.n_players - 1}")
+            self._emit(work, events, ScoreAdjusted(player, delta, reason, now))
+            return lambda w: w
+
+        return self._execute(game_id, decide)
+
+    def undo_last_move(self, game_id: str, token: str | None, reason: str):
+        reason = self._reason(reason)
+
+        def decide(work, base, now, events):
+            self._director(work, token)
+            if not work.last_move_version:
+                raise Refused("NOTHING_TO_UNDO", "no move has been made")
+            self._emit(work, events, MoveUndone(work.last_move_version, reason, now))
+            return lambda w: w
+
+        return self._execute(game_id, decide)
+
+    def end_game(self, game_id: str, token: str | None, reason: str):
+        reason = self._reason(reason)
+
+        def decide(work, base, now, events):
+            self._director(work, token)
+            if work.status == ENDED:
+                raise Refused("GAME_OVER", f"the game has already ended ({work.end_reason})")
+            self._emit(work, events, self._end(work, f"director: {reason}", now))
+            return lambda w: w
+
+        return self._execute(game_id, decide)
+
+    # --- reading ---------------------------------------------------------------------------------------
+    def tick(self, game_id: str) -> GameState:
+        """Let the clock fire what is due; the current state."""
+        return self._execute(game_id, lambda work, base, now, events: (lambda w: w))
+
+    def record(self, game_id: str) -> tuple[str, int]:
+        """(GCG text, version) of the game so far."""
+        self.tick(game_id)
+        state = self.fold_rows(game_id, self.store.load(game_id, 0), record=True)
+        return state.gcg_text(), state.version
+
+    def authorise(self, game_id: str, token: str | None):
+        """The caller's role in a game (for WatchGame)."""
+        with self._lock_for(game_id):
+            state = self._current(game_id)
+        return self.role(state, token)
+
+    def watch(self, game_id: str, after: int = 0, active=lambda: True, poll: float = 0.25):
+        """Yield (state after the event, version, event) for every event after version `after`: the
+        stored history first, then each new one as it is appended (by any process: the store is
+        polled every `poll` s, and appends in this process wake the watcher at once). Due timeouts
+        are fired while waiting. Ends when the game has ended or `active()` turns false."""
+        rows = self.store.load(game_id, 0) if GAME_ID_RE.match(game_id or "") else []
+        if not rows:
+            raise GameNotFound(game_id)
+        seen = [rows[0]]
+        local = self.fold_rows(game_id, seen)
+        if after < 1:
+            yield local, 1, local.created
+        pending = rows[1:]
+        while True:
+            for row in pending:
+                seen.append(row)
+                version, kind, data = row
+                event = loads(kind, data)
+                if isinstance(event, MoveUndone):
+                    local = self.fold_rows(game_id, seen)
+                else:
+                    local.apply(event)
+                if version > after:
+                    yield local, version, event
+            if local.status == ENDED or not active():
+                return
+            deadline = local.deadline()
+            if deadline is not None and self.clock() >= deadline:
+                self.tick(game_id)
+            else:
+                with self.changed:
+                    self.changed.wait(poll)
+            pending = self.store.load(game_id, local.version)

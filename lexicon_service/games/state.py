@@ -1,0 +1,431 @@
+"""The state of a game: the fold of its events (`GameState.apply`, one handler per event kind).
+
+The state holds no randomness, clock or lexicon: every decision is already in the event (see
+events.py); `service.py` makes the decisions. With `record=True` the state also keeps the GCG
+record of the game (`gcg_text()`), written as `lexicon-service replay` reads it:
+a withdrawn phony is `--`, an exchange `-TILES`, a pass (and a lost turn) `-`, a score adjustment
+`(challenge)`, an overtime penalty `(time)`, the end-of-game racks `(RACK)`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from lexicon_service.games.events import (
+    Challenged,
+    CorrectionRefused,
+    Exchanged,
+    GameCreated,
+    GameEnded,
+    MoveUndone,
+    Passed,
+    Played,
+    Redrawn,
+    ScoreAdjusted,
+)
+from lexicon_service.games.rules import GameOptions
+from lexicon_service.rules.board import Board
+from lexicon_service.rules.gcg import (
+    CHALLENGE_BONUS,
+    END_RACK,
+    EXCHANGE,
+    PASS,
+    PLAY,
+    TIME_PENALTY,
+    WITHDRAWN,
+    GcgEvent,
+    GcgGame,
+    GcgPlayer,
+    format_gcg,
+)
+from lexicon_service.rules.ruleset import column_letter
+from lexicon_service.tiles import BLANK, write_tiles
+
+PLAYING, FINAL_PASS, ENDED = "playing", "final-pass", "ended"
+
+
+class LastPlay:
+    """The play that may still be challenged (it is the last turn event)."""
+
+    __slots__ = ("player", "version", "event", "rack_before", "scoreless_before")
+
+    def __init__(self, player, version, event, rack_before, scoreless_before):
+        self.player = player
+        self.version = version
+        self.event = event
+        self.rack_before = rack_before
+        self.scoreless_before = scoreless_before
+
+
+class GameState:
+    __slots__ = ("game_id", "created", "rule_set", "options", "players", "version", "board", "racks", "bag",
+                 "scores", "turn", "status", "turn_started", "time_used", "passes_in_a_row", "scoreless_turns",
+                 "last_play", "correcting", "lost_turns", "went_out", "end_reason", "last_move_version",
+                 "last_move_text", "record", "_pending_notes", "_board_view", "board_changes")
+
+    def __init__(self, game_id: str, created: GameCreated, rule_set, record: bool = False) -> None:
+        n = len(created.players)
+        self.game_id = game_id
+        self.created = created
+        self.rule_set = rule_set
+        self.options = GameOptions(**created.options)
+        self.players = created.players
+        self.version = 1
+        self.board = Board.empty(rule_set)
+        self.racks = [list(r) for r in created.racks]
+        self.bag = list(created.bag)
+        self.scores = [0] * n
+        self.turn = 0
+        self.status = PLAYING
+        self.turn_started = created.at
+        self.time_used = [0.0] * n
+        self.passes_in_a_row = 0
+        self.scoreless_turns = 0
+        self.last_play: LastPlay | None = None
+        self.correcting: int | None = None
+        self.lost_turns = [0] * n
+        self.went_out: int | None = None
+        self.end_reason = ""
+        self.last_move_version = 0
+        self.last_move_text = ""
+        self.record: GcgGame | None = None
+        self._pending_notes: list[str] = []
+        self._board_view = None  # (board_changes, rows, text) of the board as last shown
+        self.board_changes = 0  # plays and withdrawals so far: names the board for _view
+        if record:
+            self.record = GcgGame(players=[GcgPlayer(name) for name in created.players])
+            self.record.pragmas.append(("rules", rule_set.id))  # `lexicon-service replay` reads it
+            self.record.pragmas.append(("lexicon", created.lexicon))
+            self.record.pragmas.append(("description", f"lexicon-service game {game_id}, lexicon "
+                                                       f"{created.lexicon}, rule set {rule_set.id}"))
+            if created.seed is not None:
+                self.record.pragmas.append(("note", f"seed {created.seed}"))
+
+    # --- derived -----------------------------------------------------------------------------------
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    def copy(self) -> "GameState":
+        other = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.board = self.board.copy()
+        other.racks = [r[:] for r in self.racks]
+        other.bag = self.bag[:]
+        other.scores = self.scores[:]
+        other.time_used = self.time_used[:]
+        other.lost_turns = self.lost_turns[:]
+        other.record = None  # records are built by full folds only
+        other._pending_notes = []
+        return other
+
+    def deadline(self) -> float | None:
+        """When the current turn (or correction window) times out; None without a timer."""
+        if self.status == ENDED:
+            return None
+        if self.correcting is not None and self.options.correction_seconds:
+            return self.turn_started + self.options.correction_seconds
+        if self.options.move_seconds and self.options.timeout != "none":
+            return self.turn_started + self.options.move_seconds
+        return None
+
+    def time_used_now(self, player: int, now: float) -> float:
+        used = self.time_used[player]
+        if player == self.turn and self.status != ENDED:
+            used += max(0.0, now - self.turn_started)
+        return used
+
+    def time_penalties(self, now: float) -> tuple[int, ...]:
+        """Overtime penalty per player if the game ended at `now` (<= 0)."""
+        limit = self.options.game_seconds
+        if not limit:
+            return (0,) * self.n_players
+        out = []
+        for p in range(self.n_players):
+            over = self.time_used_now(p, now) - limit
+            out.append(-math.ceil(over / 60) * self.options.overtime_penalty if over > 0 else 0)
+        return tuple(out)
+
+    def rack_text(self, player: int) -> str:
+        return _tiles_text(self.rule_set, self.racks[player])
+
+    def board_rows(self) -> list[str]:
+        return self._view()[1]
+
+    def board_text(self) -> str:
+        """The board with column letters and row numbers; empty squares show their premium."""
+        return self._view()[2]
+
+    def _view(self):
+        view = self._board_view
+        if view is None or view[0] != self.board_changes:
+            view = self._board_view = (self.board_changes, self.board.to_rows(), self._board_text())
+        return view
+
+    def _board_text(self) -> str:
+        rs = self.rule_set
+        cols = self.board.columns
+        marks = {(2, 1): "'", (3, 1): '"', (1, 2): "-", (1, 3): "="}
+        header = "    " + " ".join(f"{column_letter(c):>2}" for c in range(cols))
+        lines = [header]
+        for r in range(self.board.rows):
+            cells = []
+            for c in range(cols):
+                i = r * cols + c
+                letter = self.board.letters[i]
+                if letter is None:
+                    cells.append(f"{marks.get(rs.premium(r, c), '.'):>2}")
+                else:
+                    shown = letter.lower() if self.board.blanks[i] else letter
+                    cells.append(f"{shown:>2}")
+            lines.append(f"{r + 1:>3} " + " ".join(cells))
+        lines.append("    ' DL  \" TL  - DW  = TW; lowercase = blank")
+        return "\n".join(lines)
+
+    # --- the fold ------------------------------------------------------------------------------------
+    def apply(self, event) -> None:
+        """Apply the next event (version + 1). MoveUndone needs the log: see `fold`."""
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            raise TypeError(f"no handler for {type(event).__name__}")
+        handler(self, event)
+        self.version += 1
+
+    def _advance(self, at: float) -> None:
+        """The next player's turn begins (players owing a turn lost to a double challenge skip it)."""
+        self.correcting = None
+        for _ in range(self.n_players * 2):
+            self.turn = (self.turn + 1) % self.n_players
+            if not self.lost_turns[self.turn]:
+                break
+            self.lost_turns[self.turn] -= 1
+            self._line(self.turn, PASS, 0, notes=["turn lost to a failed challenge"])
+            self.scoreless_turns += 1
+            self.passes_in_a_row += 1
+        self.turn_started = at
+
+    def _spend(self, player: int, spent: float) -> None:
+        self.time_used[player] += max(0.0, spent)
+
+    def _line(self, player: int, kind: str, score: int, *, rack=None, position=None, word=None,
+              exchanged=None, end_rack=None, notes=()) -> None:
+        if self.record is None:
+            return
+        event = GcgEvent(0, self.players[player], kind, score, self.scores[player],
+                         rack=_tiles_text(self.rule_set, rack) if rack else None, position=position, word=word,
+                         exchanged=exchanged, end_rack=end_rack, notes=list(notes))
+        self.record.events.append(event)
+
+    def _note(self, text: str) -> None:
+        if self.record is None:
+            return
+        if self.record.events:
+            self.record.events[-1].notes.append(text)
+        else:
+            self.record.notes.append(text)
+
+    def _on_played(self, e: Played) -> None:
+        p = e.player
+        rack_before = self.racks[p][:]
+        rack = self.racks[p]
+        for _, _, letter, blank in e.placements:
+            rack.remove(BLANK if blank else letter)
+        for row, col, letter, blank in e.placements:
+            self.board.place(row, col, letter, blank)
+        self.board_changes += 1
+        if e.drawn:
+            del self.bag[len(self.bag) - len(e.drawn):]
+            rack.extend(e.drawn)
+        self.scores[p] += e.score
+        self._spend(p, e.spent)
+        position, word = e.play.split()
+        self._line(p, PLAY, e.score, rack=rack_before, position=position, word=word,
+                   notes=["correction"] if e.correction else ())
+        scoreless_before = (self.scoreless_turns, self.passes_in_a_row)
+        self.scoreless_turns = 0 if e.score > 0 else self.scoreless_turns + 1
+        self.passes_in_a_row = 0
+        self.last_play = None if e.correction else LastPlay(p, self.version + 1, e, rack_before, scoreless_before)
+        self.last_move_version = self.version + 1
+        self.last_move_text = f"{self.players[p]}: {e.play} {e.score:+d}"
+        if not rack and not self.bag:
+            self.went_out = p
+            self.status = FINAL_PASS
+        self._advance(e.at)
+
+    def _on_exchanged(self, e: Exchanged) -> None:
+        p = e.player
+        rack_before = self.racks[p][:]
+        rack = self.racks[p]
+        for tile in e.tiles:
+            rack.remove(tile)
+        rack.extend(e.drawn)
+        self.bag = list(e.bag)
+        self._spend(p, e.spent)
+        self._line(p, EXCHANGE, 0, rack=rack_before, exchanged=_tiles_text(self.rule_set, e.tiles))
+        self.scoreless_turns += 1
+        self.passes_in_a_row = 0
+        self.last_play = None
+        self.last_move_version = self.version + 1
+        self.last_move_text = f"{self.players[p]}: exchanged {len(e.tiles)}"
+        self._advance(e.at)
+
+    def _on_passed(self, e: Passed) -> None:
+        p = e.player
+        self._spend(p, e.spent)
+        self.last_move_version = self.version + 1
+        self.last_move_text = f"{self.players[p]}: {e.reason}"
+        if e.reason in ("correction-timeout", "correction-given-up"):
+            # The turn already went as a withdrawn phony (`--`): no second scoreless line.
+            self._note(f"{self.players[p]}: no correction ({e.reason}); turn lost")
+        else:
+            self._line(p, PASS, 0, rack=self.racks[p], notes=[] if e.reason == "pass" else [e.reason])
+            self.scoreless_turns += 1
+            self.passes_in_a_row += 1
+        self.last_play = None
+        self._advance(e.at)
+
+    def _on_challenged(self, e: Challenged) -> None:
+        last = self.last_play
+        c = e.challenger
+        self.last_play = None
+        self.last_move_version = self.version + 1
+        if self.turn == c:  # the challenger's own turn clock ran until now
+            self._spend(c, e.at - self.turn_started)
+            self.turn_started = e.at
+        played = last.event
+        p = last.player
+        if e.outcome in ("withdrawn", "correction"):
+            for row, col, _, _ in played.placements:
+                i = row * self.board.columns + col
+                self.board.letters[i] = None
+                self.board.blanks[i] = False
+                self.board.tile_count -= 1
+            self.board._runs = None
+            self.board_changes += 1
+            self.racks[p] = last.rack_before[:]
+            self.bag = list(e.bag)
+            self.scores[p] -= played.score
+            self._line(p, WITHDRAWN, -played.score, rack=last.rack_before,
+                       notes=[f"challenged by {self.players[c]}: {', '.join(e.invalid_words)} not valid"])
+            self.scoreless_turns = last.scoreless_before[0] + 1
+            self.passes_in_a_row = 0
+            self.last_move_text = f"{self.players[c]} challenged {self.players[p]}: withdrawn"
+            if self.status == FINAL_PASS:
+                self.status = PLAYING
+                self.went_out = None
+            if e.outcome == "correction":
+                self.turn = p
+                self.correcting = p
+                self.turn_started = e.at
+            return
+        self.last_move_text = f"{self.players[c]} challenged {self.players[p]}: the play stands"
+        self._note(f"challenged by {self.players[c]}: the play stands")
+        if e.outcome == "penalty":
+            self.scores[c] -= e.penalty
+            self._line(c, CHALLENGE_BONUS, -e.penalty, notes=["failed challenge penalty"])
+        elif e.outcome == "challenger-loses-turn":
+            if self.turn == c and self.status == PLAYING:
+                self._line(c, PASS, 0, rack=self.racks[c], notes=["turn lost to a failed challenge"])
+                self.scoreless_turns += 1
+                self.passes_in_a_row += 1
+                self._advance(e.at)
+            elif self.status == PLAYING:
+                self.lost_turns[c] += 1
+
+    def _on_correction_refused(self, e: CorrectionRefused) -> None:
+        p = e.player
+        self._spend(p, e.spent)
+        self._note(f"{self.players[p]}: correction {e.play} refused ({', '.join(e.invalid_words)}); turn lost")
+        self.last_move_version = self.version + 1
+        self.last_move_text = f"{self.players[p]}: correction refused"
+        self.last_play = None
+        self._advance(e.at)
+
+    def _on_redrawn(self, e: Redrawn) -> None:
+        self.racks = [list(r) for r in e.racks]
+        self.bag = list(e.bag)
+        self.passes_in_a_row = 0
+        self.scoreless_turns = 0
+        self._note("nobody could make a first word: every rack went back and was drawn again")
+        self.last_move_text = "every rack redrawn"
+
+    def _on_ended(self, e: GameEnded) -> None:
+        if self.turn is not None and self.status != ENDED:
+            self._spend(self.turn, e.at - self.turn_started)
+            self.turn_started = e.at
+        racks = self.racks
+        for p, adjustment in enumerate(e.adjustments):
+            if not adjustment:
+                continue
+            self.scores[p] += adjustment
+            if p == e.went_out or adjustment > 0:
+                others = [t for q, r in enumerate(racks) if q != p for t in r]
+                self._line(p, END_RACK, adjustment, end_rack=_tiles_text(self.rule_set, others))
+            else:
+                self._line(p, END_RACK, adjustment, rack=racks[p], end_rack=_tiles_text(self.rule_set, racks[p]))
+        for p, penalty in enumerate(e.time_penalties):
+            if penalty:
+                self.scores[p] += penalty
+                self._line(p, TIME_PENALTY, penalty, notes=["overtime"])
+        self.status = ENDED
+        self.end_reason = e.reason
+        self.last_play = None
+        self.correcting = None
+        self.last_move_text = f"game over ({e.reason})"
+
+    def _on_adjusted(self, e: ScoreAdjusted) -> None:
+        self.scores[e.player] += e.delta
+        self._line(e.player, CHALLENGE_BONUS, e.delta, notes=[f"director adjustment: {e.reason}"])
+
+    def _on_undone(self, e: MoveUndone) -> None:
+        raise TypeError("MoveUndone is applied by fold(), which has the log")
+
+    # --- record ----------------------------------------------------------------------------------------
+    def gcg_text(self) -> str:
+        if self.record is None:
+            raise ValueError("this state keeps no record (fold with record=True)")
+        record = self.record
+        record.final_racks = {}
+        if self.status != ENDED:
+            for p, name in enumerate(self.players):
+                record.final_racks[name] = self.rack_text(p)
+        return format_gcg(record)
+
+
+_HANDLERS = {
+    Played: GameState._on_played,
+    Exchanged: GameState._on_exchanged,
+    Passed: GameState._on_passed,
+    Challenged: GameState._on_challenged,
+    CorrectionRefused: GameState._on_correction_refused,
+    Redrawn: GameState._on_redrawn,
+    GameEnded: GameState._on_ended,
+    ScoreAdjusted: GameState._on_adjusted,
+    MoveUndone: GameState._on_undone,
+}
+
+
+def _tiles_text(rule_set, tiles) -> str:
+    """Rack tiles as text that reads back as the same tiles: "[CH]A?", a C before an H as "[C]H"."""
+    return write_tiles(((t, False) for t in tiles), rule_set.tile_set)
+
+
+def fold(game_id: str, created: GameCreated, events, rule_set, record: bool = False) -> GameState:
+    """The state after `events` ((version, event) pairs from version 2 on). A MoveUndone rebuilds the
+    state from the events before its target, then continues."""
+    events = list(events)
+    state = GameState(game_id, created, rule_set, record)
+    for i, (version, event) in enumerate(events):
+        if isinstance(event, MoveUndone):
+            prefix = [(v, ev) for v, ev in events[:i] if v < event.target]
+            state = fold(game_id, created, prefix, rule_set, record)
+            state._note(f"director undid the move at version {event.target}: {event.reason}")
+            state.turn_started = event.at
+            state.last_play = None
+            state.version = version
+            continue
+        state.apply(event)
+        if state.version != version:
+            raise ValueError(f"event log of game {game_id} skips from version {state.version - 1} to {version}")
+    return state

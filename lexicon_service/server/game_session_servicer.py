@@ -1,0 +1,264 @@
+"""GameSessionService: server-held games over gRPC, a thin layer over lexicon_service.games.
+
+Requests are read into plain values, the domain service decides, and every domain error becomes
+one status here (`_status_of`), falling back to the server's common mapping (errors.status_of):
+
+| error                | status              | also                                     |
+|----------------------|---------------------|------------------------------------------|
+| GameNotFound         | NOT_FOUND           |                                          |
+| Unauthenticated      | UNAUTHENTICATED     |                                          |
+| PermissionDenied     | PERMISSION_DENIED   |                                          |
+| InvalidInput         | INVALID_ARGUMENT    | trailing metadata `lexicon-reason`       |
+| Refused              | FAILED_PRECONDITION | trailing metadata `lexicon-reason`       |
+| StaleVersion         | ABORTED             | trailing metadata `lexicon-version`      |
+| LexiconUnavailable   | UNAVAILABLE         |                                          |
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+import grpc
+
+from lexicon_service.games.errors import (
+    GameNotFound,
+    InvalidInput,
+    LexiconUnavailable,
+    PermissionDenied,
+    Refused,
+    StaleVersion,
+    Unauthenticated,
+)
+from lexicon_service.games.service import GameService
+from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
+from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
+from lexicon_service.server.errors import FieldError, status_of
+from lexicon_service.tiles import write_tiles
+
+log = logging.getLogger("lexicon_service.server")
+
+_STATUS = {"playing": session_pb2.GAME_STATUS_PLAYING, FINAL_PASS: session_pb2.GAME_STATUS_AWAITING_FINAL_PASS,
+           ENDED: session_pb2.GAME_STATUS_ENDED}
+_RULES = {"single": session_pb2.CHALLENGE_RULE_SINGLE, "double": session_pb2.CHALLENGE_RULE_DOUBLE,
+          "penalty": session_pb2.CHALLENGE_RULE_PENALTY, "void": session_pb2.CHALLENGE_RULE_VOID}
+_RULE_NAMES = {v: k for k, v in _RULES.items()}
+
+
+def _status_of(exc: BaseException):
+    """(code, message, trailing metadata) of an exception raised while serving a game call."""
+    if isinstance(exc, GameNotFound):
+        return grpc.StatusCode.NOT_FOUND, str(exc), ()
+    if isinstance(exc, Unauthenticated):
+        return grpc.StatusCode.UNAUTHENTICATED, str(exc), ()
+    if isinstance(exc, PermissionDenied):
+        return grpc.StatusCode.PERMISSION_DENIED, str(exc), ()
+    if isinstance(exc, InvalidInput):
+        return grpc.StatusCode.INVALID_ARGUMENT, str(exc), ((("lexicon-reason", exc.reason),) if exc.reason else ())
+    if isinstance(exc, Refused):
+        return grpc.StatusCode.FAILED_PRECONDITION, str(exc), (("lexicon-reason", exc.reason),)
+    if isinstance(exc, StaleVersion):
+        return grpc.StatusCode.ABORTED, str(exc), (("lexicon-version", str(exc.actual)),)
+    if isinstance(exc, LexiconUnavailable):
+        return grpc.StatusCode.UNAVAILABLE, str(exc), ()
+    code, message = status_of(exc)
+    return code, message, ()
+
+
+def _game_rpc(method):
+    @functools.wraps(method)
+    def wrapper(self, request, context):
+        try:
+            return method(self, request, context)
+        except Exception as exc:  # noqa: BLE001 - the mapping point
+            code, message, trailing = _status_of(exc)
+            if trailing:
+                context.set_trailing_metadata(trailing)
+            context.abort(code, message)
+
+    return wrapper
+
+
+def _ms(seconds: float) -> int:
+    return int(round(seconds * 1000))
+
+
+class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
+    def __init__(self, games: GameService, registry, *, server_tokens: bool = False, poll: float = 0.25) -> None:
+        self.games = games
+        self.registry = registry
+        # With server-wide bearer tokens, `authorization` carries the server's token: games use x-game-token.
+        self.server_tokens = server_tokens
+        self.poll = poll
+
+    # --- request parts ---------------------------------------------------------------------------------
+    def _token(self, context) -> str | None:
+        game_token = bearer = None
+        for key, value in context.invocation_metadata() or ():
+            if key == "x-game-token":
+                game_token = value
+            elif key == "authorization":
+                bearer = value
+        if game_token:
+            return game_token.strip()
+        if bearer and not self.server_tokens:
+            scheme, _, token = bearer.strip().partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise Unauthenticated("authorization must be 'Bearer <token>'")
+            return token.strip()
+        return None
+
+    @staticmethod
+    def _game_id(request) -> str:
+        if not request.game_id:
+            raise FieldError("game_id", "required")
+        return request.game_id
+
+    def view(self, state: GameState, role, now: float) -> session_pb2.GetGameResponse:
+        you = role if isinstance(role, int) else -1
+        deadline = state.deadline()
+        limit = state.options.game_seconds
+        players = []
+        for p, name in enumerate(state.players):
+            used = state.time_used_now(p, now)
+            players.append(session_pb2.PlayerState(
+                name=name, score=state.scores[p], rack_count=len(state.racks[p]), time_used_ms=_ms(used),
+                time_remaining_ms=_ms(limit - used) if limit else 0))
+        return session_pb2.GetGameResponse(
+            game_id=state.game_id, lexicon=state.created.lexicon, rule_set=state.rule_set.id, version=state.version,
+            status=_STATUS[state.status], players=players, turn=state.turn, you=you,
+            rack=state.rack_text(you) if you >= 0 else "", board=state.board_rows(),
+            board_text=state.board_text(), bag_count=len(state.bag),
+            move_deadline_ms=_ms(deadline) if deadline is not None else 0,
+            challengeable=state.last_play is not None and state.options.challenge_rule != "void"
+            and state.status != ENDED,
+            correcting=state.correcting is not None, last_move=state.last_move_text, end_reason=state.end_reason,
+            challenge_rule=_RULES[state.options.challenge_rule], now_ms=_ms(now))
+
+    # --- RPCs --------------------------------------------------------------------------------------------
+    @_game_rpc
+    def CreateGame(self, request, context):
+        if not request.lexicon:
+            raise FieldError("lexicon", "required")
+        rule = ""
+        if request.challenge_rule:
+            rule = _RULE_NAMES.get(request.challenge_rule)
+            if rule is None:
+                raise FieldError("challenge_rule", f"unknown value {request.challenge_rule}")
+        with self.registry.acquire() as snapshot:
+            lexicon = snapshot.lexicon(request.lexicon)
+            rule_set = lexicon.rule_set
+        game_id, tokens, director, version = self.games.create_game(
+            request.lexicon, rule_set, list(request.player_names),
+            seed=request.seed if request.HasField("seed") else None, challenge_rule=rule,
+            game_seconds=request.game_seconds,
+            overtime_penalty=request.overtime_penalty if request.HasField("overtime_penalty") else None)
+        return session_pb2.CreateGameResponse(game_id=game_id, player_tokens=tokens, director_token=director,
+                                              rule_set=rule_set.id, version=version)
+
+    @_game_rpc
+    def GetGame(self, request, context):
+        state, role, now = self.games.get_game(self._game_id(request), self._token(context))
+        return self.view(state, role, now)
+
+    @_game_rpc
+    def SubmitMove(self, request, context):
+        game_id = self._game_id(request)
+        token = self._token(context)
+        expected = request.expected_version if request.HasField("expected_version") else None
+        with self.registry.acquire() as snapshot:
+            outcome = self.games.submit_move(
+                game_id, token, play=request.play, exchange=request.exchange, pass_=getattr(request, "pass"),
+                expected_version=expected, request_id=request.request_id, judges=snapshot.lexicons.get)
+        state = outcome.state
+        role = outcome.player if outcome.player is not None else -1
+        return session_pb2.SubmitMoveResponse(
+            version=outcome.version, score=outcome.score, words=outcome.words, rack=outcome.rack,
+            replayed=outcome.replayed, game=self.view(state, role, self.games.clock()))
+
+    @_game_rpc
+    def Challenge(self, request, context):
+        game_id = self._game_id(request)
+        expected = request.expected_version if request.HasField("expected_version") else None
+        with self.registry.acquire() as snapshot:
+            outcome = self.games.challenge(game_id, self._token(context), expected, judges=snapshot.lexicons.get)
+        return session_pb2.ChallengeResponse(
+            version=outcome.version, play_stood=not outcome.invalid_words, invalid_words=outcome.invalid_words,
+            outcome=outcome.outcome, game=self.view(outcome.state, outcome.player, self.games.clock()))
+
+    @_game_rpc
+    def GetGameRecord(self, request, context):
+        text, version = self.games.record(self._game_id(request))
+        return session_pb2.GetGameRecordResponse(gcg=text, version=version)
+
+    def _director_answer(self, state):
+        return session_pb2.DirectorActionResponse(version=state.version,
+                                                  game=self.view(state, "director", self.games.clock()))
+
+    @_game_rpc
+    def AdjustScore(self, request, context):
+        state = self.games.adjust_score(self._game_id(request), self._token(context), request.player, request.delta,
+                                        request.reason)
+        return self._director_answer(state)
+
+    @_game_rpc
+    def UndoLastMove(self, request, context):
+        state = self.games.undo_last_move(self._game_id(request), self._token(context), request.reason)
+        return self._director_answer(state)
+
+    @_game_rpc
+    def EndGame(self, request, context):
+        state = self.games.end_game(self._game_id(request), self._token(context), request.reason)
+        return self._director_answer(state)
+
+    def WatchGame(self, request, context):
+        try:
+            game_id = self._game_id(request)
+            role = self.games.authorise(game_id, self._token(context))
+            stream = self.games.watch(game_id, request.after_version, context.is_active, self.poll)
+            for state, version, event in stream:
+                yield self._event(state, version, event, role)
+        except Exception as exc:  # noqa: BLE001 - the mapping point for the stream
+            code, message, trailing = _status_of(exc)
+            if trailing:
+                context.set_trailing_metadata(trailing)
+            context.abort(code, message)
+
+    @staticmethod
+    def _event(state: GameState, version: int, event, role) -> session_pb2.GameEvent:
+        from lexicon_service.games import events as ev
+
+        kind = ev.kind_of(event)
+        player = getattr(event, "player", getattr(event, "challenger", -1))
+        out = session_pb2.GameEvent(
+            version=version, kind=kind, player=player if player is not None else -1,
+            player_name=state.players[player] if isinstance(player, int) and player >= 0 else "",
+            scores=state.scores, turn=state.turn, status=_STATUS[state.status], at_ms=_ms(event.at),
+            time_spent_ms=_ms(getattr(event, "spent", 0.0)))
+        if isinstance(event, ev.Played):
+            out.move, out.score = event.play, event.score
+            out.words.extend(event.words)
+            out.detail = "correction" if event.correction else ""
+        elif isinstance(event, ev.Exchanged):
+            own = role == event.player
+            out.move = "-" + (write_tiles(((t, False) for t in event.tiles), state.rule_set.tile_set) if own
+                              else str(len(event.tiles)))
+        elif isinstance(event, ev.Passed):
+            out.move, out.detail = "-", event.reason
+        elif isinstance(event, ev.Challenged):
+            out.detail = event.outcome
+            out.words.extend(event.invalid_words)
+            out.score = -event.penalty
+        elif isinstance(event, ev.CorrectionRefused):
+            out.move, out.detail = event.play, "correction refused: " + ", ".join(event.invalid_words)
+        elif isinstance(event, ev.GameEnded):
+            out.detail = event.reason
+        elif isinstance(event, ev.ScoreAdjusted):
+            out.score, out.detail = event.delta, event.reason
+        elif isinstance(event, ev.MoveUndone):
+            out.detail = f"undid version {event.target}: {event.reason}"
+        elif isinstance(event, ev.GameCreated):
+            out.detail = f"lexicon {event.lexicon}, rule set {state.rule_set.id}"
+        if isinstance(role, int) and role == player:
+            out.rack = state.rack_text(role)
+        return out

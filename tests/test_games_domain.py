@@ -1,0 +1,91 @@
+"""The game domain without gRPC: the state is the fold of the stored log, rule-set data drives the
+challenge rule, and the store refuses a second writer at the same version."""
+
+from __future__ import annotations
+
+import pytest
+
+from lexicon_service.games.errors import Conflict, Refused
+from lexicon_service.games.service import GameService
+from lexicon_service.games.store import SqliteStore
+from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules import load_rule_set, parse_gcg, parse_rule_set, replay
+from tests.game_helpers import FakeClock, find_play, tiles_of
+
+
+@pytest.fixture
+def service(tmp_path):
+    store = SqliteStore(tmp_path / "games.db", synchronous="OFF")
+    yield GameService(store, clock=FakeClock())
+    store.close()
+
+
+def _text(state, p):
+    return state.rack_text(p)
+
+
+def test_cached_state_equals_the_fold_of_the_stored_log(service):
+    rs = load_rule_set("cs-scrabble")
+    judge = WordSetJudge([])  # every word is a phony: each challenge succeeds
+    game_id, tokens, director, _ = service.create_game("cs-scrabble", rs, ["A", "B", "C"], seed=99)
+    for turn in range(40):
+        state, _, _ = service.get_game(game_id, None)
+        if state.status != "playing":
+            break
+        p = state.turn
+        if turn % 7 == 3 and len(state.bag) >= 7:
+            service.submit_move(game_id, tokens[p], exchange=_text(state, p)[:2].strip("["))
+            continue
+        play = find_play(rs, state.board_rows(), state.racks[p], max_tiles=3)
+        if play is None:
+            service.submit_move(game_id, tokens[p], pass_=True)
+            continue
+        service.submit_move(game_id, tokens[p], play=play)
+        if turn % 5 == 4:
+            service.challenge(game_id, tokens[(p + 1) % 3], judges=lambda name: judge)
+        if turn == 20:
+            service.undo_last_move(game_id, director, "test")
+    cached, _, _ = service.get_game(game_id, None)
+    folded = service.fold_rows(game_id, service.store.load(game_id, 0), record=True)
+    for name in ("version", "racks", "bag", "scores", "turn", "status", "passes_in_a_row", "scoreless_turns"):
+        assert getattr(cached, name) == getattr(folded, name), name
+    assert cached.board == folded.board
+    total = sum(len(r) for r in folded.racks) + len(folded.bag) + folded.board.tile_count
+    assert total == rs.tile_set.total_tiles  # no tile made or lost
+    record = folded.gcg_text()
+    assert " -- -" in record and "director undid" in record and " -" in record  # withdrawals, the undo, exchanges
+    report = replay(rs, parse_gcg(record))
+    assert report.ok, [(line.event.text, line.problems) for line in report.disagreements]
+    assert report.totals == folded.scores
+
+
+def test_penalty_points_come_from_the_rule_set(service):
+    text = load_rule_set("pl-scrabble").source_text.replace("rule = double", "rule = penalty").replace(
+        "penalty-points = 0", "penalty-points = 5")
+    rs = parse_rule_set(text, "penalty.rules")
+    everything = type("AcceptAll", (), {"is_admissible": lambda self, key: True})()
+    game_id, tokens, _, _ = service.create_game("pl-scrabble", rs, ["A", "B"], seed=5)
+    state, _, _ = service.get_game(game_id, None)
+    service.submit_move(game_id, tokens[0], play=find_play(rs, [], state.racks[0], max_tiles=2))
+    outcome = service.challenge(game_id, tokens[1], judges=lambda name: everything)
+    assert outcome.outcome == "penalty" and outcome.state.scores[1] == -5 and outcome.state.turn == 1
+    with pytest.raises(Refused):
+        service.challenge(game_id, tokens[1], judges=lambda name: everything)
+    record = service.fold_rows(game_id, service.store.load(game_id, 0), record=True).gcg_text()
+    assert ">B: (challenge) -5 -5" in record
+    assert replay(rs, parse_gcg(record)).ok
+
+
+def test_the_store_refuses_a_second_writer_at_the_same_version(tmp_path):
+    first = SqliteStore(tmp_path / "g.db", synchronous="OFF")
+    second = SqliteStore(tmp_path / "g.db", synchronous="OFF")  # another process's store, same file
+    try:
+        assert first.append("0123456789abcdef", 0, [("created", "{}")]) == 1
+        assert first.append("0123456789abcdef", 1, [("pass", "{}")], request_id="r") == 2
+        with pytest.raises(Conflict):
+            second.append("0123456789abcdef", 1, [("pass", "{}")])
+        assert [v for v, _, _ in second.load("0123456789abcdef")] == [1, 2]
+        assert second.request_version("0123456789abcdef", "r") == 2
+    finally:
+        first.close()
+        second.close()
