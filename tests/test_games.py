@@ -132,10 +132,11 @@ def test_czech_game_with_a_failed_and_a_successful_challenge(server, lexicon_dir
     assert after.turn == 1 and after.players[0].score == before.players[0].score
     assert after.players[1].score == 0 and after.board == before.board
     assert reason_of(error_of(bob.challenge)) == "NOTHING_TO_CHALLENGE"  # one challenge per play
-    # Bob plays a phony (three tiles down from H9: a four-tile word); Ann challenges: tiles back, turn lost.
+    # Bob plays a phony (three tiles down H from H9 under the tile at H8: a four-tile word written from its
+    # first square, H8 played through); Ann challenges: tiles back, turn lost.
     rack = tiles_of(rs, after.rack)
     tiles = "".join(f"[{t}]" if len(t) > 1 else ("a" if t == "?" else t) for t in rack[:3])
-    phony = bob.play(f"H9 {tiles}")
+    phony = bob.play(f"H8 .{tiles}")
     assert phony.score > 0
     bob_rack_before = after.rack
     answer = ann.challenge()

@@ -57,7 +57,7 @@ class GameSessionServiceStub:
         self.WatchGame = channel.unary_stream(
                 '/lexicon.v1.GameSessionService/WatchGame',
                 request_serializer=lexicon_dot_v1_dot_session__pb2.WatchGameRequest.SerializeToString,
-                response_deserializer=lexicon_dot_v1_dot_session__pb2.GameEvent.FromString,
+                response_deserializer=lexicon_dot_v1_dot_session__pb2.WatchGameResponse.FromString,
                 _registered_method=True)
         self.GetGameRecord = channel.unary_unary(
                 '/lexicon.v1.GameSessionService/GetGameRecord',
@@ -67,17 +67,17 @@ class GameSessionServiceStub:
         self.AdjustScore = channel.unary_unary(
                 '/lexicon.v1.GameSessionService/AdjustScore',
                 request_serializer=lexicon_dot_v1_dot_session__pb2.AdjustScoreRequest.SerializeToString,
-                response_deserializer=lexicon_dot_v1_dot_session__pb2.DirectorActionResponse.FromString,
+                response_deserializer=lexicon_dot_v1_dot_session__pb2.AdjustScoreResponse.FromString,
                 _registered_method=True)
         self.UndoLastMove = channel.unary_unary(
                 '/lexicon.v1.GameSessionService/UndoLastMove',
                 request_serializer=lexicon_dot_v1_dot_session__pb2.UndoLastMoveRequest.SerializeToString,
-                response_deserializer=lexicon_dot_v1_dot_session__pb2.DirectorActionResponse.FromString,
+                response_deserializer=lexicon_dot_v1_dot_session__pb2.UndoLastMoveResponse.FromString,
                 _registered_method=True)
         self.EndGame = channel.unary_unary(
                 '/lexicon.v1.GameSessionService/EndGame',
                 request_serializer=lexicon_dot_v1_dot_session__pb2.EndGameRequest.SerializeToString,
-                response_deserializer=lexicon_dot_v1_dot_session__pb2.DirectorActionResponse.FromString,
+                response_deserializer=lexicon_dot_v1_dot_session__pb2.EndGameResponse.FromString,
                 _registered_method=True)
 
 
@@ -170,7 +170,7 @@ def add_GameSessionServiceServicer_to_server(servicer, server):
             'WatchGame': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchGame,
                     request_deserializer=lexicon_dot_v1_dot_session__pb2.WatchGameRequest.FromString,
-                    response_serializer=lexicon_dot_v1_dot_session__pb2.GameEvent.SerializeToString,
+                    response_serializer=lexicon_dot_v1_dot_session__pb2.WatchGameResponse.SerializeToString,
             ),
             'GetGameRecord': grpc.unary_unary_rpc_method_handler(
                     servicer.GetGameRecord,
@@ -180,17 +180,17 @@ def add_GameSessionServiceServicer_to_server(servicer, server):
             'AdjustScore': grpc.unary_unary_rpc_method_handler(
                     servicer.AdjustScore,
                     request_deserializer=lexicon_dot_v1_dot_session__pb2.AdjustScoreRequest.FromString,
-                    response_serializer=lexicon_dot_v1_dot_session__pb2.DirectorActionResponse.SerializeToString,
+                    response_serializer=lexicon_dot_v1_dot_session__pb2.AdjustScoreResponse.SerializeToString,
             ),
             'UndoLastMove': grpc.unary_unary_rpc_method_handler(
                     servicer.UndoLastMove,
                     request_deserializer=lexicon_dot_v1_dot_session__pb2.UndoLastMoveRequest.FromString,
-                    response_serializer=lexicon_dot_v1_dot_session__pb2.DirectorActionResponse.SerializeToString,
+                    response_serializer=lexicon_dot_v1_dot_session__pb2.UndoLastMoveResponse.SerializeToString,
             ),
             'EndGame': grpc.unary_unary_rpc_method_handler(
                     servicer.EndGame,
                     request_deserializer=lexicon_dot_v1_dot_session__pb2.EndGameRequest.FromString,
-                    response_serializer=lexicon_dot_v1_dot_session__pb2.DirectorActionResponse.SerializeToString,
+                    response_serializer=lexicon_dot_v1_dot_session__pb2.EndGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -327,7 +327,7 @@ class GameSessionService:
             target,
             '/lexicon.v1.GameSessionService/WatchGame',
             lexicon_dot_v1_dot_session__pb2.WatchGameRequest.SerializeToString,
-            lexicon_dot_v1_dot_session__pb2.GameEvent.FromString,
+            lexicon_dot_v1_dot_session__pb2.WatchGameResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -381,7 +381,7 @@ class GameSessionService:
             target,
             '/lexicon.v1.GameSessionService/AdjustScore',
             lexicon_dot_v1_dot_session__pb2.AdjustScoreRequest.SerializeToString,
-            lexicon_dot_v1_dot_session__pb2.DirectorActionResponse.FromString,
+            lexicon_dot_v1_dot_session__pb2.AdjustScoreResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -408,7 +408,7 @@ class GameSessionService:
             target,
             '/lexicon.v1.GameSessionService/UndoLastMove',
             lexicon_dot_v1_dot_session__pb2.UndoLastMoveRequest.SerializeToString,
-            lexicon_dot_v1_dot_session__pb2.DirectorActionResponse.FromString,
+            lexicon_dot_v1_dot_session__pb2.UndoLastMoveResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -435,7 +435,7 @@ class GameSessionService:
             target,
             '/lexicon.v1.GameSessionService/EndGame',
             lexicon_dot_v1_dot_session__pb2.EndGameRequest.SerializeToString,
-            lexicon_dot_v1_dot_session__pb2.DirectorActionResponse.FromString,
+            lexicon_dot_v1_dot_session__pb2.EndGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

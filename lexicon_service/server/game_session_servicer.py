@@ -191,25 +191,25 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         text, version = self.games.record(self._game_id(request))
         return session_pb2.GetGameRecordResponse(gcg=text, version=version)
 
-    def _director_answer(self, state):
-        return session_pb2.DirectorActionResponse(version=state.version,
-                                                  game=self.view(state, "director", self.games.clock()))
+    def _director_answer(self, answer_type, state):
+        return answer_type(version=state.version,
+                           game=self.view(state, "director", self.games.clock()))
 
     @_game_rpc
     def AdjustScore(self, request, context):
         state = self.games.adjust_score(self._game_id(request), self._token(context), request.player, request.delta,
                                         request.reason)
-        return self._director_answer(state)
+        return self._director_answer(session_pb2.AdjustScoreResponse, state)
 
     @_game_rpc
     def UndoLastMove(self, request, context):
         state = self.games.undo_last_move(self._game_id(request), self._token(context), request.reason)
-        return self._director_answer(state)
+        return self._director_answer(session_pb2.UndoLastMoveResponse, state)
 
     @_game_rpc
     def EndGame(self, request, context):
         state = self.games.end_game(self._game_id(request), self._token(context), request.reason)
-        return self._director_answer(state)
+        return self._director_answer(session_pb2.EndGameResponse, state)
 
     def WatchGame(self, request, context):
         try:
@@ -225,12 +225,12 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             context.abort(code, message)
 
     @staticmethod
-    def _event(state: GameState, version: int, event, role) -> session_pb2.GameEvent:
+    def _event(state: GameState, version: int, event, role) -> session_pb2.WatchGameResponse:
         from lexicon_service.games import events as ev
 
         kind = ev.kind_of(event)
         player = getattr(event, "player", getattr(event, "challenger", -1))
-        out = session_pb2.GameEvent(
+        out = session_pb2.WatchGameResponse(
             version=version, kind=kind, player=player if player is not None else -1,
             player_name=state.players[player] if isinstance(player, int) and player >= 0 else "",
             scores=state.scores, turn=state.turn, status=_STATUS[state.status], at_ms=_ms(event.at),
