@@ -16,12 +16,13 @@
   past tense + person ending (praet not marked ``nagl`` + aglt; a praet marked ``agl``, such as
   niosł-, is only a stem and is not emitted on its own)
       masculine singular ends in a consonant: + em / eś          (zrobiłem, zrobiłeś, niosłem)
-      feminine singular:                      + m / ś            (zrobiłam, zrobiłaś)
+      feminine and neuter singular (a vowel): + m / ś            (zrobiłam, zrobiłaś, zrobiłom, zrobiłoś)
       plural (both genders):                  + śmy / ście       (zrobiliśmy, zrobiłyście)
-      neuter singular has none (SGJP and the game list agree: no *zrobiłom*)
+      (SGJP has no neuter 1st/2nd person and the sjp.pl game list of 2020 lacks them; PFS
+      admits them for every verb, so they are built like the feminine ones)
   conditional (praet not marked ``agl`` + by + aglt)
-      + by / bym / byś (masculine, feminine), + by (neuter), + by / byśmy / byście (plural)
-                                                    (zrobiłby, zrobiłabyś, zrobilibyśmy, niósłbym)
+      + by / bym / byś (singular, every gender), + by / byśmy / byście (plural)
+                                                    (zrobiłby, zrobiłabyś, zrobiłobym, zrobilibyśmy, niósłbym)
   modal winien/powinien + person ending, like the past tense     (powinienem, powinnam, powinniśmy)
   emphatic -że/-ż on imperatives: -że after a consonant, -ż after a vowel
                                                     (zróbże, róbże, zróbcież, zróbmyż)
@@ -140,9 +141,8 @@ def _fused(form: str, tag: str) -> list[tuple[str, str]]:
         number, gender = parts[1], parts[2]
         aspect = parts[3] if len(parts) > 3 else ""
         marks = set(parts[4:])
-        neuter_only = gender == "n"
         base = f"{number}:{gender}:{aspect}"
-        if "nagl" not in marks and not neuter_only:
+        if "nagl" not in marks:
             if number == "sg":
                 if form[-1] in VOWELS:
                     out += [(form + "m", f"{pos}:{base}:pri"), (form + "ś", f"{pos}:{base}:sec")]
@@ -152,11 +152,10 @@ def _fused(form: str, tag: str) -> list[tuple[str, str]]:
                 out += [(form + "śmy", f"{pos}:{base}:pri"), (form + "ście", f"{pos}:{base}:sec")]
         if pos == "praet" and "agl" not in marks:
             out.append((form + "by", f"cond:{base}:ter"))
-            if not neuter_only:
-                if number == "sg":
-                    out += [(form + "bym", f"cond:{base}:pri"), (form + "byś", f"cond:{base}:sec")]
-                else:
-                    out += [(form + "byśmy", f"cond:{base}:pri"), (form + "byście", f"cond:{base}:sec")]
+            if number == "sg":
+                out += [(form + "bym", f"cond:{base}:pri"), (form + "byś", f"cond:{base}:sec")]
+            else:
+                out += [(form + "byśmy", f"cond:{base}:pri"), (form + "byście", f"cond:{base}:sec")]
     elif pos == "impt":
         out.append((form + ("ż" if form[-1] in VOWELS else "że"), tag))
     return out

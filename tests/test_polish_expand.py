@@ -64,9 +64,17 @@ def test_emphatic_ze(zrobic, form):
     assert zrobic[form] == {"fused-form"}
 
 
-def test_no_neuter_first_or_second_person(zrobic):
-    for form in ("zrobiłom", "zrobiłoś", "zrobiłobym", "zrobiłobyś"):
-        assert form not in zrobic
+@pytest.mark.parametrize("form", ["zrobiłom", "zrobiłoś", "zrobiłobym", "zrobiłobyś"])
+def test_neuter_first_and_second_person(zrobic, form):
+    assert zrobic[form] == {"fused-form"}
+
+
+def test_neuter_fused_forms_for_every_verb():
+    for verb, forms in (("nieść", ("niosłom", "niosłoś", "niosłobym")), ("być", ("byłom", "byłobyś")),
+                        ("powinien", ("powinnom", "powinnoś"))):
+        admitted_forms = admitted(verb)
+        for form in forms:
+            assert admitted_forms.get(form) == {"fused-form"}, (verb, form)
 
 
 def test_fused_tags_carry_person_and_mood():
@@ -74,6 +82,8 @@ def test_fused_tags_carry_person_and_mood():
     assert {"V", "PST", "1", "SG", "MASC", "FUSED"} <= tags["zrobiłem"]
     assert {"V", "COND", "2", "SG", "FEM", "FUSED"} <= tags["zrobiłabyś"]
     assert "PST" not in tags["zrobiłabyś"]
+    assert {"V", "PST", "1", "SG", "NEUT", "FUSED"} <= tags["zrobiłom"]
+    assert {"V", "COND", "2", "SG", "NEUT", "FUSED"} <= tags["zrobiłobyś"]
     assert {"V", "IMP", "2", "SG", "FUSED"} <= tags["zróbże"]
 
 
