@@ -169,6 +169,26 @@ def _merge_judged(compiler, results) -> None:
                 continue
             for head, admitted in item[1]:
                 compiler.add_judged_ids(head, admitted, ids)
+            if len(item) > 2 and item[2]:      # guessed headwords -> their model lemmas
+                compiler.models.update(item[2])
+
+
+def _hunspell_polish(dic: Path, compiler, progress, counter, workers: int) -> None:
+    """Polish --hunspell: SGJP's paradigm for the stems it knows, a guessed paradigm
+    corroborated by the entry's affix forms for the others (expand_pl.hunspell_entry_forms)."""
+    from build_tools.expand_pl import expand_hunspell_judged
+    from build_tools.guess_pl import Models
+    from build_tools.hunspell import read_aff
+    from build_tools.sources import aff_path_for, read_hunspell
+
+    aff = read_aff(aff_path_for(dic))
+    flags_of = {e.lemma: e.flags for e in read_hunspell(dic, aff)
+                if isinstance(e, HeadwordEntry) and e.flags}
+    done = frozenset(h for h in compiler.heads if h not in compiler.models)
+    models = Models(done, flags_of)
+    entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
+    _merge_judged(compiler, expand_hunspell_judged(entries, compiler.judge, aff, models, done,
+                                                   workers=workers, log=compiler.log is not None))
 
 
 def _hunspell_plain(dic: Path, compiler, progress, counter, workers: int) -> None:
@@ -247,7 +267,7 @@ def run(args) -> int:
                                                    counter=counter), compiler, args.workers)
             elif kind == "hunspell":
                 if language == "pl":
-                    _hunspell_plain(p, compiler, progress, counter, args.workers)
+                    _hunspell_polish(p, compiler, progress, counter, args.workers)
                 else:
                     _expand(language, _headword_stream(read_hunspell(p), compiler, progress,
                                                        counter=counter), compiler, args.workers)

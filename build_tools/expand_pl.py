@@ -244,32 +244,42 @@ def _tag(sgjp: str, names, quals, form: str) -> frozenset:
 SKIPPED = {"too-long": 0}   # nie- forms not built because they would be too long (see max_len)
 
 
-def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None
+def class_of_tag(tag: str) -> str:
+    """The word class (N, V, ADJ, ...) of an SGJP tag."""
+    p = tag.split(":", 1)[0]
+    return "V" if p in _VERBAL else _CLASS_OF_POS.get(p, "?")
+
+
+def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None, *,
+                 results: list | None = None
                  ) -> tuple[list[tuple[str, str, frozenset, str]], str | None]:
     """All forms of one lemma: ([(form, headword, tag, paradigm)], rejection reason or None).
 
     ``max_len``: nie- forms longer than this are not built, only counted in
-    ``SKIPPED["too-long"]`` (a speed-up: a quarter of all nie- forms exceed 15 letters)."""
-    try:
-        results = _generate(lemma)
-    except Exception as exc:  # morfeusz raises on odd input; report, never crash
-        return [], "multi-word" if "more than one word" in str(exc) else "morfeusz-error"
-    if not results or all(r[2] == "ign" for r in results):
-        return [], "unknown-lemma"
+    ``SKIPPED["too-long"]`` (a speed-up: a quarter of all nie- forms exceed 15 letters).
+    ``results``: the paradigm in ``_generate``'s shape when it is not SGJP's (guess_pl)."""
+    guessed = results is not None
+    if results is None:
+        try:
+            results = _generate(lemma)
+        except Exception as exc:  # morfeusz raises on odd input; report, never crash
+            return [], "multi-word" if "more than one word" in str(exc) else "morfeusz-error"
+        if not results or all(r[2] == "ign" for r in results):
+            return [], "unknown-lemma"
     want = pos_class(pos)
     if want == "?":
         return [], "unknown-pos"
     if want is not None:
         classes: dict[str, str] = {}
         for form, lid, tag, names, quals, _d in results:
-            p = tag.split(":", 1)[0]
-            cls = "V" if p in _VERBAL else _CLASS_OF_POS.get(p, "?")
+            cls = class_of_tag(tag)
             if classes.get(lid) != "V":
                 classes[lid] = cls if lid not in classes or cls == "V" else classes[lid]
         results = [r for r in results if classes.get(r[1]) == want]
         if not results:
             return [], "pos-not-found"
-    results = results + _derived_adverbs(lemma, results)
+    if not guessed:
+        results = results + _derived_adverbs(lemma, results)
     out: list[tuple[str, str, frozenset, str]] = []
     append = out.append
     nie_ok: dict[str, bool] = {}
@@ -302,6 +312,8 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None
     if results and any(r[1] == "on" for r in results):
         for fform in PREP_ON:
             out.append((fform, "on", _PREP_ON_TAG, "fused"))
+    if guessed:
+        out = [(f, h, _plus(t, _GUESSED), p) for f, h, t, p in out]
     return out, None
 
 
@@ -332,6 +344,7 @@ def _derived_adverbs(lemma: str, results) -> list:
 
 
 _NEG = frozenset({"NEG"})
+_GUESSED = frozenset({"GUESSED"})
 _UNION: dict = {}
 
 
@@ -396,12 +409,84 @@ def _expand_chunk(chunk: list[tuple[str, str, int, str | None]]):
 _JUDGE = None
 _LOG = False
 EXAMPLES = 8
+_HUNSPELL: dict = {}   # the Polish --hunspell pass: aff, models, lemmas already expanded
 
 
-def _init_judge(judge, log: bool) -> None:
+def _init_judge(judge, log: bool, hunspell: dict | None = None) -> None:
     global _JUDGE, _LOG
     _JUDGE, _LOG = judge, log
+    _HUNSPELL.clear()
+    if hunspell:
+        _HUNSPELL.update(hunspell)
     reset_tagsets()
+
+
+_ANALYSER = None
+
+
+def _analyse(word: str):
+    global _ANALYSER
+    if _ANALYSER is None:
+        import morfeusz2
+
+        _ANALYSER = morfeusz2.Morfeusz(expand_tags=False)
+    return _ANALYSER.analyse(word)
+
+
+def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = None):
+    """The forms of one Polish Hunspell entry, SGJP's paradigm being the authority:
+    ([(form, headword, tag, paradigm)], rejection reason or None, model lemma or None).
+
+    - a stem SGJP knows as a lemma: its SGJP forms (none when a --headwords list already
+      expanded it: reason ``known-to-sgjp``); Hunspell's own affix forms are never admitted;
+    - a stem SGJP knows only as an abbreviation (np, itd, mbar is not one: see below):
+      ``abbreviation``; an unflagged stem SGJP knows as a form of another lemma:
+      ``known-to-sgjp`` (that lemma's paradigm decides);
+    - otherwise (SGJP: ``ign``, or a flagged stem that is only another lemma's form) the
+      paradigm is guessed by analogy (guess_pl), corroborated by the entry's affix forms."""
+    from build_tools import guess_pl
+    from build_tools.hunspell import expand_word
+
+    st = _HUNSPELL
+    if not stem[:1].islower():
+        return [], "capitalised", None
+    if stem in st.get("done", ()):
+        return [], "known-to-sgjp", None
+    aff = st["aff"]
+    hforms = {f for f in expand_word(stem, aff.split_flags(flags or ""), aff)
+              if f.isalpha() and f.islower()}
+    try:
+        res = _generate(stem)
+    except Exception:
+        res = []
+    sgjp = None
+    if res and any(r[2] != "ign" and r[1].split(":", 1)[0] == stem for r in res):
+        forms, reason = expand_lemma(stem, None, max_len)
+        # SGJP's lemma is this entry's lemma unless it is a homograph of another class
+        # (SGJP's noun acani beside sjp.pl's adjective acani): then its paradigm makes
+        # few of the entry's forms, and the entry is guessed like an unknown word (SGJP's
+        # paradigm still, if no model is corroborated)
+        sgjp = forms, reason, None
+        if reason or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= len(
+                {f for f, *_ in forms} & hforms):
+            return sgjp
+    try:
+        ana = [a for a in _analyse(stem) if a[0] == 0 and a[1] == 1 and a[2][2] != "ign"]
+    except Exception:
+        ana = []
+    if ana and all(a[2][2].startswith("brev") for a in ana):
+        return [], "abbreviation", None
+    if not ana and not flags and dotted_abbreviations([stem]):    # np, itd: SGJP knows "np."
+        return [], "abbreviation", None
+    if not flags and any(COMMON_NAME_CLASSES.issuperset(a[2][3]) for a in ana):
+        return [], "known-to-sgjp", None
+    if not hforms:
+        return [], "no-forms", None
+    model, results = guess_pl.guess(stem, st["models"], flags=flags, hforms=hforms)
+    if model is None:
+        return sgjp or ([], results, None)
+    forms, reason = expand_lemma(stem, None, max_len, results=results)
+    return forms, reason, model
 
 
 def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
@@ -427,8 +512,13 @@ def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
     defs: list = []
     fast_letters = judge.identity_letters
     min_len, max_len_fast = judge.profile.min_length, judge.profile.max_length
+    hun = bool(_HUNSPELL)
     for lemma, source, line, pos in chunk:
-        forms, reason = expand_lemma(lemma, pos, max_len)
+        model = None
+        if hun:          # pos holds the Hunspell flags
+            forms, reason, model = hunspell_entry_forms(lemma, pos, max_len)
+        else:
+            forms, reason = expand_lemma(lemma, pos, max_len)
         if reason:
             out.append(("R", lemma, reason, source, line))
             continue
@@ -467,7 +557,7 @@ def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
             else:
                 s.add(pair)
         out.append(("L", [(h, [(k, intern_tagset(v, defs)) for k, v in local.items()])
-                          for h, local in groups.items()]))
+                          for h, local in groups.items()], {lemma: model} if model else {}))
     if SKIPPED["too-long"]:
         counts["too-long"] = counts.get("too-long", 0) + SKIPPED["too-long"]
         n_in += SKIPPED["too-long"]
@@ -485,6 +575,16 @@ def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | Non
 
 def _chunks(entries: Iterable[HeadwordEntry], size: int):
     return chunked(((e.lemma, e.source, e.line, e.pos) for e in entries), size)
+
+
+def expand_hunspell_judged(entries: Iterable[HeadwordEntry], judge, aff, models, done, *,
+                           workers: int | None = None, log: bool = False):
+    """Polish Hunspell entries (``hunspell_entry_forms``) judged like headwords, in worker
+    processes; the same result shape as ``expand_judged``. ``done``: lemmas already expanded."""
+    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    stems = chunked(((e.lemma, e.source, e.line, e.flags) for e in entries), CHUNK)
+    yield from ordered_map(_judge_chunk, stems, workers=workers, initializer=_init_judge,
+                           initargs=(judge, log, {"aff": aff, "models": models, "done": done}))
 
 
 def expand_raw(entries: Iterable[HeadwordEntry], *, workers: int | None = None):

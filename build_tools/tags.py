@@ -52,6 +52,7 @@ ARCH     marked archaic / obsolete by SGJP qualifiers (daw., przest.)
 NONSTD   marked incorrect by SGJP qualifiers (niepopr.)
 VULG     marked vulgar by SGJP qualifiers (wulg.)
 UNKNOWN  the analyser does not know the word (SGJP ``ign``)
+GUESSED  inflected by analogy with a known lemma (build_tools/guess_pl.py), not by SGJP
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "impers": ("IMPRS",),
     "class": ("PROPN", "ABBR"),
     "extra": ("SHORT", "POSS", "FUSED", "CLITIC", "ADJA", "ADJP", "PRED", "FIXED", "DEPR", "MOD",
-              "ARCH", "NONSTD", "VULG", "UNKNOWN"),
+              "ARCH", "NONSTD", "VULG", "UNKNOWN", "GUESSED"),
 }
 # Categories whose features are alternatives of one another when several appear in one tag.
 # "pos" is not one: N;V.MSDR is a gerund, not "noun or gerund".

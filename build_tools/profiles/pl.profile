@@ -26,6 +26,7 @@ deny      abbreviation       ABBR
 deny      clitic             CLITIC
 deny      marked-incorrect   NONSTD
 deny      combining-form     ADJA     # lipcowo- (lipcowo-sierpniowy): bound, not a word
+allow     guessed            GUESSED  # inflected by analogy (guess_pl): a headword SGJP lacks
 allow     fused-form         FUSED
 allow     verbal-noun        V.MSDR
 allow     noun               N
