@@ -135,10 +135,13 @@ def _headword_stream(entries, compiler, progress, *, counter):
 
 def _expand(language: str, entries, compiler, workers: int) -> None:
     if language == "pl":
-        from build_tools.expand_pl import expand_judged
+        from build_tools.expand_pl import expand_judged, guess_judged
+        from build_tools.guess_pl import Models
 
+        # headwords SGJP lacks wait until every list's SGJP lemmas are expanded (the models)
         _merge_judged(compiler, expand_judged(entries, compiler.judge, workers=workers,
-                                              log=compiler.log is not None))
+                                              log=compiler.log is not None),
+                      defer=compiler.unknown_headwords)
     elif language == "cs":
         try:
             from build_tools.czech import expand_judged
@@ -151,8 +154,21 @@ def _expand(language: str, entries, compiler, workers: int) -> None:
         raise BuildError(f"no expander for language {language!r} (known: pl, cs)")
 
 
-def _merge_judged(compiler, results) -> None:
-    """Merge the chunk results of worker-side expansion and judging into the compiler."""
+def _guess_unknown(compiler, workers: int) -> None:
+    """Polish headwords SGJP does not know, inflected by analogy (expand_pl.guess_headword)."""
+    from build_tools.expand_pl import guess_judged
+    from build_tools.guess_pl import Models
+
+    unknown, compiler.unknown_headwords = compiler.unknown_headwords, []
+    if unknown:
+        models = Models(h for h in compiler.heads if h not in compiler.models)
+        _merge_judged(compiler, guess_judged(unknown, compiler.judge, models, workers=workers,
+                                             log=compiler.log is not None))
+
+
+def _merge_judged(compiler, results, defer: list | None = None) -> None:
+    """Merge the chunk results of worker-side expansion and judging into the compiler.
+    ``defer``: headwords rejected as unknown-lemma go there (as HeadwordEntry) instead."""
     report = compiler.report
     tagsets: dict[int, dict[int, int]] = {}   # worker pid -> its tag-set ids -> compiler's ids
     for out, counts, examples, rejected, log_lines, n_in, n_ok, (pid, defs) in results:
@@ -164,7 +180,10 @@ def _merge_judged(compiler, results) -> None:
             ids[local_id] = compiler.tagset_id(pairs)
         for item in out:
             if item[0] == "R":
-                _, lemma, reason, source, line = item
+                lemma, reason, source, line = item[1:5]
+                if defer is not None and reason == "unknown-lemma":
+                    defer.append(HeadwordEntry(lemma, source, line, item[5] if len(item) > 5 else None))
+                    continue
                 compiler.add_rejection(Rejection(lemma, reason, source, line))
                 continue
             for head, admitted in item[1]:
@@ -267,12 +286,15 @@ def run(args) -> int:
                                                    counter=counter), compiler, args.workers)
             elif kind == "hunspell":
                 if language == "pl":
+                    _guess_unknown(compiler, args.workers)
                     _hunspell_polish(p, compiler, progress, counter, args.workers)
                 else:
                     _expand(language, _headword_stream(read_hunspell(p), compiler, progress,
                                                        counter=counter), compiler, args.workers)
             progress.update(progress.total)
             progress.finish()
+        if language == "pl":
+            _guess_unknown(compiler, args.workers)
         if not args.quiet:
             sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
         forms, heads, tables, readings, n_readings = compiler.finish()
@@ -289,7 +311,8 @@ def run(args) -> int:
         "sources": manifest_sources,
         "counts": {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
                    "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
-                   "rejected_by_reason": dict(sorted(report.rejected_by_reason.items()))},
+                   "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
+                   **({"guessed_headwords": len(compiler.models)} if compiler.models else {})},
         "builder": builder,
         "options": {"profile": profile.name, "rules": rule_set.id},
     }
@@ -328,6 +351,9 @@ def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
         pass
     w(f"  input: {report.headwords} headword entries, {report.readings_in} expanded forms, "
       f"{report.readings_admitted} admitted\n")
+    if c.get("guessed_headwords"):
+        w(f"  guessed: {c['guessed_headwords']} headwords SGJP does not know were inflected by analogy "
+          f"(lexicon-service explain names the model lemma)\n")
     w("  admitted forms by rule (first rule of each form):\n")
     for rule, n in sorted(report.admitted_by_rule.items(), key=lambda kv: (-kv[1], kv[0])):
         w(f"    {rule:<24} {n:>9}\n")

@@ -147,6 +147,7 @@ class Compiler:
         self.denied: dict[str, str] = {}
         # headword -> the lemma whose paradigm it was inflected after (Polish guesses)
         self.models: dict[str, str] = {}
+        self.unknown_headwords: list = []     # Polish headwords SGJP lacks, guessed last
 
     # --- helpers ------------------------------------------------------------------------------
     def _tag_id(self, tagtext: str) -> int:

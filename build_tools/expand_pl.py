@@ -456,11 +456,11 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
     hforms = {f for f in expand_word(stem, aff.split_flags(flags or ""), aff)
               if f.isalpha() and f.islower()}
     try:
-        res = _generate(stem)
+        ana = [a for a in _analyse(stem) if a[0] == 0 and a[1] == 1 and a[2][2] != "ign"]
     except Exception:
-        res = []
+        ana = []
     sgjp = None
-    if res and any(r[2] != "ign" and r[1].split(":", 1)[0] == stem for r in res):
+    if any(a[2][1].split(":", 1)[0] == stem for a in ana):      # SGJP has this lemma
         forms, reason = expand_lemma(stem, None, max_len)
         # SGJP's lemma is this entry's lemma unless it is a homograph of another class
         # (SGJP's noun acani beside sjp.pl's adjective acani): then its paradigm makes
@@ -470,10 +470,6 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
         if reason or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= len(
                 {f for f, *_ in forms} & hforms):
             return sgjp
-    try:
-        ana = [a for a in _analyse(stem) if a[0] == 0 and a[1] == 1 and a[2][2] != "ign"]
-    except Exception:
-        ana = []
     if ana and all(a[2][2].startswith("brev") for a in ana):
         return [], "abbreviation", None
     if not ana and not flags and dotted_abbreviations([stem]):    # np, itd: SGJP knows "np."
@@ -487,6 +483,30 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
         return sgjp or ([], results, None)
     forms, reason = expand_lemma(stem, None, max_len, results=results)
     return forms, reason, model
+
+
+def guess_headword(lemma: str, pos: str | None, max_len: int | None = None):
+    """A headword-list entry SGJP does not know, inflected by analogy (guess_pl, the models'
+    vote): (forms, rejection reason or None, model lemma or None)."""
+    from build_tools import guess_pl
+
+    if not lemma.isalpha() or not lemma.islower():
+        return [], "unknown-lemma", None         # capitalised: a proper name SGJP lacks
+    want = pos_class(pos)
+    if want == "?":
+        return [], "unknown-pos", None
+    model, results = guess_pl.guess(lemma, _HUNSPELL["models"], want_class=want)
+    if model is None:
+        return [], "unknown-lemma", None
+    forms, reason = expand_lemma(lemma, None, max_len, results=results)
+    return forms, reason, model
+
+
+def guess_judged(entries, judge, models, *, workers: int | None = None, log: bool = False):
+    """Headword entries SGJP does not know (``guess_headword``), judged like the others."""
+    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    yield from ordered_map(_judge_chunk, _chunks(entries, CHUNK), workers=workers,
+                           initializer=_init_judge, initargs=(judge, log, {"models": models}))
 
 
 def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
@@ -512,15 +532,19 @@ def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
     defs: list = []
     fast_letters = judge.identity_letters
     min_len, max_len_fast = judge.profile.min_length, judge.profile.max_length
-    hun = bool(_HUNSPELL)
+    hun = bool(_HUNSPELL) and "aff" in _HUNSPELL
+    guessing = bool(_HUNSPELL) and not hun
     for lemma, source, line, pos in chunk:
         model = None
         if hun:          # pos holds the Hunspell flags
             forms, reason, model = hunspell_entry_forms(lemma, pos, max_len)
+        elif guessing:
+            forms, reason, model = guess_headword(lemma, pos, max_len)
         else:
             forms, reason = expand_lemma(lemma, pos, max_len)
         if reason:
-            out.append(("R", lemma, reason, source, line))
+            # the part of speech goes along: an unknown headword is guessed after the pass
+            out.append(("R", lemma, reason, source, line, pos))
             continue
         where = f"{source}:{line}"
         groups: dict[str, dict[str, set]] = {}

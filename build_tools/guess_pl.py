@@ -19,8 +19,9 @@ Choosing the model:
   word. If none applies, every model at the longest two shared-ending lengths, by the same
   agreement. The guess is corroborated when at least half of Hunspell's forms are guessed;
   then the parts of the paradigm Hunspell attests are admitted (``attested``: a part such as
-  the present tense or the passive participle whose forms Hunspell never makes is dropped). An unflagged entry (one form) corroborates nothing but itself:
-  it is admitted only when the guessed paradigm has that one form (an indeclinable word).
+  the present tense or the passive participle whose forms Hunspell never makes is dropped).
+  An unflagged entry (one form) corroborates no paradigm and is not admitted
+  (``unflagged-unknown``: mostly foreign words and phrases, culture, absentes).
 - without one (a headword list entry): the paradigm most frequent among the nearest models
   at the longest shared ending (pymorphy2's vote); with the entry's part of speech, only
   models of that class.
@@ -208,15 +209,19 @@ def agreement(word: str, results: list, hforms: set) -> int:
 
 
 def _guess_corroborated(word, models, flags, hforms, want_class):
+    if len(hforms) == 1:
+        # one form attests no paradigm; sjp.pl leaves uninflected mostly foreign words and
+        # phrases (culture, absentes): 58% of such words are on the game list of 2020
+        return None, "unflagged-unknown"
     pools = []
     same = models.by_flags.get(flags) if flags else None
     if same:
-        pools.append((same, 1, 1))
-    pools.append((models.all, MIN_SHARED, 2))
+        pools.append((same, 1, 1, 4))
+    pools.append((models.all, MIN_SHARED, 2, 6))
     best = None
-    for rev_list, deepest, depth in pools:
+    for rev_list, deepest, depth, per_level in pools:
         for n, (shared, found) in enumerate(_candidates(rev_list, word, deepest, want_class,
-                                                        per_level=6)):
+                                                        per_level=per_level)):
             if n >= depth:
                 break
             for model, items in found:
@@ -226,15 +231,13 @@ def _guess_corroborated(word, models, flags, hforms, want_class):
                 key = (agree, shared, -len(forms - hforms), model)
                 if best is None or key > best[0]:
                     best = (key, model, results, forms)
+            if best is not None and best[0][0] == len(hforms):
+                break       # every attested form guessed: no model can agree more
         if best is not None and best[0][0] >= CORROBORATION * len(hforms):
             break
     if best is None:
         return None, "no-model"
     (agree, *_), model, results, forms = best
-    if len(hforms) == 1:
-        if forms != hforms:
-            return None, "unflagged-unknown"
-        return model, results
     if agree < CORROBORATION * len(hforms):
         return None, "uncorroborated"
     return model, attested(results, hforms)

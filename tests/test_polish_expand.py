@@ -224,11 +224,13 @@ def test_headwords_from_a_word_list_are_common_sgjp_lemmas_not_yet_known(tmp_pat
 
     words = tmp_path / "list.txt"
     # achałam: fused past tense -> achać; psami -> pies (known); afryce: only a proper name;
-    # np: abbreviation; qwxz: unknown to SGJP; Abba: capitalised line, skipped
-    words.write_text("achałam\npsami\nafryce\nnp\nqwxz\nAbba\nabbami\n", encoding="utf-8")
+    # np: abbreviation; qwxz: unknown to SGJP; Abba: capitalised line, skipped; aktorzy names
+    # aktor and SGJP's verb aktorzyć, whose citation form is not on the list (unattested)
+    words.write_text("achałam\nachać\npsami\nafryce\nnp\nqwxz\nAbba\nabbami\nabba\naktorzy\n"
+                     "aktor\n", encoding="utf-8")
     heads, stats = headwords_from_word_list(Path(words), known={"pies"}, workers=1)
-    assert heads == ["abba", "achać"]
-    assert stats["words"] == 6 and stats["new-lemmas"] == 2
+    assert heads == ["abba", "achać", "aktor"]
+    assert stats["words"] == 10 and stats["new-lemmas"] == 3
 
 
 def test_shipped_game_list_headwords_do_not_repeat_the_main_list():
