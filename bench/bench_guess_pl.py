@@ -92,6 +92,36 @@ def _measure(lemmas: list[str]):
     return rows
 
 
+def measure(sample: int = 100, workers: int | None = None) -> tuple[list, dict]:
+    """(rows, summary per setting: lemmas, guessed, exact, real, got, hit)."""
+    from build_tools.guess_pl import Models
+    from build_tools.hunspell import read_aff, read_dic
+    from build_tools.parallel import chunked, ordered_map
+
+    t0 = time.perf_counter()
+    lemmas = [l.split("\t", 1)[0].strip() for l in
+              (ROOT / "data/pl/headwords.txt").read_text(encoding="utf-8").splitlines() if l.strip()]
+    held = [l for l in lemmas if zlib.crc32(l.encode("utf-8")) % sample == 0]
+    held_set = set(held)
+    aff = read_aff(ROOT / "data/pl/pl_PL.aff")
+    flags_of = {stem: flags for _n, stem, flags, problem in read_dic(ROOT / "data/pl/pl_PL.dic", aff)
+                if not problem and flags}
+    models = Models([l for l in lemmas if l not in held_set], flags_of)
+    rows = []
+    for part in ordered_map(_measure, chunked(held, 50), workers=max(1, workers or os.cpu_count() or 1),
+                            initializer=_init, initargs=(models, flags_of, aff)):
+        rows += part
+    summary = {"held": len(held), "lemmas": len(lemmas), "models": len(models),
+               "seconds": time.perf_counter() - t0}
+    for setting in ("hunspell", "list"):
+        rs = [r for r in rows if r[0] == setting]
+        summary[setting] = {"lemmas": len(rs), "guessed": sum(1 for r in rs if r[2] is not None),
+                            "real": sum(r[3] for r in rs), "got": sum(r[4] for r in rs),
+                            "hit": sum(r[5] for r in rs),
+                            "exact": sum(1 for r in rs if r[3] == r[4] == r[5])}
+    return rows, summary
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--sample", type=int, default=100, help="hold out lemmas with CRC-32 %% N == 0")
@@ -100,37 +130,17 @@ def main(argv=None) -> int:
     p.add_argument("--lexicons", help="(unused)")
     p.add_argument("--examples", type=int, default=8, help="worst guesses to list")
     args = p.parse_args(argv)
-
-    from build_tools.guess_pl import Models
-    from build_tools.hunspell import read_aff, read_dic
-    from build_tools.parallel import chunked, ordered_map
-
-    t0 = time.perf_counter()
-    lemmas = [l.split("\t", 1)[0].strip() for l in
-              (ROOT / "data/pl/headwords.txt").read_text(encoding="utf-8").splitlines() if l.strip()]
-    held = [l for l in lemmas if zlib.crc32(l.encode("utf-8")) % args.sample == 0]
-    held_set = set(held)
-    aff = read_aff(ROOT / "data/pl/pl_PL.aff")
-    flags_of = {stem: flags for _n, stem, flags, problem in read_dic(ROOT / "data/pl/pl_PL.dic", aff)
-                if not problem and flags}
-    models = Models([l for l in lemmas if l not in held_set], flags_of)
-    rows = []
-    for part in ordered_map(_measure, chunked(held, 50), workers=args.workers,
-                            initializer=_init, initargs=(models, flags_of, aff)):
-        rows += part
+    rows, sm = measure(args.sample, args.workers)
     print(f"[guess] command: {' '.join([Path(sys.executable).name, *sys.argv])}")
-    print(f"[guess] held out {len(held)} of {len(lemmas)} SGJP lemmas of data/pl/headwords.txt "
-          f"(CRC-32 % {args.sample} == 0); models: the other {len(models)}; {time.perf_counter() - t0:.1f} s")
+    print(f"[guess] held out {sm['held']} of {sm['lemmas']} SGJP lemmas of data/pl/headwords.txt "
+          f"(CRC-32 % {args.sample} == 0); models: the other {sm['models']}; {sm['seconds']:.1f} s")
     for setting, label in (("hunspell", "Hunspell-corroborated (stem + flags in pl_PL.dic)"),
                            ("list", "headword list only (no Hunspell entry)")):
         rs = [r for r in rows if r[0] == setting]
         if not rs:
             continue
-        guessed = sum(1 for r in rs if r[2] is not None)
-        real = sum(r[3] for r in rs)
-        got = sum(r[4] for r in rs)
-        hit = sum(r[5] for r in rs)
-        exact = sum(1 for r in rs if r[3] == r[4] == r[5])
+        m = sm[setting]
+        guessed, real, got, hit, exact = m["guessed"], m["real"], m["got"], m["hit"], m["exact"]
         rec, prec = hit / max(real, 1), hit / max(got, 1)
         print(f"[guess] {label}: {len(rs)} lemmas, a model found for {guessed}, whole paradigm "
               f"exactly right for {exact} ({exact / len(rs):.1%})")

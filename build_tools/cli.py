@@ -207,7 +207,8 @@ def _hunspell_polish(dic: Path, compiler, progress, counter, workers: int) -> No
     models = Models(done, flags_of)
     entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
     _merge_judged(compiler, expand_hunspell_judged(entries, compiler.judge, aff, models, done,
-                                                   workers=workers, log=compiler.log is not None))
+                                                   keys=compiler.keys, workers=workers,
+                                                   log=compiler.log is not None))
 
 
 def _hunspell_plain(dic: Path, compiler, progress, counter, workers: int) -> None:

@@ -450,17 +450,24 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
     st = _HUNSPELL
     if not stem[:1].islower():
         return [], "capitalised", None
-    if stem in st.get("done", ()):
-        return [], "known-to-sgjp", None
     aff = st["aff"]
     hforms = {f for f in expand_word(stem, aff.split_flags(flags or ""), aff)
               if f.isalpha() and f.islower()}
+    if stem in st.get("done", ()):
+        # expanded from a headword list; a homograph of another class (SGJP's noun acani,
+        # sjp.pl's adjective acani) shows as few of the entry's forms in the lexicon
+        keys = st.get("keys")
+        if keys is None or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= sum(
+                1 for f in hforms if f in keys):
+            return [], "known-to-sgjp", None
     try:
         ana = [a for a in _analyse(stem) if a[0] == 0 and a[1] == 1 and a[2][2] != "ign"]
     except Exception:
         ana = []
     sgjp = None
-    if any(a[2][1].split(":", 1)[0] == stem for a in ana):      # SGJP has this lemma
+    if stem in st.get("done", ()):
+        sgjp = [], "known-to-sgjp", None
+    elif any(a[2][1].split(":", 1)[0] == stem for a in ana):      # SGJP has this lemma
         forms, reason = expand_lemma(stem, None, max_len)
         # SGJP's lemma is this entry's lemma unless it is a homograph of another class
         # (SGJP's noun acani beside sjp.pl's adjective acani): then its paradigm makes
@@ -602,13 +609,15 @@ def _chunks(entries: Iterable[HeadwordEntry], size: int):
 
 
 def expand_hunspell_judged(entries: Iterable[HeadwordEntry], judge, aff, models, done, *,
-                           workers: int | None = None, log: bool = False):
+                           keys=None, workers: int | None = None, log: bool = False):
     """Polish Hunspell entries (``hunspell_entry_forms``) judged like headwords, in worker
-    processes; the same result shape as ``expand_judged``. ``done``: lemmas already expanded."""
+    processes; the same result shape as ``expand_judged``. ``done``: lemmas already expanded;
+    ``keys``: the forms admitted so far (forked workers share it)."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     stems = chunked(((e.lemma, e.source, e.line, e.flags) for e in entries), CHUNK)
     yield from ordered_map(_judge_chunk, stems, workers=workers, initializer=_init_judge,
-                           initargs=(judge, log, {"aff": aff, "models": models, "done": done}))
+                           initargs=(judge, log, {"aff": aff, "models": models, "done": done,
+                                                  "keys": keys}))
 
 
 def expand_raw(entries: Iterable[HeadwordEntry], *, workers: int | None = None):

@@ -202,7 +202,10 @@ class Lexicon:
             head = self._heads.restore_key(rec >> 32)
             model = self._models.get(head, "")
             for tag_id, rule_id in self._tagsets[rec & 0xFFFFFFFF]:
-                out.append(Reading(form, head, self._tags[tag_id], self._rules[rule_id], model))
+                tag = self._tags[tag_id]
+                # a headword may have SGJP readings beside guessed ones (a homograph)
+                guessed = model if model and "GUESSED" in tag.split(";") else ""
+                out.append(Reading(form, head, tag, self._rules[rule_id], guessed))
         return out
 
     def close(self) -> None:

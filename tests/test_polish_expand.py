@@ -226,11 +226,16 @@ def test_headwords_from_a_word_list_are_common_sgjp_lemmas_not_yet_known(tmp_pat
     # achałam: fused past tense -> achać; psami -> pies (known); afryce: only a proper name;
     # np: abbreviation; qwxz: unknown to SGJP; Abba: capitalised line, skipped; aktorzy names
     # aktor and SGJP's verb aktorzyć, whose citation form is not on the list (unattested)
+    # (a lemma longer than the list's longest word cannot be on it and needs no attestation:
+    # with "poaplauzowali" on the list, aplauzować stays unattested, aktorzyć too)
     words.write_text("achałam\nachać\npsami\nafryce\nnp\nqwxz\nAbba\nabbami\nabba\naktorzy\n"
-                     "aktor\n", encoding="utf-8")
+                     "aktor\npoaplauzowali\n", encoding="utf-8")
     heads, stats = headwords_from_word_list(Path(words), known={"pies"}, workers=1)
     assert heads == ["abba", "achać", "aktor"]
-    assert stats["words"] == 10 and stats["new-lemmas"] == 3
+    assert stats["words"] == 11 and stats["new-lemmas"] == 3
+    words.write_text("achałam\naktorzy\naktor\n", encoding="utf-8")    # longest: 7 letters
+    heads, _stats = headwords_from_word_list(Path(words), known=set(), workers=1)
+    assert heads == ["aktor", "aktorzyć"]      # achać (5 letters) is not on this list
 
 
 def test_shipped_game_list_headwords_do_not_repeat_the_main_list():
