@@ -450,10 +450,13 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
     st = _HUNSPELL
     if not stem[:1].islower():
         return [], "capitalised", None
+    done = stem in st.get("done", ())
+    if done and not flags:
+        return [], "known-to-sgjp", None
     aff = st["aff"]
     hforms = {f for f in expand_word(stem, aff.split_flags(flags or ""), aff)
               if f.isalpha() and f.islower()}
-    if stem in st.get("done", ()):
+    if done:
         # expanded from a headword list; a homograph of another class (SGJP's noun acani,
         # sjp.pl's adjective acani) shows as few of the entry's forms in the lexicon
         keys = st.get("keys")
@@ -465,7 +468,7 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
     except Exception:
         ana = []
     sgjp = None
-    if stem in st.get("done", ()):
+    if done:
         sgjp = [], "known-to-sgjp", None
     elif any(a[2][1].split(":", 1)[0] == stem for a in ana):      # SGJP has this lemma
         forms, reason = expand_lemma(stem, None, max_len)

@@ -216,8 +216,8 @@ def _guess_corroborated(word, models, flags, hforms, want_class):
     pools = []
     same = models.by_flags.get(flags) if flags else None
     if same:
-        pools.append((same, 1, 1, 4))
-    pools.append((models.all, MIN_SHARED, 2, 6))
+        pools.append((same, 1, 1, 3))
+    pools.append((models.all, MIN_SHARED, 2, 4))
     best = None
     for rev_list, deepest, depth, per_level in pools:
         for n, (shared, found) in enumerate(_candidates(rev_list, word, deepest, want_class,
@@ -225,19 +225,20 @@ def _guess_corroborated(word, models, flags, hforms, want_class):
             if n >= depth:
                 break
             for model, items in found:
+                # ranked by the paradigm's own forms (cheap); the fused forms and nie- forms
+                # Hunspell also lists count once a model is chosen
                 results = apply(word, items)
-                forms = _expanded(word, results)
-                agree = len(forms & hforms)
-                key = (agree, shared, -len(forms - hforms), model)
+                forms = {r[0] for r in results}
+                key = (len(forms & hforms), shared, -len(forms - hforms), model)
                 if best is None or key > best[0]:
-                    best = (key, model, results, forms)
-            if best is not None and best[0][0] == len(hforms):
-                break       # every attested form guessed: no model can agree more
-        if best is not None and best[0][0] >= CORROBORATION * len(hforms):
-            break
+                    best = (key, model, results)
+        if best is not None:
+            agree = len(_expanded(word, best[2]) & hforms)
+            if agree >= CORROBORATION * len(hforms):
+                break
     if best is None:
         return None, "no-model"
-    (agree, *_), model, results, forms = best
+    _key, model, results = best
     if agree < CORROBORATION * len(hforms):
         return None, "uncorroborated"
     return model, attested(results, hforms)

@@ -75,16 +75,20 @@ def lemmas_of_words(words: list[str], workers: int = 2) -> set[str]:
     return found
 
 
+def attested_lemmas_of_words(words: list[str], workers: int = 2) -> set[str]:
+    """The lemmas of WORDS (lemmas_of_words) that the words attest: the citation form is one
+    of them (see headwords_from_dic), or longer than the longest of them, as the list cannot
+    attest it (the sjp.pl game list subset stops at 8 letters: aplauzować)."""
+    listed = set(words)
+    longest = max((len(w) for w in listed), default=0)
+    return {h for h in lemmas_of_words(words, workers) if h in listed or len(h) > longest}
+
+
 def headwords_from_word_list(path: Path, known: set[str], workers: int = 2) -> tuple[list[str], dict[str, int]]:
     """The lemmas of the words in PATH (one per line, UTF-8) that KNOWN does not hold."""
     words = [w.strip() for w in path.read_text(encoding="utf-8").splitlines()]
     words = [w for w in words if w and w.isalpha() and w.islower()]
-    found = lemmas_of_words(words, workers)
-    listed = set(words)
-    longest = max((len(w) for w in words), default=0)
-    # attested lemmas only (see headwords_from_dic); the list cannot attest a citation form
-    # longer than its longest word (the sjp.pl game list subset stops at 8 letters: aplauzować)
-    found = {h for h in found if h in listed or len(h) > longest}
+    found = attested_lemmas_of_words(words, workers)
     new = found - known
     return sorted(new), {"words": len(words), "lemmas": len(found), "new-lemmas": len(new)}
 
