@@ -13,12 +13,10 @@ What each source means per language:
 - --words: already inflected forms, admitted as they are (length/letters still checked).
 - --tagged: form<TAB>lemma<TAB>tag, judged by the profile's tag rules.
 - --hunspell X.dic (X.aff beside it): Czech: stems with their paradigm flags go to the Czech
-  expander. Polish: the .aff's affixes are applied (sjp.pl's own inflection) and every
-  resulting form is admitted as a plain word (rule ``hunspell-form``); capitalised stems are
-  rejected as proper names. Hunspell has no tags, so no other profile rule applies, except
-  that a form the Morfeusz expansion of --headwords (given first) rejected as an abbreviation,
-  combining form, clitic or incorrect form (and admitted in no other reading) is not admitted
-  from Hunspell either (reason ``analyser-<rule>``; compile.SOURCE_VETO).
+  expander. Polish: SGJP's paradigm for a stem SGJP knows; a stem it does not know is
+  inflected by analogy with an SGJP lemma of the --headwords lists, corroborated by the
+  entry's affix forms (expand_pl.hunspell_entry_forms, guess_pl); the affix forms are never
+  admitted on their own. Headwords SGJP does not know are inflected by analogy too.
 """
 
 from __future__ import annotations
@@ -92,9 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
         "                -o lexicons/pl-scrabble.lex      (the default Polish build)\n"
         "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
         "  lexicon-build --rules cs-kriskros --hunspell data/cs/cs_CZ.dic -o lexicons/cs-kriskros.lex\n\n"
-        "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish the\n"
-        "affixes of the .aff are applied and every form is admitted as a plain word (rule\n"
-        "hunspell-form), capitalised stems rejected as proper names.\n"
+        "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish a\n"
+        "stem gets SGJP's paradigm, or, when SGJP does not know it, a paradigm guessed by analogy\n"
+        "and corroborated by the .aff's affix forms (never those forms on their own).\n"
         "Then: lexicon-service check|explain|dump|diff (see lexicon-service --help).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -209,23 +207,6 @@ def _hunspell_polish(dic: Path, compiler, progress, counter, workers: int) -> No
     _merge_judged(compiler, expand_hunspell_judged(entries, compiler.judge, aff, models, done,
                                                    keys=compiler.keys, workers=workers,
                                                    log=compiler.log is not None))
-
-
-def _hunspell_plain(dic: Path, compiler, progress, counter, workers: int) -> None:
-    from build_tools.hunspell import expand_judged, read_aff
-    from build_tools.sources import aff_path_for, read_hunspell
-
-    aff = read_aff(aff_path_for(dic))
-    entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
-    from build_tools.expand_pl import dotted_abbreviations
-
-    keys = compiler.keys
-    veto = {f: r for f, r in compiler.denied.items() if f not in keys}
-    # Unflagged stems SGJP knows only as dotted abbreviations (np, itd, godz): not words.
-    bare = (e.lemma for e in read_hunspell(dic, aff) if not e.flags and e.lemma not in keys)
-    veto.update((w, "abbreviation") for w in dotted_abbreviations(bare))
-    _merge_judged(compiler, expand_judged(entries, aff, compiler.judge, workers=workers,
-                                          log=compiler.log is not None, veto=veto))
 
 
 def run(args) -> int:

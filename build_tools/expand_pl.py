@@ -456,13 +456,14 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
     aff = st["aff"]
     hforms = {f for f in expand_word(stem, aff.split_flags(flags or ""), aff)
               if f.isalpha() and f.islower()}
+    keys = st.get("keys")
     if done:
         # expanded from a headword list; a homograph of another class (SGJP's noun acani,
         # sjp.pl's adjective acani) shows as few of the entry's forms in the lexicon
-        keys = st.get("keys")
         if keys is None or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= sum(
                 1 for f in hforms if f in keys):
             return [], "known-to-sgjp", None
+
     try:
         ana = [a for a in _analyse(stem) if a[0] == 0 and a[1] == 1 and a[2][2] != "ign"]
     except Exception:
