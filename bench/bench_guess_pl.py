@@ -9,8 +9,9 @@ build admits them (the fused-form joiner, nie- and the pl profile applied to bot
 
 Two settings, as in the build:
 - Hunspell-corroborated: held-out lemmas that are stems of data/pl/pl_PL.dic with flags; the
-  models carrying the same flags are tried first, and only guessed forms that the entry's affix
-  forms attest are admitted (what `--hunspell` does for a stem SGJP lacks);
+  models carrying the same flags are tried first, and only the paradigm parts that the entry's
+  affix forms or the dictionary's entries attest are admitted (what `--hunspell` does for a
+  stem SGJP lacks);
 - headword list only: no Hunspell entry; the paradigm most frequent among the nearest models.
 
 Printed: lemmas guessed / held out, and recall and precision over all their forms (micro
@@ -34,12 +35,12 @@ TARGET = 0.95
 _STATE: dict = {}
 
 
-def _init(models, flags_of, aff) -> None:
+def _init(models, flags_of, aff, stems) -> None:
     from build_tools.compile import FormJudge
     from build_tools.profiles import load_profile
     from lexicon_service.rules import load_rule_set
 
-    _STATE.update(models=models, flags_of=flags_of, aff=aff,
+    _STATE.update(models=models, flags_of=flags_of, aff=aff, stems=stems,
                   judge=FormJudge(load_profile("pl"), load_rule_set("pl-scrabble").tile_set))
 
 
@@ -81,7 +82,8 @@ def _measure(lemmas: list[str]):
                     continue
                 hforms = {f for f in expand_word(lemma, aff.split_flags(flags), aff)
                           if f.isalpha() and f.islower()}
-                model, results = guess(lemma, models, flags=flags, hforms=hforms)
+                model, results = guess(lemma, models, flags=flags, hforms=hforms,
+                                       listed=_STATE["stems"])
             else:
                 model, results = guess(lemma, models)
             got: set[str] = set()
@@ -104,12 +106,14 @@ def measure(sample: int = 100, workers: int | None = None) -> tuple[list, dict]:
     held = [l for l in lemmas if zlib.crc32(l.encode("utf-8")) % sample == 0]
     held_set = set(held)
     aff = read_aff(ROOT / "data/pl/pl_PL.aff")
-    flags_of = {stem: flags for _n, stem, flags, problem in read_dic(ROOT / "data/pl/pl_PL.dic", aff)
-                if not problem and flags}
+    entries = [(stem, flags) for _n, stem, flags, problem in read_dic(ROOT / "data/pl/pl_PL.dic", aff)
+               if not problem]
+    flags_of = {stem: flags for stem, flags in entries if flags}
+    stems = frozenset(stem for stem, _f in entries)
     models = Models([l for l in lemmas if l not in held_set], flags_of)
     rows = []
     for part in ordered_map(_measure, chunked(held, 50), workers=max(1, workers or os.cpu_count() or 1),
-                            initializer=_init, initargs=(models, flags_of, aff)):
+                            initializer=_init, initargs=(models, flags_of, aff, stems)):
         rows += part
     summary = {"held": len(held), "lemmas": len(lemmas), "models": len(models),
                "seconds": time.perf_counter() - t0}

@@ -199,13 +199,19 @@ def _hunspell_polish(dic: Path, compiler, progress, counter, workers: int) -> No
     from build_tools.sources import aff_path_for, read_hunspell
 
     aff = read_aff(aff_path_for(dic))
-    flags_of = {e.lemma: e.flags for e in read_hunspell(dic, aff)
-                if isinstance(e, HeadwordEntry) and e.flags}
+    flags_of: dict[str, str] = {}
+    stems = set()
+    for e in read_hunspell(dic, aff):
+        if isinstance(e, HeadwordEntry):
+            stems.add(e.lemma)
+            if e.flags:
+                flags_of[e.lemma] = e.flags
     done = frozenset(h for h in compiler.heads if h not in compiler.models)
     models = Models(done, flags_of)
     entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
     _merge_judged(compiler, expand_hunspell_judged(entries, compiler.judge, aff, models, done,
-                                                   keys=compiler.keys, workers=workers,
+                                                   keys=compiler.keys, stems=frozenset(stems),
+                                                   workers=workers,
                                                    log=compiler.log is not None))
 
 

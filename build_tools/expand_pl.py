@@ -489,7 +489,8 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
         return [], "known-to-sgjp", None
     if not hforms:
         return [], "no-forms", None
-    model, results = guess_pl.guess(stem, st["models"], flags=flags, hforms=hforms)
+    model, results = guess_pl.guess(stem, st["models"], flags=flags, hforms=hforms,
+                                    listed=st.get("stems") or frozenset())
     if model is None:
         return sgjp or ([], results, None)
     forms, reason = expand_lemma(stem, None, max_len, results=results)
@@ -613,15 +614,17 @@ def _chunks(entries: Iterable[HeadwordEntry], size: int):
 
 
 def expand_hunspell_judged(entries: Iterable[HeadwordEntry], judge, aff, models, done, *,
-                           keys=None, workers: int | None = None, log: bool = False):
+                           keys=None, stems=frozenset(), workers: int | None = None,
+                           log: bool = False):
     """Polish Hunspell entries (``hunspell_entry_forms``) judged like headwords, in worker
     processes; the same result shape as ``expand_judged``. ``done``: lemmas already expanded;
-    ``keys``: the forms admitted so far (forked workers share it)."""
+    ``keys``: the forms admitted so far (forked workers share it); ``stems``: every stem of
+    the .dic (they attest parts of guessed paradigms)."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     stems = chunked(((e.lemma, e.source, e.line, e.flags) for e in entries), CHUNK)
     yield from ordered_map(_judge_chunk, stems, workers=workers, initializer=_init_judge,
                            initargs=(judge, log, {"aff": aff, "models": models, "done": done,
-                                                  "keys": keys}))
+                                                  "keys": keys, "stems": stems}))
 
 
 def expand_raw(entries: Iterable[HeadwordEntry], *, workers: int | None = None):

@@ -165,10 +165,11 @@ def _candidates(rev_list, word, deepest, want_class, per_level=PER_LEVEL):
 
 
 def guess(word: str, models: Models, *, flags: str | None = None, hforms: set | None = None,
-          want_class: str | None = None):
-    """-> (model lemma, results in _generate's shape) or (None, reason)."""
+          want_class: str | None = None, listed=frozenset()):
+    """-> (model lemma, results in _generate's shape) or (None, reason). ``listed``: the
+    dictionary's other entries, which attest paradigm parts too (see ``attested``)."""
     if hforms:
-        return _guess_corroborated(word, models, flags, hforms, want_class)
+        return _guess_corroborated(word, models, flags, hforms, want_class, listed)
     best = None
     fallback = None
     for _shared, found in _candidates(models.all, word, MIN_SHARED, want_class):
@@ -208,7 +209,7 @@ def agreement(word: str, results: list, hforms: set) -> int:
     return len(_expanded(word, results) & hforms)
 
 
-def _guess_corroborated(word, models, flags, hforms, want_class):
+def _guess_corroborated(word, models, flags, hforms, want_class, listed=frozenset()):
     if len(hforms) == 1:
         # one form attests no paradigm; sjp.pl leaves uninflected mostly foreign words and
         # phrases (culture, absentes): 58% of such words are on the game list of 2020
@@ -241,18 +242,19 @@ def _guess_corroborated(word, models, flags, hforms, want_class):
     _key, model, results = best
     if agree < CORROBORATION * len(hforms):
         return None, "uncorroborated"
-    return model, attested(results, hforms)
+    return model, attested(results, hforms, listed)
 
 
-def attested(results: list, hforms: set) -> list:
+def attested(results: list, hforms: set, listed=frozenset()) -> list:
     """The parts of a guessed paradigm that Hunspell attests: the forms of each SGJP
     paradigm part (fin, praet, ppas, ger, subst, adj, ...; a negated form counting as its
-    positive one) of which Hunspell makes at least one form. sjp.pl lists nie- words as
-    entries of their own, so a part is attested by its positive forms."""
+    positive one) of which Hunspell makes at least one form, or which is an entry of the
+    dictionary itself (``listed``: sjp.pl lists nie- words, and a verb's transgressives and
+    participles such as acylując, as entries of their own)."""
     parts: dict[str, bool] = {}
     for form, _lid, tag, *_ in results:
         part = tag.split(":", 1)[0]
         positive = form[3:] if tag.endswith(":neg") and form.startswith("nie") else form
-        if form in hforms or positive in hforms:
+        if form in hforms or positive in hforms or form in listed:
             parts[part] = True
     return [r for r in results if parts.get(r[2].split(":", 1)[0])]
