@@ -115,9 +115,10 @@ def test_guessed_headwords_name_their_model(tmp_path, capsys, monkeypatch):
 
 def test_bad_input_is_counted_with_file_and_line(tmp_path, capsys):
     heads = write(tmp_path / "h.txt", "kot\nzły\tadj\tx\nxqzvw\n")
-    (tmp_path / "b.aff").write_text("SET ISO8859-2\n", encoding="ascii")
-    (tmp_path / "b.dic").write_bytes("2\nkot\n".encode("iso-8859-2") + b"\xff\xfe\x81bad\n")
+    (tmp_path / "b.aff").write_text("SET UTF-8\n", encoding="ascii")
+    (tmp_path / "b.dic").write_bytes(b"2\nkot\n\xff\xfebad\n")      # not UTF-8
     build(tmp_path, "b", "--headwords", heads, "--hunspell", tmp_path / "b.dic")
     out = capsys.readouterr().out
     assert "bad-headword-line" in out and "h.txt:2" in out
     assert "unknown-lemma" in out and "xqzvw (h.txt:3)" in out
+    assert "bad-encoding" in out and "b.dic:3" in out
