@@ -621,8 +621,8 @@ def expand_hunspell_judged(entries: Iterable[HeadwordEntry], judge, aff, models,
     ``keys``: the forms admitted so far (forked workers share it); ``stems``: every stem of
     the .dic (they attest parts of guessed paradigms)."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    stems = chunked(((e.lemma, e.source, e.line, e.flags) for e in entries), CHUNK)
-    yield from ordered_map(_judge_chunk, stems, workers=workers, initializer=_init_judge,
+    chunks = chunked(((e.lemma, e.source, e.line, e.flags) for e in entries), CHUNK)
+    yield from ordered_map(_judge_chunk, chunks, workers=workers, initializer=_init_judge,
                            initargs=(judge, log, {"aff": aff, "models": models, "done": done,
                                                   "keys": keys, "stems": stems}))
 
