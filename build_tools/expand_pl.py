@@ -284,6 +284,13 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
     append = out.append
     nie_ok: dict[str, bool] = {}
     heads: dict[str, str] = {}
+    # indeclinable adjectives (blond, audio, fair): no nie- (on the sjp.pl game list of 2020
+    # none of the 66 such nie- forms of 2-8 letters is)
+    adj_forms: dict[str, set] = {}
+    for r in results:
+        if r[5][0] == "adj":
+            adj_forms.setdefault(r[1], set()).add(r[0])
+    indeclinable = {lid for lid, fs in adj_forms.items() if len(fs) == 1}
     for form, lid, tag, names, quals, details in results:
         if tag == "ign":
             continue
@@ -304,6 +311,8 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
             ok = nie_ok.get(head)
             if ok is None:
                 ok = nie_ok[head] = _takes_nie(head)
+            if ok and para == "adj" and lid in indeclinable:
+                ok = False
             if ok:
                 if max_len is not None and len(form) + 3 > max_len:
                     SKIPPED["too-long"] += 1

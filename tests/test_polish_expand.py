@@ -246,3 +246,9 @@ def test_shipped_game_list_headwords_do_not_repeat_the_main_list():
     extra = (root / "headwords-sjp-growy.txt").read_text(encoding="utf-8").split()
     assert extra == sorted(set(extra)) and not main & set(extra)
     assert all(w.isalpha() and w.islower() for w in extra)
+
+
+def test_no_nie_for_indeclinable_adjectives():
+    assert not any(f.startswith("nie") for f, *_ in forms_of("blond"))
+    assert not any(f.startswith("nie") for f, *_ in forms_of("audio"))
+    assert "niezielony" in {f for f, *_ in forms_of("zielony")}
