@@ -13,12 +13,10 @@ What each source means per language:
 - --words: already inflected forms, admitted as they are (length/letters still checked).
 - --tagged: form<TAB>lemma<TAB>tag, judged by the profile's tag rules.
 - --hunspell X.dic (X.aff beside it): Czech: stems with their paradigm flags go to the Czech
-  expander. Polish: the .aff's affixes are applied (sjp.pl's own inflection) and every
-  resulting form is admitted as a plain word (rule ``hunspell-form``); capitalised stems are
-  rejected as proper names. Hunspell has no tags, so no other profile rule applies, except
-  that a form the Morfeusz expansion of --headwords (given first) rejected as an abbreviation,
-  combining form, clitic or incorrect form (and admitted in no other reading) is not admitted
-  from Hunspell either (reason ``analyser-<rule>``; compile.SOURCE_VETO).
+  expander. Polish: SGJP's paradigm for a stem SGJP knows; a stem it does not know is
+  inflected by analogy with an SGJP lemma of the --headwords lists, corroborated by the
+  entry's affix forms (expand_pl.hunspell_entry_forms, guess_pl); the affix forms are never
+  admitted on their own. Headwords SGJP does not know are inflected by analogy too.
 """
 
 from __future__ import annotations
@@ -109,9 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
         "                -o lexicons/pl-scrabble.lex      (the default Polish build)\n"
         "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
         "  lexicon-build --rules cs-kriskros --hunspell build_tools/czech/hunspell/cs_CZ.dic -o lexicons/cs-kriskros.lex\n\n"
-        "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish the\n"
-        "affixes of the .aff are applied and every form is admitted as a plain word (rule\n"
-        "hunspell-form), capitalised stems rejected as proper names.\n"
+        "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish a\n"
+        "stem gets SGJP's paradigm, or, when SGJP does not know it, a paradigm guessed by analogy\n"
+        "and corroborated by the .aff's affix forms (never those forms on their own).\n"
         "Then: lexicon-service check|explain|dump|diff (see lexicon-service --help).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -157,10 +155,13 @@ def _headword_stream(entries, compiler, progress, *, counter):
 
 def _expand(language: str, entries, compiler, workers: int, czech=None) -> None:
     if language == "pl":
-        from build_tools.expand_pl import expand_judged
+        from build_tools.expand_pl import expand_judged, guess_judged
+        from build_tools.guess_pl import Models
 
+        # headwords SGJP lacks wait until every list's SGJP lemmas are expanded (the models)
         _merge_judged(compiler, expand_judged(entries, compiler.judge, workers=workers,
-                                              log=compiler.log is not None))
+                                              log=compiler.log is not None),
+                      defer=compiler.unknown_headwords)
     elif language == "cs":
         try:
             from build_tools.czech import expand_judged
@@ -174,8 +175,21 @@ def _expand(language: str, entries, compiler, workers: int, czech=None) -> None:
         raise BuildError(f"no expander for language {language!r} (known: pl, cs)")
 
 
-def _merge_judged(compiler, results) -> None:
-    """Merge the chunk results of worker-side expansion and judging into the compiler."""
+def _guess_unknown(compiler, workers: int) -> None:
+    """Polish headwords SGJP does not know, inflected by analogy (expand_pl.guess_headword)."""
+    from build_tools.expand_pl import guess_judged
+    from build_tools.guess_pl import Models
+
+    unknown, compiler.unknown_headwords = compiler.unknown_headwords, []
+    if unknown:
+        models = Models(h for h in compiler.heads if h not in compiler.models)
+        _merge_judged(compiler, guess_judged(unknown, compiler.judge, models, workers=workers,
+                                             log=compiler.log is not None))
+
+
+def _merge_judged(compiler, results, defer: list | None = None) -> None:
+    """Merge the chunk results of worker-side expansion and judging into the compiler.
+    ``defer``: headwords rejected as unknown-lemma go there (as HeadwordEntry) instead."""
     report = compiler.report
     tagsets: dict[int, dict[int, int]] = {}   # worker pid -> its tag-set ids -> compiler's ids
     for out, counts, examples, rejected, log_lines, n_in, n_ok, (pid, defs) in results:
@@ -187,28 +201,41 @@ def _merge_judged(compiler, results) -> None:
             ids[local_id] = compiler.tagset_id(pairs)
         for item in out:
             if item[0] == "R":
-                _, lemma, reason, source, line = item
+                lemma, reason, source, line = item[1:5]
+                if defer is not None and reason == "unknown-lemma":
+                    defer.append(HeadwordEntry(lemma, source, line, item[5] if len(item) > 5 else None))
+                    continue
                 compiler.add_rejection(Rejection(lemma, reason, source, line))
                 continue
             for head, admitted in item[1]:
                 compiler.add_judged_ids(head, admitted, ids)
+            if len(item) > 2 and item[2]:      # guessed headwords -> their model lemmas
+                compiler.models.update(item[2])
 
 
-def _hunspell_plain(dic: Path, compiler, progress, counter, workers: int) -> None:
-    from build_tools.hunspell import expand_judged, read_aff
+def _hunspell_polish(dic: Path, compiler, progress, counter, workers: int) -> None:
+    """Polish --hunspell: SGJP's paradigm for the stems it knows, a guessed paradigm
+    corroborated by the entry's affix forms for the others (expand_pl.hunspell_entry_forms)."""
+    from build_tools.expand_pl import expand_hunspell_judged
+    from build_tools.guess_pl import Models
+    from build_tools.hunspell import read_aff
     from build_tools.sources import aff_path_for, read_hunspell
 
     aff = read_aff(aff_path_for(dic))
+    flags_of: dict[str, str] = {}
+    stems = set()
+    for e in read_hunspell(dic, aff):
+        if isinstance(e, HeadwordEntry):
+            stems.add(e.lemma)
+            if e.flags:
+                flags_of[e.lemma] = e.flags
+    done = frozenset(h for h in compiler.heads if h not in compiler.models)
+    models = Models(done, flags_of)
     entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
-    from build_tools.expand_pl import dotted_abbreviations
-
-    keys = compiler.keys
-    veto = {f: r for f, r in compiler.denied.items() if f not in keys}
-    # Unflagged stems SGJP knows only as dotted abbreviations (np, itd, godz): not words.
-    bare = (e.lemma for e in read_hunspell(dic, aff) if not e.flags and e.lemma not in keys)
-    veto.update((w, "abbreviation") for w in dotted_abbreviations(bare))
-    _merge_judged(compiler, expand_judged(entries, aff, compiler.judge, workers=workers,
-                                          log=compiler.log is not None, veto=veto))
+    _merge_judged(compiler, expand_hunspell_judged(entries, compiler.judge, aff, models, done,
+                                                   keys=compiler.keys, stems=frozenset(stems),
+                                                   workers=workers,
+                                                   log=compiler.log is not None))
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -308,13 +335,16 @@ def run(args) -> int:
                                                    counter=counter), compiler, args.workers, czech)
             elif kind == "hunspell":
                 if language == "pl":
-                    _hunspell_plain(p, compiler, progress, counter, args.workers)
+                    _guess_unknown(compiler, args.workers)
+                    _hunspell_polish(p, compiler, progress, counter, args.workers)
                 else:
                     czech.use_dictionary(p)
                     _expand(language, _headword_stream(read_hunspell(p), compiler, progress,
                                                        counter=counter), compiler, args.workers, czech)
             progress.update(progress.total)
             progress.finish()
+        if language == "pl":
+            _guess_unknown(compiler, args.workers)
         if not args.quiet:
             sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
         forms, heads, tables, readings, n_readings = compiler.finish()
@@ -331,7 +361,8 @@ def run(args) -> int:
         "counts": {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
                    "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
                    "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
-                   **({"guessed_headwords": czech.stats["guessed"]} if czech is not None else {})},
+                   **({"guessed_headwords": czech.stats["guessed"]} if czech is not None else
+                      {"guessed_headwords": len(compiler.models)} if compiler.models else {})},
         "builder": builder,
         "options": {"profile": profile.name, "rules": rule_set.id},
     }
@@ -373,8 +404,8 @@ def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
     w(f"  input: {report.headwords} headword entries, {report.readings_in} expanded forms, "
       f"{report.readings_admitted} admitted\n")
     if c.get("guessed_headwords"):
-        w(f"  inflected by analogy (not in the paradigm source; rule guessed:<model word>): "
-          f"{c['guessed_headwords']} headwords\n")
+        w(f"  inflected by analogy (the paradigm source / SGJP does not know them; lexicon-service explain "
+          f"names the model): {c['guessed_headwords']} headwords\n")
     w("  admitted forms by rule (first rule of each form):\n")
     for rule, n in sorted(report.admitted_by_rule.items(), key=lambda kv: (-kv[1], kv[0])):
         w(f"    {rule:<24} {n:>9}\n")

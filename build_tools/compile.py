@@ -145,6 +145,9 @@ class Compiler:
         # form -> reason, for forms the analyser knows but the profile denies with a reason
         # in SOURCE_VETO (see below): another source (Hunspell) may not admit them either
         self.denied: dict[str, str] = {}
+        # headword -> the lemma whose paradigm it was inflected after (Polish guesses)
+        self.models: dict[str, str] = {}
+        self.unknown_headwords: list = []     # Polish headwords SGJP lacks, guessed last
 
     # --- helpers ------------------------------------------------------------------------------
     def _tag_id(self, tagtext: str) -> int:
@@ -331,6 +334,8 @@ class Compiler:
         del by_kid
         tables = {"tags": tag_names, "rules": rule_names,
                   "tagsets": [[list(p) for p in ts] for ts in tagset_list]}
+        if self.models:
+            tables["models"] = dict(sorted(self.models.items()))
         report = self.report
         report.forms = n
         report.headwords_expanded = len(self.heads)

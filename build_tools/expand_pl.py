@@ -16,12 +16,13 @@
   past tense + person ending (praet not marked ``nagl`` + aglt; a praet marked ``agl``, such as
   niosł-, is only a stem and is not emitted on its own)
       masculine singular ends in a consonant: + em / eś          (zrobiłem, zrobiłeś, niosłem)
-      feminine singular:                      + m / ś            (zrobiłam, zrobiłaś)
+      feminine and neuter singular (a vowel): + m / ś            (zrobiłam, zrobiłaś, zrobiłom, zrobiłoś)
       plural (both genders):                  + śmy / ście       (zrobiliśmy, zrobiłyście)
-      neuter singular has none (SGJP and the game list agree: no *zrobiłom*)
+      (SGJP has no neuter 1st/2nd person and the sjp.pl game list of 2020 lacks them; PFS
+      admits them for every verb, so they are built like the feminine ones)
   conditional (praet not marked ``agl`` + by + aglt)
-      + by / bym / byś (masculine, feminine), + by (neuter), + by / byśmy / byście (plural)
-                                                    (zrobiłby, zrobiłabyś, zrobilibyśmy, niósłbym)
+      + by / bym / byś (singular, every gender), + by / byśmy / byście (plural)
+                                                    (zrobiłby, zrobiłabyś, zrobiłobym, zrobilibyśmy, niósłbym)
   modal winien/powinien + person ending, like the past tense     (powinienem, powinnam, powinniśmy)
   emphatic -że/-ż on imperatives: -że after a consonant, -ż after a vowel
                                                     (zróbże, róbże, zróbcież, zróbmyż)
@@ -140,9 +141,8 @@ def _fused(form: str, tag: str) -> list[tuple[str, str]]:
         number, gender = parts[1], parts[2]
         aspect = parts[3] if len(parts) > 3 else ""
         marks = set(parts[4:])
-        neuter_only = gender == "n"
         base = f"{number}:{gender}:{aspect}"
-        if "nagl" not in marks and not neuter_only:
+        if "nagl" not in marks:
             if number == "sg":
                 if form[-1] in VOWELS:
                     out += [(form + "m", f"{pos}:{base}:pri"), (form + "ś", f"{pos}:{base}:sec")]
@@ -152,11 +152,10 @@ def _fused(form: str, tag: str) -> list[tuple[str, str]]:
                 out += [(form + "śmy", f"{pos}:{base}:pri"), (form + "ście", f"{pos}:{base}:sec")]
         if pos == "praet" and "agl" not in marks:
             out.append((form + "by", f"cond:{base}:ter"))
-            if not neuter_only:
-                if number == "sg":
-                    out += [(form + "bym", f"cond:{base}:pri"), (form + "byś", f"cond:{base}:sec")]
-                else:
-                    out += [(form + "byśmy", f"cond:{base}:pri"), (form + "byście", f"cond:{base}:sec")]
+            if number == "sg":
+                out += [(form + "bym", f"cond:{base}:pri"), (form + "byś", f"cond:{base}:sec")]
+            else:
+                out += [(form + "byśmy", f"cond:{base}:pri"), (form + "byście", f"cond:{base}:sec")]
     elif pos == "impt":
         out.append((form + ("ż" if form[-1] in VOWELS else "że"), tag))
     return out
@@ -245,36 +244,53 @@ def _tag(sgjp: str, names, quals, form: str) -> frozenset:
 SKIPPED = {"too-long": 0}   # nie- forms not built because they would be too long (see max_len)
 
 
-def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None
+def class_of_tag(tag: str) -> str:
+    """The word class (N, V, ADJ, ...) of an SGJP tag."""
+    p = tag.split(":", 1)[0]
+    return "V" if p in _VERBAL else _CLASS_OF_POS.get(p, "?")
+
+
+def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None, *,
+                 results: list | None = None
                  ) -> tuple[list[tuple[str, str, frozenset, str]], str | None]:
     """All forms of one lemma: ([(form, headword, tag, paradigm)], rejection reason or None).
 
     ``max_len``: nie- forms longer than this are not built, only counted in
-    ``SKIPPED["too-long"]`` (a speed-up: a quarter of all nie- forms exceed 15 letters)."""
-    try:
-        results = _generate(lemma)
-    except Exception as exc:  # morfeusz raises on odd input; report, never crash
-        return [], "multi-word" if "more than one word" in str(exc) else "morfeusz-error"
-    if not results or all(r[2] == "ign" for r in results):
-        return [], "unknown-lemma"
+    ``SKIPPED["too-long"]`` (a speed-up: a quarter of all nie- forms exceed 15 letters).
+    ``results``: the paradigm in ``_generate``'s shape when it is not SGJP's (guess_pl)."""
+    guessed = results is not None
+    if results is None:
+        try:
+            results = _generate(lemma)
+        except Exception as exc:  # morfeusz raises on odd input; report, never crash
+            return [], "multi-word" if "more than one word" in str(exc) else "morfeusz-error"
+        if not results or all(r[2] == "ign" for r in results):
+            return [], "unknown-lemma"
     want = pos_class(pos)
     if want == "?":
         return [], "unknown-pos"
     if want is not None:
         classes: dict[str, str] = {}
         for form, lid, tag, names, quals, _d in results:
-            p = tag.split(":", 1)[0]
-            cls = "V" if p in _VERBAL else _CLASS_OF_POS.get(p, "?")
+            cls = class_of_tag(tag)
             if classes.get(lid) != "V":
                 classes[lid] = cls if lid not in classes or cls == "V" else classes[lid]
         results = [r for r in results if classes.get(r[1]) == want]
         if not results:
             return [], "pos-not-found"
-    results = results + _derived_adverbs(lemma, results)
+    if not guessed:
+        results = results + _derived_adverbs(lemma, results)
     out: list[tuple[str, str, frozenset, str]] = []
     append = out.append
     nie_ok: dict[str, bool] = {}
     heads: dict[str, str] = {}
+    # indeclinable adjectives (blond, audio, fair): no nie- (on the sjp.pl game list of 2020
+    # none of the 66 such nie- forms of 2-8 letters is)
+    adj_forms: dict[str, set] = {}
+    for r in results:
+        if r[5][0] == "adj":
+            adj_forms.setdefault(r[1], set()).add(r[0])
+    indeclinable = {lid for lid, fs in adj_forms.items() if len(fs) == 1}
     for form, lid, tag, names, quals, details in results:
         if tag == "ign":
             continue
@@ -295,6 +311,8 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None
             ok = nie_ok.get(head)
             if ok is None:
                 ok = nie_ok[head] = _takes_nie(head)
+            if ok and para == "adj" and lid in indeclinable:
+                ok = False
             if ok:
                 if max_len is not None and len(form) + 3 > max_len:
                     SKIPPED["too-long"] += 1
@@ -303,6 +321,8 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None
     if results and any(r[1] == "on" for r in results):
         for fform in PREP_ON:
             out.append((fform, "on", _PREP_ON_TAG, "fused"))
+    if guessed:
+        out = [(f, h, _plus(t, _GUESSED), p) for f, h, t, p in out]
     return out, None
 
 
@@ -333,6 +353,7 @@ def _derived_adverbs(lemma: str, results) -> list:
 
 
 _NEG = frozenset({"NEG"})
+_GUESSED = frozenset({"GUESSED"})
 _UNION: dict = {}
 
 
@@ -397,12 +418,116 @@ def _expand_chunk(chunk: list[tuple[str, str, int, str | None]]):
 _JUDGE = None
 _LOG = False
 EXAMPLES = 8
+_HUNSPELL: dict = {}   # the Polish --hunspell pass: aff, models, lemmas already expanded
 
 
-def _init_judge(judge, log: bool) -> None:
+def _init_judge(judge, log: bool, hunspell: dict | None = None) -> None:
     global _JUDGE, _LOG
     _JUDGE, _LOG = judge, log
+    _HUNSPELL.clear()
+    if hunspell:
+        _HUNSPELL.update(hunspell)
     reset_tagsets()
+
+
+_ANALYSER = None
+
+
+def _analyse(word: str):
+    global _ANALYSER
+    if _ANALYSER is None:
+        import morfeusz2
+
+        _ANALYSER = morfeusz2.Morfeusz(expand_tags=False)
+    return _ANALYSER.analyse(word)
+
+
+def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = None):
+    """The forms of one Polish Hunspell entry, SGJP's paradigm being the authority:
+    ([(form, headword, tag, paradigm)], rejection reason or None, model lemma or None).
+
+    - a stem SGJP knows as a lemma: its SGJP forms (none when a --headwords list already
+      expanded it: reason ``known-to-sgjp``); Hunspell's own affix forms are never admitted;
+    - a stem SGJP knows only as an abbreviation (np, itd, mbar is not one: see below):
+      ``abbreviation``; an unflagged stem SGJP knows as a form of another lemma:
+      ``known-to-sgjp`` (that lemma's paradigm decides);
+    - otherwise (SGJP: ``ign``, or a flagged stem that is only another lemma's form) the
+      paradigm is guessed by analogy (guess_pl), corroborated by the entry's affix forms."""
+    from build_tools import guess_pl
+    from build_tools.hunspell import expand_word
+
+    st = _HUNSPELL
+    if not stem[:1].islower():
+        return [], "capitalised", None
+    done = stem in st.get("done", ())
+    if done and not flags:
+        return [], "known-to-sgjp", None
+    aff = st["aff"]
+    hforms = {f for f in expand_word(stem, aff.split_flags(flags or ""), aff)
+              if f.isalpha() and f.islower()}
+    keys = st.get("keys")
+    if done:
+        # expanded from a headword list; a homograph of another class (SGJP's noun acani,
+        # sjp.pl's adjective acani) shows as few of the entry's forms in the lexicon
+        if keys is None or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= sum(
+                1 for f in hforms if f in keys):
+            return [], "known-to-sgjp", None
+
+    try:
+        ana = [a for a in _analyse(stem) if a[0] == 0 and a[1] == 1 and a[2][2] != "ign"]
+    except Exception:
+        ana = []
+    sgjp = None
+    if done:
+        sgjp = [], "known-to-sgjp", None
+    elif any(a[2][1].split(":", 1)[0] == stem for a in ana):      # SGJP has this lemma
+        forms, reason = expand_lemma(stem, None, max_len)
+        # SGJP's lemma is this entry's lemma unless it is a homograph of another class
+        # (SGJP's noun acani beside sjp.pl's adjective acani): then its paradigm makes
+        # few of the entry's forms, and the entry is guessed like an unknown word (SGJP's
+        # paradigm still, if no model is corroborated)
+        sgjp = forms, reason, None
+        if reason or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= len(
+                {f for f, *_ in forms} & hforms):
+            return sgjp
+    if ana and all(a[2][2].startswith("brev") for a in ana):
+        return [], "abbreviation", None
+    if not ana and not flags and dotted_abbreviations([stem]):    # np, itd: SGJP knows "np."
+        return [], "abbreviation", None
+    if not flags and any(COMMON_NAME_CLASSES.issuperset(a[2][3]) for a in ana):
+        return [], "known-to-sgjp", None
+    if not hforms:
+        return [], "no-forms", None
+    model, results = guess_pl.guess(stem, st["models"], flags=flags, hforms=hforms,
+                                    listed=st.get("stems") or frozenset())
+    if model is None:
+        return sgjp or ([], results, None)
+    forms, reason = expand_lemma(stem, None, max_len, results=results)
+    return forms, reason, model
+
+
+def guess_headword(lemma: str, pos: str | None, max_len: int | None = None):
+    """A headword-list entry SGJP does not know, inflected by analogy (guess_pl, the models'
+    vote): (forms, rejection reason or None, model lemma or None)."""
+    from build_tools import guess_pl
+
+    if not lemma.isalpha() or not lemma.islower():
+        return [], "unknown-lemma", None         # capitalised: a proper name SGJP lacks
+    want = pos_class(pos)
+    if want == "?":
+        return [], "unknown-pos", None
+    model, results = guess_pl.guess(lemma, _HUNSPELL["models"], want_class=want)
+    if model is None:
+        return [], "unknown-lemma", None
+    forms, reason = expand_lemma(lemma, None, max_len, results=results)
+    return forms, reason, model
+
+
+def guess_judged(entries, judge, models, *, workers: int | None = None, log: bool = False):
+    """Headword entries SGJP does not know (``guess_headword``), judged like the others."""
+    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    yield from ordered_map(_judge_chunk, _chunks(entries, CHUNK), workers=workers,
+                           initializer=_init_judge, initargs=(judge, log, {"models": models}))
 
 
 def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
@@ -428,10 +553,19 @@ def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
     defs: list = []
     fast_letters = judge.identity_letters
     min_len, max_len_fast = judge.profile.min_length, judge.profile.max_length
+    hun = bool(_HUNSPELL) and "aff" in _HUNSPELL
+    guessing = bool(_HUNSPELL) and not hun
     for lemma, source, line, pos in chunk:
-        forms, reason = expand_lemma(lemma, pos, max_len)
+        model = None
+        if hun:          # pos holds the Hunspell flags
+            forms, reason, model = hunspell_entry_forms(lemma, pos, max_len)
+        elif guessing:
+            forms, reason, model = guess_headword(lemma, pos, max_len)
+        else:
+            forms, reason = expand_lemma(lemma, pos, max_len)
         if reason:
-            out.append(("R", lemma, reason, source, line))
+            # the part of speech goes along: an unknown headword is guessed after the pass
+            out.append(("R", lemma, reason, source, line, pos))
             continue
         where = f"{source}:{line}"
         groups: dict[str, dict[str, set]] = {}
@@ -468,7 +602,7 @@ def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
             else:
                 s.add(pair)
         out.append(("L", [(h, [(k, intern_tagset(v, defs)) for k, v in local.items()])
-                          for h, local in groups.items()]))
+                          for h, local in groups.items()], {lemma: model} if model else {}))
     if SKIPPED["too-long"]:
         counts["too-long"] = counts.get("too-long", 0) + SKIPPED["too-long"]
         n_in += SKIPPED["too-long"]
@@ -486,6 +620,20 @@ def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | Non
 
 def _chunks(entries: Iterable[HeadwordEntry], size: int):
     return chunked(((e.lemma, e.source, e.line, e.pos) for e in entries), size)
+
+
+def expand_hunspell_judged(entries: Iterable[HeadwordEntry], judge, aff, models, done, *,
+                           keys=None, stems=frozenset(), workers: int | None = None,
+                           log: bool = False):
+    """Polish Hunspell entries (``hunspell_entry_forms``) judged like headwords, in worker
+    processes; the same result shape as ``expand_judged``. ``done``: lemmas already expanded;
+    ``keys``: the forms admitted so far (forked workers share it); ``stems``: every stem of
+    the .dic (they attest parts of guessed paradigms)."""
+    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    chunks = chunked(((e.lemma, e.source, e.line, e.flags) for e in entries), CHUNK)
+    yield from ordered_map(_judge_chunk, chunks, workers=workers, initializer=_init_judge,
+                           initargs=(judge, log, {"aff": aff, "models": models, "done": done,
+                                                  "keys": keys, "stems": stems}))
 
 
 def expand_raw(entries: Iterable[HeadwordEntry], *, workers: int | None = None):

@@ -12,7 +12,9 @@ The list is the set of SGJP lemmas attested in the sjp.pl spelling dictionary:
    names) and that Morfeusz 2 knows as a lemma;
 2. every word form of pl_PL.dic (its lowercase stems expanded with pl_PL.aff's affixes) is
    analysed by Morfeusz 2, and the lemmas of its first segment are added when they are common
-   words (no proper-name class, not an abbreviation, lowercase, not unknown). This catches the
+   words (no proper-name class, not an abbreviation, lowercase, not unknown) and attested: the
+   lemma's citation form is itself a word form of pl_PL.dic (a homograph such as aktorzy,
+   plural of aktor, names SGJP's rare verb aktorzyć too, which sjp.pl does not have). This catches the
    words SGJP lemmatises differently from sjp.pl: adverbs (wrogo from wrogi), stems that are
    inflected forms (bajerach -> bajera), gerunds' verbs, and so on. Lemmas nie + X with X
    known are skipped: the expander derives nie- forms of adjectives and adverbs itself.
@@ -21,8 +23,8 @@ Stems Morfeusz does not know at all are left out (the build would only reject th
 unknown-lemma); the counts are printed.
 
 With --word-list (the sjp.pl word-game list, GPL-2 / CC BY 4.0), the second list holds the SGJP
-lemmas of that list's words (first segment, common words only, as in step 2) that the first list
-lacks: sjp.pl's game list is newer than the Hunspell dictionary, and its words name lemmas
+lemmas of that list's words (first segment, common words only, attested: the lemma itself is on
+the list, or longer than any word of the list, as in step 2) that the first list lacks: sjp.pl's game list is newer than the Hunspell dictionary, and its words name lemmas
 (achać, abba, aplauzować, ...) that pl_PL.dic does not have. Because that list is also what the
 benchmark measures recall on, bench/bench_lexicon.py reports a held-out recall as well: lemmas
 taken from one half of the list only, recall measured on the other half.
@@ -73,11 +75,20 @@ def lemmas_of_words(words: list[str], workers: int = 2) -> set[str]:
     return found
 
 
+def attested_lemmas_of_words(words: list[str], workers: int = 2) -> set[str]:
+    """The lemmas of WORDS (lemmas_of_words) that the words attest: the citation form is one
+    of them (see headwords_from_dic), or longer than the longest of them, as the list cannot
+    attest it (the sjp.pl game list subset stops at 8 letters: aplauzować)."""
+    listed = set(words)
+    longest = max((len(w) for w in listed), default=0)
+    return {h for h in lemmas_of_words(words, workers) if h in listed or len(h) > longest}
+
+
 def headwords_from_word_list(path: Path, known: set[str], workers: int = 2) -> tuple[list[str], dict[str, int]]:
     """The lemmas of the words in PATH (one per line, UTF-8) that KNOWN does not hold."""
     words = [w.strip() for w in path.read_text(encoding="utf-8").splitlines()]
     words = [w for w in words if w and w.isalpha() and w.islower()]
-    found = lemmas_of_words(words, workers)
+    found = attested_lemmas_of_words(words, workers)
     new = found - known
     return sorted(new), {"words": len(words), "lemmas": len(found), "new-lemmas": len(new)}
 
@@ -109,6 +120,12 @@ def headwords_from_dic(dic: Path, workers: int = 2) -> tuple[list[str], dict[str
                 forms.add(f)
     stats["forms"] = len(forms)
     found = lemmas_of_words(list(forms), workers) - out
+    # a lemma is attested when its own citation form is a word of the dictionary: a homograph
+    # names lemmas sjp.pl does not have (aktorzy, plural of aktor, is also a form of SGJP's
+    # rare verb aktorzyć; anieli -> anielić), and those would bring their whole paradigms
+    unattested = {h for h in found if h not in forms}
+    stats["unattested-lemmas-skipped"] = len(unattested)
+    found -= unattested
     # nie- + a known lemma: the expander derives those forms itself (tagged NEG)
     known = out | found
     nie = {h for h in found if h.startswith("nie") and h[3:] in known}

@@ -48,11 +48,15 @@ PRED     predicative (SGJP ``pred``: trzeba, można)
 FIXED    a word used only inside fixed phrases (SGJP ``frag``/``burk``: na oścież, wskroś)
 DEPR     depreciative noun form (SGJP ``depr``: te chłopy)
 MOD      Polish modal adjective-verb (SGJP ``winien``: powinien)
-ARCH     marked archaic / obsolete by SGJP qualifiers (daw., przest.)
+ARCH     marked archaic / obsolete by SGJP qualifiers (daw., przest., daw. dziś ...)
 NONSTD   marked incorrect by SGJP qualifiers (niepopr.)
 VULG     marked vulgar by SGJP qualifiers (wulg.)
+RARE     marked rare by SGJP qualifiers (rzad.)
+DIAL     marked dialectal or regional by SGJP qualifiers (gwar., reg.)
+COLL     marked colloquial by SGJP qualifiers (pot.)
+INDIV    marked individual (one author's coinage) by SGJP qualifiers (indyw.)
 UNKNOWN  the analyser does not know the word (SGJP ``ign``)
-GUESSED  inflected by analogy: the paradigm source does not hold the headword (Czech)
+GUESSED  inflected by analogy: the paradigm source (Czech dictionary, SGJP) does not hold the headword
 TOPO     adjective derived from a place name (Czech ostravský from Ostrava)
 """
 
@@ -82,7 +86,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "impers": ("IMPRS",),
     "class": ("PROPN", "ABBR"),
     "extra": ("SHORT", "POSS", "FUSED", "CLITIC", "ADJA", "ADJP", "PRED", "FIXED", "DEPR", "MOD",
-              "ARCH", "NONSTD", "VULG", "UNKNOWN", "GUESSED", "TOPO"),
+              "ARCH", "NONSTD", "VULG", "UNKNOWN", "GUESSED", "TOPO", "RARE", "DIAL", "COLL", "INDIV"),
 }
 # Categories whose features are alternatives of one another when several appear in one tag.
 # "pos" is not one: N;V.MSDR is a gerund, not "noun or gerund".
@@ -177,7 +181,9 @@ _SGJP_VALUE = {
 # SGJP name classes that are common words; every other class marks a proper name.
 COMMON_NAME_CLASSES = frozenset({"nazwa_pospolita", "nazwa pospolita", "pospolita", ""})
 # SGJP qualifiers that become features.
-_QUALIFIER_FEATURES = {"daw.": "ARCH", "przest.": "ARCH", "niepopr.": "NONSTD", "wulg.": "VULG"}
+_QUALIFIER_FEATURES = {"daw.": "ARCH", "przest.": "ARCH", "niepopr.": "NONSTD", "wulg.": "VULG",
+                       "rzad.": "RARE", "gwar.": "DIAL", "reg.": "DIAL", "pot.": "COLL",
+                       "indyw.": "INDIV"}
 
 
 def sgjp_to_tag(tag: str, name_classes: Iterable[str] = (), qualifiers: Iterable[str] = (),
@@ -187,7 +193,8 @@ def sgjp_to_tag(tag: str, name_classes: Iterable[str] = (), qualifiers: Iterable
     - dotted values are alternatives and all go into the tag (see ``readings_of``);
     - ``fin`` of a perfective verb is the future (FUT), of an imperfective one the present (PRS);
     - a name class other than the common-noun one, or a capitalised form, adds PROPN;
-    - qualifiers daw./przest. add ARCH, niepopr. adds NONSTD, wulg. adds VULG;
+    - qualifiers daw./przest. add ARCH, niepopr. NONSTD, wulg. VULG, rzad. RARE, gwar./reg.
+      DIAL, pot. COLL, indyw. INDIV (a compound label daw._dziś_gwar. by its first part);
     - values not in the vocabulary (agl/nagl, wok/nwok, akc/nakc, praep/npraep, congr/rec, col/
       ncol, vocalic variants) carry no grammatical meaning for the games and are left out.
     """
@@ -208,7 +215,9 @@ def sgjp_to_tag(tag: str, name_classes: Iterable[str] = (), qualifiers: Iterable
         feats.add("PROPN")
     for q in qualifiers:
         for single in q.split(","):
-            f = _QUALIFIER_FEATURES.get(single.strip())
+            single = single.strip()
+            # compound labels (daw._dziś_gwar., przest._dziś_książk.): the first part
+            f = _QUALIFIER_FEATURES.get(single) or _QUALIFIER_FEATURES.get(single.split("_", 1)[0])
             if f:
                 feats.add(f)
     return frozenset(feats)

@@ -8,7 +8,8 @@ temporary directory and renamed into place only when complete:
                       ``files``: the byte size and sha256 of every other file
     forms.marisa      marisa-trie of the tile keys (memory-mapped)
     headwords.marisa  marisa-trie of the headwords (id -> text with restore_key; mmapped)
-    tables.json       tag strings, rule names, tag sets (lists of [tag id, rule id])
+    tables.json       tag strings, rule names, tag sets (lists of [tag id, rule id]); optional
+                      "models": {headword: model lemma} for headwords inflected by analogy
     readings.bin      provenance: uint32 offsets[n_forms + 1] indexed by the form's trie id,
                       then uint64 records (headword id << 32 | tag set id), little-endian
 
@@ -53,6 +54,7 @@ class Reading:
     headword: str
     tag: str
     rule: str
+    model: str = ""    # a guessed headword: the lemma whose paradigm it was inflected after
 
 
 def _sha256(path: Path) -> str:
@@ -126,6 +128,7 @@ class Lexicon:
             self._tags: list[str] = tables["tags"]
             self._rules: list[str] = tables["rules"]
             self._tagsets: list[list[list[int]]] = tables["tagsets"]
+            self._models: dict[str, str] = tables.get("models", {})
         except (OSError, ValueError, KeyError, RuntimeError, UnicodeDecodeError) as exc:
             raise LexiconCorruptError(f"{self.path}: cannot read lexicon ({exc})") from None
         n = len(self._forms)
@@ -197,8 +200,12 @@ class Lexicon:
         for i in range(self._offsets[kid], self._offsets[kid + 1]):
             rec = self._records[i]
             head = self._heads.restore_key(rec >> 32)
+            model = self._models.get(head, "")
             for tag_id, rule_id in self._tagsets[rec & 0xFFFFFFFF]:
-                out.append(Reading(form, head, self._tags[tag_id], self._rules[rule_id]))
+                tag = self._tags[tag_id]
+                # a headword may have SGJP readings beside guessed ones (a homograph)
+                guessed = model if model and "GUESSED" in tag.split(";") else ""
+                out.append(Reading(form, head, tag, self._rules[rule_id], guessed))
         return out
 
     def close(self) -> None:

@@ -64,9 +64,17 @@ def test_emphatic_ze(zrobic, form):
     assert zrobic[form] == {"fused-form"}
 
 
-def test_no_neuter_first_or_second_person(zrobic):
-    for form in ("zrobiłom", "zrobiłoś", "zrobiłobym", "zrobiłobyś"):
-        assert form not in zrobic
+@pytest.mark.parametrize("form", ["zrobiłom", "zrobiłoś", "zrobiłobym", "zrobiłobyś"])
+def test_neuter_first_and_second_person(zrobic, form):
+    assert zrobic[form] == {"fused-form"}
+
+
+def test_neuter_fused_forms_for_every_verb():
+    for verb, forms in (("nieść", ("niosłom", "niosłoś", "niosłobym")), ("być", ("byłom", "byłobyś")),
+                        ("powinien", ("powinnom", "powinnoś"))):
+        admitted_forms = admitted(verb)
+        for form in forms:
+            assert admitted_forms.get(form) == {"fused-form"}, (verb, form)
 
 
 def test_fused_tags_carry_person_and_mood():
@@ -74,6 +82,8 @@ def test_fused_tags_carry_person_and_mood():
     assert {"V", "PST", "1", "SG", "MASC", "FUSED"} <= tags["zrobiłem"]
     assert {"V", "COND", "2", "SG", "FEM", "FUSED"} <= tags["zrobiłabyś"]
     assert "PST" not in tags["zrobiłabyś"]
+    assert {"V", "PST", "1", "SG", "NEUT", "FUSED"} <= tags["zrobiłom"]
+    assert {"V", "COND", "2", "SG", "NEUT", "FUSED"} <= tags["zrobiłobyś"]
     assert {"V", "IMP", "2", "SG", "FUSED"} <= tags["zróbże"]
 
 
@@ -214,11 +224,18 @@ def test_headwords_from_a_word_list_are_common_sgjp_lemmas_not_yet_known(tmp_pat
 
     words = tmp_path / "list.txt"
     # achałam: fused past tense -> achać; psami -> pies (known); afryce: only a proper name;
-    # np: abbreviation; qwxz: unknown to SGJP; Abba: capitalised line, skipped
-    words.write_text("achałam\npsami\nafryce\nnp\nqwxz\nAbba\nabbami\n", encoding="utf-8")
+    # np: abbreviation; qwxz: unknown to SGJP; Abba: capitalised line, skipped; aktorzy names
+    # aktor and SGJP's verb aktorzyć, whose citation form is not on the list (unattested)
+    # (a lemma longer than the list's longest word cannot be on it and needs no attestation:
+    # with "poaplauzowali" on the list, aplauzować stays unattested, aktorzyć too)
+    words.write_text("achałam\nachać\npsami\nafryce\nnp\nqwxz\nAbba\nabbami\nabba\naktorzy\n"
+                     "aktor\npoaplauzowali\n", encoding="utf-8")
     heads, stats = headwords_from_word_list(Path(words), known={"pies"}, workers=1)
-    assert heads == ["abba", "achać"]
-    assert stats["words"] == 6 and stats["new-lemmas"] == 2
+    assert heads == ["abba", "achać", "aktor"]
+    assert stats["words"] == 11 and stats["new-lemmas"] == 3
+    words.write_text("achałam\naktorzy\naktor\n", encoding="utf-8")    # longest: 7 letters
+    heads, _stats = headwords_from_word_list(Path(words), known=set(), workers=1)
+    assert heads == ["aktor", "aktorzyć"]      # achać (5 letters) is not on this list
 
 
 def test_shipped_game_list_headwords_do_not_repeat_the_main_list():
@@ -229,3 +246,9 @@ def test_shipped_game_list_headwords_do_not_repeat_the_main_list():
     extra = (root / "headwords-sjp-growy.txt").read_text(encoding="utf-8").split()
     assert extra == sorted(set(extra)) and not main & set(extra)
     assert all(w.isalpha() and w.islower() for w in extra)
+
+
+def test_no_nie_for_indeclinable_adjectives():
+    assert not any(f.startswith("nie") for f, *_ in forms_of("blond"))
+    assert not any(f.startswith("nie") for f, *_ in forms_of("audio"))
+    assert "niezielony" in {f for f, *_ in forms_of("zielony")}

@@ -9,8 +9,28 @@
 # "po ...sku" forms (ADJP), fixed-phrase words (FIXED), nie- forms SGJP generates (gerunds and
 # participles: NEG), fused forms joined by build_tools/expand_pl.py (FUSED).
 #
-# Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA FUSED N V.MSDR ADJ ADV V V.PTCP V.CVB PRO NUM
-#                ADP CONJ PART INTJ PRED FIXED
+# Where forms come from (build_tools/expand_pl.py, guess_pl.py): SGJP's paradigm is the authority
+# for every lemma SGJP knows; a Hunspell (pl_PL.dic) stem SGJP knows adds no form of its own
+# (its affix rules overgenerate: wzmocnio, topolim); a stem SGJP does not know is inflected by
+# analogy with an SGJP lemma and only the parts of that paradigm Hunspell attests are kept
+# (GUESSED); unflagged stems SGJP does not know (culture, abrazo) and stems SGJP knows only as
+# abbreviations (np, mbar is unknown and unflagged) are not admitted (build summary: reasons).
+#
+# SGJP qualifiers, decided by measurement against the sjp.pl game list of 2020 (measuring
+# only; the share of the forms of 2-8 letters that only a reading with this qualifier admits,
+# and that are on that list, counted on lemmas whose citation form sjp.pl attests):
+#   daw./przest. ARCH   75% / 91% on the list (7,583 + 7,893 words): admitted
+#   rzad.        RARE   84% (4,405 words): admitted
+#   gwar./reg.   DIAL   87% / 91%: admitted
+#   pot.         COLL   96%: admitted
+#   wulg.        VULG   96%: admitted
+#   indyw.       INDIV  65% (162 words on the list, 88 not): admitted; deny it for a stricter list
+#   niepopr.     NONSTD  3% (forms SGJP itself marks incorrect): denied below
+# To exclude a class, put a deny rule before the allow rules, e.g. `deny archaic ARCH` or
+# `deny guessed-paradigm GUESSED` (no guessed headword).
+#
+# Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA GUESSED FUSED N V.MSDR ADJ ADV V V.PTCP V.CVB
+#                PRO NUM ADP CONJ PART INTJ PRED FIXED
 [profile]
 name = pl
 language = pl
@@ -24,8 +44,9 @@ deny      unknown-lemma      UNKNOWN
 deny      proper-name        PROPN
 deny      abbreviation       ABBR
 deny      clitic             CLITIC
-deny      marked-incorrect   NONSTD
+deny      marked-incorrect   NONSTD   # SGJP niepopr.: 3% on the game list
 deny      combining-form     ADJA     # lipcowo- (lipcowo-sierpniowy): bound, not a word
+allow     guessed            GUESSED  # inflected by analogy (guess_pl): a headword SGJP lacks
 allow     fused-form         FUSED
 allow     verbal-noun        V.MSDR
 allow     noun               N

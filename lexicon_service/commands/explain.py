@@ -46,5 +46,6 @@ def run(args) -> int:
         print(f"{args.word}: invalid (not in lexicon {lex.name})")
         return 1
     for r in readings:
-        sys.stdout.write(f"{r.form}\theadword {r.headword}\ttag {r.tag}\trule {r.rule}\n")
+        guessed = f"\tguessed from {r.model}" if r.model else ""
+        sys.stdout.write(f"{r.form}\theadword {r.headword}\ttag {r.tag}\trule {r.rule}{guessed}\n")
     return 0

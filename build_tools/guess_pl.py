@@ -1,0 +1,260 @@
+"""Polish inflection by analogy, for a headword SGJP does not know (Morfeusz 2 says ``ign``).
+
+The word gets the paradigm of the SGJP lemma it resembles most, as pymorphy2's predictor does
+for Russian: among the known lemmas (``Models``), those sharing the longest ending with the
+word; a model applies only when that shared ending covers every letter its paradigm changes
+(``strip`` below), so stem alternations are copied only onto the same letters (kot -> kocie
+gives lot -> locie; nieść -> niosę needs a word ending in -eść).
+
+A paradigm is the model's SGJP forms written relative to the model lemma: (prefix nie-/naj-
+of negated and superlative forms, letters stripped from the lemma's end, letters added, SGJP
+tag). Applied to the word, it gives forms with the
+model's tags, which then go through the same fused-form joiner, nie- rule and profile as SGJP's
+own forms, each reading marked GUESSED and the model named in the provenance.
+
+Choosing the model:
+- with a Hunspell entry (stem + flags): the flags are sjp.pl's own paradigm label, so the
+  models are first the SGJP lemmas that carry the same flags in the .dic; among those at the
+  longest shared ending, the one whose guessed forms agree most with Hunspell's forms of the
+  word. If none applies, every model at the longest two shared-ending lengths, by the same
+  agreement. The guess is corroborated when at least half of Hunspell's forms are guessed;
+  then the parts of the paradigm Hunspell attests are admitted (``attested``: a part such as
+  the present tense or the passive participle whose forms Hunspell never makes is dropped).
+  An unflagged entry (one form) corroborates no paradigm and is not admitted
+  (``unflagged-unknown``: mostly foreign words and phrases, culture, absentes).
+- without one (a headword list entry): the paradigm most frequent among the nearest models
+  at the longest shared ending (pymorphy2's vote); with the entry's part of speech, only
+  models of that class.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Iterable
+
+_TOP = "\U0010ffff"
+PER_LEVEL = 12         # models looked at per shared-ending length
+MIN_SHARED = 2         # letters of ending a model must share at least
+CORROBORATION = 0.5    # share of Hunspell's forms the guess must make
+PREFIXES = ("nie", "naj")
+_VERB_PARTS = frozenset({"fin", "praet", "inf", "impt", "imps", "ger", "pact", "ppas", "pcon",
+                         "pant", "bedzie", "winien"})
+
+
+class Models:
+    """The SGJP lemmas a word may be inflected after, with their Hunspell flags where known."""
+
+    def __init__(self, lemmas: Iterable[str], flags_of: dict[str, str] | None = None) -> None:
+        lemmas = sorted({w for w in lemmas if w.isalpha() and w.islower()})
+        self.all = sorted(w[::-1] for w in lemmas)
+        by: dict[str, list[str]] = {}
+        if flags_of:
+            for w in lemmas:
+                f = flags_of.get(w)
+                if f:
+                    by.setdefault(f, []).append(w[::-1])
+        self.by_flags = {f: sorted(v) for f, v in by.items()}
+
+    def __len__(self) -> int:
+        return len(self.all)
+
+
+def _lcp(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def levels(rev_list: list[str], word: str, deepest: int = MIN_SHARED, per_level: int = PER_LEVEL):
+    """(shared ending length, [model lemmas]) from the longest shared ending down to
+    ``deepest``; at each length the models nearest in reversed order, at most ``per_level``."""
+    r = word[::-1]
+    i = bisect_left(rev_list, r)
+    m = 0
+    for j in (i - 1, i, i + 1):
+        if 0 <= j < len(rev_list) and rev_list[j] != r:
+            m = max(m, _lcp(r, rev_list[j]))
+    seen_lo, seen_hi = i, i
+    for length in range(min(m, len(word) - 1), deepest - 1, -1):
+        lo = bisect_left(rev_list, r[:length])
+        hi = bisect_left(rev_list, r[:length] + _TOP)
+        picked: list[str] = []
+        a, b = i - 1, i
+        while len(picked) < per_level and (a >= lo or b < hi):
+            for j in (b, a):
+                if lo <= j < hi and not (seen_lo <= j < seen_hi) and rev_list[j] != r:
+                    picked.append(rev_list[j][::-1])
+            a -= 1
+            b += 1
+        seen_lo, seen_hi = lo, hi
+        if picked:
+            yield length, picked[:per_level]
+
+
+_PARADIGMS: dict = {}
+
+
+def paradigms(model: str) -> list[tuple[str, int, tuple]]:
+    """The model's paradigms (one per word class of its SGJP homonyms of common words):
+    [(class, longest strip, ((prefix, strip, add, tag, names, qualifiers, details), ...))]."""
+    got = _PARADIGMS.get(model)
+    if got is not None:
+        return got
+    from build_tools.expand_pl import _generate
+    from build_tools.tags import COMMON_NAME_CLASSES
+
+    by_lid: dict[str, list] = {}
+    try:
+        results = _generate(model)
+    except Exception:
+        results = []
+    for form, lid, tag, names, quals, details in results:
+        if tag == "ign" or lid.split(":", 1)[0] != model or not COMMON_NAME_CLASSES.issuperset(names):
+            continue
+        if not form.isalpha() or not form.islower():
+            continue
+        pre = ""
+        for p in PREFIXES:      # negated gerunds, participles (nie-), superlatives (naj-)
+            if form.startswith(p) and not model.startswith(p) and _lcp(model, form) < len(p):
+                pre = p
+                break
+        k = _lcp(model, form[len(pre):])
+        # a model's qualifiers (daw., rzad.) describe the model word, not the guessed one;
+        # niepopr. marks a form variant and is kept
+        q = tuple(x for x in quals if "niepopr." in x)
+        by_lid.setdefault(lid, []).append((pre, len(model) - k, form[len(pre) + k:], tag, names, q,
+                                           details))
+    from build_tools.expand_pl import class_of_tag
+
+    # SGJP splits some lemmas into homonyms of one class (zsiekać:Vp, zsiekać:Vi for the two
+    # aspects): the word is given their union; homonyms of different classes stay apart
+    by_class: dict[str, list] = {}
+    for lid, items in sorted(by_lid.items()):
+        by_class.setdefault(class_of_tag(items[0][3]), []).extend(items)
+    out = []
+    for cls, items in sorted(by_class.items()):
+        items = tuple(dict.fromkeys(items))
+        out.append((cls, max(s for _p, s, *_ in items), items))
+    _PARADIGMS[model] = out
+    return out
+
+
+def apply(word: str, items: tuple) -> list[tuple]:
+    """The word's forms by a paradigm, in the shape of expand_pl._generate's results."""
+    n = len(word)
+    return [(pre + word[:n - strip] + add, word, tag, names, quals, details)
+            for pre, strip, add, tag, names, quals, details in items]
+
+
+def _candidates(rev_list, word, deepest, want_class, per_level=PER_LEVEL):
+    from build_tools.expand_pl import class_of_tag
+
+    for shared, models in levels(rev_list, word, deepest, per_level):
+        found = []
+        for model in models:
+            for lid, strip, items in paradigms(model):
+                if strip > shared or len(word) - strip < 1:
+                    continue
+                if want_class is not None and class_of_tag(items[0][3]) != want_class:
+                    continue
+                found.append((model, items))
+        if found:
+            yield shared, found
+
+
+def guess(word: str, models: Models, *, flags: str | None = None, hforms: set | None = None,
+          want_class: str | None = None, listed=frozenset()):
+    """-> (model lemma, results in _generate's shape) or (None, reason). ``listed``: the
+    dictionary's other entries, which attest paradigm parts too (see ``attested``)."""
+    if hforms:
+        return _guess_corroborated(word, models, flags, hforms, want_class, listed)
+    best = None
+    fallback = None
+    for _shared, found in _candidates(models.all, word, MIN_SHARED, want_class):
+        # a prefixed verb (zabłękitnieć for błękitnieć) usually differs in aspect, and with it
+        # in whole paradigm parts: it is a model only when no other verb is near
+        own = [(m, it) for m, it in found
+               if not (len(m) > len(word) and m.endswith(word) and it[0][3].split(":", 1)[0]
+                       in _VERB_PARTS)]
+        if not own:
+            fallback = fallback or found
+            continue
+        found = own
+        votes: dict[tuple, list] = {}
+        for model, items in found:
+            sig = tuple(sorted((p, s, a, t) for p, s, a, t, *_ in items))
+            votes.setdefault(sig, []).append((model, items))
+        sig = max(votes, key=lambda s: (len(votes[s]), -len(s), s))
+        best = votes[sig][0]
+        break
+    if best is None and fallback:
+        best = fallback[0]
+    if best is None:
+        return None, "no-model"
+    return best[0], apply(word, best[1])
+
+
+def _expanded(word: str, results: list) -> set[str]:
+    """Every form the build makes of a paradigm (fused forms, nie- included)."""
+    from build_tools.expand_pl import expand_lemma
+
+    forms, _reason = expand_lemma(word, results=results)
+    return {f for f, *_ in forms}
+
+
+def agreement(word: str, results: list, hforms: set) -> int:
+    """How many of Hunspell's forms of the word the paradigm's expansion makes."""
+    return len(_expanded(word, results) & hforms)
+
+
+def _guess_corroborated(word, models, flags, hforms, want_class, listed=frozenset()):
+    if len(hforms) == 1:
+        # one form attests no paradigm; sjp.pl leaves uninflected mostly foreign words and
+        # phrases (culture, absentes): 58% of such words are on the game list of 2020
+        return None, "unflagged-unknown"
+    pools = []
+    same = models.by_flags.get(flags) if flags else None
+    if same:
+        pools.append((same, 1, 1, 3))
+    pools.append((models.all, MIN_SHARED, 2, 4))
+    best = None
+    for rev_list, deepest, depth, per_level in pools:
+        for n, (shared, found) in enumerate(_candidates(rev_list, word, deepest, want_class,
+                                                        per_level=per_level)):
+            if n >= depth:
+                break
+            for model, items in found:
+                # ranked by the paradigm's own forms (cheap); the fused forms and nie- forms
+                # Hunspell also lists count once a model is chosen
+                results = apply(word, items)
+                forms = {r[0] for r in results}
+                key = (len(forms & hforms), shared, -len(forms - hforms), model)
+                if best is None or key > best[0]:
+                    best = (key, model, results)
+        if best is not None:
+            agree = len(_expanded(word, best[2]) & hforms)
+            if agree >= CORROBORATION * len(hforms):
+                break
+    if best is None:
+        return None, "no-model"
+    _key, model, results = best
+    if agree < CORROBORATION * len(hforms):
+        return None, "uncorroborated"
+    return model, attested(results, hforms, listed)
+
+
+def attested(results: list, hforms: set, listed=frozenset()) -> list:
+    """The parts of a guessed paradigm that Hunspell attests: the forms of each SGJP
+    paradigm part (fin, praet, ppas, ger, subst, adj, ...; a negated form counting as its
+    positive one) of which Hunspell makes at least one form, or which is an entry of the
+    dictionary itself (``listed``: sjp.pl lists nie- words, and a verb's transgressives and
+    participles such as acylując, as entries of their own)."""
+    parts: dict[str, bool] = {}
+    for form, _lid, tag, *_ in results:
+        part = tag.split(":", 1)[0]
+        positive = form[3:] if tag.endswith(":neg") and form.startswith("nie") else form
+        if form in hforms or positive in hforms or form in listed:
+            parts[part] = True
+    return [r for r in results if parts.get(r[2].split(":", 1)[0])]

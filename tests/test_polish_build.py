@@ -1,0 +1,124 @@
+"""Polish admission rules end to end, through small builds in tmp_path (issue #11): neuter fused
+forms, abbreviations and foreign words, Hunspell overgeneration, guessed headwords, bad input."""
+
+import json
+
+import pytest
+
+pytest.importorskip("morfeusz2")
+
+from build_tools.cli import main as build_main  # noqa: E402
+from build_tools.profiles import PROFILE_DIR  # noqa: E402
+from lexicon_service.cli import main as service_main  # noqa: E402
+from lexicon_service.lexicon import load_lexicon  # noqa: E402
+
+# a noun paradigm in the style of pl_PL.aff (-ka nouns: abadanka, sudanka)
+AFF = """SET UTF-8
+
+SFX X Y 9
+SFX X   a     i       ka
+SFX X   a     ę       ka
+SFX X   a     ą       ka
+SFX X   a     o       ka
+SFX X   ka    ek      ka
+SFX X   ka    ce      ka
+SFX X   ka    kom     ka
+SFX X   ka    kami    ka
+SFX X   ka    kach    ka
+
+SFX B Y 1
+SFX B   0     m       .
+"""
+
+
+def write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def build(tmp_path, name, *args):
+    out = tmp_path / f"{name}.lex"
+    assert build_main(["--rules", "pl-scrabble", "--quiet", "--workers", "1", "-o", str(out),
+                       *map(str, args)]) == 0
+    return out
+
+
+def test_neuter_past_and_conditional_with_person_endings(tmp_path, capsys):
+    heads = write(tmp_path / "h.txt", "zrobić\nnieść\n")
+    lex = build(tmp_path, "n", "--headwords", heads)
+    with load_lexicon(lex) as L:
+        for form in ("zrobiłom", "zrobiłoś", "zrobiłobym", "zrobiłobyś", "niosłom", "niosłobyś",
+                     "zrobiłem", "zrobiłabym"):
+            assert L.is_admissible(form), form
+        (r,) = L.explain("zrobiłom")
+        assert r.rule == "fused-form" and {"NEUT", "1", "SG", "PST"} <= set(r.tag.split(";"))
+        assert not L.is_admissible("zrobiłm")
+
+
+def test_abbreviations_and_uninflected_foreign_words_are_not_admitted(tmp_path, capsys):
+    write(tmp_path / "a.aff", AFF)
+    dic = write(tmp_path / "a.dic", "5\nnp\nitd\nculture\nabsentes\nkot\n")
+    lex = build(tmp_path, "a", "--hunspell", dic)
+    out = capsys.readouterr().out
+    assert "abbreviation" in out and "a.dic:2" in out
+    assert "unflagged-unknown" in out and "culture (a.dic:4)" in out
+    with load_lexicon(lex) as L:
+        assert not {"np", "itd", "culture", "absentes"} & set(L.keys())
+        assert "kot" in L
+
+
+def test_hunspell_affix_forms_are_not_admitted_for_a_lemma_sgjp_knows(tmp_path, capsys):
+    """skoro/B makes "skorom" (SFX B: + m); SGJP's paradigm of skoro has no such form."""
+    write(tmp_path / "o.aff", AFF)
+    dic = write(tmp_path / "o.dic", "2\nskoro/B\nkot/B\n")
+    lex = build(tmp_path, "o", "--hunspell", dic)
+    with load_lexicon(lex) as L:
+        assert "skoro" in L and "kot" in L and "kotem" in L
+        assert "skorom" not in L and "kotm" not in L
+        assert all(r.rule != "hunspell-form" for r in L.explain("kot"))
+
+
+def test_guessed_headwords_name_their_model(tmp_path, capsys, monkeypatch):
+    write(tmp_path / "g.aff", AFF)
+    # sudanka: an SGJP lemma with the same flags (the model); abadanka: SGJP does not know it
+    dic = write(tmp_path / "g.dic", "2\nsudanka/X\nabadanka/X\n")
+    heads = write(tmp_path / "h.txt", "sudanka\nkot\nradar\nlidar\n")
+    lex = build(tmp_path, "g", "--headwords", heads, "--hunspell", dic)
+    out = capsys.readouterr().out
+    assert "guessed: 2 headwords" in out
+    with load_lexicon(lex) as L:
+        assert L.manifest["counts"]["guessed_headwords"] == 2
+        for form in ("abadanka", "abadanki", "abadankę", "abadanek", "abadankami"):
+            assert form in L, form
+            for r in L.explain(form):
+                assert (r.headword, r.rule, r.model) == ("abadanka", "guessed", "sudanka")
+                assert "GUESSED" in r.tag.split(";")
+        # lidar: a headword-list entry SGJP does not know, inflected like its nearest models
+        assert {"lidar", "lidaru", "lidarem", "lidarami"} <= set(L.keys())
+        assert L.explain("lidarem")[0].model
+        assert "kot" in L and L.explain("kot")[0].model == ""
+    assert service_main(["explain", "--lexicon", str(lex), "abadankami"]) == 0
+    assert "guessed from sudanka" in capsys.readouterr().out
+    assert service_main(["explain", "--lexicon", str(lex), "--json", "abadankami"]) == 0
+    assert json.loads(capsys.readouterr().out)["readings"][0]["model"] == "sudanka"
+
+    # the profile can exclude guessed readings
+    text = (PROFILE_DIR / "pl.profile").read_text(encoding="utf-8")
+    strict = text.replace("allow     guessed ", "deny      guessed ")
+    assert strict != text
+    write(tmp_path / "strict.profile", strict.replace("name = pl", "name = strict"))
+    lex2 = build(tmp_path, "s", "--profile", tmp_path / "strict.profile", "--headwords", heads,
+                 "--hunspell", dic)
+    with load_lexicon(lex2) as L:
+        assert "abadanka" not in L and "lidar" not in L and "sudanka" in L
+
+
+def test_bad_input_is_counted_with_file_and_line(tmp_path, capsys):
+    heads = write(tmp_path / "h.txt", "kot\nzły\tadj\tx\nxqzvw\n")
+    (tmp_path / "b.aff").write_text("SET UTF-8\n", encoding="ascii")
+    (tmp_path / "b.dic").write_bytes(b"2\nkot\n\xff\xfebad\n")      # not UTF-8
+    build(tmp_path, "b", "--headwords", heads, "--hunspell", tmp_path / "b.dic")
+    out = capsys.readouterr().out
+    assert "bad-headword-line" in out and "h.txt:2" in out
+    assert "unknown-lemma" in out and "xqzvw (h.txt:3)" in out
+    assert "bad-encoding" in out and "b.dic:3" in out
