@@ -85,7 +85,7 @@ def test_guessed_headwords_name_their_model(tmp_path, capsys, monkeypatch):
     heads = write(tmp_path / "h.txt", "sudanka\nkot\nradar\nlidar\n")
     lex = build(tmp_path, "g", "--headwords", heads, "--hunspell", dic)
     out = capsys.readouterr().out
-    assert "guessed: 2 headwords" in out
+    assert "inflected by analogy" in out and "): 2 headwords" in out
     with load_lexicon(lex) as L:
         assert L.manifest["counts"]["guessed_headwords"] == 2
         for form in ("abadanka", "abadanki", "abadankę", "abadanek", "abadankami"):
@@ -115,10 +115,13 @@ def test_guessed_headwords_name_their_model(tmp_path, capsys, monkeypatch):
 
 def test_bad_input_is_counted_with_file_and_line(tmp_path, capsys):
     heads = write(tmp_path / "h.txt", "kot\nzły\tadj\tx\nxqzvw\n")
-    (tmp_path / "b.aff").write_text("SET UTF-8\n", encoding="ascii")
-    (tmp_path / "b.dic").write_bytes(b"2\nkot\n\xff\xfebad\n")      # not UTF-8
-    build(tmp_path, "b", "--headwords", heads, "--hunspell", tmp_path / "b.dic")
+    build(tmp_path, "b", "--headwords", heads)
     out = capsys.readouterr().out
     assert "bad-headword-line" in out and "h.txt:2" in out
     assert "unknown-lemma" in out and "xqzvw (h.txt:3)" in out
-    assert "bad-encoding" in out and "b.dic:3" in out
+    # a source that is not text in its declared encoding stops the build, naming file and line
+    (tmp_path / "b.aff").write_text("SET UTF-8\n", encoding="ascii")
+    (tmp_path / "b.dic").write_bytes(b"2\nkot\n\xff\xfebad\n")
+    assert build_main(["--rules", "pl-scrabble", "--quiet", "--workers", "1", "-o", str(tmp_path / "c.lex"),
+                       "--hunspell", str(tmp_path / "b.dic")]) == 2
+    assert "b.dic:3" in capsys.readouterr().err and not (tmp_path / "c.lex").exists()
