@@ -248,3 +248,28 @@ def test_event_streams_end_when_the_server_stops(lexicon_dir, tmp_path):
     finally:
         web.stop()
         srv.stop(None).wait()
+
+
+def test_with_server_tokens_the_game_token_goes_in_x_game_token(lexicon_dir, tmp_path):
+    srv, _ = create_server("localhost:0", lexicon_dir, games_db=str(tmp_path / "games.db"), tokens=["server-secret"])
+    srv.start()
+    app = create_app(srv.registry, tokens=["server-secret"], servicers={"session": srv.game_sessions})
+    web = HttpServer(app, "localhost:0").start()
+    try:
+        with httpx.Client(base_url=web.url, timeout=10) as client:
+            assert client.post("/v1/games", json={"lexicon": RULE_SET, "playerNames": ["A", "B"]}).status_code == 401
+            server = bearer("server-secret")
+            game = client.post("/v1/games", headers=server, json={"lexicon": RULE_SET, "playerNames": ["A", "B"]}).json()
+            gid, ann = game["gameId"], game["playerTokens"][0]
+            assert client.get(f"/v1/games/{gid}", headers=bearer(ann)).status_code == 401  # not the server's token
+            mine = client.get(f"/v1/games/{gid}", headers={**server, "X-Game-Token": ann}).json()
+            assert mine["you"] == 0 and mine["rack"]
+            r = client.post(f"/v1/games/{gid}:move", headers={**server, "X-Game-Token": ann}, json={"pass": True})
+            assert r.status_code == 200 and r.json()["version"] == "2"
+            assert client.get(f"/v1/games/{gid}/events").status_code == 401
+            with client.stream("GET", f"/v1/games/{gid}/events", headers={**server, "X-Game-Token": ann}) as stream:
+                events, _ = read_events(stream.iter_lines(), 2)
+                assert events[1][2]["kind"] == "pass" and events[1][2]["rack"] == mine["rack"]  # Ann's own event
+    finally:
+        web.stop()
+        srv.stop(None).wait()

@@ -241,6 +241,7 @@ async function follow() {
   if (gameToken) headers["X-Game-Token"] = gameToken;
   setLive(t("loading"));
   delete document.body.dataset.liveVersion;
+  delete document.body.dataset.liveEnded;
   let response;
   try {
     response = await fetch(`/v1/games/${encodeURIComponent(id)}/events`, { headers, signal: me.abort.signal, cache: "no-store" });
