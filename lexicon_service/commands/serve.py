@@ -179,7 +179,8 @@ def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_th
     """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry."""
     from lexicon_service.http import HttpServer, create_app
 
-    app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads)
+    app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
+                     servicers={"session": server.game_sessions})
     try:
         return HttpServer(app, address, tls=tls, reuse_port=reuse_port).start()
     except (OSError, ValueError) as exc:

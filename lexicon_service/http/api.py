@@ -8,8 +8,8 @@ lexicon_service/server/errors.py); `_Context.abort` raises it here and it is ans
 
     {"error": {"code": <HTTP status>, "status": "<gRPC code name>", "message": "<the gRPC message>"}}
 
-with the HTTP status of that code in google/rpc/code.proto. Game-session calls: add `ApiRoute`s to
-`ROUTES` once their servicer exists (see SESSION_ROUTES below).
+with the HTTP status of that code in google/rpc/code.proto. Game-session calls are SESSION_ROUTES,
+served when create_app is given the session servicer.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import grpc
 from google.protobuf import json_format
 
-from lexicon_service.grpc_gen import game_pb2, lexicon_pb2
+from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2
 
 # google/rpc/code.proto: the HTTP mapping of each canonical code.
 HTTP_STATUS = {
@@ -101,7 +101,7 @@ class ServicerContext:
 class ApiRoute:
     method: str  # HTTP method
     path: str  # Starlette path; {name} binds the request field `name`
-    service: str  # "lexicon" or "game": which servicer
+    service: str  # "lexicon", "game" or "session": which servicer
     rpc: str  # the servicer method
     request: type  # the request message class
     summary: str
@@ -131,14 +131,38 @@ ROUTES = (
     ApiRoute("POST", "/v1/games:replay", "game", "ReplayGame", game_pb2.ReplayGameRequest,
              "Replay a GCG record line by line (ReplayGame).", body=True),
 )
-# Game sessions: once their servicer exists, add its unary calls here, e.g.
-#   ApiRoute("POST", "/v1/games", "session", "CreateGame", session_pb2.CreateGameRequest, "...", body=True),
-#   ApiRoute("GET", "/v1/games/{game_id}", "session", "GetGame", session_pb2.GetGameRequest, "..."),
-# and pass the servicer to create_app(..., servicers={"session": ...}); routing, errors, tokens (the
-# request's headers are the call's metadata: authorization, x-game-token), trailing metadata (sent as
-# headers) and /openapi.json follow from this table. A server stream (WatchGame) needs a route of its
-# own (e.g. newline-delimited JSON); the game viewer would follow a live game with it.
-SESSION_ROUTES: tuple[ApiRoute, ...] = ()
+# Game sessions (GameSessionService). The caller's game token travels as in gRPC: `Authorization: Bearer
+# <token>`, or `X-Game-Token: <token>` when the server has tokens of its own (then Authorization carries
+# the server's). A refusal's `lexicon-reason` / `lexicon-version` trailing metadata comes back as headers.
+# WatchGame, a server stream, is `GET /v1/games/{game_id}/events` (Server-Sent Events; app.py).
+SESSION_ROUTES: tuple[ApiRoute, ...] = (
+    ApiRoute("POST", "/v1/games", "session", "CreateGame", session_pb2.CreateGameRequest,
+             "Start a server-held game; the players' and the director's tokens are shown once (CreateGame).",
+             body=True),
+    ApiRoute("GET", "/v1/games/{game_id}", "session", "GetGame", session_pb2.GetGameRequest,
+             "The game as the caller may see it: the rack only to its player (GetGame)."),
+    ApiRoute("POST", "/v1/games/{game_id}:move", "session", "SubmitMove", session_pb2.SubmitMoveRequest,
+             "Play, exchange or pass; expected_version refuses a stale move with ABORTED (SubmitMove).", body=True),
+    ApiRoute("POST", "/v1/games/{game_id}:challenge", "session", "Challenge", session_pb2.ChallengeRequest,
+             "Challenge the last play under the game's challenge rule (Challenge).", body=True),
+    ApiRoute("GET", "/v1/games/{game_id}/record", "session", "GetGameRecord", session_pb2.GetGameRecordRequest,
+             "The GCG record of the game so far (GetGameRecord)."),
+    ApiRoute("POST", "/v1/games/{game_id}:adjustScore", "session", "AdjustScore", session_pb2.AdjustScoreRequest,
+             "Director: add delta to a player's score, with a reason (AdjustScore).", body=True),
+    ApiRoute("POST", "/v1/games/{game_id}:undo", "session", "UndoLastMove", session_pb2.UndoLastMoveRequest,
+             "Director: take back the last move (UndoLastMove).", body=True),
+    ApiRoute("POST", "/v1/games/{game_id}:end", "session", "EndGame", session_pb2.EndGameRequest,
+             "Director: end the game now (EndGame).", body=True),
+)
+WATCH_PATH = "/v1/games/{game_id}/events"
+SSE = "text/event-stream"
+
+
+def sse_event(message, event: str | None = None, event_id: int | None = None) -> bytes:
+    """One Server-Sent Event: `data:` the proto3 JSON of `message` (a message or a dict) on one line."""
+    data = message if isinstance(message, dict) else to_json_dict(message)
+    head = (f"id: {event_id}\n" if event_id is not None else "") + (f"event: {event}\n" if event else "")
+    return head.encode() + b"data: " + dumps(data) + b"\n\n"
 
 
 # --- JSON <-> proto --------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 answer from the same lexicons (and reload together). Routes:
 
 * the JSON API (`api.ROUTES`), each route one servicer method;
+* `GET /v1/games/{game_id}/events`, WatchGame as Server-Sent Events (with the session servicer);
 * `POST /v1/games:view`, the game viewer's call: ReplayGame plus the board after every line and the
   ScoreMove breakdown of every play (HTTP only; not a gRPC method);
 * `/judge`, `/lookup`, `/games`: the pages (static files in `static/`), `/sw.js` their service worker;
@@ -15,8 +16,10 @@ pages, their files, `/openapi.json` and `/healthz` are open, as gRPC health is.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+import threading
 import time
 from importlib import resources
 
@@ -24,11 +27,11 @@ import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from lexicon_service.grpc_gen import game_pb2
+from lexicon_service.grpc_gen import game_pb2, session_pb2
 from lexicon_service.http import api
 from lexicon_service.http.openapi import build_openapi
 from lexicon_service.server.auth import BearerTokenInterceptor
@@ -103,11 +106,31 @@ def _deadline(request: Request) -> float | None:
     return time.monotonic() + seconds
 
 
+class _StreamContext(api.ServicerContext):
+    """A stream's context: active until the client goes away or the server stops (`stop` set)."""
+
+    __slots__ = ("stop",)
+
+    def __init__(self, metadata, stop: threading.Event) -> None:
+        super().__init__(None, metadata)
+        self.stop = stop
+
+    def is_active(self) -> bool:
+        return not self.stop.is_set()
+
+
 class _Api:
     """Shared state of the API handlers."""
 
-    def __init__(self, servicers: dict, limits: Limits, tokens, workers: int, fast_threads: int) -> None:
+    def __init__(self, servicers: dict, limits: Limits, tokens, workers: int, fast_threads: int,
+                 max_streams: int = 64, heartbeat: float = 15.0) -> None:
         self.servicers = servicers
+        # Event streams: each holds one thread (the servicer's blocking WatchGame); at most max_streams.
+        self.max_streams = max_streams
+        self.heartbeat = heartbeat
+        self.streams: set[threading.Event] = set()
+        self.streams_lock = threading.Lock()
+        self.closing = False
         self.limits = limits
         self.auth = BearerTokenInterceptor(tokens, exempt_prefixes=()) if tokens else None
         # Threads, as gRPC's two pools: the short calls in a few of their own, the long ones in `workers`.
@@ -160,6 +183,96 @@ class _Api:
         handle.__name__ = route.rpc
         return handle
 
+    def close_streams(self) -> None:
+        """The server stops: every event stream ends (within the servicer's poll), new ones are refused."""
+        with self.streams_lock:
+            self.closing = True
+            for stop in self.streams:
+                stop.set()
+
+    async def watch_game(self, request: Request) -> Response:
+        """WatchGame as Server-Sent Events: one `data:` line per WatchGameResponse (proto3 JSON), its
+        version as the event id (a reconnecting EventSource's Last-Event-ID resumes after it), the history
+        first; a `: heartbeat` comment every `heartbeat` s; an error after the start as `event: rpc-error`."""
+        servicer = self.servicers["session"]
+        try:
+            self.authorise(request)
+            data = api.from_query(session_pb2.WatchGameRequest, request.query_params.multi_items())
+            last_id = request.headers.get("last-event-id", "").strip()
+            if last_id and "after_version" not in data and "afterVersion" not in data:
+                if not last_id.isdecimal():
+                    raise api.invalid(f"Last-Event-ID: {last_id!r} is not a version number")
+                data["after_version"] = last_id
+            api.bind_path(data, session_pb2.WatchGameRequest, {"game_id": request.path_params["game_id"]})
+            message = api.to_message(data, session_pb2.WatchGameRequest, "query")
+            metadata = tuple(request.headers.items())
+            # the game and the token checked before the stream starts, so that they get an HTTP status
+            await anyio.to_thread.run_sync(
+                servicer.GetGame, session_pb2.GetGameRequest(game_id=message.game_id),
+                api.ServicerContext(None, metadata), limiter=self.limiter)
+            stop = threading.Event()
+            with self.streams_lock:
+                if self.closing:
+                    raise api.ApiError(api.grpc.StatusCode.UNAVAILABLE, "the server is stopping")
+                if len(self.streams) >= self.max_streams:
+                    raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                       f"too many event streams open (max {self.max_streams})")
+                self.streams.add(stop)
+        except api.ApiError as exc:
+            return _error(exc)
+        except Exception:  # noqa: BLE001
+            log.exception("internal error starting an event stream")
+            return _error(api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error"))
+
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue = asyncio.Queue()
+        ctx = _StreamContext(metadata, stop)
+
+        def put(item) -> None:
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+            except RuntimeError:  # the loop is gone: nobody listens any more
+                stop.set()
+
+        def pump() -> None:
+            try:
+                for event in servicer.WatchGame(message, ctx):
+                    if stop.is_set():
+                        break
+                    put(event)
+                put(None)
+            except api.ApiError as exc:
+                put(exc)
+            except Exception as exc:  # noqa: BLE001 - reported to the client as INTERNAL
+                log.exception("internal error in an event stream")
+                put(exc)
+            finally:
+                with self.streams_lock:
+                    self.streams.discard(stop)
+
+        async def events():
+            try:
+                while True:
+                    try:
+                        item = await asyncio.wait_for(queue.get(), self.heartbeat)
+                    except asyncio.TimeoutError:
+                        yield b": heartbeat\n\n"
+                        continue
+                    if item is None:
+                        return
+                    if isinstance(item, BaseException):
+                        exc = item if isinstance(item, api.ApiError) else \
+                            api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error")
+                        yield api.sse_event(exc.body(), event="rpc-error")
+                        return
+                    yield api.sse_event(item, event_id=item.version)
+            finally:
+                stop.set()  # the client went away, or the stream ended: the thread ends within a poll
+
+        threading.Thread(target=pump, name="lexicon-http-watch", daemon=True).start()
+        return StreamingResponse(events(), media_type=api.SSE,
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
     async def view_game(self, request: Request) -> Response:
         from lexicon_service.http.viewer import view_game
 
@@ -181,15 +294,20 @@ class _Api:
 
 
 def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: int = 8, fast_threads: int = 2,
-               is_serving=None, servicers: dict | None = None) -> Starlette:
+               is_serving=None, servicers: dict | None = None, max_streams: int = 64,
+               heartbeat: float = 15.0) -> Starlette:
     """The app over `registry`. `is_serving()` (default: the lexicons are loaded) drives /healthz.
-    `servicers` adds servicers by the name api.ApiRoute.service gives them (game sessions)."""
+    `servicers` adds servicers by the name api.ApiRoute.service gives them ("session": the game sessions,
+    with their event stream: at most `max_streams` open, a heartbeat every `heartbeat` s).
+    `app.state.close_streams()` ends the event streams (HttpServer.stop calls it)."""
     limits = limits or Limits()
     servicers = {"lexicon": LexiconServicer(registry, limits), "game": GameServicer(registry, limits),
                  **(servicers or {})}
-    state = _Api(servicers, limits, list(tokens), workers, fast_threads)
+    state = _Api(servicers, limits, list(tokens), workers, fast_threads, max_streams, heartbeat)
     routes = [Route(r.path, state.handler(r), methods=[r.method]) for r in (*api.ROUTES, *api.SESSION_ROUTES)
               if r.service in servicers]
+    if "session" in servicers:
+        routes.append(Route(api.WATCH_PATH, state.watch_game, methods=["GET"]))
     routes.append(Route("/v1/games:view", state.view_game, methods=["POST"]))
     openapi = api.dumps(build_openapi())
     serving = is_serving or (lambda: registry.ready)
@@ -230,4 +348,6 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
                           "message": f"{request.method} {request.url.path}: {exc.detail}"}}
         return Response(api.dumps(body), status_code=exc.status_code, media_type=JSON)
 
-    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app.state.close_streams = state.close_streams
+    return app

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from google.protobuf.descriptor import FieldDescriptor
 
-from lexicon_service.grpc_gen import game_pb2
+from lexicon_service.grpc_gen import game_pb2, session_pb2
 from lexicon_service.http import api
 
 _SCALARS = {
@@ -126,11 +126,29 @@ def build_openapi() -> dict:
         "responses": {"200": {"description": "OK", "content": {"application/json": {
             "schema": {"$ref": "#/components/schemas/GameView"}}}}, **errors},
     }}
+    event_name = _add_message(session_pb2.WatchGameResponse.DESCRIPTOR, schemas)
+    paths[api.WATCH_PATH] = {"get": {
+        "operationId": "WatchGame",
+        "summary": "Every event of the game as it happens, the history first (WatchGame), as Server-Sent Events: "
+                   "each event's data is one WatchGameResponse in proto3 JSON and its id the version; a "
+                   "`: heartbeat` comment keeps the connection open; an error after the start is an event "
+                   "named rpc-error whose data is an Error. Ends when the game ends.",
+        "parameters": [
+            {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}},
+            {"name": "after_version", "in": "query", "required": False, "schema": {"type": "string", "format": "int64"},
+             "description": "send events after this version (default 0: the whole history)"},
+            {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"},
+             "description": "as after_version (a reconnecting EventSource sends it)"}],
+        "responses": {"200": {"description": "text/event-stream of WatchGameResponse", "content": {
+            api.SSE: {"schema": {"$ref": f"#/components/schemas/{event_name}"}}}}, **errors},
+    }}
     return {
         "openapi": "3.0.3",
         "info": {"title": "czpl-lexicon JSON API", "version": "v1", "description": (
-            "The gRPC services lexicon.v1.LexiconService and lexicon.v1.GameService over HTTP/JSON "
-            "(proto3 JSON mapping). Errors carry the gRPC status code name and message.")},
+            "The gRPC services lexicon.v1.LexiconService, lexicon.v1.GameService and "
+            "lexicon.v1.GameSessionService over HTTP/JSON (proto3 JSON mapping). Errors carry the gRPC "
+            "status code name and message. Game calls take the game token as `Authorization: Bearer`, or "
+            "as `X-Game-Token` when the server has tokens of its own.")},
         "paths": paths,
         "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
         "security": [{}, {"bearer": []}],

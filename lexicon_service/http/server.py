@@ -54,6 +54,7 @@ class HttpServer:
             kwargs = dict(ssl_certfile=tls.cert_file, ssl_keyfile=tls.key_file)
             if tls.client_ca_file:
                 kwargs.update(ssl_ca_certs=tls.client_ca_file, ssl_cert_reqs=ssl.CERT_REQUIRED)
+        self.app = app
         config = uvicorn.Config(app, lifespan="off", access_log=False, log_level="warning",
                                 server_header=False, timeout_graceful_shutdown=5, **kwargs)
         config.load()  # here, so that a bad certificate fails the start, not the thread
@@ -76,6 +77,9 @@ class HttpServer:
         return self
 
     def stop(self, timeout: float = 6.0) -> None:
+        close_streams = getattr(getattr(self.app, "state", None), "close_streams", None)
+        if close_streams is not None:  # open event streams would hold the graceful shutdown
+            close_streams()
         self.server.should_exit = True
         if self._thread.is_alive():
             self._thread.join(timeout)

@@ -238,8 +238,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         game_pb2_grpc.add_GameServiceServicer_to_server(
             _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), grpc_server)
         games = GameService(games_store, clock=game_clock or time.time)
-        session = _Routed(_Routed(GameSessionServicer(games, registry, server_tokens=bool(tokens)), game_pool,
-                                  GAME_METHODS), watch_pool, ("WatchGame",))
+        game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
+        session = _Routed(_Routed(game_sessions, game_pool, GAME_METHODS), watch_pool, ("WatchGame",))
         session_pb2_grpc.add_GameSessionServiceServicer_to_server(session, grpc_server)
         health_servicer = health.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, grpc_server)
@@ -263,6 +263,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         raise
     server = LexiconServer(grpc_server, (pool, fast, game_pool, watch_pool), registry, health_servicer, port, address)
     server.games = games
+    server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
     server.on_close.append(games_cleanup)
     return server, port
 

@@ -1,5 +1,8 @@
 // The game viewer: a GCG record replayed by the server (POST /v1/games:view: ReplayGame, the board after
 // each line, ScoreMove's breakdown of each play), drawn as SVG; step with the keyboard; save SVG/PNG.
+// A live game is followed through its event stream (GET /v1/games/{id}/events, Server-Sent Events read
+// with fetch, so that a game token can go in a header): after each event the record so far
+// (GET /v1/games/{id}/record) is shown as a pasted one is, so no rule is restated here.
 "use strict";
 const $ = id => document.getElementById(id);
 const CELL = 40, EDGE = 26;
@@ -175,6 +178,104 @@ async function show() {
   document.body.dataset.shown = "1";
 }
 
+let live = null;  // the followed game: { id, abort, busy, dirty, rack }
+
+function setLive(text, error) {
+  const s = $("liveStatus");
+  s.textContent = text;
+  s.className = error ? "problem" : "";
+}
+
+async function showLive(me) {
+  // Coalesced: events that arrive while the record is being fetched and drawn cause one more round.
+  if (me.busy) { me.dirty = true; return; }
+  me.busy = true;
+  try {
+    do {
+      me.dirty = false;
+      const record = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}/record`);
+      const answer = await callApi("POST", "/v1/games:view", { gcg: record.gcg });
+      if (me !== live) return;
+      view = answer;
+      $("gcg").value = record.gcg;
+      $("status").textContent = "";
+      $("viewer").hidden = false;
+      renderLines();
+      go(view.steps.length - 1);
+      setLive(t("following", { id: me.id, v: record.version }) + (me.rack ? ` · ${t("play")}: ${me.rack}` : ""));
+      document.body.dataset.liveVersion = record.version;
+    } while (me.dirty);
+  } catch (err) {
+    if (me === live) setLive(t("error") + ": " + err.message, true);
+  } finally {
+    me.busy = false;
+  }
+}
+
+function onStreamBlock(me, block) {
+  let name = "message";
+  const data = [];
+  for (const line of block.split("\n")) {
+    if (!line || line.startsWith(":")) continue;  // a heartbeat
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    if (field === "event") name = value;
+    else if (field === "data") data.push(value);
+  }
+  if (!data.length) return;
+  const payload = JSON.parse(data.join("\n"));
+  if (name === "rpc-error") { setLive(t("error") + ": " + payload.error.status + ": " + payload.error.message, true); return; }
+  if (payload.rack) me.rack = payload.rack;
+  showLive(me);
+}
+
+async function follow() {
+  const id = $("gameId").value.trim();
+  if (!id) return;
+  if (live) live.abort.abort();
+  const me = live = { id, abort: new AbortController(), busy: false, dirty: false, rack: "" };
+  const headers = { Accept: "text/event-stream" };
+  const serverToken = localStorage.getItem("token"), gameToken = $("gameToken").value.trim();
+  if (serverToken) headers.Authorization = "Bearer " + serverToken;
+  if (gameToken) headers["X-Game-Token"] = gameToken;
+  setLive(t("loading"));
+  delete document.body.dataset.liveVersion;
+  delete document.body.dataset.liveEnded;
+  let response;
+  try {
+    response = await fetch(`/v1/games/${encodeURIComponent(id)}/events`, { headers, signal: me.abort.signal, cache: "no-store" });
+  } catch (err) {
+    if (me === live && err.name !== "AbortError") setLive(t("offline"), true);
+    return;
+  }
+  if (!response.ok) {
+    const e = (await response.json().catch(() => ({}))).error || {};
+    if (me === live) setLive(t("error") + ": " + (e.status ? e.status + ": " : "") + (e.message || response.statusText), true);
+    return;
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value.replace(/\r\n?/g, "\n");
+      for (let cut; (cut = buffer.indexOf("\n\n")) >= 0;) {
+        onStreamBlock(me, buffer.slice(0, cut));
+        buffer = buffer.slice(cut + 2);
+      }
+    }
+  } catch (err) {
+    if (err.name === "AbortError" || me !== live) return;
+  }
+  if (me === live) {
+    while (me.busy) await new Promise(r => setTimeout(r, 50));
+    document.body.dataset.liveEnded = "1";
+    setLive($("liveStatus").textContent + " · " + t("liveEnded"));
+  }
+}
+
 function download(blob, name) {
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
@@ -205,13 +306,19 @@ function savePng() {
   img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
 }
 
-$("show").addEventListener("click", show);
-$("gcg").addEventListener("keydown", e => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); show(); } });
+function showPasted() {
+  if (live) { live.abort.abort(); live = null; setLive(""); }
+  show();
+}
+
+$("show").addEventListener("click", showPasted);
+$("live").addEventListener("submit", e => { e.preventDefault(); follow(); });
+$("gcg").addEventListener("keydown", e => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); showPasted(); } });
 $("file").addEventListener("change", async () => {
   const file = $("file").files[0];
   if (!file) return;
   $("gcg").value = await file.text();
-  show();
+  showPasted();
 });
 $("prev").addEventListener("click", () => go(index - 1));
 $("next").addEventListener("click", () => go(index + 1));
@@ -234,7 +341,8 @@ document.addEventListener("keydown", e => {
     const lexicons = await loadLexicons(select, null);
     for (const l of lexicons) $("lexicon").add(new Option(l.name, l.name));
   } catch (err) { /* the record's #rules still works */ }
-  $("gcg").focus();
+  const game = new URLSearchParams(location.search).get("game");
+  if (game) { $("gameId").value = game; follow(); } else $("gcg").focus();
   document.body.dataset.ready = "1";
   registerServiceWorker();
 })();

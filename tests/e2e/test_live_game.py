@@ -1,0 +1,68 @@
+"""The game viewer following a live game in headless chromium: moves submitted over HTTP while the page
+watches the game's event stream; the board is redrawn after each one."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from lexicon_service.http import HttpServer, create_app
+from lexicon_service.rules import load_rule_set
+from lexicon_service.server import create_server
+from tests.game_helpers import build_lexicon, tiles_of, two_tile_play, two_tile_words
+
+RULE_SET = "pl-scrabble"
+
+
+@pytest.fixture(scope="module")
+def game_web(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("e2e-game-lexicons") / "lex"
+    directory.mkdir()
+    build_lexicon(directory, RULE_SET, two_tile_words(RULE_SET))
+    srv, _ = create_server("localhost:0", directory, games_db=str(directory.parent / "games.db"))
+    srv.start()
+    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
+    yield web.url
+    web.stop()
+    srv.stop(None).wait()
+
+
+def test_viewer_follows_a_live_game(page, game_web, artifacts):
+    api = httpx.Client(base_url=game_web, timeout=10)
+    game = api.post("/v1/games", json={"lexicon": RULE_SET, "playerNames": ["Ann", "Bob"], "seed": "4"}).json()
+    gid, (ann, bob) = game["gameId"], game["playerTokens"]
+
+    page.goto(game_web + "/games?lang=en")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#gameId").focus()
+    page.keyboard.type(gid)
+    page.keyboard.press("Tab")
+    page.keyboard.type(bob)  # Bob's token: his own events carry his rack
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-live-version='1']")
+    assert page.locator("#board g.tile").count() == 0
+    assert f"Following game {gid}: version 1" in page.locator("#liveStatus").inner_text()
+
+    rs = load_rule_set(RULE_SET)
+    rack = api.get(f"/v1/games/{gid}", headers={"Authorization": f"Bearer {ann}"}).json()["rack"]
+    play = two_tile_play(rs, tiles_of(rs, rack), "8H")
+    moved = api.post(f"/v1/games/{gid}:move", headers={"Authorization": f"Bearer {ann}"}, json={"play": play})
+    assert moved.status_code == 200, moved.text
+    page.wait_for_selector("body[data-live-version='2']")
+    squares = sorted(page.locator("#board g.tile.new").evaluate_all("els => els.map(e => e.dataset.square)"))
+    assert squares == ["H8", "I8"]
+    assert f"+{moved.json()['score']}" in page.locator("#detail h2").inner_text()
+    assert play.split()[1] in page.locator("#lines").inner_text()
+
+    api.post(f"/v1/games/{gid}:move", headers={"Authorization": f"Bearer {bob}"}, json={"pass": True}).raise_for_status()
+    page.wait_for_selector("body[data-live-version='3']")
+    bobs_rack = api.get(f"/v1/games/{gid}", headers={"Authorization": f"Bearer {bob}"}).json()["rack"]
+    assert bobs_rack in page.locator("#liveStatus").inner_text()
+    assert page.locator("#board g.tile").count() == 2 and page.locator("#board g.tile.new").count() == 0
+    page.screenshot(path=str(artifacts / "viewer-live-game.png"), full_page=True)
+
+    api.post(f"/v1/games/{gid}:end", headers={"Authorization": f"Bearer {game['directorToken']}"},
+             json={"reason": "e2e"}).raise_for_status()
+    page.wait_for_selector("body[data-live-ended='1']")
+    assert "ended" in page.locator("#liveStatus").inner_text()
+    api.close()
