@@ -83,7 +83,8 @@ class Player:
                                    timeout=10)
 
     def record(self) -> str:
-        return self.stub.GetGameRecord(session_pb2.GetGameRecordRequest(game_id=self.game_id), timeout=10).gcg
+        return self.stub.GetGameRecord(session_pb2.GetGameRecordRequest(game_id=self.game_id), metadata=self.md,
+                                       timeout=10).gcg
 
     def close(self) -> None:
         self.channel.close()

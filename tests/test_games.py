@@ -24,7 +24,7 @@ except ImportError:  # stubs not generated yet (make proto)
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.rules import load_rule_set, parse_gcg, replay
 from lexicon_service.server import create_server
-from tests.game_helpers import FakeClock, build_lexicon, create, find_play, tiles_of, two_tile_play, two_tile_words
+from tests.game_helpers import FakeClock, Player, build_lexicon, create, find_play, tiles_of, two_tile_play, two_tile_words
 
 RULE_SETS = ("pl-scrabble", "cs-scrabble", "cs-kriskros")
 
@@ -422,13 +422,23 @@ def test_director_adjusts_undoes_and_ends_with_an_audit_trail(server, lexicon_di
 def test_exchange_draws_new_tiles_and_respects_the_bag_minimum(server):
     _, port = server
     rs = load_rule_set("pl-scrabble")
-    _, (ann, bob), _ = create(port, "pl-scrabble", seed=31)
+    _, (ann, bob), director = create(port, "pl-scrabble", seed=31)
     start = ann.get()
     rack = tiles_of(rs, start.rack)
     out = ann.exchange("".join(rack[:3]))
     assert out.version == start.version + 1 and out.game.bag_count == start.bag_count
     assert len(tiles_of(rs, out.rack)) == 7
     assert "-" + "".join(rack[:3]) in ann.record()
+    # while the game is on, nobody else sees Ann's rack or the tiles she exchanged: Bob and an observer see
+    # "-3" and no rack of hers; the director sees everything
+    ann_line = next(line for line in ann.record().splitlines() if line.startswith(">Ann:"))
+    assert ann_line.startswith(f">Ann: {start.rack} -")
+    observer = Player(port, ann.game_id, "")
+    for other in (bob, observer):
+        text = other.record()
+        assert ">Ann: -3 +0 0" in text and "#rack1" not in text
+    assert "#rack2" in bob.record() and "#rack2" not in observer.record()
+    assert ann_line in director.record() and "#rack1" in director.record()
 
 
 # --- persistence ------------------------------------------------------------------------------------------
@@ -517,5 +527,5 @@ def test_command_line_client_plays_a_game(server, tmp_path):
     played = run("play", game_id, position, word, token=tokens["Ann"])
     assert "> Bob" in played and f" 8 " in played
     assert "NOT_YOUR_TURN" in run("play", game_id, "9H", "XX", token=tokens["Ann"], ok=False)
-    record = run("record", game_id)
+    record = run("record", game_id, token=tokens["Ann"])  # a player sees the racks of their own moves
     assert f">Ann: {rack} 8H {word}" in record

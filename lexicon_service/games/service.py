@@ -591,11 +591,11 @@ class GameService:
         """Let the clock fire what is due; the current state."""
         return self._execute(game_id, lambda work, base, now, events: (lambda w: w))
 
-    def record(self, game_id: str) -> tuple[str, int]:
-        """(GCG text, version) of the game so far."""
+    def record(self, game_id: str, token: str | None = None) -> tuple[str, int]:
+        """(GCG text, version) of the game so far, as the caller may see it (GameState.gcg_text)."""
         self.tick(game_id)
         state = self.fold_rows(game_id, self.store.load(game_id, 0), record=True)
-        return state.gcg_text(), state.version
+        return state.gcg_text(self.role(state, token)), state.version
 
     def authorise(self, game_id: str, token: str | None):
         """The caller's role in a game (for WatchGame)."""

@@ -9,6 +9,8 @@ a withdrawn phony is `--`, an exchange `-TILES`, a pass (and a lost turn) `-`, a
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import math
 
 from lexicon_service.games.events import (
@@ -382,14 +384,22 @@ class GameState:
         raise TypeError("MoveUndone is applied by fold(), which has the log")
 
     # --- record ----------------------------------------------------------------------------------------
-    def gcg_text(self) -> str:
+    def gcg_text(self, viewer: int | str = "director") -> str:
+        """The GCG record as `viewer` (a player index, "director" or "observer") may see it: while the game
+        is on, a player sees racks and exchanged tiles of their own events only, an observer none; once
+        it has ended, or for the director, everything."""
         if self.record is None:
             raise ValueError("this state keeps no record (fold with record=True)")
-        record = self.record
+        record = copy.copy(self.record)
+        everything = self.status == ENDED or viewer == "director"
+        own = self.players[viewer] if isinstance(viewer, int) else None
+        if not everything:
+            record.events = [e if e.player == own else _hidden(e, self.rule_set) for e in record.events]
         record.final_racks = {}
         if self.status != ENDED:
             for p, name in enumerate(self.players):
-                record.final_racks[name] = self.rack_text(p)
+                if everything or name == own:
+                    record.final_racks[name] = self.rack_text(p)
         return format_gcg(record)
 
 
@@ -404,6 +414,14 @@ _HANDLERS = {
     ScoreAdjusted: GameState._on_adjusted,
     MoveUndone: GameState._on_undone,
 }
+
+
+def _hidden(event: GcgEvent, rule_set) -> GcgEvent:
+    """Another player's event without what only that player may see: the rack, the exchanged tiles."""
+    exchanged = event.exchanged
+    if event.kind == EXCHANGE and exchanged and not exchanged.isdigit():
+        exchanged = str(len(rule_set.tile_set.spell_rack(exchanged)))
+    return dataclasses.replace(event, rack=None, exchanged=exchanged)
 
 
 def _tiles_text(rule_set, tiles) -> str:

@@ -119,7 +119,8 @@ class GameSessionServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetGameRecord(self, request, context):
-        """The GCG record of the game so far (`lexicon-service replay` verifies it).
+        """The GCG record of the game so far (`lexicon-service replay` verifies it), as the caller may see it:
+        while the game is on, racks and exchanged tiles of the caller's own events only (the director sees all).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

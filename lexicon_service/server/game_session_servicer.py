@@ -188,7 +188,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
 
     @_game_rpc
     def GetGameRecord(self, request, context):
-        text, version = self.games.record(self._game_id(request))
+        text, version = self.games.record(self._game_id(request), self._token(context))
         return session_pb2.GetGameRecordResponse(gcg=text, version=version)
 
     def _director_answer(self, answer_type, state):
