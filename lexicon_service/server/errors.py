@@ -8,6 +8,7 @@ Servicers never call `context.abort` themselves: they raise, and `@rpc` maps the
 | `UnknownLexiconError`, `UnknownRuleSetError`| NOT_FOUND          | "lexicon 'x' is not loaded…" |
 | `RuleSetMismatchError`                      | INVALID_ARGUMENT   | "rule_set: …"                |
 | `DeadlineError`                             | DEADLINE_EXCEEDED  |                              |
+| `CancelledError` (client gone)              | CANCELLED          |                              |
 | `NotReadyError`                             | UNAVAILABLE        | lexicons still loading       |
 | `LexiconError` (corrupt data at run time)   | INTERNAL           | logged                       |
 | anything else                               | INTERNAL           | "internal error", logged     |
@@ -64,6 +65,13 @@ class DeadlineError(ServiceError):
         super().__init__(f"deadline exceeded while working on the {what}")
 
 
+class CancelledError(ServiceError):
+    """The client cancelled the call or went away: stop working on it."""
+
+    def __init__(self, what: str = "request") -> None:
+        super().__init__(f"call cancelled while working on the {what}")
+
+
 class NotReadyError(ServiceError):
     def __init__(self) -> None:
         super().__init__("lexicons are still loading; retry shortly")
@@ -101,6 +109,8 @@ def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
         return grpc.StatusCode.NOT_FOUND, str(exc)
     if isinstance(exc, DeadlineError):
         return grpc.StatusCode.DEADLINE_EXCEEDED, str(exc)
+    if isinstance(exc, CancelledError):
+        return grpc.StatusCode.CANCELLED, str(exc)
     if isinstance(exc, NotReadyError):
         return grpc.StatusCode.UNAVAILABLE, str(exc)
     if isinstance(exc, _lexicon_error_types()):

@@ -9,6 +9,8 @@ INVALID_ARGUMENT naming the field; a well-formed play that breaks a rule is a no
 
 from __future__ import annotations
 
+import re
+
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
 from lexicon_service.rules import Board, list_rule_sets, load_rule_set, parse_coordinate, parse_play, validate_move
 from lexicon_service.rules.gcg import parse_gcg
@@ -16,6 +18,15 @@ from lexicon_service.rules.replay import replay
 from lexicon_service.server.errors import FieldError, LimitError, field, require, rpc
 from lexicon_service.server.limits import Limits, deadline_of
 from lexicon_service.server.registry import resolve_rule_set
+
+
+# Every line separator str.splitlines knows ("\r\n" is one); the GCG reader splits on fewer of them.
+_LINE_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def count_lines(text: str) -> int:
+    """Lines of `text` split on every line separator, without building the lines."""
+    return sum(1 for _ in _LINE_BREAKS.finditer(text)) + 1
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -118,8 +129,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @rpc
     def ReplayGame(self, request, context):
-        require(bool(request.gcg.strip()), "gcg", "empty record")
-        n_lines = request.gcg.count("\n") + 1
+        gcg = request.gcg
+        if len(gcg) > self.limits.max_gcg_chars:
+            raise LimitError("gcg", f"{len(gcg)} characters; at most {self.limits.max_gcg_chars}")
+        require(bool(gcg.strip()), "gcg", "empty record")
+        n_lines = count_lines(gcg)
         if n_lines > self.limits.max_gcg_lines:
             raise LimitError("gcg", f"{n_lines} lines; at most {self.limits.max_gcg_lines}")
         deadline_of(context)

@@ -19,8 +19,8 @@ from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.server import search
 from lexicon_service.fastkey import FastKeyer
 from lexicon_service.server.errors import FieldError, LimitError, require, rpc
-from lexicon_service.server.limits import Limits, check_deadline, deadline_of
-from lexicon_service.tiles import UnknownLetterError, write_tiles
+from lexicon_service.server.limits import Limits, WorkBudget, check_deadline, deadline_of
+from lexicon_service.tiles import UnknownLetterError, normalise, write_tiles
 
 VALID = lexicon_pb2.WORD_STATUS_VALID
 INVALID = lexicon_pb2.WORD_STATUS_INVALID
@@ -116,10 +116,13 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
         return checker
 
     def _check_word_text(self, word: str, field_name: str) -> None:
+        """Refuse an empty word or one over the length limit, counted in characters after NFC (so
+        a decomposed word gets the same answer as a composed one)."""
         if not word:
             raise FieldError(field_name, "empty word")
-        if len(word) > self.limits.max_word_chars:
-            raise LimitError(field_name, f"{len(word)} characters; at most {self.limits.max_word_chars}")
+        n = len(word) if word.isascii() else len(normalise(word))
+        if n > self.limits.max_word_chars:
+            raise LimitError(field_name, f"{n} characters; at most {self.limits.max_word_chars}")
 
     # --- RPCs ---------------------------------------------------------------------------------
     @rpc
@@ -182,7 +185,7 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
         invalid = 0
         check = checker.check
         for i, word in enumerate(words):
-            if not word or len(word) > max_chars:
+            if not word or len(word) > max_chars or not word.isascii():
                 self._check_word_text(word, f"words[{i}]")
             status, key, message = check(word)
             if status != VALID:
@@ -228,7 +231,7 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
         query = request.WhichOneof("query")
         if query is None:
             raise FieldError("query", "one of anagram, pattern or prefix is required")
-        text = getattr(request, query)
+        text = normalise(getattr(request, query))
         if query != "prefix":
             require(bool(text), query, "empty")
         if len(text) > limits.max_word_chars:
@@ -247,8 +250,8 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
             tile_set = rule_set.tile_set
             size = board_size(rule_set)
             min_len, max_len = search.check_lengths(request.min_length, request.max_length, size)
-            common = dict(min_len=min_len, max_len=max_len, limit=limit, budget=limits.search_budget,
-                          deadline=deadline)
+            budget = WorkBudget(limits.search_budget, limits.max_request_cpu, deadline, context)
+            common = dict(min_len=min_len, max_len=max_len, limit=limit, budget=budget)
             if query == "anagram":
                 rack, blanks = search.parse_rack(tile_set, text, "anagram")
                 if sum(rack.values()) + blanks > size:
