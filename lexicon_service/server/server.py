@@ -33,6 +33,7 @@ from grpc_reflection.v1alpha import reflection
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.server.auth import BearerTokenInterceptor
+from lexicon_service.server.decoding import DecodeGuard
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
 from lexicon_service.server.limits import Limits
@@ -210,14 +211,15 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     try:
         grpc_server = grpc.server(pool, interceptors=interceptors, options=options,
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
+        services = DecodeGuard(grpc_server)  # every service is added through it: undecodable requests
         lexicon_pb2_grpc.add_LexiconServiceServicer_to_server(
-            _Routed(LexiconServicer(registry, limits), fast, FAST_METHODS[LEXICON_SERVICE]), grpc_server)
+            _Routed(LexiconServicer(registry, limits), fast, FAST_METHODS[LEXICON_SERVICE]), services)
         game_pb2_grpc.add_GameServiceServicer_to_server(
-            _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), grpc_server)
+            _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), services)
         health_servicer = health.HealthServicer()
-        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, grpc_server)
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, services)
         reflection.enable_server_reflection(
-            (*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), grpc_server
+            (*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), services
         )
         try:
             if tls is not None:
