@@ -68,6 +68,27 @@ class TlsConfig:
     key_file: str
     client_ca_file: str | None = None  # set: clients must present a certificate signed by this CA
 
+    def check(self) -> None:
+        """Raise ValueError naming the file when the certificate, the key or the CA cannot be used
+        (grpc itself only says "Failed to bind")."""
+        import ssl
+
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        for path in (self.cert_file, self.key_file, self.client_ca_file):
+            if path is not None and not Path(path).is_file():
+                raise ValueError(f"TLS: cannot read {path}: no such file")
+        try:
+            context.load_cert_chain(self.cert_file, self.key_file)
+        except (ssl.SSLError, OSError, ValueError) as exc:
+            raise ValueError(f"TLS: the certificate {self.cert_file} and key {self.key_file} cannot be used "
+                             f"together ({getattr(exc, 'reason', None) or exc})") from None
+        if self.client_ca_file:
+            try:
+                context.load_verify_locations(self.client_ca_file)
+            except (ssl.SSLError, OSError, ValueError) as exc:
+                raise ValueError(f"TLS: the client CA {self.client_ca_file} cannot be used "
+                                 f"({getattr(exc, 'reason', None) or exc})") from None
+
     def credentials(self) -> grpc.ServerCredentials:
         key = Path(self.key_file).read_bytes()
         cert = Path(self.cert_file).read_bytes()
@@ -223,6 +244,10 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         )
         try:
             if tls is not None:
+                try:
+                    tls.check()
+                except ValueError as exc:
+                    raise OSError(str(exc)) from None
                 port = grpc_server.add_secure_port(address, tls.credentials())
             else:
                 port = grpc_server.add_insecure_port(address)
