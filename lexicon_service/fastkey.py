@@ -23,6 +23,11 @@ _normalize = unicodedata.normalize
 _combining = unicodedata.combining
 
 
+def _composes(c: str) -> bool:
+    """A combining mark NFC may join to its letter (not one NFC itself replaces, like U+0340)."""
+    return bool(_combining(c)) and _normalize("NFC", c) == c
+
+
 def input_characters(alphabet) -> frozenset[str]:
     """The characters a word may be written with: those of the alphabet's letters, in both cases."""
     return frozenset(c for letter in alphabet for c in letter + letter.lower())
@@ -59,7 +64,7 @@ class FastKeyer:
         allowed = self._input_chars
         if not allowed.issuperset(word):
             # a decomposed letter composes under NFC; "[" or a foreign character: spelling decides
-            if not all(c in allowed or _combining(c) for c in word):
+            if not all(c in allowed or _composes(c) for c in word):
                 return None
             word = _normalize("NFC", word)
             if not allowed.issuperset(word):
@@ -88,7 +93,7 @@ class FastKeyer:
         foreign = self._foreign.search(text)
         if foreign is not None:
             # decomposed letters (NFD input) compose under NFC; anything else is for the slow path
-            if not all(_combining(c) for c in set(self._foreign.findall(text))):
+            if not all(_composes(c) for c in set(self._foreign.findall(text))):
                 return None
             text = _normalize("NFC", text)
             if self._foreign.search(text) is not None:

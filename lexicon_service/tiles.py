@@ -13,6 +13,7 @@ Two spellings exist:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -49,9 +50,43 @@ class PlayTile:
     is_blank: bool = False
 
 
+def _singleton_class() -> str:
+    """A regex class of the characters whose canonical decomposition is one other character."""
+    chars = []
+    for cp in range(0x80, 0x110000):
+        decomposition = unicodedata.decomposition(chr(cp))
+        if decomposition and not decomposition.startswith("<") and " " not in decomposition:
+            chars.append(cp)
+    ranges, start = [], None
+    for i, cp in enumerate(chars):
+        if start is None:
+            start = cp
+        if i + 1 == len(chars) or chars[i + 1] != cp + 1:
+            ranges.append(re.escape(chr(start)) + ("" if start == cp else "-" + re.escape(chr(cp))))
+            start = None
+    return "[" + "".join(ranges) + "]"
+
+
+@functools.lru_cache(maxsize=None)
+def _singletons() -> re.Pattern:
+    return re.compile(_singleton_class())  # built on first use (~0.2 s): only text that is not NFC needs it
+
+
 def normalise(text: str) -> str:
-    """NFC, so that a decomposed "R + combining caron" is the letter Ř."""
-    return unicodedata.normalize("NFC", text)
+    """NFC, so that a decomposed "R + combining caron" is the letter Ř; except that a character
+    NFC would replace by another single character (the Kelvin sign by K, the Ångström sign by Å)
+    is kept as written, so that it reads as the unknown letter it is (README: odd letters)."""
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    singletons = _singletons()
+    if singletons.search(text) is None:
+        return unicodedata.normalize("NFC", text)
+    pieces = singletons.split(text)
+    kept = singletons.findall(text)
+    out = [unicodedata.normalize("NFC", pieces[0])]
+    for singleton, piece in zip(kept, pieces[1:]):
+        out += [singleton, unicodedata.normalize("NFC", piece)]
+    return "".join(out)
 
 
 def _code_point(ch: str) -> str:
@@ -66,7 +101,7 @@ def _first_foreign(text: str, allowed, syntax: str = "") -> int:
     would replace by a letter (the Kelvin sign by K) is refused, as are compatibility characters
     (long s, ligatures) and tile-key characters (U+E000...)."""
     for i, ch in enumerate(text):
-        if ch not in allowed and ch not in syntax and not unicodedata.combining(ch):
+        if ch not in allowed and ch not in syntax and not (unicodedata.combining(ch) and normalise(ch) == ch):
             return i
     return -1
 

@@ -231,11 +231,12 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
         query = request.WhichOneof("query")
         if query is None:
             raise FieldError("query", "one of anagram, pattern or prefix is required")
-        text = normalise(getattr(request, query))
+        text = getattr(request, query)  # spelled as written: the letter policy looks before NFC
         if query != "prefix":
             require(bool(text), query, "empty")
-        if len(text) > limits.max_word_chars:
-            raise LimitError(query, f"{len(text)} characters; at most {limits.max_word_chars}")
+        n_chars = len(text) if text.isascii() else len(normalise(text))
+        if n_chars > limits.max_word_chars:
+            raise LimitError(query, f"{n_chars} characters; at most {limits.max_word_chars}")
         if request.limit < 0:
             raise FieldError("limit", "must not be negative")
         if request.limit > limits.max_results:
@@ -285,7 +286,17 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
     def ListLexicons(self, request, context):
         with self.registry.acquire() as snapshot:
             infos = self._infos(snapshot)
-        return lexicon_pb2.ListLexiconsResponse(lexicons=infos)
+        return lexicon_pb2.ListLexiconsResponse(lexicons=infos, limits=self._limits_message)
+
+    @property
+    def _limits_message(self) -> lexicon_pb2.ServerLimits:
+        limits = self.limits
+        return lexicon_pb2.ServerLimits(
+            max_message_bytes=limits.max_message_bytes, max_words=limits.max_words,
+            max_word_chars=limits.max_word_chars, max_results=limits.max_results,
+            default_results=limits.default_results, search_budget=limits.search_budget,
+            max_search_cpu_seconds=limits.max_request_cpu, max_board_rows=limits.max_board_rows,
+            max_gcg_lines=limits.max_gcg_lines, max_gcg_chars=limits.max_gcg_chars)
 
     @staticmethod
     def _infos(snapshot):
