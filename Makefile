@@ -2,7 +2,7 @@
 #   make run    install, build the default lexicons if missing, serve on localhost:50051
 #   make test   install and run the test suite (what CI runs)
 # Other targets: make bench (benchmarks on full data), make quality (Czech paradigm accuracy),
-#                make lexicons, make proto, make clean.
+#                make fuzz (fuzz every RPC of a real server), make lexicons, make proto, make clean.
 
 PYTHON    ?= python3
 VENV      ?= .venv
@@ -11,8 +11,9 @@ ADDRESS   ?= localhost:50051
 LEXICONS  ?= lexicons
 WORKERS   ?= 8
 SHARED    ?= ../shared
+FUZZ_REQUESTS ?= 200000
 
-.PHONY: install run test bench quality lexicons proto clean
+.PHONY: install run test bench fuzz quality lexicons proto clean
 
 # Installed once per change of pyproject.toml; the stamp keeps `make test` fast afterwards.
 $(VENV)/.installed: pyproject.toml
@@ -50,6 +51,11 @@ test: install
 # Benchmarks on full data; each script prints its measurements and a ratio to a baseline measured in the same run.
 bench: install lexicons
 	@set -e; for b in bench/bench_*.py; do echo "=== $$b"; $(PY) $$b --shared $(SHARED) --lexicons $(LEXICONS); done
+
+# Fuzz every RPC of a real server on loopback (fields and raw bytes): counts INTERNAL answers
+# (target 0), the worst server CPU for one request and the memory growth of the largest requests.
+fuzz: install lexicons
+	$(PY) bench/fuzz_service.py --lexicons $(LEXICONS) --requests $(FUZZ_REQUESTS)
 
 quality: install
 	$(PY) -m build_tools.czech.quality --shared $(SHARED)

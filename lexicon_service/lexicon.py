@@ -258,20 +258,27 @@ def check_directory_structure(directory) -> list[str]:
     return passed
 
 
-# Run by check_trie_structure in a child: read N tries from stdin, walk each fully, look every
-# 97th key up by its id and back; any crash, error or mismatch fails the check.
+# Run by check_trie_structure in a child: read N tries from stdin, walk each fully (as bytes, the
+# keys decoded as UTF-8 in bulk), look every 97th key up by its id and back; any crash, error or
+# mismatch fails the check.
 _WALK_SCRIPT = """
 import sys, marisa_trie
 stream = sys.stdin.buffer
 for _ in range(int(sys.argv[1])):
     size = int.from_bytes(stream.read(8), "little")
-    trie = marisa_trie.Trie()
+    trie = marisa_trie.BinaryTrie()
     trie.frombytes(stream.read(size))
     n = 0
+    chunk = []
     for key in trie.iterkeys():
         if n % 97 == 0 and trie.restore_key(trie.key_id(key)) != key:
             sys.exit("key/id mismatch")
         n += 1
+        chunk.append(key)
+        if len(chunk) == 65536:
+            b"\\n".join(chunk).decode("utf-8")
+            chunk.clear()
+    b"\\n".join(chunk).decode("utf-8")
     if n != len(trie):
         sys.exit(f"walk found {n} keys, trie says {len(trie)}")
 """
