@@ -279,7 +279,8 @@ def main(argv=None) -> int:
                     worst = sorted(worst + [(cpu, method, repr(data[:120]))], reverse=True)[:5]
                 if (i + 1) % 20_000 == 0:
                     print(f"  {i + 1:>7} requests, {time.monotonic() - started:6.1f} s, "
-                          f"INTERNAL so far {codes['INTERNAL'] + codes['UNKNOWN']}", flush=True)
+                          f"INTERNAL so far {codes['INTERNAL'] + codes['UNKNOWN']}, "
+                          f"server RSS {memory_mb(proc.pid)[0]:.0f} MB", flush=True)
             elapsed = time.monotonic() - started
             rss_fuzzed, _ = memory_mb(proc.pid)
             print(f"[fuzz] {args.requests} requests (30% raw bytes) in {elapsed:.0f} s; answers: "

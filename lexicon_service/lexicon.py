@@ -153,23 +153,26 @@ def _read_checked(p: Path, want: dict, verify: bool) -> bytes:
     return data
 
 
-def _private_copy(p: Path, want: dict, verify: bool):
-    """An unlinked private copy of a file (to map: nobody can truncate it under the server), and
-    its checksum checked on the bytes copied."""
+def _private_copy(p: Path, want: dict | None, verify: bool):
+    """(an unlinked private copy of the file, its size, its sha256). The copy is what gets mapped:
+    nobody can truncate or overwrite it under the server. The checksum is of the bytes copied."""
     h = hashlib.sha256()
     copy = tempfile.TemporaryFile(prefix="lexicon-")
     size = 0
+    buffer = bytearray(1 << 20)  # one buffer, reused: no large allocations left behind in the heap
+    view = memoryview(buffer)
     try:
         with open(p, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 22), b""):
-                h.update(block)
-                copy.write(block)
-                size += len(block)
+            while n := fh.readinto(buffer):
+                h.update(view[:n])
+                copy.write(view[:n])
+                size += n
                 if size > MAX_FILE_BYTES:
                     raise LexiconCorruptError(f"{p}: larger than {MAX_FILE_BYTES} bytes")
         copy.flush()
-        if verify:
-            _check_file(p, want, h.hexdigest(), size)
+        sha = h.hexdigest()
+        if verify and want is not None:
+            _check_file(p, want, sha, size)
     except FileNotFoundError:
         copy.close()
         raise LexiconCorruptError(f"{p.parent}: missing file {p.name}") from None
@@ -179,16 +182,25 @@ def _private_copy(p: Path, want: dict, verify: bool):
     except BaseException:
         copy.close()
         raise
-    return copy, size
+    return copy, size, sha
 
 
-def _load_trie(p: Path, data: bytes):
+def _fd_path(fileobj) -> str:
+    return f"/proc/self/fd/{fileobj.fileno()}"
+
+
+def _map_trie(p: Path, copy):
+    """The trie of a private copy, mapped (read into memory where /proc/self/fd is missing)."""
     import marisa_trie
 
     trie = marisa_trie.Trie()
     try:
-        trie.frombytes(data)
-    except (RuntimeError, ValueError, MemoryError) as exc:
+        if os.path.exists(_fd_path(copy)):
+            trie.mmap(_fd_path(copy))
+        else:
+            copy.seek(0)
+            trie.frombytes(copy.read())
+    except (RuntimeError, ValueError, MemoryError, OSError) as exc:
         raise LexiconCorruptError(f"{p}: not a valid trie ({exc})") from None
     return trie
 
@@ -216,26 +228,28 @@ _structure_ok: set[str] = set()
 _structure_lock = threading.Lock()
 
 
-def check_trie_structure(named_tries: dict[str, bytes], timeout: float = 120.0) -> None:
+def check_trie_structure(tries: dict[str, tuple], timeout: float = 120.0) -> None:
     """Walk every key of each trie in a child process, so that a trie whose checksum matches but
     whose structure is damaged (marisa would crash the process on it) is refused here instead.
-    Tries already checked (same bytes) are skipped."""
-    todo = {name: data for name, data in named_tries.items()
-            if hashlib.sha256(data).hexdigest() not in _structure_ok}
+    `tries`: name -> (open private copy, sha256). Tries already checked (same sha256) are skipped."""
+    todo = {name: (copy, sha) for name, (copy, sha) in tries.items() if sha not in _structure_ok}
     if not todo:
         return
-    payload = b"".join(len(data).to_bytes(8, "little") + data for data in todo.values())
+    fds = [copy.fileno() for copy, _ in todo.values()]
     try:
-        done = subprocess.run([sys.executable, "-c", _WALK_SCRIPT, str(len(todo))], input=payload,
-                              capture_output=True, timeout=timeout)
+        done = subprocess.run([sys.executable, "-c", _WALK_SCRIPT, *map(str, fds)], pass_fds=fds,
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise LexiconCorruptError(f"{', '.join(todo)}: structure check did not finish in {timeout:.0f} s") from None
     if done.returncode != 0:
-        why = (f"killed by {signal.Signals(-done.returncode).name}" if done.returncode < 0
-               else done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["failed"])
-        raise LexiconCorruptError(f"{', '.join(todo)}: damaged trie (structure check: {why if isinstance(why, str) else why[0]})")
+        if done.returncode < 0:
+            why = f"killed by {signal.Signals(-done.returncode).name}"
+        else:
+            lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            why = lines[-1] if lines else f"exit status {done.returncode}"
+        raise LexiconCorruptError(f"{', '.join(todo)}: damaged trie (structure check: {why})")
     with _structure_lock:
-        _structure_ok.update(hashlib.sha256(data).hexdigest() for data in todo.values())
+        _structure_ok.update(sha for _, sha in todo.values())
 
 
 def mark_structure_checked(sha256s) -> None:
@@ -245,29 +259,39 @@ def mark_structure_checked(sha256s) -> None:
 
 
 def check_directory_structure(directory) -> list[str]:
-    """Walk the tries of every lexicon in `directory` (in one child process each); the sha256s of
-    those that passed. A lexicon that fails is left out (loading it will report why)."""
-    passed = []
-    for root in sorted(Path(directory).glob("*.lex")):
+    """Walk the tries of every lexicon in `directory` (a child process each, all at once); the
+    sha256s of those that passed. A lexicon that fails is left out (loading it will report why)."""
+    from concurrent import futures
+
+    def check(root: Path) -> list[str]:
+        copies = {}
         try:
-            tries = {str(root / name): (root / name).read_bytes() for name in ("forms.marisa", "headwords.marisa")}
-            check_trie_structure(tries)
+            for name in ("forms.marisa", "headwords.marisa"):
+                copy, _, sha = _private_copy(root / name, None, verify=False)
+                copies[str(root / name)] = (copy, sha)
+            check_trie_structure(copies)
+            return [sha for _, sha in copies.values()]
         except (OSError, LexiconError):
-            continue
-        passed += [hashlib.sha256(data).hexdigest() for data in tries.values()]
-    return passed
+            return []
+        finally:
+            for copy, _ in copies.values():
+                copy.close()
+
+    roots = sorted(Path(directory).glob("*.lex"))
+    if not roots:
+        return []
+    with futures.ThreadPoolExecutor(max_workers=len(roots)) as pool:
+        return [sha for shas in pool.map(check, roots) for sha in shas]
 
 
-# Run by check_trie_structure in a child: read N tries from stdin, walk each fully (as bytes, the
-# keys decoded as UTF-8 in bulk), look every 97th key up by its id and back; any crash, error or
-# mismatch fails the check.
+# Run by check_trie_structure in a child: map each trie (inherited file descriptors), walk it
+# fully (as bytes, the keys decoded as UTF-8 in bulk), look every 97th key up by its id and back;
+# any crash, error or mismatch fails the check.
 _WALK_SCRIPT = """
 import sys, marisa_trie
-stream = sys.stdin.buffer
-for _ in range(int(sys.argv[1])):
-    size = int.from_bytes(stream.read(8), "little")
+for fd in sys.argv[1:]:
     trie = marisa_trie.BinaryTrie()
-    trie.frombytes(stream.read(size))
+    trie.mmap(f"/proc/self/fd/{fd}")
     n = 0
     chunk = []
     for key in trie.iterkeys():
@@ -301,17 +325,29 @@ class Lexicon:
         self.name: str = self.manifest.get("name") or self.path.stem
         self._file = None
         self._mm = None
-        forms = _read_checked(self.path / "forms.marisa", files["forms.marisa"], verify)
-        heads = _read_checked(self.path / "headwords.marisa", files["headwords.marisa"], verify)
         tables = _read_checked(self.path / "tables.json", files["tables.json"], verify)
-        self._file, size = _private_copy(self.path / "readings.bin", files["readings.bin"], verify)
+        copies = []
+        try:
+            for name in ("forms.marisa", "headwords.marisa", "readings.bin"):
+                copies.append(_private_copy(self.path / name, files[name], verify))
+        except BaseException:
+            for copy, _, _ in copies:
+                copy.close()
+            raise
+        (forms, _, forms_sha), (heads, _, heads_sha), (self._file, size, _) = copies
         try:
             if check_structure:
-                check_trie_structure({str(self.path / "forms.marisa"): forms,
-                                      str(self.path / "headwords.marisa"): heads})
-            self._forms = _load_trie(self.path / "forms.marisa", forms)
-            self._heads = _load_trie(self.path / "headwords.marisa", heads)
-            del forms, heads
+                check_trie_structure({str(self.path / "forms.marisa"): (forms, forms_sha),
+                                      str(self.path / "headwords.marisa"): (heads, heads_sha)})
+            self._forms = _map_trie(self.path / "forms.marisa", forms)
+            self._heads = _map_trie(self.path / "headwords.marisa", heads)
+        except BaseException:
+            self._file.close()
+            raise
+        finally:
+            forms.close()  # the mappings keep the (unlinked) copies alive
+            heads.close()
+        try:
             self._tags, self._rules, self._tagsets = _check_tables(self.path / "tables.json", tables)
             n = len(self._forms)
             if n != self.manifest["counts"]["forms"]:

@@ -232,7 +232,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     try:
         grpc_server = grpc.server(pool, interceptors=interceptors, options=options,
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
-        services = DecodeGuard(grpc_server)  # every service is added through it: undecodable requests
+        services = DecodeGuard(grpc_server)  # add every service through it: bad requests get INVALID_ARGUMENT
         lexicon_pb2_grpc.add_LexiconServiceServicer_to_server(
             _Routed(LexiconServicer(registry, limits), fast, FAST_METHODS[LEXICON_SERVICE]), services)
         game_pb2_grpc.add_GameServiceServicer_to_server(
