@@ -288,21 +288,18 @@ def check_directory_structure(directory) -> list[str]:
 # fully (as bytes, the keys decoded as UTF-8 in bulk), look every 97th key up by its id and back;
 # any crash, error or mismatch fails the check.
 _WALK_SCRIPT = """
-import sys, marisa_trie
+import itertools, sys, marisa_trie
 for fd in sys.argv[1:]:
     trie = marisa_trie.BinaryTrie()
     trie.mmap(f"/proc/self/fd/{fd}")
+    keys = trie.iterkeys()
     n = 0
-    chunk = []
-    for key in trie.iterkeys():
-        if n % 97 == 0 and trie.restore_key(trie.key_id(key)) != key:
-            sys.exit("key/id mismatch")
-        n += 1
-        chunk.append(key)
-        if len(chunk) == 65536:
-            b"\\n".join(chunk).decode("utf-8")
-            chunk.clear()
-    b"\\n".join(chunk).decode("utf-8")
+    while chunk := list(itertools.islice(keys, 65536)):
+        n += len(chunk)
+        b"\\n".join(chunk).decode("utf-8")
+        for key in chunk[::97]:
+            if trie.restore_key(trie.key_id(key)) != key:
+                sys.exit("key/id mismatch")
     if n != len(trie):
         sys.exit(f"walk found {n} keys, trie says {len(trie)}")
 """
