@@ -228,14 +228,17 @@ _structure_ok: set[str] = set()
 _structure_lock = threading.Lock()
 
 
-def check_trie_structure(tries: dict[str, tuple], timeout: float = 120.0) -> None:
+def check_trie_structure(tries: dict[str, tuple], timeout: float | None = None) -> None:
     """Walk every key of each trie in a child process, so that a trie whose checksum matches but
-    whose structure is damaged (marisa would crash the process on it) is refused here instead.
-    `tries`: name -> (open private copy, sha256). Tries already checked (same sha256) are skipped."""
+    whose structure is damaged is refused here instead: marisa would crash the process on it, or
+    loop for ever. `tries`: name -> (open private copy, sha256). Tries already checked (same
+    sha256) are skipped. `timeout`: by default 10 s plus 2 s a MB (a walk takes ~0.1 s a MB)."""
     todo = {name: (copy, sha) for name, (copy, sha) in tries.items() if sha not in _structure_ok}
     if not todo:
         return
     fds = [copy.fileno() for copy, _ in todo.values()]
+    if timeout is None:
+        timeout = 10.0 + 2.0 * sum(os.fstat(fd).st_size for fd in fds) / 1e6
     try:
         done = subprocess.run([sys.executable, "-c", _WALK_SCRIPT, *map(str, fds)], pass_fds=fds,
                               stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
@@ -296,6 +299,8 @@ for fd in sys.argv[1:]:
     n = 0
     while chunk := list(itertools.islice(keys, 65536)):
         n += len(chunk)
+        if n > len(trie):
+            sys.exit(f"walk finds more than the {len(trie)} keys the trie holds")
         b"\\n".join(chunk).decode("utf-8")
         for key in chunk[::97]:
             if trie.restore_key(trie.key_id(key)) != key:
