@@ -5,7 +5,7 @@
 #               installed or installable)
 # Other targets: make e2e (browser tests only, screenshots in ./screenshots),
 #                make bench (benchmarks on full data), make quality (Czech paradigm accuracy),
-#                make lexicons, make proto, make clean.
+#                make fuzz (fuzz every RPC of a real server), make lexicons, make proto, make clean.
 
 PYTHON    ?= python3
 VENV      ?= .venv
@@ -19,7 +19,9 @@ SHARED    ?= ../shared
 CS_DIC    := build_tools/czech/hunspell/cs_CZ.dic
 CS_AFF    := build_tools/czech/hunspell/cs_CZ.aff
 
-.PHONY: install run test e2e chromium bench quality lexicons proto clean buf-lint buf-breaking clients clients-go
+FUZZ_REQUESTS ?= 200000
+
+.PHONY: install run test e2e chromium bench fuzz quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
 # Installed once per change of pyproject.toml; the stamp keeps `make test` fast afterwards.
 $(VENV)/.installed: pyproject.toml
@@ -94,6 +96,11 @@ chromium:
 # Benchmarks on full data; each script prints its measurements and a ratio to a baseline measured in the same run.
 bench: install lexicons
 	@set -e; for b in bench/bench_*.py; do echo "=== $$b"; $(PY) $$b --shared $(SHARED) --lexicons $(LEXICONS); done
+
+# Fuzz every RPC of a real server on loopback (fields and raw bytes): counts INTERNAL answers
+# (target 0), the worst server CPU for one request and the memory growth of the largest requests.
+fuzz: install lexicons
+	$(PY) bench/fuzz_service.py --lexicons $(LEXICONS) --requests $(FUZZ_REQUESTS)
 
 quality: install
 	$(PY) -m build_tools.czech.quality --shared $(SHARED)

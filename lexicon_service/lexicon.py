@@ -6,16 +6,18 @@ temporary directory and renamed into place only when complete:
     manifest.json     format, format_version, rule set (with its source text), profile,
                       sources (name, kind, sha256), counts, builder version, options, and
                       ``files``: the byte size and sha256 of every other file
-    forms.marisa      marisa-trie of the tile keys (memory-mapped)
-    headwords.marisa  marisa-trie of the headwords (id -> text with restore_key; mmapped)
+    forms.marisa      marisa-trie of the tile keys
+    headwords.marisa  marisa-trie of the headwords (id -> text with restore_key)
     tables.json       tag strings, rule names, tag sets (lists of [tag id, rule id]); optional
                       "models": {headword: model lemma} for headwords inflected by analogy
     readings.bin      provenance: uint32 offsets[n_forms + 1] indexed by the form's trie id,
                       then uint64 records (headword id << 32 | tag set id), little-endian
 
-Loading checks every file's size and sha256 (about 0.1 s for the full Polish lexicon), so a
-truncated or corrupt lexicon is refused with ``LexiconCorruptError`` naming the file; an unknown
-format or format version is refused with ``LexiconFormatError``.
+Loading reads the tries and tables into memory and maps a private copy of readings.bin (never a
+file that can change under the server), checks every file's size and sha256 on the bytes it uses,
+the manifest's fields, the tables' indices and the rule set, so a truncated, corrupt or
+inconsistent lexicon is refused with ``LexiconCorruptError`` naming the file; an unknown format or
+format version, a bad name or rule set, with ``LexiconFormatError``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,12 @@ import hashlib
 import json
 import mmap
 import os
+import re
+import signal
+import subprocess
 import sys
+import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +39,8 @@ FORMAT = "czpl-lexicon"
 FORMAT_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
 FILES = ("forms.marisa", "headwords.marisa", "tables.json", "readings.bin")
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+MAX_FILE_BYTES = 4 << 30  # no lexicon file is this large; a bigger one is not read
 
 
 class LexiconError(Exception):
@@ -92,61 +101,282 @@ def read_manifest(path: str | os.PathLike) -> dict:
 
 
 def verify_files(root: Path, manifest: dict) -> None:
-    files = manifest.get("files")
-    if not isinstance(files, dict) or set(files) != set(FILES):
-        raise LexiconCorruptError(f"{root}: manifest does not list the lexicon's files")
+    """Check every file's size and sha256 against the manifest (as loading does)."""
+    files = _listed_files(root, manifest)
     for name in FILES:
-        p = root / name
-        want = files[name]
-        if not p.is_file():
-            raise LexiconCorruptError(f"{root}: missing file {name}")
-        size = p.stat().st_size
-        if size != want.get("bytes"):
-            raise LexiconCorruptError(
-                f"{p}: truncated or altered ({size} bytes, manifest says {want.get('bytes')})")
-        if _sha256(p) != want.get("sha256"):
-            raise LexiconCorruptError(f"{p}: checksum mismatch (sha256 differs from the manifest)")
+        _check_file(root / name, files[name], _sha256(root / name) if (root / name).is_file() else None)
+
+
+def _listed_files(root: Path, manifest: dict) -> dict:
+    files = manifest.get("files")
+    if (not isinstance(files, dict) or set(files) != set(FILES)
+            or not all(isinstance(v, dict) for v in files.values())):
+        raise LexiconCorruptError(f"{root}: manifest does not list the lexicon's files")
+    return files
+
+
+def _check_file(p: Path, want: dict, sha256: str | None, size: int | None = None) -> None:
+    if sha256 is None:
+        raise LexiconCorruptError(f"{p.parent}: missing file {p.name}")
+    size = p.stat().st_size if size is None else size
+    if size != want.get("bytes"):
+        raise LexiconCorruptError(f"{p}: truncated or altered ({size} bytes, manifest says {want.get('bytes')})")
+    if sha256 != want.get("sha256"):
+        raise LexiconCorruptError(f"{p}: checksum mismatch (sha256 differs from the manifest)")
+
+
+def check_manifest(root: Path, manifest: dict) -> None:
+    """The manifest fields the loader relies on have the right types (a manifest is input too)."""
+    name = manifest.get("name")
+    if name is not None and not (isinstance(name, str) and NAME_RE.fullmatch(name)):
+        raise LexiconFormatError(f"{root}: manifest name {name!r} is not a lexicon name "
+                                 "(letters, digits, '.', '_', '-'; at most 64)")
+    counts = manifest.get("counts")
+    if not isinstance(counts, dict) or not isinstance(counts.get("forms"), int) or counts["forms"] < 0:
+        raise LexiconFormatError(f"{root}: manifest counts.forms is missing or not a count")
+    rule_set = manifest.get("rule_set")
+    if not isinstance(rule_set, dict) or not isinstance(rule_set.get("source_text"), str):
+        raise LexiconFormatError(f"{root}: manifest rule_set.source_text is missing")
+
+
+def _read_checked(p: Path, want: dict, verify: bool) -> bytes:
+    """The file's bytes, read once: the checksum is of exactly the bytes that are used."""
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise LexiconCorruptError(f"{p.parent}: missing file {p.name}") from None
+    except OSError as exc:
+        raise LexiconCorruptError(f"{p}: cannot read ({exc.strerror})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise LexiconCorruptError(f"{p}: larger than {MAX_FILE_BYTES} bytes")
+    if verify:
+        _check_file(p, want, hashlib.sha256(data).hexdigest(), len(data))
+    return data
+
+
+def _private_copy(p: Path, want: dict | None, verify: bool):
+    """(an unlinked private copy of the file, its size, its sha256). The copy is what gets mapped:
+    nobody can truncate or overwrite it under the server. The checksum is of the bytes copied."""
+    h = hashlib.sha256()
+    copy = tempfile.TemporaryFile(prefix="lexicon-")
+    size = 0
+    buffer = bytearray(1 << 20)  # one buffer, reused: no large allocations left behind in the heap
+    view = memoryview(buffer)
+    try:
+        with open(p, "rb") as fh:
+            while n := fh.readinto(buffer):
+                h.update(view[:n])
+                copy.write(view[:n])
+                size += n
+                if size > MAX_FILE_BYTES:
+                    raise LexiconCorruptError(f"{p}: larger than {MAX_FILE_BYTES} bytes")
+        copy.flush()
+        sha = h.hexdigest()
+        if verify and want is not None:
+            _check_file(p, want, sha, size)
+    except FileNotFoundError:
+        copy.close()
+        raise LexiconCorruptError(f"{p.parent}: missing file {p.name}") from None
+    except OSError as exc:
+        copy.close()
+        raise LexiconCorruptError(f"{p}: cannot read ({exc.strerror})") from None
+    except BaseException:
+        copy.close()
+        raise
+    return copy, size, sha
+
+
+def _fd_path(fileobj) -> str:
+    return f"/proc/self/fd/{fileobj.fileno()}"
+
+
+def _map_trie(p: Path, copy):
+    """The trie of a private copy, mapped (read into memory where /proc/self/fd is missing)."""
+    import marisa_trie
+
+    trie = marisa_trie.Trie()
+    try:
+        if os.path.exists(_fd_path(copy)):
+            trie.mmap(_fd_path(copy))
+        else:
+            copy.seek(0)
+            trie.frombytes(copy.read())
+    except (RuntimeError, ValueError, MemoryError, OSError) as exc:
+        raise LexiconCorruptError(f"{p}: not a valid trie ({exc})") from None
+    return trie
+
+
+def _check_tables(p: Path, data: bytes):
+    try:
+        tables = json.loads(data.decode("utf-8"))
+        tags, rules, tagsets = tables["tags"], tables["rules"], tables["tagsets"]
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+        raise LexiconCorruptError(f"{p}: cannot read ({exc})") from None
+    if not (isinstance(tags, list) and isinstance(rules, list) and isinstance(tagsets, list)
+            and all(isinstance(x, str) for x in tags) and all(isinstance(x, str) for x in rules)):
+        raise LexiconCorruptError(f"{p}: tags, rules and tagsets must be lists (of strings)")
+    n_tags, n_rules = len(tags), len(rules)
+    for i, tagset in enumerate(tagsets):
+        if not isinstance(tagset, list) or not all(
+                isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is int and type(pair[1]) is int
+                and 0 <= pair[0] < n_tags and 0 <= pair[1] < n_rules for pair in tagset):
+            raise LexiconCorruptError(f"{p}: tagsets[{i}] refers to a tag or rule that does not exist")
+    models = tables.get("models", {})
+    if not (isinstance(models, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in models.items())):
+        raise LexiconCorruptError(f"{p}: models must map headwords to model lemmas (strings)")
+    return tags, rules, tagsets, models
+
+
+# Tries whose structure passed `check_trie_structure`, by the sha256 of their bytes (content, not path).
+_structure_ok: set[str] = set()
+_structure_lock = threading.Lock()
+
+
+def check_trie_structure(tries: dict[str, tuple], timeout: float | None = None) -> None:
+    """Walk every key of each trie in a child process, so that a trie whose checksum matches but
+    whose structure is damaged is refused here instead: marisa would crash the process on it, or
+    loop for ever. `tries`: name -> (open private copy, sha256). Tries already checked (same
+    sha256) are skipped. `timeout`: by default 10 s plus 2 s a MB (a walk takes ~0.1 s a MB)."""
+    todo = {name: (copy, sha) for name, (copy, sha) in tries.items() if sha not in _structure_ok}
+    if not todo:
+        return
+    fds = [copy.fileno() for copy, _ in todo.values()]
+    if timeout is None:
+        timeout = 10.0 + 2.0 * sum(os.fstat(fd).st_size for fd in fds) / 1e6
+    try:
+        done = subprocess.run([sys.executable, "-c", _WALK_SCRIPT, *map(str, fds)], pass_fds=fds,
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise LexiconCorruptError(f"{', '.join(todo)}: structure check did not finish in {timeout:.0f} s") from None
+    if done.returncode != 0:
+        if done.returncode < 0:
+            why = f"killed by {signal.Signals(-done.returncode).name}"
+        else:
+            lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            why = lines[-1] if lines else f"exit status {done.returncode}"
+        raise LexiconCorruptError(f"{', '.join(todo)}: damaged trie (structure check: {why})")
+    with _structure_lock:
+        _structure_ok.update(sha for _, sha in todo.values())
+
+
+def mark_structure_checked(sha256s) -> None:
+    """Trust tries with these sha256s as already walked (the serve supervisor checked them)."""
+    with _structure_lock:
+        _structure_ok.update(x for x in sha256s if len(x) == 64)
+
+
+def check_directory_structure(directory) -> list[str]:
+    """Walk the tries of every lexicon in `directory` (a child process each, all at once); the
+    sha256s of those that passed. A lexicon that fails is left out (loading it will report why)."""
+    from concurrent import futures
+
+    def check(root: Path) -> list[str]:
+        copies = {}
+        try:
+            for name in ("forms.marisa", "headwords.marisa"):
+                copy, _, sha = _private_copy(root / name, None, verify=False)
+                copies[str(root / name)] = (copy, sha)
+            check_trie_structure(copies)
+            return [sha for _, sha in copies.values()]
+        except (OSError, LexiconError):
+            return []
+        finally:
+            for copy, _ in copies.values():
+                copy.close()
+
+    roots = sorted(Path(directory).glob("*.lex"))
+    if not roots:
+        return []
+    with futures.ThreadPoolExecutor(max_workers=len(roots)) as pool:
+        return [sha for shas in pool.map(check, roots) for sha in shas]
+
+
+# Run by check_trie_structure in a child: map each trie (inherited file descriptors), walk it
+# fully (as bytes, the keys decoded as UTF-8 in bulk), look every 97th key up by its id and back;
+# any crash, error or mismatch fails the check.
+_WALK_SCRIPT = """
+import itertools, sys, marisa_trie
+for fd in sys.argv[1:]:
+    trie = marisa_trie.BinaryTrie()
+    trie.mmap(f"/proc/self/fd/{fd}")
+    keys = trie.iterkeys()
+    n = 0
+    while chunk := list(itertools.islice(keys, 65536)):
+        n += len(chunk)
+        if n > len(trie):
+            sys.exit(f"walk finds more than the {len(trie)} keys the trie holds")
+        b"\\n".join(chunk).decode("utf-8")
+        for key in chunk[::97]:
+            if trie.restore_key(trie.key_id(key)) != key:
+                sys.exit("key/id mismatch")
+    if n != len(trie):
+        sys.exit(f"walk found {n} keys, trie says {len(trie)}")
+"""
 
 
 class Lexicon:
-    """A loaded lexicon: membership (tile keys), prefixes, and readings for `explain`."""
+    """A loaded lexicon: membership (tile keys), prefixes, and readings for `explain`.
 
-    def __init__(self, path: str | os.PathLike, *, verify: bool = True) -> None:
-        import marisa_trie
+    Nothing is mapped from the lexicon directory: the tries and tables are read into memory and
+    readings.bin is copied to an unlinked private file that is mapped, so a lexicon file
+    truncated or overwritten in place under a running server changes nothing. Every file's
+    checksum is of the bytes actually used. `check_structure` also walks the tries in a child
+    process first (the server does; see `check_trie_structure`)."""
 
+    def __init__(self, path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False) -> None:
         self.path = Path(path)
         self.manifest = read_manifest(self.path)
-        if verify:
-            verify_files(self.path, self.manifest)
+        check_manifest(self.path, self.manifest)
+        files = _listed_files(self.path, self.manifest)
         self.name: str = self.manifest.get("name") or self.path.stem
+        self._file = None
+        self._mm = None
+        tables = _read_checked(self.path / "tables.json", files["tables.json"], verify)
+        copies = []
         try:
-            self._forms = marisa_trie.Trie()
-            self._forms.mmap(str(self.path / "forms.marisa"))
-            self._heads = marisa_trie.Trie()
-            self._heads.mmap(str(self.path / "headwords.marisa"))
-            tables = json.loads((self.path / "tables.json").read_text(encoding="utf-8"))
-            self._tags: list[str] = tables["tags"]
-            self._rules: list[str] = tables["rules"]
-            self._tagsets: list[list[list[int]]] = tables["tagsets"]
-            self._models: dict[str, str] = tables.get("models", {})
-        except (OSError, ValueError, KeyError, RuntimeError, UnicodeDecodeError) as exc:
-            raise LexiconCorruptError(f"{self.path}: cannot read lexicon ({exc})") from None
-        n = len(self._forms)
-        if n != self.manifest.get("counts", {}).get("forms"):
-            raise LexiconCorruptError(f"{self.path}: trie holds {n} forms, manifest says "
-                                      f"{self.manifest.get('counts', {}).get('forms')}")
-        self._file = open(self.path / "readings.bin", "rb")
-        size = os.fstat(self._file.fileno()).st_size
-        if size < 4 * (n + 1):
-            raise LexiconCorruptError(f"{self.path / 'readings.bin'}: truncated")
-        self._mm = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ) if size else None
-        mv = memoryview(self._mm) if self._mm is not None else memoryview(b"\0\0\0\0")
-        self._mv = mv
-        self._offsets = mv[: 4 * (n + 1)].cast("I")
-        self._records = mv[4 * (n + 1):].cast("Q")
-        if sys.byteorder != "little":  # the format is little-endian
-            raise LexiconFormatError("big-endian machines are not supported")
-        self._rule_set = None
+            for name in ("forms.marisa", "headwords.marisa", "readings.bin"):
+                copies.append(_private_copy(self.path / name, files[name], verify))
+        except BaseException:
+            for copy, _, _ in copies:
+                copy.close()
+            raise
+        (forms, _, forms_sha), (heads, _, heads_sha), (self._file, size, _) = copies
+        try:
+            if check_structure:
+                check_trie_structure({str(self.path / "forms.marisa"): (forms, forms_sha),
+                                      str(self.path / "headwords.marisa"): (heads, heads_sha)})
+            self._forms = _map_trie(self.path / "forms.marisa", forms)
+            self._heads = _map_trie(self.path / "headwords.marisa", heads)
+        except BaseException:
+            self._file.close()
+            raise
+        finally:
+            forms.close()  # the mappings keep the (unlinked) copies alive
+            heads.close()
+        try:
+            self._tags, self._rules, self._tagsets, self._models = _check_tables(self.path / "tables.json", tables)
+            n = len(self._forms)
+            if n != self.manifest["counts"]["forms"]:
+                raise LexiconCorruptError(f"{self.path}: trie holds {n} forms, manifest says "
+                                          f"{self.manifest['counts']['forms']}")
+            if size < 4 * (n + 1) or (size - 4 * (n + 1)) % 8:
+                raise LexiconCorruptError(f"{self.path / 'readings.bin'}: truncated")
+            if sys.byteorder != "little":  # the format is little-endian
+                raise LexiconFormatError("big-endian machines are not supported")
+            self._mm = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ) if size else None
+            mv = memoryview(self._mm) if self._mm is not None else memoryview(b"\0\0\0\0")
+            self._mv = mv
+            self._offsets = mv[: 4 * (n + 1)].cast("I")
+            self._records = mv[4 * (n + 1):].cast("Q")
+            self._rule_set = None
+            try:
+                self.rule_set  # noqa: B018 - parsed now, so a bad rule set is refused at load
+            except ValueError as exc:
+                raise LexiconFormatError(f"{self.path}: the manifest's rule set is not valid: {exc}") from None
+        except BaseException:
+            self._file.close()
+            raise
         # Fast bound membership test (the hot path of the rules engine).
         self.is_admissible = self._forms.__contains__
 
@@ -197,11 +427,19 @@ class Lexicon:
             return []
         form = self.display(key)
         out: list[Reading] = []
-        for i in range(self._offsets[kid], self._offsets[kid + 1]):
+        first, last = self._offsets[kid], self._offsets[kid + 1]
+        if not first <= last <= len(self._records):
+            raise LexiconCorruptError(f"{self.path / 'readings.bin'}: offsets of form {kid} out of range")
+        n_heads, n_tagsets = len(self._heads), len(self._tagsets)
+        for i in range(first, last):
             rec = self._records[i]
-            head = self._heads.restore_key(rec >> 32)
+            head_id, tagset_id = rec >> 32, rec & 0xFFFFFFFF
+            if head_id >= n_heads or tagset_id >= n_tagsets:
+                raise LexiconCorruptError(f"{self.path / 'readings.bin'}: reading {i} refers to a headword "
+                                          "or tag set that does not exist")
+            head = self._heads.restore_key(head_id)
             model = self._models.get(head, "")
-            for tag_id, rule_id in self._tagsets[rec & 0xFFFFFFFF]:
+            for tag_id, rule_id in self._tagsets[tagset_id]:
                 tag = self._tags[tag_id]
                 # a headword may have SGJP readings beside guessed ones (a homograph)
                 guessed = model if model and "GUESSED" in tag.split(";") else ""
@@ -222,7 +460,8 @@ class Lexicon:
             except BufferError:
                 pass
             self._mm = None
-        self._file.close()
+        if self._file is not None:
+            self._file.close()
 
     def __enter__(self):
         return self
@@ -234,9 +473,10 @@ class Lexicon:
         return f"<Lexicon {self.name!r}: {len(self)} forms from {self.path}>"
 
 
-def load_lexicon(path: str | os.PathLike, *, verify: bool = True) -> Lexicon:
-    """Load a lexicon directory; refuses unknown formats/versions and corrupt or truncated files."""
-    return Lexicon(path, verify=verify)
+def load_lexicon(path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False) -> Lexicon:
+    """Load a lexicon directory; refuses unknown formats/versions and corrupt or truncated files.
+    `check_structure`: also walk the tries in a child process (see `check_trie_structure`)."""
+    return Lexicon(path, verify=verify, check_structure=check_structure)
 
 
 def resolve_lexicon_path(name_or_path: str, lexicons_dir: str | os.PathLike = "lexicons") -> Path:

@@ -13,11 +13,12 @@ Two spellings exist:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from lexicon_service.fastkey import FastKeyer
+from lexicon_service.fastkey import FastKeyer, input_characters
 
 BLANK = "?"  # how racks, tile tables and GCG write the blank
 _PRIVATE_USE_BASE = 0xE000
@@ -49,9 +50,60 @@ class PlayTile:
     is_blank: bool = False
 
 
+def _singleton_class() -> str:
+    """A regex class of the characters whose canonical decomposition is one other character."""
+    chars = []
+    for cp in range(0x80, 0x110000):
+        decomposition = unicodedata.decomposition(chr(cp))
+        if decomposition and not decomposition.startswith("<") and " " not in decomposition:
+            chars.append(cp)
+    ranges, start = [], None
+    for i, cp in enumerate(chars):
+        if start is None:
+            start = cp
+        if i + 1 == len(chars) or chars[i + 1] != cp + 1:
+            ranges.append(re.escape(chr(start)) + ("" if start == cp else "-" + re.escape(chr(cp))))
+            start = None
+    return "[" + "".join(ranges) + "]"
+
+
+@functools.lru_cache(maxsize=None)
+def _singletons() -> re.Pattern:
+    return re.compile(_singleton_class())  # built on first use (~0.2 s): only text that is not NFC needs it
+
+
 def normalise(text: str) -> str:
-    """NFC, so that a decomposed "R + combining caron" is the letter Ř."""
-    return unicodedata.normalize("NFC", text)
+    """NFC, so that a decomposed "R + combining caron" is the letter Ř; except that a character
+    NFC would replace by another single character (the Kelvin sign by K, the Ångström sign by Å)
+    is kept as written, so that it reads as the unknown letter it is (README: odd letters)."""
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    singletons = _singletons()
+    if singletons.search(text) is None:
+        return unicodedata.normalize("NFC", text)
+    pieces = singletons.split(text)
+    kept = singletons.findall(text)
+    out = [unicodedata.normalize("NFC", pieces[0])]
+    for singleton, piece in zip(kept, pieces[1:]):
+        out += [singleton, unicodedata.normalize("NFC", piece)]
+    return "".join(out)
+
+
+def _code_point(ch: str) -> str:
+    return "" if ch.isascii() else f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}"
+
+
+def _first_foreign(text: str, allowed, syntax: str = "") -> int:
+    """Index of the first character of `text` that is neither in `allowed` nor in `syntax`, or -1.
+
+    The letter policy: only letters of the alphabet (either case) spell tiles. A combining mark is
+    let through here (NFC joins it to its letter; one left over is refused after). A character NFC
+    would replace by a letter (the Kelvin sign by K) is refused, as are compatibility characters
+    (long s, ligatures) and tile-key characters (U+E000...)."""
+    for i, ch in enumerate(text):
+        if ch not in allowed and ch not in syntax and not (unicodedata.combining(ch) and normalise(ch) == ch):
+            return i
+    return -1
 
 
 @dataclass(frozen=True)
@@ -100,6 +152,7 @@ class TileSet:
         object.__setattr__(self, "_max_len", max((len(a) for a in alphabet), default=1))
         object.__setattr__(self, "_points", {t.letter: t.points for t in self.tiles})
         object.__setattr__(self, "_fast_keyer", FastKeyer(self))
+        object.__setattr__(self, "_input_chars", input_characters(alphabet))
         # Fast paths (no multi-letter tiles involved): one character -> its square / rack tile.
         play_chars = {".": PlayTile(None)}
         rack_chars = {BLANK: BLANK}
@@ -229,6 +282,9 @@ class TileSet:
     # --- spelling ------------------------------------------------------------------------------
     def spell(self, text: str) -> tuple[str, ...]:
         """Tile letters of a word: case-insensitive greedy longest match; `[CH]` forces one tile."""
+        bad = _first_foreign(text, self._input_chars, "[]")
+        if bad >= 0:
+            raise UnknownLetterError(text[bad], bad, text, _code_point(text[bad]))
         text = normalise(text)
         upper = text.upper()
         if len(upper) != len(text):  # e.g. "ß".upper() == "SS": positions would drift
@@ -264,13 +320,18 @@ class TileSet:
         Multi-letter tiles by greedy match only when the whole group has one case ("CH" or "ch");
         "Ch" is a C tile and a blank H. `[C][H]` forces two single tiles.
         """
-        text = normalise(text)
-        if "[" not in text:
-            pieces = text if self._pieces_re is None else self._pieces_re.findall(text)
-            try:
-                return tuple([self._play_chars[piece] for piece in pieces])
-            except KeyError:
-                pass  # the slow path names the bad character
+        for attempt in (0, 1):
+            if "[" not in text:
+                pieces = text if self._pieces_re is None else self._pieces_re.findall(text)
+                try:
+                    return tuple([self._play_chars[piece] for piece in pieces])
+                except KeyError:
+                    pass  # the slow path names the bad character
+            if attempt == 0:  # the letter policy looks at the text as written, before NFC
+                bad = _first_foreign(text, self._input_chars, ".[]")
+                if bad >= 0:
+                    raise UnknownLetterError(text[bad], bad, text, _code_point(text[bad]))
+                text = normalise(text)
         return self._spell_play_slow(text)
 
     def _spell_play_slow(self, text: str) -> tuple[PlayTile, ...]:
@@ -314,7 +375,11 @@ class TileSet:
 
     def spell_rack(self, text: str) -> tuple[str, ...]:
         """Rack letters: "ABC?" or "[CH]A?"; "?" is the blank. Returns letters with "?" for blanks."""
-        text = normalise(text)
+        if not self._input_chars.issuperset(text.replace(BLANK, "")):
+            bad = _first_foreign(text, self._input_chars, BLANK + "[]")
+            if bad >= 0:
+                raise UnknownLetterError(text[bad], bad, text, _code_point(text[bad]))
+            text = normalise(text)
         if "[" not in text:
             if self._pieces_re is None:
                 pieces = text

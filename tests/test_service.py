@@ -292,10 +292,12 @@ def test_deadline_is_honoured_in_searches():
         def is_admissible(self, key):
             return False
 
+    from lexicon_service.server.limits import WorkBudget
+
     rs = load_rule_set("pl-scrabble")
     with pytest.raises(DeadlineError):
-        find_pattern(Endless(), rs.tile_set, ["*"], min_len=2, max_len=15, limit=10, budget=10**9,
-                     deadline=time.monotonic() + 0.05)
+        find_pattern(Endless(), rs.tile_set, ["*"], min_len=2, max_len=15, limit=10,
+                     budget=WorkBudget(10**9, 60.0, time.monotonic() + 0.05))
 
 
 # --- GameService ---------------------------------------------------------------------------------

@@ -24,7 +24,6 @@ import logging
 import os
 import signal
 import socket
-import subprocess
 import sys
 import time
 
@@ -85,15 +84,41 @@ def _tokens(args) -> list[str]:
     path = args.token_file or os.environ.get("LEXICON_TOKEN_FILE")
     if path:
         try:
-            text = open(path, encoding="utf-8").read()
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_TOKEN_FILE_BYTES + 1)
         except OSError as exc:
             raise UserError(f"cannot read token file {path}: {exc.strerror}") from None
-        tokens = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+        if len(data) > MAX_TOKEN_FILE_BYTES:
+            raise UserError(f"token file {path} is larger than {MAX_TOKEN_FILE_BYTES} bytes; it holds tokens, "
+                            "one a line")
+        try:
+            text = data.decode("utf-8-sig")  # a byte-order mark is not part of the first token
+        except UnicodeDecodeError:
+            raise UserError(f"token file {path} is not UTF-8 text (one token a line)") from None
+        tokens = []
+        for number, line in enumerate(text.splitlines(), 1):
+            token = line.strip()
+            if not token or token.startswith("#"):
+                continue
+            _check_token(token, f"token file {path} line {number}")
+            tokens.append(token)
         if not tokens:
             raise UserError(f"token file {path} holds no token")
         return tokens
     raw = os.environ.get("LEXICON_TOKEN", "")
-    return [t.strip() for t in raw.split(",") if t.strip()]
+    tokens = [t.strip() for t in raw.split(",") if t.strip()]
+    for token in tokens:
+        _check_token(token, "LEXICON_TOKEN")
+    return tokens
+
+
+MAX_TOKEN_FILE_BYTES = 1 << 20
+
+
+def _check_token(token: str, where: str) -> None:
+    """A token travels in an HTTP header: visible ASCII only, or no client could ever send it."""
+    if not all("!" <= c <= "~" for c in token):
+        raise UserError(f"{where}: a token must be visible ASCII characters without spaces")
 
 
 def run(args) -> int:
@@ -107,6 +132,13 @@ def run(args) -> int:
     log = logging.getLogger("lexicon_service.serve")
     started = time.perf_counter()
     address = args.address or os.environ.get("LEXICON_ADDRESS") or "localhost:50051"
+    if not address.startswith("unix:"):
+        _split_address(address)  # "127.0.0.1" alone is an error, not grpc's default port
+    checked = os.environ.get(CHECKED_TRIES_ENV)
+    if checked:
+        from lexicon_service.lexicon import mark_structure_checked
+
+        mark_structure_checked(checked.split(","))
     directory = args.lexicons or os.environ.get("LEXICON_DIR") or "lexicons"
     workers = args.workers if args.workers is not None else _env_int("LEXICON_WORKERS", 8)
     if workers < 1:
@@ -121,9 +153,14 @@ def run(args) -> int:
     client_ca = args.tls_client_ca or os.environ.get("LEXICON_TLS_CLIENT_CA")
     if bool(cert) != bool(key):
         raise UserError("TLS needs both --tls-cert and --tls-key")
-    tls = TlsConfig(cert, key, client_ca) if cert else None
     if client_ca and not cert:
         raise UserError("--tls-client-ca needs --tls-cert and --tls-key")
+    tls = TlsConfig(cert, key, client_ca) if cert else None
+    if tls is not None:
+        try:
+            tls.check()
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     limits = Limits()
     for flag, attr in (("max_words", "max_words"), ("max_results", "max_results"),
                        ("max_message_bytes", "max_message_bytes")):
@@ -140,19 +177,24 @@ def run(args) -> int:
     http_address = args.http or os.environ.get("LEXICON_HTTP") or None
     if processes > 1:
         return _supervise(args, address, directory, workers, fast_threads, processes, http_address)
+    # Alone, the server listens at once and answers NOT_SERVING while it loads. A process sharing
+    # the port (--reuse-port) loads first, so the kernel never gives it a connection it cannot serve.
+    load_first = args.reuse_port
     try:
         server, port = create_server(address, directory, workers=workers, fast_threads=fast_threads,
-                                     limits=limits, tokens=tokens, tls=tls, load=False,
+                                     limits=limits, tokens=tokens, tls=tls, load=load_first,
                                      max_concurrent_rpcs=args.max_concurrent_rpcs, reuse_port=args.reuse_port,
                                      games_db=args.db)
     except OSError as exc:
         raise UserError(str(exc)) from None
+    except ReloadError as exc:
+        raise UserError(f"cannot load lexicons: {exc}") from None
     server.start()
     restore = install_signal_handlers(server, grace=args.grace)
     http = None
     try:
         try:
-            snapshot = server.load()
+            snapshot = server.registry.current() if load_first else server.load()
         except ReloadError as exc:
             server.stop(0).wait()
             hint = " (build the default ones: make lexicons)" if "no *.lex" in str(exc) else ""
@@ -217,12 +259,14 @@ def _tune_gc() -> None:
 
 def _split_address(address: str) -> tuple[str, int]:
     host, sep, port = address.rpartition(":")
-    if not sep or not port.isdecimal():
-        raise UserError(f"--address {address!r} must be host:port")
+    if not sep or not host or host.endswith(":") or not (port.isascii() and port.isdecimal()) \
+            or int(port) > 65535:
+        raise UserError(f"--address {address!r} must be host:port (port 0 picks a free one)")
     return host, int(port)
 
 
 MAX_DEFAULT_PROCESSES = 4
+CHECKED_TRIES_ENV = "LEXICON_CHECKED_TRIES"  # set by the supervisor for its children (sha256 list)
 
 
 def default_processes() -> int:
@@ -234,12 +278,11 @@ def default_processes() -> int:
 
 def _supervise(args, address: str, directory: str, workers: int, fast_threads: int, processes: int,
                http_address: str | None = None) -> int:
-    """Run `processes` servers on one port (SO_REUSEPORT) and relay signals to them.
+    """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
+    (lexicon_service/server/supervisor.py)."""
+    from lexicon_service.lexicon import LexiconError, check_directory_structure
+    from lexicon_service.server.supervisor import Supervisor
 
-    Each child is a full `lexicon-service serve` (its own lexicons, health and reload); the kernel
-    spreads client connections over them. SIGHUP is relayed (each child reloads); SIGTERM/SIGINT
-    stop them all gracefully.
-    """
     host, port = _split_address(address)
     reserve = None
     if port == 0:  # pick one free port for all children; hold it (with SO_REUSEPORT) until they bind
@@ -247,7 +290,11 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
         family = socket.AF_INET6 if ":" in bind_host else socket.AF_INET
         reserve = socket.socket(family, socket.SOCK_STREAM)
         reserve.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        reserve.bind(("127.0.0.1" if bind_host == "localhost" else bind_host, 0))
+        try:
+            reserve.bind(("127.0.0.1" if bind_host == "localhost" else bind_host, 0))
+        except OSError as exc:
+            reserve.close()
+            raise UserError(f"cannot listen on {address}: {exc.strerror}") from None
         port = reserve.getsockname()[1]
     child_address = f"{host}:{port}"
     http_reserve = None
@@ -270,50 +317,30 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
             argv += [f"--{flag.replace('_', '-')}", str(value)]
     if http_address:
         argv += ["--http", http_address]
-    children = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(processes)]
-    stopping = False
-
-    def relay(signum, frame):
-        nonlocal stopping
-        if signum != signal.SIGHUP:
-            stopping = True
-        for child in children:
-            if child.poll() is None:
-                child.send_signal(signal.SIGHUP if signum == signal.SIGHUP else signal.SIGTERM)
-
-    previous = {s: signal.signal(s, relay) for s in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
+    # The tries' structure is checked once here, not again by every (re)started child.
+    env = dict(os.environ)
     try:
-        lines = [child.stdout.readline() for child in children]  # "lexicon-service: serving N lexicons on ..."
+        env[CHECKED_TRIES_ENV] = ",".join(check_directory_structure(directory))
+    except LexiconError:
+        pass  # the children report it
+    supervisor = Supervisor(argv, processes, env=env)
+    previous = {s: signal.signal(s, lambda signum, frame: supervisor.signal_all(signum))
+                for s in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
+    try:
+        started = supervisor.start()
         if reserve is not None:
             reserve.close()
         if http_reserve is not None:
             http_reserve.close()
-        if not all("serving" in line for line in lines):
-            relay(signal.SIGTERM, None)
-            for child in children:
-                child.wait()
+        if not started:
             raise UserError("a server process failed to start (see its messages above)")
-        first = lines[0].strip().split(" on ")[0]
+        first = supervisor.slots[0].first_line.strip().split(" on ")[0]
         print(f"{first} on {child_address} ({processes} processes)", flush=True)
         if http_address:
             scheme = "https" if args.tls_cert or os.environ.get("LEXICON_TLS_CERT") else "http"
             print(f"lexicon-service: HTTP on {scheme}://{http_address}; word judge at {scheme}://{http_address}/judge",
                   flush=True)
-        status = 0
-        while children:
-            for child in list(children):
-                code = child.poll()
-                if code is None:
-                    continue
-                children.remove(child)
-                if code != 0 or not stopping:
-                    status = 1
-                    if not stopping:  # one died: take the others down rather than serve at partial capacity
-                        print(f"lexicon-service serve: process {child.pid} exited with {code}; stopping",
-                              file=sys.stderr)
-                        relay(signal.SIGTERM, None)
-            time.sleep(0.1)
-        return status
+        return supervisor.run()
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

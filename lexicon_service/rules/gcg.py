@@ -104,6 +104,9 @@ class GcgGame:
         return any(e.rack for e in self.events if e.kind != END_RACK)
 
 
+# Scores and totals fit in 32 bits with room to add (every real game's do); an exchange is of a rack.
+MAX_SCORE_DIGITS = 6
+MAX_EXCHANGE_DIGITS = 2
 _SCORE_RE = re.compile(r"^[+-]?\d+$")
 _POSITION_RE = re.compile(r"^(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
 _ENCODING_RE = re.compile(rb"^#character-encoding[ \t]+(\S+)", re.MULTILINE)
@@ -218,6 +221,9 @@ def _event(line: str, lineno: int, origin: str) -> GcgEvent:
         raise GcgError(f"bad score {score_text!r} (expected e.g. +24 or -10)", lineno, origin)
     if not re.fullmatch(r"-?\d+", total_text):
         raise GcgError(f"bad cumulative total {total_text!r}", lineno, origin)
+    for what, number in (("score", score_text), ("cumulative total", total_text)):
+        if len(number.lstrip("+-")) > MAX_SCORE_DIGITS:
+            raise GcgError(f"{what} {number[:12]!r}... has more than {MAX_SCORE_DIGITS} digits", lineno, origin)
     middle = tokens[:-2]
     event = GcgEvent(lineno, nick, PLAY, int(score_text), int(total_text), text=line)
 
@@ -242,6 +248,8 @@ def _event(line: str, lineno: int, origin: str) -> GcgEvent:
         event.kind = PASS
     elif first.startswith("-"):
         event.kind, event.exchanged = EXCHANGE, first[1:]
+        if event.exchanged.isdecimal() and len(event.exchanged) > MAX_EXCHANGE_DIGITS:
+            raise GcgError(f"exchange count {event.exchanged[:12]!r}... is too large", lineno, origin)
     elif first.lower() == "(challenge)":
         event.kind = CHALLENGE_BONUS
     elif first.lower() == "(time)":

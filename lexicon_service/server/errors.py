@@ -8,6 +8,7 @@ Servicers never call `context.abort` themselves: they raise, and `@rpc` maps the
 | `UnknownLexiconError`, `UnknownRuleSetError`| NOT_FOUND          | "lexicon 'x' is not loaded…" |
 | `RuleSetMismatchError`                      | INVALID_ARGUMENT   | "rule_set: …"                |
 | `DeadlineError`                             | DEADLINE_EXCEEDED  |                              |
+| `CancelledError` (client gone)              | CANCELLED          |                              |
 | `NotReadyError`                             | UNAVAILABLE        | lexicons still loading       |
 | `LexiconError` (corrupt data at run time)   | INTERNAL           | logged                       |
 | anything else                               | INTERNAL           | "internal error", logged     |
@@ -26,6 +27,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import threading
+import time
 
 import grpc
 from google.protobuf import any_pb2
@@ -71,6 +74,13 @@ class DeadlineError(ServiceError):
         super().__init__(f"deadline exceeded while working on the {what}")
 
 
+class CancelledError(ServiceError):
+    """The client cancelled the call or went away: stop working on it."""
+
+    def __init__(self, what: str = "request") -> None:
+        super().__init__(f"call cancelled while working on the {what}")
+
+
 class NotReadyError(ServiceError):
     def __init__(self) -> None:
         super().__init__("lexicons are still loading; retry shortly")
@@ -100,6 +110,42 @@ def _lexicon_error_types() -> tuple[type, ...]:
     return (LexiconError,)
 
 
+class _RateLimitedLog:
+    """At most `burst` lines per `window` seconds for each kind of message; the rest are counted
+    and reported in one line when the next window opens (a flood of bad requests must not flood
+    the log)."""
+
+    def __init__(self, burst: int = 10, window: float = 60.0) -> None:
+        self.burst = burst
+        self.window = window
+        self._lock = threading.Lock()
+        self._kinds: dict[str, list] = {}  # kind -> [window start, lines logged, suppressed]
+
+    def __call__(self, kind: str, level: int, message: str, *args, exc_info=None) -> None:
+        now = time.monotonic()
+        with self._lock:
+            state = self._kinds.setdefault(kind, [now, 0, 0])
+            suppressed = 0
+            if now - state[0] >= self.window:
+                suppressed, state[:] = state[2], [now, 0, 0]
+            state[1] += 1
+            allowed = state[1] <= self.burst
+            if not allowed:
+                state[2] += 1
+        if suppressed:
+            log.warning("%d more %s messages in the last %.0f s were not logged", suppressed, kind, self.window)
+        if allowed:
+            log.log(level, message, *args, exc_info=exc_info)
+
+
+_limited = _RateLimitedLog()
+
+
+def log_client_error(kind: str, message: str, *args) -> None:
+    """Log a client's mistake at INFO, rate-limited per kind."""
+    _limited(kind, logging.INFO, message, *args)
+
+
 def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
     """Status code and message for an exception raised while serving a call."""
     if isinstance(exc, FieldError):
@@ -108,12 +154,14 @@ def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
         return grpc.StatusCode.NOT_FOUND, str(exc)
     if isinstance(exc, DeadlineError):
         return grpc.StatusCode.DEADLINE_EXCEEDED, str(exc)
+    if isinstance(exc, CancelledError):
+        return grpc.StatusCode.CANCELLED, str(exc)
     if isinstance(exc, NotReadyError):
         return grpc.StatusCode.UNAVAILABLE, str(exc)
     if isinstance(exc, _lexicon_error_types()):
-        log.error("lexicon failure while serving: %s", exc)
+        _limited("lexicon failure", logging.ERROR, "lexicon failure while serving: %s", exc)
         return grpc.StatusCode.INTERNAL, f"lexicon failure: {exc}"
-    log.exception("internal error while serving", exc_info=exc)
+    _limited("internal error", logging.ERROR, "internal error while serving", exc_info=exc)
     return grpc.StatusCode.INTERNAL, "internal error"
 
 

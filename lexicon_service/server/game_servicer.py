@@ -49,6 +49,15 @@ def _enum_value(enum, prefix: str, choice: str) -> int:
     return enum.Value(f"{prefix}_{choice.upper().replace('-', '_')}")
 
 
+# Every line separator str.splitlines knows ("\r\n" is one); the GCG reader splits on fewer of them.
+_LINE_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def count_lines(text: str) -> int:
+    """Lines of `text` split on every line separator, without building the lines."""
+    return sum(1 for _ in _LINE_BREAKS.finditer(text)) + 1
+
+
 class GameServicer(game_pb2_grpc.GameServiceServicer):
     def __init__(self, registry, limits: Limits | None = None) -> None:
         self.registry = registry
@@ -160,8 +169,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @rpc
     def ReplayGame(self, request, context):
-        require(bool(request.gcg.strip()), "gcg", "empty record")
-        n_lines = request.gcg.count("\n") + 1
+        gcg = request.gcg
+        if len(gcg) > self.limits.max_gcg_chars:
+            raise LimitError("gcg", f"{len(gcg)} characters; at most {self.limits.max_gcg_chars}")
+        require(bool(gcg.strip()), "gcg", "empty record")
+        n_lines = count_lines(gcg)
         if n_lines > self.limits.max_gcg_lines:
             raise LimitError("gcg", f"{n_lines} lines; at most {self.limits.max_gcg_lines}")
         deadline_of(context)

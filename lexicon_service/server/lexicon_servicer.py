@@ -19,8 +19,8 @@ from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.server import search
 from lexicon_service.fastkey import FastKeyer
 from lexicon_service.server.errors import FieldError, LimitError, require, rpc
-from lexicon_service.server.limits import Limits, check_deadline, deadline_of
-from lexicon_service.tiles import UnknownLetterError, write_tiles
+from lexicon_service.server.limits import Limits, WorkBudget, check_deadline, deadline_of
+from lexicon_service.tiles import UnknownLetterError, normalise, write_tiles
 
 VALID = lexicon_pb2.WORD_STATUS_VALID
 INVALID = lexicon_pb2.WORD_STATUS_INVALID
@@ -116,10 +116,13 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
         return checker
 
     def _check_word_text(self, word: str, field_name: str) -> None:
+        """Refuse an empty word or one over the length limit, counted in characters after NFC (so
+        a decomposed word gets the same answer as a composed one)."""
         if not word:
             raise FieldError(field_name, "empty word")
-        if len(word) > self.limits.max_word_chars:
-            raise LimitError(field_name, f"{len(word)} characters; at most {self.limits.max_word_chars}")
+        n = len(word) if word.isascii() else len(normalise(word))
+        if n > self.limits.max_word_chars:
+            raise LimitError(field_name, f"{n} characters; at most {self.limits.max_word_chars}")
 
     # --- RPCs ---------------------------------------------------------------------------------
     @rpc
@@ -183,7 +186,7 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
         invalid = 0
         check = checker.check
         for i, word in enumerate(words):
-            if not word or len(word) > max_chars:
+            if not word or len(word) > max_chars or not word.isascii():
                 self._check_word_text(word, f"words[{i}]")
             status, key, message = check(word)
             if status != VALID:
@@ -229,11 +232,12 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
         query = request.WhichOneof("query")
         if query is None:
             raise FieldError("query", "one of anagram, pattern or prefix is required")
-        text = getattr(request, query)
+        text = getattr(request, query)  # spelled as written: the letter policy looks before NFC
         if query != "prefix":
             require(bool(text), query, "empty")
-        if len(text) > limits.max_word_chars:
-            raise LimitError(query, f"{len(text)} characters; at most {limits.max_word_chars}")
+        n_chars = len(text) if text.isascii() else len(normalise(text))
+        if n_chars > limits.max_word_chars:
+            raise LimitError(query, f"{n_chars} characters; at most {limits.max_word_chars}")
         if request.limit < 0:
             raise FieldError("limit", "must not be negative")
         if request.limit > limits.max_results:
@@ -248,8 +252,8 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
             tile_set = rule_set.tile_set
             size = board_size(rule_set)
             min_len, max_len = search.check_lengths(request.min_length, request.max_length, size)
-            common = dict(min_len=min_len, max_len=max_len, limit=limit, budget=limits.search_budget,
-                          deadline=deadline)
+            budget = WorkBudget(limits.search_budget, limits.max_request_cpu, deadline, context)
+            common = dict(min_len=min_len, max_len=max_len, limit=limit, budget=budget)
             if query == "anagram":
                 rack, blanks = search.parse_rack(tile_set, text, "anagram")
                 if sum(rack.values()) + blanks > size:
@@ -283,7 +287,17 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
     def ListLexicons(self, request, context):
         with self.registry.acquire() as snapshot:
             infos = self._infos(snapshot)
-        return lexicon_pb2.ListLexiconsResponse(lexicons=infos)
+        return lexicon_pb2.ListLexiconsResponse(lexicons=infos, limits=self._limits_message)
+
+    @property
+    def _limits_message(self) -> lexicon_pb2.ServerLimits:
+        limits = self.limits
+        return lexicon_pb2.ServerLimits(
+            max_message_bytes=limits.max_message_bytes, max_words=limits.max_words,
+            max_word_chars=limits.max_word_chars, max_results=limits.max_results,
+            default_results=limits.default_results, search_budget=limits.search_budget,
+            max_search_cpu_seconds=limits.max_request_cpu, max_board_rows=limits.max_board_rows,
+            max_gcg_lines=limits.max_gcg_lines, max_gcg_chars=limits.max_gcg_chars)
 
     @staticmethod
     def _infos(snapshot):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from lexicon_service.server.errors import DeadlineError
+from lexicon_service.server.errors import CancelledError, DeadlineError
 
 
 @dataclass(frozen=True)
@@ -15,9 +15,11 @@ class Limits:
     max_word_chars: int = 64  # characters per word (CheckWords, ExplainWord, FindWords queries)
     default_results: int = 100  # FindWords when limit = 0
     max_results: int = 1_000  # FindWords limit
-    search_budget: int = 500_000  # FindWords trie nodes (or keys scanned) per request; beyond: truncated
+    search_budget: int = 500_000  # FindWords work units (trie steps, keys matched) per request; beyond: truncated
+    max_request_cpu: float = 0.3  # seconds of CPU a FindWords search may take (a backstop to the work budget); beyond: truncated
     max_board_rows: int = 26
-    max_gcg_lines: int = 2_000  # ReplayGame
+    max_gcg_lines: int = 2_000  # ReplayGame lines, split on every line separator (\n, \r\n, \r, ...)
+    max_gcg_chars: int = 256 * 1024  # ReplayGame record size
 
 
 def deadline_of(context) -> float | None:
@@ -33,3 +35,43 @@ def deadline_of(context) -> float | None:
 def check_deadline(deadline: float | None, what: str = "request") -> None:
     if deadline is not None and time.monotonic() > deadline:
         raise DeadlineError(what)
+
+
+class BudgetExceeded(Exception):
+    """A request's work budget is spent: the answer so far is returned, marked truncated."""
+
+
+class WorkBudget:
+    """The work one request may do: `work` units (a trie step, a key matched), `cpu_seconds` of
+    this thread's CPU, until the call's deadline, and only while the client still waits.
+
+    `spend()` is cheap; every `check_every` units it looks at the clock and the call. Past the
+    work or CPU allowance it raises BudgetExceeded; past the deadline DeadlineError; after the
+    client cancelled (or went away) CancelledError."""
+
+    __slots__ = ("work", "used", "cpu_end", "deadline", "context", "what", "check_every", "_next_check")
+
+    def __init__(self, work: int, cpu_seconds: float, deadline: float | None, context=None,
+                 what: str = "search", check_every: int = 256) -> None:
+        self.work = work
+        self.used = 0
+        self.cpu_end = time.thread_time() + cpu_seconds
+        self.deadline = deadline
+        self.context = context
+        self.what = what
+        self.check_every = check_every
+        self._next_check = min(work, check_every)
+
+    def spend(self, units: int = 1) -> None:
+        self.used += units
+        if self.used >= self._next_check:
+            self.check()
+
+    def check(self) -> None:
+        if self.used >= self.work or time.thread_time() > self.cpu_end:
+            raise BudgetExceeded()
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise DeadlineError(self.what)
+        if self.context is not None and not self.context.is_active():
+            raise CancelledError(self.what)
+        self._next_check = min(self.work, self.used + self.check_every)

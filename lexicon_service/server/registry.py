@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from concurrent import futures
 import threading
 import time
 from pathlib import Path
@@ -22,6 +23,7 @@ from lexicon_service.server.errors import NotReadyError, UnknownLexiconError, Un
 log = logging.getLogger("lexicon_service.server")
 
 LEXICON_SUFFIX = ".lex"
+LOAD_THREADS = 4
 
 
 class ReloadError(Exception):
@@ -31,7 +33,7 @@ class ReloadError(Exception):
 def _default_loader(path: Path):
     from lexicon_service.lexicon import load_lexicon
 
-    return load_lexicon(path)
+    return load_lexicon(path, check_structure=True)
 
 
 class Snapshot:
@@ -129,27 +131,35 @@ class LexiconRegistry:
         raise AssertionError("unreachable")
 
     def _load_all(self) -> dict:
-        loaded: dict = {}
+        """Load every lexicon of the directory (several at once: loading is mostly reading,
+        hashing and waiting for the structure check) and check the whole set before any is used."""
         self._wait_for_builds()
+        paths = self.lexicon_paths()
+        if not paths:
+            raise ReloadError(f"no *{LEXICON_SUFFIX} lexicons in {str(self.directory)!r}")
+        with futures.ThreadPoolExecutor(max_workers=min(LOAD_THREADS, len(paths)),
+                                        thread_name_prefix="lexicon-load") as pool:
+            attempts = [pool.submit(self._loader, path) for path in paths]
+        loaded: dict = {}
+        results = []
+        for path, attempt in zip(paths, attempts):
+            exc = attempt.exception()
+            results.append((path, None if exc else attempt.result(), exc))
         try:
-            paths = self.lexicon_paths()
-            if not paths:
-                raise ReloadError(f"no *{LEXICON_SUFFIX} lexicons in {str(self.directory)!r}")
-            for path in paths:
-                try:
-                    lexicon = self._loader(path)
-                except Exception as exc:  # noqa: BLE001 - any failure refuses the whole reload
+            for path, lexicon, exc in results:
+                if exc is not None:  # any failure refuses the whole reload
                     raise ReloadError(f"{path}: {exc}") from exc
                 name = getattr(lexicon, "name", None) or path.name[: -len(LEXICON_SUFFIX)]
+                if not isinstance(name, str) or not name:
+                    raise ReloadError(f"{path}: lexicon name {name!r} is not a name")
                 if name in loaded:
-                    with contextlib.suppress(Exception):
-                        lexicon.close()
                     raise ReloadError(f"{path}: lexicon name {name!r} is used twice")
                 loaded[name] = lexicon
         except BaseException:
-            for lexicon in loaded.values():
-                with contextlib.suppress(Exception):
-                    lexicon.close()
+            for _, lexicon, _ in results:
+                if lexicon is not None:
+                    with contextlib.suppress(Exception):
+                        lexicon.close()
             raise
         return loaded
 
@@ -167,9 +177,17 @@ class LexiconRegistry:
                 if self._current is not None:
                     log.error("reload failed, still serving generation %s: %s", self._generation, exc)
                 raise
+            try:
+                snapshot = Snapshot(lexicons, self._generation + 1, self.directory)
+            except Exception as exc:  # noqa: BLE001 - e.g. a lexicon's rule set: refuse the reload
+                for lexicon in lexicons.values():
+                    with contextlib.suppress(Exception):
+                        lexicon.close()
+                self.last_error = str(exc)
+                log.error("reload failed, still serving generation %s: %s", self._generation, exc)
+                raise ReloadError(str(exc)) from exc
             with self._lock:
                 self._generation += 1
-                snapshot = Snapshot(lexicons, self._generation, self.directory)
                 old, self._current = self._current, snapshot
             self._retire(old)
             self.last_error = None

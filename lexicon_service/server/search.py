@@ -1,21 +1,23 @@
 """FindWords: anagrams with blanks, patterns with wildcards, prefixes — depth-first over the trie.
 
 Searches walk tile keys depth-first in key order, asking the lexicon `has_prefix(prefix)` before
-descending (so dead branches are pruned at once) and `is_admissible(key)` at each node. A pattern
-whose first letter comes only after a "*" ("*ÓŁ*") cannot be pruned by prefix, so it is matched by
-scanning the lexicon's keys with one regular expression instead. Work is bounded by a budget (trie
-nodes or keys scanned) and by the call's deadline (checked every 1,024 steps); past the budget the
-answer is marked truncated.
+descending (so dead branches are pruned at once) and `is_admissible(key)` at each node; a pattern
+is followed as a set of automaton states (no backtracking). A pattern whose first letter comes
+only after a "*" ("*ÓŁ*") cannot be pruned by prefix, so it is matched by scanning the lexicon's
+keys with one regular expression instead; runs of wildcards are collapsed first ("*?*?" is "??*"),
+so the expression has no two adjacent ".*" and its backtracking on a key of at most a board's
+length stays small. Work is bounded by a `WorkBudget` (trie steps or keys scanned, this thread's
+CPU time, the call's deadline, and cancellation); past the budget the answer is marked truncated.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
 from dataclasses import dataclass
 
-from lexicon_service.server.errors import DeadlineError, FieldError, LimitError, field
+from lexicon_service.server.errors import FieldError, LimitError, field
+from lexicon_service.server.limits import BudgetExceeded, WorkBudget
 
 BLANK = "?"
 ANY_ONE = "?"
@@ -26,28 +28,6 @@ ANY_RUN = "*"
 class Found:
     key: str
     blanks: tuple[int, ...] = ()  # positions (in tiles) filled by a blank
-
-
-class BudgetExceeded(Exception):
-    pass
-
-
-class _Walker:
-    """Shared bookkeeping: node budget and deadline."""
-
-    def __init__(self, lexicon, budget: int, deadline: float | None) -> None:
-        self.has_prefix = lexicon.has_prefix
-        self.is_admissible = lexicon.is_admissible
-        self.budget = budget
-        self.deadline = deadline
-        self.nodes = 0
-
-    def tick(self) -> None:
-        self.nodes += 1
-        if self.nodes >= self.budget:
-            raise BudgetExceeded()
-        if self.deadline is not None and (self.nodes & 1023) == 0 and time.monotonic() > self.deadline:
-            raise DeadlineError("search")
 
 
 def alphabet_keys(tile_set) -> list[str]:
@@ -94,7 +74,24 @@ def parse_pattern(tile_set, text: str, field_name: str) -> list[str]:
             literal_start = i + 1
         i += 1
     flush(text_len)
-    return tokens
+    return collapse_wildcards(tokens)
+
+
+def collapse_wildcards(tokens: list[str]) -> list[str]:
+    """The same pattern with each run of wildcards as its "?"s then at most one "*" ("*?*?" -> "??*")."""
+    out: list[str] = []
+    run_ones, run_star = 0, False
+    for token in tokens + [None]:
+        if token == ANY_ONE:
+            run_ones += 1
+        elif token == ANY_RUN:
+            run_star = True
+        else:
+            out.extend([ANY_ONE] * run_ones + ([ANY_RUN] if run_star else []))
+            run_ones, run_star = 0, False
+            if token is not None:
+                out.append(token)
+    return out
 
 
 def _closure(tokens: list[str], states) -> frozenset[int]:
@@ -110,9 +107,11 @@ def _closure(tokens: list[str], states) -> frozenset[int]:
 
 
 def find_pattern(lexicon, tile_set, tokens: list[str], *, min_len: int, max_len: int, limit: int,
-                 budget: int, deadline: float | None) -> tuple[list[Found], bool]:
+                 budget: WorkBudget) -> tuple[list[Found], bool]:
     """Words matching the tokens, in key order; stops after `limit` (then truncated=True)."""
-    walker = _Walker(lexicon, budget, deadline)
+    spend = budget.spend
+    has_prefix = lexicon.has_prefix
+    is_admissible = lexicon.is_admissible
     letters = alphabet_keys(tile_set)
     results: list[Found] = []
     n = len(tokens)
@@ -135,7 +134,7 @@ def find_pattern(lexicon, tile_set, tokens: list[str], *, min_len: int, max_len:
 
     def walk(prefix: str, states: frozenset[int]) -> bool:
         depth = len(prefix)
-        if depth >= min_len and n in states and walker.is_admissible(prefix):
+        if depth >= min_len and n in states and is_admissible(prefix):
             results.append(Found(prefix))
             if len(results) > limit:
                 return True
@@ -152,12 +151,12 @@ def find_pattern(lexicon, tile_set, tokens: list[str], *, min_len: int, max_len:
         if wanted is None:
             wanted = sorted({tokens[s] for s in states if s < n})
         for key in wanted:
+            spend(len(states))
             nxt_states = step(states, key)
             if not nxt_states:
                 continue
-            walker.tick()
             nxt = prefix + key
-            if not walker.has_prefix(nxt):
+            if not has_prefix(nxt):
                 continue
             if walk(nxt, nxt_states):
                 return True
@@ -198,38 +197,42 @@ def needs_scan(tokens: list[str]) -> bool:
 
 
 def scan_pattern(lexicon, tokens: list[str], *, min_len: int, max_len: int, limit: int,
-                 budget: int, deadline: float | None) -> tuple[list[Found], bool]:
+                 budget: WorkBudget) -> tuple[list[Found], bool]:
     """Words matching the tokens, by scanning keys; the first `limit` found, sorted by key."""
+    tokens = collapse_wildcards(tokens)
     regex = re.compile("".join("." if t == ANY_ONE else ".*" if t == ANY_RUN else re.escape(t) for t in tokens),
                        re.DOTALL)
     fullmatch = regex.fullmatch
     admissible = lexicon.is_admissible
+    # a key costs one unit, and one more for each "*" the matcher may backtrack over
+    cost = 1 + tokens.count(ANY_RUN)
+    spend = budget.spend
     found: list[str] = []
     truncated = False
-    for n, key in enumerate(_iter_keys(lexicon), 1):
-        if min_len <= len(key) <= max_len and fullmatch(key) and admissible(key):
-            found.append(key)
-            if len(found) >= limit:
-                truncated = True  # there may be more
-                break
-        if (n & 1023) == 0:
-            if n >= budget:
-                truncated = True
-                break
-            if deadline is not None and time.monotonic() > deadline:
-                raise DeadlineError("search")
+    try:
+        for key in _iter_keys(lexicon):
+            spend(cost)
+            if min_len <= len(key) <= max_len and fullmatch(key) and admissible(key):
+                found.append(key)
+                if len(found) >= limit:
+                    truncated = True  # there may be more
+                    break
+    except BudgetExceeded:
+        truncated = True
     found.sort()
     return [Found(k) for k in found], truncated
 
 
 def find_anagrams(lexicon, tile_set, rack: Counter, blanks: int, *, use_all: bool, min_len: int,
-                  max_len: int, limit: int, budget: int, deadline: float | None) -> tuple[list[Found], bool]:
+                  max_len: int, limit: int, budget: WorkBudget) -> tuple[list[Found], bool]:
     """Words formable from the rack (all of it with use_all), longest first, then in key order.
 
     A real tile is always used before a blank for the same letter: the blank is the more
     flexible of the two, so this finds every word once.
     """
-    walker = _Walker(lexicon, budget, deadline)
+    spend = budget.spend
+    has_prefix = lexicon.has_prefix
+    is_admissible = lexicon.is_admissible
     letters = alphabet_keys(tile_set)
     blank_ok = blank_keys(tile_set)
     total = sum(rack.values()) + blanks
@@ -240,20 +243,30 @@ def find_anagrams(lexicon, tile_set, rack: Counter, blanks: int, *, use_all: boo
         min_len = max(min_len, total)
 
     path_blanks: list[int] = []
+    keep = 2 * limit + 64
+    trimmed = False
+
+    def trim() -> None:
+        nonlocal trimmed
+        results.sort(key=lambda f: (-len(f.key), f.key))
+        del results[limit:]
+        trimmed = True
 
     def walk(prefix: str, blanks_left: int) -> None:
         depth = len(prefix)
-        if depth >= min_len and walker.is_admissible(prefix):
+        if depth >= min_len and is_admissible(prefix):
             results.append(Found(prefix, tuple(path_blanks)))
+            if len(results) >= keep:  # keep memory bounded: only the best `limit` can be answered
+                trim()
         if depth >= max_len:
             return
         for key in letters:
             have = counts.get(key, 0)
             if have <= 0 and not (blanks_left and key in blank_ok):
                 continue
-            walker.tick()
+            spend()
             nxt = prefix + key
-            if not walker.has_prefix(nxt):
+            if not has_prefix(nxt):
                 continue
             if have > 0:
                 counts[key] = have - 1
@@ -269,6 +282,7 @@ def find_anagrams(lexicon, tile_set, rack: Counter, blanks: int, *, use_all: boo
         walk("", blanks)
     except BudgetExceeded:
         truncated = True
+    truncated = truncated or trimmed
     results.sort(key=lambda f: (-len(f.key), f.key))
     if len(results) > limit:
         del results[limit:]

@@ -39,6 +39,7 @@ from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexic
 from lexicon_service.games.service import GameService
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.server.auth import BearerTokenInterceptor
+from lexicon_service.server.decoding import DecodeGuard
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.game_session_servicer import GameSessionServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
@@ -81,6 +82,27 @@ class TlsConfig:
     cert_file: str
     key_file: str
     client_ca_file: str | None = None  # set: clients must present a certificate signed by this CA
+
+    def check(self) -> None:
+        """Raise ValueError naming the file when the certificate, the key or the CA cannot be used
+        (grpc itself only says "Failed to bind")."""
+        import ssl
+
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        for path in (self.cert_file, self.key_file, self.client_ca_file):
+            if path is not None and not Path(path).is_file():
+                raise ValueError(f"TLS: cannot read {path}: no such file")
+        try:
+            context.load_cert_chain(self.cert_file, self.key_file)
+        except (ssl.SSLError, OSError, ValueError) as exc:
+            raise ValueError(f"TLS: the certificate {self.cert_file} and key {self.key_file} cannot be used "
+                             f"together ({getattr(exc, 'reason', None) or exc})") from None
+        if self.client_ca_file:
+            try:
+                context.load_verify_locations(self.client_ca_file)
+            except (ssl.SSLError, OSError, ValueError) as exc:
+                raise ValueError(f"TLS: the client CA {self.client_ca_file} cannot be used "
+                                 f"({getattr(exc, 'reason', None) or exc})") from None
 
     def credentials(self) -> grpc.ServerCredentials:
         key = Path(self.key_file).read_bytes()
@@ -233,19 +255,24 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     try:
         grpc_server = grpc.server(pool, interceptors=interceptors, options=options,
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
+        services = DecodeGuard(grpc_server)  # add every service through it: bad requests get INVALID_ARGUMENT
         lexicon_pb2_grpc.add_LexiconServiceServicer_to_server(
-            _Routed(LexiconServicer(registry, limits), fast, FAST_METHODS[LEXICON_SERVICE]), grpc_server)
+            _Routed(LexiconServicer(registry, limits), fast, FAST_METHODS[LEXICON_SERVICE]), services)
         game_pb2_grpc.add_GameServiceServicer_to_server(
-            _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), grpc_server)
+            _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), services)
         games = GameService(games_store, clock=game_clock or time.time)
         game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
         session = _Routed(_Routed(game_sessions, game_pool, GAME_METHODS), watch_pool, ("WatchGame",))
-        session_pb2_grpc.add_GameSessionServiceServicer_to_server(session, grpc_server)
+        session_pb2_grpc.add_GameSessionServiceServicer_to_server(session, services)
         health_servicer = health.HealthServicer()
-        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, grpc_server)
-        enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), grpc_server)
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, services)
+        enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), services)
         try:
             if tls is not None:
+                try:
+                    tls.check()
+                except ValueError as exc:
+                    raise OSError(str(exc)) from None
                 port = grpc_server.add_secure_port(address, tls.credentials())
             else:
                 port = grpc_server.add_insecure_port(address)

@@ -1,0 +1,329 @@
+"""Fuzz every RPC of a real server over loopback: random fields and raw bytes; no answer may be INTERNAL.
+
+    python bench/fuzz_service.py --lexicons lexicons [--requests 200000] [--seed 1]
+
+Starts `lexicon-service serve --processes 1` on 127.0.0.1 (a free port) with every lexicon in
+--lexicons and sends --requests calls one at a time on one channel, spread over every RPC of
+LexiconService, GameService and Health: messages with random fields (words in the lexicons'
+letters, odd Unicode, lengths at and over the limits, extreme numbers, broken GCG records and
+boards), and raw bytes (random, and valid messages mutated: bytes flipped, cut, invalid UTF-8
+spliced in). Then it sends the largest requests the limits allow (a 10,000-word batch on the slow
+path, 2,000-line and 256k-character records, pathological searches).
+
+Reports: answers by status code (INTERNAL must be 0, and UNKNOWN: a server error), the worst
+server CPU for one request (the server's CPU, all its threads, read from /proc before and after
+each call, which is made alone), and the server's memory: resident set after start-up, after
+the fuzzing, and the growth of its peak (VmHWM) over the largest requests. Exit status 1 when
+an answer was INTERNAL/UNKNOWN or a bound was missed (CPU 0.5 s, memory growth 50 MB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import grpc  # noqa: E402
+from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
+
+from lexicon_service.grpc_gen import game_pb2, lexicon_pb2  # noqa: E402
+
+CPU_BOUND_S = 0.5
+MEMORY_BOUND_MB = 50.0
+
+LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźżčďěňřšťůýx"
+ODD = ["ſ", "\u212a", "\ue000", "\ue001", "ﬁ", "\u0301", "\u030c", "\u0307", "ß", "İ", "ı", "\u200b", "\x00", "\n",
+       "\r", "\u2028", "[", "]", "[CH]", "[ch]", "?", "*", ".", " ", "\U0001f600", "\ufeff", "\u0958", "Å", "\u0340"]
+METHODS = {
+    "/lexicon.v1.LexiconService/CheckWords": lexicon_pb2.CheckWordsRequest,
+    "/lexicon.v1.LexiconService/ExplainWord": lexicon_pb2.ExplainWordRequest,
+    "/lexicon.v1.LexiconService/FindWords": lexicon_pb2.FindWordsRequest,
+    "/lexicon.v1.LexiconService/ListLexicons": lexicon_pb2.ListLexiconsRequest,
+    "/lexicon.v1.GameService/ValidateMove": game_pb2.MoveRequest,
+    "/lexicon.v1.GameService/ScoreMove": game_pb2.MoveRequest,
+    "/lexicon.v1.GameService/ReplayGame": game_pb2.ReplayGameRequest,
+    "/lexicon.v1.GameService/ListRuleSets": game_pb2.ListRuleSetsRequest,
+    "/grpc.health.v1.Health/Check": health_pb2.HealthCheckRequest,
+}
+LISTINGS = ("/lexicon.v1.LexiconService/ListLexicons", "/lexicon.v1.GameService/ListRuleSets")
+GCG_LINES = ["#player1 Ala Ala Kot", "#player2 Bob Bob", "#rules pl-scrabble", "#character-encoding UTF-8",
+             ">Ala: ABCDEFG 8D KOT +10 10", ">Bob: ?AB 8H k.T +5 5", ">Ala: ABC -ABC +0 10", ">Bob: - +0 5",
+             ">Ala: ABC -- -10 0", ">Bob: (challenge) +5 10", ">Ala: (time) -10 -10", ">Bob: (ABC) +7 17",
+             ">Ala: ABC -3 +0 0", "#note hello", "free text", ">Ala: ABC H8 PSY +9 9", "#rack1 ABC"]
+
+
+class Fuzzer:
+    def __init__(self, rnd: random.Random, lexicons: list[str], words: list[str]) -> None:
+        self.rnd = rnd
+        self.lexicons = lexicons
+        self.words = words
+
+    def text(self, max_len: int = 20) -> str:
+        r = self.rnd
+        kind = r.random()
+        if kind < 0.4 and self.words:
+            word = r.choice(self.words)
+            return word.upper() if r.random() < 0.3 else word
+        n = r.choice([0, 1, 2, 3, 5, 8, 15, 16, 33, 64, 65, r.randrange(max_len + 1)])
+        if kind < 0.8:
+            return "".join(r.choice(LETTERS) if r.random() > 0.1 else r.choice(ODD) for _ in range(n))
+        return "".join(chr(r.choice([r.randrange(32, 0x300), r.randrange(0x300, 0xD800), r.randrange(0xE000, 0x110000)]))
+                       for _ in range(n))
+
+    def number(self) -> int:
+        r = self.rnd
+        return r.choice([0, 1, -1, 2, 15, 16, 100, 1000, 1001, 2**31 - 1, -2**31, r.randrange(-50, 50)])
+
+    def lexicon(self) -> str:
+        r = self.rnd
+        return r.choice(self.lexicons + ["", "nope", self.text(5)]) if r.random() < 0.2 else r.choice(self.lexicons)
+
+    def pattern(self) -> str:
+        r = self.rnd
+        return "".join(r.choice(["*", "?", "*?", r.choice(LETTERS), r.choice(LETTERS).upper(), r.choice(ODD)])
+                       for _ in range(r.randrange(0, 24)))
+
+    def board(self) -> list[str]:
+        r = self.rnd
+        if r.random() < 0.5:
+            return []
+        rows = [("." * 15) for _ in range(15)]
+        for _ in range(r.randrange(4)):
+            i = r.randrange(15)
+            rows[i] = (self.text(15).upper() + "." * 15)[:15] if r.random() < 0.7 else self.text(30)
+        return rows if r.random() < 0.8 else rows[: r.randrange(20)]
+
+    def gcg(self) -> str:
+        r = self.rnd
+        lines = [r.choice(GCG_LINES) if r.random() < 0.8 else ">Ala: " + self.text(20) + " " + self.text(5)
+                 for _ in range(r.randrange(1, 30))]
+        sep = r.choice(["\n", "\r", "\r\n", "\u2028"])
+        text = sep.join(lines)
+        if r.random() < 0.1:
+            text = text.replace("+10", "+" + "9" * r.choice([6, 7, 12, 5000]))
+        return text
+
+    def message(self, method: str):
+        r = self.rnd
+        cls = METHODS[method]
+        if cls is lexicon_pb2.CheckWordsRequest:
+            n = r.choice([1, 1, 2, 5, 50, 300])
+            return cls(lexicon=self.lexicon(), words=[self.text() for _ in range(n)], include_tiles=r.random() < 0.2,
+                       verdict_only=r.random() < 0.1, compact=r.random() < 0.2)
+        if cls is lexicon_pb2.ExplainWordRequest:
+            return cls(lexicon=self.lexicon(), word=self.text())
+        if cls is lexicon_pb2.FindWordsRequest:
+            query = r.choice(["anagram", "pattern", "prefix"])
+            value = self.pattern() if query == "pattern" else self.text(16) + "?" * r.randrange(3)
+            return cls(lexicon=self.lexicon(), **{query: value}, use_all_tiles=r.random() < 0.2,
+                       min_length=r.choice([0, 0, 2, self.number()]), max_length=r.choice([0, 0, 7, self.number()]),
+                       limit=r.choice([0, 0, 10, self.number()]))
+        if cls is game_pb2.MoveRequest:
+            position = r.choice(["8H", "H8", "8D", "A1", "15O", "O15", "8Z", "0A", "99", "", self.text(4)])
+            return cls(lexicon=self.lexicon(), rule_set=r.choice(["", "", "pl-scrabble", "cs-kriskros", self.text(5)]),
+                       board=self.board(), rack=r.choice(["", "KOTABC?", self.text(9).upper()]),
+                       play=game_pb2.Play(position=position, word=self.text(15).upper()))
+        if cls is game_pb2.ReplayGameRequest:
+            return cls(lexicon=r.choice(["", *self.lexicons]), rule_set=r.choice(["", "pl-scrabble", self.text(4)]),
+                       gcg=self.gcg())
+        if cls is game_pb2.ListRuleSetsRequest:
+            return cls(include_source=r.random() < 0.5)
+        if cls is health_pb2.HealthCheckRequest:
+            return cls(service=r.choice(["", "lexicon.v1.LexiconService", self.text(10)]))
+        return cls()
+
+    def raw(self, method: str) -> bytes:
+        r = self.rnd
+        kind = r.random()
+        if kind < 0.25:
+            return bytes(r.randrange(256) for _ in range(r.randrange(0, 64)))
+        data = bytearray(self.message(method).SerializeToString())
+        if kind < 0.5 and data:
+            for _ in range(r.randrange(1, 4)):
+                data[r.randrange(len(data))] = r.randrange(256)
+        elif kind < 0.7 and data:
+            del data[r.randrange(len(data)):]
+        else:  # a string field with invalid UTF-8
+            bad = r.choice([b"\xff", b"\xc3\x28", b"\xe2\x82", b"\xed\xa0\x80", b"\xf4\x90\x80\x80"])
+            number = r.choice([1, 2, 3, 4])
+            data += bytes([(number << 3) | 2, len(bad)]) + bad
+        return bytes(data)
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds of every thread of the process (schedstat: nanoseconds on the CPU)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as fh:
+                total += int(fh.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / 1e9
+
+
+def memory_mb(pid: int) -> tuple[float, float]:
+    status = Path(f"/proc/{pid}/status").read_text()
+    rss = int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
+    hwm = int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024
+    return rss, hwm
+
+
+def reset_peak(pid: int) -> None:
+    """Reset VmHWM to the current RSS (Linux >= 4.0: write 5 to clear_refs)."""
+    try:
+        Path(f"/proc/{pid}/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
+def start_server(lexicons: str, extra=()) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
+                             "--lexicons", lexicons, "--processes", "1", "--log-level", "WARNING", *extra],
+                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    m = re.search(r"on 127\.0\.0\.1:(\d+)", line)
+    if not m:
+        proc.kill()
+        raise SystemExit(f"server did not start: {line!r} {proc.stderr.read()[-2000:]}")
+    return proc, int(m.group(1))
+
+
+def largest_requests(lexicons: list[str], words: list[str]):
+    """(label, method, message) for the largest requests the default limits allow."""
+    lexicon = "pl-scrabble" if "pl-scrabble" in lexicons else lexicons[0]
+    slow = [w + "\u0301" if i % 2 else "ſ" + w for i, w in enumerate((words * 10_000)[:10_000])]
+    many = (words * 10_000)[:10_000]
+    gcg_lines = ["#player1 Ala Ala", "#player2 Bob Bob"] + [">Ala: ABCDEFG 8D KOT +10 10", ">Bob: - +0 0"] * 999
+    yield "CheckWords 10,000 words, slow path, include_tiles", "/lexicon.v1.LexiconService/CheckWords", \
+        lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=slow, include_tiles=True)
+    yield "CheckWords 10,000 words, per-word results", "/lexicon.v1.LexiconService/CheckWords", \
+        lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=many)
+    yield "CheckWords 10,000 NFD words", "/lexicon.v1.LexiconService/CheckWords", \
+        lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=[__import__("unicodedata").normalize("NFD", w)
+                                                              for w in many])
+    for sep in ("\n", "\r"):
+        yield f"ReplayGame 2,000 lines ({sep!r})", "/lexicon.v1.GameService/ReplayGame", \
+            game_pb2.ReplayGameRequest(rule_set="pl-scrabble", gcg=sep.join(gcg_lines))
+    yield "ReplayGame 256k characters", "/lexicon.v1.GameService/ReplayGame", \
+        game_pb2.ReplayGameRequest(rule_set="pl-scrabble", gcg="#player1 a A\n#note " + "x" * (256 * 1024 - 30))
+    yield "ReplayGame 4 MB (refused)", "/lexicon.v1.GameService/ReplayGame", \
+        game_pb2.ReplayGameRequest(rule_set="pl-scrabble", gcg="\r>a: - +0 0" * 380_000)
+    for query in ({"pattern": "*?*?*?*?*?*?*?*?*?*Ź"}, {"pattern": "*ÓŁ*"}, {"pattern": "???????????????"},
+                  {"anagram": "???????????????"}, {"anagram": "AEIOUYZ??"}, {"pattern": "*A*A*A*A*A*A*A*B"},
+                  {"prefix": ""}, {"pattern": "?*" * 31 + "A"}):
+        yield f"FindWords {query} limit 1000", "/lexicon.v1.LexiconService/FindWords", \
+            lexicon_pb2.FindWordsRequest(lexicon=lexicon, limit=1000, **query)
+    yield "ExplainWord 64 characters", "/lexicon.v1.LexiconService/ExplainWord", \
+        lexicon_pb2.ExplainWordRequest(lexicon=lexicon, word="ż" * 64)
+    yield "ListRuleSets with sources", "/lexicon.v1.GameService/ListRuleSets", \
+        game_pb2.ListRuleSetsRequest(include_source=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lexicons", default="lexicons")
+    parser.add_argument("--requests", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--shared", default=None, help="unused (make bench passes it)")
+    args = parser.parse_args(argv)
+    names = sorted(p.name[:-4] for p in Path(args.lexicons).glob("*.lex"))
+    if not names:
+        raise SystemExit(f"no lexicons in {args.lexicons}")
+    from lexicon_service.lexicon import load_lexicon
+
+    words = []
+    for name in names:
+        with load_lexicon(Path(args.lexicons) / f"{name}.lex") as lexicon:
+            keys = [k for _, k in zip(range(2000), lexicon._forms.iterkeys("k"))]
+            words += [lexicon.display(k) for k in keys if lexicon.display(k).isalpha()]
+    proc, port = start_server(args.lexicons)
+    fuzzer = Fuzzer(random.Random(args.seed), names, words)
+    codes: Counter = Counter()
+    worst: list[tuple[float, str, str]] = []
+    internal_examples = []
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.max_receive_message_length", 64 << 20)]) as ch:
+            calls = {m: ch.unary_unary(m, request_serializer=lambda b: b, response_deserializer=lambda b: b)
+                     for m in METHODS}
+            health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=10)
+            rss_start, _ = memory_mb(proc.pid)
+            started = time.monotonic()
+            method_names = [m for m in METHODS if m not in LISTINGS]
+            for i in range(args.requests):
+                # the listings are large answers and never take input: one in fifty calls
+                method = fuzzer.rnd.choice(LISTINGS) if i % 50 == 49 else fuzzer.rnd.choice(method_names)
+                raw = fuzzer.rnd.random() < 0.3
+                data = fuzzer.raw(method) if raw else fuzzer.message(method).SerializeToString()
+                before = server_cpu(proc.pid)
+                try:
+                    calls[method](data, timeout=30)
+                    code = "OK"
+                except grpc.RpcError as exc:
+                    code = exc.code().name
+                    if code in ("INTERNAL", "UNKNOWN") and len(internal_examples) < 10:
+                        internal_examples.append((method, data[:200], exc.details()))
+                cpu = server_cpu(proc.pid) - before
+                codes[code] += 1
+                if len(worst) < 5 or cpu > worst[-1][0]:
+                    worst = sorted(worst + [(cpu, method, repr(data[:120]))], reverse=True)[:5]
+                if (i + 1) % 20_000 == 0:
+                    print(f"  {i + 1:>7} requests, {time.monotonic() - started:6.1f} s, "
+                          f"INTERNAL so far {codes['INTERNAL'] + codes['UNKNOWN']}, "
+                          f"server RSS {memory_mb(proc.pid)[0]:.0f} MB", flush=True)
+            elapsed = time.monotonic() - started
+            rss_fuzzed, _ = memory_mb(proc.pid)
+            print(f"[fuzz] {args.requests} requests (30% raw bytes) in {elapsed:.0f} s; answers: "
+                  + ", ".join(f"{k} {v}" for k, v in codes.most_common()))
+            bad = codes["INTERNAL"] + codes["UNKNOWN"]
+            print(f"[fuzz] answered INTERNAL/UNKNOWN: {bad} (target 0)")
+            for method, data, details in internal_examples:
+                print(f"    {method} {data!r}: {details}")
+            print(f"[fuzz] worst server CPU for one fuzzed request: {worst[0][0] * 1000:.1f} ms ({worst[0][1]})")
+            print(f"[fuzz] server RSS {rss_start:.0f} MB after start-up, {rss_fuzzed:.0f} MB after fuzzing")
+            # The largest requests, one at a time: CPU and growth of the peak resident set.
+            worst_cpu = worst[0][0]
+            worst_growth = 0.0
+            for label, method, message in largest_requests(names, words):
+                data = message.SerializeToString()
+                rss_before, _ = memory_mb(proc.pid)
+                reset_peak(proc.pid)
+                before = server_cpu(proc.pid)
+                try:
+                    calls[method](data, timeout=60)
+                    code = "OK"
+                except grpc.RpcError as exc:
+                    code = exc.code().name
+                    bad += code in ("INTERNAL", "UNKNOWN")
+                cpu = server_cpu(proc.pid) - before
+                rss_after, hwm = memory_mb(proc.pid)
+                growth = max(0.0, hwm - rss_before)
+                worst_cpu = max(worst_cpu, cpu)
+                worst_growth = max(worst_growth, growth)
+                print(f"[max] {label:<58} {code:<17} {len(data) / 1024:7.0f} KiB  cpu {cpu * 1000:6.1f} ms  "
+                      f"peak +{growth:5.1f} MB  rss after {rss_after:5.0f} MB")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    ok = bad == 0 and worst_cpu <= CPU_BOUND_S and worst_growth <= MEMORY_BOUND_MB
+    print(f"[summary] INTERNAL {bad} of {args.requests + sum(1 for _ in largest_requests(names, words))}; "
+          f"worst CPU {worst_cpu * 1000:.0f} ms (bound {CPU_BOUND_S * 1000:.0f}); worst peak growth "
+          f"{worst_growth:.1f} MB (bound {MEMORY_BOUND_MB:.0f}): {'ok' if ok else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
