@@ -35,7 +35,10 @@ sys.path.insert(0, str(ROOT))
 import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 
-from lexicon_service.grpc_gen import game_pb2, lexicon_pb2  # noqa: E402
+from google.protobuf import message_factory  # noqa: E402
+from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
+
+from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2  # noqa: E402
 
 CPU_BOUND_S = 0.5
 MEMORY_BOUND_MB = 50.0
@@ -48,8 +51,12 @@ METHODS = {
     "/lexicon.v1.LexiconService/ExplainWord": lexicon_pb2.ExplainWordRequest,
     "/lexicon.v1.LexiconService/FindWords": lexicon_pb2.FindWordsRequest,
     "/lexicon.v1.LexiconService/ListLexicons": lexicon_pb2.ListLexiconsRequest,
-    "/lexicon.v1.GameService/ValidateMove": game_pb2.MoveRequest,
-    "/lexicon.v1.GameService/ScoreMove": game_pb2.MoveRequest,
+    "/lexicon.v1.GameService/ValidateMove": game_pb2.ValidateMoveRequest,
+    "/lexicon.v1.GameService/ScoreMove": game_pb2.ScoreMoveRequest,
+    "/lexicon.v1.GameService/ExportGcg": game_pb2.ExportGcgRequest,
+    **{f"/lexicon.v1.GameSessionService/{rpc}": getattr(session_pb2, f"{rpc}Request")
+       for rpc in ("CreateGame", "GetGame", "SubmitMove", "Challenge", "GetGameRecord", "AdjustScore",
+                   "UndoLastMove", "EndGame")},
     "/lexicon.v1.GameService/ReplayGame": game_pb2.ReplayGameRequest,
     "/lexicon.v1.GameService/ListRuleSets": game_pb2.ListRuleSetsRequest,
     "/grpc.health.v1.Health/Check": health_pb2.HealthCheckRequest,
@@ -127,7 +134,7 @@ class Fuzzer:
             return cls(lexicon=self.lexicon(), **{query: value}, use_all_tiles=r.random() < 0.2,
                        min_length=r.choice([0, 0, 2, self.number()]), max_length=r.choice([0, 0, 7, self.number()]),
                        limit=r.choice([0, 0, 10, self.number()]))
-        if cls is game_pb2.MoveRequest:
+        if cls in (game_pb2.ValidateMoveRequest, game_pb2.ScoreMoveRequest):
             position = r.choice(["8H", "H8", "8D", "A1", "15O", "O15", "8Z", "0A", "99", "", self.text(4)])
             return cls(lexicon=self.lexicon(), rule_set=r.choice(["", "", "pl-scrabble", "cs-kriskros", self.text(5)]),
                        board=self.board(), rack=r.choice(["", "KOTABC?", self.text(9).upper()]),
@@ -139,7 +146,33 @@ class Fuzzer:
             return cls(include_source=r.random() < 0.5)
         if cls is health_pb2.HealthCheckRequest:
             return cls(service=r.choice(["", "lexicon.v1.LexiconService", self.text(10)]))
-        return cls()
+        return self.any_fields(cls)
+
+    def any_fields(self, cls, depth: int = 0):
+        """A message of `cls` with random values in its scalar fields (and nested messages, two levels)."""
+        r = self.rnd
+        scalars = {FieldDescriptor.TYPE_STRING: self.text, FieldDescriptor.TYPE_BOOL: lambda: r.random() < 0.5,
+                   FieldDescriptor.TYPE_INT32: self.number, FieldDescriptor.TYPE_UINT32: lambda: r.randrange(2**32),
+                   FieldDescriptor.TYPE_INT64: lambda: r.randrange(-2**63, 2**63),
+                   FieldDescriptor.TYPE_UINT64: lambda: r.randrange(2**64)}
+        message = cls()
+        for fd in cls.DESCRIPTOR.fields:
+            if r.random() < 0.5:
+                continue
+            if fd.type == FieldDescriptor.TYPE_MESSAGE:
+                if depth < 2:
+                    sub = message_factory.GetMessageClass(fd.message_type)
+                    values = [self.any_fields(sub, depth + 1) for _ in range(r.randrange(1, 4))]
+                    if fd.is_repeated:
+                        getattr(message, fd.name).extend(values)
+                    else:
+                        getattr(message, fd.name).CopyFrom(values[0])
+            elif fd.type in scalars:
+                if fd.is_repeated:
+                    getattr(message, fd.name).extend(scalars[fd.type]() for _ in range(r.randrange(4)))
+                else:
+                    setattr(message, fd.name, scalars[fd.type]())
+        return message
 
     def raw(self, method: str) -> bytes:
         r = self.rnd

@@ -9,7 +9,10 @@ import grpc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lexicon_service.grpc_gen import game_pb2, lexicon_pb2
+from google.protobuf import message_factory
+from google.protobuf.descriptor import FieldDescriptor
+
+from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2
 from grpc_health.v1 import health_pb2
 from test_service import channel, lexicon_dir, server  # noqa: F401 - fixtures
 
@@ -22,8 +25,12 @@ METHODS = {
     "/lexicon.v1.LexiconService/ExplainWord": lexicon_pb2.ExplainWordRequest,
     "/lexicon.v1.LexiconService/FindWords": lexicon_pb2.FindWordsRequest,
     "/lexicon.v1.LexiconService/ListLexicons": lexicon_pb2.ListLexiconsRequest,
-    "/lexicon.v1.GameService/ValidateMove": game_pb2.MoveRequest,
-    "/lexicon.v1.GameService/ScoreMove": game_pb2.MoveRequest,
+    "/lexicon.v1.GameService/ValidateMove": game_pb2.ValidateMoveRequest,
+    "/lexicon.v1.GameService/ScoreMove": game_pb2.ScoreMoveRequest,
+    "/lexicon.v1.GameService/ExportGcg": game_pb2.ExportGcgRequest,
+    **{f"/lexicon.v1.GameSessionService/{rpc}": getattr(session_pb2, f"{rpc}Request")
+       for rpc in ("CreateGame", "GetGame", "SubmitMove", "Challenge", "GetGameRecord", "AdjustScore",
+                   "UndoLastMove", "EndGame")},
     "/lexicon.v1.GameService/ReplayGame": game_pb2.ReplayGameRequest,
     "/lexicon.v1.GameService/ListRuleSets": game_pb2.ListRuleSetsRequest,
     "/grpc.health.v1.Health/Check": health_pb2.HealthCheckRequest,
@@ -54,7 +61,7 @@ def messages(draw, method: str):
         value = "".join(draw(st.lists(st.sampled_from(list("kotyżółw?*[]") + ODD), max_size=20)))
         return cls(lexicon=draw(lexicons), **{query: value}, use_all_tiles=draw(st.booleans()),
                    min_length=draw(numbers), max_length=draw(numbers), limit=draw(numbers))
-    if cls is game_pb2.MoveRequest:
+    if cls in (game_pb2.ValidateMoveRequest, game_pb2.ScoreMoveRequest):
         return cls(lexicon=draw(lexicons), rule_set=draw(st.sampled_from(["", "pl-scrabble", "cs-kriskros", "x"])),
                    board=draw(st.lists(texts, max_size=16)), rack=draw(texts),
                    play=game_pb2.Play(position=draw(st.sampled_from(["8H", "H8", "8Z", "", "O15"]) | texts),
@@ -67,7 +74,34 @@ def messages(draw, method: str):
         return cls(include_source=draw(st.booleans()))
     if cls is health_pb2.HealthCheckRequest:
         return cls(service=draw(texts))
-    return cls()
+    return draw(any_fields(cls))
+
+
+SCALARS = {FieldDescriptor.TYPE_STRING: lambda: texts, FieldDescriptor.TYPE_BOOL: st.booleans,
+           FieldDescriptor.TYPE_INT32: lambda: numbers, FieldDescriptor.TYPE_UINT32: lambda: st.integers(0, 2**32 - 1),
+           FieldDescriptor.TYPE_INT64: lambda: st.integers(-2**63, 2**63 - 1),
+           FieldDescriptor.TYPE_UINT64: lambda: st.integers(0, 2**64 - 1)}
+
+
+@st.composite
+def any_fields(draw, cls, depth: int = 0):
+    """A message of `cls` with random values in its scalar fields (and in nested messages, two levels)."""
+    message = cls()
+    for fd in cls.DESCRIPTOR.fields:
+        if fd.type == FieldDescriptor.TYPE_MESSAGE:
+            if depth < 2 and draw(st.booleans()):
+                sub = message_factory.GetMessageClass(fd.message_type)
+                values = draw(st.lists(any_fields(sub, depth + 1), max_size=3))
+                if fd.is_repeated:
+                    getattr(message, fd.name).extend(values)
+                elif values:
+                    getattr(message, fd.name).CopyFrom(values[0])
+        elif fd.type in SCALARS and draw(st.booleans()):
+            if fd.is_repeated:
+                getattr(message, fd.name).extend(draw(st.lists(SCALARS[fd.type](), max_size=4)))
+            else:
+                setattr(message, fd.name, draw(SCALARS[fd.type]()))
+    return message
 
 
 @st.composite
