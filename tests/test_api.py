@@ -129,6 +129,7 @@ def test_rule_sets_carry_every_rule(game):
         assert squares == expected
         assert sum(t.count for t in info.tiles) == info.total_tiles == rs.tile_set.total_tiles
         assert info.first_play.min_tiles == rs.first_play.min_tiles
+        assert info.first_play.redraw_if_blocked == (rs.id == "cs-kriskros")
         cover = rs.first_play.must_cover
         assert info.first_play.must_cover == ("" if cover is None else f"{chr(65 + cover[1])}{cover[0] + 1}")
         assert game_pb2.ChallengeRules.Rule.Name(info.challenge.rule) == "RULE_" + rs.challenge.rule.upper()

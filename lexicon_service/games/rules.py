@@ -1,9 +1,7 @@
 """The flow rules of one game, fixed when it is created: read from the rule set (challenge rule,
 penalty, corrections and their window, move timer) and the CreateGame options (VOID, game clock).
 
-Rule sets are data; so are these. The one flow rule the rule-set format has no directive for yet,
-the Kris Kros start redraw (RULES.md section 4: if nobody can make a first word, every rack goes
-back and is drawn again), is listed in START_REDRAW by rule-set id until the format gains one.
+Rule sets are data; so are these (the Kris Kros start redraw is `[first-play] redraw-if-blocked`).
 """
 
 from __future__ import annotations
@@ -12,7 +10,6 @@ from dataclasses import asdict, dataclass
 
 CHALLENGE_RULES = ("single", "double", "penalty", "void")
 DEFAULT_OVERTIME_PENALTY = 10  # points per started minute over the game clock (tournament practice)
-START_REDRAW = {"cs-kriskros": True}
 
 
 @dataclass(frozen=True)
@@ -42,7 +39,7 @@ class GameOptions:
             timeout=rule_set.timer.timeout,
             game_seconds=int(game_seconds),
             overtime_penalty=DEFAULT_OVERTIME_PENALTY if overtime_penalty is None else int(overtime_penalty),
-            start_redraw=START_REDRAW.get(rule_set.id, False),
+            start_redraw=rule_set.first_play.redraw_if_blocked,
         )
 
     def as_dict(self) -> dict:

@@ -83,6 +83,7 @@ class FirstPlayRules:
 
     must_cover: tuple[int, int] | None = None  # (row, col), 0-based; None = anywhere
     min_tiles: int = 2  # fewest tiles the first play may place
+    redraw_if_blocked: bool = False  # a full round of passes before any play returns every rack and deals again
 
 
 @dataclass(frozen=True)
