@@ -29,7 +29,7 @@
 # To exclude a class, put a deny rule before the allow rules, e.g. `deny archaic ARCH` or
 # `deny guessed-paradigm GUESSED` (no guessed headword).
 #
-# Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA GUESSED FUSED N V.MSDR ADJ ADV V V.PTCP V.CVB
+# Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA GUESSED HUNSPELL FUSED N V.MSDR ADJ ADV V V.PTCP V.CVB
 #                PRO NUM ADP CONJ PART INTJ PRED FIXED
 [profile]
 name = pl
@@ -47,6 +47,7 @@ deny      clitic             CLITIC
 deny      marked-incorrect   NONSTD   # SGJP niepopr.: 3% on the game list
 deny      combining-form     ADJA     # lipcowo- (lipcowo-sierpniowy): bound, not a word
 allow     guessed            GUESSED  # inflected by analogy (guess_pl): a headword SGJP lacks
+allow     hunspell-affix-form HUNSPELL # an affix form of an SGJP lemma SGJP lacks (abisalów): 95% on the list
 allow     fused-form         FUSED
 allow     verbal-noun        V.MSDR
 allow     noun               N
