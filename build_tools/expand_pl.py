@@ -489,6 +489,30 @@ def affix_only_forms(stem: str, hforms: set, made) -> list:
     return out
 
 
+_BY_HOST_POS = frozenset({"conj", "comp", "qub", "part", "adv"})
+
+
+def listed_by_form(stem: str) -> list:
+    """An unflagged .dic entry that SGJP reads only as a particle, conjunction or adverb + the
+    conditional -by (+ a person ending): alboby, cobym, ależbyś. The build does not make -by
+    forms on such hosts itself (see ``_by_forms``), but an entry sjp.pl lists one by one is
+    admitted as a fused form: 63 of the 67 such entries of 2-8 letters are on the game list."""
+    head, sep, ending = stem.rpartition("by")
+    if not sep or not head or ending not in _BY_ENDINGS:
+        return []
+    try:
+        ana = _analyse(stem)
+    except Exception:
+        return []
+    first = [a for a in ana if a[0] == 0]
+    later = [a for a in ana if a[0] > 0]
+    if not later or any(a[2][2].split(":", 1)[0] not in _BY_HOST_POS for a in first):
+        return []
+    if not any(a[2][0] == "by" for a in later):
+        return []
+    return [(stem, stem, _BY_ENDINGS[ending], "fused-by")]
+
+
 def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = None):
     """The forms of one Polish Hunspell entry, SGJP's paradigm being the authority:
     ([(form, headword, tag, paradigm)], rejection reason or None, model lemma or None).
@@ -506,6 +530,10 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
     st = _HUNSPELL
     if not stem[:1].islower():
         return [], "capitalised", None
+    if not flags:
+        fused = listed_by_form(stem)
+        if fused:
+            return fused, None, None
     done = stem in st.get("done", ())
     if done and not flags:
         return [], "known-to-sgjp", None

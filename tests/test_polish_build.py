@@ -132,3 +132,15 @@ def test_bad_input_is_counted_with_file_and_line(tmp_path, capsys):
     assert build_main(["--rules", "pl-scrabble", "--quiet", "--workers", "1", "-o", str(tmp_path / "c.lex"),
                        "--hunspell", str(tmp_path / "b.dic")]) == 2
     assert "b.dic:3" in capsys.readouterr().err and not (tmp_path / "c.lex").exists()
+
+
+def test_listed_by_forms_on_particles_are_admitted_as_fused_forms(tmp_path):
+    """An unflagged .dic entry SGJP reads only as particle/conjunction + -by (+ person ending)
+    is a fused form (albobym); one on a past-tense host (byłażby) or on a noun (kotby) is not."""
+    write(tmp_path / "f.aff", AFF)
+    dic = write(tmp_path / "f.dic", "4\nalbobym\nskoroby\nbyłażby\nkotby\n")
+    lex = build(tmp_path, "f", "--hunspell", dic)
+    with load_lexicon(lex) as L:
+        assert "albobym" in L and "skoroby" in L
+        assert [r.rule for r in L.explain("albobym")] == ["fused-form"]
+        assert "byłażby" not in L and "kotby" not in L
