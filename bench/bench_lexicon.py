@@ -121,7 +121,8 @@ def recall(lex, shared: Path, misses_out: Path) -> dict:
         if k not in listed:
             rs = lex.explain(k)
             src = ("guessed" if any(r.rule == "guessed" for r in rs) else "neuter-fused"
-                   if _only_neuter_fused(rs) else "sgjp")
+                   if _only_neuter_fused(rs) else "hunspell-affix"
+                   if all(r.rule == "hunspell-affix-form" for r in rs) else "sgjp")
             off_by[src] = off_by.get(src, 0) + 1
     held = held_out_recall(lex, words)
     return {"total": total, "ok": ok, "scope": scope, "scope_ok": scope_ok, "misses": len(misses),

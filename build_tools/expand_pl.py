@@ -442,6 +442,77 @@ def _analyse(word: str):
     return _ANALYSER.analyse(word)
 
 
+_HUNSPELL_TAG = frozenset({"HUNSPELL"})
+# SGJP readings that make a form no word by themselves: abbreviations, combining forms
+_NOT_A_WORD = ("brev", "adja")
+
+
+ENDING = 3      # letters of a word's ending that an affix-only form must share with a real form
+
+
+def _endings(made) -> set:
+    """The ENDING-letter endings of the forms admitted so far (the whole lexicon's, computed
+    once per process when the pass has the lexicon's keys) and of ``made``."""
+    keys = _HUNSPELL.get("keys")
+    if keys and "endings" not in _HUNSPELL:
+        _HUNSPELL["endings"] = {k[-ENDING:] for k in keys}
+    own = {f[-ENDING:] for f in made} if made is not keys else set()
+    return own | _HUNSPELL.get("endings", set()) if own else _HUNSPELL.get("endings", set())
+
+
+def affix_only_forms(stem: str, hforms: set, made) -> list:
+    """The Hunspell affix forms of a stem SGJP knows that its SGJP paradigm does not make (a
+    genitive plural abisalów, a passive participle beczany, an imperative bluźń), tagged
+    HUNSPELL: ``made`` holds the forms already made. A form SGJP analyses as an
+    abbreviation, a combining form or an incorrect form stays out (SGJP's verdict on it stands),
+    so does a nie- form (negation is the build's rule) and a form whose last ENDING letters
+    end no form made so far (kotm).
+    On the sjp.pl game list of 2020, 95% of such forms of 2-8 letters are listed (README)."""
+    out = []
+    endings = None
+    for f in sorted(hforms):
+        if f == stem or f in made:
+            continue
+        if endings is None:
+            endings = _endings(made)
+        if f[-ENDING:] not in endings:
+            continue        # no word the lexicon has ends so (kot/B + m: kotm)
+        if f.startswith("nie") and not stem.startswith("nie"):
+            continue        # negation is SGJP's and the build's rule (nie- forms: 13% listed)
+        try:
+            ana = [a[2] for a in _analyse(f) if a[2][2] != "ign"]
+        except Exception:
+            ana = []
+        if any(a[2].startswith(_NOT_A_WORD) or any("niepopr" in q for q in a[4]) for a in ana):
+            continue
+        out.append((f, stem, _HUNSPELL_TAG, "hunspell"))
+    return out
+
+
+_BY_HOST_POS = frozenset({"conj", "comp", "qub", "part", "adv"})
+
+
+def listed_by_form(stem: str) -> list:
+    """An unflagged .dic entry that SGJP reads only as a particle, conjunction or adverb + the
+    conditional -by (+ a person ending): alboby, cobym, ależbyś. The build does not make -by
+    forms on such hosts itself (see ``_by_forms``), but an entry sjp.pl lists one by one is
+    admitted as a fused form: 63 of the 67 such entries of 2-8 letters are on the game list."""
+    head, sep, ending = stem.rpartition("by")
+    if not sep or not head or ending not in _BY_ENDINGS:
+        return []
+    try:
+        ana = _analyse(stem)
+    except Exception:
+        return []
+    first = [a for a in ana if a[0] == 0]
+    later = [a for a in ana if a[0] > 0]
+    if not later or any(a[2][2].split(":", 1)[0] not in _BY_HOST_POS for a in first):
+        return []
+    if not any(a[2][0] == "by" for a in later):
+        return []
+    return [(stem, stem, _BY_ENDINGS[ending], "fused-by")]
+
+
 def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = None):
     """The forms of one Polish Hunspell entry, SGJP's paradigm being the authority:
     ([(form, headword, tag, paradigm)], rejection reason or None, model lemma or None).
@@ -459,6 +530,10 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
     st = _HUNSPELL
     if not stem[:1].islower():
         return [], "capitalised", None
+    if not flags:
+        fused = listed_by_form(stem)
+        if fused:
+            return fused, None, None
     done = stem in st.get("done", ())
     if done and not flags:
         return [], "known-to-sgjp", None
@@ -471,7 +546,8 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
         # sjp.pl's adjective acani) shows as few of the entry's forms in the lexicon
         if keys is None or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= sum(
                 1 for f in hforms if f in keys):
-            return [], "known-to-sgjp", None
+            extra = affix_only_forms(stem, hforms, keys or ())
+            return (extra, None, None) if extra else ([], "known-to-sgjp", None)
 
     try:
         ana = [a for a in _analyse(stem) if a[0] == 0 and a[1] == 1 and a[2][2] != "ign"]
@@ -487,9 +563,11 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
         # few of the entry's forms, and the entry is guessed like an unknown word (SGJP's
         # paradigm still, if no model is corroborated)
         sgjp = forms, reason, None
-        if reason or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= len(
-                {f for f, *_ in forms} & hforms):
-            return sgjp
+        made = {f for f, *_ in forms}
+        if reason or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= len(made & hforms):
+            if reason:
+                return sgjp
+            return forms + affix_only_forms(stem, hforms, made), None, None
     if ana and all(a[2][2].startswith("brev") for a in ana):
         return [], "abbreviation", None
     if not ana and not flags and dotted_abbreviations([stem]):    # np, itd: SGJP knows "np."

@@ -67,15 +67,22 @@ def test_abbreviations_and_uninflected_foreign_words_are_not_admitted(tmp_path, 
         assert "kot" in L
 
 
-def test_hunspell_affix_forms_are_not_admitted_for_a_lemma_sgjp_knows(tmp_path, capsys):
-    """skoro/B makes "skorom" (SFX B: + m); SGJP's paradigm of skoro has no such form."""
-    write(tmp_path / "o.aff", AFF)
-    dic = write(tmp_path / "o.dic", "2\nskoro/B\nkot/B\n")
-    lex = build(tmp_path, "o", "--hunspell", dic)
+def test_hunspell_affix_forms_sgjp_lacks_are_admitted_only_as_real_endings(tmp_path, capsys):
+    """An affix form of a lemma SGJP knows that SGJP's paradigm lacks (the genitive plural
+    abisalów) is admitted, tagged HUNSPELL; one whose ending ends no word made (kotm, skorom)
+    and a nie- form (nieabisal: negation is the build's rule) are not."""
+    noun = "".join(f"SFX T   0     {e}      .\n" for e in ("a", "u", "em", "owi", "ami", "ach", "om", "e", "ów"))
+    write(tmp_path / "o.aff", AFF + "\nSFX T Y 9\n" + noun + "\nPFX N N 1\nPFX N   0     nie     .\n")
+    dic = write(tmp_path / "o.dic", "3\nskoro/B\nkot/B\nabisal/TN\n")
+    heads = write(tmp_path / "h.txt", "bal\n")
+    lex = build(tmp_path, "o", "--headwords", heads, "--hunspell", dic)
     with load_lexicon(lex) as L:
-        assert "skoro" in L and "kot" in L and "kotem" in L
+        assert "skoro" in L and "kot" in L and "kotem" in L and "abisala" in L
         assert "skorom" not in L and "kotm" not in L
-        assert all(r.rule != "hunspell-form" for r in L.explain("kot"))
+        assert "nieabisal" not in L
+        assert "abisalów" in L
+        assert [r.rule for r in L.explain("abisalów")] == ["hunspell-affix-form"]
+        assert all(r.rule != "hunspell-affix-form" for r in L.explain("kot"))
 
 
 def test_guessed_headwords_name_their_model(tmp_path, capsys, monkeypatch):
@@ -125,3 +132,15 @@ def test_bad_input_is_counted_with_file_and_line(tmp_path, capsys):
     assert build_main(["--rules", "pl-scrabble", "--quiet", "--workers", "1", "-o", str(tmp_path / "c.lex"),
                        "--hunspell", str(tmp_path / "b.dic")]) == 2
     assert "b.dic:3" in capsys.readouterr().err and not (tmp_path / "c.lex").exists()
+
+
+def test_listed_by_forms_on_particles_are_admitted_as_fused_forms(tmp_path):
+    """An unflagged .dic entry SGJP reads only as particle/conjunction + -by (+ person ending)
+    is a fused form (albobym); one on a past-tense host (byłażby) or on a noun (kotby) is not."""
+    write(tmp_path / "f.aff", AFF)
+    dic = write(tmp_path / "f.dic", "4\nalbobym\nskoroby\nbyłażby\nkotby\n")
+    lex = build(tmp_path, "f", "--hunspell", dic)
+    with load_lexicon(lex) as L:
+        assert "albobym" in L and "skoroby" in L
+        assert [r.rule for r in L.explain("albobym")] == ["fused-form"]
+        assert "byłażby" not in L and "kotby" not in L

@@ -10,8 +10,9 @@
 # participles: NEG), fused forms joined by build_tools/expand_pl.py (FUSED).
 #
 # Where forms come from (build_tools/expand_pl.py, guess_pl.py): SGJP's paradigm is the authority
-# for every lemma SGJP knows; a Hunspell (pl_PL.dic) stem SGJP knows adds no form of its own
-# (its affix rules overgenerate: wzmocnio, topolim); a stem SGJP does not know is inflected by
+# for every lemma SGJP knows; a Hunspell (pl_PL.dic) stem SGJP knows adds only the affix forms
+# SGJP's paradigm lacks that are no nie- form, no form SGJP rejects and end like a real word
+# (HUNSPELL: abisalów, beczany; 95% of them on the list); a stem SGJP does not know is inflected by
 # analogy with an SGJP lemma and only the parts of that paradigm Hunspell attests are kept
 # (GUESSED); unflagged stems SGJP does not know (culture, abrazo) and stems SGJP knows only as
 # abbreviations (np, mbar is unknown and unflagged) are not admitted (build summary: reasons).
@@ -29,7 +30,7 @@
 # To exclude a class, put a deny rule before the allow rules, e.g. `deny archaic ARCH` or
 # `deny guessed-paradigm GUESSED` (no guessed headword).
 #
-# Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA GUESSED FUSED N V.MSDR ADJ ADV V V.PTCP V.CVB
+# Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA GUESSED HUNSPELL FUSED N V.MSDR ADJ ADV V V.PTCP V.CVB
 #                PRO NUM ADP CONJ PART INTJ PRED FIXED
 [profile]
 name = pl
@@ -47,6 +48,7 @@ deny      clitic             CLITIC
 deny      marked-incorrect   NONSTD   # SGJP niepopr.: 3% on the game list
 deny      combining-form     ADJA     # lipcowo- (lipcowo-sierpniowy): bound, not a word
 allow     guessed            GUESSED  # inflected by analogy (guess_pl): a headword SGJP lacks
+allow     hunspell-affix-form HUNSPELL # an affix form of an SGJP lemma SGJP lacks (abisalów): 95% on the list
 allow     fused-form         FUSED
 allow     verbal-noun        V.MSDR
 allow     noun               N
