@@ -487,6 +487,42 @@ def test_a_dead_server_process_is_restarted_and_the_other_keeps_serving(tmp_path
             proc.wait()
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_server_processes_stop_when_their_supervisor_is_killed(tmp_path):
+    directory = tmp_path / "lex"
+    directory.mkdir()
+    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
+                             "--lexicons", str(directory), "--processes", "2", "--workers", "2",
+                             "--fast-threads", "1"],
+                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    children = []
+    try:
+        assert "(2 processes)" in proc.stdout.readline()
+        children = _children(proc.pid)
+        assert len(children) == 2
+        proc.kill()  # SIGKILL: the supervisor cannot stop its children itself
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{c}").exists() and "Z" not in _state(c) for c in children):
+            assert time.monotonic() < deadline, "server processes outlived their supervisor"
+            time.sleep(0.05)
+    finally:
+        for child in children:
+            try:
+                os.kill(child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "Z"
+
+
 def _children(pid: int) -> list[int]:
     out = []
     for entry in Path("/proc").iterdir():

@@ -134,6 +134,7 @@ def run(args) -> int:
     address = args.address or os.environ.get("LEXICON_ADDRESS") or "localhost:50051"
     if not address.startswith("unix:"):
         _split_address(address)  # "127.0.0.1" alone is an error, not grpc's default port
+    _stop_with_supervisor()
     checked = os.environ.get(CHECKED_TRIES_ENV)
     if checked:
         from lexicon_service.lexicon import mark_structure_checked
@@ -267,6 +268,24 @@ def _split_address(address: str) -> tuple[str, int]:
 
 MAX_DEFAULT_PROCESSES = 4
 CHECKED_TRIES_ENV = "LEXICON_CHECKED_TRIES"  # set by the supervisor for its children (sha256 list)
+SUPERVISOR_PID_ENV = "LEXICON_SUPERVISOR_PID"  # set by the supervisor for its children
+
+
+def _stop_with_supervisor() -> None:
+    """A supervised child gets SIGTERM when its supervisor dies, even by SIGKILL (Linux), instead of
+    serving on as an orphan nobody restarts or stops."""
+    supervisor = os.environ.get(SUPERVISOR_PID_ENV)
+    if not supervisor or not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if str(os.getppid()) != supervisor:  # it died before prctl took effect
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def default_processes() -> int:
@@ -318,7 +337,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
     if http_address:
         argv += ["--http", http_address]
     # The tries' structure is checked once here, not again by every (re)started child.
-    env = dict(os.environ)
+    env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
     try:
         env[CHECKED_TRIES_ENV] = ",".join(check_directory_structure(directory))
     except LexiconError:
