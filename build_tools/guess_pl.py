@@ -37,6 +37,13 @@ PER_LEVEL = 12         # models looked at per shared-ending length
 MIN_SHARED = 2         # letters of ending a model must share at least
 CORROBORATION = 0.5    # share of Hunspell's forms the guess must make
 PREFIXES = ("nie", "naj")
+# Polish verbal prefixes (a prefix added to a verb usually makes it perfective: grzęznąć ->
+# ugrzęznąć, zagłuszać -> pozagłuszać), longest first
+VERB_PREFIXES = tuple(sorted((
+    "do", "na", "nad", "nade", "o", "ob", "obe", "od", "ode", "po", "pod", "pode", "prze",
+    "przed", "przede", "przy", "roz", "roze", "s", "u", "w", "we", "wy", "wz", "wze", "z", "za",
+    "ze", "ś", "współ", "wes", "wez", "zaś", "nie"), key=lambda p: (-len(p), p)))
+MIN_VERB_STEM = 3      # letters of the known verb left after the prefix
 _VERB_PARTS = frozenset({"fin", "praet", "inf", "impt", "imps", "ger", "pact", "ppas", "pcon",
                          "pant", "bedzie", "winien"})
 
@@ -54,6 +61,12 @@ class Models:
                 if f:
                     by.setdefault(f, []).append(w[::-1])
         self.by_flags = {f: sorted(v) for f, v in by.items()}
+        self.verbs = frozenset(w for w in lemmas if w.endswith(("ć", "c")))
+
+    def prefixed_verb(self, word: str) -> bool:
+        """Is the word a verbal prefix + a known verb (zagłuszać -> pozagłuszać)?"""
+        return any(word.startswith(p) and len(word) - len(p) >= MIN_VERB_STEM
+                   and word[len(p):] in self.verbs for p in VERB_PREFIXES)
 
     def __len__(self) -> int:
         return len(self.all)
@@ -182,6 +195,15 @@ def guess(word: str, models: Models, *, flags: str | None = None, hforms: set | 
             fallback = fallback or found
             continue
         found = own
+        if word.endswith(("ć", "c")):
+            # aspect follows derivation, not the ending: a prefixed verb takes the paradigm of
+            # prefixed models, an unprefixed one that of unprefixed models
+            mine = models.prefixed_verb(word)
+            same = [(m, it) for m, it in found if models.prefixed_verb(m) == mine]
+            if not same:
+                fallback = fallback or found
+                continue
+            found = same
         votes: dict[tuple, list] = {}
         for model, items in found:
             sig = tuple(sorted((p, s, a, t) for p, s, a, t, *_ in items))
