@@ -1,0 +1,34 @@
+"""Polish inflection by analogy (build_tools/guess_pl.py) for a headword-list entry SGJP lacks."""
+
+import pytest
+
+pytest.importorskip("morfeusz2")
+
+from build_tools.guess_pl import Models, guess  # noqa: E402
+
+
+def parts(results):
+    """The paradigm parts (SGJP tag's first field) of guessed results."""
+    return {tag.split(":", 1)[0] for _form, _lemma, tag, *_ in results}
+
+
+def test_prefixed_verb_models():
+    models = Models(["muskać", "wymuskać", "zalepiać", "pozalepiać"])
+    assert models.prefixed_verb("wymuskać") and models.prefixed_verb("pozalepiać")
+    assert not models.prefixed_verb("muskać") and not models.prefixed_verb("łuskać")
+    assert not models.prefixed_verb("wyć")        # the known verb must keep 3 letters
+
+
+def test_unprefixed_verb_follows_unprefixed_models():
+    # łuskać shares -uskać with both; the prefixed wymuskać is perfective (-wszy, no -ąc)
+    model, results = guess("łuskać", Models(["muskać", "wymuskać"]))
+    assert model == "muskać"
+    forms = {r[0] for r in results}
+    assert {"łuskając", "łuskający"} <= forms and "łuskawszy" not in forms
+
+
+def test_prefixed_verb_follows_prefixed_models():
+    # pozagłuszać is po- + a known verb: perfective like pozalepiać, not like zalepiać
+    model, results = guess("pozagłuszać", Models(["zagłuszać", "zalepiać", "pozalepiać"]))
+    assert model == "pozalepiać"
+    assert "pact" not in parts(results) and "pant" in parts(results)
