@@ -44,8 +44,6 @@ VERB_PREFIXES = tuple(sorted((
     "przed", "przede", "przy", "roz", "roze", "s", "u", "w", "we", "wy", "wz", "wze", "z", "za",
     "ze", "ś", "współ", "wes", "wez", "zaś", "nie"), key=lambda p: (-len(p), p)))
 MIN_VERB_STEM = 3      # letters of the known verb left after the prefix
-_VERB_PARTS = frozenset({"fin", "praet", "inf", "impt", "imps", "ger", "pact", "ppas", "pcon",
-                         "pant", "bedzie", "winien"})
 
 
 class Models:
@@ -186,11 +184,13 @@ def guess(word: str, models: Models, *, flags: str | None = None, hforms: set | 
     best = None
     fallback = None
     for _shared, found in _candidates(models.all, word, MIN_SHARED, want_class):
-        # a prefixed verb (zabłękitnieć for błękitnieć) usually differs in aspect, and with it
-        # in whole paradigm parts: it is a model only when no other verb is near
-        own = [(m, it) for m, it in found
-               if not (len(m) > len(word) and m.endswith(word) and it[0][3].split(":", 1)[0]
-                       in _VERB_PARTS)]
+        # a model derived from the word itself by a prefix (zabłękitnieć for błękitnieć,
+        # nieobecny for obecny, arcyciekawie for ciekawie) usually differs in aspect, negation
+        # or degree, and with it in whole paradigm parts: it is a model only when no other is
+        # near; compound nouns (trójbok for bok) inflect like the word
+        derived = {m for m, it in found if len(m) > len(word) and m.endswith(word)
+                   and not it[0][3].startswith(("subst", "depr"))}
+        own = [(m, it) for m, it in found if m not in derived]
         if not own:
             fallback = fallback or found
             continue

@@ -32,3 +32,14 @@ def test_prefixed_verb_follows_prefixed_models():
     model, results = guess("pozagłuszać", Models(["zagłuszać", "zalepiać", "pozalepiać"]))
     assert model == "pozalepiać"
     assert "pact" not in parts(results) and "pant" in parts(results)
+
+
+def test_model_derived_from_the_word_by_a_prefix():
+    # nieobecny shares all of obecny, but takes no nie- and is no model while another is near
+    model, results = guess("obecny", Models(["nieobecny", "zbędny"]))
+    assert model == "zbędny"
+    assert {"obecna", "obecniejszy"} <= {r[0] for r in results}
+    # the one model there is still serves
+    assert guess("obecny", Models(["nieobecny"]))[0] == "nieobecny"
+    # a compound noun inflects like the word: półdyplom for dyplom
+    assert guess("dyplom", Models(["półdyplom", "szalom"]))[0] == "półdyplom"
