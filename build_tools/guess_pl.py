@@ -210,12 +210,29 @@ def guess(word: str, models: Models, *, flags: str | None = None, hforms: set | 
             votes.setdefault(sig, []).append((model, items))
         sig = max(votes, key=lambda s: (len(votes[s]), -len(s), s))
         best = votes[sig][0]
+        best = (best[0], _with_majority_parts(best[1], [it for _m, it in found]))
         break
     if best is None and fallback:
         best = fallback[0]
     if best is None:
         return None, "no-model"
     return best[0], apply(word, best[1])
+
+
+def _part(item) -> str:
+    return item[3].split(":", 1)[0]
+
+
+def _with_majority_parts(items: tuple, voters: list) -> tuple:
+    """The winning paradigm plus each part (ppas, pact, ...) it lacks that most voters have,
+    taken from the nearest voter that has it."""
+    have = {_part(i) for i in items}
+    extra: list = []
+    for part in sorted({_part(i) for it in voters for i in it} - have):
+        with_part = [it for it in voters if any(_part(i) == part for i in it)]
+        if 2 * len(with_part) >= len(voters):
+            extra += [i for i in with_part[0] if _part(i) == part]
+    return items + tuple(extra)
 
 
 def _expanded(word: str, results: list) -> set[str]:

@@ -43,3 +43,21 @@ def test_model_derived_from_the_word_by_a_prefix():
     assert guess("obecny", Models(["nieobecny"]))[0] == "nieobecny"
     # a compound noun inflects like the word: półdyplom for dyplom
     assert guess("dyplom", Models(["półdyplom", "szalom"]))[0] == "półdyplom"
+
+
+def test_parts_most_nearest_models_have_are_added():
+    from build_tools.guess_pl import _with_majority_parts
+
+    def item(tag, add):
+        return ("", 1, add, tag, (), (), ())
+
+    praet = item("praet:sg:m1.m2.m3:imperf", "ł")
+    ppas_a = item("ppas:sg:nom:m1.m2.m3:imperf:aff", "ny")
+    ppas_b = item("ppas:sg:nom:m1.m2.m3:imperf:aff", "ty")
+    pact = item("pact:sg:nom:m1.m2.m3:imperf:aff", "jący")
+    winner = (praet,)
+    voters = [winner, (praet, ppas_a), (praet, ppas_b, pact)]
+    # ppas: 2 of 3 voters, taken from the nearest one; pact: 1 of 3, left out
+    assert _with_majority_parts(winner, voters) == (praet, ppas_a)
+    assert _with_majority_parts(winner, voters[:2]) == (praet, ppas_a)     # half is enough
+    assert _with_majority_parts(winner, [winner, winner, voters[2]]) == winner
