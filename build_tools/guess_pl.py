@@ -24,7 +24,13 @@ Choosing the model:
   (``unflagged-unknown``: mostly foreign words and phrases, culture, absentes).
 - without one (a headword list entry): the paradigm most frequent among the nearest models
   at the longest shared ending (pymorphy2's vote); with the entry's part of speech, only
-  models of that class.
+  models of that class. Derivation decides what the ending cannot: a verb is guessed from
+  models that are, like it, a verbal prefix + a known verb, or like it are not (aspect
+  follows: pozagłuszać like pozalepiać, perfective; łuskać like muskać, imperfective); a
+  model that is a prefix + the word itself (nieobecny for obecny, arcyciekawie for
+  ciekawie; not a compound noun such as półdyplom) lacks nie- or degree forms and serves
+  only when no other is near. The winning paradigm also takes each part (ppas, pact, ...)
+  that at least half of the voting models have (transitivity is not in the ending either).
 """
 
 from __future__ import annotations
