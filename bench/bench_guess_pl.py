@@ -16,7 +16,8 @@ Two settings, as in the build:
 
 Printed: lemmas guessed / held out, and recall and precision over all their forms (micro
 averages; target >= 95% / >= 95%), beside the baseline of what the build did before guessing
-(an unknown headword was rejected: recall 0).
+(an unknown headword was rejected: recall 0); then the same per class of the held-out lemma
+(nouns by gender), the class losing most recall first. --dump writes every lemma's result.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def _measure(lemmas: list[str]):
         real = _admitted(real_forms)
         if not real:
             continue
+        cls = class_label(lemma, sgjp)
         flags = flags_of.get(lemma)
         for setting in ("hunspell", "list"):
             if setting == "hunspell":
@@ -90,8 +92,35 @@ def _measure(lemmas: list[str]):
             if model is not None:
                 forms, why = expand_lemma(lemma, results=results)
                 got = _admitted(forms) if not why else set()
-            rows.append((setting, lemma, model, len(real), len(got), len(real & got)))
+            rows.append((setting, lemma, model, len(real), len(got), len(real & got), cls,
+                         tuple(sorted(real - got)[:6]), tuple(sorted(got - real)[:6])))
     return rows
+
+
+def class_label(lemma: str, sgjp: list) -> str:
+    """The held-out lemma's word class, nouns by gender (N:m1, N:f, ...), from its first
+    SGJP reading."""
+    from build_tools.expand_pl import class_of_tag
+
+    tags = [r[2] for r in sgjp if r[1].split(":", 1)[0] == lemma and r[2] != "ign"] or [sgjp[0][2]]
+    cls = class_of_tag(tags[0])
+    if cls == "N":
+        fields = tags[0].split(":")
+        gender = fields[3].split(".")[0] if len(fields) > 3 else "?"
+        return f"N:{gender}"
+    return cls
+
+
+def breakdown(rows: list) -> list[tuple]:
+    """(class, lemmas, real, got, hit) per class, largest loss of recall first."""
+    by: dict[str, list] = {}
+    for r in rows:
+        acc = by.setdefault(r[6], [0, 0, 0, 0])
+        acc[0] += 1
+        acc[1] += r[3]
+        acc[2] += r[4]
+        acc[3] += r[5]
+    return sorted(((c, *v) for c, v in by.items()), key=lambda t: (t[3] - t[2] - t[4], t[0]))
 
 
 def measure(sample: int = 100, workers: int | None = None) -> tuple[list, dict]:
@@ -133,6 +162,8 @@ def main(argv=None) -> int:
     p.add_argument("--shared", help="(unused)")
     p.add_argument("--lexicons", help="(unused)")
     p.add_argument("--examples", type=int, default=8, help="worst guesses to list")
+    p.add_argument("--dump", help="write each held-out lemma's result to DUMP.<setting>.tsv "
+                   "(class, lemma, model, real, guessed, right, some missed, some wrong forms)")
     args = p.parse_args(argv)
     rows, sm = measure(args.sample, args.workers)
     print(f"[guess] command: {' '.join([Path(sys.executable).name, *sys.argv])}")
@@ -151,6 +182,15 @@ def main(argv=None) -> int:
         print(f"[guess]   recall {hit}/{real} = {rec:.4f} (target >= {TARGET}), precision "
               f"{hit}/{got} = {prec:.4f} (target >= {TARGET}); baseline before guessing: recall 0 "
               f"(an unknown headword was rejected)")
+        for cls, n, real_c, got_c, hit_c in breakdown(rs):
+            print(f"[guess]   {cls:6} {n:5} lemmas: missed {real_c - hit_c:5} of {real_c:6} "
+                  f"(recall {hit_c / max(real_c, 1):.4f}), wrong {got_c - hit_c:5} of {got_c:6} "
+                  f"(precision {hit_c / max(got_c, 1):.4f})")
+        if args.dump:
+            with open(args.dump + "." + setting + ".tsv", "w", encoding="utf-8") as out:
+                for r in sorted(rs, key=lambda r: (r[6], r[5] - r[3], r[1])):
+                    out.write("\t".join([r[6], r[1], str(r[2]), str(r[3]), str(r[4]), str(r[5]),
+                                         " ".join(r[7]), " ".join(r[8])]) + "\n")
         worst = sorted(rs, key=lambda r: (r[5] - max(r[3], r[4]), r[1]))[:args.examples]
         print("[guess]   worst: " + ", ".join(f"{r[1]} (model {r[2]}: {r[5]} of {r[3]} real, "
                                               f"{r[4]} guessed)" for r in worst))

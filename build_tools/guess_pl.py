@@ -24,7 +24,13 @@ Choosing the model:
   (``unflagged-unknown``: mostly foreign words and phrases, culture, absentes).
 - without one (a headword list entry): the paradigm most frequent among the nearest models
   at the longest shared ending (pymorphy2's vote); with the entry's part of speech, only
-  models of that class.
+  models of that class. Derivation decides what the ending cannot: a verb is guessed from
+  models that are, like it, a verbal prefix + a known verb, or like it are not (aspect
+  follows: pozagłuszać like pozalepiać, perfective; łuskać like muskać, imperfective); a
+  model that is a prefix + the word itself (nieobecny for obecny, arcyciekawie for
+  ciekawie; not a compound noun such as półdyplom) lacks nie- or degree forms and serves
+  only when no other is near. The winning paradigm also takes each part (ppas, pact, ...)
+  that at least half of the voting models have (transitivity is not in the ending either).
 """
 
 from __future__ import annotations
@@ -37,8 +43,13 @@ PER_LEVEL = 12         # models looked at per shared-ending length
 MIN_SHARED = 2         # letters of ending a model must share at least
 CORROBORATION = 0.5    # share of Hunspell's forms the guess must make
 PREFIXES = ("nie", "naj")
-_VERB_PARTS = frozenset({"fin", "praet", "inf", "impt", "imps", "ger", "pact", "ppas", "pcon",
-                         "pant", "bedzie", "winien"})
+# Polish verbal prefixes (a prefix added to a verb usually makes it perfective: grzęznąć ->
+# ugrzęznąć, zagłuszać -> pozagłuszać), longest first
+VERB_PREFIXES = tuple(sorted((
+    "do", "na", "nad", "nade", "o", "ob", "obe", "od", "ode", "po", "pod", "pode", "prze",
+    "przed", "przede", "przy", "roz", "roze", "s", "u", "w", "we", "wy", "wz", "wze", "z", "za",
+    "ze", "ś", "współ", "wes", "wez", "zaś", "nie"), key=lambda p: (-len(p), p)))
+MIN_VERB_STEM = 3      # letters of the known verb left after the prefix
 
 
 class Models:
@@ -54,6 +65,12 @@ class Models:
                 if f:
                     by.setdefault(f, []).append(w[::-1])
         self.by_flags = {f: sorted(v) for f, v in by.items()}
+        self.verbs = frozenset(w for w in lemmas if w.endswith(("ć", "c")))
+
+    def prefixed_verb(self, word: str) -> bool:
+        """Is the word a verbal prefix + a known verb (zagłuszać -> pozagłuszać)?"""
+        return any(word.startswith(p) and len(word) - len(p) >= MIN_VERB_STEM
+                   and word[len(p):] in self.verbs for p in VERB_PREFIXES)
 
     def __len__(self) -> int:
         return len(self.all)
@@ -173,27 +190,55 @@ def guess(word: str, models: Models, *, flags: str | None = None, hforms: set | 
     best = None
     fallback = None
     for _shared, found in _candidates(models.all, word, MIN_SHARED, want_class):
-        # a prefixed verb (zabłękitnieć for błękitnieć) usually differs in aspect, and with it
-        # in whole paradigm parts: it is a model only when no other verb is near
-        own = [(m, it) for m, it in found
-               if not (len(m) > len(word) and m.endswith(word) and it[0][3].split(":", 1)[0]
-                       in _VERB_PARTS)]
+        # a model derived from the word itself by a prefix (zabłękitnieć for błękitnieć,
+        # nieobecny for obecny, arcyciekawie for ciekawie) usually differs in aspect, negation
+        # or degree, and with it in whole paradigm parts: it is a model only when no other is
+        # near; compound nouns (trójbok for bok) inflect like the word
+        derived = {m for m, it in found if len(m) > len(word) and m.endswith(word)
+                   and not it[0][3].startswith(("subst", "depr"))}
+        own = [(m, it) for m, it in found if m not in derived]
         if not own:
             fallback = fallback or found
             continue
         found = own
+        if word.endswith(("ć", "c")):
+            # aspect follows derivation, not the ending: a prefixed verb takes the paradigm of
+            # prefixed models, an unprefixed one that of unprefixed models
+            mine = models.prefixed_verb(word)
+            same = [(m, it) for m, it in found if models.prefixed_verb(m) == mine]
+            if not same:
+                fallback = fallback or found
+                continue
+            found = same
         votes: dict[tuple, list] = {}
         for model, items in found:
             sig = tuple(sorted((p, s, a, t) for p, s, a, t, *_ in items))
             votes.setdefault(sig, []).append((model, items))
         sig = max(votes, key=lambda s: (len(votes[s]), -len(s), s))
         best = votes[sig][0]
+        best = (best[0], _with_majority_parts(best[1], [it for _m, it in found]))
         break
     if best is None and fallback:
         best = fallback[0]
     if best is None:
         return None, "no-model"
     return best[0], apply(word, best[1])
+
+
+def _part(item) -> str:
+    return item[3].split(":", 1)[0]
+
+
+def _with_majority_parts(items: tuple, voters: list) -> tuple:
+    """The winning paradigm plus each part (ppas, pact, ...) it lacks that most voters have,
+    taken from the nearest voter that has it."""
+    have = {_part(i) for i in items}
+    extra: list = []
+    for part in sorted({_part(i) for it in voters for i in it} - have):
+        with_part = [it for it in voters if any(_part(i) == part for i in it)]
+        if 2 * len(with_part) >= len(voters):
+            extra += [i for i in with_part[0] if _part(i) == part]
+    return items + tuple(extra)
 
 
 def _expanded(word: str, results: list) -> set[str]:
