@@ -81,8 +81,10 @@ class FormJudge:
                 probe = "".join(sorted(letters))
                 if ts.key_of_text(probe) == probe:
                     # forms made only of these letters are their own tile keys
+                    # lowercase letters only, so that the fast path needs no islower/isalpha
+                    fast = frozenset(ch for ch in letters if ch.isalpha() and ch.islower())
                     pl = self.profile.letters
-                    self.identity_letters = letters if pl is None else letters & pl
+                    self.identity_letters = fast if pl is None else fast & pl
                     def fast(form: str, _letters=letters, _slow=ts.key_of_text) -> str:
                         return form if _letters.issuperset(form) else _slow(form)
                     return fast
