@@ -4,8 +4,10 @@
                   --headwords data/pl/headwords-sjp-growy.txt \
                   --hunspell data/pl/pl_PL.dic -o lexicons/pl-scrabble.lex    (the default Polish build)
 
-Stages (one module each): sources.py (parse) -> expand_pl.py / czech (expand) -> compile.py
-(profile + tile keys) -> save.py (atomic write). Sources can be combined and repeated.
+Stages (``run``): read the sources (sources.py) -> expand and judge (pipeline.py: the language's
+expand function and the profile's judge in worker processes; the languages are the table
+``LANGUAGES``: expand_pl.py, czech/) -> compile (compile.py: canonical tables, tries) -> save
+(save.py, atomic write). Sources can be combined and repeated.
 
 What each source means per language:
 - --headwords: lemmas expanded by the language's generator (Polish: Morfeusz 2 / SGJP;

@@ -52,8 +52,10 @@ the fused forms and 87% of the nie- forms (the rest are mostly rare or archaic S
 sjp.pl lacks); -by on other particles (jużby, kiedyby: 24-44%) and SGJP ad-adjectival forms
 (lipcowo: 14%) were far below and are not admitted.
 
-Work is split into chunks of lemmas and spread over ``workers`` processes (one Morfeusz per
-process; results come back in input order, so builds are deterministic).
+A build runs the three Polish passes (``headword_pass``, ``hunspell_pass``, ``guess_pass``: an
+expand function each) through ``build_tools/pipeline.py``, which spreads chunks of lemmas over
+the worker processes (one Morfeusz per process), judges the forms there and merges them in input
+order, so builds are deterministic.
 """
 
 from __future__ import annotations
