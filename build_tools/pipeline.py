@@ -63,7 +63,7 @@ class ChunkResult:
     out: list = field(default_factory=list)
     counts: dict = field(default_factory=dict)       # rejection reason -> readings
     examples: dict = field(default_factory=dict)     # reason -> a few texts for the report
-    rejected: dict = field(default_factory=dict)     # form -> its first rejection reason
+    rejected: set = field(default_factory=set)       # the forms rejected
     log_lines: list = field(default_factory=list)
     n_in: int = 0
     n_ok: int = 0
@@ -110,8 +110,7 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
 
     def reject(form: str, reason: str, where: str, detail: str) -> None:
         counts[reason] = counts.get(reason, 0) + 1
-        if form not in rejected:
-            rejected[form] = reason
+        rejected.add(form)
         ex = examples.setdefault(reason, [])
         if len(ex) < EXAMPLES and not any(e.startswith(form + " ") for e in ex):
             ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
