@@ -4,8 +4,10 @@
                   --headwords data/pl/headwords-sjp-growy.txt \
                   --hunspell data/pl/pl_PL.dic -o lexicons/pl-scrabble.lex    (the default Polish build)
 
-Stages (one module each): sources.py (parse) -> expand_pl.py / czech (expand) -> compile.py
-(profile + tile keys) -> save.py (atomic write). Sources can be combined and repeated.
+Stages (``run``): read the sources (sources.py) -> expand and judge (pipeline.py: the language's
+expand function and the profile's judge in worker processes; the languages are the table
+``LANGUAGES``: expand_pl.py, czech/) -> compile (compile.py: canonical tables, tries) -> save
+(save.py, atomic write). Sources can be combined and repeated.
 
 What each source means per language:
 - --headwords: lemmas expanded by the language's generator (Polish: Morfeusz 2 / SGJP;
@@ -29,6 +31,7 @@ import sys
 import time
 from pathlib import Path
 
+from build_tools import pipeline
 from build_tools.model import HeadwordEntry, Rejection
 from lexicon_service.cli import UserError, run_reporting_errors
 
@@ -153,89 +156,106 @@ def _headword_stream(entries, compiler, progress, *, counter):
         yield item
 
 
-def _expand(language: str, entries, compiler, workers: int, czech=None) -> None:
-    if language == "pl":
-        from build_tools.expand_pl import expand_judged, guess_judged
+# --- the languages: what each does with headword and Hunspell sources ---------------------------
+class Polish:
+    """Polish: SGJP (Morfeusz 2) expands the headwords; a Hunspell entry gets SGJP's paradigm, or a
+    paradigm guessed by analogy and corroborated by its affix forms; headwords SGJP lacks are
+    inflected by analogy once every list's SGJP lemmas are in (they are the models)."""
+
+    def __init__(self, args, manifest_sources: list) -> None:
+        if args.paradigms:
+            raise BuildError("--paradigms is for Czech builds (Polish headwords are inflected by Morfeusz 2 / SGJP)")
+
+    def builder_info(self) -> dict:
+        return {}
+
+    def headwords(self, compiler, entries, workers: int, builder: dict) -> None:
+        from build_tools.expand_pl import headword_pass
+
+        builder.update(_polish_builder_info())
+        items = ((e.lemma, e.source, e.line, e.pos) for e in entries)
+        pipeline.run(compiler, items, headword_pass(compiler.judge), workers=workers,
+                     defer=compiler.unknown_headwords)
+
+    def hunspell(self, compiler, dic: Path, progress, counter, workers: int) -> None:
+        from build_tools.expand_pl import hunspell_pass
+        from build_tools.guess_pl import Models
+        from build_tools.hunspell import read_aff
+        from build_tools.sources import aff_path_for, read_hunspell
+
+        self.finish(compiler, workers)
+        aff = read_aff(aff_path_for(dic))
+        flags_of: dict[str, str] = {}
+        stems = set()
+        for e in read_hunspell(dic, aff):
+            if isinstance(e, HeadwordEntry):
+                stems.add(e.lemma)
+                if e.flags:
+                    flags_of[e.lemma] = e.flags
+        done = frozenset(h for h in compiler.heads if h not in compiler.models)
+        models = Models(done, flags_of)
+        entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
+        items = ((e.lemma, e.source, e.line, e.flags) for e in entries)
+        pipeline.run(compiler, items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
+                                                    stems=frozenset(stems)), workers=workers)
+
+    def finish(self, compiler, workers: int) -> None:
+        """Headwords SGJP does not know, inflected by analogy (expand_pl.guess_headword)."""
+        from build_tools.expand_pl import guess_pass
         from build_tools.guess_pl import Models
 
-        # headwords SGJP lacks wait until every list's SGJP lemmas are expanded (the models)
-        _merge_judged(compiler, expand_judged(entries, compiler.judge, workers=workers,
-                                              log=compiler.log is not None),
-                      defer=compiler.unknown_headwords)
-    elif language == "cs":
+        unknown, compiler.unknown_headwords = compiler.unknown_headwords, []
+        if unknown:
+            models = Models(h for h in compiler.heads if h not in compiler.models)
+            items = ((e.lemma, e.source, e.line, e.pos) for e in unknown)
+            pipeline.run(compiler, items, guess_pass(compiler.judge, models), workers=workers)
+
+    def counts(self, compiler) -> dict:
+        return {"guessed_headwords": len(compiler.models)} if compiler.models else {}
+
+
+class Czech:
+    """Czech: the paradigm engine (build_tools.czech) over Hunspell stems and flags; headword
+    lists are inflected with the paradigm source (--paradigms)."""
+
+    def __init__(self, args, manifest_sources: list) -> None:
+        from build_tools.czech.build import CzechBuild, CzechSourceError
+
         try:
-            from build_tools.czech import expand_judged
-        except ImportError as exc:
-            raise BuildError(f"the Czech expander (build_tools.czech) is not available: {exc}") from None
-        # Judging in the workers keeps the main process from becoming the bottleneck.
-        _merge_judged(compiler, expand_judged(entries, compiler.judge, czech.dictionary, workers=workers,
-                                              log=compiler.log is not None, stats=czech.stats,
-                                              headwords=czech.headwords))
-    else:
-        raise BuildError(f"no expander for language {language!r} (known: pl, cs)")
+            self.czech = CzechBuild(args.paradigms)
+        except CzechSourceError as exc:
+            raise BuildError(str(exc)) from None
+        if args.headwords:
+            manifest_sources.extend(self.czech.paradigm_manifest())
+
+    def builder_info(self) -> dict:
+        return {"czech_engine": self.czech.engine_manifest()}
+
+    def headwords(self, compiler, entries, workers: int, builder: dict) -> None:
+        self.czech.use_paradigms()
+        self._run(compiler, entries, workers)
+
+    def hunspell(self, compiler, dic: Path, progress, counter, workers: int) -> None:
+        from build_tools.sources import read_hunspell
+
+        self.czech.use_dictionary(dic)
+        self._run(compiler, _headword_stream(read_hunspell(dic), compiler, progress, counter=counter), workers)
+
+    def _run(self, compiler, entries, workers: int) -> None:
+        from build_tools.czech import czech_pass
+
+        czech = self.czech
+        items, lang = czech_pass(entries, czech.dictionary, stats=czech.stats, headwords=czech.headwords)
+        pipeline.run(compiler, items, lang, workers=workers)
+
+    def finish(self, compiler, workers: int) -> None:
+        pass
+
+    def counts(self, compiler) -> dict:
+        return {"guessed_headwords": self.czech.stats["guessed"]}
 
 
-def _guess_unknown(compiler, workers: int) -> None:
-    """Polish headwords SGJP does not know, inflected by analogy (expand_pl.guess_headword)."""
-    from build_tools.expand_pl import guess_judged
-    from build_tools.guess_pl import Models
-
-    unknown, compiler.unknown_headwords = compiler.unknown_headwords, []
-    if unknown:
-        models = Models(h for h in compiler.heads if h not in compiler.models)
-        _merge_judged(compiler, guess_judged(unknown, compiler.judge, models, workers=workers,
-                                             log=compiler.log is not None))
-
-
-def _merge_judged(compiler, results, defer: list | None = None) -> None:
-    """Merge the chunk results of worker-side expansion and judging into the compiler.
-    ``defer``: headwords rejected as unknown-lemma go there (as HeadwordEntry) instead."""
-    report = compiler.report
-    tagsets: dict[int, dict[int, int]] = {}   # worker pid -> its tag-set ids -> compiler's ids
-    for out, counts, examples, rejected, log_lines, n_in, n_ok, (pid, defs) in results:
-        report.readings_in += n_in
-        report.readings_admitted += n_ok
-        compiler.add_rejection_counts(counts, examples, rejected, log_lines)
-        ids = tagsets.setdefault(pid, {})
-        for local_id, pairs in defs:
-            ids[local_id] = compiler.tagset_id(pairs)
-        for item in out:
-            if item[0] == "R":
-                lemma, reason, source, line = item[1:5]
-                if defer is not None and reason == "unknown-lemma":
-                    defer.append(HeadwordEntry(lemma, source, line, item[5] if len(item) > 5 else None))
-                    continue
-                compiler.add_rejection(Rejection(lemma, reason, source, line))
-                continue
-            for head, admitted in item[1]:
-                compiler.add_judged_ids(head, admitted, ids)
-            if len(item) > 2 and item[2]:      # guessed headwords -> their model lemmas
-                compiler.models.update(item[2])
-
-
-def _hunspell_polish(dic: Path, compiler, progress, counter, workers: int) -> None:
-    """Polish --hunspell: SGJP's paradigm for the stems it knows, a guessed paradigm
-    corroborated by the entry's affix forms for the others (expand_pl.hunspell_entry_forms)."""
-    from build_tools.expand_pl import expand_hunspell_judged
-    from build_tools.guess_pl import Models
-    from build_tools.hunspell import read_aff
-    from build_tools.sources import aff_path_for, read_hunspell
-
-    aff = read_aff(aff_path_for(dic))
-    flags_of: dict[str, str] = {}
-    stems = set()
-    for e in read_hunspell(dic, aff):
-        if isinstance(e, HeadwordEntry):
-            stems.add(e.lemma)
-            if e.flags:
-                flags_of[e.lemma] = e.flags
-    done = frozenset(h for h in compiler.heads if h not in compiler.models)
-    models = Models(done, flags_of)
-    entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
-    _merge_judged(compiler, expand_hunspell_judged(entries, compiler.judge, aff, models, done,
-                                                   keys=compiler.keys, stems=frozenset(stems),
-                                                   workers=workers,
-                                                   log=compiler.log is not None))
+LANGUAGES = {"pl": Polish, "cs": Czech}
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -246,16 +266,60 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def run(args) -> int:
+    """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
     from lexicon_service import __version__
-    from lexicon_service.rules import RuleSetError, load_rule_set
 
     from build_tools.compile import Compiler
-    from build_tools.profiles import ProfileError, load_profile
     from build_tools.save import check_output, save_lexicon
-    from build_tools.sources import (aff_path_for, check_text_source, read_headwords, read_hunspell, read_tagged,
-                                     read_words, sha256_of)
 
     t0 = time.monotonic()
+    rule_set, profile = _rules_and_profile(args)
+    language = rule_set.language
+    sources, manifest_sources = _check_sources(args)
+    out = check_output(Path(args.output))
+    lang_class = LANGUAGES.get(language)
+    lang = lang_class(args, manifest_sources) if lang_class is not None else None
+    if lang is None and args.paradigms:
+        raise BuildError("--paradigms is for Czech builds")
+    log = _open_rejected(args, sources, out)
+    compiler = Compiler(profile, rule_set.tile_set, rejected_log=log)
+    builder = {"name": "lexicon-build", "version": __version__}
+    if lang is not None:
+        builder.update(lang.builder_info())
+    try:
+        _read_expand_judge(args, sources, language, lang, compiler, builder)
+        if not args.quiet:
+            sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
+        forms, heads, tables, readings, n_readings = compiler.finish()
+    finally:
+        if log is not None:
+            log.close()
+    report = compiler.report
+    name = args.name or (out.name[:-4] if out.name.endswith(".lex") else out.name)
+    manifest = {
+        "name": name,
+        "rule_set": {"id": rule_set.id, "language": language, "source_text": rule_set.source_text},
+        "profile": {"name": profile.name, "source_text": profile.source_text},
+        "sources": manifest_sources,
+        "counts": {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
+                   "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
+                   "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
+                   **(lang.counts(compiler) if lang is not None else {})},
+        "builder": builder,
+        "options": {"profile": profile.name, "rules": rule_set.id},
+    }
+    save_lexicon(out, forms, heads, tables, readings, manifest)
+    print_summary(out, manifest, report, time.monotonic() - t0)
+    if not forms:
+        print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
+    return 0
+
+
+def _rules_and_profile(args):
+    from lexicon_service.rules import RuleSetError, load_rule_set
+
+    from build_tools.profiles import ProfileError, load_profile
+
     try:
         rule_set = load_rule_set(args.rules)
     except (RuleSetError, OSError, ValueError) as exc:
@@ -268,10 +332,16 @@ def run(args) -> int:
         from lexicon_service.cli import error_line
 
         raise BuildError(f"profile {args.profile or rule_set.profile}: {error_line(exc)}") from None
-    language = rule_set.language
-    if profile.language and profile.language != language:
+    if profile.language and profile.language != rule_set.language:
         raise BuildError(f"profile {profile.name!r} is for language {profile.language!r}, "
-                         f"rule set {rule_set.id!r} for {language!r}")
+                         f"rule set {rule_set.id!r} for {rule_set.language!r}")
+    return rule_set, profile
+
+
+def _check_sources(args) -> tuple[list, list]:
+    """[(kind, path)] in build order, and their manifest entries (sha256, size)."""
+    from build_tools.sources import aff_path_for, check_text_source, sha256_of
+
     sources = [("words", f) for f in args.words] + [("tagged", f) for f in args.tagged] + \
               [("headwords", f) for f in args.headwords] + [("hunspell", f) for f in args.hunspell]
     if not sources:
@@ -290,87 +360,44 @@ def run(args) -> int:
             manifest_sources.append({"kind": "hunspell-aff", "name": aff.name,
                                      "sha256": sha256_of(aff), "bytes": aff.stat().st_size})
         check_text_source(kind, p)
-    out = check_output(Path(args.output))
+    return sources, manifest_sources
 
-    czech = None
-    if language == "cs":
-        from build_tools.czech.build import CzechBuild, CzechSourceError
 
-        try:
-            czech = CzechBuild(args.paradigms)
-        except CzechSourceError as exc:
-            raise BuildError(str(exc)) from None
-        if args.headwords:
-            manifest_sources.extend(czech.paradigm_manifest())
-    elif args.paradigms:
-        raise BuildError("--paradigms is for Czech builds (Polish headwords are inflected by Morfeusz 2 / SGJP)")
-
+def _open_rejected(args, sources, out: Path):
     if args.rejected and any(_same_file(args.rejected, f) for _, f in sources):
         raise BuildError(f"--rejected {args.rejected} is one of the sources; it would be overwritten")
     if args.rejected and Path(args.rejected).resolve() == out.resolve():
         raise BuildError(f"--rejected {args.rejected} is the output lexicon")
     try:
-        log = open(args.rejected, "w", encoding="utf-8") if args.rejected else None
+        return open(args.rejected, "w", encoding="utf-8") if args.rejected else None
     except OSError as exc:
         raise BuildError(f"--rejected {args.rejected}: {exc.strerror or exc}") from None
-    compiler = Compiler(profile, rule_set.tile_set, rejected_log=log)
-    builder = {"name": "lexicon-build", "version": __version__}
-    if czech is not None:
-        builder["czech_engine"] = czech.engine_manifest()
-    try:
-        for kind, f in sources:
-            p = Path(f)
-            progress = Progress(f"{kind} {p.name}", _count_lines(p), enabled=not args.quiet)
-            counter = [0]
-            if kind == "words":
-                compiler.add(read_words(p))
-            elif kind == "tagged":
-                compiler.add(read_tagged(p))
-            elif kind == "headwords":
-                if language == "pl":
-                    builder.update(_polish_builder_info())
-                elif czech is not None:
-                    czech.use_paradigms()
-                _expand(language, _headword_stream(read_headwords(p), compiler, progress,
-                                                   counter=counter), compiler, args.workers, czech)
-            elif kind == "hunspell":
-                if language == "pl":
-                    _guess_unknown(compiler, args.workers)
-                    _hunspell_polish(p, compiler, progress, counter, args.workers)
-                else:
-                    czech.use_dictionary(p)
-                    _expand(language, _headword_stream(read_hunspell(p), compiler, progress,
-                                                       counter=counter), compiler, args.workers, czech)
-            progress.update(progress.total)
-            progress.finish()
-        if language == "pl":
-            _guess_unknown(compiler, args.workers)
-        if not args.quiet:
-            sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
-        forms, heads, tables, readings, n_readings = compiler.finish()
-    finally:
-        if log is not None:
-            log.close()
-    report = compiler.report
-    name = args.name or (out.name[:-4] if out.name.endswith(".lex") else out.name)
-    manifest = {
-        "name": name,
-        "rule_set": {"id": rule_set.id, "language": language, "source_text": rule_set.source_text},
-        "profile": {"name": profile.name, "source_text": profile.source_text},
-        "sources": manifest_sources,
-        "counts": {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
-                   "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
-                   "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
-                   **({"guessed_headwords": czech.stats["guessed"]} if czech is not None else
-                      {"guessed_headwords": len(compiler.models)} if compiler.models else {})},
-        "builder": builder,
-        "options": {"profile": profile.name, "rules": rule_set.id},
-    }
-    save_lexicon(out, forms, heads, tables, readings, manifest)
-    print_summary(out, manifest, report, time.monotonic() - t0)
-    if not forms:
-        print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
-    return 0
+
+
+def _read_expand_judge(args, sources, language: str, lang, compiler, builder: dict) -> None:
+    """Every source into the compiler, in order: word lists as they are, headword lists and
+    Hunspell dictionaries through the language's expansion (judged in worker processes)."""
+    from build_tools.sources import read_headwords, read_tagged, read_words
+
+    for kind, f in sources:
+        p = Path(f)
+        progress = Progress(f"{kind} {p.name}", _count_lines(p), enabled=not args.quiet)
+        counter = [0]
+        if kind == "words":
+            compiler.add(read_words(p))
+        elif kind == "tagged":
+            compiler.add(read_tagged(p))
+        elif lang is None:
+            raise BuildError(f"no expander for language {language!r} (known: {', '.join(LANGUAGES)})")
+        elif kind == "headwords":
+            lang.headwords(compiler, _headword_stream(read_headwords(p), compiler, progress, counter=counter),
+                           args.workers, builder)
+        elif kind == "hunspell":
+            lang.hunspell(compiler, p, progress, counter, args.workers)
+        progress.update(progress.total)
+        progress.finish()
+    if lang is not None:
+        lang.finish(compiler, args.workers)
 
 
 def _polish_builder_info() -> dict:

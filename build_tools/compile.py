@@ -4,7 +4,7 @@ For every expanded form, in this order (the first failing check is the rejection
 
 1. the profile's tag rules (``profiles.py``): a form with no admitted reading is rejected with the
    name of the deny rule (``proper-name``, ``abbreviation``, ``unknown-lemma``, ...). Plain word
-   list forms skip this step (rule ``word-list``), Hunspell affix forms too (``hunspell-form``);
+   list forms skip this step (rule ``word-list``);
 2. ``capitalised``: a form with an uppercase letter (a proper name even if no tag says so);
 3. ``non-letter`` (hyphen, apostrophe, digit, space...), ``letter-not-in-profile``;
 4. the tile key (``rule_set.tile_set.key_of_text``): ``letter-not-in-alphabet``;
@@ -26,13 +26,6 @@ from build_tools.profiles import Profile
 from build_tools.tags import format_tag
 
 EXAMPLES_PER_REASON = 8
-
-# Deny reasons that come from knowing what a form is (SGJP's analysis), not from its spelling:
-# a form the expander rejected only for one of these is not admitted from an untagged source
-# (a Hunspell affix form) either. sjp.pl's pl_PL.dic inflects abbreviations (godz, inż, cm) and
-# the compound stems of adjectives (abstrakcyjno-) like words; on the game list are 6 of its 95
-# such abbreviations, 93 of 1023 combining forms, 2 of 66 forms SGJP marks incorrect.
-SOURCE_VETO = frozenset({"abbreviation", "combining-form", "marked-incorrect", "clitic"})
 
 
 @dataclass
@@ -81,8 +74,10 @@ class FormJudge:
                 probe = "".join(sorted(letters))
                 if ts.key_of_text(probe) == probe:
                     # forms made only of these letters are their own tile keys
+                    # lowercase letters only, so that the fast path needs no islower/isalpha
+                    fast = frozenset(ch for ch in letters if ch.isalpha() and ch.islower())
                     pl = self.profile.letters
-                    self.identity_letters = letters if pl is None else letters & pl
+                    self.identity_letters = fast if pl is None else fast & pl
                     def fast(form: str, _letters=letters, _slow=ts.key_of_text) -> str:
                         return form if _letters.issuperset(form) else _slow(form)
                     return fast
@@ -142,9 +137,6 @@ class Compiler:
         self.tagset_list: list[tuple] = []
         self._pairs_cache: dict[tuple, int] = {}
         self._rejected_forms: set[str] = set()
-        # form -> reason, for forms the analyser knows but the profile denies with a reason
-        # in SOURCE_VETO (see below): another source (Hunspell) may not admit them either
-        self.denied: dict[str, str] = {}
         # headword -> the lemma whose paradigm it was inflected after (Polish guesses)
         self.models: dict[str, str] = {}
         self.unknown_headwords: list = []     # Polish headwords SGJP lacks, guessed last
@@ -242,11 +234,6 @@ class Compiler:
                 if len(have) < EXAMPLES_PER_REASON:
                     have.append(e)
         self._rejected_forms.update(forms)
-        if isinstance(forms, dict):
-            denied = self.denied
-            for f, reason in forms.items():
-                if reason in SOURCE_VETO and f not in denied:
-                    denied[f] = reason
         if self.log is not None:
             self.log.writelines(log_lines)
 

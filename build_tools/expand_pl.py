@@ -52,8 +52,10 @@ the fused forms and 87% of the nie- forms (the rest are mostly rare or archaic S
 sjp.pl lacks); -by on other particles (jużby, kiedyby: 24-44%) and SGJP ad-adjectival forms
 (lipcowo: 14%) were far below and are not admitted.
 
-Work is split into chunks of lemmas and spread over ``workers`` processes (one Morfeusz per
-process; results come back in input order, so builds are deterministic).
+A build runs the three Polish passes (``headword_pass``, ``hunspell_pass``, ``guess_pass``: an
+expand function each) through ``build_tools/pipeline.py``, which spreads chunks of lemmas over
+the worker processes (one Morfeusz per process), judges the forms there and merges them in input
+order, so builds are deterministic.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ import os
 from typing import Iterable, Iterator
 
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
-from build_tools.parallel import chunked, intern_tagset, ordered_map, reset_tagsets
+from build_tools.parallel import chunked, ordered_map
+from build_tools.pipeline import Expansion, Item, Language
 from build_tools.tags import COMMON_NAME_CLASSES, format_tag, sgjp_to_tag
 
 VOWELS = frozenset("aąeęioóuy")
@@ -415,19 +418,15 @@ def _expand_chunk(chunk: list[tuple[str, str, int, str | None]]):
     return out
 
 
-_JUDGE = None
-_LOG = False
-EXAMPLES = 8
-_HUNSPELL: dict = {}   # the Polish --hunspell pass: aff, models, lemmas already expanded
+_HUNSPELL: dict = {}   # worker state of the Polish passes: aff, models, lemmas already expanded
+_MAX_LEN: list = [None]   # nie- forms longer than the profile's maximum are not built
 
 
-def _init_judge(judge, log: bool, hunspell: dict | None = None) -> None:
-    global _JUDGE, _LOG
-    _JUDGE, _LOG = judge, log
+def _init_state(max_len: int | None, state: dict | None = None) -> None:
+    _MAX_LEN[0] = max_len
     _HUNSPELL.clear()
-    if hunspell:
-        _HUNSPELL.update(hunspell)
-    reset_tagsets()
+    if state:
+        _HUNSPELL.update(state)
 
 
 _ANALYSER = None
@@ -601,117 +600,53 @@ def guess_headword(lemma: str, pos: str | None, max_len: int | None = None):
     return forms, reason, model
 
 
-def guess_judged(entries, judge, models, *, workers: int | None = None, log: bool = False):
-    """Headword entries SGJP does not know (``guess_headword``), judged like the others."""
-    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    yield from ordered_map(_judge_chunk, _chunks(entries, CHUNK), workers=workers,
-                           initializer=_init_judge, initargs=(judge, log, {"models": models}))
+# --- the Polish passes for build_tools.pipeline: worker-side expand functions ------------------
+def _expansion(forms, reason, model=None) -> Expansion:
+    skipped, SKIPPED["too-long"] = SKIPPED["too-long"], 0
+    return Expansion(forms, reason, model, skipped)
 
 
-def _judge_chunk(chunk: list[tuple[str, str, int, str | None]]):
-    """Worker: expand and judge (profile, spelling, tile key) a chunk of lemmas.
-
-    -> (lemma results, rejection counts, examples, rejected forms ({form: first reason}),
-    log lines, readings in,
-    readings admitted); a lemma result is ("R", lemma, reason, source, line) or
-    ("L", [(headword, [(key, ((tag text, rule), ...)), ...])])."""
-    judge = _JUDGE
-    tag_text = judge.tag_text
-    judge_form = judge.judge
-    out = []
-    counts: dict[str, int] = {}
-    examples: dict[str, list] = {}
-    rejected: dict[str, str] = {}
-    log_lines: list[str] = []
-    n_in = n_ok = 0
-    ts = judge.tile_set
-    max_len = judge.profile.max_length if not ts.multi_letter_tiles else None
+def _expand_headword(item: Item) -> Expansion:
     SKIPPED["too-long"] = 0
-    verdicts: dict = {}
-    defs: list = []
-    fast_letters = judge.identity_letters
-    min_len, max_len_fast = judge.profile.min_length, judge.profile.max_length
-    hun = bool(_HUNSPELL) and "aff" in _HUNSPELL
-    guessing = bool(_HUNSPELL) and not hun
-    for lemma, source, line, pos in chunk:
-        model = None
-        if hun:          # pos holds the Hunspell flags
-            forms, reason, model = hunspell_entry_forms(lemma, pos, max_len)
-        elif guessing:
-            forms, reason, model = guess_headword(lemma, pos, max_len)
-        else:
-            forms, reason = expand_lemma(lemma, pos, max_len)
-        if reason:
-            # the part of speech goes along: an unknown headword is guessed after the pass
-            out.append(("R", lemma, reason, source, line, pos))
-            continue
-        where = f"{source}:{line}"
-        groups: dict[str, dict[str, set]] = {}
-        for form, head, tag, _para in forms:
-            n_in += 1
-            v = verdicts.get(tag)
-            if v is None:
-                ok, rule = judge.profile.judge_tag(tag)
-                v = verdicts[tag] = (ok, rule, tag_text(tag))
-            if (v[0] and fast_letters is not None and form.isalpha() and form.islower()
-                    and fast_letters.issuperset(form) and min_len <= len(form) <= max_len_fast):
-                key, rule = form, v[1]          # the common case, inlined
-            else:
-                key, rule = judge_form(form, tag)
-            if key is None:
-                counts[rule] = counts.get(rule, 0) + 1
-                if form not in rejected:
-                    rejected[form] = rule
-                ex = examples.setdefault(rule, [])
-                detail = f"headword {head}" if head != form else ""
-                if len(ex) < EXAMPLES and not any(e.startswith(form + " ") for e in ex):
-                    ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
-                if _LOG:
-                    log_lines.append(f"{form}\t{rule}\t{where}\t{detail}\n")
-                continue
-            n_ok += 1
-            local = groups.get(head)
-            if local is None:
-                local = groups[head] = {}
-            pair = (v[2], rule)
-            s = local.get(key)
-            if s is None:
-                local[key] = {pair}
-            else:
-                s.add(pair)
-        out.append(("L", [(h, [(k, intern_tagset(v, defs)) for k, v in local.items()])
-                          for h, local in groups.items()], {lemma: model} if model else {}))
-    if SKIPPED["too-long"]:
-        counts["too-long"] = counts.get("too-long", 0) + SKIPPED["too-long"]
-        n_in += SKIPPED["too-long"]
-    return out, counts, examples, rejected, log_lines, n_in, n_ok, (os.getpid(), defs)
+    forms, reason = expand_lemma(item[0], item[3], _MAX_LEN[0])
+    return _expansion(forms, reason)
 
 
-def expand_judged(entries: Iterable[HeadwordEntry], judge, *, workers: int | None = None,
-                  log: bool = False):
-    """Expansion and per-form judging in worker processes (the compiler's fast path).
-    Yields the results of ``_judge_chunk`` in input order."""
-    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    yield from ordered_map(_judge_chunk, _chunks(entries, CHUNK), workers=workers,
-                           initializer=_init_judge, initargs=(judge, log))
+def _guess_headword(item: Item) -> Expansion:
+    SKIPPED["too-long"] = 0
+    return _expansion(*guess_headword(item[0], item[3], _MAX_LEN[0]))
+
+
+def _hunspell_entry(item: Item) -> Expansion:
+    SKIPPED["too-long"] = 0
+    return _expansion(*hunspell_entry_forms(item[0], item[3], _MAX_LEN[0]))
+
+
+def _max_len(judge) -> int | None:
+    return judge.profile.max_length if not judge.tile_set.multi_letter_tiles else None
+
+
+def headword_pass(judge) -> Language:
+    """SGJP's paradigm of each headword (item: lemma, source, line, part of speech or None)."""
+    return Language(_expand_headword, _init_state, (_max_len(judge),), chunk=CHUNK)
+
+
+def guess_pass(judge, models) -> Language:
+    """Headwords SGJP does not know, inflected by analogy (``guess_headword``)."""
+    return Language(_guess_headword, _init_state, (_max_len(judge), {"models": models}), chunk=CHUNK)
+
+
+def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset()) -> Language:
+    """Polish Hunspell entries (``hunspell_entry_forms``; item: stem, source, line, flags). ``done``: lemmas
+    already expanded; ``keys``: the forms admitted so far (forked workers share it); ``stems``:
+    every stem of the .dic (they attest parts of guessed paradigms)."""
+    return Language(_hunspell_entry, _init_state,
+                    (_max_len(judge), {"aff": aff, "models": models, "done": done, "keys": keys,
+                                       "stems": stems}), chunk=CHUNK)
 
 
 def _chunks(entries: Iterable[HeadwordEntry], size: int):
     return chunked(((e.lemma, e.source, e.line, e.pos) for e in entries), size)
-
-
-def expand_hunspell_judged(entries: Iterable[HeadwordEntry], judge, aff, models, done, *,
-                           keys=None, stems=frozenset(), workers: int | None = None,
-                           log: bool = False):
-    """Polish Hunspell entries (``hunspell_entry_forms``) judged like headwords, in worker
-    processes; the same result shape as ``expand_judged``. ``done``: lemmas already expanded;
-    ``keys``: the forms admitted so far (forked workers share it); ``stems``: every stem of
-    the .dic (they attest parts of guessed paradigms)."""
-    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    chunks = chunked(((e.lemma, e.source, e.line, e.flags) for e in entries), CHUNK)
-    yield from ordered_map(_judge_chunk, chunks, workers=workers, initializer=_init_judge,
-                           initargs=(judge, log, {"aff": aff, "models": models, "done": done,
-                                                  "keys": keys, "stems": stems}))
 
 
 def expand_raw(entries: Iterable[HeadwordEntry], *, workers: int | None = None):

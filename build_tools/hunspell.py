@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from build_tools.parallel import chunked, intern_tagset, ordered_map, reset_tagsets
 
 
 @dataclass(frozen=True)
@@ -335,70 +334,3 @@ def read_dic(path: str | Path, aff: AffixFile) -> Iterator[tuple[int, str, str, 
                 yield lineno, line, "", "empty-stem"
                 continue
             yield lineno, stem, flags, None
-
-
-# --- parallel expansion + judging (Polish --hunspell: affix forms admitted as plain words) -----
-_STATE: dict = {}
-
-
-def _init_worker(aff: AffixFile, judge, rule: str, log: bool, veto=None) -> None:
-    _STATE.update(aff=aff, judge=judge, rule=rule, log=log, veto=veto or {})
-    reset_tagsets()
-
-
-def _judge_chunk(chunk):
-    """Worker: [(stem, flags, source, line)] -> the same result shape as
-    ``expand_pl._judge_chunk`` (lemma results, counts, examples, rejected forms, log lines,
-    readings in, readings admitted)."""
-    import os
-
-
-    aff, judge, rule_name, log = _STATE["aff"], _STATE["judge"], _STATE["rule"], _STATE["log"]
-    veto = _STATE["veto"]
-    defs: list = []
-    empty = frozenset()
-    tid = intern_tagset((("", rule_name),), defs)     # every Hunspell form has this one reading
-    fast_letters = judge.identity_letters
-    lo, hi = judge.profile.min_length, judge.profile.max_length
-    split = aff.split_flags
-    out, counts, examples, rejected, log_lines = [], {}, {}, {}, []
-    n_in = n_ok = 0
-    for stem, flags, source, line in chunk:
-        local: dict[str, int] = {}
-        for form in dict.fromkeys(expand_word(stem, split(flags or ""), aff)):
-            n_in += 1
-            if form in veto:
-                key, rule = None, "analyser-" + veto[form]
-            elif (fast_letters is not None and lo <= len(form) <= hi and form.isalpha()
-                    and form.islower() and fast_letters.issuperset(form)):
-                local[form] = tid                # the common case: the form is its tile key
-                n_ok += 1
-                continue
-            else:
-                key, rule = judge.judge(form, empty, rule_name)
-            if key is None:
-                counts[rule] = counts.get(rule, 0) + 1
-                rejected[form] = rule
-                ex = examples.setdefault(rule, [])
-                where = f"{source}:{line}"
-                detail = f"stem {stem}" if stem != form else ""
-                if len(ex) < 8:
-                    ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
-                if log:
-                    log_lines.append(f"{form}\t{rule}\t{where}\t{detail}\n")
-                continue
-            local[key] = tid
-            n_ok += 1
-        if local:
-            out.append(("L", [(stem, list(local.items()))]))
-    return out, counts, examples, rejected, log_lines, n_in, n_ok, (os.getpid(), defs)
-
-
-def expand_judged(entries, aff: AffixFile, judge, *, rule: str = "hunspell-form",
-                  workers: int = 1, log: bool = False, chunk: int = 2000, veto=None):
-    """Affix-expand HeadwordEntry stems and judge every form (fixed rule), in worker processes;
-    yields chunk results in input order. ``veto``: {form: reason} of forms not to admit
-    (rejected as ``analyser-<reason>``: see compile.SOURCE_VETO)."""
-    stems = ((e.lemma, e.flags, e.source, e.line) for e in entries)
-    yield from ordered_map(_judge_chunk, chunked(stems, chunk), workers=workers,
-                           initializer=_init_worker, initargs=(aff, judge, rule, log, veto))

@@ -23,7 +23,7 @@ def _start_worker(initializer, initargs) -> None:
         initializer(*initargs)
 
 
-# Worker-side tag-set ids (build_tools/cli._merge_judged maps them to the compiler's): a worker
+# Worker-side tag-set ids (build_tools/pipeline.merge maps them to the compiler's): a worker
 # sends each tag set's definition with the first result that uses it. These ids (and the compiler's
 # first-seen ids) follow the order in which tag sets are met, which depends on the worker layout and
 # on set iteration (the hash seed) in the expanders; the artifact never shows them, because

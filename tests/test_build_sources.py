@@ -158,25 +158,47 @@ PFX R   ab    x     ab
             assert got == brute, (w, flag)
 
 
-def test_hunspell_parallel_expansion_equals_serial(tmp_path):
-    """expand_judged with 2 worker processes gives the same results, in the same order, as 1."""
-    from build_tools.compile import FormJudge
-    from build_tools.hunspell import expand_judged
+_TOY_AFF = []
+
+
+def _toy_init(aff):
+    _TOY_AFF[:] = [aff]
+
+
+def _toy_expand(item):
+    """A toy language for build_tools.pipeline: a stem's Hunspell affix forms as noun readings."""
+    from build_tools.pipeline import Expansion
+
+    stem, _source, _line, flags = item
+    aff = _TOY_AFF[0]
+    return Expansion([(f, stem, frozenset({"N"}), "toy") for f in dict.fromkeys(
+        expand_word(stem, aff.split_flags(flags or ""), aff))])
+
+
+def test_pipeline_parallel_equals_serial(tmp_path):
+    """build_tools.pipeline with 2 worker processes gives the same results, in the same order, as 1."""
+    from build_tools import pipeline
+    from build_tools.compile import Compiler
     from build_tools.profiles import load_profile
     from lexicon_service.rules import load_rule_set
 
     dic = toy_hunspell(tmp_path, ["kot/A", "zrobić/L", "Łódź", "biały/b", "stół/A"] * 300)
     aff = read_aff(tmp_path / "toy.aff")
-    judge = FormJudge(load_profile("pl"), load_rule_set("pl-scrabble").tile_set)
+    lang = pipeline.Language(_toy_expand, _toy_init, (aff,), chunk=100)
 
     def run(workers):
-        res = list(expand_judged((e for e in read_hunspell(dic, aff) if hasattr(e, "flags")),
-                                 aff, judge, workers=workers, chunk=100))
-        return [(out, counts, sorted(rejected.items()), n_in, n_ok, defs)
-                for out, counts, _ex, rejected, _log, n_in, n_ok, (_pid, defs) in res]
+        compiler = Compiler(load_profile("pl"), load_rule_set("pl-scrabble").tile_set)
+        items = [(e.lemma, e.source, e.line, e.flags) for e in read_hunspell(dic, aff) if hasattr(e, "flags")]
+        res = list(pipeline.expand_and_judge(items, compiler.judge, lang, workers=workers))
+        out = [[(k, a[1] if k == "R" else [(h, sorted(f for f, _id in fs)) for h, fs in a])
+                for k, a, _b in r.out] for r in res]
+        counts = [(r.counts, sorted(r.rejected), r.n_in, r.n_ok) for r in res]
+        pipeline.merge(compiler, res)
+        # worker-local tag-set ids are (re)defined per worker; the forms and reasons must agree
+        return out, counts, compiler
 
-    serial, parallel = run(1), run(2)
-    assert len(serial) == 15
-    # worker-local tag-set ids are (re)defined per worker; the form results must agree
-    assert [r[:5] for r in serial] == [r[:5] for r in parallel]
-    assert ("kotowi", 0) in serial[0][0][0][1][0][1]
+    (s_out, s_counts, s_comp), (p_out, p_counts, p_comp) = run(1), run(2)
+    assert len(s_out) == 15
+    assert s_out == p_out and s_counts == p_counts
+    assert sorted(s_comp.keys) == sorted(p_comp.keys) and "kotowi" in s_comp.keys
+    assert s_counts[0][0].get("capitalised")        # Łódź: rejected with its reason

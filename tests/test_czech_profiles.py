@@ -70,20 +70,19 @@ def test_kriskros_counts_ch_as_one_tile():
 
 
 def test_judged_fast_path_matches_the_generic_path():
-    """build_tools.czech.expand_judged (judging in workers) admits the same keys as compiler.add()."""
-    cli = pytest.importorskip("build_tools.cli")
+    """The Czech pass of build_tools.pipeline (judging in workers) admits the same keys as compiler.add()."""
     compile_ = pytest.importorskip("build_tools.compile")
-    if not hasattr(cli, "_merge_judged"):
-        pytest.skip("compiler without the judged fast path")
     from lexicon_service.rules import load_rule_set
-    from build_tools.czech import expand_judged
+    from build_tools import pipeline
+    from build_tools.czech import czech_pass
     ts = load_rule_set("cs-kriskros").tile_set
     prof = profiles.load_profile("cs-kriskros")
     entries = [HeadwordEntry(w, "cs_CZ.dic", i, flags=f) for i, (w, f) in enumerate(HEADWORDS)]
     a = compile_.Compiler(prof, ts)
     a.add(expand_headwords(entries, shipped()))
     b = compile_.Compiler(prof, ts)
-    cli._merge_judged(b, expand_judged(entries, b.judge, shipped(), workers=2))
+    items, lang = czech_pass(entries, shipped())
+    pipeline.run(b, items, lang, workers=2)
     assert set(a.keys) == set(b.keys) and len(a.keys) > 50
     assert ts.key_of_text("nesem") in b.keys and ts.key_of_text("ženě") not in b.keys
 

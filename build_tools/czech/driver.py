@@ -8,7 +8,8 @@ from collections import Counter
 from typing import Iterable, Iterator
 
 from ..model import ExpandedForm, HeadwordEntry, Reading, Rejection
-from ..parallel import chunked, intern_tagset, ordered_map, reset_tagsets
+from ..parallel import chunked, ordered_map
+from ..pipeline import Expansion, Item, Language
 from ..tags import ALTERNATIVE_CATEGORIES, CATEGORIES
 from .dictionary import CzechDictionary
 from .expand import _tag, expand_entry
@@ -221,109 +222,35 @@ def expand_lemma(lemma: str, dic: CzechDictionary, flags: str | None = None) -> 
     return list(expand_headwords([e], dic, headwords=flags is None))
 
 
-# ------------------------------------------------------------------ judged fast path
-# The compiler's fast path (as build_tools/expand_pl.expand_judged): expansion AND per-form judging
-# (profile rules, spelling, tile key) in the worker processes, so that the main process only merges
-# admitted keys. Same result protocol as expand_pl.expand_judged (merged by build_tools/cli._merge_judged):
-#   (lemma results, rejection counts, examples, rejected forms, log lines, readings in, admitted,
-#    (worker pid, new tag-set definitions))
-# where a lemma result is ("R", lemma, reason, source, line) or ("L", [(headword, [(key, tag-set id)])]).
-EXAMPLES = 8
-_JUDGE = None
-_LOG = False
+# ------------------------------------------------------------------ the Czech pass of build_tools.pipeline
+def _expand_line(item: Item) -> Expansion:
+    """Worker: the readings of one resolved line (item: line word, source, line, (flags, model word,
+    kept lemmas))."""
+    lemma, _source, _line, (flags, model, keep) = item
+    if flags is None:
+        return Expansion(reason="unclassified")
+    items = _expand_one(lemma, flags, model, keep, _DIC)
+    if len(items) == 1 and isinstance(items[0], Rejection) and items[0].item == lemma:
+        return Expansion(reason=items[0].reason)
+    return Expansion(items, model=model)
 
 
-def _init_judge(judge, log: bool, dic: CzechDictionary) -> None:
-    global _JUDGE, _LOG, _DIC
-    _JUDGE, _LOG, _DIC = judge, log, dic
-    reset_tagsets()
+def _items(entries: Iterable[HeadwordEntry], dic: CzechDictionary, headwords: bool,
+           stats: Counter | None = None) -> Iterator[Item]:
+    """The resolved lines of the entries (see _resolve); `stats["guessed"]` counts the headwords
+    inflected by analogy."""
+    for e in entries:
+        resolved = _resolve(e, dic, headwords)
+        if stats is not None and resolved[0][2] is not None:
+            stats["guessed"] += 1
+        for lemma, flags, model, keep in resolved:
+            yield (lemma, e.source, e.line, (flags, model, keep))
 
 
-def _judge_batch(batch: list[tuple]):
-    gc.disable()
-    try:
-        return _judge_batch1(batch, _DIC)
-    finally:
-        gc.enable()
-
-
-def _judge_batch1(batch, dic: CzechDictionary):
-    judge = _JUDGE
-    profile = judge.profile
-    tag_text = judge.tag_text
-    fast_letters = getattr(judge, "identity_letters", None)
-    min_len, max_len = profile.min_length, profile.max_length
-    out, counts, examples, rejected, log_lines = [], {}, {}, set(), []
-    defs: list = []
-    n_in = n_ok = 0
-    verdicts: dict = {}
-
-    def rej(form, reason, where, detail):
-        counts[reason] = counts.get(reason, 0) + 1
-        rejected.add(form)
-        ex = examples.setdefault(reason, [])
-        if len(ex) < EXAMPLES:
-            ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
-        if _LOG:
-            log_lines.append(f"{form}\t{reason}\t{where}\t{detail}\n")
-
-    for lemma, flags, model, keep, source, line in batch:
-        where = f"{source}:{line}"
-        if flags is None:
-            out.append(("R", lemma, "unclassified", source, line))
-            continue
-        items = _expand_one(lemma, flags, model, keep, dic)
-        if len(items) == 1 and isinstance(items[0], Rejection) and items[0].item == lemma:
-            out.append(("R", lemma, items[0].reason, source, line))
-            continue
-        groups: dict[str, dict[str, set]] = {}
-        for it in items:
-            if not isinstance(it, Reading):
-                rej(it.item, it.reason, where, it.detail)
-                continue
-            form, head, tagt, _par = it.form, it.lemma, it.tag, it.rule
-            n_in += 1
-            v = verdicts.get(tagt)
-            if v is None:
-                tag = _frozen(tagt)
-                ok, rule = profile.judge_tag(tag)
-                v = verdicts[tagt] = (ok, rule, tag_text(tag), tag)
-            if not v[0]:
-                rej(form, v[1], where, f"headword {head}" if head != form else "")
-                continue
-            if fast_letters is not None and fast_letters.issuperset(form) and min_len <= len(form) <= max_len:
-                key, rule = form, v[1]
-            else:
-                key, rule = judge.judge(form, v[3])
-            if key is None:
-                rej(form, rule, where, f"headword {head}" if head != form else "")
-                continue
-            n_ok += 1
-            local = groups.setdefault(head, {})
-            s = local.get(key)
-            pair = (v[2], rule if model is None else _par)
-            if s is None:
-                local[key] = {pair}
-            else:
-                s.add(pair)
-        if groups:
-            out.append(("L", [(h, [(k, intern_tagset(ps, defs)) for k, ps in local.items()])
-                              for h, local in groups.items()]))
-    return out, counts, examples, rejected, log_lines, n_in, n_ok, (os.getpid(), defs)
-
-
-def _frozen(tag: tuple) -> frozenset:
-    t = _FROZEN.get(tag)
-    if t is None:
-        t = _FROZEN[tag] = frozenset(tag)
-    return t
-
-
-def expand_judged(entries: Iterable[HeadwordEntry], judge, dic: CzechDictionary, *, workers: int | None = None,
-                  log: bool = False, stats: Counter | None = None, headwords: bool = False):
-    """Expansion and per-form judging in worker processes (the compiler's fast path, same protocol as
-    build_tools.expand_pl.expand_judged). Yields one result tuple per batch of headwords, in order.
-    `dic` as for expand_headwords; `stats["guessed"]` counts the headwords inflected by analogy."""
-    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    yield from ordered_map(_judge_batch, _batches(entries, dic, headwords, stats), workers=workers,
-                           initializer=_init_judge, initargs=(judge, log, dic), before_fork=_warm(dic, headwords))
+def czech_pass(entries: Iterable[HeadwordEntry], dic: CzechDictionary, *, stats: Counter | None = None,
+               headwords: bool = False) -> tuple[Iterator[Item], Language]:
+    """The items and the pass for build_tools.pipeline: `dic` as for expand_headwords; a guessed
+    line's readings keep their rule (guessed:<model>) in the lexicon."""
+    return (_items(entries, dic, headwords, stats),
+            Language(_expand_line, _init, (dic,), before_fork=_warm(dic, headwords), chunk=CHUNK,
+                     guessed_rule=True))

@@ -1,0 +1,212 @@
+"""Expand and judge: the build's one loop from entries to admitted tile keys.
+
+A language provides only an expand function, ``expand(item) -> Expansion`` (its readings, or the
+reason the whole entry is rejected), plus a worker initialiser for its own state (the Czech
+dictionary, Morfeusz, the Hunspell .aff and the guessing models). This module runs it over
+chunks of items in worker processes (``parallel.ordered_map``), judges every reading there with
+the profile's ``FormJudge`` (profile tag rules, spelling, tile key; the common case inlined
+once, here), interns the admitted tag sets and sends back one ``ChunkResult`` per chunk, which
+``merge`` adds to the ``Compiler`` in the parent, in input order (builds stay deterministic).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from build_tools.model import HeadwordEntry, Reading, Rejection
+from build_tools.parallel import chunked, intern_tagset, ordered_map, reset_tagsets
+
+EXAMPLES = 8
+
+
+# An item, one unit of work, is a plain tuple (items and results cross process boundaries by the
+# hundred thousand, and plain tuples pickle fastest): (lemma, source, line, the language's own data:
+# Polish the part of speech or the Hunspell flags, Czech the flags, model word and kept lemmas).
+Item = tuple
+
+
+@dataclass(slots=True)
+class Expansion:
+    """What a language's expand function returns for one item."""
+
+    # Reading (or the plain tuple of its four fields, cheaper by the million), or Rejection
+    # for a form the expander excluded
+    readings: Iterable = ()
+    reason: str | None = None      # the item as a whole is rejected (unknown-lemma, unclassified, ...)
+    model: str | None = None       # inflected by analogy with this lemma (provenance)
+    skipped: int = 0               # forms not built because they would be too long
+
+
+@dataclass(frozen=True)
+class Language:
+    """One expansion pass: the expand function and the state its workers need."""
+
+    expand: Callable[[Item], Expansion]
+    init: Callable | None = None          # worker initialiser of the language's state
+    initargs: tuple = ()
+    before_fork: Callable[[], None] | None = None   # load shared state once in the parent
+    chunk: int = 500
+    # Czech: a guessed item's readings keep their own rule ("guessed:<model>") in the lexicon;
+    # Polish: they are judged by the profile's rules and the model goes to the models table
+    guessed_rule: bool = False
+
+
+@dataclass(slots=True)
+class ChunkResult:
+    """The admitted forms and the rejections of one chunk, in input order."""
+
+    # per item, in order: ("L", [(headword, [(tile key, worker tag-set id)])], {lemma: model lemma}
+    # of a guessed item (Polish provenance)) or ("R", item, reason): rejected as a whole
+    out: list = field(default_factory=list)
+    counts: dict = field(default_factory=dict)       # rejection reason -> readings
+    examples: dict = field(default_factory=dict)     # reason -> a few texts for the report
+    rejected: set = field(default_factory=set)       # the forms rejected
+    log_lines: list = field(default_factory=list)
+    n_in: int = 0
+    n_ok: int = 0
+    pid: int = 0
+    defs: list = field(default_factory=list)         # new worker-local tag-set ids (parallel.py)
+
+
+# worker state: set by _init in every worker (and in the parent with one worker)
+_JUDGE = None
+_LOG = False
+_LANG: Language | None = None
+
+
+def _init(judge, log: bool, lang: Language) -> None:
+    global _JUDGE, _LOG, _LANG
+    _JUDGE, _LOG, _LANG = judge, log, lang
+    reset_tagsets()
+    if lang.init is not None:
+        lang.init(*lang.initargs)
+
+
+def _work(chunk: list[Item]) -> ChunkResult:
+    gc.disable()        # millions of small objects: generational GC would rescan them for nothing
+    try:
+        return _judge_chunk(chunk, _JUDGE, _LANG)
+    finally:
+        gc.enable()
+
+
+def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
+    res = ChunkResult(pid=os.getpid())
+    out, counts, examples, rejected, log_lines, defs = (res.out, res.counts, res.examples, res.rejected,
+                                                       res.log_lines, res.defs)
+    profile = judge.profile
+    tag_text = judge.tag_text
+    judge_form = judge.judge
+    fast_letters = judge.identity_letters
+    lo, hi = profile.min_length, profile.max_length
+    guessed_rule = lang.guessed_rule
+    expand = lang.expand
+    log = _LOG
+    verdicts: dict = {}
+    n_in = n_ok = 0
+
+    def reject(form: str, reason: str, where: str, detail: str) -> None:
+        counts[reason] = counts.get(reason, 0) + 1
+        rejected.add(form)
+        ex = examples.setdefault(reason, [])
+        if len(ex) < EXAMPLES and not any(e.startswith(form + " ") for e in ex):
+            ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
+        if log:
+            log_lines.append(f"{form}\t{reason}\t{where}\t{detail}\n")
+
+    for item in chunk:
+        exp = expand(item)
+        if exp.skipped:
+            counts["too-long"] = counts.get("too-long", 0) + exp.skipped
+            n_in += exp.skipped
+        if exp.reason:
+            out.append(("R", item, exp.reason))
+            continue
+        where = f"{item[1]}:{item[2]}"
+        own_rule = guessed_rule and exp.model is not None
+        groups: dict[str, dict[str, set]] = {}
+        for r in exp.readings:
+            cls = r.__class__
+            if cls is tuple:
+                form, head, tag, own = r
+            elif cls is Reading:
+                form, head, tag, own = r.form, r.lemma, r.tag, r.rule
+            else:
+                reject(r.item, r.reason, where, r.detail)
+                continue
+            n_in += 1
+            v = verdicts.get(tag)
+            if v is None:
+                ftag = frozenset(tag)
+                ok, rule = profile.judge_tag(ftag)
+                v = verdicts[tag] = (ok, rule, tag_text(ftag), ftag)
+            if not v[0]:
+                reject(form, v[1], where, f"headword {head}" if head != form else "")
+                continue
+            if fast_letters is not None and lo <= len(form) <= hi and fast_letters.issuperset(form):
+                key, rule = form, v[1]          # the common case: the form is its own tile key
+            else:
+                key, rule = judge_form(form, v[3], v[1])
+                if key is None:
+                    reject(form, rule, where, f"headword {head}" if head != form else "")
+                    continue
+            n_ok += 1
+            local = groups.get(head)
+            if local is None:
+                local = groups[head] = {}
+            pair = (v[2], own if own_rule else rule)
+            s = local.get(key)
+            if s is None:
+                local[key] = {pair}
+            else:
+                s.add(pair)
+        models = {item[0]: exp.model} if exp.model and not guessed_rule else {}
+        if groups or models:
+            out.append(("L", [(h, [(k, intern_tagset(ps, defs)) for k, ps in local.items()])
+                              for h, local in groups.items()], models))
+    res.n_in, res.n_ok = n_in, n_ok
+    return res
+
+
+def expand_and_judge(items: Iterable[Item], judge, lang: Language, *, workers: int = 1,
+                     log: bool = False) -> Iterable[ChunkResult]:
+    """``lang.expand`` over ``items`` and the judging of every reading, in worker processes;
+    one ChunkResult per chunk, in input order."""
+    return ordered_map(_work, chunked(items, lang.chunk), workers=max(1, workers), initializer=_init,
+                       initargs=(judge, log, lang), before_fork=lang.before_fork)
+
+
+def merge(compiler, results: Iterable[ChunkResult], defer: list | None = None) -> None:
+    """Add chunk results to the compiler. ``defer``: items rejected as unknown-lemma go there
+    (as HeadwordEntry, for a later pass) instead of the report."""
+    report = compiler.report
+    tagsets: dict[int, dict[int, int]] = {}   # worker pid -> its tag-set ids -> compiler's ids
+    for res in results:
+        report.readings_in += res.n_in
+        report.readings_admitted += res.n_ok
+        compiler.add_rejection_counts(res.counts, res.examples, res.rejected, res.log_lines)
+        ids = tagsets.setdefault(res.pid, {})
+        for local_id, pairs in res.defs:
+            ids[local_id] = compiler.tagset_id(pairs)
+        for kind, a, b in res.out:
+            if kind == "R":
+                lemma, source, line, extra = a
+                if defer is not None and b == "unknown-lemma":
+                    defer.append(HeadwordEntry(lemma, source, line, extra))
+                else:
+                    compiler.add_rejection(Rejection(lemma, b, source, line))
+                continue
+            for head, admitted in a:
+                compiler.add_judged_ids(head, admitted, ids)
+            if b:
+                compiler.models.update(b)
+
+
+def run(compiler, items: Iterable[Item], lang: Language, *, workers: int = 1,
+        defer: list | None = None) -> None:
+    """Expand, judge and merge ``items`` into ``compiler``."""
+    merge(compiler, expand_and_judge(items, compiler.judge, lang, workers=workers,
+                                     log=compiler.log is not None), defer)
