@@ -79,9 +79,11 @@ class SqliteStore:
         self.commits = 0  # transactions committed (each is one fsync): appends / commits = group size
         self.appends = 0
         self._lock_fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
-        writer = self._connect()
+        # Switching a new file to WAL and creating the schema race between server processes starting
+        # together ("database is locked"): both happen under the writers' lock.
         fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
         try:
+            writer = self._connect()
             writer.executescript(SCHEMA)
         finally:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
