@@ -442,15 +442,20 @@ def test_a_bad_tls_key_is_reported_as_such(tmp_path, capsys, lexicon_dir):
 
 
 # --- several processes: one dies --------------------------------------------------------------------
-def test_a_dead_server_process_is_restarted_and_the_other_keeps_serving(tmp_path):
+def _supervised_server(tmp_path) -> subprocess.Popen:
+    """`serve --processes 2` on a free loopback port, over a one-lexicon directory."""
     directory = tmp_path / "lex"
     directory.mkdir()
     write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
-    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
+    return subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
                              "--lexicons", str(directory), "--processes", "2", "--workers", "2",
                              "--fast-threads", "1"],
                             cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+
+
+def test_a_dead_server_process_is_restarted_and_the_other_keeps_serving(tmp_path):
+    proc = _supervised_server(tmp_path)
     try:
         line = proc.stdout.readline()
         m = re.search(r"on 127\.0\.0\.1:(\d+) \(2 processes\)", line)
@@ -489,14 +494,7 @@ def test_a_dead_server_process_is_restarted_and_the_other_keeps_serving(tmp_path
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 def test_server_processes_stop_when_their_supervisor_is_killed(tmp_path):
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
-    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
-                             "--lexicons", str(directory), "--processes", "2", "--workers", "2",
-                             "--fast-threads", "1"],
-                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+    proc = _supervised_server(tmp_path)
     children = []
     try:
         assert "(2 processes)" in proc.stdout.readline()
