@@ -442,6 +442,14 @@ def test_a_bad_tls_key_is_reported_as_such(tmp_path, capsys, lexicon_dir):
 
 
 # --- several processes: one dies --------------------------------------------------------------------
+def test_health_list_is_answered(channel):
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    statuses = health_pb2_grpc.HealthStub(channel).List(health_pb2.HealthListRequest(), timeout=5).statuses
+    assert statuses["lexicon.v1.LexiconService"].status == health_pb2.HealthCheckResponse.SERVING
+    assert statuses[""].status == health_pb2.HealthCheckResponse.SERVING
+
+
 def _supervised_server(tmp_path) -> subprocess.Popen:
     """`serve --processes 2` on a free loopback port, over a one-lexicon directory."""
     directory = tmp_path / "lex"

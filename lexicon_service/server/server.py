@@ -54,6 +54,28 @@ LEXICON_SERVICE = lexicon_pb2.DESCRIPTOR.services_by_name["LexiconService"].full
 GAME_SERVICE = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
 GAME_SESSION_SERVICE = session_pb2.DESCRIPTOR.services_by_name["GameSessionService"].full_name
 SERVICE_NAMES = (LEXICON_SERVICE, GAME_SERVICE, GAME_SESSION_SERVICE)
+_SERVICE_FILES = (lexicon_pb2, game_pb2, session_pb2, health_pb2)
+
+
+class _HealthServicer(health.HealthServicer):
+    """grpcio-health-checking leaves Health.List unimplemented: every call logged a traceback (a
+    client could fill the log, or a pipe the log goes to, and stall the server). Answer it."""
+
+    def List(self, request, context):
+        with self._lock:
+            statuses = dict(self._server_status)
+        return health_pb2.HealthListResponse(
+            statuses={name: health_pb2.HealthCheckResponse(status=status) for name, status in statuses.items()})
+
+
+def unary_methods() -> dict[str, type]:
+    """Every unary RPC the server answers ("/package.Service/Method") with its request class: what
+    a client (or a fuzzer) may call; streaming RPCs are left out."""
+    from google.protobuf import message_factory
+
+    return {f"/{service.full_name}/{method.name}": message_factory.GetMessageClass(method.input_type)
+            for module in _SERVICE_FILES for service in module.DESCRIPTOR.services_by_name.values()
+            for method in service.methods if not (method.client_streaming or method.server_streaming)}
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
@@ -264,7 +286,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
         session = _Routed(_Routed(game_sessions, game_pool, GAME_METHODS), watch_pool, ("WatchGame",))
         session_pb2_grpc.add_GameSessionServiceServicer_to_server(session, services)
-        health_servicer = health.HealthServicer()
+        health_servicer = _HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, services)
         enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), services)
         try:
