@@ -38,7 +38,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 from google.protobuf import message_factory  # noqa: E402
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
 
-from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2  # noqa: E402
+from lexicon_service.grpc_gen import game_pb2, lexicon_pb2  # noqa: E402
+from lexicon_service.server.server import unary_methods  # noqa: E402
 
 CPU_BOUND_S = 0.5
 MEMORY_BOUND_MB = 50.0
@@ -46,21 +47,7 @@ MEMORY_BOUND_MB = 50.0
 LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźżčďěňřšťůýx"
 ODD = ["ſ", "\u212a", "\ue000", "\ue001", "ﬁ", "\u0301", "\u030c", "\u0307", "ß", "İ", "ı", "\u200b", "\x00", "\n",
        "\r", "\u2028", "[", "]", "[CH]", "[ch]", "?", "*", ".", " ", "\U0001f600", "\ufeff", "\u0958", "Å", "\u0340"]
-METHODS = {
-    "/lexicon.v1.LexiconService/CheckWords": lexicon_pb2.CheckWordsRequest,
-    "/lexicon.v1.LexiconService/ExplainWord": lexicon_pb2.ExplainWordRequest,
-    "/lexicon.v1.LexiconService/FindWords": lexicon_pb2.FindWordsRequest,
-    "/lexicon.v1.LexiconService/ListLexicons": lexicon_pb2.ListLexiconsRequest,
-    "/lexicon.v1.GameService/ValidateMove": game_pb2.ValidateMoveRequest,
-    "/lexicon.v1.GameService/ScoreMove": game_pb2.ScoreMoveRequest,
-    "/lexicon.v1.GameService/ExportGcg": game_pb2.ExportGcgRequest,
-    **{f"/lexicon.v1.GameSessionService/{rpc}": getattr(session_pb2, f"{rpc}Request")
-       for rpc in ("CreateGame", "GetGame", "SubmitMove", "Challenge", "GetGameRecord", "AdjustScore",
-                   "UndoLastMove", "EndGame")},
-    "/lexicon.v1.GameService/ReplayGame": game_pb2.ReplayGameRequest,
-    "/lexicon.v1.GameService/ListRuleSets": game_pb2.ListRuleSetsRequest,
-    "/grpc.health.v1.Health/Check": health_pb2.HealthCheckRequest,
-}
+METHODS = unary_methods()  # every unary RPC: new ones are fuzzed without a change here
 LISTINGS = ("/lexicon.v1.LexiconService/ListLexicons", "/lexicon.v1.GameService/ListRuleSets")
 GCG_LINES = ["#player1 Ala Ala Kot", "#player2 Bob Bob", "#rules pl-scrabble", "#character-encoding UTF-8",
              ">Ala: ABCDEFG 8D KOT +10 10", ">Bob: ?AB 8H k.T +5 5", ">Ala: ABC -ABC +0 10", ">Bob: - +0 5",

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from google.protobuf import message_factory
 from google.protobuf.descriptor import FieldDescriptor
 
-from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2
+from lexicon_service.grpc_gen import game_pb2, lexicon_pb2
+from lexicon_service.server.server import unary_methods
 from grpc_health.v1 import health_pb2
 from test_service import channel, lexicon_dir, server  # noqa: F401 - fixtures
 
@@ -20,21 +21,7 @@ SERVER_ERRORS = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)
 LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźżčěřšůýKOTĄ"
 ODD = ["ſ", "\u212a", "\ue000", "ﬁ", "\u0301", "\u0307", "ß", "İ", "\x00", "\n", "\r", "\u2028", "[", "]", "[CH]",
        "?", "*", ".", " ", "\U0001f600", "\ufeff", "\u0340"]
-METHODS = {
-    "/lexicon.v1.LexiconService/CheckWords": lexicon_pb2.CheckWordsRequest,
-    "/lexicon.v1.LexiconService/ExplainWord": lexicon_pb2.ExplainWordRequest,
-    "/lexicon.v1.LexiconService/FindWords": lexicon_pb2.FindWordsRequest,
-    "/lexicon.v1.LexiconService/ListLexicons": lexicon_pb2.ListLexiconsRequest,
-    "/lexicon.v1.GameService/ValidateMove": game_pb2.ValidateMoveRequest,
-    "/lexicon.v1.GameService/ScoreMove": game_pb2.ScoreMoveRequest,
-    "/lexicon.v1.GameService/ExportGcg": game_pb2.ExportGcgRequest,
-    **{f"/lexicon.v1.GameSessionService/{rpc}": getattr(session_pb2, f"{rpc}Request")
-       for rpc in ("CreateGame", "GetGame", "SubmitMove", "Challenge", "GetGameRecord", "AdjustScore",
-                   "UndoLastMove", "EndGame")},
-    "/lexicon.v1.GameService/ReplayGame": game_pb2.ReplayGameRequest,
-    "/lexicon.v1.GameService/ListRuleSets": game_pb2.ListRuleSetsRequest,
-    "/grpc.health.v1.Health/Check": health_pb2.HealthCheckRequest,
-}
+METHODS = unary_methods()  # every unary RPC: new ones are fuzzed without a change here
 
 texts = st.one_of(
     st.lists(st.sampled_from(list(LETTERS) + ODD), max_size=20).map("".join),
