@@ -134,6 +134,13 @@ class CzechDictionary:
         return {w: f for w, f in self.entries.items() if w[:1].isupper() and w[1:].islower() and w.isalpha()}
 
     @cached_property
+    def attested_passives(self) -> dict[str, tuple[str, ...]]:
+        """infinitive -> the passive participles (short masculine forms) the dictionary attests for a
+        verb whose lines carry no passive flag (passives.py: napsat -> napsán, utnout -> utnut)."""
+        from .passives import build_attested_passives
+        return build_attested_passives(self.aff, self.entries, self.flagged)
+
+    @cached_property
     def linked(self) -> dict[str, list[tuple[str, str]]]:
         """lemma -> [(line, flags)] of the other lines the engine files under that lemma (links.py)."""
         from .links import linked_headwords
@@ -143,7 +150,7 @@ class CzechDictionary:
         """Build every index now (before worker processes fork, so that they share them); `headwords`:
         also what the expansion of a headword list needs."""
         for name in ("present_index", "nul_participles", "noun_index", "imperative_index", "adjectives",
-                     "place_names") + (("ending_index", "linked") if headwords else ()):
+                     "place_names", "attested_passives") + (("ending_index", "linked") if headwords else ()):
             getattr(self, name)
 
     def manifest_entries(self, kind: str) -> list[dict]:

@@ -8,6 +8,7 @@ from collections import defaultdict
 
 from . import tables as irregular
 from .output import Output, _future, _tag, split_prefix
+from .passives import short_forms
 from .tagger import adj_slots, is_infinitive, tag_cvb, tag_passive, tag_verb_forms
 
 
@@ -91,3 +92,17 @@ def expand_verb(lemma: str, flags: str, dic, expanded, out: Output) -> None:
                 if "NEG" in ptags:
                     for t in tts:
                         emit(nform, lem, _tag(t, ("NEG",)))
+    if is_infinitive(lemma):
+        emit_attested_passives(lemma, flags, dic, emit)
+
+
+def emit_attested_passives(lemma: str, flags: str, dic, emit) -> None:
+    """The passive participle the dictionary attests for a verb without a passive flag (passives.py),
+    with the ne- forms when the line has N (nenapsán)."""
+    for short in dic.attested_passives.get(lemma, ()):
+        for form in short_forms(short):
+            for t in tag_passive(form, 0):
+                tag = tuple(sorted(t))
+                emit(form, lemma, tag, "verb/attested-passive")
+                if "N" in flags:
+                    emit("ne" + form, lemma, _tag(tag, ("NEG",)), "verb/attested-passive")
