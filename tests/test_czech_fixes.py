@@ -446,12 +446,13 @@ def test_deictic_suffix_only_on_demonstratives():
 
 # a nominative plural listed as a flagless line beside an animate noun whose flags give the other plural
 @pytest.mark.parametrize("form, lemma", [("dinosauři", "dinosaurus"), ("brontosauři", "brontosaurus"),
-                                         ("milostpánové", "milostpán")])
+                                         ("milostpánové", "milostpán"), ("otcové", "otec"),
+                                         ("praotcové", "praotec")])
 def test_animate_plural_variant_lines(form, lemma):
     assert has(form, "", form, "N", "NOM", "PL", "ANIM", lemma=lemma)
 
 
 def test_animate_plural_variant_needs_an_animate_masculine():
     from build_tools.czech.flagless import animate_plural_variant
-    for word in ("stromové", "ženové", "hradi", "městi"):
+    for word in ("stromové", "ženové", "hradi", "městi", "hradové", "ženaové"):
         assert animate_plural_variant(word, shipped(), expand_entry) == [], word

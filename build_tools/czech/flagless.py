@@ -107,7 +107,8 @@ UNPALATALISE = tuple((soft, hard) for hard, soft in PALATALISE)
 def animate_plural_variant(word: str, dic, expand_entry) -> list[tuple]:
     """milostpánové, dinosauři, brontosauři: a nominative plural that cs_CZ.dic lists as a line of its
     own beside an animate masculine noun headword whose flags give the other plural (milostpán/PI:
-    milostpáni; dinosaurus/D: dinosaurové). -ové is added to the nominative singular; -i follows the
+    milostpáni; dinosaurus/D: dinosaurové). -ové is added to the nominative singular, or to the stem of
+    the genitive singular of a noun with mobile -e- (otcové: otec, otce); -i follows the
     palatalised stem (r -> ř, k -> c, h -> z, ch -> š), of the nominative or of an -us/-os/-es one.
     The headword must generate its nominative singular as an animate masculine noun."""
     if word.endswith("ové") and len(word) > 5:
@@ -123,6 +124,14 @@ def animate_plural_variant(word: str, dic, expand_entry) -> list[tuple]:
             t = set(it.tag)
             if it.lemma == nom and {"N", "NOM", "SG", "MASC", "ANIM"} <= t and "NEG" not in t:
                 return [Reading(word, nom, tuple(sorted((t - {"SG", "ACC"}) | {"PL"})), "noun/plural-variant")]
+    if word.endswith("ové") and len(word) > 5:
+        # -ové on the oblique stem of a noun with mobile -e- (otcové: otec, genitive otce)
+        for gen in (word[:-3] + "e", word[:-3] + "a"):
+            for it in forms_of_other_headwords(gen, dic, expand_entry):
+                t = set(it.tag)
+                if {"N", "GEN", "SG", "MASC", "ANIM"} <= t and "NEG" not in t and it.lemma != gen:
+                    tag = (t - {"SG", "GEN"}) | {"PL", "NOM"}
+                    return [Reading(word, it.lemma, tuple(sorted(tag)), "noun/plural-variant")]
     return []
 
 
