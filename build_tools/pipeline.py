@@ -49,9 +49,13 @@ class Language:
     initargs: tuple = ()
     before_fork: Callable[[], None] | None = None   # load shared state once in the parent
     chunk: int = 500
-    # Czech: a guessed item's readings keep their own rule ("guessed:<model>") in the lexicon;
-    # Polish: they are judged by the profile's rules and the model goes to the models table
+    # A guessed item's model goes to the models table (explain: "guessed from <model>"). Czech: its
+    # readings keep their own rule ("guessed") once the profile admits them; Polish: the profile's
+    # rule (pl.profile: guessed GUESSED)
     guessed_rule: bool = False
+    # Word lists: readings with no tag are admitted under this rule without the profile's tag rules
+    # (the list is the authority); spelling and length are still judged
+    untagged_rule: str | None = None
 
 
 @dataclass(slots=True)
@@ -106,6 +110,8 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
     expand = lang.expand
     log = _LOG
     verdicts: dict = {}
+    if lang.untagged_rule is not None:
+        verdicts[()] = (True, lang.untagged_rule, tag_text(frozenset()), frozenset())
     n_in = n_ok = 0
 
     def reject(form: str, reason: str, where: str, detail: str) -> None:
@@ -163,7 +169,11 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
                 local[key] = {pair}
             else:
                 s.add(pair)
-        models = {item[0]: exp.model} if exp.model and not guessed_rule else {}
+        models = {}
+        if exp.model:
+            models[item[0]] = exp.model
+            for head in groups:
+                models[head] = exp.model
         if groups or models:
             out.append(("L", [(h, [(k, intern_tagset(ps, defs)) for k, ps in local.items()])
                               for h, local in groups.items()], models))

@@ -9,7 +9,10 @@ temporary directory and renamed into place only when complete:
     forms.marisa      marisa-trie of the tile keys
     headwords.marisa  marisa-trie of the headwords (id -> text with restore_key)
     tables.json       tag strings, rule names, tag sets (lists of [tag id, rule id]); optional
-                      "models": {headword: model lemma} for headwords inflected by analogy
+                      "models": {headword: model lemma} for headwords inflected by analogy, Czech
+                      and Polish alike (their readings: tag feature GUESSED, rule "guessed"; Czech
+                      lexicons of before it named the model in the rule, "guessed:<model>", which
+                      explain reads the same way)
     readings.bin      provenance: uint32 offsets[n_forms + 1] indexed by the form's trie id,
                       then uint64 records (headword id << 32 | tag set id), little-endian
 
@@ -441,9 +444,12 @@ class Lexicon:
             model = self._models.get(head, "")
             for tag_id, rule_id in self._tagsets[tagset_id]:
                 tag = self._tags[tag_id]
+                rule = self._rules[rule_id]
                 # a headword may have SGJP readings beside guessed ones (a homograph)
                 guessed = model if model and "GUESSED" in tag.split(";") else ""
-                out.append(Reading(form, head, tag, self._rules[rule_id], guessed))
+                if rule.startswith("guessed:"):     # Czech lexicons built before the models table
+                    rule, guessed = "guessed", guessed or rule[8:]
+                out.append(Reading(form, head, tag, rule, guessed))
         return out
 
     def close(self) -> None:

@@ -89,8 +89,9 @@ def _expand_one(lemma: str, flags: str, model: str | None, keep: frozenset | Non
 
 
 def mark_guessed(items: list, model: str) -> list:
-    """Readings of a headword inflected by analogy: GUESSED in the tag, the model word as the rule."""
-    return [Reading(it.form, it.lemma, _tag(it.tag, (GUESSED,)), f"guessed:{model}")
+    """Readings of a headword inflected by analogy: GUESSED in the tag, the rule "guessed" (the build
+    records the model word in the lexicon's models table)."""
+    return [Reading(it.form, it.lemma, _tag(it.tag, (GUESSED,)), "guessed")
             if isinstance(it, Reading) else it for it in items]
 
 
@@ -250,7 +251,7 @@ def _items(entries: Iterable[HeadwordEntry], dic: CzechDictionary, headwords: bo
 def czech_pass(entries: Iterable[HeadwordEntry], dic: CzechDictionary, *, stats: Counter | None = None,
                headwords: bool = False) -> tuple[Iterator[Item], Language]:
     """The items and the pass for build_tools.pipeline: `dic` as for expand_headwords; a guessed
-    line's readings keep their rule (guessed:<model>) in the lexicon."""
+    line's readings keep their rule (guessed) in the lexicon, and its model word goes to the models table."""
     return (_items(entries, dic, headwords, stats),
             Language(_expand_line, _init, (dic,), before_fork=_warm(dic, headwords), chunk=CHUNK,
                      guessed_rule=True))

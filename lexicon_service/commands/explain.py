@@ -4,7 +4,8 @@
     zrobiłbym	headword zrobić	tag 1;ANIM;COND;FUSED;HUM;INAN;MASC;PFV;SG;V	rule fused-form
 
 One line per reading: the form, its headword, its tag (common tag vocabulary, build_tools/tags.py)
-and the profile rule that admitted it. Exit status 1 when the word is not in the lexicon.
+and the profile rule that admitted it; a headword inflected by analogy (rule guessed) adds
+"guessed from <model lemma>". Exit status 1 when the word is not in the lexicon.
 """
 
 from __future__ import annotations
