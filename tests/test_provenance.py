@@ -157,3 +157,27 @@ def test_polish_every_admitted_form_has_an_origin(polish_build):
                 assert r.origin != "Hunspell affix form" or r.rule == "hunspell-affix-form", r
         assert seen == {"SGJP", "guessed", "Hunspell affix form"}
         assert {r.origin for r in lex.explain("lidarem")} == {"guessed"}
+
+
+def test_the_explain_rpc_names_the_model_and_the_origin(czech_build, tmp_path):
+    import grpc
+
+    from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
+    from lexicon_service.server import create_server
+
+    served = tmp_path / "lexicons"
+    served.mkdir()
+    (served / "cs.lex").symlink_to(czech_build, target_is_directory=True)
+    model = tables(czech_build)["models"]["lajkovat"]
+    srv, port = create_server("localhost:0", served, workers=2)
+    srv.start()
+    try:
+        with grpc.insecure_channel(f"localhost:{port}") as channel:
+            stub = lexicon_pb2_grpc.LexiconServiceStub(channel)
+            guessed = stub.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon="cs", word="lajkuji"), timeout=10)
+            known = stub.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon="cs", word="ženy"), timeout=10)
+    finally:
+        srv.stop(None).wait()
+    assert guessed.readings and {(r.rule, r.model, r.origin) for r in guessed.readings} == {
+        ("guessed", model, "guessed")}
+    assert [(r.model, r.origin) for r in known.readings] == [("", "Czech paradigm engine")]
