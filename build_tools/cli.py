@@ -4,15 +4,16 @@
                   --headwords data/pl/headwords-sjp-growy.txt \
                   --hunspell data/pl/pl_PL.dic -o lexicons/pl-scrabble.lex    (the default Polish build)
 
-Stages (``run``): read the sources (sources.py) -> expand and judge (pipeline.py: the language's
-expand function and the profile's judge in worker processes; the languages are the table
-``LANGUAGES``: expand_pl.py, czech/) -> compile (compile.py: canonical tables, tries) -> save
-(save.py, atomic write). Sources can be combined and repeated.
+Stages (``run``): read the sources (sources.py; ``_read`` turns each into passes, ``Pass``) ->
+expand and judge (pipeline.run over every pass: its expand function and the profile's judge in
+worker processes; the passes come from sources.LIST_PASSES for word and tagged lists and from the
+languages, the table ``LANGUAGES``: expand_pl.py, czech/) -> compile (compile.py: canonical
+tables, tries) -> save (save.py, atomic write). Sources can be combined and repeated.
 
 What each source means per language:
 - --headwords: lemmas expanded by the language's generator (Polish: Morfeusz 2 / SGJP;
   Czech: build_tools.czech).
-- --words: already inflected forms, admitted as they are (length/letters still checked).
+- --words: already inflected forms, admitted as they are (rule word-list; length/letters still checked).
 - --tagged: form<TAB>lemma<TAB>tag, judged by the profile's tag rules.
 - --hunspell X.dic (X.aff beside it): Czech: stems with their paradigm flags go to the Czech
   expander. Polish: SGJP's paradigm for a stem SGJP knows; a stem it does not know is
