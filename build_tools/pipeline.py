@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from build_tools.model import HeadwordEntry, Reading, Rejection
 from build_tools.parallel import chunked, intern_tagset, ordered_map, reset_tagsets
@@ -220,3 +220,29 @@ def run(compiler, items: Iterable[Item], lang: Language, *, workers: int = 1,
     """Expand, judge and merge ``items`` into ``compiler``."""
     merge(compiler, expand_and_judge(items, compiler.judge, lang, workers=workers,
                                      log=compiler.log is not None), defer)
+
+
+# --- expansion without judging, for tools and tests (the languages' expand_headwords) ------------
+def _init_expand(lang: Language) -> None:
+    global _LANG
+    _LANG = lang
+    if lang.init is not None:
+        lang.init(*lang.initargs)
+
+
+def _expand_chunk(chunk: list[Item]) -> list[tuple[Item, Expansion]]:
+    expand = _LANG.expand
+    out = []
+    for item in chunk:
+        exp = expand(item)
+        exp.readings = list(exp.readings)
+        out.append((item, exp))
+    return out
+
+
+def expand_only(items: Iterable[Item], lang: Language, *, workers: int = 1) -> Iterator[tuple[Item, Expansion]]:
+    """``lang.expand`` over ``items`` in the same worker pool as a build, without the judging:
+    (item, its Expansion) in input order."""
+    for res in ordered_map(_expand_chunk, chunked(items, lang.chunk), workers=max(1, workers),
+                           initializer=_init_expand, initargs=(lang,), before_fork=lang.before_fork):
+        yield from res
