@@ -56,6 +56,9 @@ class Language:
     # Word lists: readings with no tag are admitted under this rule without the profile's tag rules
     # (the list is the authority); spelling and length are still judged
     untagged_rule: str | None = None
+    # Run in this process whatever the worker count (word lists: judging a line costs less than
+    # sending it to a worker, and a build from a word list then forks nothing)
+    in_process: bool = False
 
 
 @dataclass(slots=True)
@@ -185,7 +188,8 @@ def expand_and_judge(items: Iterable[Item], judge, lang: Language, *, workers: i
                      log: bool = False) -> Iterable[ChunkResult]:
     """``lang.expand`` over ``items`` and the judging of every reading, in worker processes;
     one ChunkResult per chunk, in input order."""
-    return ordered_map(_work, chunked(items, lang.chunk), workers=max(1, workers), initializer=_init,
+    workers = 1 if lang.in_process else max(1, workers)
+    return ordered_map(_work, chunked(items, lang.chunk), workers=workers, initializer=_init,
                        initargs=(judge, log, lang), before_fork=lang.before_fork)
 
 
