@@ -4,15 +4,16 @@
                   --headwords data/pl/headwords-sjp-growy.txt \
                   --hunspell data/pl/pl_PL.dic -o lexicons/pl-scrabble.lex    (the default Polish build)
 
-Stages (``run``): read the sources (sources.py) -> expand and judge (pipeline.py: the language's
-expand function and the profile's judge in worker processes; the languages are the table
-``LANGUAGES``: expand_pl.py, czech/) -> compile (compile.py: canonical tables, tries) -> save
-(save.py, atomic write). Sources can be combined and repeated.
+Stages (``run``): read the sources (sources.py; ``_read`` turns each into passes, ``Pass``) ->
+expand and judge (pipeline.run over every pass: its expand function and the profile's judge in
+worker processes; the passes come from sources.LIST_PASSES for word and tagged lists and from the
+languages, the table ``LANGUAGES``: expand_pl.py, czech/) -> compile (compile.py: canonical
+tables, tries) -> save (save.py, atomic write). Sources can be combined and repeated.
 
 What each source means per language:
 - --headwords: lemmas expanded by the language's generator (Polish: Morfeusz 2 / SGJP;
   Czech: build_tools.czech).
-- --words: already inflected forms, admitted as they are (length/letters still checked).
+- --words: already inflected forms, admitted as they are (rule word-list; length/letters still checked).
 - --tagged: form<TAB>lemma<TAB>tag, judged by the profile's tag rules.
 - --hunspell X.dic (X.aff beside it): Czech: stems with their paradigm flags go to the Czech
   expander. Polish: SGJP's paradigm for a stem SGJP knows; a stem it does not know is
@@ -30,6 +31,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Iterable, Iterator, NamedTuple
 
 from build_tools import pipeline
 from build_tools.model import HeadwordEntry, Rejection
@@ -143,20 +145,36 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _headword_stream(entries, compiler, progress, *, counter):
-    """HeadwordEntry items for the expander; rejections of the reader go straight to the report."""
-    for item in entries:
-        counter[0] += 1
-        if counter[0] % 5000 == 0:
+class Pass(NamedTuple):
+    """One run of the build's one loop (build_tools.pipeline): the items of a source, the pass that
+    expands them, and where items rejected as unknown-lemma wait for a later pass (Polish)."""
+
+    items: Iterable
+    language: pipeline.Language
+    defer: list | None = None
+
+
+def _source_stream(records, compiler, progress, counter: list):
+    """The items of a source for the pipeline; rejections of the reader go straight to the report.
+    ``counter``: [lines read, lines read at the last progress update]."""
+    report = compiler.report
+    for item in records:
+        if item.__class__ is tuple:         # a run of a list's readings (sources.list_items)
+            counter[0] += len(item[3])
+        else:
+            counter[0] += 1
+        if counter[0] - counter[1] >= 5000:
+            counter[1] = counter[0]
             progress.update(counter[0])
-        if isinstance(item, Rejection):
+        if item.__class__ is Rejection:
             compiler.add_rejection(item)
             continue
-        compiler.report.headwords += 1
+        if item.__class__ is HeadwordEntry:
+            report.headwords += 1
         yield item
 
 
-# --- the languages: what each does with headword and Hunspell sources ---------------------------
+# --- the languages: the passes each runs over headword and Hunspell sources ---------------------
 class Polish:
     """Polish: SGJP (Morfeusz 2) expands the headwords; a Hunspell entry gets SGJP's paradigm, or a
     paradigm guessed by analogy and corroborated by its affix forms; headwords SGJP lacks are
@@ -169,21 +187,20 @@ class Polish:
     def builder_info(self) -> dict:
         return {}
 
-    def headwords(self, compiler, entries, workers: int, builder: dict) -> None:
+    def headwords(self, compiler, entries, builder: dict) -> Iterator[Pass]:
         from build_tools.expand_pl import headword_pass
 
         builder.update(_polish_builder_info())
         items = ((e.lemma, e.source, e.line, e.pos) for e in entries)
-        pipeline.run(compiler, items, headword_pass(compiler.judge), workers=workers,
-                     defer=compiler.unknown_headwords)
+        yield Pass(items, headword_pass(compiler.judge), compiler.unknown_headwords)
 
-    def hunspell(self, compiler, dic: Path, progress, counter, workers: int) -> None:
+    def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
         from build_tools.expand_pl import hunspell_pass
         from build_tools.guess_pl import Models
         from build_tools.hunspell import read_aff
         from build_tools.sources import aff_path_for, read_hunspell
 
-        self.finish(compiler, workers)
+        yield from self.finish(compiler)
         aff = read_aff(aff_path_for(dic))
         flags_of: dict[str, str] = {}
         stems = set()
@@ -194,12 +211,11 @@ class Polish:
                     flags_of[e.lemma] = e.flags
         done = frozenset(h for h in compiler.heads if h not in compiler.models)
         models = Models(done, flags_of)
-        entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
-        items = ((e.lemma, e.source, e.line, e.flags) for e in entries)
-        pipeline.run(compiler, items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
-                                                    stems=frozenset(stems)), workers=workers)
+        items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read_hunspell(dic, aff)))
+        yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
+                                        stems=frozenset(stems)))
 
-    def finish(self, compiler, workers: int) -> None:
+    def finish(self, compiler) -> Iterator[Pass]:
         """Headwords SGJP does not know, inflected by analogy (expand_pl.guess_headword)."""
         from build_tools.expand_pl import guess_pass
         from build_tools.guess_pl import Models
@@ -208,7 +224,7 @@ class Polish:
         if unknown:
             models = Models(h for h in compiler.heads if h not in compiler.models)
             items = ((e.lemma, e.source, e.line, e.pos) for e in unknown)
-            pipeline.run(compiler, items, guess_pass(compiler.judge, models), workers=workers)
+            yield Pass(items, guess_pass(compiler.judge, models))
 
     def counts(self, compiler) -> dict:
         return {"guessed_headwords": len(compiler.models)} if compiler.models else {}
@@ -231,25 +247,24 @@ class Czech:
     def builder_info(self) -> dict:
         return {"czech_engine": self.czech.engine_manifest()}
 
-    def headwords(self, compiler, entries, workers: int, builder: dict) -> None:
+    def headwords(self, compiler, entries, builder: dict) -> Iterator[Pass]:
         self.czech.use_paradigms()
-        self._run(compiler, entries, workers)
+        yield self._pass(entries)
 
-    def hunspell(self, compiler, dic: Path, progress, counter, workers: int) -> None:
+    def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
         from build_tools.sources import read_hunspell
 
         self.czech.use_dictionary(dic)
-        self._run(compiler, _headword_stream(read_hunspell(dic), compiler, progress, counter=counter), workers)
+        yield self._pass(stream(read_hunspell(dic)))
 
-    def _run(self, compiler, entries, workers: int) -> None:
+    def _pass(self, entries) -> Pass:
         from build_tools.czech import czech_pass
 
         czech = self.czech
-        items, lang = czech_pass(entries, czech.dictionary, stats=czech.stats, headwords=czech.headwords)
-        pipeline.run(compiler, items, lang, workers=workers)
+        return Pass(*czech_pass(entries, czech.dictionary, stats=czech.stats, headwords=czech.headwords))
 
-    def finish(self, compiler, workers: int) -> None:
-        pass
+    def finish(self, compiler) -> Iterator[Pass]:
+        return iter(())
 
     def counts(self, compiler) -> dict:
         return {"guessed_headwords": self.czech.stats["guessed"]}
@@ -287,10 +302,12 @@ def run(args) -> int:
     if lang is not None:
         builder.update(lang.builder_info())
     try:
-        _read_expand_judge(args, sources, language, lang, compiler, builder)
+        for step in _read(args, sources, language, lang, compiler, builder):          # read
+            pipeline.run(compiler, step.items, step.language, workers=args.workers,   # expand and judge
+                         defer=step.defer)
         if not args.quiet:
             sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
-        forms, heads, tables, readings, n_readings = compiler.finish()
+        forms, heads, tables, readings, n_readings = compiler.finish()                # compile
     finally:
         if log is not None:
             log.close()
@@ -308,7 +325,7 @@ def run(args) -> int:
         "builder": builder,
         "options": {"profile": profile.name, "rules": rule_set.id},
     }
-    save_lexicon(out, forms, heads, tables, readings, manifest)
+    save_lexicon(out, forms, heads, tables, readings, manifest)                       # save
     print_summary(out, manifest, report, time.monotonic() - t0)
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
@@ -374,30 +391,33 @@ def _open_rejected(args, sources, out: Path):
         raise BuildError(f"--rejected {args.rejected}: {exc.strerror or exc}") from None
 
 
-def _read_expand_judge(args, sources, language: str, lang, compiler, builder: dict) -> None:
-    """Every source into the compiler, in order: word lists as they are, headword lists and
-    Hunspell dictionaries through the language's expansion (judged in worker processes)."""
-    from build_tools.sources import read_headwords, read_tagged, read_words
+def _read(args, sources, language: str, lang, compiler, builder: dict) -> Iterator[Pass]:
+    """The passes of every source, in order: word and tagged lists as runs of readings
+    (sources.LIST_PASSES), headword lists and Hunspell dictionaries through the language's passes,
+    then the language's last pass. A generator: each pass is made after the one before has been
+    run, so a pass can use what the earlier ones admitted (Polish: SGJP's lemmas are the models)."""
+    from build_tools.sources import LIST_PASSES, list_items, read_headwords
 
     for kind, f in sources:
         p = Path(f)
         progress = Progress(f"{kind} {p.name}", _count_lines(p), enabled=not args.quiet)
-        counter = [0]
-        if kind == "words":
-            compiler.add(read_words(p))
-        elif kind == "tagged":
-            compiler.add(read_tagged(p))
+        counter = [0, 0]
+
+        def stream(records, progress=progress, counter=counter):
+            return _source_stream(records, compiler, progress, counter)
+
+        if kind in LIST_PASSES:
+            yield Pass(stream(list_items(kind, p)), LIST_PASSES[kind])
         elif lang is None:
             raise BuildError(f"no expander for language {language!r} (known: {', '.join(LANGUAGES)})")
         elif kind == "headwords":
-            lang.headwords(compiler, _headword_stream(read_headwords(p), compiler, progress, counter=counter),
-                           args.workers, builder)
+            yield from lang.headwords(compiler, stream(read_headwords(p)), builder)
         elif kind == "hunspell":
-            lang.hunspell(compiler, p, progress, counter, args.workers)
+            yield from lang.hunspell(compiler, p, stream)
         progress.update(progress.total)
         progress.finish()
     if lang is not None:
-        lang.finish(compiler, args.workers)
+        yield from lang.finish(compiler)
 
 
 def _polish_builder_info() -> dict:

@@ -1,10 +1,13 @@
-"""Compile stage: expanded forms -> admitted tile keys with provenance (profile + tile keys).
+"""Compile stage: admitted tile keys with provenance -> the lexicon's tables and tries.
 
-For every expanded form, in this order (the first failing check is the rejection reason):
+``FormJudge`` is the per-form check that ``build_tools/pipeline.py`` runs in the worker processes
+for every reading of every source; ``Compiler`` accumulates what it admits (``add_judged_ids``)
+and the rejections, and ``finish`` numbers everything canonically. The checks, in this order
+(the first failing check is the rejection reason):
 
 1. the profile's tag rules (``profiles.py``): a form with no admitted reading is rejected with the
    name of the deny rule (``proper-name``, ``abbreviation``, ``unknown-lemma``, ...). Plain word
-   list forms skip this step (rule ``word-list``);
+   list forms skip this step (rule ``word-list``: ``pipeline.Language.untagged_rule``);
 2. ``capitalised``: a form with an uppercase letter (a proper name even if no tag says so);
 3. ``non-letter`` (hyphen, apostrophe, digit, space...), ``letter-not-in-profile``;
 4. the tile key (``rule_set.tile_set.key_of_text``): ``letter-not-in-alphabet``;
@@ -19,9 +22,9 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, TextIO
+from typing import Callable, TextIO
 
-from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
+from build_tools.model import Rejection
 from build_tools.profiles import Profile
 from build_tools.tags import format_tag
 
@@ -172,32 +175,6 @@ class Compiler:
         where = f"{rej.source}:{rej.line}" if rej.source else ""
         self.report.reject(rej.item, rej.reason, where, rej.detail, self.log)
 
-    def add_group(self, head: str, items: Iterable[tuple[str, frozenset, str | None]],
-                  where: str = "") -> None:
-        """Forms of one headword: (form, tag, fixed rule name or None = judge by the profile)."""
-        judge = self.judge
-        report = self.report
-        local: dict[str, set] = {}
-        for form, tag, fixed_rule in items:
-            report.readings_in += 1
-            key, rule = judge.judge(form, tag, fixed_rule)
-            if key is None:
-                self._reject_form(form, rule, head, where)
-                continue
-            report.readings_admitted += 1
-            pair = (judge.tag_text(tag), rule)
-            s = local.get(key)
-            if s is None:
-                local[key] = {pair}
-            else:
-                s.add(pair)
-        if local:
-            self.add_judged(head, [(k, tuple(sorted(v))) for k, v in local.items()])
-
-    def add_judged(self, head: str, items: Iterable[tuple[str, tuple]]) -> None:
-        """Admitted forms of one headword: (tile key, sorted tuple of (tag text, rule name))."""
-        self._add_records(head, ((key, self._tagset_id(pairs)) for key, pairs in items))
-
     def _add_records(self, head: str, key_sids) -> None:
         """Record (headword, tag set) for each (tile key, tag-set id); a key keeps every distinct record."""
         hid = self.heads.get(head)
@@ -221,7 +198,8 @@ class Compiler:
         return self._tagset_id(pairs)
 
     def add_judged_ids(self, head: str, items, ids: dict) -> None:
-        """Like add_judged, with tag sets given as ids of a worker (``ids`` maps them)."""
+        """Admitted forms of one headword, (tile key, a worker's tag-set id): ``ids`` maps a worker's
+        tag-set ids to the compiler's (build_tools/pipeline.merge)."""
         self._add_records(head, ((key, ids[local]) for key, local in items))
 
     def add_rejection_counts(self, counts: dict, examples: dict, forms, log_lines) -> None:
@@ -236,33 +214,6 @@ class Compiler:
         self._rejected_forms.update(forms)
         if self.log is not None:
             self.log.writelines(log_lines)
-
-    def _reject_form(self, form: str, reason: str, head: str, where: str) -> None:
-        self.report.reject(form, reason, where, f"headword {head}" if head != form else "", self.log)
-        self._rejected_forms.add(form)
-
-    def add(self, items: Iterable[ExpandedForm | Rejection | HeadwordEntry],
-            fixed_rule: str | None = None) -> None:
-        """Generic path: a stream of ExpandedForm/Rejection, grouped by consecutive headword."""
-        group: list = []
-        head = None
-        for item in items:
-            if isinstance(item, Rejection):
-                self.add_rejection(item)
-                continue
-            if not isinstance(item, ExpandedForm):
-                self.report.reject(str(item), "not-a-form", "", "expander yielded an unexpected record", self.log)
-                continue
-            rule = fixed_rule
-            if rule is None and item.paradigm.startswith("word-list"):
-                rule = "word-list"
-            if item.lemma != head and group:
-                self.add_group(head, group)
-                group = []
-            head = item.lemma
-            group.append((item.form, item.tag, rule))
-        if group:
-            self.add_group(head, group)
 
     # --- output -------------------------------------------------------------------------------
     def finish(self):

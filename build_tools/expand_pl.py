@@ -1,6 +1,6 @@
 """Polish expansion: headwords -> every inflected form, through Morfeusz 2 (the SGJP dictionary).
 
-``expand_headwords(entries, *, workers)`` yields ``ExpandedForm`` and ``Rejection``:
+``expand_headwords(entries, *, workers)`` (not judged: tools and tests) yields ``ExpandedForm`` and ``Rejection``:
 
 - a lemma Morfeusz does not know (SGJP ``ign``) -> ``Rejection(lemma, "unknown-lemma")``;
 - an entry's optional part of speech keeps only the homonyms of that class (``subst``/``N``,
@@ -64,7 +64,6 @@ import os
 from typing import Iterable, Iterator
 
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
-from build_tools.parallel import chunked, ordered_map
 from build_tools.pipeline import Expansion, Item, Language
 from build_tools.tags import COMMON_NAME_CLASSES, format_tag, sgjp_to_tag
 
@@ -406,18 +405,6 @@ def _takes_nie(head: str) -> bool:
     return True
 
 
-def _expand_chunk(chunk: list[tuple[str, str, int, str | None]]):
-    """Worker: [(lemma, source, line, pos)] -> [("L", lemma, forms, source, line) | ("R", ...)]."""
-    out = []
-    for lemma, source, line, pos in chunk:
-        forms, reason = expand_one(lemma, pos)
-        if reason:
-            out.append(("R", lemma, reason, source, line))
-        else:
-            out.append(("L", lemma, forms, source, line))
-    return out
-
-
 _HUNSPELL: dict = {}   # worker state of the Polish passes: aff, models, lemmas already expanded
 _MAX_LEN: list = [None]   # nie- forms longer than the profile's maximum are not built
 
@@ -645,31 +632,22 @@ def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset()) -> 
                                        "stems": stems}), chunk=CHUNK)
 
 
-def _chunks(entries: Iterable[HeadwordEntry], size: int):
-    return chunked(((e.lemma, e.source, e.line, e.pos) for e in entries), size)
-
-
-def expand_raw(entries: Iterable[HeadwordEntry], *, workers: int | None = None):
-    """Fast path used by the compiler: yields ("L", lemma, [(form, head, tagtext, para)]) and
-    ("R", lemma, reason, source, line) in input order."""
-    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    for result in ordered_map(_expand_chunk, _chunks(entries, CHUNK), workers=workers):
-        yield from result
-
-
 def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int | None = None
                      ) -> Iterator[ExpandedForm | Rejection]:
-    """The language-expander contract (see docs/CONTRACTS.md)."""
-    from build_tools.tags import parse_tag
+    """SGJP's paradigms of the headwords, not judged (for tools and tests; docs/CONTRACTS.md): the
+    headword pass run by ``pipeline.expand_only``, in input order."""
+    from build_tools.pipeline import expand_only
 
-    cache: dict[str, frozenset[str]] = {}
-    for item in expand_raw(entries, workers=workers):
-        if item[0] == "R":
-            _, lemma, reason, source, line = item
-            yield Rejection(lemma, reason, source, line)
+    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    items = ((e.lemma, e.source, e.line, e.pos) for e in entries)
+    lang = Language(_expand_headword, _init_state, (None,), chunk=CHUNK)
+    for (lemma, source, line, _pos), exp in expand_only(items, lang, workers=workers):
+        if exp.reason:
+            yield Rejection(lemma, exp.reason, source, line)
             continue
-        for form, head, tagtext, para in item[2]:
-            tag = cache.get(tagtext)
-            if tag is None:
-                tag = cache[tagtext] = parse_tag(tagtext)
-            yield ExpandedForm(form, head, tag, para)
+        for r in exp.readings:
+            if r.__class__ is tuple:
+                form, head, tag, para = r
+                yield ExpandedForm(form, head, frozenset(tag), para)
+            else:
+                yield Rejection(r.item, r.reason, source, line, r.detail)

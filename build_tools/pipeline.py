@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from build_tools.model import HeadwordEntry, Reading, Rejection
 from build_tools.parallel import chunked, intern_tagset, ordered_map, reset_tagsets
@@ -49,9 +49,16 @@ class Language:
     initargs: tuple = ()
     before_fork: Callable[[], None] | None = None   # load shared state once in the parent
     chunk: int = 500
-    # Czech: a guessed item's readings keep their own rule ("guessed:<model>") in the lexicon;
-    # Polish: they are judged by the profile's rules and the model goes to the models table
+    # A guessed item's model goes to the models table (explain: "guessed from <model>"). Czech: its
+    # readings keep their own rule ("guessed") once the profile admits them; Polish: the profile's
+    # rule (pl.profile: guessed GUESSED)
     guessed_rule: bool = False
+    # Word lists: readings with no tag are admitted under this rule without the profile's tag rules
+    # (the list is the authority); spelling and length are still judged
+    untagged_rule: str | None = None
+    # Run in this process whatever the worker count (word lists: judging a line costs less than
+    # sending it to a worker, and a build from a word list then forks nothing)
+    in_process: bool = False
 
 
 @dataclass(slots=True)
@@ -106,6 +113,8 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
     expand = lang.expand
     log = _LOG
     verdicts: dict = {}
+    if lang.untagged_rule is not None:
+        verdicts[()] = (True, lang.untagged_rule, tag_text(frozenset()), frozenset())
     n_in = n_ok = 0
 
     def reject(form: str, reason: str, where: str, detail: str) -> None:
@@ -163,7 +172,11 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
                 local[key] = {pair}
             else:
                 s.add(pair)
-        models = {item[0]: exp.model} if exp.model and not guessed_rule else {}
+        models = {}
+        if exp.model:
+            models[item[0]] = exp.model
+            for head in groups:
+                models[head] = exp.model
         if groups or models:
             out.append(("L", [(h, [(k, intern_tagset(ps, defs)) for k, ps in local.items()])
                               for h, local in groups.items()], models))
@@ -175,7 +188,8 @@ def expand_and_judge(items: Iterable[Item], judge, lang: Language, *, workers: i
                      log: bool = False) -> Iterable[ChunkResult]:
     """``lang.expand`` over ``items`` and the judging of every reading, in worker processes;
     one ChunkResult per chunk, in input order."""
-    return ordered_map(_work, chunked(items, lang.chunk), workers=max(1, workers), initializer=_init,
+    workers = 1 if lang.in_process else max(1, workers)
+    return ordered_map(_work, chunked(items, lang.chunk), workers=workers, initializer=_init,
                        initargs=(judge, log, lang), before_fork=lang.before_fork)
 
 
@@ -210,3 +224,29 @@ def run(compiler, items: Iterable[Item], lang: Language, *, workers: int = 1,
     """Expand, judge and merge ``items`` into ``compiler``."""
     merge(compiler, expand_and_judge(items, compiler.judge, lang, workers=workers,
                                      log=compiler.log is not None), defer)
+
+
+# --- expansion without judging, for tools and tests (the languages' expand_headwords) ------------
+def _init_expand(lang: Language) -> None:
+    global _LANG
+    _LANG = lang
+    if lang.init is not None:
+        lang.init(*lang.initargs)
+
+
+def _expand_chunk(chunk: list[Item]) -> list[tuple[Item, Expansion]]:
+    expand = _LANG.expand
+    out = []
+    for item in chunk:
+        exp = expand(item)
+        exp.readings = list(exp.readings)
+        out.append((item, exp))
+    return out
+
+
+def expand_only(items: Iterable[Item], lang: Language, *, workers: int = 1) -> Iterator[tuple[Item, Expansion]]:
+    """``lang.expand`` over ``items`` in the same worker pool as a build, without the judging:
+    (item, its Expansion) in input order."""
+    for res in ordered_map(_expand_chunk, chunked(items, lang.chunk), workers=max(1, workers),
+                           initializer=_init_expand, initargs=(lang,), before_fork=lang.before_fork):
+        yield from res

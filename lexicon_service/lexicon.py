@@ -9,7 +9,10 @@ temporary directory and renamed into place only when complete:
     forms.marisa      marisa-trie of the tile keys
     headwords.marisa  marisa-trie of the headwords (id -> text with restore_key)
     tables.json       tag strings, rule names, tag sets (lists of [tag id, rule id]); optional
-                      "models": {headword: model lemma} for headwords inflected by analogy
+                      "models": {headword: model lemma} for headwords inflected by analogy, Czech
+                      and Polish alike (their readings: tag feature GUESSED, rule "guessed"; Czech
+                      lexicons of before it named the model in the rule, "guessed:<model>", which
+                      explain reads the same way)
     readings.bin      provenance: uint32 offsets[n_forms + 1] indexed by the form's trie id,
                       then uint64 records (headword id << 32 | tag set id), little-endian
 
@@ -32,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 FORMAT = "czpl-lexicon"
@@ -64,6 +67,37 @@ class Reading:
     tag: str
     rule: str
     model: str = ""    # a guessed headword: the lemma whose paradigm it was inflected after
+    # where the reading came from (``origin_of``): SGJP, the Czech paradigm engine, guessed,
+    # Hunspell affix form, word list, tagged list
+    origin: str = field(default="", compare=False)
+
+
+def generator_of(manifest: dict) -> str:
+    """What made the readings of a lexicon that carry no mark of their own: the language's generator
+    (SGJP for Polish, the Czech paradigm engine), and a tagged list when the lexicon has one (its
+    readings look like the generator's)."""
+    rule_set = manifest.get("rule_set")
+    language = rule_set.get("language") if isinstance(rule_set, dict) else None
+    sources = manifest.get("sources")
+    kinds = {s.get("kind") for s in sources if isinstance(s, dict)} if isinstance(sources, list) else set()
+    made = []
+    if kinds & {"headwords", "hunspell"}:
+        made.append({"pl": "SGJP", "cs": "Czech paradigm engine"}.get(language, "headword expansion"))
+    if "tagged" in kinds:
+        made.append("tagged list")
+    return " or ".join(made) or "unknown"
+
+
+def origin_of(tag: str, rule: str, model: str, generator: str) -> str:
+    """Where one reading came from: guessed (inflected by analogy), a Hunspell affix form of an SGJP
+    lemma (tag HUNSPELL), a word list, else the lexicon's generator (``generator_of``)."""
+    if model or rule == "guessed":
+        return "guessed"
+    if rule == "word-list":
+        return "word list"
+    if "HUNSPELL" in tag.split(";"):
+        return "Hunspell affix form"
+    return generator
 
 
 def _sha256(path: Path) -> str:
@@ -330,6 +364,7 @@ class Lexicon:
         check_manifest(self.path, self.manifest)
         files = _listed_files(self.path, self.manifest)
         self.name: str = self.manifest.get("name") or self.path.stem
+        self._generator = generator_of(self.manifest)
         self._file = None
         self._mm = None
         tables = _read_checked(self.path / "tables.json", files["tables.json"], verify)
@@ -441,9 +476,12 @@ class Lexicon:
             model = self._models.get(head, "")
             for tag_id, rule_id in self._tagsets[tagset_id]:
                 tag = self._tags[tag_id]
+                rule = self._rules[rule_id]
                 # a headword may have SGJP readings beside guessed ones (a homograph)
                 guessed = model if model and "GUESSED" in tag.split(";") else ""
-                out.append(Reading(form, head, tag, self._rules[rule_id], guessed))
+                if rule.startswith("guessed:"):     # Czech lexicons built before the models table
+                    rule, guessed = "guessed", guessed or rule[8:]
+                out.append(Reading(form, head, tag, rule, guessed, origin_of(tag, rule, guessed, self._generator)))
         return out
 
     def close(self) -> None:

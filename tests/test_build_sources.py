@@ -1,7 +1,7 @@
 """Source readers: word lists, headword lists, tagged lists, Hunspell (build_tools/sources.py)."""
 
 from build_tools.hunspell import expand_word, read_aff
-from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
+from build_tools.model import HeadwordEntry, Reading, Rejection
 from build_tools.sources import read_headwords, read_hunspell, read_tagged, read_words
 
 
@@ -14,7 +14,7 @@ def test_words_reports_bad_lines(tmp_path):
     p = tmp_path / "w.txt"
     p.write_bytes("kot\r\n# comment\n\npies domowy\nMYSZ\n".encode() + b"\xff\xfe\n" + "ok\x01\nKot\n".encode())
     items = list(read_words(p))
-    forms = [i.form for i in items if isinstance(i, ExpandedForm)]
+    forms = [i.form for i in items if isinstance(i, Reading)]
     bad = [(i.reason, i.line) for i in items if isinstance(i, Rejection)]
     assert forms == ["kot", "mysz", "Kot"]      # Kot is rejected by the compiler (capitalised)
     assert bad == [("not-one-word", 4), ("bad-encoding", 6), ("control-character", 7)]
@@ -33,8 +33,8 @@ def test_tagged_unimorph_and_sgjp(tmp_path):
     p = write(tmp_path / "t.tsv", "kota\tkot\tN;GEN;SG\nkocie\tkot\tsubst:sg:loc:m2\n"
                                   "kot\tkot\tN;NOPE\nzła linia\n")
     items = list(read_tagged(p))
-    assert items[0].tag == frozenset({"N", "GEN", "SG"})
-    assert items[1].tag == frozenset({"N", "ESS", "SG", "MASC", "ANIM"})
+    assert items[0].tag == tuple(sorted({"N", "GEN", "SG"}))
+    assert items[1].tag == tuple(sorted({"N", "ESS", "SG", "MASC", "ANIM"}))
     assert (items[2].reason, items[2].line) == ("bad-tag", 3)
     assert (items[3].reason, items[3].line) == ("bad-tagged-line", 4)
 

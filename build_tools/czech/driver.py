@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import gc
-import os
 from collections import Counter
 from typing import Iterable, Iterator
 
 from ..model import ExpandedForm, HeadwordEntry, Reading, Rejection
-from ..parallel import chunked, ordered_map
-from ..pipeline import Expansion, Item, Language
+from ..pipeline import Expansion, Item, Language, expand_only
 from ..tags import ALTERNATIVE_CATEGORIES, CATEGORIES
 from .dictionary import CzechDictionary
 from .expand import _tag, expand_entry
@@ -70,14 +67,6 @@ def _init(dic: CzechDictionary) -> None:
     _DIC = dic
 
 
-def _work(batch: list[tuple]) -> list[tuple]:
-    gc.disable()        # millions of small tuples: generational GC would rescan them for nothing
-    try:
-        return _work1(batch, _DIC)
-    finally:
-        gc.enable()
-
-
 def _expand_one(lemma: str, flags: str, model: str | None, keep: frozenset | None,
                 dic: CzechDictionary) -> list[Reading | Rejection]:
     items = expand_entry(lemma, flags, dic)
@@ -89,21 +78,10 @@ def _expand_one(lemma: str, flags: str, model: str | None, keep: frozenset | Non
 
 
 def mark_guessed(items: list, model: str) -> list:
-    """Readings of a headword inflected by analogy: GUESSED in the tag, the model word as the rule."""
-    return [Reading(it.form, it.lemma, _tag(it.tag, (GUESSED,)), f"guessed:{model}")
+    """Readings of a headword inflected by analogy: GUESSED in the tag, the rule "guessed" (the build
+    records the model word in the lexicon's models table)."""
+    return [Reading(it.form, it.lemma, _tag(it.tag, (GUESSED,)), "guessed")
             if isinstance(it, Reading) else it for it in items]
-
-
-def _work1(batch: list[tuple], dic: CzechDictionary) -> list[tuple]:
-    res = []
-    for lemma, flags, model, keep, source, line in batch:
-        if flags is None:
-            res.append((Rejection(lemma, "unclassified",
-                                  detail="not in the paradigm source and no paradigm by analogy"), source, line))
-            continue
-        for item in _expand_one(lemma, flags, model, keep, dic):
-            res.append((item, source, line))
-    return res
 
 
 # Internal register markers of the engine -> the common vocabulary: colloquial variants (nesem,
@@ -165,31 +143,23 @@ def merge_readings(items: list) -> list:
 _FROZEN: dict = {}
 
 
-def _to_records(items: list[tuple]) -> Iterator[ExpandedForm | Rejection]:
+def _to_records(results) -> Iterator[ExpandedForm | Rejection]:
+    """(item, Expansion) of the Czech pass -> ExpandedForm and Rejection records."""
     frozen = _FROZEN
-    for it, source, line in items:
-        if isinstance(it, Reading):
-            tag = frozen.get(it.tag)
-            if tag is None:
-                tag = frozen[it.tag] = frozenset(it.tag)
-            yield ExpandedForm(it.form, it.lemma, tag, it.rule)
-        else:
-            yield Rejection(it.item, it.reason, source, line, it.detail)
-
-
-def _batches(entries: Iterable[HeadwordEntry], dic: CzechDictionary, headwords: bool,
-             stats: Counter | None = None):
-    """Batches of (line word, flags, model, kept lemmas, source, line); `stats` counts the headwords
-    inflected by analogy."""
-    for chunk in chunked(entries, CHUNK):
-        out = []
-        for e in chunk:
-            resolved = _resolve(e, dic, headwords)
-            if stats is not None and resolved[0][2] is not None:
-                stats["guessed"] += 1
-            for lemma, flags, model, keep in resolved:
-                out.append((lemma, flags, model, keep, e.source, e.line))
-        yield out
+    for (lemma, source, line, _data), exp in results:
+        if exp.reason:
+            detail = ("not in the paradigm source and no paradigm by analogy" if exp.reason == "unclassified"
+                      else "")
+            yield Rejection(lemma, exp.reason, source, line, detail)
+            continue
+        for it in exp.readings:
+            if isinstance(it, Reading):
+                tag = frozen.get(it.tag)
+                if tag is None:
+                    tag = frozen[it.tag] = frozenset(it.tag)
+                yield ExpandedForm(it.form, it.lemma, tag, it.rule)
+            else:
+                yield Rejection(it.item, it.reason, source, line, it.detail)
 
 
 def _warm(dic: CzechDictionary, headwords: bool):
@@ -211,9 +181,8 @@ def expand_headwords(entries: Iterable[HeadwordEntry], dic: CzechDictionary, *, 
     `dic`: the dictionary that says how to inflect a headword without flags (its lines' flags, or by
     analogy with its words), and whose flagless lines give context to the flagless ones. `headwords`:
     the entries are a headword list (see _resolve), not the lines of `dic` itself."""
-    for items in ordered_map(_work, _batches(entries, dic, headwords), workers=workers, initializer=_init,
-                             initargs=(dic,), before_fork=_warm(dic, headwords)):
-        yield from _to_records(items)
+    items, lang = czech_pass(entries, dic, headwords=headwords)
+    yield from _to_records(expand_only(items, lang, workers=workers))
 
 
 def expand_lemma(lemma: str, dic: CzechDictionary, flags: str | None = None) -> list[ExpandedForm | Rejection]:
@@ -250,7 +219,7 @@ def _items(entries: Iterable[HeadwordEntry], dic: CzechDictionary, headwords: bo
 def czech_pass(entries: Iterable[HeadwordEntry], dic: CzechDictionary, *, stats: Counter | None = None,
                headwords: bool = False) -> tuple[Iterator[Item], Language]:
     """The items and the pass for build_tools.pipeline: `dic` as for expand_headwords; a guessed
-    line's readings keep their rule (guessed:<model>) in the lexicon."""
+    line's readings keep their rule (guessed) in the lexicon, and its model word goes to the models table."""
     return (_items(entries, dic, headwords, stats),
             Language(_expand_line, _init, (dic,), before_fork=_warm(dic, headwords), chunk=CHUNK,
                      guessed_rule=True))

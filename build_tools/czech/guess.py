@@ -1,7 +1,7 @@
 """Inflection by analogy: paradigm flags for a headword the paradigm source does not hold, from the
 words of the dictionary that end alike (the longest shared ending whose words agree on their flags, as
 pymorphy2's predictor does). The readings of such a headword carry the feature GUESSED and name the
-model word (`guessed:<model>` in the provenance).
+model word (the lexicon's models table: `explain` shows `guessed from <model>`).
 """
 
 from __future__ import annotations

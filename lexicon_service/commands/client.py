@@ -202,7 +202,9 @@ def run(args) -> int:
         r = resp.result
         print(f"{r.word}: {'valid' if r.valid else 'not valid'} in {resp.lexicon}" + (f" ({r.message})" if r.message else ""))
         for reading in resp.readings:
-            print(f"  {reading.form}\t{reading.headword}\t{reading.tag}\t{reading.rule}")
+            origin = (f"\tguessed from {reading.model}" if reading.model
+                      else f"\tfrom {reading.origin}" if reading.origin else "")   # an older server: none
+            print(f"  {reading.form}\t{reading.headword}\t{reading.tag}\t{reading.rule}{origin}")
     elif cmd == "find":
         for w in resp.words:
             print(w.play or w.word)

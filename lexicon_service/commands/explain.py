@@ -1,10 +1,13 @@
 """`lexicon-service explain`: why a word is (or is not) in a lexicon.
 
     lexicon-service explain --lexicon lexicons/pl-scrabble.lex zrobiłbym
-    zrobiłbym	headword zrobić	tag 1;ANIM;COND;FUSED;HUM;INAN;MASC;PFV;SG;V	rule fused-form
+    zrobiłbym	headword zrobić	tag 1;ANIM;COND;FUSED;HUM;INAN;MASC;PFV;SG;V	rule fused-form	from SGJP
 
 One line per reading: the form, its headword, its tag (common tag vocabulary, build_tools/tags.py)
-and the profile rule that admitted it. Exit status 1 when the word is not in the lexicon.
+the profile rule that admitted it, and where it came from: "from SGJP" (or the Czech paradigm
+engine, a word list, a tagged list), "from Hunspell affix form" (a form of an SGJP lemma that only
+the Hunspell entry attests), "guessed from <model lemma>" (inflected by analogy). Exit status 1
+when the word is not in the lexicon.
 """
 
 from __future__ import annotations
@@ -46,6 +49,6 @@ def run(args) -> int:
         print(f"{args.word}: invalid (not in lexicon {lex.name})")
         return 1
     for r in readings:
-        guessed = f"\tguessed from {r.model}" if r.model else ""
-        sys.stdout.write(f"{r.form}\theadword {r.headword}\ttag {r.tag}\trule {r.rule}{guessed}\n")
+        origin = f"guessed from {r.model}" if r.model else f"from {r.origin}"
+        sys.stdout.write(f"{r.form}\theadword {r.headword}\ttag {r.tag}\trule {r.rule}\t{origin}\n")
     return 0

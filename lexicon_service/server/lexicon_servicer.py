@@ -220,7 +220,8 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
             if key:
                 for reading in lexicon.explain(key) or ():
                     readings.append(lexicon_pb2.Reading(form=reading.form, headword=reading.headword,
-                                                        tag=reading.tag, rule=reading.rule))
+                                                        tag=reading.tag, rule=reading.rule,
+                                                        model=reading.model, origin=reading.origin))
         result = lexicon_pb2.WordResult(word=request.word, valid=status == VALID, status=status,
                                         message=message, tiles=letters)
         return lexicon_pb2.ExplainWordResponse(lexicon=request.lexicon, result=result, readings=readings)
