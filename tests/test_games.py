@@ -356,6 +356,32 @@ def test_retried_requests_are_idempotent(server):
     assert ann.get().version == b.version + 1
 
 
+def test_a_move_sent_again_without_ids_is_answered_as_a_retry(server):
+    _, port = server
+    rs = load_rule_set("pl-scrabble")
+    _, (ann, bob), _ = create(port, "pl-scrabble", seed=6)
+    play = two_tile_play(rs, tiles_of(rs, ann.get().rack), "8H")
+    first = ann.play(play)
+    # The answer was lost and the client sends the same move again, with no request_id or expected_version:
+    # it is still the last thing that happened in the game, so it gets the first answer, not NOT_YOUR_TURN.
+    again = ann.play(play)
+    assert again.replayed and (again.version, again.score, again.rack) == (first.version, first.score, first.rack)
+    assert bob.get().version == first.version
+    assert reason_of(error_of(ann.pass_)) == "NOT_YOUR_TURN"  # another move out of turn is still refused
+    assert reason_of(error_of(ann.play, play.replace("8H", "H8"))) == "NOT_YOUR_TURN"
+    passed = bob.pass_()
+    assert bob.pass_().replayed and bob.get().version == passed.version
+    # Once something else has happened, the same text is a new move, judged as such (its squares are taken).
+    err = error_of(ann.play, play)
+    assert err.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT)
+    assert reason_of(err) != "NOT_YOUR_TURN" and ann.get().version == passed.version
+    tile = tiles_of(rs, ann.get().rack)[0]
+    exchanged = ann.exchange(tile)
+    repeated = ann.exchange(tile)
+    assert repeated.replayed and repeated.version == exchanged.version and repeated.rack == exchanged.rack
+    assert reason_of(error_of(bob.challenge)) == "NOTHING_TO_CHALLENGE" and bob.get().version == exchanged.version
+
+
 # --- watching, clocks, director ----------------------------------------------------------------------------
 def test_watch_sends_history_then_live_events(server):
     _, port = server

@@ -89,6 +89,15 @@ class MoveOutcome:
         self.outcome = outcome
 
 
+def _same_move(work, event, p: int, play_text: str, exchange: str, pass_: bool) -> bool:
+    """Whether a stored event is player p's move as this request gives it."""
+    if getattr(event, "player", None) != p:
+        return False
+    return (isinstance(event, Played) and bool(play_text) and event.play == play_text) or \
+        (isinstance(event, Passed) and pass_ and event.reason == "pass") or \
+        (isinstance(event, Exchanged) and bool(exchange) and list(event.tiles) == _spelled(work, exchange))
+
+
 def _spelled(work, rack_text: str) -> list[str] | None:
     try:
         return list(work.rule_set.tile_set.spell_rack(rack_text))
@@ -378,6 +387,9 @@ class GameService:
                 if expected_version < base:
                     self._check_retry(work, expected_version, p, play_text, exchange, pass_)
                 raise StaleVersion(expected_version, base)
+            if (work.status == ENDED or work.turn != p) and expected_version is None and not request_id \
+                    and not events:
+                self._check_repeat(work, p, play_text, exchange, pass_)
             if work.status == ENDED:
                 raise Refused("GAME_OVER", f"the game has ended ({work.end_reason})")
             if work.turn != p:
@@ -402,12 +414,25 @@ class GameService:
         if not rows:
             return
         version, kind, data = rows[0]
-        event = loads(kind, data)
-        if getattr(event, "player", None) != p:
+        if _same_move(work, loads(kind, data), p, play_text, exchange, pass_):
+            raise _Replay(version)
+
+    def _check_repeat(self, work, p, play_text, exchange, pass_) -> None:
+        """A move sent again without request_id or expected_version, out of turn, while the same player's
+        identical move is still the last one made (followed at most by what it caused at once: the end
+        of the game, a redraw): the retry of a move whose answer was lost. Answer it again rather than
+        refuse it as out of turn, which would tell the client its move failed."""
+        rows = self.store.load(work.game_id, max(0, work.version - 3))
+        while rows:
+            version, kind, data = rows.pop()
+            event = loads(kind, data)
+            if not isinstance(event, (GameEnded, Redrawn)):
+                break
+        else:
             return
-        if (isinstance(event, Played) and event.play == play_text and play_text) or \
-                (isinstance(event, Passed) and pass_ and event.reason == "pass") or \
-                (isinstance(event, Exchanged) and exchange and list(event.tiles) == _spelled(work, exchange)):
+        if any(loads(k, d).at != event.at for _, k, d in self.store.load(work.game_id, version)):
+            return  # the end or redraw came later (a timeout), not from this move
+        if _same_move(work, event, p, play_text, exchange, pass_):
             raise _Replay(version)
 
     def _replayed(self, game_id, state: GameState, version: int, result_player):
