@@ -23,7 +23,6 @@ import argparse
 import os
 import random
 import re
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -34,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
+from loadgen import server_log, start_server, stop_server  # noqa: E402
 
 from google.protobuf import message_factory  # noqa: E402
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
@@ -47,6 +47,7 @@ MEMORY_BOUND_MB = 50.0
 LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźżčďěňřšťůýx"
 ODD = ["ſ", "\u212a", "\ue000", "\ue001", "ﬁ", "\u0301", "\u030c", "\u0307", "ß", "İ", "ı", "\u200b", "\x00", "\n",
        "\r", "\u2028", "[", "]", "[CH]", "[ch]", "?", "*", ".", " ", "\U0001f600", "\ufeff", "\u0958", "Å", "\u0340"]
+RAW_SHARE = 0.3  # of the fuzzed calls send raw bytes
 METHODS = unary_methods()  # every unary RPC: new ones are fuzzed without a change here
 LISTINGS = ("/lexicon.v1.LexiconService/ListLexicons", "/lexicon.v1.GameService/ListRuleSets")
 GCG_LINES = ["#player1 Ala Ala Kot", "#player2 Bob Bob", "#rules pl-scrabble", "#character-encoding UTF-8",
@@ -161,6 +162,10 @@ class Fuzzer:
                     setattr(message, fd.name, scalars[fd.type]())
         return message
 
+    def request_bytes(self, method: str) -> bytes:
+        """What one fuzzed call sends: a message with random fields, or (RAW_SHARE of calls) raw bytes."""
+        return self.raw(method) if self.rnd.random() < RAW_SHARE else self.message(method).SerializeToString()
+
     def raw(self, method: str) -> bytes:
         r = self.rnd
         kind = r.random()
@@ -206,17 +211,19 @@ def reset_peak(pid: int) -> None:
         pass
 
 
-def start_server(lexicons: str, extra=()) -> tuple[subprocess.Popen, int]:
-    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
-                             "--lexicons", lexicons, "--processes", "1", "--log-level", "WARNING", *extra],
-                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    m = re.search(r"on 127\.0\.0\.1:(\d+)", line)
-    if not m:
-        proc.kill()
-        raise SystemExit(f"server did not start: {line!r} {proc.stderr.read()[-2000:]}")
-    return proc, int(m.group(1))
+def log_summary(text: str) -> int:
+    """Print what the server logged, grouped by its first line; returns the number of tracebacks (target 0:
+    every failure is answered with a status and at most one rate-limited line)."""
+    entries = re.split(r"\n(?=\S)(?!Traceback|  )", text.strip()) if text.strip() else []
+    kinds = Counter(re.sub(r"\d+", "N", entry.splitlines()[0])[:160] for entry in entries)
+    tracebacks = text.count("Traceback (most recent call last)")
+    print(f"[log] the server logged {len(text.splitlines())} lines, {tracebacks} tracebacks (target 0)")
+    for first, count in kinds.most_common(12):
+        print(f"    {count:>6} x {first}")
+    if tracebacks:
+        start = text.index("Traceback (most recent call last)")
+        print("    first traceback:\n      " + "\n      ".join(text[start:].splitlines()[:40]))
+    return tracebacks
 
 
 def largest_requests(lexicons: list[str], words: list[str]):
@@ -267,7 +274,8 @@ def main(argv=None) -> int:
         with load_lexicon(Path(args.lexicons) / f"{name}.lex") as lexicon:
             keys = [k for _, k in zip(range(2000), lexicon._forms.iterkeys("k"))]
             words += [lexicon.display(k) for k in keys if lexicon.display(k).isalpha()]
-    proc, port = start_server(args.lexicons)
+    proc = start_server(args.lexicons, "--processes", "1", log_level="INFO")
+    port = proc.port
     fuzzer = Fuzzer(random.Random(args.seed), names, words)
     codes: Counter = Counter()
     worst: list[tuple[float, str, str]] = []
@@ -283,8 +291,7 @@ def main(argv=None) -> int:
             for i in range(args.requests):
                 # the listings are large answers and never take input: one in fifty calls
                 method = fuzzer.rnd.choice(LISTINGS) if i % 50 == 49 else fuzzer.rnd.choice(method_names)
-                raw = fuzzer.rnd.random() < 0.3
-                data = fuzzer.raw(method) if raw else fuzzer.message(method).SerializeToString()
+                data = fuzzer.request_bytes(method)
                 before = server_cpu(proc.pid)
                 try:
                     calls[method](data, timeout=30)
@@ -303,7 +310,7 @@ def main(argv=None) -> int:
                           f"server RSS {memory_mb(proc.pid)[0]:.0f} MB", flush=True)
             elapsed = time.monotonic() - started
             rss_fuzzed, _ = memory_mb(proc.pid)
-            print(f"[fuzz] {args.requests} requests (30% raw bytes) in {elapsed:.0f} s; answers: "
+            print(f"[fuzz] {args.requests} requests ({RAW_SHARE:.0%} raw bytes) in {elapsed:.0f} s; answers: "
                   + ", ".join(f"{k} {v}" for k, v in codes.most_common()))
             bad = codes["INTERNAL"] + codes["UNKNOWN"]
             print(f"[fuzz] answered INTERNAL/UNKNOWN: {bad} (target 0)")
@@ -333,12 +340,9 @@ def main(argv=None) -> int:
                 print(f"[max] {label:<58} {code:<17} {len(data) / 1024:7.0f} KiB  cpu {cpu * 1000:6.1f} ms  "
                       f"peak +{growth:5.1f} MB  rss after {rss_after:5.0f} MB")
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    ok = bad == 0 and worst_cpu <= CPU_BOUND_S and worst_growth <= MEMORY_BOUND_MB
+        stop_server(proc)
+    tracebacks = log_summary(server_log(proc))
+    ok = bad == 0 and tracebacks == 0 and worst_cpu <= CPU_BOUND_S and worst_growth <= MEMORY_BOUND_MB
     print(f"[summary] INTERNAL {bad} of {args.requests + sum(1 for _ in largest_requests(names, words))}; "
           f"worst CPU {worst_cpu * 1000:.0f} ms (bound {CPU_BOUND_S * 1000:.0f}); worst peak growth "
           f"{worst_growth:.1f} MB (bound {MEMORY_BOUND_MB:.0f}): {'ok' if ok else 'MISSED'}")

@@ -120,6 +120,102 @@ def test_repeated_client_errors_are_logged_a_few_times_only(caplog):
     assert len(caplog.records) == 3
 
 
+class _Boom(Exception):
+    pass
+
+
+class _FailingInterceptor(grpc.ServerInterceptor):
+    def intercept_service(self, continuation, handler_call_details):
+        if handler_call_details.method.endswith("/Intercepted"):
+            raise _Boom("in the interceptor")
+        return continuation(handler_call_details)
+
+
+def _failing_handlers(call_details):
+    def fail(request, context):
+        raise _Boom("in the method")
+
+    def stream(request, context):
+        yield b"first"
+        raise _Boom("while streaming")
+
+    def unserialisable(_):
+        raise _Boom("in the serialiser")
+
+    name = call_details.method.rsplit("/", 1)[-1]
+    if name == "Stream":
+        return grpc.unary_stream_rpc_method_handler(stream)
+    if name == "Serialise":
+        return grpc.unary_unary_rpc_method_handler(lambda request, context: b"x", response_serializer=unserialisable)
+    return grpc.unary_unary_rpc_method_handler(fail)
+
+
+def test_failures_outside_the_servicers_get_a_status_and_one_log_line(caplog):
+    """What grpc itself would log with a traceback per call (an interceptor, a serialiser, a handler or a
+    stream raising) is one rate-limited line; the call gets grpc's status."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from lexicon_service.server.errors import quiet_grpc_tracebacks
+
+    quiet_grpc_tracebacks()
+    server = grpc.server(ThreadPoolExecutor(2), interceptors=[_FailingInterceptor()])
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("t.Fail", {}),))
+    server.add_generic_rpc_handlers((type("H", (grpc.GenericRpcHandler,), {
+        "service": lambda self, details: _failing_handlers(details)})(),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with caplog.at_level("INFO"), grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+            codes = {}
+            for name in ("Intercepted", "Serialise", "Method", "Stream"):
+                for _ in range(15):
+                    try:
+                        if name == "Stream":
+                            list(ch.unary_stream(f"/t.Fail/{name}")(b"", timeout=5))
+                        else:
+                            ch.unary_unary(f"/t.Fail/{name}")(b"", timeout=5)
+                    except grpc.RpcError as exc:
+                        codes[name] = exc.code()
+    finally:
+        server.stop(None)
+    assert codes == {"Intercepted": grpc.StatusCode.UNKNOWN, "Serialise": grpc.StatusCode.INTERNAL,
+                     "Method": grpc.StatusCode.UNKNOWN, "Stream": grpc.StatusCode.UNKNOWN}
+    grpc_records = [r for r in caplog.records if r.name.startswith(("grpc", "lexicon_service"))]
+    assert not [r for r in grpc_records if r.exc_info], "a traceback was logged"
+    lines = [r.getMessage() for r in grpc_records]
+    for where in ("in the interceptor", "in the serialiser", "in the method", "while streaming"):
+        logged = [line for line in lines if where in line]
+        assert 1 <= len(logged) <= 10 and "\n" not in logged[0], (where, lines)
+
+
+def test_metadata_that_is_not_utf8_is_answered_and_logged_in_one_line(server, caplog):  # noqa: F811
+    """Only a client of its own (grpc's refuses) sends such bytes: the bench's lean HTTP/2 client."""
+    import selectors
+
+    from bench_modules import bench_module
+
+    loadgen = bench_module("loadgen")
+    _, port = server
+    answers = []
+    with caplog.at_level("INFO"):
+        for value in (b"Bearer \xff\xfe", b"\x80abc"):
+            conn = loadgen.H2Connection(port, "/lexicon.v1.GameSessionService/GetGame", 0)
+            conn.header_block += b"\x00" + bytes((12,)) + b"x-game-token" + bytes((len(value),)) + value
+            conn.send(b"\x0a\x10" + b"0123456789abcdef", time.perf_counter())
+            selector = selectors.DefaultSelector()
+            selector.register(conn.sock, selectors.EVENT_READ)
+            deadline = time.monotonic() + 10
+            while len(answers) < (1 if value.startswith(b"B") else 2) and time.monotonic() < deadline:
+                if selector.select(1):
+                    conn.on_readable(lambda started, ok, result, tag: answers.append(result))
+            selector.close()
+            conn.close()
+    assert len(answers) == 2 and all("grpc-status b'5'" in a for a in answers), answers  # NOT_FOUND: no such game
+    records = [r for r in caplog.records if r.name.startswith(("grpc", "lexicon_service"))]
+    assert not [r for r in records if r.exc_info]
+    assert any("not UTF-8" in r.getMessage() for r in records)
+
+
 # --- bounded work -----------------------------------------------------------------------------------
 class _KeysOnly:
     """A lexicon of many keys that all nearly match, for the worst regular-expression case."""

@@ -40,6 +40,7 @@ from lexicon_service.games.service import GameService
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
+from lexicon_service.server.errors import quiet_grpc_tracebacks
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.game_session_servicer import GameSessionServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
@@ -258,6 +259,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     `game_clock`: the games' clock (default time.time; tests inject one).
     """
     limits = limits or Limits()
+    quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
         raise ValueError("workers and fast_threads must be at least 1")
     registry = LexiconRegistry(lexicon_dir, loader=loader)
