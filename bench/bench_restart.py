@@ -22,34 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
-from loadgen import process_tree, start_server, stop_server  # noqa: E402
+from loadgen import children, listening, start_server, stop_server  # noqa: E402
 
 from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc  # noqa: E402
-
-
-def children(pid: int) -> list[int]:
-    return sorted(process_tree(pid)[1:])
-
-
-def listening(pid: int, port: int) -> bool:
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            parts = line.split()
-            if int(parts[1].rsplit(":", 1)[1], 16) == port and parts[3] == "0A":
-                inodes.add(int(parts[9]))
-    try:
-        fds = os.listdir(f"/proc/{pid}/fd")
-    except OSError:
-        return False
-    for fd in fds:
-        try:
-            target = os.readlink(f"/proc/{pid}/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith("socket:[") and int(target[8:-1]) in inodes:
-            return True
-    return False
 
 
 def call(address: str, lexicon: str) -> bool:

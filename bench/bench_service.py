@@ -200,11 +200,7 @@ async def _closed_loop(port, kind, lexicon, items, concurrency, start_at, second
 
     started = time.perf_counter()
     await asyncio.gather(*(client(i, ch) for i, ch in enumerate(channels)))
-    elapsed = time.perf_counter() - started
-    for ch in channels:
-        await ch.close()
-    cpu = time.process_time() - cpu0  # this client process: all its threads (gRPC's too)
-    return len(latencies), elapsed, latencies, [str(e) for e in errors[:3]], len(errors), cpu
+    return await _finished(channels, started, cpu0, latencies, errors)
 
 
 async def _open_loop(port, kind, lexicon, items, concurrency, start_at, seconds, rate, first_client):
@@ -244,6 +240,11 @@ async def _open_loop(port, kind, lexicon, items, concurrency, start_at, seconds,
         await asyncio.gather(*pending)
 
     await asyncio.gather(*(client(i, ch) for i, ch in enumerate(channels)))
+    return await _finished(channels, started, cpu0, latencies, errors)
+
+
+async def _finished(channels, started: float, cpu0: float, latencies, errors):
+    """What a grpc.aio phase returns: (calls, elapsed, latencies, example errors, failed, client CPU)."""
     elapsed = time.perf_counter() - started
     for ch in channels:
         await ch.close()

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
-from loadgen import server_log, start_server, stop_server  # noqa: E402
+from loadgen import rss_mb, server_log, start_server, stop_server  # noqa: E402
 
 from google.protobuf import message_factory  # noqa: E402
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
@@ -47,6 +47,7 @@ MEMORY_BOUND_MB = 50.0
 LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźżčďěňřšťůýx"
 ODD = ["ſ", "\u212a", "\ue000", "\ue001", "ﬁ", "\u0301", "\u030c", "\u0307", "ß", "İ", "ı", "\u200b", "\x00", "\n",
        "\r", "\u2028", "[", "]", "[CH]", "[ch]", "?", "*", ".", " ", "\U0001f600", "\ufeff", "\u0958", "Å", "\u0340"]
+SERVER_ERRORS = ("INTERNAL", "UNKNOWN")
 RAW_SHARE = 0.3  # of the fuzzed calls send raw bytes
 METHODS = unary_methods()  # every unary RPC: new ones are fuzzed without a change here
 LISTINGS = ("/lexicon.v1.LexiconService/ListLexicons", "/lexicon.v1.GameService/ListRuleSets")
@@ -196,11 +197,15 @@ def server_cpu(pid: int) -> float:
     return total / 1e9
 
 
-def memory_mb(pid: int) -> tuple[float, float]:
-    status = Path(f"/proc/{pid}/status").read_text()
-    rss = int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
-    hwm = int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024
-    return rss, hwm
+def answer(call, data: bytes, pid: int, timeout: float) -> tuple[str, str, float]:
+    """(status code name, details, server CPU seconds) of one call, made alone."""
+    before = server_cpu(pid)
+    try:
+        call(data, timeout=timeout)
+        code, details = "OK", ""
+    except grpc.RpcError as exc:
+        code, details = exc.code().name, exc.details()
+    return code, details, server_cpu(pid) - before
 
 
 def reset_peak(pid: int) -> None:
@@ -285,31 +290,25 @@ def main(argv=None) -> int:
             calls = {m: ch.unary_unary(m, request_serializer=lambda b: b, response_deserializer=lambda b: b)
                      for m in METHODS}
             health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=10)
-            rss_start, _ = memory_mb(proc.pid)
+            rss_start, _ = rss_mb(proc.pid)
             started = time.monotonic()
             method_names = [m for m in METHODS if m not in LISTINGS]
             for i in range(args.requests):
                 # the listings are large answers and never take input: one in fifty calls
                 method = fuzzer.rnd.choice(LISTINGS) if i % 50 == 49 else fuzzer.rnd.choice(method_names)
                 data = fuzzer.request_bytes(method)
-                before = server_cpu(proc.pid)
-                try:
-                    calls[method](data, timeout=30)
-                    code = "OK"
-                except grpc.RpcError as exc:
-                    code = exc.code().name
-                    if code in ("INTERNAL", "UNKNOWN") and len(internal_examples) < 10:
-                        internal_examples.append((method, data[:200], exc.details()))
-                cpu = server_cpu(proc.pid) - before
+                code, details, cpu = answer(calls[method], data, proc.pid, 30)
+                if code in SERVER_ERRORS and len(internal_examples) < 10:
+                    internal_examples.append((method, data[:200], details))
                 codes[code] += 1
                 if len(worst) < 5 or cpu > worst[-1][0]:
                     worst = sorted(worst + [(cpu, method, repr(data[:120]))], reverse=True)[:5]
                 if (i + 1) % 20_000 == 0:
                     print(f"  {i + 1:>7} requests, {time.monotonic() - started:6.1f} s, "
                           f"INTERNAL so far {codes['INTERNAL'] + codes['UNKNOWN']}, "
-                          f"server RSS {memory_mb(proc.pid)[0]:.0f} MB", flush=True)
+                          f"server RSS {rss_mb(proc.pid)[0]:.0f} MB", flush=True)
             elapsed = time.monotonic() - started
-            rss_fuzzed, _ = memory_mb(proc.pid)
+            rss_fuzzed, _ = rss_mb(proc.pid)
             print(f"[fuzz] {args.requests} requests ({RAW_SHARE:.0%} raw bytes) in {elapsed:.0f} s; answers: "
                   + ", ".join(f"{k} {v}" for k, v in codes.most_common()))
             bad = codes["INTERNAL"] + codes["UNKNOWN"]
@@ -323,17 +322,11 @@ def main(argv=None) -> int:
             worst_growth = 0.0
             for label, method, message in largest_requests(names, words):
                 data = message.SerializeToString()
-                rss_before, _ = memory_mb(proc.pid)
+                rss_before, _ = rss_mb(proc.pid)
                 reset_peak(proc.pid)
-                before = server_cpu(proc.pid)
-                try:
-                    calls[method](data, timeout=60)
-                    code = "OK"
-                except grpc.RpcError as exc:
-                    code = exc.code().name
-                    bad += code in ("INTERNAL", "UNKNOWN")
-                cpu = server_cpu(proc.pid) - before
-                rss_after, hwm = memory_mb(proc.pid)
+                code, _, cpu = answer(calls[method], data, proc.pid, 60)
+                bad += code in SERVER_ERRORS
+                rss_after, hwm = rss_mb(proc.pid)
                 growth = max(0.0, hwm - rss_before)
                 worst_cpu = max(worst_cpu, cpu)
                 worst_growth = max(worst_growth, growth)

@@ -119,6 +119,37 @@ def process_tree(pid: int) -> list[int]:
     return pids
 
 
+def children(pid: int) -> list[int]:
+    """The process's direct children, sorted."""
+    return sorted(process_tree(pid)[1:])
+
+
+def listening(pid: int, port: int) -> bool:
+    """Whether the process holds a socket listening on the TCP port (SO_REUSEPORT: one of several)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split()
+            if int(parts[1].rsplit(":", 1)[1], 16) == port and parts[3] == "0A":  # LISTEN
+                inodes.add(int(parts[9]))
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:[") and int(target[8:-1]) in inodes:
+            return True
+    return False
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (and its children) so far."""
     total = 0.0

@@ -25,11 +25,13 @@ from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.lexicon import LexiconCorruptError, LexiconFormatError, load_lexicon
 from lexicon_service.server import Limits, create_server
 from lexicon_service.server.registry import ReloadError
+from bench_modules import bench_module
 from test_service import (  # noqa: F401 - fixtures
-    ROOT, WORDS, channel, check, game, lex, lexicon_dir, rpc_error, server, write_lexicon,
+    ROOT, WORDS, channel, check, game, lex, lexicon_dir, polish_lexicon, rpc_error, server, write_lexicon,
 )
 
 UNKNOWN = lexicon_pb2.WORD_STATUS_UNKNOWN_LETTER
+loadgen = bench_module("loadgen")  # the bench's lean HTTP/2 client and /proc readings
 
 
 # --- odd letters: one policy everywhere -----------------------------------------------------------
@@ -192,9 +194,6 @@ def test_metadata_that_is_not_utf8_is_answered_and_logged_in_one_line(server, ca
     """Only a client of its own (grpc's refuses) sends such bytes: the bench's lean HTTP/2 client."""
     import selectors
 
-    from bench_modules import bench_module
-
-    loadgen = bench_module("loadgen")
     _, port = server
     answers = []
     with caplog.at_level("INFO"):
@@ -400,9 +399,8 @@ def test_a_trie_that_would_loop_for_ever_is_refused(medium_lexicon, tmp_path):
 
 
 def test_served_files_changed_in_place_do_not_crash_the_server(tmp_path):
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    target = write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    target = polish_lexicon(tmp_path)
+    directory = target.parent
     srv, port = create_server("localhost:0", directory)
     with srv, grpc.insecure_channel(f"localhost:{port}") as ch:
         stub = lexicon_pb2_grpc.LexiconServiceStub(ch)
@@ -447,9 +445,8 @@ def _raises(fn, *args):
 
 # --- manifests: reload and start-up -----------------------------------------------------------------
 def test_reload_validates_the_manifest_before_the_swap(tmp_path):
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    target = write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    target = polish_lexicon(tmp_path)
+    directory = target.parent
     srv, port = create_server("localhost:0", directory)
     with srv, grpc.insecure_channel(f"localhost:{port}") as ch:
         manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
@@ -474,9 +471,8 @@ def _bad_rule_set(target: Path) -> None:
 
 
 def test_a_bad_manifest_rule_set_is_a_clear_error(tmp_path, capsys):
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    target = write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    target = polish_lexicon(tmp_path)
+    directory = target.parent
     _bad_rule_set(target)
     with pytest.raises(LexiconFormatError, match="rule set is not valid"):
         load_lexicon(target)
@@ -548,9 +544,7 @@ def test_health_list_is_answered(channel):
 
 def _supervised_server(tmp_path) -> subprocess.Popen:
     """`serve --processes 2` on a free loopback port, over a one-lexicon directory."""
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    directory = polish_lexicon(tmp_path).parent
     return subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
                              "--lexicons", str(directory), "--processes", "2", "--workers", "2",
                              "--fast-threads", "1"],
@@ -565,7 +559,7 @@ def test_a_dead_server_process_is_restarted_and_the_other_keeps_serving(tmp_path
         m = re.search(r"on 127\.0\.0\.1:(\d+) \(2 processes\)", line)
         assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
         address = f"127.0.0.1:{m.group(1)}"
-        children = _children(proc.pid)
+        children = loadgen.children(proc.pid)
         assert len(children) == 2
         victim = children[0]
         os.kill(victim, signal.SIGKILL)
@@ -579,8 +573,9 @@ def test_a_dead_server_process_is_restarted_and_the_other_keeps_serving(tmp_path
                     assert resp.acceptable
             except grpc.RpcError:
                 failures += 1
-            now_children = _children(proc.pid)
-            if len(now_children) == 2 and victim not in now_children and _serving_count(address, now_children):
+            now_children = loadgen.children(proc.pid)
+            if len(now_children) == 2 and victim not in now_children and \
+                    loadgen.listening(max(now_children), int(address.rsplit(":", 1)[1])):
                 break
             assert time.monotonic() - killed < 10, "the dead process was not restarted"
             time.sleep(0.05)
@@ -602,7 +597,7 @@ def test_server_processes_stop_when_their_supervisor_is_killed(tmp_path):
     children = []
     try:
         assert "(2 processes)" in proc.stdout.readline()
-        children = _children(proc.pid)
+        children = loadgen.children(proc.pid)
         assert len(children) == 2
         proc.kill()  # SIGKILL: the supervisor cannot stop its children itself
         proc.wait()
@@ -623,49 +618,3 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except (OSError, IndexError):
         return "Z"
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                    out.append(int(entry.name))
-            except (OSError, IndexError, ValueError):
-                pass
-    return sorted(out)
-
-
-def _serving_count(address: str, children) -> bool:
-    """True once the newest child listens (its socket is in the port's group)."""
-    newest = max(children)
-    try:
-        fds = os.listdir(f"/proc/{newest}/fd")
-    except OSError:
-        return False
-    port = int(address.rsplit(":", 1)[1])
-    listening = _listening_inodes(port)
-    for fd in fds:
-        try:
-            target = os.readlink(f"/proc/{newest}/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith("socket:[") and int(target[8:-1]) in listening:
-            return True
-    return False
-
-
-def _listening_inodes(port: int) -> set[int]:
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            parts = line.split()
-            if int(parts[1].rsplit(":", 1)[1], 16) == port and parts[3] == "0A":  # LISTEN
-                inodes.add(int(parts[9]))
-    return inodes
