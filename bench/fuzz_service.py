@@ -3,18 +3,22 @@
     python bench/fuzz_service.py --lexicons lexicons [--requests 200000] [--seed 1]
 
 Starts `lexicon-service serve --processes 1` on 127.0.0.1 (a free port) with every lexicon in
---lexicons and sends --requests calls one at a time on one channel, spread over every RPC of
-LexiconService, GameService and Health: messages with random fields (words in the lexicons'
-letters, odd Unicode, lengths at and over the limits, extreme numbers, broken GCG records and
-boards), and raw bytes (random, and valid messages mutated: bytes flipped, cut, invalid UTF-8
-spliced in). Then it sends the largest requests the limits allow (a 10,000-word batch on the slow
-path, 2,000-line and 256k-character records, pathological searches).
+--lexicons and sends --requests calls one at a time on one channel, spread over every unary RPC
+(LexiconService, GameService, GameSessionService, Health): messages with random fields (words in
+the lexicons' letters, odd Unicode, lengths at and over the limits, extreme numbers, broken GCG
+records and boards), and raw bytes (random, and valid messages mutated: bytes flipped, cut, invalid
+UTF-8 spliced in). Then 1% as many calls (at most 1,000) to the streaming RPCs (WatchGame, Health.Watch, both
+reflection streams), and as many with a header of random bytes (not UTF-8, a bad grpc-timeout: what
+grpc's own clients refuse to send). Then it sends the largest requests the limits allow (a
+10,000-word batch on the slow path, 2,000-line and 256k-character records, pathological searches).
 
-Reports: answers by status code (INTERNAL must be 0, and UNKNOWN: a server error), the worst
+Reports: answers by status code (INTERNAL must be 0, and UNKNOWN: a server error; with a bad header,
+grpc's C core itself answers INTERNAL before any Python runs, so there only UNKNOWN counts), the worst
 server CPU for one request (the server's CPU, all its threads, read from /proc before and after
 each call, which is made alone), and the server's memory: resident set after start-up, after
-the fuzzing, and the growth of its peak (VmHWM) over the largest requests. Exit status 1 when
-an answer was INTERNAL/UNKNOWN or a bound was missed (CPU 0.5 s, memory growth 50 MB).
+the fuzzing, and the growth of its peak (VmHWM) over the largest requests; and what the server
+logged, grouped. Exit status 1 when an answer was INTERNAL/UNKNOWN, the server logged a traceback,
+or a bound was missed (CPU 0.5 s, memory growth 50 MB).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from google.protobuf import message_factory  # noqa: E402
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
 
 from lexicon_service.grpc_gen import game_pb2, lexicon_pb2  # noqa: E402
-from lexicon_service.server.server import unary_methods  # noqa: E402
+from lexicon_service.server.server import streaming_methods, unary_methods  # noqa: E402
 
 CPU_BOUND_S = 0.5
 MEMORY_BOUND_MB = 50.0
@@ -50,6 +54,9 @@ ODD = ["ſ", "\u212a", "\ue000", "\ue001", "ﬁ", "\u0301", "\u030c", "\u0307", 
 SERVER_ERRORS = ("INTERNAL", "UNKNOWN")
 RAW_SHARE = 0.3  # of the fuzzed calls send raw bytes
 METHODS = unary_methods()  # every unary RPC: new ones are fuzzed without a change here
+# The streams: the services' own, and reflection under both its names (bidirectional)
+STREAMS = {**streaming_methods(), **{f"/grpc.reflection.{v}.ServerReflection/ServerReflectionInfo": None
+                                     for v in ("v1", "v1alpha")}}
 LISTINGS = ("/lexicon.v1.LexiconService/ListLexicons", "/lexicon.v1.GameService/ListRuleSets")
 GCG_LINES = ["#player1 Ala Ala Kot", "#player2 Bob Bob", "#rules pl-scrabble", "#character-encoding UTF-8",
              ">Ala: ABCDEFG 8D KOT +10 10", ">Bob: ?AB 8H k.T +5 5", ">Ala: ABC -ABC +0 10", ">Bob: - +0 5",
@@ -168,11 +175,16 @@ class Fuzzer:
         return self.raw(method) if self.rnd.random() < RAW_SHARE else self.message(method).SerializeToString()
 
     def raw(self, method: str) -> bytes:
+        return self.raw_of(METHODS[method], self.message(method))
+
+    def raw_of(self, cls, message=None) -> bytes:
+        """Random bytes, or a message of `cls` (random fields unless given) mutated: bytes flipped, cut,
+        invalid UTF-8 spliced in."""
         r = self.rnd
         kind = r.random()
         if kind < 0.25:
             return bytes(r.randrange(256) for _ in range(r.randrange(0, 64)))
-        data = bytearray(self.message(method).SerializeToString())
+        data = bytearray((message if message is not None else self.any_fields(cls)).SerializeToString())
         if kind < 0.5 and data:
             for _ in range(r.randrange(1, 4)):
                 data[r.randrange(len(data))] = r.randrange(256)
@@ -195,6 +207,75 @@ def server_cpu(pid: int) -> float:
         except (OSError, ValueError, IndexError):
             pass
     return total / 1e9
+
+
+def fuzz_streams(channel, fuzzer: Fuzzer, calls: int) -> Counter:
+    """`calls` calls spread over the streaming RPCs, with fuzzed requests (reflection: one to four of them);
+    each stream read until it ends or for 0.2 s (a watch waits: DEADLINE_EXCEEDED is its normal end)."""
+    from grpc_reflection.v1alpha import reflection_pb2
+
+    codes: Counter = Counter()
+    rnd = fuzzer.rnd
+    for i in range(calls):
+        method = sorted(STREAMS)[i % len(STREAMS)]
+        cls = STREAMS[method] or reflection_pb2.ServerReflectionRequest
+        data = [fuzzer.raw_of(cls) if rnd.random() < RAW_SHARE else fuzzer.any_fields(cls).SerializeToString()
+                for _ in range(1 if STREAMS[method] else rnd.randrange(1, 5))]
+        try:
+            if STREAMS[method] is None:
+                answers = channel.stream_stream(method, request_serializer=lambda b: b,
+                                                response_deserializer=lambda b: b)(iter(data), timeout=0.2)
+            else:
+                answers = channel.unary_stream(method, request_serializer=lambda b: b,
+                                               response_deserializer=lambda b: b)(data[0], timeout=0.2)
+            for _ in answers:
+                pass
+            codes[(method, "OK")] += 1
+        except grpc.RpcError as exc:
+            codes[(method, exc.code().name)] += 1
+    return codes
+
+
+def fuzz_metadata(port: int, fuzzer: Fuzzer, calls: int) -> Counter:
+    """`calls` calls with a header of random bytes (the token headers among the names): what grpc's own
+    clients refuse to send. Over the bench's lean HTTP/2 client, one connection a call."""
+    import selectors
+
+    from loadgen import H2Connection
+
+    codes: Counter = Counter()
+    rnd = fuzzer.rnd
+    methods = sorted(METHODS)
+    for _ in range(calls):
+        name = rnd.choice([b"authorization", b"x-game-token", b"x-other", b"grpc-timeout", b"te", b"x-bin"])
+        value = bytes(rnd.choice([rnd.randrange(0x20, 0x7f), rnd.randrange(0x80, 0x100)])
+                      for _ in range(rnd.randrange(0, 40)))
+        method = rnd.choice(methods)
+        conn = H2Connection(port, method, 0)
+        conn.header_block += b"\x00" + bytes((len(name),)) + name + bytes((len(value),)) + value
+        conn.send(fuzzer.request_bytes(method), time.perf_counter())
+        answers: list = []
+        selector = selectors.DefaultSelector()
+        selector.register(conn.sock, selectors.EVENT_READ)
+        deadline = time.monotonic() + 10
+        while not answers and time.monotonic() < deadline:
+            if selector.select(1):
+                conn.on_readable(lambda started, ok, result, tag: answers.append((ok, result)))
+        selector.close()
+        conn.close()
+        if not answers:
+            codes["no answer"] += 1
+        elif answers[0][0]:
+            codes["OK"] += 1
+        elif answers[0][1].startswith("bad header block: Huffman"):
+            codes["answered (headers Huffman-coded: not read by this client)"] += 1
+        else:
+            status = re.search(r"grpc-status b'(\d+)'", answers[0][1])
+            codes[grpc.StatusCode[_STATUS_NAMES[int(status.group(1))]].name if status else answers[0][1][:40]] += 1
+    return codes
+
+
+_STATUS_NAMES = {code.value[0]: code.name for code in grpc.StatusCode}
 
 
 def answer(call, data: bytes, pid: int, timeout: float) -> tuple[str, str, float]:
@@ -317,6 +398,16 @@ def main(argv=None) -> int:
                 print(f"    {method} {data!r}: {details}")
             print(f"[fuzz] worst server CPU for one fuzzed request: {worst[0][0] * 1000:.1f} ms ({worst[0][1]})")
             print(f"[fuzz] server RSS {rss_start:.0f} MB after start-up, {rss_fuzzed:.0f} MB after fuzzing")
+            extra = min(1000, max(40, args.requests // 100))
+            streams = fuzz_streams(ch, fuzzer, extra)
+            print(f"[streams] {sum(streams.values())} calls: "
+                  + ", ".join(f"{m.split('/')[1].removeprefix('grpc.')}/{m.rsplit('/', 1)[1]} {c} {n}"
+                              for (m, c), n in sorted(streams.items())))
+            bad += sum(n for (_, code), n in streams.items() if code in SERVER_ERRORS)
+            headers = fuzz_metadata(port, fuzzer, extra)
+            print(f"[metadata] {sum(headers.values())} calls with a header of random bytes: "
+                  + ", ".join(f"{k} {v}" for k, v in headers.most_common()))
+            bad += headers["UNKNOWN"] + headers["no answer"]
             # The largest requests, one at a time: CPU and growth of the peak resident set.
             worst_cpu = worst[0][0]
             worst_growth = 0.0
@@ -336,7 +427,8 @@ def main(argv=None) -> int:
         stop_server(proc)
     tracebacks = log_summary(server_log(proc))
     ok = bad == 0 and tracebacks == 0 and worst_cpu <= CPU_BOUND_S and worst_growth <= MEMORY_BOUND_MB
-    print(f"[summary] INTERNAL {bad} of {args.requests + sum(1 for _ in largest_requests(names, words))}; "
+    total = args.requests + 2 * extra + sum(1 for _ in largest_requests(names, words))
+    print(f"[summary] INTERNAL/UNKNOWN {bad} of {total}; tracebacks logged {tracebacks}; "
           f"worst CPU {worst_cpu * 1000:.0f} ms (bound {CPU_BOUND_S * 1000:.0f}); worst peak growth "
           f"{worst_growth:.1f} MB (bound {MEMORY_BOUND_MB:.0f}): {'ok' if ok else 'MISSED'}")
     return 0 if ok else 1

@@ -41,3 +41,16 @@ def test_no_request_gets_an_internal_error(channel):
             assert exc.code() not in SERVER_ERRORS, (method, data, exc.details())
 
     answered()
+
+
+def test_streams_and_odd_headers_get_no_server_error(server, channel):  # noqa: F811
+    """`make fuzz`'s streaming and header phases, a few calls each."""
+    import random
+
+    _, port = server
+    fuzzer = fuzz.Fuzzer(random.Random(5), LEXICONS, SAMPLE_WORDS)
+    streams = fuzz.fuzz_streams(channel, fuzzer, 24)
+    assert sum(streams.values()) == 24 and {method for method, _ in streams} == set(fuzz.STREAMS)
+    assert not [key for key in streams if key[1] in fuzz.SERVER_ERRORS], streams
+    headers = fuzz.fuzz_metadata(port, fuzzer, 24)
+    assert sum(headers.values()) == 24 and not headers["UNKNOWN"] and not headers["no answer"], headers
