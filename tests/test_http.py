@@ -248,6 +248,11 @@ def test_errors_carry_the_grpc_code_and_message(http, stubs):
      "body: not valid JSON"),
     (lambda c: c.post("/v1/moves:validate", json={"lexicon": "pl-scrabble", "play": {"position": 8}}), 400,
      "INVALID_ARGUMENT", "body: "),
+    # JSON can spell a lone surrogate, which is no character (and was an INTERNAL on the :check fast path)
+    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b'{"words": ["kot", "\\ud800"]}'), 400,
+     "INVALID_ARGUMENT", "words[1]: a lone surrogate"),
+    (lambda c: c.post("/v1/moves:validate", content=b'{"lexicon": "pl-scrabble", "play": {"word": "K\\uDFFF"}}'),
+     400, "INVALID_ARGUMENT", "play.word: a lone surrogate"),
     (lambda c: c.get("/v1/lexicons/pl-scrabble/words/" + "k" * 65 + ":explain"), 400, "INVALID_ARGUMENT", "word: 65"),
     (lambda c: c.get("/v1/nothing-here"), 404, "NOT_FOUND", "GET /v1/nothing-here"),
     (lambda c: c.get("/v1/moves:validate"), 405, "UNIMPLEMENTED", "GET /v1/moves:validate"),
@@ -257,6 +262,12 @@ def test_bad_requests_are_json_errors_naming_the_problem(http, send, status, cod
     assert r.status_code == status, r.text
     error = r.json()["error"]
     assert error["status"] == code and error["code"] == status and error["message"].startswith(starts), error
+
+
+def test_a_surrogate_pair_in_json_is_one_character(http):
+    r = http.post("/v1/lexicons/pl-scrabble:check", content=b'{"words": ["kot\\ud83d\\ude00", "kot"]}')
+    assert r.status_code == 200, r.text
+    assert [w["status"] for w in r.json()["results"]] == ["WORD_STATUS_UNKNOWN_LETTER", "WORD_STATUS_VALID"]
 
 
 def test_a_servicer_added_by_route_table_gets_metadata_and_sends_trailers(grpc_server, monkeypatch):
