@@ -430,14 +430,23 @@ class GameService:
                 break
         else:
             return
-        if any(loads(k, d).at != event.at for _, k, d in self.store.load(work.game_id, version)):
+        caused = self.store.load(work.game_id, version)
+        if any(loads(k, d).at != event.at for _, k, d in caused):
             return  # the end or redraw came later (a timeout), not from this move
         if _same_move(work, event, p, play_text, exchange, pass_):
-            raise _Replay(version)
+            # the version the first answer gave: a play's own, a pass's or exchange's after what it caused
+            raise _Replay(version if isinstance(event, Played) or not caused else caused[-1][0])
 
     def _replayed(self, game_id, state: GameState, version: int, result_player):
-        rows = self.store.load(game_id, version - 1)
-        event = loads(rows[0][1], rows[0][2])
+        """The answer again, at `version`: the move's, or (a request id is stored on the last event a
+        command appended) the end of the game or redraw it caused, after the move."""
+        rows = [row for row in self.store.load(game_id, max(0, version - 4)) if row[0] <= version]
+        event = None
+        while rows:
+            _, kind, data = rows.pop()
+            event = loads(kind, data)
+            if not isinstance(event, (GameEnded, Redrawn)):
+                break
         player = getattr(event, "player", None)
         return MoveOutcome(version, state, player, getattr(event, "score", 0), getattr(event, "words", ()),
                            replayed=True)
