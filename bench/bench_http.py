@@ -7,7 +7,7 @@ Starts `lexicon-service serve --http` (the default number of processes) with eve
   * JSON `POST /v1/lexicons/{lexicon}:check`, 1,000 words per call with per-word results, 4 clients
     flat out: words/s. The load generator is a lean HTTP/1.1 keep-alive client in one thread (plain
     sockets, a selector); it parses every JSON answer and checks it has 1,000 results;
-  * the same batches over gRPC (CheckWords, bench_service.py's lean [h2] client), 4 clients: the
+  * the same batches over gRPC (CheckWords, the lean [h2] client of bench/loadgen.py), 4 clients: the
     baseline the JSON figure is compared with;
   * the weight of /judge (the page and every file it loads);
   * with chromium (and Playwright) installed: the judge's first verdict after a fresh load in a fresh
