@@ -152,7 +152,15 @@ def _failing_handlers(call_details):
     return grpc.unary_unary_rpc_method_handler(fail)
 
 
-def test_failures_outside_the_servicers_get_a_status_and_one_log_line(caplog):
+@pytest.fixture
+def fresh_log_limits(monkeypatch):
+    """The rate limit of the server's log starts afresh (other tests in this process used it up)."""
+    from lexicon_service.server import errors
+
+    monkeypatch.setattr(errors, "_limited", errors._RateLimitedLog())
+
+
+def test_failures_outside_the_servicers_get_a_status_and_one_log_line(caplog, fresh_log_limits):
     """What grpc itself would log with a traceback per call (an interceptor, a serialiser, a handler or a
     stream raising) is one rate-limited line; the call gets grpc's status."""
     from concurrent.futures import ThreadPoolExecutor
@@ -190,7 +198,7 @@ def test_failures_outside_the_servicers_get_a_status_and_one_log_line(caplog):
         assert 1 <= len(logged) <= 10 and "\n" not in logged[0], (where, lines)
 
 
-def test_metadata_that_is_not_utf8_is_answered_and_logged_in_one_line(server, caplog):  # noqa: F811
+def test_metadata_that_is_not_utf8_is_answered_and_logged_in_one_line(server, caplog, fresh_log_limits):  # noqa: F811
     """Only a client of its own (grpc's refuses) sends such bytes: the bench's lean HTTP/2 client."""
     import selectors
 
