@@ -25,7 +25,7 @@ from importlib import resources
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -82,12 +82,15 @@ async def read_body(request: Request, max_bytes: int) -> bytes:
         raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
                            f"request body larger than max ({declared} vs. {max_bytes} bytes)")
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > max_bytes:
-            raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
-                               f"request body larger than max ({size}+ vs. {max_bytes} bytes)")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > max_bytes:
+                raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                   f"request body larger than max ({size}+ vs. {max_bytes} bytes)")
+            chunks.append(chunk)
+    except ClientDisconnect:  # a client's doing, not an internal error
+        raise api.ApiError(api.grpc.StatusCode.CANCELLED, "the client went away while sending the body") from None
     return b"".join(chunks)
 
 
