@@ -24,18 +24,14 @@ except ImportError:  # stubs not generated yet (make proto)
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.rules import load_rule_set, parse_gcg, replay
 from lexicon_service.server import create_server
-from tests.game_helpers import FakeClock, Player, build_lexicon, create, find_play, tiles_of, two_tile_play, two_tile_words
+from tests.game_helpers import FakeClock, Player, create, find_play, tiles_of, two_tile_lexicons, two_tile_play
 
 RULE_SETS = ("pl-scrabble", "cs-scrabble", "cs-kriskros")
 
 
 @pytest.fixture(scope="module")
 def lexicon_dir(tmp_path_factory) -> Path:
-    directory = tmp_path_factory.mktemp("game-lexicons") / "lex"
-    directory.mkdir()
-    for rule_set_id in RULE_SETS:
-        build_lexicon(directory, rule_set_id, two_tile_words(rule_set_id))
-    return directory
+    return two_tile_lexicons(tmp_path_factory.mktemp("game-lexicons"), RULE_SETS)
 
 
 @pytest.fixture
