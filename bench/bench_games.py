@@ -21,7 +21,7 @@ scoreless-turn limit, so a game never ends and every move is legal. An exchange 
 same path as a play (token, turn, clock, rack check, decision, event append, group commit, state
 update, answer with the game view); its decision costs a bag shuffle where a play costs a move
 validation (in-process timings of both are printed). The load generator is the lean HTTP/2 client
-of bench_service.py (`H2Connection`), one connection per player.
+of bench/loadgen.py (`H2Connection`, `run_load`), one connection per player.
 """
 
 from __future__ import annotations
@@ -30,8 +30,6 @@ import argparse
 import json
 import os
 import random
-import re
-import selectors
 import signal
 import sqlite3
 import subprocess
@@ -56,7 +54,9 @@ except ImportError:
     gen_proto.generate()
     from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc  # noqa: E402
 
-from bench_service import H2Connection, cpu_seconds, load_average, percentile, rss_mb  # noqa: E402
+from loadgen import (  # noqa: E402
+    H2Connection, LoadResult, cpu_seconds, load_average, percentile, rss_mb, run_load, start_server,
+)
 
 TARGETS = {"moves_per_s": 1000.0, "p99_ms_at_500": 20.0, "lost": 0, "kb_per_game": 50.0}
 LEXICON = "cs-kriskros"
@@ -84,27 +84,6 @@ def raw_commits_per_s(directory: Path, seconds: float) -> float:
 
 
 # --- the server ------------------------------------------------------------------------------------------
-def start_server(lexicons: Path, db: Path, processes: int | None = None):
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    log = tempfile.TemporaryFile(mode="w+")
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0", "--lexicons", str(lexicons),
-         "--db", str(db), *(["--processes", str(processes)] if processes else []), "--log-level", "WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
-    line = proc.stdout.readline()
-    m = re.search(r"127\.0\.0\.1:(\d+)", line)
-    if not m:
-        proc.kill()
-        proc.wait()
-        log.seek(0)
-        raise SystemExit(f"server did not start: {line!r} {log.read()[-2000:]}")
-    proc.log = log
-    m2 = re.search(r"\((\d+) processes\)", line)
-    proc.server_processes = int(m2.group(1)) if m2 else 1
-    return proc, int(m.group(1)), time.perf_counter() - started
-
-
 def kill_server(proc, sig=signal.SIGKILL) -> None:
     """SIGKILL: every server process at once (the process group). SIGTERM: to the supervisor only, which
     relays it (a second SIGTERM arriving while a server is stopping would find stop() holding its lock)."""
@@ -150,79 +129,33 @@ def _connect(port: int, token: str, number: int) -> H2Connection:
     return conn
 
 
-def drive(port: int, games, seconds: float, rate: float | None):
-    """Moves on every game until `seconds` pass: closed loop (rate None) or `rate` moves/s on a schedule.
-    Returns (moves, elapsed, latencies, errors, client CPU s)."""
-    selector = selectors.DefaultSelector()
+def drive(port: int, games, seconds: float, rate: float | None) -> LoadResult:
+    """Moves on every game until `seconds` pass (run_load, a slot per game): closed loop (rate None) or
+    `rate` moves/s on a schedule. A game whose move is unanswered, or failed, takes no new one."""
     conns = []
-    for g, game in enumerate(games):
-        game["conns"] = []
-        for p, token in enumerate(game["tokens"]):
-            conn = _connect(port, token, len(conns))
-            conn.tag = (g, p)
-            selector.register(conn.sock, selectors.EVENT_READ, conn)
-            game["conns"].append(conn)
-            conns.append(conn)
-    latencies: list[float] = []
-    errors: list[str] = []
-    clock = time.perf_counter
+    for game in games:
+        game["conns"] = [_connect(port, token, len(conns) + p) for p, token in enumerate(game["tokens"])]
+        conns.extend(game["conns"])
+        game["busy"] = False
 
-    def send(g: int, started: float) -> None:
+    def send(g: int, started: float):
         game = games[g]
+        if game["busy"]:
+            return False
         p = game["turn"]
         message = session_pb2.SubmitMoveRequest(game_id=game["id"], exchange=first_tile(game["racks"][p]))
         game["busy"] = True
-        game["conns"][p].send(message.SerializeToString(), started, (g, p))
+        game["conns"][p].send(message.SerializeToString(), started, g)
 
-    def done(started, ok, result, tag):
-        g, p = tag
+    def check(result: bytes, g: int) -> None:
         game = games[g]
-        game["busy"] = False
-        if not ok:
-            errors.append(str(result))
-            return
         answer = session_pb2.SubmitMoveResponse.FromString(result[5:])  # after the gRPC length prefix
-        game["racks"][p] = answer.rack
+        game["racks"][game["turn"]] = answer.rack
         game["turn"] = answer.game.turn
-        latencies.append(clock() - started)
-        if rate is None and clock() < deadline:
-            send(g, clock())
+        game["busy"] = False
 
-    cpu0 = time.process_time()
-    started = clock()
-    deadline = started + seconds
-    k = 0
-    skipped = 0
-    if rate is None:
-        for g in range(len(games)):
-            send(g, clock())
-    total = int(seconds * rate) if rate else 0
-    while True:
-        now = clock()
-        if rate:
-            while k < total and started + k / rate <= now:
-                g = k % len(games)
-                if games[g]["busy"]:
-                    skipped += 1
-                else:
-                    send(g, started + k / rate)
-                k += 1
-        if (k >= total or not rate) and not any(game["busy"] for game in games):
-            break
-        timeout = max(0.0, started + k / rate - clock()) if rate and k < total else 0.5
-        for key, _ in selector.select(timeout):
-            key.data.on_readable(done)
-        if clock() > deadline + 30:
-            errors.append("moves unanswered 30 s after the end")
-            break
-    elapsed = clock() - started
-    cpu = time.process_time() - cpu0
-    for conn in conns:
-        selector.unregister(conn.sock)
-        conn.close()
-    if skipped:
-        errors.append(f"{skipped} scheduled moves skipped: their game was still busy")
-    return len(latencies), elapsed, latencies, errors, cpu
+    return run_load(conns, send, check, seconds, rate=rate, slots=len(games))
+
 
 
 def open_games(port: int, n: int, threads: int = 8) -> int:
@@ -256,7 +189,9 @@ def kill_loop(lexicons: Path, directory: Path, kills: int, processes: int | None
     lost = 0
     games = None
     for round_ in range(kills):
-        proc, port, _ = start_server(lexicons, db, processes)
+        proc = start_server(lexicons, "--db", str(db), *(["--processes", str(processes)] if processes else []),
+                            new_session=True)
+        port = proc.port
         try:
             if games is None:
                 games = create_games(port, 8, 9000)
@@ -427,12 +362,16 @@ def main(argv=None) -> int:
         print(f"  in process, per move decided (no store, no gRPC): one-tile exchange {exchange_us:,.0f} us, "
               f"4-tile play {play_us:,.0f} us", flush=True)
 
-        proc, port, startup = start_server(lex_dir, tmp / "games.db", args.server_processes)
+        proc = start_server(lex_dir, "--db", str(tmp / "games.db"),
+                            *(["--processes", str(args.server_processes)] if args.server_processes else []),
+                            new_session=True)
+        port, startup = proc.port, proc.startup
         try:
             rss0 = rss_mb(proc.pid)[0]
             games = create_games(port, args.games, 1000)
             cpu0 = cpu_seconds(proc.pid)
-            moves, elapsed, latencies, errors, client_cpu = drive(port, games, args.seconds, None)
+            result = drive(port, games, args.seconds, None)
+            moves, elapsed, latencies, client_cpu = result.calls, result.elapsed, result.latencies, result.cpu
             server_cpu = cpu_seconds(proc.pid) - cpu0
             rate = moves / elapsed
             results["moves_per_s"] = rate
@@ -442,20 +381,23 @@ def main(argv=None) -> int:
                   f"p50 {percentile(latencies, 50) * 1000:.2f} ms  p99 {percentile(latencies, 99) * 1000:.2f} ms  "
                   f"({moves} moves; CPU us/move: server {server_cpu / max(moves, 1) * 1e6:,.0f}, "
                   f"client {client_cpu / max(moves, 1) * 1e6:,.0f}; load {load_average()})", flush=True)
-            if errors:
-                print(f"    {len(errors)} FAILED: {errors[:2]}")
+            if result.failed:
+                print(f"    {result.failed} FAILED: {result.examples[:2]}")
                 results["moves_per_s"] = 0.0
             cpu0 = cpu_seconds(proc.pid)
-            moves, elapsed, latencies, errors, client_cpu = drive(port, games, args.seconds, args.rate)
+            result = drive(port, games, args.seconds, args.rate)
+            moves, elapsed, latencies = result.calls, result.elapsed, result.latencies
             server_cpu = cpu_seconds(proc.pid) - cpu0
             p99 = percentile(latencies, 99) * 1000
-            results["p99_ms_at_500"] = p99 if not errors else float("inf")
+            failed = result.failed or result.skipped
+            results["p99_ms_at_500"] = p99 if not failed else float("inf")
             print(f"  SubmitMove at {args.rate:,.0f} moves/s offered over {args.games} games (open loop)\n"
                   f"    {moves / elapsed:10,.0f} moves/s  p50 {percentile(latencies, 50) * 1000:.2f} ms  "
                   f"p99 {p99:.2f} ms  max {max(latencies) * 1000:.2f} ms  ({moves} moves; CPU us/move: server "
                   f"{server_cpu / max(moves, 1) * 1e6:,.0f}; load {load_average()})", flush=True)
-            if errors:
-                print(f"    {len(errors)} FAILED: {errors[:2]}")
+            if failed:
+                print(f"    {result.failed} FAILED: {result.examples[:2]}; {result.skipped} scheduled moves skipped "
+                      "(their game was still busy)")
             rss1 = rss_mb(proc.pid)[0]
             opened = open_games(port, 1000)
             rss2 = rss_mb(proc.pid)[0]

@@ -7,7 +7,7 @@ Starts `lexicon-service serve --http` (the default number of processes) with eve
   * JSON `POST /v1/lexicons/{lexicon}:check`, 1,000 words per call with per-word results, 4 clients
     flat out: words/s. The load generator is a lean HTTP/1.1 keep-alive client in one thread (plain
     sockets, a selector); it parses every JSON answer and checks it has 1,000 results;
-  * the same batches over gRPC (CheckWords, bench_service.py's lean [h2] client), 4 clients: the
+  * the same batches over gRPC (CheckWords, the lean [h2] client of bench/loadgen.py), 4 clients: the
     baseline the JSON figure is compared with;
   * the weight of /judge (the page and every file it loads);
   * with chromium (and Playwright) installed: the judge's first verdict after a fresh load in a fresh
@@ -24,13 +24,9 @@ import json
 import os
 import random
 import re
-import selectors
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from urllib.request import urlopen
 
@@ -39,111 +35,29 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-import bench_service  # noqa: E402  (the gRPC load generator and word sampling)
+import bench_service  # noqa: E402  (the gRPC phases and word sampling)
+from loadgen import Http1Connection, LoadResult, json_check, run_load, start_server, stop_server  # noqa: E402
 
 TARGET_WORDS_PER_S = 200_000
 TARGET_FIRST_VERDICT_MS = 300
 TARGET_PAGE_KB = 200
 
 
-def start_server(lexicons: Path, workers: int):
-    """`lexicon-service serve --http` on free loopback ports: (process, gRPC port, HTTP URL, seconds)."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    log = tempfile.TemporaryFile(mode="w+")
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0", "--http", "127.0.0.1:0",
-         "--lexicons", str(lexicons), "--workers", str(workers), "--log-level", "WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True)
-    first, second = proc.stdout.readline(), proc.stdout.readline()
-    grpc_port = re.search(r"127\.0\.0\.1:(\d+)", first)
-    url = re.search(r"HTTP on (\S+);", second)
-    if not grpc_port or not url:
-        proc.kill()
-        log.seek(0)
-        raise SystemExit(f"server did not start: {first!r} {second!r} {log.read()}")
-    m = re.search(r"\((\d+) processes\)", first)
-    proc.server_processes = int(m.group(1)) if m else 1
-    return proc, int(grpc_port.group(1)), url.group(1), time.perf_counter() - started
+def http_load(port: int, path: str, bodies: list[bytes], check, clients: int, seconds: float) -> LoadResult:
+    """`clients` keep-alive connections flat out (closed loop, run_load), each posting `bodies` in turn;
+    `check(answer JSON)` raises on a wrong answer."""
+    requests = [Http1Connection.post(path, body) for body in bodies]
+    conns = [Http1Connection(port, i) for i in range(clients)]
+    counters = [i for i in range(clients)]
 
+    def send(slot: int, started: float):
+        if conns[slot].dead is not None:
+            return False
+        counters[slot] += clients
+        conns[slot].send(requests[counters[slot] % len(requests)], started, slot)
 
-class Http1Connection:
-    """One keep-alive HTTP/1.1 connection: send a prebuilt request, collect the answer when readable."""
+    return run_load(conns, send, json_check(check), seconds)
 
-    def __init__(self, port: int) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        # room for a whole request (~15 KB): a blocking send must never wait for the server to read,
-        # or this one thread stops reading the other connections' answers meanwhile
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
-        self.buffer = b""
-        self.started = 0.0
-
-    def send(self, request: bytes, started: float) -> None:
-        self.buffer = b""
-        self.started = started
-        self.sock.sendall(request)
-
-    def read(self):
-        """The (status, body) of the answer once complete, else None."""
-        chunk = self.sock.recv(1 << 20)
-        if not chunk:
-            raise ConnectionError("server closed the connection")
-        self.buffer += chunk
-        end = self.buffer.find(b"\r\n\r\n")
-        if end < 0:
-            return None
-        head = self.buffer[:end].decode("latin-1")
-        length = int(re.search(r"(?im)^content-length:\s*(\d+)", head).group(1))
-        if len(self.buffer) < end + 4 + length:
-            return None
-        return int(head.split(" ", 2)[1]), self.buffer[end + 4:end + 4 + length]
-
-
-def http_load(port: int, path: str, bodies: list[bytes], check, clients: int, seconds: float):
-    """`clients` connections flat out (closed loop) in this thread: (calls, elapsed s, latencies, errors, CPU s)."""
-    requests = [(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                 f"Content-Length: {len(b)}\r\n\r\n").encode() + b for b in bodies]
-    selector = selectors.DefaultSelector()
-    conns = [Http1Connection(port) for _ in range(clients)]
-    latencies, errors = [], []
-    counter = 0
-    clock = time.perf_counter
-    cpu0 = time.process_time()
-    started = clock()
-    deadline = started + seconds
-    for conn in conns:
-        selector.register(conn.sock, selectors.EVENT_READ, conn)
-        conn.send(requests[counter % len(requests)], clock())
-        counter += 1
-    busy = len(conns)
-    while busy:
-        for key, _ in selector.select(5.0):
-            conn = key.data
-            answer = conn.read()
-            if answer is None:
-                continue
-            status, body = answer
-            try:
-                if status != 200:
-                    raise ValueError(f"HTTP {status}: {body[:200]!r}")
-                check(json.loads(body))
-                latencies.append(clock() - conn.started)
-            except Exception as exc:  # noqa: BLE001 - a wrong answer is a failed call
-                errors.append(repr(exc))
-            if clock() < deadline:
-                conn.send(requests[counter % len(requests)], clock())
-                counter += 1
-            else:
-                busy -= 1
-        if clock() > deadline + 30:
-            errors.append("calls unanswered 30 s after the end of the phase")
-            break
-    elapsed = clock() - started
-    cpu = time.process_time() - cpu0
-    for conn in conns:
-        conn.sock.close()
-    return len(latencies), elapsed, latencies, errors, cpu
 
 
 def page_weight(url: str) -> tuple[int, list[str]]:
@@ -209,7 +123,8 @@ def main(argv=None) -> int:
     lexicon.close()
     batches = [words[i:i + 1000] for i in range(0, len(words), 1000)]
 
-    proc, grpc_port, url, startup = start_server(Path(args.lexicons), args.workers)
+    proc = start_server(Path(args.lexicons), "--workers", str(args.workers), http=True)
+    grpc_port, url, startup = proc.port, proc.http_url, proc.startup
     bench_service.SERVER_PID = proc.pid
     missed = []
     try:
@@ -234,7 +149,8 @@ def main(argv=None) -> int:
         json_rates = []
         for round_ in range(1, args.rounds + 1):  # interleaved, so both see the same machine
             cpu0 = bench_service.cpu_seconds(proc.pid)
-            calls, elapsed, lat, errors, client_cpu = http_load(port, path, bodies, check, args.clients, args.seconds)
+            result = http_load(port, path, bodies, check, args.clients, args.seconds)
+            calls, elapsed, lat, client_cpu = result.calls, result.elapsed, result.latencies, result.cpu
             server_cpu = bench_service.cpu_seconds(proc.pid) - cpu0
             json_rate = calls * 1000 / elapsed
             json_rates.append(json_rate)
@@ -242,10 +158,11 @@ def main(argv=None) -> int:
                   f"{json_rate:,.0f} words/s ({calls / elapsed:,.1f} calls/s, p50 "
                   f"{bench_service.percentile(lat, 50) * 1000:.1f} ms, p99 {bench_service.percentile(lat, 99) * 1000:.1f} ms; "
                   f"server CPU {server_cpu / max(calls, 1) * 1000:.2f} ms/call, client CPU "
-                  f"{client_cpu / max(calls, 1) * 1000:.2f} ms/call; {len(errors)} failed{': ' + errors[0] if errors else ''}; "
+                  f"{client_cpu / max(calls, 1) * 1000:.2f} ms/call; {result.failed} failed"
+                  f"{': ' + result.examples[0] if result.examples else ''}; "
                   f"load average {bench_service.load_average()})")
-            if errors:
-                missed.append(f"{len(errors)} failed JSON calls")
+            if result.failed:
+                missed.append(f"{result.failed} failed JSON calls")
             g_calls, g_elapsed, g_lat, g_cpu, g_failed, g_example, g_client, _ = bench_service.measure(
                 grpc_port, "batch", args.lexicon, batches, args.clients, args.seconds, load="h2")
             grpc_rate = g_calls * 1000 / g_elapsed
@@ -254,9 +171,9 @@ def main(argv=None) -> int:
                   f"{g_cpu / max(g_calls, 1) * 1000:.2f} ms/call; {g_failed} failed; load average "
                   f"{bench_service.load_average()})")
             print(f"[round {round_}] JSON / gRPC: {json_rate / grpc_rate:.2f}")
-        calls, elapsed, lat, errors, _ = http_load(port, path, compact_bodies, check_compact, args.clients, args.seconds)
+        result = http_load(port, path, compact_bodies, check_compact, args.clients, args.seconds)
         print(f"JSON :check, 1,000 words/call, compact statuses, {args.clients} clients [http/1.1]: "
-              f"{calls * 1000 / elapsed:,.0f} words/s ({len(errors)} failed)")
+              f"{result.calls * 1000 / result.elapsed:,.0f} words/s ({result.failed} failed)")
         json_rate = statistics.median(json_rates)
         if json_rate < TARGET_WORDS_PER_S:
             missed.append(f"JSON :check {json_rate:,.0f} words/s (median of rounds) < {TARGET_WORDS_PER_S:,}")
@@ -281,8 +198,7 @@ def main(argv=None) -> int:
             if usable > TARGET_FIRST_VERDICT_MS:
                 missed.append(f"first verdict {usable:.0f} ms > {TARGET_FIRST_VERDICT_MS} ms")
     finally:
-        proc.terminate()
-        proc.wait(30)
+        stop_server(proc, 30)
     print("targets: " + ("all met" if not missed else "MISSED: " + "; ".join(missed)))
     return 1 if missed and args.strict else 0
 

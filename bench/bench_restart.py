@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,41 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
+from loadgen import children, listening, start_server, stop_server  # noqa: E402
 
 from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc  # noqa: E402
-
-
-def children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                    out.append(int(entry.name))
-            except (OSError, IndexError, ValueError):
-                pass
-    return sorted(out)
-
-
-def listening(pid: int, port: int) -> bool:
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            parts = line.split()
-            if int(parts[1].rsplit(":", 1)[1], 16) == port and parts[3] == "0A":
-                inodes.add(int(parts[9]))
-    try:
-        fds = os.listdir(f"/proc/{pid}/fd")
-    except OSError:
-        return False
-    for fd in fds:
-        try:
-            target = os.readlink(f"/proc/{pid}/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith("socket:[") and int(target[8:-1]) in inodes:
-            return True
-    return False
 
 
 def call(address: str, lexicon: str) -> bool:
@@ -79,19 +45,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     names = sorted(p.name[:-4] for p in Path(args.lexicons).glob("*.lex"))
     lexicon = "pl-scrabble" if "pl-scrabble" in names else names[0]
-    spawned = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
-                             "--lexicons", args.lexicons, "--processes", "2", "--log-level", "WARNING"],
-                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = start_server(args.lexicons, "--processes", "2")
     try:
-        line = proc.stdout.readline()
-        m = re.search(r"on 127\.0\.0\.1:(\d+)", line)
-        if not m:
-            raise SystemExit(f"server did not start: {line!r}")
-        port = int(m.group(1))
+        port = proc.port
         address = f"127.0.0.1:{port}"
-        print(f"[restart] start-up of 2 processes with {', '.join(names)}: {time.monotonic() - spawned:.2f} s "
+        print(f"[restart] start-up of 2 processes with {', '.join(names)}: {proc.startup:.2f} s "
               f"(load average {os.getloadavg()[0]:.1f})")
         worst = 0.0
         for kill in range(args.kills):
@@ -115,11 +73,7 @@ def main(argv=None) -> int:
             time.sleep(1.0)
         print(f"[restart] worst restart {worst:.2f} s (target 2 s)")
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
     return 0
 
 

@@ -16,7 +16,7 @@ Starts `lexicon-service serve` as a child process on 127.0.0.1 (a free port) wit
   * 32 clients under repeated SIGHUP reloads (no call may fail).
 
 Two load generators share the machine with the server, and each line names the one it used:
-  * "h2": a lean gRPC client (this file: `H2Connection`, `_h2_load`). It runs in one thread and
+  * "h2": a lean gRPC client (`H2Connection` and `run_load` in bench/loadgen.py). It runs in one thread and
     speaks gRPC's HTTP/2 framing over one TCP connection per client, with plain sockets and epoll.
     It sends prebuilt request messages and decodes every response: HPACK headers, grpc-status, and
     the protobuf message, whose answers it counts (one per word). It spends ~50-120 us of CPU a call, most of it
@@ -36,11 +36,6 @@ import argparse
 import asyncio
 import os
 import random
-import re
-import selectors
-import socket
-import struct
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -49,7 +44,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
-from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
+from loadgen import (  # noqa: E402
+    H2Connection, LoadResult, cpu_seconds, load_average, percentile, rss_mb, run_load, start_server, stop_server,
+    server_log,
+)
 
 try:
     from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc  # noqa: E402
@@ -68,94 +66,6 @@ TARGETS = {
     "startup_s": 2.0,
     "rss_mb": 300.0,
 }
-
-
-def percentile(values, q: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    k = min(len(values) - 1, max(0, int(round(q / 100.0 * (len(values) - 1)))))
-    return values[k]
-
-
-def process_tree(pid: int) -> list[int]:
-    """The process and its children (serve --processes runs one server per child)."""
-    pids = [pid]
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                pids.append(int(stat.parent.name))
-        except (OSError, IndexError, ValueError):
-            pass
-    return pids
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (and its children) so far."""
-    total = 0.0
-    for p in process_tree(pid):
-        try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
-            return float("nan")
-    return total
-
-
-def rss_mb(pid: int) -> tuple[float, float]:
-    """(VmRSS, VmHWM) in MB of a process and its children, summed (shared pages counted in each)."""
-    rss = hwm = 0.0
-    for p in process_tree(pid):
-        try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    rss += int(line.split()[1]) / 1024
-                elif line.startswith("VmHWM:"):
-                    hwm += int(line.split()[1]) / 1024
-        except OSError:
-            return float("nan"), float("nan")
-    return rss, hwm
-
-
-# --- the server ----------------------------------------------------------------------------------
-def start_server(lexicons: Path, workers: int, processes: int | None = None):
-    """Spawn the server on a free loopback port; returns (process, port, seconds to SERVING)."""
-    import tempfile
-
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    log = tempfile.TemporaryFile(mode="w+")  # the server's stderr, shown if something goes wrong
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0", "--lexicons",
-         str(lexicons), "--workers", str(workers), *(["--processes", str(processes)] if processes else []),
-         "--log-level", "WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True,
-    )
-    proc.log = log
-    line = proc.stdout.readline()  # "lexicon-service: serving N lexicons on 127.0.0.1:PORT"
-    m = re.search(r"127\.0\.0\.1:(\d+)", line)
-    if not m:
-        proc.kill()
-        proc.wait()
-        log.seek(0)
-        raise SystemExit(f"server did not start: {line!r} {log.read()}")
-    port = int(m.group(1))
-    m = re.search(r"\((\d+) processes\)", line)
-    proc.server_processes = int(m.group(1)) if m else 1
-    with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
-        stub = health_pb2_grpc.HealthStub(ch)
-        while True:
-            try:
-                status = stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status
-                if status == health_pb2.HealthCheckResponse.SERVING:
-                    break
-            except grpc.RpcError:
-                pass
-            if time.perf_counter() - started > 60:
-                proc.kill()
-                raise SystemExit("server not SERVING after 60 s")
-            time.sleep(0.005)
-    return proc, port, time.perf_counter() - started
 
 
 # --- words ---------------------------------------------------------------------------------------
@@ -196,349 +106,20 @@ def in_process_words_per_s(lexicon, words: list[str], seconds: float, fast: bool
     return done / (time.perf_counter() - started)
 
 
-# --- the lean load generator: gRPC over HTTP/2 on plain sockets ------------------------------------
-# RFC 9113 (HTTP/2) framing and RFC 7541 (HPACK) decoding, as much of them as unary gRPC calls
-# need. Requests use static-table names and plain literals. Responses are decoded in full,
-# dynamic table included. gRPC's encoder sends no Huffman-coded strings; one would be an error.
-_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
-_DATA, _HEADERS, _RST_STREAM, _SETTINGS, _PING, _GOAWAY, _WINDOW_UPDATE, _CONTINUATION = 0, 1, 3, 4, 6, 7, 8, 9
-_END_STREAM, _ACK, _END_HEADERS, _PADDED, _PRIORITY = 0x1, 0x1, 0x4, 0x8, 0x20
-_STATIC_TABLE = [(name.encode(), value.encode()) for name, value in (
-    (":authority", ""), (":method", "GET"), (":method", "POST"), (":path", "/"), (":path", "/index.html"),
-    (":scheme", "http"), (":scheme", "https"), (":status", "200"), (":status", "204"), (":status", "206"),
-    (":status", "304"), (":status", "400"), (":status", "404"), (":status", "500"), ("accept-charset", ""),
-    ("accept-encoding", "gzip, deflate"), ("accept-language", ""), ("accept-ranges", ""), ("accept", ""),
-    ("access-control-allow-origin", ""), ("age", ""), ("allow", ""), ("authorization", ""),
-    ("cache-control", ""), ("content-disposition", ""), ("content-encoding", ""), ("content-language", ""),
-    ("content-length", ""), ("content-location", ""), ("content-range", ""), ("content-type", ""),
-    ("cookie", ""), ("date", ""), ("etag", ""), ("expect", ""), ("expires", ""), ("from", ""), ("host", ""),
-    ("if-match", ""), ("if-modified-since", ""), ("if-none-match", ""), ("if-range", ""),
-    ("if-unmodified-since", ""), ("last-modified", ""), ("link", ""), ("location", ""), ("max-forwards", ""),
-    ("proxy-authenticate", ""), ("proxy-authorization", ""), ("range", ""), ("referer", ""), ("refresh", ""),
-    ("retry-after", ""), ("server", ""), ("set-cookie", ""), ("strict-transport-security", ""),
-    ("transfer-encoding", ""), ("user-agent", ""), ("vary", ""), ("via", ""), ("www-authenticate", ""),
-)]
-
-
-class H2Error(Exception):
-    """The server sent something this client does not handle (reported as a failed call)."""
-
-
-class HpackDecoder:
-    """RFC 7541 header-block decoding with the dynamic table. Blocks that leave the table as it was
-    are cached by their bytes."""
-
-    def __init__(self) -> None:
-        self.table: list[tuple[bytes, bytes]] = []
-        self.size = 0
-        self.max_size = 4096
-        self.version = 0  # changes with the table
-        self._cache: dict = {}
-
-    @staticmethod
-    def _int(block: bytes, i: int, bits: int) -> tuple[int, int]:
-        mask = (1 << bits) - 1
-        value = block[i] & mask
-        i += 1
-        if value == mask:
-            shift = 0
-            while True:
-                b = block[i]
-                i += 1
-                value += (b & 0x7F) << shift
-                shift += 7
-                if not b & 0x80:
-                    break
-        return value, i
-
-    def _string(self, block: bytes, i: int) -> tuple[bytes, int]:
-        huffman = block[i] & 0x80
-        n, i = self._int(block, i, 7)
-        if huffman:
-            raise H2Error("Huffman-coded header string (not supported by this load generator)")
-        return bytes(block[i:i + n]), i + n
-
-    def _entry(self, index: int) -> tuple[bytes, bytes]:
-        if 0 < index <= len(_STATIC_TABLE):
-            return _STATIC_TABLE[index - 1]
-        if 0 < index - len(_STATIC_TABLE) <= len(self.table):
-            return self.table[index - len(_STATIC_TABLE) - 1]
-        raise H2Error(f"header index {index} out of range")
-
-    def _evict(self) -> None:
-        while self.size > self.max_size and self.table:
-            name, value = self.table.pop()
-            self.size -= len(name) + len(value) + 32
-
-    def decode(self, block: bytes) -> dict[bytes, bytes]:
-        key = (self.version, block)
-        headers = self._cache.get(key)
-        if headers is not None:
-            return headers
-        version = self.version
-        headers = {}
-        i = 0
-        while i < len(block):
-            b = block[i]
-            if b & 0x80:  # indexed field
-                index, i = self._int(block, i, 7)
-                name, value = self._entry(index)
-            elif b & 0x20 and not b & 0x40:  # dynamic table size update
-                self.max_size, i = self._int(block, i, 5)
-                self.version += 1
-                self._evict()
-                continue
-            else:  # literal: with incremental indexing (0x40), without (0x00) or never indexed (0x10)
-                indexing = b & 0x40
-                index, i = self._int(block, i, 6 if indexing else 4)
-                if index:
-                    name = self._entry(index)[0]
-                else:
-                    name, i = self._string(block, i)
-                value, i = self._string(block, i)
-                if indexing:
-                    self.version += 1
-                    self.table.insert(0, (name, value))
-                    self.size += len(name) + len(value) + 32
-                    self._evict()
-            headers[name] = value
-        if self.version == version and len(self._cache) < 256:
-            self._cache[key] = headers
-        return headers
-
-
-def _frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
-    return len(payload).to_bytes(3, "big") + bytes((kind, flags)) + stream.to_bytes(4, "big") + payload
-
-
-def _literal(index: int, value: bytes) -> bytes:
-    """An HPACK literal without indexing: a static-table name (index < 15) and a plain value."""
-    return bytes((index, len(value))) + value
-
-
-class H2Connection:
-    """One client: one TCP connection to the server, calls as HTTP/2 streams (several may overlap)."""
-
-    def __init__(self, port: int, path: str, number: int) -> None:
-        self.number = number
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.hpack = HpackDecoder()
-        self.buffer = b""
-        self.next_stream = 1
-        self.calls: dict[int, list] = {}  # stream id -> [start time, response bytes, tag]
-        self.send_window = 65535  # the server's connection-level flow-control window for our data
-        self.received = 0  # response bytes since our last connection WINDOW_UPDATE
-        self.headers_in_progress = None  # (stream, end of stream, block) until END_HEADERS
-        self.waiting: list = []  # calls held back by flow control
-        self.dead: str | None = None
-        block = (b"\x83\x86"  # :method POST, :scheme http
-                 + _literal(4, path.encode()) + _literal(1, f"127.0.0.1:{port}".encode())
-                 + b"\x0f\x10" + bytes((16,)) + b"application/grpc"  # content-type (static index 31)
-                 + b"\x00\x02te\x08trailers")
-        self.header_block = block
-        # settings: no server push, a large per-stream receive window; then a large connection window
-        settings = struct.pack(">HIHI", 2, 0, 4, 1 << 30)
-        self.sock.sendall(_PREFACE + _frame(_SETTINGS, 0, 0, settings)
-                          + _frame(_WINDOW_UPDATE, 0, 0, ((1 << 30) - 65535).to_bytes(4, "big")))
-        self.sock.setblocking(False)
-
-    def send(self, message: bytes, started: float, tag=None) -> None:
-        """Start a call with a serialized request message (`started`: when its latency starts)."""
-        payload = b"\x00" + len(message).to_bytes(4, "big") + message
-        if len(payload) > self.send_window or self.waiting:
-            self.waiting.append((message, started, tag))
-            return
-        stream = self.next_stream
-        self.next_stream += 2
-        self.send_window -= len(payload)
-        self.calls[stream] = [started, b"", tag]
-        self._write(_frame(_HEADERS, _END_HEADERS, stream, self.header_block)
-                    + _frame(_DATA, _END_STREAM, stream, payload))
-
-    def _write(self, data: bytes) -> None:
-        try:
-            sent = self.sock.send(data)
-        except BlockingIOError:
-            sent = 0
-        if sent < len(data):  # the socket buffer is full (rare): finish blocking
-            self.sock.setblocking(True)
-            try:
-                self.sock.sendall(data[sent:])
-            finally:
-                self.sock.setblocking(False)
-
-    def on_readable(self, done) -> None:
-        """Read what has arrived; `done(started, ok, response message or error, tag)` per finished call."""
-        try:
-            chunk = self.sock.recv(1 << 18)
-        except BlockingIOError:
-            return
-        except OSError as exc:
-            self._fail(f"connection error: {exc}", done)
-            return
-        if not chunk:
-            self._fail("connection closed by the server", done)
-            return
-        buffer = self.buffer + chunk if self.buffer else chunk
-        i, n = 0, len(buffer)
-        replies = []
-        while n - i >= 9:
-            length = int.from_bytes(buffer[i:i + 3], "big")
-            if n - i < 9 + length:
-                break
-            kind, flags = buffer[i + 3], buffer[i + 4]
-            stream = int.from_bytes(buffer[i + 5:i + 9], "big") & 0x7FFFFFFF
-            payload = buffer[i + 9:i + 9 + length]
-            i += 9 + length
-            if kind == _DATA:
-                self.received += length
-                if flags & _PADDED:
-                    payload = payload[1:len(payload) - payload[0]]
-                call = self.calls.get(stream)
-                if call is not None:
-                    call[1] += payload
-                    if flags & _END_STREAM:
-                        del self.calls[stream]
-                        done(call[0], False, "stream ended without trailers", call[2])
-            elif kind == _HEADERS or kind == _CONTINUATION:
-                if kind == _HEADERS:
-                    if flags & _PADDED:
-                        payload = payload[1:len(payload) - payload[0]]
-                    if flags & _PRIORITY:
-                        payload = payload[5:]
-                    self.headers_in_progress = (stream, flags & _END_STREAM, payload)
-                elif self.headers_in_progress is not None:
-                    first, end, block = self.headers_in_progress
-                    self.headers_in_progress = (first, end, block + payload)
-                if flags & _END_HEADERS and self.headers_in_progress is not None:
-                    stream, end, block = self.headers_in_progress
-                    self.headers_in_progress = None
-                    try:
-                        headers = self.hpack.decode(block)
-                    except (H2Error, IndexError) as exc:
-                        self._fail(f"bad header block: {exc}", done)
-                        return
-                    if end:  # trailers (or a trailers-only error answer)
-                        call = self.calls.pop(stream, None)
-                        if call is not None:
-                            status = headers.get(b"grpc-status")
-                            if status == b"0":
-                                done(call[0], True, call[1], call[2])
-                            else:
-                                message = headers.get(b"grpc-message", b"").decode("utf-8", "replace")
-                                done(call[0], False, f"grpc-status {status!r}: {message}", call[2])
-            elif kind == _SETTINGS:
-                if not flags & _ACK:
-                    replies.append(_frame(_SETTINGS, _ACK, 0))
-            elif kind == _PING:
-                if not flags & _ACK:
-                    replies.append(_frame(_PING, _ACK, 0, payload))
-            elif kind == _WINDOW_UPDATE:
-                if stream == 0:
-                    self.send_window += int.from_bytes(payload, "big") & 0x7FFFFFFF
-            elif kind == _RST_STREAM:
-                call = self.calls.pop(stream, None)
-                if call is not None:
-                    done(call[0], False, f"stream reset (error {int.from_bytes(payload, 'big')})", call[2])
-            elif kind == _GOAWAY:
-                self._fail(f"GOAWAY (error {int.from_bytes(payload[4:8], 'big')}) {payload[8:]!r}", done)
-                return
-        self.buffer = buffer[i:]
-        if self.received > 1 << 28:
-            replies.append(_frame(_WINDOW_UPDATE, 0, 0, self.received.to_bytes(4, "big")))
-            self.received = 0
-        if replies:
-            self._write(b"".join(replies))
-        if self.waiting:
-            waiting, self.waiting = self.waiting, []
-            for item in waiting:
-                self.send(*item)
-
-    @property
-    def busy(self) -> bool:
-        return bool(self.calls or self.waiting) and self.dead is None
-
-    def _fail(self, why: str, done) -> None:
-        self.dead = why
-        calls, self.calls = self.calls, {}
-        waiting, self.waiting = self.waiting, []
-        for started, _, tag in list(calls.values()) + waiting:
-            done(started, False, why, tag)
-
-    def close(self) -> None:
-        try:
-            self.sock.close()
-        except OSError:
-            pass
-
-
-def _h2_load(port, path, messages, check, concurrency, seconds, max_calls, rate, first_client):
-    """`concurrency` H2Connections in this thread: a closed loop (rate None: each connection sends its
-    next call when the last is answered) or an open loop (`rate` calls/s on a fixed schedule, dealt
-    to the connections in turn; latency from the scheduled start). Returns what _closed_loop does,
-    and how late (s) the open loop sent each call: this process stalling shows there, not as the
-    server's latency alone."""
-    selector = selectors.DefaultSelector()
+def h2_load(port, path, messages, check, concurrency, seconds, *, max_calls=None, rate=None,
+            first_client: int = 0) -> LoadResult:
+    """`concurrency` H2Connections (run_load): each sends the prebuilt `messages` in turn from its own
+    starting point; `check(response bytes)` raises on a wrong answer."""
     conns = [H2Connection(port, path, i) for i in range(concurrency)]
-    for conn in conns:
-        selector.register(conn.sock, selectors.EVENT_READ, conn)
-    latencies: list[float] = []
-    errors: list[str] = []
-    m = len(messages)
     counters = [(first_client + i) * 7919 for i in range(concurrency)]
-    lateness: list[float] = []
-    clock = time.perf_counter
 
-    def done(started, ok, result, conn):
-        if ok:
-            try:
-                check(result)
-            except Exception as exc:  # noqa: BLE001 - a wrong answer is a failed call
-                errors.append(f"bad response: {exc!r}")
-            else:
-                latencies.append(clock() - started)
-        else:
-            errors.append(result)
-        if rate is None and conn.dead is None and clock() < deadline and len(latencies) < max_calls:
-            counters[conn.number] += 1
-            conn.send(messages[counters[conn.number] % m], clock(), conn)
+    def send(slot: int, started: float):
+        if conns[slot].dead is not None:
+            return False
+        counters[slot] += 1
+        conns[slot].send(messages[counters[slot] % len(messages)], started, slot)
 
-    cpu0 = time.process_time()
-    started = clock()
-    deadline = started + seconds
-    if rate is None:
-        for conn in conns:
-            conn.send(messages[counters[conn.number] % m], clock(), conn)
-        total = 0
-    else:
-        total = int(seconds * rate)
-        interval = 1.0 / rate
-    k = 0
-    select = selector.select
-    while True:
-        if k < total:
-            now = clock()
-            while k < total and started + k * interval <= now:
-                conn = conns[k % concurrency]
-                if conn.dead is None:
-                    conn.send(messages[(counters[conn.number] + k) % m], started + k * interval, conn)
-                    lateness.append(now - (started + k * interval))
-                k += 1
-        if k >= total and not any(conn.busy for conn in conns):
-            break
-        timeout = max(0.0, started + k * interval - clock()) if k < total else 1.0
-        for key, _ in select(timeout):
-            key.data.on_readable(done)
-        if clock() > deadline + 30:
-            errors.append("calls still unanswered 30 s after the end of the phase")
-            break
-    elapsed = clock() - started
-    cpu = time.process_time() - cpu0
-    for conn in conns:
-        selector.unregister(conn.sock)
-        conn.close()
-    return len(latencies), elapsed, latencies, errors[:3], len(errors), cpu, lateness
+    return run_load(conns, send, lambda data, slot: check(data), seconds, rate=rate, max_calls=max_calls)
 
 
 # --- load generation ---------------------------------------------------------------------------------
@@ -619,11 +200,7 @@ async def _closed_loop(port, kind, lexicon, items, concurrency, start_at, second
 
     started = time.perf_counter()
     await asyncio.gather(*(client(i, ch) for i, ch in enumerate(channels)))
-    elapsed = time.perf_counter() - started
-    for ch in channels:
-        await ch.close()
-    cpu = time.process_time() - cpu0  # this client process: all its threads (gRPC's too)
-    return len(latencies), elapsed, latencies, [str(e) for e in errors[:3]], len(errors), cpu
+    return await _finished(channels, started, cpu0, latencies, errors)
 
 
 async def _open_loop(port, kind, lexicon, items, concurrency, start_at, seconds, rate, first_client):
@@ -663,6 +240,11 @@ async def _open_loop(port, kind, lexicon, items, concurrency, start_at, seconds,
         await asyncio.gather(*pending)
 
     await asyncio.gather(*(client(i, ch) for i, ch in enumerate(channels)))
+    return await _finished(channels, started, cpu0, latencies, errors)
+
+
+async def _finished(channels, started: float, cpu0: float, latencies, errors):
+    """What a grpc.aio phase returns: (calls, elapsed, latencies, example errors, failed, client CPU)."""
     elapsed = time.perf_counter() - started
     for ch in channels:
         await ch.close()
@@ -691,14 +273,14 @@ def measure(port: int, kind: str, lexicon: str, items: list, concurrency: int, s
     if load == "h2":
         path, messages, check = _h2_workload(kind, lexicon, items)
         cpu0 = cpu_seconds(SERVER_PID)
-        calls, elapsed, latencies, examples, failed, client_cpu, lateness = _h2_load(
-            port, path, messages, check, concurrency, seconds, max_calls, rate, 0)
+        result = h2_load(port, path, messages, check, concurrency, seconds, max_calls=max_calls, rate=rate)
         cpu = cpu_seconds(SERVER_PID) - cpu0
         note = ""
-        if lateness:
-            note = (f"load generator sent calls late by p99 {percentile(lateness, 99) * 1000:.2f} ms, "
-                    f"max {max(lateness) * 1000:.2f} ms (counted in the latency)")
-        return calls, elapsed, latencies, cpu, failed, next(iter(examples), ""), client_cpu, note
+        if result.lateness:
+            note = (f"load generator sent calls late by p99 {percentile(result.lateness, 99) * 1000:.2f} ms, "
+                    f"max {max(result.lateness) * 1000:.2f} ms (counted in the latency)")
+        return (result.calls, result.elapsed, result.latencies, cpu, result.failed, next(iter(result.examples), ""),
+                result.cpu, note)
     if load != "grpc.aio":
         raise ValueError(f"unknown load generator {load!r}")
 
@@ -736,13 +318,6 @@ def measure(port: int, kind: str, lexicon: str, items: list, concurrency: int, s
     elapsed = max(r[1] for r in results)
     client_cpu = sum(r[5] for r in results)
     return calls, elapsed, [x for r in results for x in r[2]], cpu, failed, example, client_cpu, ""
-
-
-def load_average() -> str:
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "?"
 
 
 def report(name: str, calls: int, elapsed: float, latencies: list[float], server_cpu: float, failed: int = 0,
@@ -806,7 +381,10 @@ def main(argv=None) -> int:
     print(f"  {'in-process lookup (server fast key path)':<{WIDTH}} {fast_baseline:>10,.0f} words/s")
 
     global SERVER_PID
-    proc, port, startup = start_server(lexicons, args.workers, args.server_processes)
+    proc = start_server(lexicons, "--workers", str(args.workers),
+                        *(["--processes", str(args.server_processes)] if args.server_processes else []),
+                        wait_serving=True)
+    port, startup = proc.port, proc.startup
     SERVER_PID = proc.pid
     results: dict[str, float] = {"startup_s": startup}
     try:
@@ -897,16 +475,11 @@ def main(argv=None) -> int:
         print(f"  {'resident memory after the load test':<{WIDTH}} {rss:>10.1f} MB (peak {hwm:.1f} MB)")
         results["rss_mb"] = max(results["rss_mb"], hwm)  # the target holds for the peak
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc, 10)
     shutdown_ok = proc.returncode == 0
-    proc.log.seek(0)
-    server_log = proc.log.read().strip()
-    if server_log:
-        print("server log:\n" + server_log[-2000:])
+    logged = server_log(proc).strip()
+    if logged:
+        print("server log:\n" + logged[-2000:])
     print(f"  {'graceful shutdown on SIGTERM':<{WIDTH}} {'exit 0' if shutdown_ok else f'exit {proc.returncode}':>10}")
 
     print("targets:")

@@ -3,18 +3,22 @@
     python bench/fuzz_service.py --lexicons lexicons [--requests 200000] [--seed 1]
 
 Starts `lexicon-service serve --processes 1` on 127.0.0.1 (a free port) with every lexicon in
---lexicons and sends --requests calls one at a time on one channel, spread over every RPC of
-LexiconService, GameService and Health: messages with random fields (words in the lexicons'
-letters, odd Unicode, lengths at and over the limits, extreme numbers, broken GCG records and
-boards), and raw bytes (random, and valid messages mutated: bytes flipped, cut, invalid UTF-8
-spliced in). Then it sends the largest requests the limits allow (a 10,000-word batch on the slow
-path, 2,000-line and 256k-character records, pathological searches).
+--lexicons and sends --requests calls one at a time on one channel, spread over every unary RPC
+(LexiconService, GameService, GameSessionService, Health): messages with random fields (words in
+the lexicons' letters, odd Unicode, lengths at and over the limits, extreme numbers, broken GCG
+records and boards), and raw bytes (random, and valid messages mutated: bytes flipped, cut, invalid
+UTF-8 spliced in). Then 1% as many calls (at most 1,000) to the streaming RPCs (WatchGame, Health.Watch, both
+reflection streams), and as many with a header of random bytes (not UTF-8, a bad grpc-timeout: what
+grpc's own clients refuse to send). Then it sends the largest requests the limits allow (a
+10,000-word batch on the slow path, 2,000-line and 256k-character records, pathological searches).
 
-Reports: answers by status code (INTERNAL must be 0, and UNKNOWN: a server error), the worst
+Reports: answers by status code (INTERNAL must be 0, and UNKNOWN: a server error; with a bad header,
+grpc's C core itself answers INTERNAL before any Python runs, so there only UNKNOWN counts), the worst
 server CPU for one request (the server's CPU, all its threads, read from /proc before and after
 each call, which is made alone), and the server's memory: resident set after start-up, after
-the fuzzing, and the growth of its peak (VmHWM) over the largest requests. Exit status 1 when
-an answer was INTERNAL/UNKNOWN or a bound was missed (CPU 0.5 s, memory growth 50 MB).
+the fuzzing, and the growth of its peak (VmHWM) over the largest requests; and what the server
+logged, grouped. Exit status 1 when an answer was INTERNAL/UNKNOWN, the server logged a traceback,
+or a bound was missed (CPU 0.5 s, memory growth 50 MB).
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ import argparse
 import os
 import random
 import re
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -34,12 +37,13 @@ sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
+from loadgen import rss_mb, server_log, start_server, stop_server  # noqa: E402
 
 from google.protobuf import message_factory  # noqa: E402
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
 
 from lexicon_service.grpc_gen import game_pb2, lexicon_pb2  # noqa: E402
-from lexicon_service.server.server import unary_methods  # noqa: E402
+from lexicon_service.server.server import streaming_methods, unary_methods  # noqa: E402
 
 CPU_BOUND_S = 0.5
 MEMORY_BOUND_MB = 50.0
@@ -47,7 +51,12 @@ MEMORY_BOUND_MB = 50.0
 LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźżčďěňřšťůýx"
 ODD = ["ſ", "\u212a", "\ue000", "\ue001", "ﬁ", "\u0301", "\u030c", "\u0307", "ß", "İ", "ı", "\u200b", "\x00", "\n",
        "\r", "\u2028", "[", "]", "[CH]", "[ch]", "?", "*", ".", " ", "\U0001f600", "\ufeff", "\u0958", "Å", "\u0340"]
+SERVER_ERRORS = ("INTERNAL", "UNKNOWN")
+RAW_SHARE = 0.3  # of the fuzzed calls send raw bytes
 METHODS = unary_methods()  # every unary RPC: new ones are fuzzed without a change here
+# The streams: the services' own, and reflection under both its names (bidirectional)
+STREAMS = {**streaming_methods(), **{f"/grpc.reflection.{v}.ServerReflection/ServerReflectionInfo": None
+                                     for v in ("v1", "v1alpha")}}
 LISTINGS = ("/lexicon.v1.LexiconService/ListLexicons", "/lexicon.v1.GameService/ListRuleSets")
 GCG_LINES = ["#player1 Ala Ala Kot", "#player2 Bob Bob", "#rules pl-scrabble", "#character-encoding UTF-8",
              ">Ala: ABCDEFG 8D KOT +10 10", ">Bob: ?AB 8H k.T +5 5", ">Ala: ABC -ABC +0 10", ">Bob: - +0 5",
@@ -161,12 +170,21 @@ class Fuzzer:
                     setattr(message, fd.name, scalars[fd.type]())
         return message
 
+    def request_bytes(self, method: str) -> bytes:
+        """What one fuzzed call sends: a message with random fields, or (RAW_SHARE of calls) raw bytes."""
+        return self.raw(method) if self.rnd.random() < RAW_SHARE else self.message(method).SerializeToString()
+
     def raw(self, method: str) -> bytes:
+        return self.raw_of(METHODS[method], self.message(method))
+
+    def raw_of(self, cls, message=None) -> bytes:
+        """Random bytes, or a message of `cls` (random fields unless given) mutated: bytes flipped, cut,
+        invalid UTF-8 spliced in."""
         r = self.rnd
         kind = r.random()
         if kind < 0.25:
             return bytes(r.randrange(256) for _ in range(r.randrange(0, 64)))
-        data = bytearray(self.message(method).SerializeToString())
+        data = bytearray((message if message is not None else self.any_fields(cls)).SerializeToString())
         if kind < 0.5 and data:
             for _ in range(r.randrange(1, 4)):
                 data[r.randrange(len(data))] = r.randrange(256)
@@ -191,11 +209,84 @@ def server_cpu(pid: int) -> float:
     return total / 1e9
 
 
-def memory_mb(pid: int) -> tuple[float, float]:
-    status = Path(f"/proc/{pid}/status").read_text()
-    rss = int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
-    hwm = int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) / 1024
-    return rss, hwm
+def fuzz_streams(channel, fuzzer: Fuzzer, calls: int) -> Counter:
+    """`calls` calls spread over the streaming RPCs, with fuzzed requests (reflection: one to four of them);
+    each stream read until it ends or for 0.2 s (a watch waits: DEADLINE_EXCEEDED is its normal end)."""
+    from grpc_reflection.v1alpha import reflection_pb2
+
+    codes: Counter = Counter()
+    rnd = fuzzer.rnd
+    for i in range(calls):
+        method = sorted(STREAMS)[i % len(STREAMS)]
+        cls = STREAMS[method] or reflection_pb2.ServerReflectionRequest
+        data = [fuzzer.raw_of(cls) if rnd.random() < RAW_SHARE else fuzzer.any_fields(cls).SerializeToString()
+                for _ in range(1 if STREAMS[method] else rnd.randrange(1, 5))]
+        try:
+            if STREAMS[method] is None:
+                answers = channel.stream_stream(method, request_serializer=lambda b: b,
+                                                response_deserializer=lambda b: b)(iter(data), timeout=0.2)
+            else:
+                answers = channel.unary_stream(method, request_serializer=lambda b: b,
+                                               response_deserializer=lambda b: b)(data[0], timeout=0.2)
+            for _ in answers:
+                pass
+            codes[(method, "OK")] += 1
+        except grpc.RpcError as exc:
+            codes[(method, exc.code().name)] += 1
+    return codes
+
+
+def fuzz_metadata(port: int, fuzzer: Fuzzer, calls: int) -> Counter:
+    """`calls` calls with a header of random bytes (the token headers among the names): what grpc's own
+    clients refuse to send. Over the bench's lean HTTP/2 client, one connection a call."""
+    import selectors
+
+    from loadgen import H2Connection
+
+    codes: Counter = Counter()
+    rnd = fuzzer.rnd
+    methods = sorted(METHODS)
+    for _ in range(calls):
+        name = rnd.choice([b"authorization", b"x-game-token", b"x-other", b"grpc-timeout", b"te", b"x-bin"])
+        value = bytes(rnd.choice([rnd.randrange(0x20, 0x7f), rnd.randrange(0x80, 0x100)])
+                      for _ in range(rnd.randrange(0, 40)))
+        method = rnd.choice(methods)
+        conn = H2Connection(port, method, 0)
+        conn.header_block += b"\x00" + bytes((len(name),)) + name + bytes((len(value),)) + value
+        conn.send(fuzzer.request_bytes(method), time.perf_counter())
+        answers: list = []
+        selector = selectors.DefaultSelector()
+        selector.register(conn.sock, selectors.EVENT_READ)
+        deadline = time.monotonic() + 10
+        while not answers and time.monotonic() < deadline:
+            if selector.select(1):
+                conn.on_readable(lambda started, ok, result, tag: answers.append((ok, result)))
+        selector.close()
+        conn.close()
+        if not answers:
+            codes["no answer"] += 1
+        elif answers[0][0]:
+            codes["OK"] += 1
+        elif answers[0][1].startswith("bad header block: Huffman"):
+            codes["answered (headers Huffman-coded: not read by this client)"] += 1
+        else:
+            status = re.search(r"grpc-status b'(\d+)'", answers[0][1])
+            codes[grpc.StatusCode[_STATUS_NAMES[int(status.group(1))]].name if status else answers[0][1][:40]] += 1
+    return codes
+
+
+_STATUS_NAMES = {code.value[0]: code.name for code in grpc.StatusCode}
+
+
+def answer(call, data: bytes, pid: int, timeout: float) -> tuple[str, str, float]:
+    """(status code name, details, server CPU seconds) of one call, made alone."""
+    before = server_cpu(pid)
+    try:
+        call(data, timeout=timeout)
+        code, details = "OK", ""
+    except grpc.RpcError as exc:
+        code, details = exc.code().name, exc.details()
+    return code, details, server_cpu(pid) - before
 
 
 def reset_peak(pid: int) -> None:
@@ -206,17 +297,19 @@ def reset_peak(pid: int) -> None:
         pass
 
 
-def start_server(lexicons: str, extra=()) -> tuple[subprocess.Popen, int]:
-    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
-                             "--lexicons", lexicons, "--processes", "1", "--log-level", "WARNING", *extra],
-                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    m = re.search(r"on 127\.0\.0\.1:(\d+)", line)
-    if not m:
-        proc.kill()
-        raise SystemExit(f"server did not start: {line!r} {proc.stderr.read()[-2000:]}")
-    return proc, int(m.group(1))
+def log_summary(text: str) -> int:
+    """Print what the server logged, grouped by its first line; returns the number of tracebacks (target 0:
+    every failure is answered with a status and at most one rate-limited line)."""
+    entries = re.split(r"\n(?=\S)(?!Traceback|  )", text.strip()) if text.strip() else []
+    kinds = Counter(re.sub(r"\d+", "N", entry.splitlines()[0])[:160] for entry in entries)
+    tracebacks = text.count("Traceback (most recent call last)")
+    print(f"[log] the server logged {len(text.splitlines())} lines, {tracebacks} tracebacks (target 0)")
+    for first, count in kinds.most_common(12):
+        print(f"    {count:>6} x {first}")
+    if tracebacks:
+        start = text.index("Traceback (most recent call last)")
+        print("    first traceback:\n      " + "\n      ".join(text[start:].splitlines()[:40]))
+    return tracebacks
 
 
 def largest_requests(lexicons: list[str], words: list[str]):
@@ -267,7 +360,8 @@ def main(argv=None) -> int:
         with load_lexicon(Path(args.lexicons) / f"{name}.lex") as lexicon:
             keys = [k for _, k in zip(range(2000), lexicon._forms.iterkeys("k"))]
             words += [lexicon.display(k) for k in keys if lexicon.display(k).isalpha()]
-    proc, port = start_server(args.lexicons)
+    proc = start_server(args.lexicons, "--processes", "1", log_level="INFO")
+    port = proc.port
     fuzzer = Fuzzer(random.Random(args.seed), names, words)
     codes: Counter = Counter()
     worst: list[tuple[float, str, str]] = []
@@ -277,33 +371,26 @@ def main(argv=None) -> int:
             calls = {m: ch.unary_unary(m, request_serializer=lambda b: b, response_deserializer=lambda b: b)
                      for m in METHODS}
             health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=10)
-            rss_start, _ = memory_mb(proc.pid)
+            rss_start, _ = rss_mb(proc.pid)
             started = time.monotonic()
             method_names = [m for m in METHODS if m not in LISTINGS]
             for i in range(args.requests):
                 # the listings are large answers and never take input: one in fifty calls
                 method = fuzzer.rnd.choice(LISTINGS) if i % 50 == 49 else fuzzer.rnd.choice(method_names)
-                raw = fuzzer.rnd.random() < 0.3
-                data = fuzzer.raw(method) if raw else fuzzer.message(method).SerializeToString()
-                before = server_cpu(proc.pid)
-                try:
-                    calls[method](data, timeout=30)
-                    code = "OK"
-                except grpc.RpcError as exc:
-                    code = exc.code().name
-                    if code in ("INTERNAL", "UNKNOWN") and len(internal_examples) < 10:
-                        internal_examples.append((method, data[:200], exc.details()))
-                cpu = server_cpu(proc.pid) - before
+                data = fuzzer.request_bytes(method)
+                code, details, cpu = answer(calls[method], data, proc.pid, 30)
+                if code in SERVER_ERRORS and len(internal_examples) < 10:
+                    internal_examples.append((method, data[:200], details))
                 codes[code] += 1
                 if len(worst) < 5 or cpu > worst[-1][0]:
                     worst = sorted(worst + [(cpu, method, repr(data[:120]))], reverse=True)[:5]
                 if (i + 1) % 20_000 == 0:
                     print(f"  {i + 1:>7} requests, {time.monotonic() - started:6.1f} s, "
                           f"INTERNAL so far {codes['INTERNAL'] + codes['UNKNOWN']}, "
-                          f"server RSS {memory_mb(proc.pid)[0]:.0f} MB", flush=True)
+                          f"server RSS {rss_mb(proc.pid)[0]:.0f} MB", flush=True)
             elapsed = time.monotonic() - started
-            rss_fuzzed, _ = memory_mb(proc.pid)
-            print(f"[fuzz] {args.requests} requests (30% raw bytes) in {elapsed:.0f} s; answers: "
+            rss_fuzzed, _ = rss_mb(proc.pid)
+            print(f"[fuzz] {args.requests} requests ({RAW_SHARE:.0%} raw bytes) in {elapsed:.0f} s; answers: "
                   + ", ".join(f"{k} {v}" for k, v in codes.most_common()))
             bad = codes["INTERNAL"] + codes["UNKNOWN"]
             print(f"[fuzz] answered INTERNAL/UNKNOWN: {bad} (target 0)")
@@ -311,35 +398,37 @@ def main(argv=None) -> int:
                 print(f"    {method} {data!r}: {details}")
             print(f"[fuzz] worst server CPU for one fuzzed request: {worst[0][0] * 1000:.1f} ms ({worst[0][1]})")
             print(f"[fuzz] server RSS {rss_start:.0f} MB after start-up, {rss_fuzzed:.0f} MB after fuzzing")
+            extra = min(1000, max(40, args.requests // 100))
+            streams = fuzz_streams(ch, fuzzer, extra)
+            print(f"[streams] {sum(streams.values())} calls: "
+                  + ", ".join(f"{m.split('/')[1].removeprefix('grpc.')}/{m.rsplit('/', 1)[1]} {c} {n}"
+                              for (m, c), n in sorted(streams.items())))
+            bad += sum(n for (_, code), n in streams.items() if code in SERVER_ERRORS)
+            headers = fuzz_metadata(port, fuzzer, extra)
+            print(f"[metadata] {sum(headers.values())} calls with a header of random bytes: "
+                  + ", ".join(f"{k} {v}" for k, v in headers.most_common()))
+            bad += headers["UNKNOWN"] + headers["no answer"]
             # The largest requests, one at a time: CPU and growth of the peak resident set.
             worst_cpu = worst[0][0]
             worst_growth = 0.0
             for label, method, message in largest_requests(names, words):
                 data = message.SerializeToString()
-                rss_before, _ = memory_mb(proc.pid)
+                rss_before, _ = rss_mb(proc.pid)
                 reset_peak(proc.pid)
-                before = server_cpu(proc.pid)
-                try:
-                    calls[method](data, timeout=60)
-                    code = "OK"
-                except grpc.RpcError as exc:
-                    code = exc.code().name
-                    bad += code in ("INTERNAL", "UNKNOWN")
-                cpu = server_cpu(proc.pid) - before
-                rss_after, hwm = memory_mb(proc.pid)
+                code, _, cpu = answer(calls[method], data, proc.pid, 60)
+                bad += code in SERVER_ERRORS
+                rss_after, hwm = rss_mb(proc.pid)
                 growth = max(0.0, hwm - rss_before)
                 worst_cpu = max(worst_cpu, cpu)
                 worst_growth = max(worst_growth, growth)
                 print(f"[max] {label:<58} {code:<17} {len(data) / 1024:7.0f} KiB  cpu {cpu * 1000:6.1f} ms  "
                       f"peak +{growth:5.1f} MB  rss after {rss_after:5.0f} MB")
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    ok = bad == 0 and worst_cpu <= CPU_BOUND_S and worst_growth <= MEMORY_BOUND_MB
-    print(f"[summary] INTERNAL {bad} of {args.requests + sum(1 for _ in largest_requests(names, words))}; "
+        stop_server(proc)
+    tracebacks = log_summary(server_log(proc))
+    ok = bad == 0 and tracebacks == 0 and worst_cpu <= CPU_BOUND_S and worst_growth <= MEMORY_BOUND_MB
+    total = args.requests + 2 * extra + sum(1 for _ in largest_requests(names, words))
+    print(f"[summary] INTERNAL/UNKNOWN {bad} of {total}; tracebacks logged {tracebacks}; "
           f"worst CPU {worst_cpu * 1000:.0f} ms (bound {CPU_BOUND_S * 1000:.0f}); worst peak growth "
           f"{worst_growth:.1f} MB (bound {MEMORY_BOUND_MB:.0f}): {'ok' if ok else 'MISSED'}")
     return 0 if ok else 1

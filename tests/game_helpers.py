@@ -39,6 +39,15 @@ def build_lexicon(directory: Path, rule_set_id: str, words) -> Path:
     return target
 
 
+def two_tile_lexicons(base: Path, rule_set_ids) -> Path:
+    """`base/lex`, holding a lexicon of every two-tile word (two_tile_words) per rule set."""
+    directory = base / "lex"
+    directory.mkdir()
+    for rule_set_id in rule_set_ids:
+        build_lexicon(directory, rule_set_id, two_tile_words(rule_set_id))
+    return directory
+
+
 class FakeClock:
     def __init__(self, start: float = 1_800_000_000.0) -> None:
         self.now = start

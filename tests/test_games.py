@@ -24,18 +24,14 @@ except ImportError:  # stubs not generated yet (make proto)
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.rules import load_rule_set, parse_gcg, replay
 from lexicon_service.server import create_server
-from tests.game_helpers import FakeClock, Player, build_lexicon, create, find_play, tiles_of, two_tile_play, two_tile_words
+from tests.game_helpers import FakeClock, Player, create, find_play, tiles_of, two_tile_lexicons, two_tile_play
 
 RULE_SETS = ("pl-scrabble", "cs-scrabble", "cs-kriskros")
 
 
 @pytest.fixture(scope="module")
 def lexicon_dir(tmp_path_factory) -> Path:
-    directory = tmp_path_factory.mktemp("game-lexicons") / "lex"
-    directory.mkdir()
-    for rule_set_id in RULE_SETS:
-        build_lexicon(directory, rule_set_id, two_tile_words(rule_set_id))
-    return directory
+    return two_tile_lexicons(tmp_path_factory.mktemp("game-lexicons"), RULE_SETS)
 
 
 @pytest.fixture
@@ -354,6 +350,32 @@ def test_retried_requests_are_idempotent(server):
     retry = bob.pass_(expected_version=b.version)
     assert retry.replayed and retry.version == b.version + 1
     assert ann.get().version == b.version + 1
+
+
+def test_a_move_sent_again_without_ids_is_answered_as_a_retry(server):
+    _, port = server
+    rs = load_rule_set("pl-scrabble")
+    _, (ann, bob), _ = create(port, "pl-scrabble", seed=6)
+    play = two_tile_play(rs, tiles_of(rs, ann.get().rack), "8H")
+    first = ann.play(play)
+    # The answer was lost and the client sends the same move again, with no request_id or expected_version:
+    # it is still the last thing that happened in the game, so it gets the first answer, not NOT_YOUR_TURN.
+    again = ann.play(play)
+    assert again.replayed and (again.version, again.score, again.rack) == (first.version, first.score, first.rack)
+    assert bob.get().version == first.version
+    assert reason_of(error_of(ann.pass_)) == "NOT_YOUR_TURN"  # another move out of turn is still refused
+    assert reason_of(error_of(ann.play, play.replace("8H", "H8"))) == "NOT_YOUR_TURN"
+    passed = bob.pass_()
+    assert bob.pass_().replayed and bob.get().version == passed.version
+    # Once something else has happened, the same text is a new move, judged as such (its squares are taken).
+    err = error_of(ann.play, play)
+    assert err.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT)
+    assert reason_of(err) != "NOT_YOUR_TURN" and ann.get().version == passed.version
+    tile = tiles_of(rs, ann.get().rack)[0]
+    exchanged = ann.exchange(tile)
+    repeated = ann.exchange(tile)
+    assert repeated.replayed and repeated.version == exchanged.version and repeated.rack == exchanged.rack
+    assert reason_of(error_of(bob.challenge)) == "NOTHING_TO_CHALLENGE" and bob.get().version == exchanged.version
 
 
 # --- watching, clocks, director ----------------------------------------------------------------------------

@@ -76,6 +76,21 @@ def test_penalty_points_come_from_the_rule_set(service):
     assert replay(rs, parse_gcg(record)).ok
 
 
+def test_a_repeated_move_that_ended_the_game_is_answered_again(service):
+    rs = load_rule_set("pl-scrabble")  # two rounds of passes end the game
+    game_id, tokens, _, _ = service.create_game("pl-scrabble", rs, ["A", "B"], seed=2)
+    for i, token in enumerate(tokens * 2):
+        last = service.submit_move(game_id, token, pass_=True, request_id="r" if i == 3 else "")
+    assert last.state.status == "ended" and last.rack
+    # the lost answer's retry, with its request id (stored on the end of the game it caused), and without
+    for again in (service.submit_move(game_id, tokens[1], pass_=True, request_id="r"),
+                  service.submit_move(game_id, tokens[1], pass_=True)):
+        assert again.replayed and again.version == last.version == again.state.version and again.rack == last.rack
+    with pytest.raises(Refused) as refused:  # the other player's pass is no retry
+        service.submit_move(game_id, tokens[0], pass_=True)
+    assert refused.value.reason == "GAME_OVER"
+
+
 def test_the_store_refuses_a_second_writer_at_the_same_version(tmp_path):
     first = SqliteStore(tmp_path / "g.db", synchronous="OFF")
     second = SqliteStore(tmp_path / "g.db", synchronous="OFF")  # another process's store, same file

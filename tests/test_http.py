@@ -248,6 +248,11 @@ def test_errors_carry_the_grpc_code_and_message(http, stubs):
      "body: not valid JSON"),
     (lambda c: c.post("/v1/moves:validate", json={"lexicon": "pl-scrabble", "play": {"position": 8}}), 400,
      "INVALID_ARGUMENT", "body: "),
+    # JSON can spell a lone surrogate, which is no character (and was an INTERNAL on the :check fast path)
+    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b'{"words": ["kot", "\\ud800"]}'), 400,
+     "INVALID_ARGUMENT", "words[1]: a lone surrogate"),
+    (lambda c: c.post("/v1/moves:validate", content=b'{"lexicon": "pl-scrabble", "play": {"word": "K\\uDFFF"}}'),
+     400, "INVALID_ARGUMENT", "play.word: a lone surrogate"),
     (lambda c: c.get("/v1/lexicons/pl-scrabble/words/" + "k" * 65 + ":explain"), 400, "INVALID_ARGUMENT", "word: 65"),
     (lambda c: c.get("/v1/nothing-here"), 404, "NOT_FOUND", "GET /v1/nothing-here"),
     (lambda c: c.get("/v1/moves:validate"), 405, "UNIMPLEMENTED", "GET /v1/moves:validate"),
@@ -257,6 +262,36 @@ def test_bad_requests_are_json_errors_naming_the_problem(http, send, status, cod
     assert r.status_code == status, r.text
     error = r.json()["error"]
     assert error["status"] == code and error["code"] == status and error["message"].startswith(starts), error
+
+
+def test_unparsable_requests_and_clients_that_go_away_are_logged_as_client_errors(http, caplog, monkeypatch):
+    """uvicorn's warning per unparsable request is rate-limited like every client mistake, and a client
+    that leaves while sending its body is no internal error (it was logged with a traceback)."""
+    import time
+
+    from lexicon_service.server import errors
+
+    monkeypatch.setattr(errors, "_limited", errors._RateLimitedLog())
+    host, port = http.base_url.host, http.base_url.port
+    with caplog.at_level("INFO"):
+        for _ in range(15):
+            with socket.create_connection((host, port)) as sock:
+                sock.sendall(b"GARBAGE \xff\r\n\r\n")
+                assert sock.recv(100).startswith(b"HTTP/1.1 400")
+        with socket.create_connection((host, port)) as sock:
+            sock.sendall(b"POST /v1/lexicons/pl-scrabble:check HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
+            time.sleep(0.2)
+        time.sleep(1.0)  # the server notices the disconnect
+    messages = [r.getMessage() for r in caplog.records]
+    assert "Invalid HTTP request received." not in messages
+    assert 1 <= sum("invalid HTTP request" in m for m in messages) <= 10
+    assert not [r for r in caplog.records if r.exc_info], messages
+
+
+def test_a_surrogate_pair_in_json_is_one_character(http):
+    r = http.post("/v1/lexicons/pl-scrabble:check", content=b'{"words": ["kot\\ud83d\\ude00", "kot"]}')
+    assert r.status_code == 200, r.text
+    assert [w["status"] for w in r.json()["results"]] == ["WORD_STATUS_UNKNOWN_LETTER", "WORD_STATUS_VALID"]
 
 
 def test_a_servicer_added_by_route_table_gets_metadata_and_sends_trailers(grpc_server, monkeypatch):

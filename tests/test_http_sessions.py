@@ -16,17 +16,14 @@ from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.http import HttpServer, api, create_app
 from lexicon_service.rules import load_rule_set, parse_gcg, replay
 from lexicon_service.server import create_server
-from tests.game_helpers import build_lexicon, tiles_of, two_tile_play, two_tile_words
+from tests.game_helpers import tiles_of, two_tile_lexicons, two_tile_play
 
 RULE_SET = "pl-scrabble"
 
 
 @pytest.fixture(scope="module")
 def lexicon_dir(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("http-game-lexicons") / "lex"
-    directory.mkdir()
-    build_lexicon(directory, RULE_SET, two_tile_words(RULE_SET))
-    return directory
+    return two_tile_lexicons(tmp_path_factory.mktemp("http-game-lexicons"), [RULE_SET])
 
 
 @pytest.fixture(scope="module")

@@ -25,11 +25,13 @@ from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.lexicon import LexiconCorruptError, LexiconFormatError, load_lexicon
 from lexicon_service.server import Limits, create_server
 from lexicon_service.server.registry import ReloadError
+from bench_modules import bench_module
 from test_service import (  # noqa: F401 - fixtures
-    ROOT, WORDS, channel, check, game, lex, lexicon_dir, rpc_error, server, write_lexicon,
+    ROOT, WORDS, channel, check, game, lex, lexicon_dir, polish_lexicon, rpc_error, server, write_lexicon,
 )
 
 UNKNOWN = lexicon_pb2.WORD_STATUS_UNKNOWN_LETTER
+loadgen = bench_module("loadgen")  # the bench's lean HTTP/2 client and /proc readings
 
 
 # --- odd letters: one policy everywhere -----------------------------------------------------------
@@ -118,6 +120,107 @@ def test_repeated_client_errors_are_logged_a_few_times_only(caplog):
         for i in range(100):
             limited("bad request", 20, "bad request %d", i)
     assert len(caplog.records) == 3
+
+
+class _Boom(Exception):
+    pass
+
+
+class _FailingInterceptor(grpc.ServerInterceptor):
+    def intercept_service(self, continuation, handler_call_details):
+        if handler_call_details.method.endswith("/Intercepted"):
+            raise _Boom("in the interceptor")
+        return continuation(handler_call_details)
+
+
+def _failing_handlers(call_details):
+    def fail(request, context):
+        raise _Boom("in the method")
+
+    def stream(request, context):
+        yield b"first"
+        raise _Boom("while streaming")
+
+    def unserialisable(_):
+        raise _Boom("in the serialiser")
+
+    name = call_details.method.rsplit("/", 1)[-1]
+    if name == "Stream":
+        return grpc.unary_stream_rpc_method_handler(stream)
+    if name == "Serialise":
+        return grpc.unary_unary_rpc_method_handler(lambda request, context: b"x", response_serializer=unserialisable)
+    return grpc.unary_unary_rpc_method_handler(fail)
+
+
+@pytest.fixture
+def fresh_log_limits(monkeypatch):
+    """The rate limit of the server's log starts afresh (other tests in this process used it up)."""
+    from lexicon_service.server import errors
+
+    monkeypatch.setattr(errors, "_limited", errors._RateLimitedLog())
+
+
+def test_failures_outside_the_servicers_get_a_status_and_one_log_line(caplog, fresh_log_limits):
+    """What grpc itself would log with a traceback per call (an interceptor, a serialiser, a handler or a
+    stream raising) is one rate-limited line; the call gets grpc's status."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from lexicon_service.server.errors import quiet_grpc_tracebacks
+
+    quiet_grpc_tracebacks()
+    server = grpc.server(ThreadPoolExecutor(2), interceptors=[_FailingInterceptor()])
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("t.Fail", {}),))
+    server.add_generic_rpc_handlers((type("H", (grpc.GenericRpcHandler,), {
+        "service": lambda self, details: _failing_handlers(details)})(),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with caplog.at_level("INFO"), grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+            codes = {}
+            for name in ("Intercepted", "Serialise", "Method", "Stream"):
+                for _ in range(15):
+                    try:
+                        if name == "Stream":
+                            list(ch.unary_stream(f"/t.Fail/{name}")(b"", timeout=5))
+                        else:
+                            ch.unary_unary(f"/t.Fail/{name}")(b"", timeout=5)
+                    except grpc.RpcError as exc:
+                        codes[name] = exc.code()
+    finally:
+        server.stop(None)
+    assert codes == {"Intercepted": grpc.StatusCode.UNKNOWN, "Serialise": grpc.StatusCode.INTERNAL,
+                     "Method": grpc.StatusCode.UNKNOWN, "Stream": grpc.StatusCode.UNKNOWN}
+    grpc_records = [r for r in caplog.records if r.name.startswith(("grpc", "lexicon_service"))]
+    assert not [r for r in grpc_records if r.exc_info], "a traceback was logged"
+    lines = [r.getMessage() for r in grpc_records]
+    for where in ("in the interceptor", "in the serialiser", "in the method", "while streaming"):
+        logged = [line for line in lines if where in line]
+        assert 1 <= len(logged) <= 10 and "\n" not in logged[0], (where, lines)
+
+
+def test_metadata_that_is_not_utf8_is_answered_and_logged_in_one_line(server, caplog, fresh_log_limits):  # noqa: F811
+    """Only a client of its own (grpc's refuses) sends such bytes: the bench's lean HTTP/2 client."""
+    import selectors
+
+    _, port = server
+    answers = []
+    with caplog.at_level("INFO"):
+        for value in (b"Bearer \xff\xfe", b"\x80abc"):
+            conn = loadgen.H2Connection(port, "/lexicon.v1.GameSessionService/GetGame", 0)
+            conn.header_block += b"\x00" + bytes((12,)) + b"x-game-token" + bytes((len(value),)) + value
+            conn.send(b"\x0a\x10" + b"0123456789abcdef", time.perf_counter())
+            selector = selectors.DefaultSelector()
+            selector.register(conn.sock, selectors.EVENT_READ)
+            deadline = time.monotonic() + 10
+            while len(answers) < (1 if value.startswith(b"B") else 2) and time.monotonic() < deadline:
+                if selector.select(1):
+                    conn.on_readable(lambda started, ok, result, tag: answers.append(result))
+            selector.close()
+            conn.close()
+    assert len(answers) == 2 and all("grpc-status b'5'" in a for a in answers), answers  # NOT_FOUND: no such game
+    records = [r for r in caplog.records if r.name.startswith(("grpc", "lexicon_service"))]
+    assert not [r for r in records if r.exc_info]
+    assert any("not UTF-8" in r.getMessage() for r in records)
 
 
 # --- bounded work -----------------------------------------------------------------------------------
@@ -304,9 +407,8 @@ def test_a_trie_that_would_loop_for_ever_is_refused(medium_lexicon, tmp_path):
 
 
 def test_served_files_changed_in_place_do_not_crash_the_server(tmp_path):
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    target = write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    target = polish_lexicon(tmp_path)
+    directory = target.parent
     srv, port = create_server("localhost:0", directory)
     with srv, grpc.insecure_channel(f"localhost:{port}") as ch:
         stub = lexicon_pb2_grpc.LexiconServiceStub(ch)
@@ -351,9 +453,8 @@ def _raises(fn, *args):
 
 # --- manifests: reload and start-up -----------------------------------------------------------------
 def test_reload_validates_the_manifest_before_the_swap(tmp_path):
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    target = write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    target = polish_lexicon(tmp_path)
+    directory = target.parent
     srv, port = create_server("localhost:0", directory)
     with srv, grpc.insecure_channel(f"localhost:{port}") as ch:
         manifest = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
@@ -378,9 +479,8 @@ def _bad_rule_set(target: Path) -> None:
 
 
 def test_a_bad_manifest_rule_set_is_a_clear_error(tmp_path, capsys):
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    target = write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    target = polish_lexicon(tmp_path)
+    directory = target.parent
     _bad_rule_set(target)
     with pytest.raises(LexiconFormatError, match="rule set is not valid"):
         load_lexicon(target)
@@ -452,9 +552,7 @@ def test_health_list_is_answered(channel):
 
 def _supervised_server(tmp_path) -> subprocess.Popen:
     """`serve --processes 2` on a free loopback port, over a one-lexicon directory."""
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    directory = polish_lexicon(tmp_path).parent
     return subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
                              "--lexicons", str(directory), "--processes", "2", "--workers", "2",
                              "--fast-threads", "1"],
@@ -469,7 +567,7 @@ def test_a_dead_server_process_is_restarted_and_the_other_keeps_serving(tmp_path
         m = re.search(r"on 127\.0\.0\.1:(\d+) \(2 processes\)", line)
         assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
         address = f"127.0.0.1:{m.group(1)}"
-        children = _children(proc.pid)
+        children = loadgen.children(proc.pid)
         assert len(children) == 2
         victim = children[0]
         os.kill(victim, signal.SIGKILL)
@@ -483,8 +581,9 @@ def test_a_dead_server_process_is_restarted_and_the_other_keeps_serving(tmp_path
                     assert resp.acceptable
             except grpc.RpcError:
                 failures += 1
-            now_children = _children(proc.pid)
-            if len(now_children) == 2 and victim not in now_children and _serving_count(address, now_children):
+            now_children = loadgen.children(proc.pid)
+            if len(now_children) == 2 and victim not in now_children and \
+                    loadgen.listening(max(now_children), int(address.rsplit(":", 1)[1])):
                 break
             assert time.monotonic() - killed < 10, "the dead process was not restarted"
             time.sleep(0.05)
@@ -506,7 +605,7 @@ def test_server_processes_stop_when_their_supervisor_is_killed(tmp_path):
     children = []
     try:
         assert "(2 processes)" in proc.stdout.readline()
-        children = _children(proc.pid)
+        children = loadgen.children(proc.pid)
         assert len(children) == 2
         proc.kill()  # SIGKILL: the supervisor cannot stop its children itself
         proc.wait()
@@ -527,49 +626,3 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except (OSError, IndexError):
         return "Z"
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                    out.append(int(entry.name))
-            except (OSError, IndexError, ValueError):
-                pass
-    return sorted(out)
-
-
-def _serving_count(address: str, children) -> bool:
-    """True once the newest child listens (its socket is in the port's group)."""
-    newest = max(children)
-    try:
-        fds = os.listdir(f"/proc/{newest}/fd")
-    except OSError:
-        return False
-    port = int(address.rsplit(":", 1)[1])
-    listening = _listening_inodes(port)
-    for fd in fds:
-        try:
-            target = os.readlink(f"/proc/{newest}/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith("socket:[") and int(target[8:-1]) in listening:
-            return True
-    return False
-
-
-def _listening_inodes(port: int) -> set[int]:
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            parts = line.split()
-            if int(parts[1].rsplit(":", 1)[1], 16) == port and parts[3] == "0A":  # LISTEN
-                inodes.add(int(parts[9]))
-    return inodes

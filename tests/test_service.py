@@ -56,6 +56,13 @@ def write_lexicon(directory: Path, name: str, rule_set: str, words) -> Path:
     return target
 
 
+def polish_lexicon(tmp_path: Path) -> Path:
+    """`tmp_path/lex/pl-scrabble.lex`, built from WORDS, alone in its directory; its path."""
+    directory = tmp_path / "lex"
+    directory.mkdir()
+    return write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+
+
 @pytest.fixture(scope="session")
 def lexicon_dir(tmp_path_factory) -> Path:
     base = tmp_path_factory.mktemp("lexicons")
@@ -423,9 +430,7 @@ def _hammer(port: int, stop: threading.Event, failures: list, counts: list, word
 
 
 def test_reload_under_load_fails_no_request(tmp_path):
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    directory = polish_lexicon(tmp_path).parent
     srv, port = create_server("localhost:0", directory, workers=8)
     srv.start()
     stop, failures, counts = threading.Event(), [], []
@@ -462,9 +467,7 @@ def test_reload_under_load_fails_no_request(tmp_path):
 
 
 def test_failed_reload_keeps_serving_the_old_lexicons(tmp_path):
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    directory = polish_lexicon(tmp_path).parent
     srv, port = create_server("localhost:0", directory)
     srv.start()
     try:
@@ -483,9 +486,7 @@ def test_failed_reload_keeps_serving_the_old_lexicons(tmp_path):
 
 
 def test_old_lexicons_are_closed_only_after_their_last_call(tmp_path):
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    directory = polish_lexicon(tmp_path).parent
     srv, _ = create_server("localhost:0", directory)
     closed = []
     with srv.registry.acquire() as snapshot:

@@ -1,28 +1,24 @@
-"""The lean HTTP/2 load generator of bench/bench_service.py, against a real server."""
+"""The lean HTTP/2 load generator of the bench scripts (bench/loadgen.py), against a real server."""
 
 from __future__ import annotations
-
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 from lexicon_service.grpc_gen import lexicon_pb2
 from lexicon_service.server import create_server
 
+from bench_modules import bench_module
 from test_service import lexicon_dir  # noqa: F401 - the session fixture
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_service", ROOT / "bench" / "bench_service.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_service", module)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("bench_service")
+
+
+@pytest.fixture(scope="module")
+def loadgen():
+    return bench_module("loadgen")
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +29,9 @@ def port(lexicon_dir):  # noqa: F811
     srv.stop(None).wait()
 
 
-def test_hpack_decoder_rfc7541_examples(bench):
+def test_hpack_decoder_rfc7541_examples(loadgen):
     # RFC 7541 C.3: requests without Huffman coding, one connection's dynamic table
-    decoder = bench.HpackDecoder()
+    decoder = loadgen.HpackDecoder()
     first = bytes.fromhex("828684410f7777772e6578616d706c652e636f6d")
     assert decoder.decode(first) == {b":method": b"GET", b":scheme": b"http", b":path": b"/",
                                      b":authority": b"www.example.com"}
@@ -45,7 +41,7 @@ def test_hpack_decoder_rfc7541_examples(bench):
     assert headers[b"cache-control"] == b"no-cache" and headers[b":authority"] == b"www.example.com"
     assert decoder.size == 110
     assert decoder.decode(bytes.fromhex("be"))[b"cache-control"] == b"no-cache"  # the newest entry is 62
-    with pytest.raises(bench.H2Error):
+    with pytest.raises(loadgen.H2Error):
         decoder.decode(bytes.fromhex("8286418cf1e3c2e5f23a6ba0ab90f4ff"))  # C.4.1: Huffman-coded
 
 
@@ -57,26 +53,26 @@ def test_hpack_decoder_rfc7541_examples(bench):
 ])
 def test_load_generator_closed_and_open_loops(bench, port, kind, items):
     path, messages, check = bench._h2_workload(kind, "pl-scrabble", items)
-    calls, elapsed, latencies, examples, failed, cpu, lateness = bench._h2_load(
-        port, path, messages, check, 3, 0.3, 10_000, None, 0)
-    assert failed == 0, examples
-    assert calls > 10 and len(latencies) == calls and elapsed > 0 and not lateness
-    calls, elapsed, latencies, examples, failed, cpu, lateness = bench._h2_load(
-        port, path, messages, check, 4, 0.3, 10_000, 200.0, 0)
-    assert failed == 0, examples
-    assert calls == 60 and len(lateness) == 60  # 0.3 s at 200 calls/s, all sent and answered
+    closed = bench.h2_load(port, path, messages, check, 3, 0.3, max_calls=10_000)
+    assert closed.failed == 0, closed.examples
+    assert closed.calls > 10 and len(closed.latencies) == closed.calls and closed.elapsed > 0 and not closed.lateness
+    capped = bench.h2_load(port, path, messages, check, 3, 5.0, max_calls=20)
+    assert 20 <= capped.calls <= 22 and capped.elapsed < 5  # the other slots' last calls finish
+    opened = bench.h2_load(port, path, messages, check, 4, 0.3, rate=200.0)
+    assert opened.failed == 0, opened.examples
+    assert opened.calls == 60 and len(opened.lateness) == 60  # 0.3 s at 200 calls/s, all sent and answered
 
 
 def test_load_generator_reports_errors_and_wrong_answers(bench, port):
     path, messages, check = bench._h2_workload("unary", "en-scrabble", ["cat"])
-    calls, _, _, examples, failed, _, _ = bench._h2_load(port, path, messages, check, 2, 0.1, 5, None, 0)
-    assert calls == 0 and failed > 0
-    assert "grpc-status b'5'" in examples[0] and "en-scrabble" in examples[0]
+    result = bench.h2_load(port, path, messages, check, 2, 0.1, max_calls=5)
+    assert result.calls == 0 and result.failed > 0
+    assert "grpc-status b'5'" in result.examples[0] and "en-scrabble" in result.examples[0]
 
     def expect_two(data):
         if len(lexicon_pb2.CheckWordsResponse.FromString(data[5:]).results) != 2:
             raise ValueError("one answer")
 
     path, messages, _ = bench._h2_workload("unary", "pl-scrabble", ["kot"])
-    calls, _, _, examples, failed, _, _ = bench._h2_load(port, path, messages, expect_two, 1, 0.1, 5, None, 0)
-    assert calls == 0 and failed > 0 and "bad response" in examples[0]
+    result = bench.h2_load(port, path, messages, expect_two, 1, 0.1, max_calls=5)
+    assert result.calls == 0 and result.failed > 0 and "bad response" in result.examples[0]

@@ -89,6 +89,15 @@ class MoveOutcome:
         self.outcome = outcome
 
 
+def _same_move(work, event, p: int, play_text: str, exchange: str, pass_: bool) -> bool:
+    """Whether a stored event is player p's move as this request gives it."""
+    if getattr(event, "player", None) != p:
+        return False
+    return (isinstance(event, Played) and bool(play_text) and event.play == play_text) or \
+        (isinstance(event, Passed) and pass_ and event.reason == "pass") or \
+        (isinstance(event, Exchanged) and bool(exchange) and list(event.tiles) == _spelled(work, exchange))
+
+
 def _spelled(work, rack_text: str) -> list[str] | None:
     try:
         return list(work.rule_set.tile_set.spell_rack(rack_text))
@@ -378,6 +387,9 @@ class GameService:
                 if expected_version < base:
                     self._check_retry(work, expected_version, p, play_text, exchange, pass_)
                 raise StaleVersion(expected_version, base)
+            if (work.status == ENDED or work.turn != p) and expected_version is None and not request_id \
+                    and not events:
+                self._check_repeat(work, p, play_text, exchange, pass_)
             if work.status == ENDED:
                 raise Refused("GAME_OVER", f"the game has ended ({work.end_reason})")
             if work.turn != p:
@@ -402,17 +414,39 @@ class GameService:
         if not rows:
             return
         version, kind, data = rows[0]
-        event = loads(kind, data)
-        if getattr(event, "player", None) != p:
-            return
-        if (isinstance(event, Played) and event.play == play_text and play_text) or \
-                (isinstance(event, Passed) and pass_ and event.reason == "pass") or \
-                (isinstance(event, Exchanged) and exchange and list(event.tiles) == _spelled(work, exchange)):
+        if _same_move(work, loads(kind, data), p, play_text, exchange, pass_):
             raise _Replay(version)
 
+    def _check_repeat(self, work, p, play_text, exchange, pass_) -> None:
+        """A move sent again without request_id or expected_version, out of turn, while the same player's
+        identical move is still the last one made (followed at most by what it caused at once: the end
+        of the game, a redraw): the retry of a move whose answer was lost. Answer it again rather than
+        refuse it as out of turn, which would tell the client its move failed."""
+        rows = self.store.load(work.game_id, max(0, work.version - 3))
+        while rows:
+            version, kind, data = rows.pop()
+            event = loads(kind, data)
+            if not isinstance(event, (GameEnded, Redrawn)):
+                break
+        else:
+            return
+        caused = self.store.load(work.game_id, version)
+        if any(loads(k, d).at != event.at for _, k, d in caused):
+            return  # the end or redraw came later (a timeout), not from this move
+        if _same_move(work, event, p, play_text, exchange, pass_):
+            # the version the first answer gave: a play's own, a pass's or exchange's after what it caused
+            raise _Replay(version if isinstance(event, Played) or not caused else caused[-1][0])
+
     def _replayed(self, game_id, state: GameState, version: int, result_player):
-        rows = self.store.load(game_id, version - 1)
-        event = loads(rows[0][1], rows[0][2])
+        """The answer again, at `version`: the move's, or (a request id is stored on the last event a
+        command appended) the end of the game or redraw it caused, after the move."""
+        rows = [row for row in self.store.load(game_id, max(0, version - 4)) if row[0] <= version]
+        event = None
+        while rows:
+            _, kind, data = rows.pop()
+            event = loads(kind, data)
+            if not isinstance(event, (GameEnded, Redrawn)):
+                break
         player = getattr(event, "player", None)
         return MoveOutcome(version, state, player, getattr(event, "score", 0), getattr(event, "words", ()),
                            replayed=True)

@@ -184,7 +184,31 @@ def parse_json_body(raw: bytes, max_bytes: int):
         raise invalid("body: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise invalid("body: a JSON object is required")
+    if b"\\ud" in raw or b"\\uD" in raw:  # JSON may spell a lone surrogate, which is no character
+        where = _lone_surrogate(data, "")
+        if where is not None:
+            raise invalid(f"{where}: a lone surrogate (\\uD800-\\uDFFF) is not a character")
     return data
+
+
+def _lone_surrogate(value, path: str) -> str | None:
+    """The JSON path of the first string holding a lone surrogate, or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path or "body"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            where = _lone_surrogate(item, f"{path}.{key}" if path else str(key))
+            if where is not None:
+                return where
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            where = _lone_surrogate(item, f"{path}[{i}]")
+            if where is not None:
+                return where
+    return None
 
 
 def _field_by_name(descriptor, name: str):

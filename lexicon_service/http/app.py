@@ -17,7 +17,6 @@ pages, their files, `/openapi.json` and `/healthz` are open, as gRPC health is.
 from __future__ import annotations
 
 import asyncio
-import logging
 import re
 import threading
 import time
@@ -26,7 +25,7 @@ from importlib import resources
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -35,11 +34,10 @@ from lexicon_service.grpc_gen import game_pb2, session_pb2
 from lexicon_service.http import api
 from lexicon_service.http.openapi import build_openapi
 from lexicon_service.server.auth import BearerTokenInterceptor
+from lexicon_service.server.errors import status_of
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
 from lexicon_service.server.limits import Limits
-
-log = logging.getLogger("lexicon_service.http")
 
 JSON = "application/json"
 STATIC = resources.files("lexicon_service.http") / "static"
@@ -84,12 +82,15 @@ async def read_body(request: Request, max_bytes: int) -> bytes:
         raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
                            f"request body larger than max ({declared} vs. {max_bytes} bytes)")
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > max_bytes:
-            raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
-                               f"request body larger than max ({size}+ vs. {max_bytes} bytes)")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > max_bytes:
+                raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                   f"request body larger than max ({size}+ vs. {max_bytes} bytes)")
+            chunks.append(chunk)
+    except ClientDisconnect:  # a client's doing, not an internal error
+        raise api.ApiError(api.grpc.StatusCode.CANCELLED, "the client went away while sending the body") from None
     return b"".join(chunks)
 
 
@@ -176,9 +177,9 @@ class _Api:
                 return Response(api.dumps(answer), media_type=JSON, headers=_trailing(ctx))
             except api.ApiError as exc:
                 return _error(exc, _trailing(ctx))
-            except Exception:  # noqa: BLE001 - a bug must still answer in the API's error format
-                log.exception("internal error serving %s %s", request.method, request.url.path)
-                return _error(api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error"))
+            except Exception as exc:  # noqa: BLE001 - a bug must still answer in the API's error format
+                code, message = status_of(exc)  # INTERNAL, its traceback logged at most 10 times a minute
+                return _error(api.ApiError(code, message), _trailing(ctx))
 
         handle.__name__ = route.rpc
         return handle
@@ -220,9 +221,8 @@ class _Api:
                 self.streams.add(stop)
         except api.ApiError as exc:
             return _error(exc)
-        except Exception:  # noqa: BLE001
-            log.exception("internal error starting an event stream")
-            return _error(api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error"))
+        except Exception as exc:  # noqa: BLE001
+            return _error(api.ApiError(*status_of(exc)))
 
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
@@ -244,7 +244,7 @@ class _Api:
             except api.ApiError as exc:
                 put(exc)
             except Exception as exc:  # noqa: BLE001 - reported to the client as INTERNAL
-                log.exception("internal error in an event stream")
+                status_of(exc)  # logs it, rate-limited
                 put(exc)
             finally:
                 with self.streams_lock:
@@ -288,9 +288,8 @@ class _Api:
             return Response(api.dumps(answer), media_type=JSON)
         except api.ApiError as exc:
             return _error(exc)
-        except Exception:  # noqa: BLE001
-            log.exception("internal error serving the game viewer")
-            return _error(api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error"))
+        except Exception as exc:  # noqa: BLE001
+            return _error(api.ApiError(*status_of(exc)))
 
 
 def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: int = 8, fast_threads: int = 2,

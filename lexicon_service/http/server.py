@@ -7,12 +7,29 @@ answers from its own registry, the one its gRPC server uses.
 
 from __future__ import annotations
 
+import logging
 import socket
 import ssl
 import threading
 import time
 
 import uvicorn
+
+from lexicon_service.server.errors import log_client_error
+
+
+class _InvalidRequests(logging.Filter):
+    """uvicorn logs a warning per request it cannot parse (any client can send one): rate-limited
+    here, as the server logs every client mistake."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage() != "Invalid HTTP request received.":
+            return True
+        log_client_error("invalid HTTP request", "an invalid HTTP request was received (answered 400)")
+        return False
+
+
+_INVALID_REQUESTS = _InvalidRequests()
 
 
 def split_address(address: str) -> tuple[str, int]:
@@ -58,6 +75,9 @@ class HttpServer:
         config = uvicorn.Config(app, lifespan="off", access_log=False, log_level="warning",
                                 server_header=False, timeout_graceful_shutdown=5, **kwargs)
         config.load()  # here, so that a bad certificate fails the start, not the thread
+        uvicorn_log = logging.getLogger("uvicorn.error")
+        if _INVALID_REQUESTS not in uvicorn_log.filters:
+            uvicorn_log.addFilter(_INVALID_REQUESTS)
         self.server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]},
                                         name="lexicon-http", daemon=True)

@@ -29,6 +29,8 @@ import functools
 import logging
 import threading
 import time
+import traceback
+from pathlib import Path
 
 import grpc
 from google.protobuf import any_pb2
@@ -144,6 +146,41 @@ _limited = _RateLimitedLog()
 def log_client_error(kind: str, message: str, *args) -> None:
     """Log a client's mistake at INFO, rate-limited per kind."""
     _limited(kind, logging.INFO, message, *args)
+
+
+class _GrpcLogFilter(logging.Filter):
+    """grpc logs a full traceback for each call that fails outside the servicer methods, and the call
+    still gets its status: a metadata value that is not UTF-8 (cygrpc reads it as Latin-1 and the call
+    goes on), an exception in an interceptor or a handler lookup (UNKNOWN), a response that cannot be
+    serialised (INTERNAL). A client could fill the log (or a pipe the log goes to, stalling the
+    server) with them: each becomes one line here, rate-limited per kind like the servicers' own."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "grpc._cython.cygrpc" and str(record.msg).startswith("Invalid encoding"):
+            value = record.args[0] if isinstance(record.args, tuple) and record.args else b""
+            log_client_error("metadata not UTF-8", "a metadata value is not UTF-8 (read as Latin-1): %.80r", value)
+            return False
+        if not record.exc_info or record.exc_info[1] is None:
+            return True
+        exc = record.exc_info[1]
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+        first_line = str(record.getMessage()).split(":", 1)[0][:80]
+        _limited(f"grpc: {first_line}", logging.ERROR, "%s: %s: %.200s%s (traceback not logged)",
+                 first_line, type(exc).__name__, exc, where)
+        return False
+
+
+_GRPC_LOGGERS = ("grpc._cython.cygrpc", "grpc._server", "grpc._common")
+_grpc_log_filter = _GrpcLogFilter()
+
+
+def quiet_grpc_tracebacks() -> None:
+    """Install the filter above on grpc's loggers (once; every server calls it)."""
+    for name in _GRPC_LOGGERS:
+        logger = logging.getLogger(name)
+        if _grpc_log_filter not in logger.filters:
+            logger.addFilter(_grpc_log_filter)
 
 
 def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:

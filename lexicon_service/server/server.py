@@ -40,6 +40,7 @@ from lexicon_service.games.service import GameService
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
+from lexicon_service.server.errors import quiet_grpc_tracebacks
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.game_session_servicer import GameSessionServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
@@ -71,11 +72,24 @@ class _HealthServicer(health.HealthServicer):
 def unary_methods() -> dict[str, type]:
     """Every unary RPC the server answers ("/package.Service/Method") with its request class: what
     a client (or a fuzzer) may call; streaming RPCs are left out."""
+    return {path: request for path, (streaming, request) in _methods().items() if not streaming}
+
+
+def streaming_methods() -> dict[str, type]:
+    """The streaming RPCs of the services above (WatchGame, Health.Watch) with their request classes;
+    reflection's stream is not among them."""
+    return {path: request for path, (streaming, request) in _methods().items() if streaming}
+
+
+def _methods() -> dict[str, tuple[bool, type]]:
     from google.protobuf import message_factory
 
-    return {f"/{service.full_name}/{method.name}": message_factory.GetMessageClass(method.input_type)
+    return {f"/{service.full_name}/{method.name}": (method.client_streaming or method.server_streaming,
+                                                    message_factory.GetMessageClass(method.input_type))
             for module in _SERVICE_FILES for service in module.DESCRIPTOR.services_by_name.values()
-            for method in service.methods if not (method.client_streaming or method.server_streaming)}
+            for method in service.methods}
+
+
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
@@ -258,6 +272,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     `game_clock`: the games' clock (default time.time; tests inject one).
     """
     limits = limits or Limits()
+    quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
         raise ValueError("workers and fast_threads must be at least 1")
     registry = LexiconRegistry(lexicon_dir, loader=loader)

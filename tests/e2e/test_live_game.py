@@ -9,16 +9,14 @@ import pytest
 from lexicon_service.http import HttpServer, create_app
 from lexicon_service.rules import load_rule_set
 from lexicon_service.server import create_server
-from tests.game_helpers import build_lexicon, tiles_of, two_tile_play, two_tile_words
+from tests.game_helpers import tiles_of, two_tile_lexicons, two_tile_play
 
 RULE_SET = "pl-scrabble"
 
 
 @pytest.fixture(scope="module")
 def game_web(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("e2e-game-lexicons") / "lex"
-    directory.mkdir()
-    build_lexicon(directory, RULE_SET, two_tile_words(RULE_SET))
+    directory = two_tile_lexicons(tmp_path_factory.mktemp("e2e-game-lexicons"), [RULE_SET])
     srv, _ = create_server("localhost:0", directory, games_db=str(directory.parent / "games.db"))
     srv.start()
     web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()

@@ -1,0 +1,607 @@
+"""What the bench scripts share: the server they start, the /proc readings they report, the lean
+clients and the load loop that drives them.
+
+  * `start_server`: `lexicon-service serve` as a child on free loopback ports, its log in a file.
+  * `process_tree`, `cpu_seconds`, `rss_mb`, `load_average`, `percentile`.
+  * `H2Connection`: a lean gRPC client, HTTP/2 framing and HPACK over one plain TCP socket
+    (~50-120 us of CPU a call, most of it in the kernel's loopback TCP, so most of the machine goes to
+    the server); `Http1Connection`: the same for the JSON API over keep-alive HTTP/1.1.
+  * `run_load`: many such connections from one thread, in a closed loop (each slot sends its next
+    call when the last is answered) or an open loop (a fixed rate on a schedule, latency counted from
+    the scheduled start, so a slow server cannot hide its queue by slowing the clients down).
+Every loop is bounded in time and calls, and only loopback is used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import selectors
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+# --- the server and its process ------------------------------------------------------------------
+def start_server(lexicons, *options: str, log_level: str = "WARNING", new_session: bool = False,
+                 http: bool = False, wait_serving: bool = False) -> subprocess.Popen:
+    """Spawn `lexicon-service serve --address 127.0.0.1:0 --lexicons LEXICONS *options` (with `http`, also
+    `--http 127.0.0.1:0`). The process comes back with `port`, `http_url` (with `http`), `server_processes`,
+    `log` (its stderr: a file, never a pipe, which would fill unread and stall the server) and `startup`
+    (seconds from the spawn to its "serving" line, or with `wait_serving` to health SERVING)."""
+    log = tempfile.TemporaryFile(mode="w+")
+    started = time.perf_counter()
+    command = [sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0", "--lexicons",
+               str(lexicons), *(["--http", "127.0.0.1:0"] if http else []), *options, "--log-level", log_level]
+    proc = subprocess.Popen(command, cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
+                            stderr=log, text=True, start_new_session=new_session)
+    proc.log = log
+    lines = [proc.stdout.readline()]  # "lexicon-service: serving N lexicons on 127.0.0.1:PORT (...)"
+    if http:
+        lines.append(proc.stdout.readline())  # "... HTTP on http://127.0.0.1:PORT; ..."
+    port = re.search(r"127\.0\.0\.1:(\d+)", lines[0])
+    url = re.search(r"HTTP on (\S+);", lines[-1]) if http else None
+    if not port or (http and not url):
+        proc.kill()
+        proc.wait()
+        raise SystemExit(f"server did not start: {lines!r} {server_log(proc)[-2000:]}")
+    proc.port = int(port.group(1))
+    proc.http_url = url.group(1) if url else None
+    processes = re.search(r"\((\d+) processes\)", lines[0])
+    proc.server_processes = int(processes.group(1)) if processes else 1
+    if wait_serving:
+        _wait_serving(proc, started)
+    proc.startup = time.perf_counter() - started
+    return proc
+
+
+def _wait_serving(proc, started: float, limit: float = 60.0) -> None:
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with grpc.insecure_channel(f"127.0.0.1:{proc.port}") as ch:
+        stub = health_pb2_grpc.HealthStub(ch)
+        while True:
+            try:
+                if stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+            except grpc.RpcError:
+                pass
+            if time.perf_counter() - started > limit:
+                proc.kill()
+                raise SystemExit(f"server not SERVING after {limit:.0f} s")
+            time.sleep(0.005)
+
+
+def stop_server(proc, timeout: float = 20.0) -> int:
+    """SIGTERM (a supervisor relays it), then SIGKILL after `timeout` s; the exit status."""
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    return proc.returncode
+
+
+def server_log(proc) -> str:
+    proc.log.seek(0)
+    return proc.log.read()
+
+
+# --- /proc readings -------------------------------------------------------------------------------
+def percentile(values, q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, int(round(q / 100.0 * (len(values) - 1)))))
+    return values[k]
+
+
+def process_tree(pid: int) -> list[int]:
+    """The process and its children (serve --processes runs one server per child)."""
+    pids = [pid]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                pids.append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            pass
+    return pids
+
+
+def children(pid: int) -> list[int]:
+    """The process's direct children, sorted."""
+    return sorted(process_tree(pid)[1:])
+
+
+def listening(pid: int, port: int) -> bool:
+    """Whether the process holds a socket listening on the TCP port (SO_REUSEPORT: one of several)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split()
+            if int(parts[1].rsplit(":", 1)[1], 16) == port and parts[3] == "0A":  # LISTEN
+                inodes.add(int(parts[9]))
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:[") and int(target[8:-1]) in inodes:
+            return True
+    return False
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (and its children) so far."""
+    total = 0.0
+    for p in process_tree(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return float("nan")
+    return total
+
+
+def rss_mb(pid: int) -> tuple[float, float]:
+    """(VmRSS, VmHWM) in MB of a process and its children, summed (shared pages counted in each)."""
+    rss = hwm = 0.0
+    for p in process_tree(pid):
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    rss += int(line.split()[1]) / 1024
+                elif line.startswith("VmHWM:"):
+                    hwm += int(line.split()[1]) / 1024
+        except OSError:
+            return float("nan"), float("nan")
+    return rss, hwm
+
+
+def load_average() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+# --- the lean load generator: gRPC over HTTP/2 on plain sockets ------------------------------------
+# RFC 9113 (HTTP/2) framing and RFC 7541 (HPACK) decoding, as much of them as unary gRPC calls
+# need. Requests use static-table names and plain literals. Responses are decoded in full,
+# dynamic table included. gRPC's encoder sends no Huffman-coded strings; one would be an error.
+_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+_DATA, _HEADERS, _RST_STREAM, _SETTINGS, _PING, _GOAWAY, _WINDOW_UPDATE, _CONTINUATION = 0, 1, 3, 4, 6, 7, 8, 9
+_END_STREAM, _ACK, _END_HEADERS, _PADDED, _PRIORITY = 0x1, 0x1, 0x4, 0x8, 0x20
+_STATIC_TABLE = [(name.encode(), value.encode()) for name, value in (
+    (":authority", ""), (":method", "GET"), (":method", "POST"), (":path", "/"), (":path", "/index.html"),
+    (":scheme", "http"), (":scheme", "https"), (":status", "200"), (":status", "204"), (":status", "206"),
+    (":status", "304"), (":status", "400"), (":status", "404"), (":status", "500"), ("accept-charset", ""),
+    ("accept-encoding", "gzip, deflate"), ("accept-language", ""), ("accept-ranges", ""), ("accept", ""),
+    ("access-control-allow-origin", ""), ("age", ""), ("allow", ""), ("authorization", ""),
+    ("cache-control", ""), ("content-disposition", ""), ("content-encoding", ""), ("content-language", ""),
+    ("content-length", ""), ("content-location", ""), ("content-range", ""), ("content-type", ""),
+    ("cookie", ""), ("date", ""), ("etag", ""), ("expect", ""), ("expires", ""), ("from", ""), ("host", ""),
+    ("if-match", ""), ("if-modified-since", ""), ("if-none-match", ""), ("if-range", ""),
+    ("if-unmodified-since", ""), ("last-modified", ""), ("link", ""), ("location", ""), ("max-forwards", ""),
+    ("proxy-authenticate", ""), ("proxy-authorization", ""), ("range", ""), ("referer", ""), ("refresh", ""),
+    ("retry-after", ""), ("server", ""), ("set-cookie", ""), ("strict-transport-security", ""),
+    ("transfer-encoding", ""), ("user-agent", ""), ("vary", ""), ("via", ""), ("www-authenticate", ""),
+)]
+
+
+class H2Error(Exception):
+    """The server sent something this client does not handle (reported as a failed call)."""
+
+
+class HpackDecoder:
+    """RFC 7541 header-block decoding with the dynamic table. Blocks that leave the table as it was
+    are cached by their bytes."""
+
+    def __init__(self) -> None:
+        self.table: list[tuple[bytes, bytes]] = []
+        self.size = 0
+        self.max_size = 4096
+        self.version = 0  # changes with the table
+        self._cache: dict = {}
+
+    @staticmethod
+    def _int(block: bytes, i: int, bits: int) -> tuple[int, int]:
+        mask = (1 << bits) - 1
+        value = block[i] & mask
+        i += 1
+        if value == mask:
+            shift = 0
+            while True:
+                b = block[i]
+                i += 1
+                value += (b & 0x7F) << shift
+                shift += 7
+                if not b & 0x80:
+                    break
+        return value, i
+
+    def _string(self, block: bytes, i: int) -> tuple[bytes, int]:
+        huffman = block[i] & 0x80
+        n, i = self._int(block, i, 7)
+        if huffman:
+            raise H2Error("Huffman-coded header string (not supported by this load generator)")
+        return bytes(block[i:i + n]), i + n
+
+    def _entry(self, index: int) -> tuple[bytes, bytes]:
+        if 0 < index <= len(_STATIC_TABLE):
+            return _STATIC_TABLE[index - 1]
+        if 0 < index - len(_STATIC_TABLE) <= len(self.table):
+            return self.table[index - len(_STATIC_TABLE) - 1]
+        raise H2Error(f"header index {index} out of range")
+
+    def _evict(self) -> None:
+        while self.size > self.max_size and self.table:
+            name, value = self.table.pop()
+            self.size -= len(name) + len(value) + 32
+
+    def decode(self, block: bytes) -> dict[bytes, bytes]:
+        key = (self.version, block)
+        headers = self._cache.get(key)
+        if headers is not None:
+            return headers
+        version = self.version
+        headers = {}
+        i = 0
+        while i < len(block):
+            b = block[i]
+            if b & 0x80:  # indexed field
+                index, i = self._int(block, i, 7)
+                name, value = self._entry(index)
+            elif b & 0x20 and not b & 0x40:  # dynamic table size update
+                self.max_size, i = self._int(block, i, 5)
+                self.version += 1
+                self._evict()
+                continue
+            else:  # literal: with incremental indexing (0x40), without (0x00) or never indexed (0x10)
+                indexing = b & 0x40
+                index, i = self._int(block, i, 6 if indexing else 4)
+                if index:
+                    name = self._entry(index)[0]
+                else:
+                    name, i = self._string(block, i)
+                value, i = self._string(block, i)
+                if indexing:
+                    self.version += 1
+                    self.table.insert(0, (name, value))
+                    self.size += len(name) + len(value) + 32
+                    self._evict()
+            headers[name] = value
+        if self.version == version and len(self._cache) < 256:
+            self._cache[key] = headers
+        return headers
+
+
+def _frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
+    return len(payload).to_bytes(3, "big") + bytes((kind, flags)) + stream.to_bytes(4, "big") + payload
+
+
+def _literal(index: int, value: bytes) -> bytes:
+    """An HPACK literal without indexing: a static-table name (index < 15) and a plain value."""
+    return bytes((index, len(value))) + value
+
+
+class H2Connection:
+    """One client: one TCP connection to the server, calls as HTTP/2 streams (several may overlap)."""
+
+    def __init__(self, port: int, path: str, number: int) -> None:
+        self.number = number
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.hpack = HpackDecoder()
+        self.buffer = b""
+        self.next_stream = 1
+        self.calls: dict[int, list] = {}  # stream id -> [start time, response bytes, tag]
+        self.send_window = 65535  # the server's connection-level flow-control window for our data
+        self.received = 0  # response bytes since our last connection WINDOW_UPDATE
+        self.headers_in_progress = None  # (stream, end of stream, block) until END_HEADERS
+        self.waiting: list = []  # calls held back by flow control
+        self.dead: str | None = None
+        block = (b"\x83\x86"  # :method POST, :scheme http
+                 + _literal(4, path.encode()) + _literal(1, f"127.0.0.1:{port}".encode())
+                 + b"\x0f\x10" + bytes((16,)) + b"application/grpc"  # content-type (static index 31)
+                 + b"\x00\x02te\x08trailers")
+        self.header_block = block
+        # settings: no server push, a large per-stream receive window; then a large connection window
+        settings = struct.pack(">HIHI", 2, 0, 4, 1 << 30)
+        self.sock.sendall(_PREFACE + _frame(_SETTINGS, 0, 0, settings)
+                          + _frame(_WINDOW_UPDATE, 0, 0, ((1 << 30) - 65535).to_bytes(4, "big")))
+        self.sock.setblocking(False)
+
+    def send(self, message: bytes, started: float, tag=None) -> None:
+        """Start a call with a serialized request message (`started`: when its latency starts)."""
+        payload = b"\x00" + len(message).to_bytes(4, "big") + message
+        if len(payload) > self.send_window or self.waiting:
+            self.waiting.append((message, started, tag))
+            return
+        stream = self.next_stream
+        self.next_stream += 2
+        self.send_window -= len(payload)
+        self.calls[stream] = [started, b"", tag]
+        self._write(_frame(_HEADERS, _END_HEADERS, stream, self.header_block)
+                    + _frame(_DATA, _END_STREAM, stream, payload))
+
+    def _write(self, data: bytes) -> None:
+        try:
+            sent = self.sock.send(data)
+        except BlockingIOError:
+            sent = 0
+        if sent < len(data):  # the socket buffer is full (rare): finish blocking
+            self.sock.setblocking(True)
+            try:
+                self.sock.sendall(data[sent:])
+            finally:
+                self.sock.setblocking(False)
+
+    def on_readable(self, done) -> None:
+        """Read what has arrived; `done(started, ok, response message or error, tag)` per finished call."""
+        try:
+            chunk = self.sock.recv(1 << 18)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            self._fail(f"connection error: {exc}", done)
+            return
+        if not chunk:
+            self._fail("connection closed by the server", done)
+            return
+        buffer = self.buffer + chunk if self.buffer else chunk
+        i, n = 0, len(buffer)
+        replies = []
+        while n - i >= 9:
+            length = int.from_bytes(buffer[i:i + 3], "big")
+            if n - i < 9 + length:
+                break
+            kind, flags = buffer[i + 3], buffer[i + 4]
+            stream = int.from_bytes(buffer[i + 5:i + 9], "big") & 0x7FFFFFFF
+            payload = buffer[i + 9:i + 9 + length]
+            i += 9 + length
+            if kind == _DATA:
+                self.received += length
+                if flags & _PADDED:
+                    payload = payload[1:len(payload) - payload[0]]
+                call = self.calls.get(stream)
+                if call is not None:
+                    call[1] += payload
+                    if flags & _END_STREAM:
+                        del self.calls[stream]
+                        done(call[0], False, "stream ended without trailers", call[2])
+            elif kind == _HEADERS or kind == _CONTINUATION:
+                if kind == _HEADERS:
+                    if flags & _PADDED:
+                        payload = payload[1:len(payload) - payload[0]]
+                    if flags & _PRIORITY:
+                        payload = payload[5:]
+                    self.headers_in_progress = (stream, flags & _END_STREAM, payload)
+                elif self.headers_in_progress is not None:
+                    first, end, block = self.headers_in_progress
+                    self.headers_in_progress = (first, end, block + payload)
+                if flags & _END_HEADERS and self.headers_in_progress is not None:
+                    stream, end, block = self.headers_in_progress
+                    self.headers_in_progress = None
+                    try:
+                        headers = self.hpack.decode(block)
+                    except (H2Error, IndexError) as exc:
+                        self._fail(f"bad header block: {exc}", done)
+                        return
+                    if end:  # trailers (or a trailers-only error answer)
+                        call = self.calls.pop(stream, None)
+                        if call is not None:
+                            status = headers.get(b"grpc-status")
+                            if status == b"0":
+                                done(call[0], True, call[1], call[2])
+                            else:
+                                message = headers.get(b"grpc-message", b"").decode("utf-8", "replace")
+                                done(call[0], False, f"grpc-status {status!r}: {message}", call[2])
+            elif kind == _SETTINGS:
+                if not flags & _ACK:
+                    replies.append(_frame(_SETTINGS, _ACK, 0))
+            elif kind == _PING:
+                if not flags & _ACK:
+                    replies.append(_frame(_PING, _ACK, 0, payload))
+            elif kind == _WINDOW_UPDATE:
+                if stream == 0:
+                    self.send_window += int.from_bytes(payload, "big") & 0x7FFFFFFF
+            elif kind == _RST_STREAM:
+                call = self.calls.pop(stream, None)
+                if call is not None:
+                    done(call[0], False, f"stream reset (error {int.from_bytes(payload, 'big')})", call[2])
+            elif kind == _GOAWAY:
+                self._fail(f"GOAWAY (error {int.from_bytes(payload[4:8], 'big')}) {payload[8:]!r}", done)
+                return
+        self.buffer = buffer[i:]
+        if self.received > 1 << 28:
+            replies.append(_frame(_WINDOW_UPDATE, 0, 0, self.received.to_bytes(4, "big")))
+            self.received = 0
+        if replies:
+            self._write(b"".join(replies))
+        if self.waiting:
+            waiting, self.waiting = self.waiting, []
+            for item in waiting:
+                self.send(*item)
+
+    def _fail(self, why: str, done) -> None:
+        self.dead = why
+        calls, self.calls = self.calls, {}
+        waiting, self.waiting = self.waiting, []
+        for started, _, tag in list(calls.values()) + waiting:
+            done(started, False, why, tag)
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class Http1Connection:
+    """One keep-alive HTTP/1.1 connection: prebuilt requests, one at a time; the same interface as
+    H2Connection (`send`, `on_readable(done)`, `dead`)."""
+
+    def __init__(self, port: int, number: int = 0) -> None:
+        self.number = number
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        # room for a whole request (~15 KB): a blocking send must never wait for the server to read,
+        # or this one thread stops reading the other connections' answers meanwhile
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
+        self.buffer = b""
+        self.call = None  # (started, tag) of the call in flight
+        self.dead: str | None = None
+
+    @staticmethod
+    def post(path: str, body: bytes) -> bytes:
+        return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+
+    def send(self, request: bytes, started: float, tag=None) -> None:
+        self.buffer = b""
+        self.call = (started, tag)
+        self.sock.sendall(request)
+
+    def on_readable(self, done) -> None:
+        """`done(started, ok, body or error, tag)` once the answer is complete (ok: status 200)."""
+        chunk = self.sock.recv(1 << 20)
+        if not chunk:
+            self.dead = "server closed the connection"
+            call, self.call = self.call, None
+            if call is not None:
+                done(call[0], False, self.dead, call[1])
+            return
+        self.buffer += chunk
+        end = self.buffer.find(b"\r\n\r\n")
+        if end < 0:
+            return
+        head = self.buffer[:end].decode("latin-1")
+        length = int(re.search(r"(?im)^content-length:\s*(\d+)", head).group(1))
+        if len(self.buffer) < end + 4 + length or self.call is None:
+            return
+        status, body = int(head.split(" ", 2)[1]), self.buffer[end + 4:end + 4 + length]
+        (started, tag), self.call = self.call, None
+        if status == 200:
+            done(started, True, body, tag)
+        else:
+            done(started, False, f"HTTP {status}: {body[:200]!r}", tag)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def json_check(check):
+    """A check of an HTTP answer's body from a check of its JSON."""
+    return lambda body, slot: check(json.loads(body))
+
+
+# --- the load loop ---------------------------------------------------------------------------------
+@dataclass
+class LoadResult:
+    calls: int  # answered, and the answer passed its check
+    elapsed: float
+    latencies: list[float]
+    failed: int
+    examples: list[str]  # the first few failures
+    cpu: float  # this process's CPU seconds (the clients)
+    lateness: list[float] = field(default_factory=list)  # open loop: how late each call went out (s)
+    skipped: int = 0  # open loop: calls not sent (their slot could not take one)
+
+
+def run_load(conns, send, check, seconds: float, *, rate: float | None = None, slots: int | None = None,
+             max_calls: int | None = None, overrun: float = 30.0) -> LoadResult:
+    """Drive `conns` (objects with `sock` and `on_readable(done)`, calling `done(started, ok, result,
+    slot)` per answer) from this thread, for `seconds`.
+
+    `send(slot, started)` sends the next call of a slot (0 <= slot < `slots`, default one per
+    connection) and returns False when it cannot (its connection is dead, its game is waiting).
+    `check(result, slot)` reads an answer and raises on a wrong one (a failed call). Closed loop
+    (`rate` None): every slot sends its next call when the last is answered, until the time is up or
+    `max_calls` are answered. Open loop: `rate` calls/s in all, call k on slot k mod slots at its
+    scheduled time, latency from that time. Gives up `overrun` s after the end."""
+    slots = len(conns) if slots is None else slots
+    selector = selectors.DefaultSelector()
+    for conn in conns:
+        selector.register(conn.sock, selectors.EVENT_READ, conn)
+    latencies: list[float] = []
+    errors: list[str] = []
+    lateness: list[float] = []
+    clock = time.perf_counter
+    in_flight = 0
+    skipped = 0
+
+    def fire(slot: int, started: float) -> bool:
+        nonlocal in_flight
+        if send(slot, started) is False:
+            return False
+        in_flight += 1
+        return True
+
+    def done(started, ok, result, slot):
+        nonlocal in_flight
+        in_flight -= 1
+        if ok:
+            try:
+                check(result, slot)
+            except Exception as exc:  # noqa: BLE001 - a wrong answer is a failed call
+                errors.append(f"bad response: {exc!r}")
+            else:
+                latencies.append(clock() - started)
+        else:
+            errors.append(str(result))
+        if rate is None and clock() < deadline and (max_calls is None or len(latencies) < max_calls):
+            fire(slot, clock())
+
+    cpu0 = time.process_time()
+    started = clock()
+    deadline = started + seconds
+    total = int(seconds * rate) if rate else 0
+    interval = 1.0 / rate if rate else 0.0
+    if rate is None:
+        for slot in range(slots):
+            fire(slot, clock())
+    k = 0
+    while True:
+        if k < total:
+            now = clock()
+            while k < total and started + k * interval <= now:
+                scheduled = started + k * interval
+                if fire(k % slots, scheduled):
+                    lateness.append(now - scheduled)
+                else:
+                    skipped += 1
+                k += 1
+        if k >= total and in_flight <= 0:
+            break
+        timeout = max(0.0, started + k * interval - clock()) if k < total else 1.0
+        for key, _ in selector.select(timeout):
+            key.data.on_readable(done)
+        if clock() > deadline + overrun:
+            errors.append(f"calls still unanswered {overrun:.0f} s after the end of the phase")
+            break
+    elapsed = clock() - started
+    cpu = time.process_time() - cpu0
+    selector.close()
+    for conn in conns:
+        conn.close()
+    return LoadResult(len(latencies), elapsed, latencies, len(errors), errors[:3], cpu, lateness, skipped)
