@@ -107,7 +107,7 @@ def headwords_from_word_list(path: Path, known: set[str], workers: int = 2) -> t
 # a lemma is kept when at least this share of its guessed paradigm's forms of the list's lengths
 # are words of the list (the list holds every game word of its lengths, so a paradigm whose
 # forms it lacks is not this word's: abachity is not a lemma of the lity paradigm)
-GUESS_SHARE = 0.5
+GUESS_SHARE = 0.7
 
 
 def unknown_words(words: list[str]) -> list[str]:

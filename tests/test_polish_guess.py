@@ -95,6 +95,6 @@ def test_lemmas_by_analogy_of_words_sgjp_does_not_know():
     # a paradigm whose forms of the list's lengths are mostly not on the list is not the word's
     lemmas, stats = guessed_lemmas_of_words(["glabutek", "kot"], models)
     assert lemmas == [] and stats["paradigm-off-list"] == 1
-    assert guessed_lemmas_of_words(["glabutek", "glabutku", "kot"], models)[0] == ["glabutek"]
+    assert guessed_lemmas_of_words(["glabutek", "glabutku", "glabutki", "kot"], models)[0] == ["glabutek"]
     # the words of Hunspell entries are left to the --hunspell pass
     assert guessed_lemmas_of_words(words, models, exclude=frozenset(GLABUTEK))[0] == ["glandyk"]
