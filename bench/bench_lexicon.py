@@ -142,7 +142,8 @@ def held_out_recall(lex, words: list[str]) -> dict:
     """Recall on half B of the game list when only half A's lemmas (plus headwords.txt) are sources."""
     import zlib
 
-    from build_tools.make_pl_headwords import attested_lemmas_of_words, guessed_lemmas_of_words, hunspell_words
+    from build_tools.make_pl_headwords import (attested_lemmas_of_words, guessed_lemmas_of_words,
+                                               hunspell_words, list_density)
 
     half_a = [w for w in words if not zlib.crc32(w.encode("utf-8")) & 1]
     half_b = [w for w in words if zlib.crc32(w.encode("utf-8")) & 1]
@@ -151,7 +152,8 @@ def held_out_recall(lex, words: list[str]) -> dict:
     heads_a |= {w.strip().split("\t")[0] for w in (ROOT / HEADWORD_LISTS[0]).read_text(encoding="utf-8").splitlines()}
     # the lemmas by analogy of half A's words SGJP does not know, made as make_pl_headwords
     # makes data/pl/headwords-sjp-growy-guessed.txt from the whole list
-    guessed, _stats = guessed_lemmas_of_words(half_a, heads_a, hunspell_words(ROOT / "data/pl/pl_PL.dic"))
+    guessed, _stats = guessed_lemmas_of_words(half_a, heads_a, hunspell_words(ROOT / "data/pl/pl_PL.dic"),
+                                              density=list_density(half_a, heads_a))
     heads_a |= set(guessed)
     # what a build from H_A and pl_PL.dic admits: readings of a headword in H_A, or of a
     # pl_PL.dic stem (the --hunspell pass expands the stems SGJP knows as lemmas itself and

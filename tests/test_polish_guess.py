@@ -96,5 +96,20 @@ def test_lemmas_by_analogy_of_words_sgjp_does_not_know():
     lemmas, stats = guessed_lemmas_of_words(["glabutek", "kot"], models)
     assert lemmas == [] and stats["paradigm-off-list"] == 1
     assert guessed_lemmas_of_words(["glabutek", "glabutku", "glabutki", "kot"], models)[0] == ["glabutek"]
+    # on a sparser list (half of it: SGJP's own lemmas have fewer of their forms there) the
+    # test is relaxed in proportion
+    assert guessed_lemmas_of_words(["glabutek", "kot"], models, density=0.3)[0] == ["glabutek"]
     # the words of Hunspell entries are left to the --hunspell pass
     assert guessed_lemmas_of_words(words, models, exclude=frozenset(GLABUTEK))[0] == ["glandyk"]
+
+
+def test_list_density_is_the_share_of_sgjp_forms_on_the_list():
+    from build_tools.expand_pl import expand_lemma
+    from build_tools.make_pl_headwords import list_density
+
+    kot = sorted({f for f, *_ in expand_lemma("kot")[0] if 3 <= len(f) <= 5})
+    assert list_density(kot, ["kot"], sample=1) == 1.0
+    half = ["kot", "kota", "kocie"]         # of the 3-5-letter forms
+    assert set(half) < set(kot)
+    assert list_density(half, ["kot"], sample=1) == pytest.approx(3 / len(kot))
+    assert list_density(half, ["pies"], sample=1) == 1.0      # no lemma on the list: no evidence
