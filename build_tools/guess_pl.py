@@ -237,8 +237,10 @@ def guess(word: str, models: Models, *, flags: str | None = None, hforms: set | 
 
 def citation_only(items: tuple) -> tuple:
     """The paradigm's items that give the lemma itself (no prefix, nothing stripped or added):
-    the headword alone, under the paradigm's tags for it."""
-    return tuple(i for i in items if not i[0] and not i[1] and not i[2])
+    the headword alone, under the paradigm's tags for it, with no nie- or fused form built on
+    it (expand_pl reads those from the details' kind and nie fields)."""
+    return tuple(i[:6] + (i[6][:2] + (0, False) + i[6][4:],)
+                 for i in items if not i[0] and not i[1] and not i[2])
 
 
 def _part(item) -> str:

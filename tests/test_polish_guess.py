@@ -70,6 +70,12 @@ def test_an_uncertain_guess_admits_the_headword_alone():
     model, results = guess("glandyk", models)
     assert model == "patyk" and {r[0] for r in results} == {"glandyk"}
     assert results[0][2].startswith("subst:sg:nom:m")
+    # an uncertain adverb or adjective takes no nie- either
+    from build_tools.expand_pl import expand_lemma
+
+    model, results = guess("żelazo", Models(["krewniaczo", "smutek"]))
+    assert model == "krewniaczo" and {r[0] for r in results} == {"żelazo"}
+    assert {f for f, *_ in expand_lemma("żelazo", results=results)[0]} == {"żelazo"}
     model, results = guess("glabutek", models)
     assert model == "smutek"
     assert {"glabutku", "glabutkiem", "glabutków"} <= {r[0] for r in results}
