@@ -31,6 +31,8 @@ Choosing the model:
   ciekawie; not a compound noun such as półdyplom) lacks nie- or degree forms and serves
   only when no other is near. The winning paradigm also takes each part (ppas, pact, ...)
   that at least half of the voting models have (transitivity is not in the ending either).
+  When no model shares SURE_SHARED letters of ending, the guess is uncertain and only the
+  headword itself is admitted (``citation_only``: acajou, ajaj, air).
 """
 
 from __future__ import annotations
