@@ -67,8 +67,8 @@ clients-go: $(BUF)
 lexicons: $(LEXICONS)/pl-scrabble.lex $(LEXICONS)/cs-scrabble.lex $(LEXICONS)/cs-kriskros.lex
 
 # Polish: SGJP (morfeusz2) expansion of the headword list, plus the sjp.pl Hunspell forms.
-$(LEXICONS)/pl-scrabble.lex: data/pl/headwords.txt data/pl/headwords-sjp-growy.txt data/pl/pl_PL.dic data/pl/pl_PL.aff | $(VENV)/.installed
-	$(VENV)/bin/lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt --headwords data/pl/headwords-sjp-growy.txt --hunspell data/pl/pl_PL.dic -o $@
+$(LEXICONS)/pl-scrabble.lex: data/pl/headwords.txt data/pl/headwords-sjp-growy.txt data/pl/headwords-sjp-growy-guessed.txt data/pl/pl_PL.dic data/pl/pl_PL.aff | $(VENV)/.installed
+	$(VENV)/bin/lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt --headwords data/pl/headwords-sjp-growy.txt --headwords data/pl/headwords-sjp-growy-guessed.txt --hunspell data/pl/pl_PL.dic -o $@
 
 # Czech: our paradigm engine over the Czech Hunspell stems and flags.
 $(LEXICONS)/cs-scrabble.lex: $(CS_DIC) $(CS_AFF) | $(VENV)/.installed

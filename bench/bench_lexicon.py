@@ -4,8 +4,9 @@
 
 Measures, printing each number with what produced it:
 1. the full default Polish build (`lexicon-build --rules pl-scrabble --headwords
-   data/pl/headwords.txt --headwords data/pl/headwords-sjp-growy.txt --hunspell data/pl/pl_PL.dic`,
-   what the Makefile runs: DEFAULT_SOURCES),
+   data/pl/headwords.txt --headwords data/pl/headwords-sjp-growy.txt --headwords
+   data/pl/headwords-sjp-growy-guessed.txt --hunspell data/pl/pl_PL.dic`, what the Makefile
+   runs: DEFAULT_SOURCES),
    run twice in a subprocess into a temporary directory: wall time,
    CPU time, peak RSS of the build and its worker processes (getrusage of children), the
    machine's load average (other processes share the 2 cores), and whether the two builds are
@@ -17,8 +18,9 @@ Measures, printing each number with what produced it:
    L = "nie" + H with H in the list (nie- forms, which the build derives from H);
    and, because data/pl/headwords-sjp-growy.txt is made from this same game list, a held-out
    recall: the list is split in two halves by CRC-32 of each word; the lemmas of half A (as
-   build_tools.make_pl_headwords takes them: attested_lemmas_of_words) plus data/pl/headwords.txt
-   form the headword set H_A,
+   build_tools.make_pl_headwords takes them: attested_lemmas_of_words, and the lemmas by analogy
+   of its words SGJP does not know: guessed_lemmas_of_words) plus data/pl/headwords.txt form
+   the headword set H_A,
    and a word of half B counts as accepted when the lexicon admits it through a reading whose
    headword is in H_A or is a pl_PL.dic stem (the --hunspell pass expands the stems SGJP knows
    and guesses the others), which is what a build from H_A and pl_PL.dic admits, since each
@@ -48,9 +50,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-HEADWORD_LISTS = ("data/pl/headwords.txt", "data/pl/headwords-sjp-growy.txt")
-DEFAULT_SOURCES = ("--headwords", HEADWORD_LISTS[0], "--headwords", HEADWORD_LISTS[1],
-                   "--hunspell", "data/pl/pl_PL.dic")
+HEADWORD_LISTS = ("data/pl/headwords.txt", "data/pl/headwords-sjp-growy.txt",
+                  "data/pl/headwords-sjp-growy-guessed.txt")
+DEFAULT_SOURCES = (*(a for f in HEADWORD_LISTS for a in ("--headwords", f)), "--hunspell", "data/pl/pl_PL.dic")
 TARGETS = {"recall": 0.97, "build_s": 90.0, "rss_gb": 3.0, "bytes_per_form": 2.5, "lookups": 1_000_000}
 
 
@@ -140,12 +142,19 @@ def held_out_recall(lex, words: list[str]) -> dict:
     """Recall on half B of the game list when only half A's lemmas (plus headwords.txt) are sources."""
     import zlib
 
-    from build_tools.make_pl_headwords import attested_lemmas_of_words
+    from build_tools.make_pl_headwords import (attested_lemmas_of_words, guessed_lemmas_of_words,
+                                               hunspell_words, list_density)
 
     half_a = [w for w in words if not zlib.crc32(w.encode("utf-8")) & 1]
     half_b = [w for w in words if zlib.crc32(w.encode("utf-8")) & 1]
-    heads_a = attested_lemmas_of_words([w for w in half_a if w.isalpha() and w.islower()])
+    half_a = [w for w in half_a if w.isalpha() and w.islower()]
+    heads_a = attested_lemmas_of_words(half_a)
     heads_a |= {w.strip().split("\t")[0] for w in (ROOT / HEADWORD_LISTS[0]).read_text(encoding="utf-8").splitlines()}
+    # the lemmas by analogy of half A's words SGJP does not know, made as make_pl_headwords
+    # makes data/pl/headwords-sjp-growy-guessed.txt from the whole list
+    guessed, _stats = guessed_lemmas_of_words(half_a, heads_a, hunspell_words(ROOT / "data/pl/pl_PL.dic"),
+                                              density=list_density(half_a, heads_a))
+    heads_a |= set(guessed)
     # what a build from H_A and pl_PL.dic admits: readings of a headword in H_A, or of a
     # pl_PL.dic stem (the --hunspell pass expands the stems SGJP knows as lemmas itself and
     # guesses the others)

@@ -2,6 +2,7 @@
 
     lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt \
                   --headwords data/pl/headwords-sjp-growy.txt \
+                  --headwords data/pl/headwords-sjp-growy-guessed.txt \
                   --hunspell data/pl/pl_PL.dic -o lexicons/pl-scrabble.lex    (the default Polish build)
 
 Stages (``run``): read the sources (sources.py; ``_read`` turns each into passes, ``Pass``) ->
@@ -108,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         "bad input line is counted in the summary (and listed with --rejected).",
         epilog="examples:\n"
         "  lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt \\\n"
-        "                --headwords data/pl/headwords-sjp-growy.txt --hunspell data/pl/pl_PL.dic \\\n"
+        "                --headwords data/pl/headwords-sjp-growy.txt \\\n"
+        "                --headwords data/pl/headwords-sjp-growy-guessed.txt --hunspell data/pl/pl_PL.dic \\\n"
         "                -o lexicons/pl-scrabble.lex      (the default Polish build)\n"
         "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
         "  lexicon-build --rules cs-kriskros --hunspell build_tools/czech/hunspell/cs_CZ.dic -o lexicons/cs-kriskros.lex\n\n"

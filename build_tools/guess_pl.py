@@ -31,6 +31,8 @@ Choosing the model:
   ciekawie; not a compound noun such as półdyplom) lacks nie- or degree forms and serves
   only when no other is near. The winning paradigm also takes each part (ppas, pact, ...)
   that at least half of the voting models have (transitivity is not in the ending either).
+  When no model shares SURE_SHARED letters of ending, the guess is uncertain and only the
+  headword itself is admitted (``citation_only``: acajou, ajaj, air).
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ from typing import Iterable
 _TOP = "\U0010ffff"
 PER_LEVEL = 12         # models looked at per shared-ending length
 MIN_SHARED = 2         # letters of ending a model must share at least
+# a headword-only guess is uncertain when no model (of the wanted class) shares this many letters
+# of ending with the word: the headword alone is admitted, under the winning paradigm's tags
+# for its citation form (mostly foreign words and interjections, which resemble no lemma)
+SURE_SHARED = 3
 CORROBORATION = 0.5    # share of Hunspell's forms the guess must make
 PREFIXES = ("nie", "naj")
 # Polish verbal prefixes (a prefix added to a verb usually makes it perfective: grzęznąć ->
@@ -189,7 +195,9 @@ def guess(word: str, models: Models, *, flags: str | None = None, hforms: set | 
         return _guess_corroborated(word, models, flags, hforms, want_class, listed)
     best = None
     fallback = None
-    for _shared, found in _candidates(models.all, word, MIN_SHARED, want_class):
+    longest = 0
+    for shared, found in _candidates(models.all, word, MIN_SHARED, want_class):
+        longest = max(longest, shared)
         # a model derived from the word itself by a prefix (zabłękitnieć for błękitnieć,
         # nieobecny for obecny, arcyciekawie for ciekawie) usually differs in aspect, negation
         # or degree, and with it in whole paradigm parts: it is a model only when no other is
@@ -217,12 +225,24 @@ def guess(word: str, models: Models, *, flags: str | None = None, hforms: set | 
         sig = max(votes, key=lambda s: (len(votes[s]), -len(s), s))
         best = votes[sig][0]
         best = (best[0], _with_majority_parts(best[1], [it for _m, it in found]))
+        if longest < SURE_SHARED:
+            best = (best[0], citation_only(best[1]))
+            if not best[1]:
+                return None, "no-model"
         break
     if best is None and fallback:
         best = fallback[0]
     if best is None:
         return None, "no-model"
     return best[0], apply(word, best[1])
+
+
+def citation_only(items: tuple) -> tuple:
+    """The paradigm's items that give the lemma itself (no prefix, nothing stripped or added):
+    the headword alone, under the paradigm's tags for it, with no nie- or fused form built on
+    it (expand_pl reads those from the details' kind and nie fields)."""
+    return tuple(i[:6] + (i[6][:2] + (0, False) + i[6][4:],)
+                 for i in items if not i[0] and not i[1] and not i[2])
 
 
 def _part(item) -> str:

@@ -4,7 +4,8 @@ only reads the lists).
     python -m build_tools.make_pl_headwords --dic data/pl/pl_PL.dic -o data/pl/headwords.txt
     python -m build_tools.make_pl_headwords \
         --word-list ../shared/data/polish/pl_sjp_growy_lexica_subset_2020.txt \
-        --known data/pl/headwords.txt -o data/pl/headwords-sjp-growy.txt
+        --known data/pl/headwords.txt -o data/pl/headwords-sjp-growy.txt \
+        --guessed-output data/pl/headwords-sjp-growy-guessed.txt
 
 The list is the set of SGJP lemmas attested in the sjp.pl spelling dictionary:
 
@@ -28,6 +29,10 @@ the list, or longer than any word of the list, as in step 2) that the first list
 (achać, abba, aplauzować, ...) that pl_PL.dic does not have. Because that list is also what the
 benchmark measures recall on, bench/bench_lexicon.py reports a held-out recall as well: lemmas
 taken from one half of the list only, recall measured on the other half.
+
+With --guessed-output, a third list holds lemmas by analogy for the list's words that SGJP does
+not know at all (``guessed_lemmas_of_words``: the inverse of guess_pl, preferring a lemma that
+explains several words of the list); only lemmas are written, the build guesses their paradigms.
 """
 
 from __future__ import annotations
@@ -84,13 +89,129 @@ def attested_lemmas_of_words(words: list[str], workers: int = 2) -> set[str]:
     return {h for h in lemmas_of_words(words, workers) if h in listed or len(h) > longest}
 
 
+def read_word_list(path: Path) -> list[str]:
+    """The lowercase, letters-only words of a word list (one per line, UTF-8)."""
+    words = [w.strip() for w in path.read_text(encoding="utf-8").splitlines()]
+    return [w for w in words if w and w.isalpha() and w.islower()]
+
+
 def headwords_from_word_list(path: Path, known: set[str], workers: int = 2) -> tuple[list[str], dict[str, int]]:
     """The lemmas of the words in PATH (one per line, UTF-8) that KNOWN does not hold."""
-    words = [w.strip() for w in path.read_text(encoding="utf-8").splitlines()]
-    words = [w for w in words if w and w.isalpha() and w.islower()]
+    words = read_word_list(path)
     found = attested_lemmas_of_words(words, workers)
     new = found - known
     return sorted(new), {"words": len(words), "lemmas": len(found), "new-lemmas": len(new)}
+
+
+# --- lemmas by analogy: the list's words SGJP does not know ---------------------------------
+# a lemma is kept when the share of its guessed paradigm's forms (of the list's lengths) that
+# are words of the list is at least this part of the same share for the SGJP lemmas on the list
+# (list_density: 96% on the whole game list, 55% on half of it). The list holds every game word
+# of its lengths, so a paradigm whose forms it lacks is not this word's: abachity is not a lemma
+# of the lity paradigm. Between 50% and 70% of the whole list's, the kept lemmas made about as
+# many forms off the list as on it.
+GUESS_SHARE = 0.73
+
+
+def list_density(words: list[str], lemmas, sample: int = 100) -> float:
+    """The share of SGJP's forms (of the WORDS' lengths, as the build expands them) that are
+    among WORDS, over the LEMMAS whose citation form is one of the words, taking those whose
+    CRC-32 is 0 modulo SAMPLE."""
+    import zlib
+
+    from build_tools.expand_pl import expand_lemma
+
+    listed = set(words)
+    lengths = range(min(map(len, listed), default=0), max(map(len, listed), default=0) + 1)
+    on = total = 0
+    for lemma in sorted(l for l in lemmas if l in listed and zlib.crc32(l.encode("utf-8")) % sample == 0):
+        forms, reason = expand_lemma(lemma)
+        made = {f for f, *_ in forms if len(f) in lengths} if not reason else set()
+        on += len(made & listed)
+        total += len(made)
+    return on / total if total else 1.0
+
+
+def unknown_words(words: list[str]) -> list[str]:
+    """The words whose first segment Morfeusz 2 (SGJP) analyses only as ``ign``."""
+    import morfeusz2
+
+    ana = morfeusz2.Morfeusz(expand_tags=False)
+    out = []
+    for w in words:
+        first = [r for r in ana.analyse(w) if r[0] == 0]
+        if all(r[2][2] == "ign" for r in first):
+            out.append(w)
+    return out
+
+
+def hunspell_words(dic: Path) -> frozenset[str]:
+    """The flagged entries of a Hunspell dictionary and their affix forms: words whose
+    paradigm the --hunspell pass judges (guessed and corroborated by the affix forms)."""
+    from build_tools.hunspell import expand_word, read_aff, read_dic
+    from build_tools.sources import aff_path_for
+
+    aff = read_aff(aff_path_for(dic))
+    out: set[str] = set()
+    for _line, stem, flags, problem in read_dic(dic, aff):
+        if problem or not flags:
+            continue
+        out.add(stem)
+        out.update(expand_word(stem, aff.split_flags(flags), aff))
+    return frozenset(out)
+
+
+def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
+                            share: float = GUESS_SHARE, density: float = 1.0
+                            ) -> tuple[list[str], dict[str, int]]:
+    """Lemmas by analogy for the WORDS SGJP does not know (``unknown_words``; those in EXCLUDE,
+    the Hunspell entries' words, are left to the --hunspell pass): the inverse of guess_pl.
+    Each such word W is a candidate lemma; the build would guess its paradigm from MODEL_LEMMAS
+    (guess_pl.guess, headword only, as for a headword-list entry), and the candidate explains
+    the unknown words that paradigm makes. Candidates are taken greedily, the one explaining
+    most unknown words first, while they explain a word not yet explained, and kept when at
+    least SHARE x DENSITY of their forms of the list's lengths are on the list (``GUESS_SHARE``;
+    DENSITY: ``list_density``, the same share for the SGJP lemmas on the list). A
+    word explained by nothing else is its own lemma (the build's guess decides how it
+    inflects: an uncertain guess admits the headword alone)."""
+    from build_tools import guess_pl
+    from build_tools.expand_pl import expand_lemma
+
+    listed = set(words)
+    lengths = range(min(map(len, listed), default=0), max(map(len, listed), default=0) + 1)
+    unknown = sorted(w for w in unknown_words(sorted(listed)) if w not in exclude)
+    models = guess_pl.Models(model_lemmas)
+    forms_of: dict[str, set[str]] = {}
+    for w in unknown:
+        model, results = guess_pl.guess(w, models)
+        forms: set[str] = set()
+        if model is not None:
+            made, reason = expand_lemma(w, None, None, results=results)
+            if not reason:
+                forms = {f for f, *_ in made if len(f) in lengths}
+        forms_of[w] = forms
+    todo = set(unknown)
+    explains = {w: forms_of[w] & todo for w in unknown}
+    covered: set[str] = set()
+    chosen: list[str] = []
+    stats = {"words": len(listed), "unknown-words": len(unknown), "no-paradigm": 0,
+             "paradigm-off-list": 0}
+    for cand in sorted(unknown, key=lambda w: (-len(explains[w]), w)):
+        if not explains[cand] - covered:
+            continue
+        forms = forms_of[cand]
+        if not forms:
+            stats["no-paradigm"] += 1
+            continue
+        if len(forms & listed) < share * density * len(forms):
+            stats["paradigm-off-list"] += 1
+            continue
+        chosen.append(cand)
+        covered |= explains[cand]
+    stats["lemmas"] = len(chosen)
+    stats["words-explained"] = len(covered)
+    stats["lemmas-explaining-several"] = sum(1 for c in chosen if len(explains[c]) > 1)
+    return sorted(chosen), stats
 
 
 def headwords_from_dic(dic: Path, workers: int = 2) -> tuple[list[str], dict[str, int]]:
@@ -145,12 +266,23 @@ def main(argv=None) -> int:
     p.add_argument("--known", action="append", default=[], metavar="FILE",
                    help="with --word-list: headword lists whose lemmas are left out (repeatable)")
     p.add_argument("-o", "--output", default="data/pl/headwords.txt", help="(default: %(default)s)")
+    p.add_argument("--guessed-output", metavar="FILE",
+                   help="with --word-list: also write the lemmas by analogy of the list's words SGJP "
+                        "does not know (guessed_lemmas_of_words; --dic's entries are left out) to FILE")
     p.add_argument("--workers", type=int, default=2, help="processes (default: %(default)s)")
     args = p.parse_args(argv)
     if args.word_list:
         known = {line.split("\t", 1)[0].strip() for f in args.known
                  for line in Path(f).read_text(encoding="utf-8").splitlines()}
         words, stats = headwords_from_word_list(Path(args.word_list), known, args.workers)
+        if args.guessed_output:
+            listed = read_word_list(Path(args.word_list))
+            density = list_density(listed, known | set(words))
+            guessed, gstats = guessed_lemmas_of_words(listed, known | set(words), hunspell_words(Path(args.dic)),
+                                                      density=density)
+            gstats["list-density"] = round(density, 4)
+            Path(args.guessed_output).write_text("".join(w + "\n" for w in guessed), encoding="utf-8")
+            print(f"{len(guessed)} headwords written to {args.guessed_output}; {gstats}", file=sys.stderr)
     else:
         words, stats = headwords_from_dic(Path(args.dic), args.workers)
     Path(args.output).write_text("".join(w + "\n" for w in words), encoding="utf-8")

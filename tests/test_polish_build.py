@@ -120,6 +120,23 @@ def test_guessed_headwords_name_their_model(tmp_path, capsys, monkeypatch):
         assert "abadanka" not in L and "lidar" not in L and "sudanka" in L
 
 
+def test_a_headword_sgjp_does_not_know_is_inflected_or_admitted_alone(tmp_path, capsys):
+    """The lemmas by analogy of make_pl_headwords (headwords-sjp-growy-guessed.txt) through a
+    build: glabutek (SGJP: ign) is inflected like smutek; glandyk resembles no lemma by more
+    than -yk, so the guess is uncertain and only the headword itself is admitted."""
+    heads = write(tmp_path / "h.txt", "smutek\npatyk\n")
+    guessed = write(tmp_path / "g.txt", "glabutek\nglandyk\n")
+    lex = build(tmp_path, "u", "--headwords", heads, "--headwords", guessed)
+    with load_lexicon(lex) as L:
+        assert L.manifest["counts"]["guessed_headwords"] == 2
+        assert {"glabutek", "glabutku", "glabutkiem", "glabutków", "glabutkami"} <= set(L.keys())
+        assert {(r.headword, r.rule, r.model) for r in L.explain("glabutków")} == {
+            ("glabutek", "guessed", "smutek")}
+        assert [k for k in L.keys() if k.startswith("glandy")] == ["glandyk"]
+        assert {(r.headword, r.rule, r.model) for r in L.explain("glandyk")} == {
+            ("glandyk", "guessed", "patyk")}
+
+
 def test_bad_input_is_counted_with_file_and_line(tmp_path, capsys):
     heads = write(tmp_path / "h.txt", "kot\nzły\tadj\tx\nxqzvw\n")
     build(tmp_path, "b", "--headwords", heads)

@@ -246,6 +246,9 @@ def test_shipped_game_list_headwords_do_not_repeat_the_main_list():
     extra = (root / "headwords-sjp-growy.txt").read_text(encoding="utf-8").split()
     assert extra == sorted(set(extra)) and not main & set(extra)
     assert all(w.isalpha() and w.islower() for w in extra)
+    guessed = (root / "headwords-sjp-growy-guessed.txt").read_text(encoding="utf-8").split()
+    assert guessed == sorted(set(guessed)) and not (main | set(extra)) & set(guessed)
+    assert all(w.isalpha() and w.islower() for w in guessed)
 
 
 def test_no_nie_for_indeclinable_adjectives():

@@ -36,8 +36,8 @@ def test_prefixed_verb_follows_prefixed_models():
 
 def test_model_derived_from_the_word_by_a_prefix():
     # nieobecny shares all of obecny, but takes no nie- and is no model while another is near
-    model, results = guess("obecny", Models(["nieobecny", "zbędny"]))
-    assert model == "zbędny"
+    model, results = guess("obecny", Models(["nieobecny", "mocny"]))
+    assert model == "mocny"
     assert {"obecna", "obecniejszy"} <= {r[0] for r in results}
     # the one model there is still serves
     assert guess("obecny", Models(["nieobecny"]))[0] == "nieobecny"
@@ -61,3 +61,61 @@ def test_parts_most_nearest_models_have_are_added():
     assert _with_majority_parts(winner, voters) == (praet, ppas_a)
     assert _with_majority_parts(winner, voters[:2]) == (praet, ppas_a)     # half is enough
     assert _with_majority_parts(winner, [winner, winner, voters[2]]) == winner
+
+
+def test_an_uncertain_guess_admits_the_headword_alone():
+    # glandyk shares only -yk with patyk (fewer letters than SURE_SHARED): the citation form
+    # alone, under the model's tag for it; glabutek shares -utek with smutek: the paradigm
+    models = Models(["patyk", "smutek"])
+    model, results = guess("glandyk", models)
+    assert model == "patyk" and {r[0] for r in results} == {"glandyk"}
+    assert results[0][2].startswith("subst:sg:nom:m")
+    # an uncertain adverb or adjective takes no nie- either
+    from build_tools.expand_pl import expand_lemma
+
+    model, results = guess("żelazo", Models(["krewniaczo", "smutek"]))
+    assert model == "krewniaczo" and {r[0] for r in results} == {"żelazo"}
+    assert {f for f, *_ in expand_lemma("żelazo", results=results)[0]} == {"żelazo"}
+    model, results = guess("glabutek", models)
+    assert model == "smutek"
+    assert {"glabutku", "glabutkiem", "glabutków"} <= {r[0] for r in results}
+
+
+GLABUTEK = "glabutek glabutku glabutkiem glabutkowi glabutki glabutków glabutkom glabutkach".split()
+
+
+def test_lemmas_by_analogy_of_words_sgjp_does_not_know():
+    from build_tools.make_pl_headwords import guessed_lemmas_of_words, unknown_words
+
+    models = ["smutek", "kot", "patyk"]
+    words = GLABUTEK + ["kot", "glandyk", "ojojo"]
+    assert unknown_words(words) == [w for w in words if w != "kot"]
+    # one lemma explains the eight forms; glandyk is its own (uninflected) lemma; ojojo has
+    # no model at all and is left out
+    lemmas, stats = guessed_lemmas_of_words(words, models)
+    assert lemmas == ["glabutek", "glandyk"]
+    assert stats["words-explained"] == 9 and stats["lemmas-explaining-several"] == 1
+    # a word of an inflected form only, its lemma not on the list: no lemma (glabutki is no
+    # citation form any model makes)
+    assert guessed_lemmas_of_words(["glabutki", "kot"], models)[0] == []
+    # a paradigm whose forms of the list's lengths are mostly not on the list is not the word's
+    lemmas, stats = guessed_lemmas_of_words(["glabutek", "kot"], models)
+    assert lemmas == [] and stats["paradigm-off-list"] == 1
+    assert guessed_lemmas_of_words(["glabutek", "glabutku", "glabutki", "kot"], models)[0] == ["glabutek"]
+    # on a sparser list (half of it: SGJP's own lemmas have fewer of their forms there) the
+    # test is relaxed in proportion
+    assert guessed_lemmas_of_words(["glabutek", "kot"], models, density=0.3)[0] == ["glabutek"]
+    # the words of Hunspell entries are left to the --hunspell pass
+    assert guessed_lemmas_of_words(words, models, exclude=frozenset(GLABUTEK))[0] == ["glandyk"]
+
+
+def test_list_density_is_the_share_of_sgjp_forms_on_the_list():
+    from build_tools.expand_pl import expand_lemma
+    from build_tools.make_pl_headwords import list_density
+
+    kot = sorted({f for f, *_ in expand_lemma("kot")[0] if 3 <= len(f) <= 5})
+    assert list_density(kot, ["kot"], sample=1) == 1.0
+    half = ["kot", "kota", "kocie"]         # of the 3-5-letter forms
+    assert set(half) < set(kot)
+    assert list_density(half, ["kot"], sample=1) == pytest.approx(3 / len(kot))
+    assert list_density(half, ["pies"], sample=1) == 1.0      # no lemma on the list: no evidence
