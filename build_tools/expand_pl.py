@@ -294,19 +294,27 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
         if r[5][0] == "adj":
             adj_forms.setdefault(r[1], set()).add(r[0])
     indeclinable = {lid for lid, fs in adj_forms.items() if len(fs) == 1}
+    # a second witness (see ``unattested``): None when the build has no Hunspell dictionary
+    attested = None if guessed else _HUNSPELL.get("attested")
+    known: dict[str, bool] = {}
     for form, lid, tag, names, quals, details in results:
         if tag == "ign":
             continue
         head = heads.get(lid)
         if head is None:
             head = heads[lid] = lid.split(":", 1)[0]
+            known[head] = attested is not None and head in attested
         para, agl, kind, nie, tag_lower, tag_upper = details
         ftag = tag_upper if form[:1].isupper() else tag_lower
+        witnessed = not known[head] or form in attested
         if not agl:      # an agl stem (niosł-) is no word on its own
-            append((form, head, ftag, para))
+            append((form, head, ftag if witnessed else _plus(ftag, _UNATTESTED), para))
         if kind == 1:
             for fform, fused_tag in _fused(form, tag):
-                append((fform, head, _fused_tag(fused_tag, names, quals, fform), "fused"))
+                ft = _fused_tag(fused_tag, names, quals, fform)
+                if not (witnessed or agl or fform in attested):
+                    ft = _plus(ft, _UNATTESTED)
+                append((fform, head, ft, "fused"))
         elif kind == 2 and form.isalpha() and form not in NO_BY:
             for fform, extra in _by_forms(form):
                 append((fform, head, _plus(ftag, extra), "fused"))
@@ -320,7 +328,11 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
                 if max_len is not None and len(form) + 3 > max_len:
                     SKIPPED["too-long"] += 1
                 else:
-                    append(("nie" + form, head, _plus(ftag, _NEG), "nie"))
+                    nform = "nie" + form
+                    ntag = _plus(ftag, _NEG)
+                    if known[head] and nform not in attested:
+                        ntag = _plus(ntag, _UNATTESTED)
+                    append((nform, head, ntag, "nie"))
     if results and any(r[1] == "on" for r in results):
         for fform in PREP_ON:
             out.append((fform, "on", _PREP_ON_TAG, "fused"))
@@ -356,6 +368,7 @@ def _derived_adverbs(lemma: str, results) -> list:
 
 
 _NEG = frozenset({"NEG"})
+_UNATTESTED = frozenset({"UNATTESTED"})
 _GUESSED = frozenset({"GUESSED"})
 _UNION: dict = {}
 
@@ -600,6 +613,41 @@ def guess_headword(lemma: str, pos: str | None, max_len: int | None = None):
     return forms, reason, model
 
 
+# --- Hunspell as a second witness --------------------------------------------------------------
+_AFF: list = [None]
+
+
+def _set_aff(aff) -> None:
+    _AFF[0] = aff
+
+
+def _words_of_entries(chunk: list[tuple[str, str | None]]) -> list[str]:
+    from build_tools.hunspell import expand_word
+
+    aff = _AFF[0]
+    out = []
+    for stem, flags in chunk:
+        out.append(stem)
+        out += expand_word(stem, aff.split_flags(flags or ""), aff)
+    return [w for w in out if w.isalpha() and w.islower()]
+
+
+def hunspell_words(dics: Iterable, *, workers: int = 1) -> frozenset[str]:
+    """Every lowercase word the Hunspell dictionaries DICS make (stems and affix forms): the
+    witness against which ``expand_lemma`` marks SGJP forms UNATTESTED."""
+    from build_tools.hunspell import read_aff
+    from build_tools.sources import aff_path_for, read_hunspell
+
+    words: set[str] = set()
+    for dic in dics:
+        aff = read_aff(aff_path_for(dic))
+        entries = ((e.lemma, e.flags) for e in read_hunspell(dic, aff) if isinstance(e, HeadwordEntry))
+        for found in ordered_map(_words_of_entries, chunked(entries, 5000), workers=max(1, workers),
+                                 initializer=_set_aff, initargs=(aff,)):
+            words.update(found)
+    return frozenset(words)
+
+
 # --- the Polish passes for build_tools.pipeline: worker-side expand functions ------------------
 def _expansion(forms, reason, model=None) -> Expansion:
     skipped, SKIPPED["too-long"] = SKIPPED["too-long"], 0
@@ -626,9 +674,10 @@ def _max_len(judge) -> int | None:
     return judge.profile.max_length if not judge.tile_set.multi_letter_tiles else None
 
 
-def headword_pass(judge) -> Language:
-    """SGJP's paradigm of each headword (item: lemma, source, line, part of speech or None)."""
-    return Language(_expand_headword, _init_state, (_max_len(judge),), chunk=CHUNK)
+def headword_pass(judge, attested: frozenset | None = None) -> Language:
+    """SGJP's paradigm of each headword (item: lemma, source, line, part of speech or None).
+    ``attested``: the words of the build's Hunspell dictionaries (``hunspell_words``), if any."""
+    return Language(_expand_headword, _init_state, (_max_len(judge), {"attested": attested}), chunk=CHUNK)
 
 
 def guess_pass(judge, models) -> Language:
@@ -636,13 +685,14 @@ def guess_pass(judge, models) -> Language:
     return Language(_guess_headword, _init_state, (_max_len(judge), {"models": models}), chunk=CHUNK)
 
 
-def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset()) -> Language:
+def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset(), attested=None) -> Language:
     """Polish Hunspell entries (``hunspell_entry_forms``; item: stem, source, line, flags). ``done``: lemmas
     already expanded; ``keys``: the forms admitted so far (forked workers share it); ``stems``:
-    every stem of the .dic (they attest parts of guessed paradigms)."""
+    every stem of the .dic (they attest parts of guessed paradigms); ``attested``: as for
+    ``headword_pass``."""
     return Language(_hunspell_entry, _init_state,
                     (_max_len(judge), {"aff": aff, "models": models, "done": done, "keys": keys,
-                                       "stems": stems}), chunk=CHUNK)
+                                       "stems": stems, "attested": attested}), chunk=CHUNK)
 
 
 def _chunks(entries: Iterable[HeadwordEntry], size: int):

@@ -30,8 +30,8 @@
 # To exclude a class, put a deny rule before the allow rules, e.g. `deny archaic ARCH` or
 # `deny guessed-paradigm GUESSED` (no guessed headword).
 #
-# Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA GUESSED HUNSPELL FUSED N V.MSDR ADJ ADV V V.PTCP V.CVB
-#                PRO NUM ADP CONJ PART INTJ PRED FIXED
+# Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA UNATTESTED GUESSED HUNSPELL FUSED N V.MSDR ADJ ADV V
+#                V.PTCP V.CVB PRO NUM ADP CONJ PART INTJ PRED FIXED ARCH DIAL INDIV RARE NEG IMP ACT ADJP
 [profile]
 name = pl
 language = pl
@@ -47,6 +47,17 @@ deny      abbreviation       ABBR
 deny      clitic             CLITIC
 deny      marked-incorrect   NONSTD   # SGJP niepopr.: 3% on the game list
 deny      combining-form     ADJA     # lipcowo- (lipcowo-sierpniowy): bound, not a word
+# UNATTESTED: the build's Hunspell dictionary has the lemma but not this form (see above);
+# measured (off-list forms removed / on-list forms lost, 2-8 letters, in this order):
+deny      unattested-archaic UNATTESTED ARCH|DIAL|INDIV    # 2,249 / 93 (acankowi, absydów)
+deny      unattested-nie     UNATTESTED NEG ADJ|ADV        # 74 / 0 (niedziwy, niegnili)
+deny      unattested-rare-verb UNATTESTED RARE V|V.PTCP|V.CVB  # 632 / 102 (bazgramy, buchłem)
+deny      unattested-noun    UNATTESTED N !V.MSDR          # 1,985 / 410 (abatowie, allelów)
+deny      unattested-verb    UNATTESTED V !IMP !FUSED      # 200 / 50 (bladnęła, zsiwili)
+deny      unattested-active-participle UNATTESTED V.PTCP ACT  # 28 / 4 (cykocący)
+deny      unattested-transgressive UNATTESTED V.CVB        # 16 / 3 (grzebąc)
+deny      unattested-numeral UNATTESTED NUM                # 11 / 0 (dwunasto, ośm)
+deny      unattested-adjp    UNATTESTED ADJP               # 12 / 1 (blisku)
 allow     guessed            GUESSED  # inflected by analogy (guess_pl): a headword SGJP lacks
 allow     hunspell-affix-form HUNSPELL # an affix form of an SGJP lemma SGJP lacks (abisalów): 95% on the list
 allow     fused-form         FUSED
