@@ -52,6 +52,12 @@ the fused forms and 87% of the nie- forms (the rest are mostly rare or archaic S
 sjp.pl lacks); -by on other particles (jużby, kiedyby: 24-44%) and SGJP ad-adjectival forms
 (lipcowo: 14%) were far below and are not admitted.
 
+Hunspell as a second witness: when the build has a Hunspell dictionary, ``hunspell_words`` collects
+every word it makes, and ``expand_lemma`` adds UNATTESTED to an SGJP form of a lemma whose citation
+form the dictionary makes, when the dictionary does not make the form itself (a fused form: nor
+its base form; a derived adverb is judged as a form of its adjective headword). ``pl.profile``
+decides, per class and from measurement, which such forms are denied.
+
 A build runs the three Polish passes (``headword_pass``, ``hunspell_pass``, ``guess_pass``: an
 expand function each) through ``build_tools/pipeline.py``, which spreads chunks of lemmas over
 the worker processes (one Morfeusz per process), judges the forms there and merges them in input
@@ -281,8 +287,10 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
         results = [r for r in results if classes.get(r[1]) == want]
         if not results:
             return [], "pos-not-found"
-    if not guessed:
-        results = results + _derived_adverbs(lemma, results)
+    adverbs = [] if guessed else _derived_adverbs(lemma, results)
+    derived = {r[1] for r in adverbs}
+    if adverbs:
+        results = results + adverbs
     out: list[tuple[str, str, frozenset, str]] = []
     append = out.append
     nie_ok: dict[str, bool] = {}
@@ -303,7 +311,8 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
         head = heads.get(lid)
         if head is None:
             head = heads[lid] = lid.split(":", 1)[0]
-            known[head] = attested is not None and head in attested
+            # a derived adverb (końcowo) is witnessed as a form of its adjective headword
+            known[head] = attested is not None and (lemma if lid in derived else head) in attested
         para, agl, kind, nie, tag_lower, tag_upper = details
         ftag = tag_upper if form[:1].isupper() else tag_lower
         witnessed = not known[head] or form in attested

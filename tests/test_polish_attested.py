@@ -18,8 +18,8 @@ AFF = """SET UTF-8
 SFX K Y 1
 SFX K   0     a       .
 """
-DIC = "4\nacanek\nkot/K\nzrobić\nbiały\n"
-HEADS = "acanek\nabsyda\nkot\nzrobić\nbiały\n"
+DIC = "7\nacanek\nkot/K\nzrobić\nbiały\nbagażowy\nkońcowy\nkońcowo\n"
+HEADS = "acanek\nabsyda\nkot\nzrobić\nbiały\nbagażowy\nkońcowy\n"
 
 
 def _build(tmp_path, name, *args):
@@ -44,7 +44,8 @@ def builds(tmp_path_factory):
 
 
 def test_hunspell_words_are_stems_and_affix_forms(builds):
-    assert hunspell_words([builds[3]]) == {"acanek", "kot", "kota", "zrobić", "biały"}
+    assert hunspell_words([builds[3]]) == {"acanek", "kot", "kota", "zrobić", "biały", "bagażowy",
+                                           "końcowy", "końcowo"}
 
 
 def test_unattested_forms_of_lemmas_hunspell_knows_are_denied_by_class(builds):
@@ -68,6 +69,15 @@ def test_unattested_forms_of_lemmas_hunspell_knows_are_denied_by_class(builds):
     assert reasons["kotem"] == "unattested-noun"
     assert reasons["zrobię"] == "unattested-verb"
     assert reasons["niebiałego"] == "unattested-nie"
+
+
+def test_adverbs_derived_from_adjective_headwords_need_the_witness(builds):
+    """bagażowo is derived from the headword bagażowy (expand_pl._derived_adverbs): Hunspell has
+    the adjective but not the adverb, so it is denied; końcowo, which Hunspell has, stays."""
+    with load_lexicon(builds[0]) as L:
+        assert "bagażowo" not in L and "końcowo" in L
+    with load_lexicon(builds[1]) as L:
+        assert "bagażowo" in L and "końcowo" in L
 
 
 def test_a_lemma_hunspell_lacks_keeps_its_sgjp_paradigm(builds):
