@@ -168,13 +168,13 @@ class Polish:
         self.dics = [Path(d) for d in args.hunspell]
         self._attested = None
 
-    def attested(self, workers: int):
+    def attested(self):
         """The words of the build's Hunspell dictionaries, the second witness of SGJP's forms
         (expand_pl.hunspell_words); None without one."""
         if self.dics and self._attested is None:
             from build_tools.expand_pl import hunspell_words
 
-            self._attested = hunspell_words(self.dics, workers=workers or 1)
+            self._attested = hunspell_words(self.dics)
         return self._attested
 
     def builder_info(self) -> dict:
@@ -185,7 +185,7 @@ class Polish:
 
         builder.update(_polish_builder_info())
         items = ((e.lemma, e.source, e.line, e.pos) for e in entries)
-        pipeline.run(compiler, items, headword_pass(compiler.judge, self.attested(workers)), workers=workers,
+        pipeline.run(compiler, items, headword_pass(compiler.judge, self.attested()), workers=workers,
                      defer=compiler.unknown_headwords)
 
     def hunspell(self, compiler, dic: Path, progress, counter, workers: int) -> None:
@@ -208,7 +208,7 @@ class Polish:
         entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
         items = ((e.lemma, e.source, e.line, e.flags) for e in entries)
         pipeline.run(compiler, items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
-                                                    stems=frozenset(stems), attested=self.attested(workers)),
+                                                    stems=frozenset(stems), attested=self.attested()),
                      workers=workers)
 
     def finish(self, compiler, workers: int) -> None:
