@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -175,6 +176,9 @@ class Polish:
             from build_tools.expand_pl import hunspell_words
 
             self._attested = hunspell_words(self.dics)
+            # millions of strings that live until the build ends: out of the collector's sight,
+            # here and in the forked workers (each full collection would walk them)
+            gc.freeze()
         return self._attested
 
     def builder_info(self) -> dict:
@@ -304,6 +308,7 @@ def run(args) -> int:
             sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
         forms, heads, tables, readings, n_readings = compiler.finish()
     finally:
+        gc.unfreeze()        # Polish.attested may have frozen the build's objects
         if log is not None:
             log.close()
     report = compiler.report
