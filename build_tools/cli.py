@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -185,6 +186,20 @@ class Polish:
     def __init__(self, args, manifest_sources: list) -> None:
         if args.paradigms:
             raise BuildError("--paradigms is for Czech builds (Polish headwords are inflected by Morfeusz 2 / SGJP)")
+        self.dics = [Path(d) for d in args.hunspell]
+        self._attested = None
+
+    def attested(self):
+        """The words of the build's Hunspell dictionaries, the second witness of SGJP's forms
+        (expand_pl.hunspell_words); None without one."""
+        if self.dics and self._attested is None:
+            from build_tools.expand_pl import hunspell_words
+
+            self._attested = hunspell_words(self.dics)
+            # millions of strings that live until the build ends: out of the collector's sight,
+            # here and in the forked workers (each full collection would walk them)
+            gc.freeze()
+        return self._attested
 
     def builder_info(self) -> dict:
         return {}
@@ -194,7 +209,7 @@ class Polish:
 
         builder.update(_polish_builder_info())
         items = ((e.lemma, e.source, e.line, e.pos) for e in entries)
-        yield Pass(items, headword_pass(compiler.judge), compiler.unknown_headwords)
+        yield Pass(items, headword_pass(compiler.judge, self.attested()), compiler.unknown_headwords)
 
     def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
         from build_tools.expand_pl import hunspell_pass
@@ -215,7 +230,7 @@ class Polish:
         models = Models(done, flags_of)
         items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read_hunspell(dic, aff)))
         yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
-                                        stems=frozenset(stems)))
+                                        stems=frozenset(stems), attested=self.attested()))
 
     def finish(self, compiler) -> Iterator[Pass]:
         """Headwords SGJP does not know, inflected by analogy (expand_pl.guess_headword)."""
@@ -311,6 +326,7 @@ def run(args) -> int:
             sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
         forms, heads, tables, readings, n_readings = compiler.finish()                # compile
     finally:
+        gc.unfreeze()        # Polish.attested may have frozen the build's objects
         if log is not None:
             log.close()
     report = compiler.report

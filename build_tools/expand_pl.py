@@ -52,6 +52,12 @@ the fused forms and 87% of the nie- forms (the rest are mostly rare or archaic S
 sjp.pl lacks); -by on other particles (jużby, kiedyby: 24-44%) and SGJP ad-adjectival forms
 (lipcowo: 14%) were far below and are not admitted.
 
+Hunspell as a second witness: when the build has a Hunspell dictionary, ``hunspell_words`` collects
+every word it makes, and ``expand_lemma`` adds UNATTESTED to an SGJP form of a lemma whose citation
+form the dictionary makes, when the dictionary does not make the form itself (a fused form: nor
+its base form; a derived adverb is judged as a form of its adjective headword). ``pl.profile``
+decides, per class and from measurement, which such forms are denied.
+
 A build runs the three Polish passes (``headword_pass``, ``hunspell_pass``, ``guess_pass``: an
 expand function each) through ``build_tools/pipeline.py``, which spreads chunks of lemmas over
 the worker processes (one Morfeusz per process), judges the forms there and merges them in input
@@ -280,8 +286,10 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
         results = [r for r in results if classes.get(r[1]) == want]
         if not results:
             return [], "pos-not-found"
-    if not guessed:
-        results = results + _derived_adverbs(lemma, results)
+    adverbs = [] if guessed else _derived_adverbs(lemma, results)
+    derived = {r[1] for r in adverbs}
+    if adverbs:
+        results = results + adverbs
     out: list[tuple[str, str, frozenset, str]] = []
     append = out.append
     nie_ok: dict[str, bool] = {}
@@ -293,19 +301,28 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
         if r[5][0] == "adj":
             adj_forms.setdefault(r[1], set()).add(r[0])
     indeclinable = {lid for lid, fs in adj_forms.items() if len(fs) == 1}
+    # a second witness (see ``unattested``): None when the build has no Hunspell dictionary
+    attested = None if guessed else _HUNSPELL.get("attested")
+    known: dict[str, bool] = {}
     for form, lid, tag, names, quals, details in results:
         if tag == "ign":
             continue
         head = heads.get(lid)
         if head is None:
             head = heads[lid] = lid.split(":", 1)[0]
+            # a derived adverb (końcowo) is witnessed as a form of its adjective headword
+            known[head] = attested is not None and (lemma if lid in derived else head) in attested
         para, agl, kind, nie, tag_lower, tag_upper = details
         ftag = tag_upper if form[:1].isupper() else tag_lower
+        witnessed = not known[head] or form in attested
         if not agl:      # an agl stem (niosł-) is no word on its own
-            append((form, head, ftag, para))
+            append((form, head, ftag if witnessed else _plus(ftag, _UNATTESTED), para))
         if kind == 1:
             for fform, fused_tag in _fused(form, tag):
-                append((fform, head, _fused_tag(fused_tag, names, quals, fform), "fused"))
+                ft = _fused_tag(fused_tag, names, quals, fform)
+                if not (witnessed or agl or fform in attested):
+                    ft = _plus(ft, _UNATTESTED)
+                append((fform, head, ft, "fused"))
         elif kind == 2 and form.isalpha() and form not in NO_BY:
             for fform, extra in _by_forms(form):
                 append((fform, head, _plus(ftag, extra), "fused"))
@@ -319,7 +336,11 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
                 if max_len is not None and len(form) + 3 > max_len:
                     SKIPPED["too-long"] += 1
                 else:
-                    append(("nie" + form, head, _plus(ftag, _NEG), "nie"))
+                    nform = "nie" + form
+                    ntag = _plus(ftag, _NEG)
+                    if known[head] and nform not in attested:
+                        ntag = _plus(ntag, _UNATTESTED)
+                    append((nform, head, ntag, "nie"))
     if results and any(r[1] == "on" for r in results):
         for fform in PREP_ON:
             out.append((fform, "on", _PREP_ON_TAG, "fused"))
@@ -355,6 +376,7 @@ def _derived_adverbs(lemma: str, results) -> list:
 
 
 _NEG = frozenset({"NEG"})
+_UNATTESTED = frozenset({"UNATTESTED"})
 _GUESSED = frozenset({"GUESSED"})
 _UNION: dict = {}
 
@@ -587,6 +609,25 @@ def guess_headword(lemma: str, pos: str | None, max_len: int | None = None):
     return forms, reason, model
 
 
+# --- Hunspell as a second witness --------------------------------------------------------------
+def hunspell_words(dics: Iterable) -> frozenset[str]:
+    """Every lowercase word the Hunspell dictionaries DICS make (stems and affix forms): the
+    witness against which ``expand_lemma`` marks SGJP forms UNATTESTED. (Run here, not in a
+    worker pool: about 9 s of CPU for pl_PL.dic, and no fork of a process that may hold threads.)"""
+    from build_tools.hunspell import expand_word, read_aff
+    from build_tools.sources import aff_path_for, read_hunspell
+
+    words: set[str] = set()
+    for dic in dics:
+        aff = read_aff(aff_path_for(dic))
+        split = aff.split_flags
+        for e in read_hunspell(dic, aff):
+            if isinstance(e, HeadwordEntry):
+                words.add(e.lemma)
+                words.update(expand_word(e.lemma, split(e.flags or ""), aff))
+    return frozenset(w for w in words if w.isalpha() and w.islower())
+
+
 # --- the Polish passes for build_tools.pipeline: worker-side expand functions ------------------
 def _expansion(forms, reason, model=None) -> Expansion:
     skipped, SKIPPED["too-long"] = SKIPPED["too-long"], 0
@@ -613,9 +654,10 @@ def _max_len(judge) -> int | None:
     return judge.profile.max_length if not judge.tile_set.multi_letter_tiles else None
 
 
-def headword_pass(judge) -> Language:
-    """SGJP's paradigm of each headword (item: lemma, source, line, part of speech or None)."""
-    return Language(_expand_headword, _init_state, (_max_len(judge),), chunk=CHUNK)
+def headword_pass(judge, attested: frozenset | None = None) -> Language:
+    """SGJP's paradigm of each headword (item: lemma, source, line, part of speech or None).
+    ``attested``: the words of the build's Hunspell dictionaries (``hunspell_words``), if any."""
+    return Language(_expand_headword, _init_state, (_max_len(judge), {"attested": attested}), chunk=CHUNK)
 
 
 def guess_pass(judge, models) -> Language:
@@ -623,13 +665,14 @@ def guess_pass(judge, models) -> Language:
     return Language(_guess_headword, _init_state, (_max_len(judge), {"models": models}), chunk=CHUNK)
 
 
-def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset()) -> Language:
+def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset(), attested=None) -> Language:
     """Polish Hunspell entries (``hunspell_entry_forms``; item: stem, source, line, flags). ``done``: lemmas
     already expanded; ``keys``: the forms admitted so far (forked workers share it); ``stems``:
-    every stem of the .dic (they attest parts of guessed paradigms)."""
+    every stem of the .dic (they attest parts of guessed paradigms); ``attested``: as for
+    ``headword_pass``."""
     return Language(_hunspell_entry, _init_state,
                     (_max_len(judge), {"aff": aff, "models": models, "done": done, "keys": keys,
-                                       "stems": stems}), chunk=CHUNK)
+                                       "stems": stems, "attested": attested}), chunk=CHUNK)
 
 
 def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int | None = None

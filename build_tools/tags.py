@@ -58,6 +58,7 @@ INDIV    marked individual (one author's coinage) by SGJP qualifiers (indyw.)
 UNKNOWN  the analyser does not know the word (SGJP ``ign``)
 GUESSED  inflected by analogy: the paradigm source (Czech dictionary, SGJP) does not hold the headword
 HUNSPELL a Polish Hunspell affix form of a lemma SGJP knows that SGJP's paradigm does not make
+UNATTESTED a Polish SGJP form that the build's Hunspell dictionary lacks, though it has the lemma
 TOPO     adjective derived from a place name (Czech ostravský from Ostrava)
 """
 
@@ -87,7 +88,8 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "impers": ("IMPRS",),
     "class": ("PROPN", "ABBR"),
     "extra": ("SHORT", "POSS", "FUSED", "CLITIC", "ADJA", "ADJP", "PRED", "FIXED", "DEPR", "MOD",
-              "ARCH", "NONSTD", "VULG", "UNKNOWN", "GUESSED", "HUNSPELL", "TOPO", "RARE", "DIAL", "COLL", "INDIV"),
+              "ARCH", "NONSTD", "VULG", "UNKNOWN", "GUESSED", "HUNSPELL", "TOPO", "RARE", "DIAL", "COLL", "INDIV",
+              "UNATTESTED"),
 }
 # Categories whose features are alternatives of one another when several appear in one tag.
 # "pos" is not one: N;V.MSDR is a gerund, not "noun or gerund".

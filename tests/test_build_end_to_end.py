@@ -94,9 +94,10 @@ def test_hunspell_polish_affix_forms(tmp_path, capsys, monkeypatch, workers):
     lex = build(tmp_path, "hs", "--hunspell", dic, "--workers", workers)
     assert "capitalised" in capsys.readouterr().out
     with load_lexicon(lex) as L:
-        assert {"kot", "kota", "kotami", "kocie", "żółw", "żółwiami", "żółwiowi"} <= set(L.keys())
+        # (kocie, żółwiami: SGJP forms this dictionary lacks are UNATTESTED, see test_polish_attested)
+        assert {"kot", "kota", "kotami", "żółw"} <= set(L.keys())
         assert "żółwami" not in L and "żółwa" not in L       # the affixes' forms, not SGJP's
-        assert L.explain("żółwiami")[0].rule == "noun"
+        assert L.explain("kotami")[0].rule == "noun"
         assert L.manifest["sources"][1]["kind"] == "hunspell-aff"
 
 
@@ -124,7 +125,8 @@ def test_hunspell_drops_abbreviations_listed_without_their_dot(tmp_path, capsys)
     assert "abbreviation" in capsys.readouterr().out
     with load_lexicon(lex) as L:
         assert not {"np", "itd", "godz"} & set(L.keys())
-        assert {"dom", "domu", "ul", "ula"} <= set(L.keys())
+        # (domu, ula: SGJP forms this dictionary lacks are UNATTESTED, see test_polish_attested)
+        assert {"dom", "ul"} <= set(L.keys())
 
 
 def test_combined_sources_and_determinism(tmp_path, capsys):

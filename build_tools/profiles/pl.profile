@@ -17,9 +17,19 @@
 # (GUESSED); unflagged stems SGJP does not know (culture, abrazo) and stems SGJP knows only as
 # abbreviations (np, mbar is unknown and unflagged) are not admitted (build summary: reasons).
 #
+# Hunspell is a second witness (build with --hunspell): an SGJP form of a lemma whose citation
+# form pl_PL.dic makes, but which pl_PL.dic does not make itself, is tagged UNATTESTED
+# (expand_pl.hunspell_words; a fused form is witnessed by its base form, a derived adverb is
+# judged as a form of its adjective headword). sjp.pl's spelling dictionary and its game list
+# come from one dictionary, so such a form is mostly no game word: the deny rules below keep
+# the classes where at least 3 off-list forms go per on-list form lost (2-8 letters, game list
+# of 2020, measuring only). Left alone (below 3 to 1): adjectives 2.8, passive participles
+# 1.4, imperatives 2.5, fused forms 2.6, gerunds 1.3, comparatives (0 off / 75 on).
+#
 # SGJP qualifiers, decided by measurement against the sjp.pl game list of 2020 (measuring
 # only; the share of the forms of 2-8 letters that only a reading with this qualifier admits,
-# and that are on that list, counted on lemmas whose citation form sjp.pl attests):
+# and that are on that list, counted on lemmas whose citation form sjp.pl attests; measured
+# before the UNATTESTED rules, which now deny the unattested ARCH/DIAL/INDIV forms):
 #   daw./przest. ARCH   75% / 91% on the list (7,583 + 7,893 words): admitted
 #   rzad.        RARE   84% (4,405 words): admitted
 #   gwar./reg.   DIAL   87% / 91%: admitted
@@ -30,8 +40,9 @@
 # To exclude a class, put a deny rule before the allow rules, e.g. `deny archaic ARCH` or
 # `deny guessed-paradigm GUESSED` (no guessed headword).
 #
-# Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA GUESSED HUNSPELL FUSED N V.MSDR ADJ ADV V V.PTCP V.CVB
-#                PRO NUM ADP CONJ PART INTJ PRED FIXED
+# Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA UNATTESTED GUESSED HUNSPELL FUSED N V.MSDR ADJ ADV V
+#                V.PTCP V.CVB PRO NUM ADP CONJ PART INTJ PRED FIXED ARCH DIAL INDIV RARE NEG IMP ACT ADJP
+#                CMPR SPRL
 [profile]
 name = pl
 language = pl
@@ -47,6 +58,18 @@ deny      abbreviation       ABBR
 deny      clitic             CLITIC
 deny      marked-incorrect   NONSTD   # SGJP niepopr.: 3% on the game list
 deny      combining-form     ADJA     # lipcowo- (lipcowo-sierpniowy): bound, not a word
+# UNATTESTED: the build's Hunspell dictionary has the lemma but not this form (see above);
+# measured (off-list forms removed / on-list forms lost, 2-8 letters, in this order):
+deny      unattested-archaic UNATTESTED ARCH|DIAL|INDIV    # 2,249 / 93 (acankowi, absydów)
+deny      unattested-nie     UNATTESTED NEG ADJ|ADV        # 74 / 0 (niedziwy, niegnili)
+deny      unattested-rare-verb UNATTESTED RARE V|V.PTCP|V.CVB  # 632 / 102 (bazgramy, buchłem)
+deny      unattested-noun    UNATTESTED N !V.MSDR          # 1,985 / 410 (abatowie, allelów)
+deny      unattested-verb    UNATTESTED V !IMP !FUSED      # 200 / 50 (bladnęła, zsiwili)
+deny      unattested-active-participle UNATTESTED V.PTCP ACT  # 28 / 4 (cykocący)
+deny      unattested-transgressive UNATTESTED V.CVB        # 16 / 3 (grzebąc)
+deny      unattested-numeral UNATTESTED NUM                # 11 / 0 (dwunasto, ośm)
+deny      unattested-adjp    UNATTESTED ADJP               # 12 / 1 (blisku)
+deny      unattested-adverb  UNATTESTED ADV !CMPR !SPRL    # derived adverbs (biedno, bagażowo): 212 / 0
 allow     guessed            GUESSED  # inflected by analogy (guess_pl): a headword SGJP lacks
 allow     hunspell-affix-form HUNSPELL # an affix form of an SGJP lemma SGJP lacks (abisalów): 95% on the list
 allow     fused-form         FUSED

@@ -1,0 +1,94 @@
+"""Hunspell as a second witness of SGJP's forms, end to end through small builds in tmp_path:
+an SGJP form that the build's Hunspell dictionary lacks, of a lemma the dictionary has, is
+tagged UNATTESTED, and pl.profile denies such forms of the classes where measurement showed
+mostly phonies (archaic nouns, nouns, non-imperative verb forms, the build's nie- forms) and
+keeps the others (adjectives, imperatives, fused forms)."""
+
+import pytest
+
+pytest.importorskip("morfeusz2")
+
+from build_tools.cli import main as build_main  # noqa: E402
+from build_tools.expand_pl import hunspell_words  # noqa: E402
+from lexicon_service.lexicon import load_lexicon  # noqa: E402
+
+# kot/K attests kota only; acanek, zrobić and biały are bare stems (the lemma, no other form)
+AFF = """SET UTF-8
+
+SFX K Y 1
+SFX K   0     a       .
+"""
+DIC = "7\nacanek\nkot/K\nzrobić\nbiały\nbagażowy\nkońcowy\nkońcowo\n"
+HEADS = "acanek\nabsyda\nkot\nzrobić\nbiały\nbagażowy\nkońcowy\n"
+
+
+def _build(tmp_path, name, *args):
+    out = tmp_path / f"{name}.lex"
+    assert build_main(["--rules", "pl-scrabble", "--quiet", "--workers", "1", "-o", str(out),
+                       *map(str, args)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("attested")
+    (tmp / "a.aff").write_text(AFF, encoding="utf-8")
+    dic = tmp / "a.dic"
+    dic.write_text(DIC, encoding="utf-8")
+    heads = tmp / "h.txt"
+    heads.write_text(HEADS, encoding="utf-8")
+    rejected = tmp / "rejected.tsv"
+    with_dic = _build(tmp, "with", "--headwords", heads, "--hunspell", dic, "--rejected", rejected)
+    without = _build(tmp, "without", "--headwords", heads)
+    return with_dic, without, rejected.read_text(encoding="utf-8"), dic
+
+
+def test_hunspell_words_are_stems_and_affix_forms(builds):
+    assert hunspell_words([builds[3]]) == {"acanek", "kot", "kota", "zrobić", "biały", "bagażowy",
+                                           "końcowy", "końcowo"}
+
+
+def test_unattested_forms_of_lemmas_hunspell_knows_are_denied_by_class(builds):
+    with_dic, _, rejected, _ = builds
+    with load_lexicon(with_dic) as L:
+        # attested by Hunspell: admitted, with no UNATTESTED reading
+        for form in ("acanek", "kot", "kota", "zrobić", "biały"):
+            assert L.is_admissible(form), form
+        assert all("UNATTESTED" not in r.tag for r in L.explain("kota"))
+        # denied classes: an archaic noun's forms, a noun's, a verb's present, the build's nie-
+        for form in ("acankowi", "acanku", "kotem", "kotowi", "zrobię", "zrobiono",
+                     "niebiałego"):
+            assert not L.is_admissible(form), form
+        # kept classes: adjectives, imperatives, fused forms (neuter ones too: PFS admits them)
+        for form in ("białego", "bielszy", "zrób", "zróbże", "zrobiłem", "zrobiłom", "zrobiłbym"):
+            assert L.is_admissible(form), form
+        (r,) = L.explain("białego")[:1]
+        assert "UNATTESTED" in r.tag.split(";") and r.rule == "adjective"
+    reasons = {line.split("\t")[0]: line.split("\t")[1] for line in rejected.splitlines() if line}
+    assert reasons["acankowi"] == "unattested-archaic"
+    assert reasons["kotem"] == "unattested-noun"
+    assert reasons["zrobię"] == "unattested-verb"
+    assert reasons["niebiałego"] == "unattested-nie"
+
+
+def test_adverbs_derived_from_adjective_headwords_need_the_witness(builds):
+    """bagażowo is derived from the headword bagażowy (expand_pl._derived_adverbs): Hunspell has
+    the adjective but not the adverb, so it is denied; końcowo, which Hunspell has, stays."""
+    with load_lexicon(builds[0]) as L:
+        assert "bagażowo" not in L and "końcowo" in L
+    with load_lexicon(builds[1]) as L:
+        assert "bagażowo" in L and "końcowo" in L
+
+
+def test_a_lemma_hunspell_lacks_keeps_its_sgjp_paradigm(builds):
+    with load_lexicon(builds[0]) as L:
+        for form in ("absyda", "absydą", "absydzie"):
+            assert L.is_admissible(form), form
+            assert all("UNATTESTED" not in r.tag for r in L.explain(form))
+
+
+def test_without_a_hunspell_dictionary_sgjp_alone_decides(builds):
+    with load_lexicon(builds[1]) as L:
+        for form in ("acankowi", "kotem", "zrobię", "niebiałego", "białego"):
+            assert L.is_admissible(form), form
+            assert all("UNATTESTED" not in r.tag for r in L.explain(form))
