@@ -436,8 +436,11 @@ def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
     w("  admitted forms by rule (first rule of each form):\n")
     for rule, n in sorted(report.admitted_by_rule.items(), key=lambda kv: (-kv[1], kv[0])):
         w(f"    {rule:<24} {n:>9}\n")
-    w(f"  rejected (readings or input lines) by reason; {report.forms_rejected_only} distinct "
-      f"forms were rejected and are not in the lexicon:\n")
+    if report.forms_rejected_only is None:      # counted only with --rejected (it costs seconds)
+        w("  rejected (readings or input lines) by reason:\n")
+    else:
+        w(f"  rejected (readings or input lines) by reason; {report.forms_rejected_only} distinct "
+          f"forms were rejected and are not in the lexicon:\n")
     for reason, n in sorted(report.rejected_by_reason.items(), key=lambda kv: (-kv[1], kv[0])):
         ex = ", ".join(report.examples.get(reason, [])[:4])
         w(f"    {reason:<24} {n:>9}   e.g. {ex}\n")

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
+from itertools import accumulate, chain, compress, repeat
+from operator import and_, lshift, ne, or_, rshift
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, TextIO
 
@@ -38,7 +40,8 @@ class BuildReport:
     rejected_by_reason: Counter = field(default_factory=Counter)  # readings / input lines
     examples: dict = field(default_factory=dict)                  # reason -> [text]
     forms: int = 0
-    forms_rejected_only: int = 0            # distinct forms rejected and never admitted
+    forms_rejected_only: int | None = None  # distinct forms rejected and never admitted (counted
+                                            # only with a rejection log)
 
     def reject(self, item: str, reason: str, where: str = "", detail: str = "",
                log: TextIO | None = None) -> None:
@@ -128,7 +131,10 @@ class Compiler:
         self.judge = FormJudge(profile, tile_set)
         self.report = BuildReport()
         self.log = rejected_log
-        self.keys: dict[str, int | list[int]] = {}
+        # tile key -> its first record (headword id << 32 | tag-set id); every other distinct
+        # record of a key is in extra as (key, record)
+        self.keys: dict[str, int] = {}
+        self.extra: list[tuple[str, int]] = []
         self.heads: dict[str, int] = {}
         self.tags: dict[str, int] = {}
         self.tag_list: list[str] = []
@@ -136,6 +142,8 @@ class Compiler:
         self.tagsets: dict[tuple, int] = {}
         self.tagset_list: list[tuple] = []
         self._pairs_cache: dict[tuple, int] = {}
+        # the distinct rejected forms are kept (and counted in the summary) only with a rejection log
+        self.count_rejected = rejected_log is not None
         self._rejected_forms: set[str] = set()
         # headword -> the lemma whose paradigm it was inflected after (Polish guesses)
         self.models: dict[str, str] = {}
@@ -204,25 +212,34 @@ class Compiler:
         if hid is None:
             hid = self.heads[head] = len(self.heads)
         hid <<= 32
-        keys = self.keys
+        keys, recs = [], []
         for key, sid in key_sids:
-            rec = hid | sid
-            old = keys.get(key)
-            if old is None:
-                keys[key] = rec
-            elif old.__class__ is int:
-                if old != rec:
-                    keys[key] = [old, rec]
-            elif rec not in old:
-                old.append(rec)
+            keys.append(key)
+            recs.append(hid | sid)
+        self._add_keyed(keys, recs)
+
+    def _add_keyed(self, keys: list, recs: list) -> None:
+        """keys[i] gets the record recs[i]: the first record of a key in ``self.keys``, any other in
+        ``self.extra`` (duplicates there are dropped by finish). C-level maps: millions of keys."""
+        first = list(map(self.keys.setdefault, keys, recs))
+        if first != recs:
+            self.extra.extend(compress(zip(keys, recs), map(ne, first, recs)))
+
+    def add_judged_flat(self, heads: list, sizes: list, keys: list, sids) -> None:
+        """heads[i] admitted the next sizes[i] of ``keys``, each with the tag-set id at the same place
+        of ``sids`` (the flat form of a pipeline.ChunkResult)."""
+        hmap = self.heads
+        hids = []
+        for head in heads:
+            hid = hmap.get(head)
+            if hid is None:
+                hid = hmap[head] = len(hmap)
+            hids.append(hid << 32)
+        self._add_keyed(keys, list(map(or_, chain.from_iterable(map(repeat, hids, sizes)), sids)))
 
     def tagset_id(self, pairs: tuple) -> int:
         """The id of a sorted tuple of (tag text, rule name) pairs."""
         return self._tagset_id(pairs)
-
-    def add_judged_ids(self, head: str, items, ids: dict) -> None:
-        """Like add_judged, with tag sets given as ids of a worker (``ids`` maps them)."""
-        self._add_records(head, ((key, ids[local]) for key, local in items))
 
     def add_rejection_counts(self, counts: dict, examples: dict, forms, log_lines) -> None:
         """Rejections aggregated by a worker: counts by reason, a few examples, the forms."""
@@ -233,13 +250,15 @@ class Compiler:
             for e in exs:
                 if len(have) < EXAMPLES_PER_REASON:
                     have.append(e)
-        self._rejected_forms.update(forms)
+        if self.count_rejected:
+            self._rejected_forms.update(forms)
         if self.log is not None:
             self.log.writelines(log_lines)
 
     def _reject_form(self, form: str, reason: str, head: str, where: str) -> None:
         self.report.reject(form, reason, where, f"headword {head}" if head != form else "", self.log)
-        self._rejected_forms.add(form)
+        if self.count_rejected:
+            self._rejected_forms.add(form)
 
     def add(self, items: Iterable[ExpandedForm | Rejection | HeadwordEntry],
             fixed_rule: str | None = None) -> None:
@@ -271,15 +290,14 @@ class Compiler:
 
         M = 0xFFFFFFFF
         keys = self.keys
-        forms = marisa_trie.Trie(keys.keys())
-        heads = marisa_trie.Trie(self.heads.keys())
-        head_map = [0] * len(self.heads)
-        for head, old in self.heads.items():
-            head_map[old] = heads[head] << 32
+        forms = marisa_trie.Trie(keys)
+        heads = marisa_trie.Trie(self.heads)
+        # the compiler's ids are insertion order: old id -> trie id, shifted into place
+        head_map = [h << 32 for h in map(heads.key_id, self.heads)]
         n = len(forms)
-        by_kid: list = [None] * n
-        for key, kid in forms.iteritems():
-            by_kid[kid] = keys[key]
+        by_kid: list = [0] * n
+        for kid, recs in zip(map(forms.key_id, keys), keys.values()):
+            by_kid[kid] = recs
         # Canonical numbering (a function of the final tables only, never of the order in which
         # tag sets were met: that order follows set iteration in the expanders, which varies with
         # the hash seed of each process, and the worker count): rules in profile order (others
@@ -302,23 +320,47 @@ class Compiler:
         tagset_list = [canon[old] for old in ts_order]
         rule_rank = [order[name] for name in rule_names]
         ts_rank = [min(rule_rank[rid] for _t, rid in ts) for ts in tagset_list]
-        best_count = [0] * len(order)
-        offsets = array("I", [0])
-        records = array("Q")
-        total = 0
-        for recs in by_kid:
-            if recs.__class__ is int:
-                sid = sid_new[recs & M]
-                records.append(head_map[recs >> 32] | sid)
-                total += 1
-                best_count[ts_rank[sid]] += 1
-            else:
-                rs = sorted(head_map[r >> 32] | sid_new[r & M] for r in recs)
-                records.extend(rs)
-                total += len(rs)
-                best_count[min(ts_rank[r & M] for r in rs)] += 1
-            offsets.append(total)
-        del by_kid
+        # Every form's first record, renumbered by C-level maps over the whole table; the forms with
+        # several records (self.extra) are patched in below.
+        sids = list(map(sid_new.__getitem__, map(and_, by_kid, repeat(M))))
+        records = list(map(or_, map(head_map.__getitem__, map(rshift, by_kid, repeat(32))), sids))
+        best = Counter(map(ts_rank.__getitem__, sids))
+        lengths = None
+        if self.extra:
+            # (form id << 64 | new record) of every record of the forms with several, sorted: by
+            # form, then by record; C-level maps again (a Polish lexicon has ~450,000 such forms)
+            ekeys, erecs = zip(*self.extra)
+            ekids = list(map(forms.key_id, ekeys))
+            multi = set(ekids)
+            new = map(or_, map(head_map.__getitem__, map(rshift, erecs, repeat(32))),
+                      map(sid_new.__getitem__, map(and_, erecs, repeat(M))))
+            both = set(map(or_, map(lshift, ekids, repeat(64)), new))
+            both.update(map(or_, map(lshift, multi, repeat(64)), map(records.__getitem__, multi)))
+            both = sorted(both)
+            mkids = list(map(rshift, both, repeat(64)))
+            mrecs = list(map(and_, both, repeat((1 << 64) - 1)))
+            per_kid = Counter(mkids)          # in form order
+            # a form counts for its best rule: the lowest rank of its records (the last value a
+            # dict keeps from a descending sort of form << 16 | rank)
+            ranked = sorted(map(or_, map(lshift, mkids, repeat(16)),
+                                map(ts_rank.__getitem__, map(and_, mrecs, repeat(M)))), reverse=True)
+            best.subtract(map(ts_rank.__getitem__, map(sids.__getitem__, multi)))
+            best.update(dict(zip(map(rshift, ranked, repeat(16)), map(and_, ranked, repeat(0xFFFF)))).values())
+            lengths = [1] * n
+            flat: list = []
+            start = pos = 0
+            for kid, count in per_kid.items():
+                lengths[kid] = count
+                flat += records[start:kid]
+                flat += mrecs[pos:pos + count]
+                pos += count
+                start = kid + 1
+            flat += records[start:]
+            records = flat
+        offsets = array("I", accumulate(lengths, initial=0) if lengths else range(n + 1))
+        total = len(records)
+        readings = offsets.tobytes() + array("Q", records).tobytes()
+        del by_kid, records, sids
         tables = {"tags": tag_names, "rules": rule_names,
                   "tagsets": [[list(p) for p in ts] for ts in tagset_list]}
         if self.models:
@@ -326,13 +368,11 @@ class Compiler:
         report = self.report
         report.forms = n
         report.headwords_expanded = len(self.heads)
-        by_rule = Counter()
         names_by_rank = sorted(order, key=order.get)
-        for rank, count in enumerate(best_count):
-            if count:
-                by_rule[names_by_rank[rank]] += count
-        report.admitted_by_rule = by_rule
-        report.forms_rejected_only = sum(1 for f in self._rejected_forms
-                                         if f not in keys and f.lower() not in keys)
-        self.keys = {}
-        return forms, heads, tables, offsets.tobytes() + records.tobytes(), total
+        report.admitted_by_rule = Counter({names_by_rank[rank]: count for rank, count in best.items() if count})
+        if self.count_rejected:
+            rest = self._rejected_forms
+            rest.difference_update(keys)
+            report.forms_rejected_only = len(rest) - sum(map(keys.__contains__, map(str.lower, rest)))
+        self.keys, self.extra = {}, []
+        return forms, heads, tables, readings, total
