@@ -187,14 +187,15 @@ class Polish:
         aff = read_aff(aff_path_for(dic))
         flags_of: dict[str, str] = {}
         stems = set()
-        for e in read_hunspell(dic, aff):
+        read = list(read_hunspell(dic, aff))        # read once: the models need it before the pass
+        for e in read:
             if isinstance(e, HeadwordEntry):
                 stems.add(e.lemma)
                 if e.flags:
                     flags_of[e.lemma] = e.flags
         done = frozenset(h for h in compiler.heads if h not in compiler.models)
         models = Models(done, flags_of)
-        entries = _headword_stream(read_hunspell(dic, aff), compiler, progress, counter=counter)
+        entries = _headword_stream(read, compiler, progress, counter=counter)
         items = ((e.lemma, e.source, e.line, e.flags) for e in entries)
         pipeline.run(compiler, items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
                                                     stems=frozenset(stems)), workers=workers)

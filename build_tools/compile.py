@@ -131,10 +131,11 @@ class Compiler:
         self.judge = FormJudge(profile, tile_set)
         self.report = BuildReport()
         self.log = rejected_log
-        # tile key -> its first record (headword id << 32 | tag-set id); every other distinct
-        # record of a key is in extra as (key, record)
+        # tile key -> its first record (headword id << 32 | tag-set id); every other record of a
+        # key is at the same place in extra_keys and extra_recs
         self.keys: dict[str, int] = {}
-        self.extra: list[tuple[str, int]] = []
+        self.extra_keys: list[str] = []
+        self.extra_recs: list[int] = []
         self.heads: dict[str, int] = {}
         self.tags: dict[str, int] = {}
         self.tag_list: list[str] = []
@@ -220,10 +221,12 @@ class Compiler:
 
     def _add_keyed(self, keys: list, recs: list) -> None:
         """keys[i] gets the record recs[i]: the first record of a key in ``self.keys``, any other in
-        ``self.extra`` (duplicates there are dropped by finish). C-level maps: millions of keys."""
+        ``self.extra_*`` (duplicates there are dropped by finish). C-level maps: millions of keys."""
         first = list(map(self.keys.setdefault, keys, recs))
         if first != recs:
-            self.extra.extend(compress(zip(keys, recs), map(ne, first, recs)))
+            other = list(map(ne, first, recs))
+            self.extra_keys.extend(compress(keys, other))
+            self.extra_recs.extend(compress(recs, other))
 
     def add_judged_flat(self, heads: list, sizes: list, keys: list, sids) -> None:
         """heads[i] admitted the next sizes[i] of ``keys``, each with the tag-set id at the same place
@@ -321,16 +324,16 @@ class Compiler:
         rule_rank = [order[name] for name in rule_names]
         ts_rank = [min(rule_rank[rid] for _t, rid in ts) for ts in tagset_list]
         # Every form's first record, renumbered by C-level maps over the whole table; the forms with
-        # several records (self.extra) are patched in below.
+        # several records (self.extra_*) are patched in below.
         sids = list(map(sid_new.__getitem__, map(and_, by_kid, repeat(M))))
         records = list(map(or_, map(head_map.__getitem__, map(rshift, by_kid, repeat(32))), sids))
         best = Counter(map(ts_rank.__getitem__, sids))
         lengths = None
-        if self.extra:
+        if self.extra_keys:
             # (form id << 64 | new record) of every record of the forms with several, sorted: by
             # form, then by record; C-level maps again (a Polish lexicon has ~450,000 such forms)
-            ekeys, erecs = zip(*self.extra)
-            ekids = list(map(forms.key_id, ekeys))
+            erecs = self.extra_recs
+            ekids = list(map(forms.key_id, self.extra_keys))
             multi = set(ekids)
             new = map(or_, map(head_map.__getitem__, map(rshift, erecs, repeat(32))),
                       map(sid_new.__getitem__, map(and_, erecs, repeat(M))))
@@ -374,5 +377,5 @@ class Compiler:
             rest = self._rejected_forms
             rest.difference_update(keys)
             report.forms_rejected_only = len(rest) - sum(map(keys.__contains__, map(str.lower, rest)))
-        self.keys, self.extra = {}, []
+        self.keys, self.extra_keys, self.extra_recs = {}, [], []
         return forms, heads, tables, readings, total

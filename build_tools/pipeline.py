@@ -163,7 +163,11 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
             if not v[0]:
                 reject(form, v[1], item, None, head)
                 continue
-            if fast_letters is not None and lo <= len(form) <= hi and fast_letters.issuperset(form):
+            if fast_letters is not None and form and fast_letters.issuperset(form):
+                if not lo <= len(form) <= hi:
+                    # its own tile key, so FormJudge.judge would say this (Polish: millions)
+                    reject(form, "too-short" if len(form) < lo else "too-long", item, None, head)
+                    continue
                 key = form                      # the common case: the form is its own tile key
                 pair = (v[2], own) if own_rule else v[4]
             else:
