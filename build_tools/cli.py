@@ -165,6 +165,15 @@ class Polish:
     def __init__(self, args, manifest_sources: list) -> None:
         if args.paradigms:
             raise BuildError("--paradigms is for Czech builds (Polish headwords are inflected by Morfeusz 2 / SGJP)")
+        # Each .dic is read in a thread while the headword passes run (the parent mostly waits for its
+        # workers then): its entries are needed whole before its own pass starts.
+        self._reads = []
+        if args.headwords and args.hunspell:
+            from concurrent.futures import ThreadPoolExecutor
+
+            pool = ThreadPoolExecutor(1, thread_name_prefix="read-dic")
+            self._reads = [pool.submit(_read_polish_dic, Path(f)) for f in args.hunspell]
+            pool.shutdown(wait=False)
 
     def builder_info(self) -> dict:
         return {}
@@ -180,19 +189,9 @@ class Polish:
     def hunspell(self, compiler, dic: Path, progress, counter, workers: int) -> None:
         from build_tools.expand_pl import hunspell_pass
         from build_tools.guess_pl import Models
-        from build_tools.hunspell import read_aff
-        from build_tools.sources import aff_path_for, read_hunspell
 
         self.finish(compiler, workers)
-        aff = read_aff(aff_path_for(dic))
-        flags_of: dict[str, str] = {}
-        stems = set()
-        read = list(read_hunspell(dic, aff))        # read once: the models need it before the pass
-        for e in read:
-            if isinstance(e, HeadwordEntry):
-                stems.add(e.lemma)
-                if e.flags:
-                    flags_of[e.lemma] = e.flags
+        aff, read, flags_of, stems = self._reads.pop(0).result() if self._reads else _read_polish_dic(dic)
         done = frozenset(h for h in compiler.heads if h not in compiler.models)
         models = Models(done, flags_of)
         entries = _headword_stream(read, compiler, progress, counter=counter)
@@ -213,6 +212,23 @@ class Polish:
 
     def counts(self, compiler) -> dict:
         return {"guessed_headwords": len(compiler.models)} if compiler.models else {}
+
+
+def _read_polish_dic(dic: Path):
+    """A Polish .dic read once: (its .aff, its entries, stem -> flags, stems)."""
+    from build_tools.hunspell import read_aff
+    from build_tools.sources import aff_path_for, read_hunspell
+
+    aff = read_aff(aff_path_for(dic))
+    read = list(read_hunspell(dic, aff))
+    flags_of: dict[str, str] = {}
+    stems = set()
+    for e in read:
+        if isinstance(e, HeadwordEntry):
+            stems.add(e.lemma)
+            if e.flags:
+                flags_of[e.lemma] = e.flags
+    return aff, read, flags_of, stems
 
 
 class Czech:

@@ -16,6 +16,12 @@ Every rejection is counted by reason; examples are kept for the report and, with
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import os
+import shutil
+import signal
+import tempfile
 from array import array
 from collections import Counter
 from itertools import accumulate, chain, compress, repeat
@@ -293,47 +299,55 @@ class Compiler:
 
         M = 0xFFFFFFFF
         keys = self.keys
-        forms = marisa_trie.Trie(keys)
-        heads = marisa_trie.Trie(self.heads)
-        # the compiler's ids are insertion order: old id -> trie id, shifted into place
-        head_map = [h << 32 for h in map(heads.key_id, self.heads)]
+        # the forms trie and the id of each key are built in a forked process meanwhile (C++ work
+        # that holds the GIL: a thread would not overlap with the renumbering below)
+        job = _FormsTrie(keys, self.extra_keys)
+        try:
+            heads = marisa_trie.Trie(self.heads)
+            # the compiler's ids are insertion order: old id -> trie id, shifted into place
+            head_map = [h << 32 for h in map(heads.key_id, self.heads)]
+            # Canonical numbering (a function of the final tables only, never of the order in which
+            # tag sets were met: that order follows set iteration in the expanders, which varies
+            # with the hash seed of each process, and the worker count): rules in profile order
+            # (others by name), tags by text, tag sets by their (tag id, rule id) pairs.
+            order = {r.name: i for i, r in enumerate(self.profile.rules)}
+            for name in sorted(n for n in self.rules if n not in order):
+                order[name] = len(order)
+            rule_names = sorted(self.rules, key=order.get)
+            rule_new = [0] * len(rule_names)
+            for new, name in enumerate(rule_names):
+                rule_new[self.rules[name]] = new
+            tag_names = sorted(self.tag_list)
+            tag_index = {t: i for i, t in enumerate(tag_names)}
+            tag_new = [tag_index[t] for t in self.tag_list]
+            canon = [tuple(sorted((tag_new[t], rule_new[r]) for t, r in ts)) for ts in self.tagset_list]
+            ts_order = sorted(range(len(canon)), key=canon.__getitem__)
+            sid_new = [0] * len(canon)
+            for new, old in enumerate(ts_order):
+                sid_new[old] = new
+            tagset_list = [canon[old] for old in ts_order]
+            rule_rank = [order[name] for name in rule_names]
+            ts_rank = [min(rule_rank[rid] for _t, rid in ts) for ts in tagset_list]
+            # every key's first record renumbered (in the dict's order), by C-level maps; the keys
+            # with several records (self.extra_*) are patched in below
+            first = list(keys.values())
+            sids = list(map(sid_new.__getitem__, map(and_, first, repeat(M))))
+            first = list(map(or_, map(head_map.__getitem__, map(rshift, first, repeat(32))), sids))
+            best = Counter(map(ts_rank.__getitem__, sids))
+            del sids
+            forms, kids, ekids = job.result()
+        finally:
+            job.close()
         n = len(forms)
-        by_kid: list = [0] * n
-        for kid, recs in zip(map(forms.key_id, keys), keys.values()):
-            by_kid[kid] = recs
-        # Canonical numbering (a function of the final tables only, never of the order in which
-        # tag sets were met: that order follows set iteration in the expanders, which varies with
-        # the hash seed of each process, and the worker count): rules in profile order (others
-        # by name), tags by text, tag sets by their (tag id, rule id) pairs.
-        order = {r.name: i for i, r in enumerate(self.profile.rules)}
-        for name in sorted(n for n in self.rules if n not in order):
-            order[name] = len(order)
-        rule_names = sorted(self.rules, key=order.get)
-        rule_new = [0] * len(rule_names)
-        for new, name in enumerate(rule_names):
-            rule_new[self.rules[name]] = new
-        tag_names = sorted(self.tag_list)
-        tag_index = {t: i for i, t in enumerate(tag_names)}
-        tag_new = [tag_index[t] for t in self.tag_list]
-        canon = [tuple(sorted((tag_new[t], rule_new[r]) for t, r in ts)) for ts in self.tagset_list]
-        ts_order = sorted(range(len(canon)), key=canon.__getitem__)
-        sid_new = [0] * len(canon)
-        for new, old in enumerate(ts_order):
-            sid_new[old] = new
-        tagset_list = [canon[old] for old in ts_order]
-        rule_rank = [order[name] for name in rule_names]
-        ts_rank = [min(rule_rank[rid] for _t, rid in ts) for ts in tagset_list]
-        # Every form's first record, renumbered by C-level maps over the whole table; the forms with
-        # several records (self.extra_*) are patched in below.
-        sids = list(map(sid_new.__getitem__, map(and_, by_kid, repeat(M))))
-        records = list(map(or_, map(head_map.__getitem__, map(rshift, by_kid, repeat(32))), sids))
-        best = Counter(map(ts_rank.__getitem__, sids))
+        records: list = [0] * n
+        for kid, rec in zip(kids, first):
+            records[kid] = rec
+        del first, kids
         lengths = None
         if self.extra_keys:
             # (form id << 64 | new record) of every record of the forms with several, sorted: by
             # form, then by record; C-level maps again (a Polish lexicon has ~450,000 such forms)
             erecs = self.extra_recs
-            ekids = list(map(forms.key_id, self.extra_keys))
             multi = set(ekids)
             new = map(or_, map(head_map.__getitem__, map(rshift, erecs, repeat(32))),
                       map(sid_new.__getitem__, map(and_, erecs, repeat(M))))
@@ -347,7 +361,7 @@ class Compiler:
             # dict keeps from a descending sort of form << 16 | rank)
             ranked = sorted(map(or_, map(lshift, mkids, repeat(16)),
                                 map(ts_rank.__getitem__, map(and_, mrecs, repeat(M)))), reverse=True)
-            best.subtract(map(ts_rank.__getitem__, map(sids.__getitem__, multi)))
+            best.subtract(map(ts_rank.__getitem__, map(and_, map(records.__getitem__, multi), repeat(M))))
             best.update(dict(zip(map(rshift, ranked, repeat(16)), map(and_, ranked, repeat(0xFFFF)))).values())
             lengths = [1] * n
             flat: list = []
@@ -363,7 +377,7 @@ class Compiler:
         offsets = array("I", accumulate(lengths, initial=0) if lengths else range(n + 1))
         total = len(records)
         readings = offsets.tobytes() + array("Q", records).tobytes()
-        del by_kid, records, sids
+        del records
         tables = {"tags": tag_names, "rules": rule_names,
                   "tagsets": [[list(p) for p in ts] for ts in tagset_list]}
         if self.models:
@@ -379,3 +393,67 @@ class Compiler:
             report.forms_rejected_only = len(rest) - sum(map(keys.__contains__, map(str.lower, rest)))
         self.keys, self.extra_keys, self.extra_recs = {}, [], []
         return forms, heads, tables, readings, total
+
+
+class _FormsTrie:
+    """The forms trie and the trie id of every key (then of every extra key), built in a forked
+    process when there is fork, here otherwise (or when that process fails)."""
+
+    def __init__(self, keys: dict, extra_keys: list) -> None:
+        self.keys, self.extra_keys = keys, extra_keys
+        self.pid = None
+        self.dir = None
+        if not hasattr(os, "fork"):
+            return
+        self.dir = tempfile.mkdtemp(prefix="lexicon-build-trie-")
+        pid = os.fork()
+        if pid == 0:                    # the child: only C-level work, then _exit
+            code = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
+                gc.disable()
+                forms = _trie(keys)
+                forms.save(os.path.join(self.dir, "forms.marisa"))
+                ids = array("I", map(forms.key_id, keys))
+                ids.extend(map(forms.key_id, extra_keys))
+                with open(os.path.join(self.dir, "ids"), "wb") as fh:
+                    ids.tofile(fh)
+                code = 0
+            finally:
+                os._exit(code)
+        self.pid = pid
+
+    def result(self):
+        """(forms trie, trie id of each key in dict order, trie id of each extra key)."""
+        if self.pid is not None:
+            pid, self.pid = self.pid, None
+            _, status = os.waitpid(pid, 0)
+            if status == 0:
+                import marisa_trie
+
+                forms = marisa_trie.Trie().load(os.path.join(self.dir, "forms.marisa"))
+                ids = array("I")
+                with open(os.path.join(self.dir, "ids"), "rb") as fh:
+                    ids.frombytes(fh.read())
+                n = len(self.keys)
+                if len(ids) == n + len(self.extra_keys) and len(forms) == n:
+                    return forms, ids[:n], ids[n:]
+        forms = _trie(self.keys)
+        return forms, list(map(forms.key_id, self.keys)), list(map(forms.key_id, self.extra_keys))
+
+    def close(self) -> None:
+        """Stop the child if it still runs (the build was interrupted) and remove its files."""
+        if self.pid is not None:
+            pid, self.pid = self.pid, None
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+        if self.dir is not None:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _trie(keys):
+    import marisa_trie
+
+    return marisa_trie.Trie(keys)
