@@ -143,7 +143,7 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
             dropped.append((item, exp.reason))
             continue
         own_rule = guessed_rule and exp.model is not None
-        groups: dict[str, dict[str, set]] = {}
+        groups: dict[str, dict[str, tuple | set]] = {}
         for r in exp.readings:
             cls = r.__class__
             if cls is tuple:
@@ -182,7 +182,10 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
                 local = groups[head] = {}
             s = local.get(key)
             if s is None:
-                local[key] = {pair}
+                local[key] = pair               # one pair as itself, a set from the second on
+            elif s.__class__ is tuple:
+                if s != pair:
+                    local[key] = {s, pair}
             else:
                 s.add(pair)
         for h, local in groups.items():

@@ -3,7 +3,6 @@ a form with several records; the distinct-rejected count only with a rejection l
 
 import os
 
-
 from build_tools.cli import main as build_main
 from build_tools.compile import Compiler
 from build_tools.profiles import load_profile
