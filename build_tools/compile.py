@@ -405,8 +405,11 @@ class _FormsTrie:
         self.dir = None
         if not hasattr(os, "fork"):
             return
-        self.dir = tempfile.mkdtemp(prefix="lexicon-build-trie-")
-        pid = os.fork()
+        try:
+            self.dir = tempfile.mkdtemp(prefix="lexicon-build-trie-")
+            pid = os.fork()
+        except OSError:
+            return                      # no temporary directory or no process: built here
         if pid == 0:                    # the child: only C-level work, then _exit
             code = 1
             try:
