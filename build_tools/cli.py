@@ -186,6 +186,15 @@ class Polish:
     def __init__(self, args, manifest_sources: list) -> None:
         if args.paradigms:
             raise BuildError("--paradigms is for Czech builds (Polish headwords are inflected by Morfeusz 2 / SGJP)")
+        # Each .dic is read in a thread while the headword passes run (the parent mostly waits for its
+        # workers then): its entries are needed whole before its own pass starts.
+        self._reads = []
+        if args.headwords and args.hunspell:
+            from concurrent.futures import ThreadPoolExecutor
+
+            pool = ThreadPoolExecutor(1, thread_name_prefix="read-dic")
+            self._reads = [pool.submit(_read_polish_dic, Path(f)) for f in args.hunspell]
+            pool.shutdown(wait=False)
         self.dics = [Path(d) for d in args.hunspell]
         self._attested = None
 
@@ -214,21 +223,12 @@ class Polish:
     def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
         from build_tools.expand_pl import hunspell_pass
         from build_tools.guess_pl import Models
-        from build_tools.hunspell import read_aff
-        from build_tools.sources import aff_path_for, read_hunspell
 
         yield from self.finish(compiler)
-        aff = read_aff(aff_path_for(dic))
-        flags_of: dict[str, str] = {}
-        stems = set()
-        for e in read_hunspell(dic, aff):
-            if isinstance(e, HeadwordEntry):
-                stems.add(e.lemma)
-                if e.flags:
-                    flags_of[e.lemma] = e.flags
+        aff, read, flags_of, stems = self._reads.pop(0).result() if self._reads else _read_polish_dic(dic)
         done = frozenset(h for h in compiler.heads if h not in compiler.models)
         models = Models(done, flags_of)
-        items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read_hunspell(dic, aff)))
+        items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read))
         yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
                                         stems=frozenset(stems), attested=self.attested()))
 
@@ -245,6 +245,23 @@ class Polish:
 
     def counts(self, compiler) -> dict:
         return {"guessed_headwords": len(compiler.models)} if compiler.models else {}
+
+
+def _read_polish_dic(dic: Path):
+    """A Polish .dic read once: (its .aff, its entries, stem -> flags, stems)."""
+    from build_tools.hunspell import read_aff
+    from build_tools.sources import aff_path_for, read_hunspell
+
+    aff = read_aff(aff_path_for(dic))
+    read = list(read_hunspell(dic, aff))
+    flags_of: dict[str, str] = {}
+    stems = set()
+    for e in read:
+        if isinstance(e, HeadwordEntry):
+            stems.add(e.lemma)
+            if e.flags:
+                flags_of[e.lemma] = e.flags
+    return aff, read, flags_of, stems
 
 
 class Czech:
@@ -474,8 +491,11 @@ def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
     w("  admitted forms by rule (first rule of each form):\n")
     for rule, n in sorted(report.admitted_by_rule.items(), key=lambda kv: (-kv[1], kv[0])):
         w(f"    {rule:<24} {n:>9}\n")
-    w(f"  rejected (readings or input lines) by reason; {report.forms_rejected_only} distinct "
-      f"forms were rejected and are not in the lexicon:\n")
+    if report.forms_rejected_only is None:      # counted only with --rejected (it costs seconds)
+        w("  rejected (readings or input lines) by reason:\n")
+    else:
+        w(f"  rejected (readings or input lines) by reason; {report.forms_rejected_only} distinct "
+          f"forms were rejected and are not in the lexicon:\n")
     for reason, n in sorted(report.rejected_by_reason.items(), key=lambda kv: (-kv[1], kv[0])):
         ex = ", ".join(report.examples.get(reason, [])[:4])
         w(f"    {reason:<24} {n:>9}   e.g. {ex}\n")

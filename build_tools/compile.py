@@ -1,7 +1,7 @@
 """Compile stage: admitted tile keys with provenance -> the lexicon's tables and tries.
 
 ``FormJudge`` is the per-form check that ``build_tools/pipeline.py`` runs in the worker processes
-for every reading of every source; ``Compiler`` accumulates what it admits (``add_judged_ids``)
+for every reading of every source; ``Compiler`` accumulates what it admits (``add_judged_flat``)
 and the rejections, and ``finish`` numbers everything canonically. The checks, in this order
 (the first failing check is the rejection reason):
 
@@ -19,8 +19,16 @@ Every rejection is counted by reason; examples are kept for the report and, with
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import os
+import shutil
+import signal
+import tempfile
 from array import array
 from collections import Counter
+from itertools import accumulate, chain, compress, repeat
+from operator import and_, lshift, ne, or_, rshift
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
@@ -41,7 +49,8 @@ class BuildReport:
     rejected_by_reason: Counter = field(default_factory=Counter)  # readings / input lines
     examples: dict = field(default_factory=dict)                  # reason -> [text]
     forms: int = 0
-    forms_rejected_only: int = 0            # distinct forms rejected and never admitted
+    forms_rejected_only: int | None = None  # distinct forms rejected and never admitted (counted
+                                            # only with a rejection log)
 
     def reject(self, item: str, reason: str, where: str = "", detail: str = "",
                log: TextIO | None = None) -> None:
@@ -131,7 +140,11 @@ class Compiler:
         self.judge = FormJudge(profile, tile_set)
         self.report = BuildReport()
         self.log = rejected_log
-        self.keys: dict[str, int | list[int]] = {}
+        # tile key -> its first record (headword id << 32 | tag-set id); every other record of a
+        # key is at the same place in extra_keys and extra_recs
+        self.keys: dict[str, int] = {}
+        self.extra_keys: list[str] = []
+        self.extra_recs: list[int] = []
         self.heads: dict[str, int] = {}
         self.tags: dict[str, int] = {}
         self.tag_list: list[str] = []
@@ -139,6 +152,8 @@ class Compiler:
         self.tagsets: dict[tuple, int] = {}
         self.tagset_list: list[tuple] = []
         self._pairs_cache: dict[tuple, int] = {}
+        # the distinct rejected forms are kept (and counted in the summary) only with a rejection log
+        self.count_rejected = rejected_log is not None
         self._rejected_forms: set[str] = set()
         # headword -> the lemma whose paradigm it was inflected after (Polish guesses)
         self.models: dict[str, str] = {}
@@ -181,26 +196,36 @@ class Compiler:
         if hid is None:
             hid = self.heads[head] = len(self.heads)
         hid <<= 32
-        keys = self.keys
+        keys, recs = [], []
         for key, sid in key_sids:
-            rec = hid | sid
-            old = keys.get(key)
-            if old is None:
-                keys[key] = rec
-            elif old.__class__ is int:
-                if old != rec:
-                    keys[key] = [old, rec]
-            elif rec not in old:
-                old.append(rec)
+            keys.append(key)
+            recs.append(hid | sid)
+        self._add_keyed(keys, recs)
+
+    def _add_keyed(self, keys: list, recs: list) -> None:
+        """keys[i] gets the record recs[i]: the first record of a key in ``self.keys``, any other in
+        ``self.extra_*`` (duplicates there are dropped by finish). C-level maps: millions of keys."""
+        first = list(map(self.keys.setdefault, keys, recs))
+        if first != recs:
+            other = list(map(ne, first, recs))
+            self.extra_keys.extend(compress(keys, other))
+            self.extra_recs.extend(compress(recs, other))
+
+    def add_judged_flat(self, heads: list, sizes: list, keys: list, sids) -> None:
+        """heads[i] admitted the next sizes[i] of ``keys``, each with the tag-set id at the same place
+        of ``sids`` (the flat form of a pipeline.ChunkResult)."""
+        hmap = self.heads
+        hids = []
+        for head in heads:
+            hid = hmap.get(head)
+            if hid is None:
+                hid = hmap[head] = len(hmap)
+            hids.append(hid << 32)
+        self._add_keyed(keys, list(map(or_, chain.from_iterable(map(repeat, hids, sizes)), sids)))
 
     def tagset_id(self, pairs: tuple) -> int:
         """The id of a sorted tuple of (tag text, rule name) pairs."""
         return self._tagset_id(pairs)
-
-    def add_judged_ids(self, head: str, items, ids: dict) -> None:
-        """Admitted forms of one headword, (tile key, a worker's tag-set id): ``ids`` maps a worker's
-        tag-set ids to the compiler's (build_tools/pipeline.merge)."""
-        self._add_records(head, ((key, ids[local]) for key, local in items))
 
     def add_rejection_counts(self, counts: dict, examples: dict, forms, log_lines) -> None:
         """Rejections aggregated by a worker: counts by reason, a few examples, the forms."""
@@ -211,7 +236,8 @@ class Compiler:
             for e in exs:
                 if len(have) < EXAMPLES_PER_REASON:
                     have.append(e)
-        self._rejected_forms.update(forms)
+        if self.count_rejected:
+            self._rejected_forms.update(forms)
         if self.log is not None:
             self.log.writelines(log_lines)
 
@@ -222,54 +248,85 @@ class Compiler:
 
         M = 0xFFFFFFFF
         keys = self.keys
-        forms = marisa_trie.Trie(keys.keys())
-        heads = marisa_trie.Trie(self.heads.keys())
-        head_map = [0] * len(self.heads)
-        for head, old in self.heads.items():
-            head_map[old] = heads[head] << 32
+        # the forms trie and the id of each key are built in a forked process meanwhile (C++ work
+        # that holds the GIL: a thread would not overlap with the renumbering below)
+        job = _FormsTrie(keys, self.extra_keys)
+        try:
+            heads = marisa_trie.Trie(self.heads)
+            # the compiler's ids are insertion order: old id -> trie id, shifted into place
+            head_map = [h << 32 for h in map(heads.key_id, self.heads)]
+            # Canonical numbering (a function of the final tables only, never of the order in which
+            # tag sets were met: that order follows set iteration in the expanders, which varies
+            # with the hash seed of each process, and the worker count): rules in profile order
+            # (others by name), tags by text, tag sets by their (tag id, rule id) pairs.
+            order = {r.name: i for i, r in enumerate(self.profile.rules)}
+            for name in sorted(n for n in self.rules if n not in order):
+                order[name] = len(order)
+            rule_names = sorted(self.rules, key=order.get)
+            rule_new = [0] * len(rule_names)
+            for new, name in enumerate(rule_names):
+                rule_new[self.rules[name]] = new
+            tag_names = sorted(self.tag_list)
+            tag_index = {t: i for i, t in enumerate(tag_names)}
+            tag_new = [tag_index[t] for t in self.tag_list]
+            canon = [tuple(sorted((tag_new[t], rule_new[r]) for t, r in ts)) for ts in self.tagset_list]
+            ts_order = sorted(range(len(canon)), key=canon.__getitem__)
+            sid_new = [0] * len(canon)
+            for new, old in enumerate(ts_order):
+                sid_new[old] = new
+            tagset_list = [canon[old] for old in ts_order]
+            rule_rank = [order[name] for name in rule_names]
+            ts_rank = [min(rule_rank[rid] for _t, rid in ts) for ts in tagset_list]
+            # every key's first record renumbered (in the dict's order), by C-level maps; the keys
+            # with several records (self.extra_*) are patched in below
+            first = list(keys.values())
+            sids = list(map(sid_new.__getitem__, map(and_, first, repeat(M))))
+            first = list(map(or_, map(head_map.__getitem__, map(rshift, first, repeat(32))), sids))
+            best = Counter(map(ts_rank.__getitem__, sids))
+            del sids
+            forms, kids, ekids = job.result()
+        finally:
+            job.close()
         n = len(forms)
-        by_kid: list = [None] * n
-        for key, kid in forms.iteritems():
-            by_kid[kid] = keys[key]
-        # Canonical numbering (a function of the final tables only, never of the order in which
-        # tag sets were met: that order follows set iteration in the expanders, which varies with
-        # the hash seed of each process, and the worker count): rules in profile order (others
-        # by name), tags by text, tag sets by their (tag id, rule id) pairs.
-        order = {r.name: i for i, r in enumerate(self.profile.rules)}
-        for name in sorted(n for n in self.rules if n not in order):
-            order[name] = len(order)
-        rule_names = sorted(self.rules, key=order.get)
-        rule_new = [0] * len(rule_names)
-        for new, name in enumerate(rule_names):
-            rule_new[self.rules[name]] = new
-        tag_names = sorted(self.tag_list)
-        tag_index = {t: i for i, t in enumerate(tag_names)}
-        tag_new = [tag_index[t] for t in self.tag_list]
-        canon = [tuple(sorted((tag_new[t], rule_new[r]) for t, r in ts)) for ts in self.tagset_list]
-        ts_order = sorted(range(len(canon)), key=canon.__getitem__)
-        sid_new = [0] * len(canon)
-        for new, old in enumerate(ts_order):
-            sid_new[old] = new
-        tagset_list = [canon[old] for old in ts_order]
-        rule_rank = [order[name] for name in rule_names]
-        ts_rank = [min(rule_rank[rid] for _t, rid in ts) for ts in tagset_list]
-        best_count = [0] * len(order)
-        offsets = array("I", [0])
-        records = array("Q")
-        total = 0
-        for recs in by_kid:
-            if recs.__class__ is int:
-                sid = sid_new[recs & M]
-                records.append(head_map[recs >> 32] | sid)
-                total += 1
-                best_count[ts_rank[sid]] += 1
-            else:
-                rs = sorted(head_map[r >> 32] | sid_new[r & M] for r in recs)
-                records.extend(rs)
-                total += len(rs)
-                best_count[min(ts_rank[r & M] for r in rs)] += 1
-            offsets.append(total)
-        del by_kid
+        records: list = [0] * n
+        for kid, rec in zip(kids, first):
+            records[kid] = rec
+        del first, kids
+        lengths = None
+        if self.extra_keys:
+            # (form id << 64 | new record) of every record of the forms with several, sorted: by
+            # form, then by record; C-level maps again (a Polish lexicon has ~450,000 such forms)
+            erecs = self.extra_recs
+            multi = set(ekids)
+            new = map(or_, map(head_map.__getitem__, map(rshift, erecs, repeat(32))),
+                      map(sid_new.__getitem__, map(and_, erecs, repeat(M))))
+            both = set(map(or_, map(lshift, ekids, repeat(64)), new))
+            both.update(map(or_, map(lshift, multi, repeat(64)), map(records.__getitem__, multi)))
+            both = sorted(both)
+            mkids = list(map(rshift, both, repeat(64)))
+            mrecs = list(map(and_, both, repeat((1 << 64) - 1)))
+            per_kid = Counter(mkids)          # in form order
+            # a form counts for its best rule: the lowest rank of its records (the last value a
+            # dict keeps from a descending sort of form << 16 | rank)
+            ranked = sorted(map(or_, map(lshift, mkids, repeat(16)),
+                                map(ts_rank.__getitem__, map(and_, mrecs, repeat(M)))), reverse=True)
+            best.subtract(map(ts_rank.__getitem__, map(and_, map(records.__getitem__, multi), repeat(M))))
+            best.update(dict(zip(map(rshift, ranked, repeat(16)), map(and_, ranked, repeat(0xFFFF)))).values())
+            lengths = [1] * n
+            flat: list = []
+            start = pos = 0
+            for kid, count in per_kid.items():
+                lengths[kid] = count
+                flat += records[start:kid]
+                flat += mrecs[pos:pos + count]
+                pos += count
+                start = kid + 1
+            flat += records[start:]
+            records = flat
+        offsets = array("I", accumulate(lengths, initial=0) if lengths else range(n + 1))
+        total = len(records)
+        readings = offsets.tobytes() + array("Q", records).tobytes()
+        del records
         tables = {"tags": tag_names, "rules": rule_names,
                   "tagsets": [[list(p) for p in ts] for ts in tagset_list]}
         if self.models:
@@ -277,13 +334,78 @@ class Compiler:
         report = self.report
         report.forms = n
         report.headwords_expanded = len(self.heads)
-        by_rule = Counter()
         names_by_rank = sorted(order, key=order.get)
-        for rank, count in enumerate(best_count):
-            if count:
-                by_rule[names_by_rank[rank]] += count
-        report.admitted_by_rule = by_rule
-        report.forms_rejected_only = sum(1 for f in self._rejected_forms
-                                         if f not in keys and f.lower() not in keys)
-        self.keys = {}
-        return forms, heads, tables, offsets.tobytes() + records.tobytes(), total
+        report.admitted_by_rule = Counter({names_by_rank[rank]: count for rank, count in best.items() if count})
+        if self.count_rejected:
+            rest = self._rejected_forms
+            rest.difference_update(keys)
+            report.forms_rejected_only = len(rest) - sum(map(keys.__contains__, map(str.lower, rest)))
+        self.keys, self.extra_keys, self.extra_recs = {}, [], []
+        return forms, heads, tables, readings, total
+
+
+class _FormsTrie:
+    """The forms trie and the trie id of every key (then of every extra key), built in a forked
+    process when there is fork, here otherwise (or when that process fails)."""
+
+    def __init__(self, keys: dict, extra_keys: list) -> None:
+        self.keys, self.extra_keys = keys, extra_keys
+        self.pid = None
+        self.dir = None
+        if not hasattr(os, "fork"):
+            return
+        try:
+            self.dir = tempfile.mkdtemp(prefix="lexicon-build-trie-")
+            pid = os.fork()
+        except OSError:
+            return                      # no temporary directory or no process: built here
+        if pid == 0:                    # the child: only C-level work, then _exit
+            code = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
+                gc.disable()
+                forms = _trie(keys)
+                forms.save(os.path.join(self.dir, "forms.marisa"))
+                ids = array("I", map(forms.key_id, keys))
+                ids.extend(map(forms.key_id, extra_keys))
+                with open(os.path.join(self.dir, "ids"), "wb") as fh:
+                    ids.tofile(fh)
+                code = 0
+            finally:
+                os._exit(code)
+        self.pid = pid
+
+    def result(self):
+        """(forms trie, trie id of each key in dict order, trie id of each extra key)."""
+        if self.pid is not None:
+            pid, self.pid = self.pid, None
+            _, status = os.waitpid(pid, 0)
+            if status == 0:
+                import marisa_trie
+
+                forms = marisa_trie.Trie().load(os.path.join(self.dir, "forms.marisa"))
+                ids = array("I")
+                with open(os.path.join(self.dir, "ids"), "rb") as fh:
+                    ids.frombytes(fh.read())
+                n = len(self.keys)
+                if len(ids) == n + len(self.extra_keys) and len(forms) == n:
+                    return forms, ids[:n], ids[n:]
+        forms = _trie(self.keys)
+        return forms, list(map(forms.key_id, self.keys)), list(map(forms.key_id, self.extra_keys))
+
+    def close(self) -> None:
+        """Stop the child if it still runs (the build was interrupted) and remove its files."""
+        if self.pid is not None:
+            pid, self.pid = self.pid, None
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+        if self.dir is not None:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _trie(keys):
+    import marisa_trie
+
+    return marisa_trie.Trie(keys)

@@ -29,18 +29,25 @@ def _start_worker(initializer, initargs) -> None:
 # on set iteration (the hash seed) in the expanders; the artifact never shows them, because
 # Compiler.finish renumbers tags, rules and tag sets canonically.
 _TAGSETS: dict = {}
+_SINGLE: dict = {}      # one (tag text, rule) pair -> its id (most forms have one: no frozenset)
 
 
 def reset_tagsets() -> None:
     """Start a build's ids afresh: a forked worker inherits the parent's table, and one process
     may run several builds (tests), so every worker initializer calls this."""
     _TAGSETS.clear()
+    _SINGLE.clear()
 
 
 def intern_tagset(pairs, defs: list) -> int:
-    """A worker-local id for a set of (tag text, rule) pairs; a new id is also appended to ``defs``
-    as (id, sorted pairs), so the parent learns it before its first use (the results of one worker
-    reach the parent in order)."""
+    """A worker-local id for a set of (tag text, rule) pairs, or for one such pair given as a tuple;
+    a new id is also appended to ``defs`` as (id, sorted pairs), so the parent learns it before its
+    first use (the results of one worker reach the parent in order)."""
+    if pairs.__class__ is tuple:
+        tid = _SINGLE.get(pairs)
+        if tid is None:
+            tid = _SINGLE[pairs] = intern_tagset({pairs}, defs)
+        return tid
     key = frozenset(pairs)
     tid = _TAGSETS.get(key)
     if tid is None:

@@ -63,14 +63,21 @@ class Language:
 
 @dataclass(slots=True)
 class ChunkResult:
-    """The admitted forms and the rejections of one chunk, in input order."""
+    """The admitted forms and the rejections of one chunk, in input order.
 
-    # per item, in order: ("L", [(headword, [(tile key, worker tag-set id)])], {lemma: model lemma}
-    # of a guessed item (Polish provenance)) or ("R", item, reason): rejected as a whole
-    out: list = field(default_factory=list)
+    The admitted tile keys travel as flat lists (cheap to pickle, merged by C-level maps in
+    ``Compiler.add_judged_flat``): ``heads[i]`` admitted the next ``sizes[i]`` keys of ``keys``,
+    whose tag sets are the worker-local ids at the same places in ``tagsets``."""
+
+    heads: list = field(default_factory=list)
+    sizes: list = field(default_factory=list)
+    keys: list = field(default_factory=list)
+    tagsets: list = field(default_factory=list)
+    dropped: list = field(default_factory=list)      # (item, reason): items rejected as a whole, in order
+    models: dict = field(default_factory=dict)       # lemma -> model lemma of guessed items (provenance)
     counts: dict = field(default_factory=dict)       # rejection reason -> readings
     examples: dict = field(default_factory=dict)     # reason -> a few texts for the report
-    rejected: set = field(default_factory=set)       # the forms rejected
+    rejected: set = field(default_factory=set)       # the forms rejected (only with a rejection log)
     log_lines: list = field(default_factory=list)
     n_in: int = 0
     n_ok: int = 0
@@ -102,8 +109,9 @@ def _work(chunk: list[Item]) -> ChunkResult:
 
 def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
     res = ChunkResult(pid=os.getpid())
-    out, counts, examples, rejected, log_lines, defs = (res.out, res.counts, res.examples, res.rejected,
-                                                       res.log_lines, res.defs)
+    counts, examples, rejected, log_lines, defs = res.counts, res.examples, res.rejected, res.log_lines, res.defs
+    heads_out, sizes, keys_out, tagsets, dropped, models = (res.heads, res.sizes, res.keys, res.tagsets,
+                                                           res.dropped, res.models)
     profile = judge.profile
     tag_text = judge.tag_text
     judge_form = judge.judge
@@ -114,13 +122,23 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
     log = _LOG
     verdicts: dict = {}
     if lang.untagged_rule is not None:
-        verdicts[()] = (True, lang.untagged_rule, tag_text(frozenset()), frozenset())
+        text = tag_text(frozenset())
+        verdicts[()] = (True, lang.untagged_rule, text, frozenset(), (text, lang.untagged_rule))
     n_in = n_ok = 0
 
-    def reject(form: str, reason: str, where: str, detail: str) -> None:
+    def reject(form: str, reason: str, item: Item, detail: str | None, head: str = "") -> None:
+        # detail None: "headword <head>" unless the form is the headword (built only when shown)
         counts[reason] = counts.get(reason, 0) + 1
-        rejected.add(form)
-        ex = examples.setdefault(reason, [])
+        ex = examples.get(reason)
+        if ex is None:
+            ex = examples[reason] = []
+        if log:
+            rejected.add(form)
+        elif len(ex) >= EXAMPLES:
+            return
+        where = f"{item[1]}:{item[2]}"
+        if detail is None:
+            detail = f"headword {head}" if head != form else ""
         if len(ex) < EXAMPLES and not any(e.startswith(form + " ") for e in ex):
             ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
         if log:
@@ -132,11 +150,10 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
             counts["too-long"] = counts.get("too-long", 0) + exp.skipped
             n_in += exp.skipped
         if exp.reason:
-            out.append(("R", item, exp.reason))
+            dropped.append((item, exp.reason))
             continue
-        where = f"{item[1]}:{item[2]}"
         own_rule = guessed_rule and exp.model is not None
-        groups: dict[str, dict[str, set]] = {}
+        groups: dict[str, dict[str, tuple | set]] = {}
         for r in exp.readings:
             cls = r.__class__
             if cls is tuple:
@@ -144,42 +161,53 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
             elif cls is Reading:
                 form, head, tag, own = r.form, r.lemma, r.tag, r.rule
             else:
-                reject(r.item, r.reason, where, r.detail)
+                reject(r.item, r.reason, item, r.detail)
                 continue
             n_in += 1
             v = verdicts.get(tag)
             if v is None:
                 ftag = frozenset(tag)
                 ok, rule = profile.judge_tag(ftag)
-                v = verdicts[tag] = (ok, rule, tag_text(ftag), ftag)
+                text = tag_text(ftag)
+                v = verdicts[tag] = (ok, rule, text, ftag, (text, rule))
             if not v[0]:
-                reject(form, v[1], where, f"headword {head}" if head != form else "")
+                reject(form, v[1], item, None, head)
                 continue
-            if fast_letters is not None and lo <= len(form) <= hi and fast_letters.issuperset(form):
-                key, rule = form, v[1]          # the common case: the form is its own tile key
+            if fast_letters is not None and form and fast_letters.issuperset(form):
+                if not lo <= len(form) <= hi:
+                    # its own tile key, so FormJudge.judge would say this (Polish: millions)
+                    reject(form, "too-short" if len(form) < lo else "too-long", item, None, head)
+                    continue
+                key = form                      # the common case: the form is its own tile key
+                pair = (v[2], own) if own_rule else v[4]
             else:
                 key, rule = judge_form(form, v[3], v[1])
                 if key is None:
-                    reject(form, rule, where, f"headword {head}" if head != form else "")
+                    reject(form, rule, item, None, head)
                     continue
+                pair = (v[2], own if own_rule else rule)
             n_ok += 1
             local = groups.get(head)
             if local is None:
                 local = groups[head] = {}
-            pair = (v[2], own if own_rule else rule)
             s = local.get(key)
             if s is None:
-                local[key] = {pair}
+                local[key] = pair               # one pair as itself, a set from the second on
+            elif s.__class__ is tuple:
+                if s != pair:
+                    local[key] = {s, pair}
             else:
                 s.add(pair)
-        models = {}
+        for h, local in groups.items():
+            heads_out.append(h)
+            sizes.append(len(local))
+            keys_out.extend(local)
+            tagsets.extend([intern_tagset(ps, defs) for ps in local.values()])
         if exp.model:
+            # the item's lemma and every headword it produced were guessed from the model
             models[item[0]] = exp.model
-            for head in groups:
-                models[head] = exp.model
-        if groups or models:
-            out.append(("L", [(h, [(k, intern_tagset(ps, defs)) for k, ps in local.items()])
-                              for h, local in groups.items()], models))
+            for h in groups:
+                models[h] = exp.model
     res.n_in, res.n_ok = n_in, n_ok
     return res
 
@@ -197,26 +225,24 @@ def merge(compiler, results: Iterable[ChunkResult], defer: list | None = None) -
     """Add chunk results to the compiler. ``defer``: items rejected as unknown-lemma go there
     (as HeadwordEntry, for a later pass) instead of the report."""
     report = compiler.report
-    tagsets: dict[int, dict[int, int]] = {}   # worker pid -> its tag-set ids -> compiler's ids
+    tagsets: dict[int, list[int]] = {}   # worker pid -> the compiler's id of each of its tag-set ids
     for res in results:
         report.readings_in += res.n_in
         report.readings_admitted += res.n_ok
         compiler.add_rejection_counts(res.counts, res.examples, res.rejected, res.log_lines)
-        ids = tagsets.setdefault(res.pid, {})
+        ids = tagsets.setdefault(res.pid, [])
         for local_id, pairs in res.defs:
+            if local_id >= len(ids):
+                ids.extend([-1] * (local_id + 1 - len(ids)))
             ids[local_id] = compiler.tagset_id(pairs)
-        for kind, a, b in res.out:
-            if kind == "R":
-                lemma, source, line, extra = a
-                if defer is not None and b == "unknown-lemma":
-                    defer.append(HeadwordEntry(lemma, source, line, extra))
-                else:
-                    compiler.add_rejection(Rejection(lemma, b, source, line))
-                continue
-            for head, admitted in a:
-                compiler.add_judged_ids(head, admitted, ids)
-            if b:
-                compiler.models.update(b)
+        for (lemma, source, line, extra), reason in res.dropped:
+            if defer is not None and reason == "unknown-lemma":
+                defer.append(HeadwordEntry(lemma, source, line, extra))
+            else:
+                compiler.add_rejection(Rejection(lemma, reason, source, line))
+        compiler.add_judged_flat(res.heads, res.sizes, res.keys, map(ids.__getitem__, res.tagsets))
+        if res.models:
+            compiler.models.update(res.models)
 
 
 def run(compiler, items: Iterable[Item], lang: Language, *, workers: int = 1,

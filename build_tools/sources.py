@@ -45,6 +45,15 @@ class SourceError(ValueError):
 def check_text(path: str | Path, encoding: str = "utf-8") -> None:
     """Raise SourceError naming the first line of ``path`` that has a NUL byte or does not decode."""
     with open(path, "rb") as fh:
+        data = fh.read()
+    if b"\0" not in data:
+        try:
+            data.decode(encoding)       # the whole file at once; line by line only to name a bad line
+            return
+        except UnicodeDecodeError:
+            pass
+    del data
+    with open(path, "rb") as fh:
         for lineno, raw in enumerate(fh, 1):
             nul = raw.find(0)
             if nul >= 0:

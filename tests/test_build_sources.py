@@ -190,9 +190,8 @@ def test_pipeline_parallel_equals_serial(tmp_path):
         compiler = Compiler(load_profile("pl"), load_rule_set("pl-scrabble").tile_set)
         items = [(e.lemma, e.source, e.line, e.flags) for e in read_hunspell(dic, aff) if hasattr(e, "flags")]
         res = list(pipeline.expand_and_judge(items, compiler.judge, lang, workers=workers))
-        out = [[(k, a[1] if k == "R" else [(h, sorted(f for f, _id in fs)) for h, fs in a])
-                for k, a, _b in r.out] for r in res]
-        counts = [(r.counts, sorted(r.rejected), r.n_in, r.n_ok) for r in res]
+        out = [([(item[1], reason) for item, reason in r.dropped], r.heads, r.sizes, r.keys) for r in res]
+        counts = [(r.counts, r.n_in, r.n_ok) for r in res]
         pipeline.merge(compiler, res)
         # worker-local tag-set ids are (re)defined per worker; the forms and reasons must agree
         return out, counts, compiler
