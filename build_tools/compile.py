@@ -190,18 +190,6 @@ class Compiler:
         where = f"{rej.source}:{rej.line}" if rej.source else ""
         self.report.reject(rej.item, rej.reason, where, rej.detail, self.log)
 
-    def _add_records(self, head: str, key_sids) -> None:
-        """Record (headword, tag set) for each (tile key, tag-set id); a key keeps every distinct record."""
-        hid = self.heads.get(head)
-        if hid is None:
-            hid = self.heads[head] = len(self.heads)
-        hid <<= 32
-        keys, recs = [], []
-        for key, sid in key_sids:
-            keys.append(key)
-            recs.append(hid | sid)
-        self._add_keyed(keys, recs)
-
     def _add_keyed(self, keys: list, recs: list) -> None:
         """keys[i] gets the record recs[i]: the first record of a key in ``self.keys``, any other in
         ``self.extra_*`` (duplicates there are dropped by finish). C-level maps: millions of keys."""
