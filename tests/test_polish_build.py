@@ -13,7 +13,7 @@ from lexicon_service.cli import main as service_main  # noqa: E402
 from lexicon_service.lexicon import load_lexicon  # noqa: E402
 
 # a noun paradigm in the style of pl_PL.aff (-ka nouns: abadanka, sudanka)
-AFF = """SET UTF-8
+KA_NOUNS = """SET UTF-8
 
 SFX X Y 9
 SFX X   a     i       ka
@@ -25,7 +25,8 @@ SFX X   ka    ce      ka
 SFX X   ka    kom     ka
 SFX X   ka    kami    ka
 SFX X   ka    kach    ka
-
+"""
+AFF = KA_NOUNS + """
 SFX B Y 1
 SFX B   0     m       .
 """

@@ -15,6 +15,7 @@ from build_tools.cli import main as build_main
 from build_tools.czech.dictionary import shipped_paths
 from lexicon_service.cli import main as service_main
 from lexicon_service.lexicon import load_lexicon
+from test_polish_build import KA_NOUNS  # the -ka noun paradigm in the style of pl_PL.aff
 
 
 def build(tmp_path: Path, rules: str, name: str, *args) -> Path:
@@ -90,19 +91,7 @@ def test_a_lexicon_with_the_former_czech_guessed_rule_explains_the_same(czech_bu
 
 
 # --- Polish --------------------------------------------------------------------------------------
-AFF = """SET UTF-8
-
-SFX X Y 9
-SFX X   a     i       ka
-SFX X   a     ę       ka
-SFX X   a     ą       ka
-SFX X   a     o       ka
-SFX X   ka    ek      ka
-SFX X   ka    ce      ka
-SFX X   ka    kom     ka
-SFX X   ka    kami    ka
-SFX X   ka    kach    ka
-
+AFF = KA_NOUNS + """
 SFX T Y 9
 SFX T   0     a       .
 SFX T   0     u       .
