@@ -610,22 +610,47 @@ def guess_headword(lemma: str, pos: str | None, max_len: int | None = None):
 
 
 # --- Hunspell as a second witness --------------------------------------------------------------
-def hunspell_words(dics: Iterable) -> frozenset[str]:
+def hunspell_words(dics: Iterable, *, reads: list | None = None, workers: int = 1) -> frozenset[str]:
     """Every lowercase word the Hunspell dictionaries DICS make (stems and affix forms): the
-    witness against which ``expand_lemma`` marks SGJP forms UNATTESTED. (Run here, not in a
-    worker pool: about 9 s of CPU for pl_PL.dic, and no fork of a process that may hold threads.)"""
-    from build_tools.hunspell import expand_word, read_aff
+    witness against which ``expand_lemma`` marks SGJP forms UNATTESTED. ``reads``: per dic, its
+    (.aff, entries) already read, if the caller has them; ``workers``: processes that expand the
+    entries in chunks (call it with no thread but the caller's running, as for any fork)."""
+    from build_tools.hunspell import read_aff
+    from build_tools.parallel import chunked, ordered_map
     from build_tools.sources import aff_path_for, read_hunspell
 
     words: set[str] = set()
-    for dic in dics:
-        aff = read_aff(aff_path_for(dic))
-        split = aff.split_flags
-        for e in read_hunspell(dic, aff):
-            if isinstance(e, HeadwordEntry):
-                words.add(e.lemma)
-                words.update(expand_word(e.lemma, split(e.flags or ""), aff))
-    return frozenset(w for w in words if w.isalpha() and w.islower())
+    for i, dic in enumerate(dics):
+        if reads is not None:
+            aff, entries = reads[i]
+        else:
+            aff = read_aff(aff_path_for(dic))
+            entries = read_hunspell(dic, aff)
+        stems = ((e.lemma, e.flags) for e in entries if isinstance(e, HeadwordEntry))
+        for part in ordered_map(_words_of_stems, chunked(stems, 20000), workers=workers,
+                                initializer=_set_words_aff, initargs=(aff,)):
+            words.update(part)
+    return frozenset(words)
+
+
+_WORDS_AFF: list = [None]
+
+
+def _set_words_aff(aff) -> None:
+    _WORDS_AFF[0] = aff
+
+
+def _words_of_stems(stems: list) -> list[str]:
+    """The lowercase words of a chunk of (stem, flags) (``hunspell_words``)."""
+    from build_tools.hunspell import expand_word
+
+    aff = _WORDS_AFF[0]
+    split = aff.split_flags
+    words: set[str] = set()
+    for stem, flags in stems:
+        words.add(stem)
+        words.update(expand_word(stem, split(flags or ""), aff))
+    return list(filter(str.islower, filter(str.isalpha, words)))
 
 
 # --- the Polish passes for build_tools.pipeline: worker-side expand functions ------------------
