@@ -141,14 +141,15 @@ def paradigms(model: str) -> list[tuple[str, int, tuple]]:
         if not form.isalpha() or not form.islower():
             continue
         pre = ""
-        for p in PREFIXES:      # negated gerunds, participles (nie-), superlatives (naj-)
-            if form.startswith(p) and not model.startswith(p) and _lcp(model, form) < len(p):
-                pre = p
-                break
+        if form.startswith(PREFIXES):
+            for p in PREFIXES:      # negated gerunds, participles (nie-), superlatives (naj-)
+                if form.startswith(p) and not model.startswith(p) and _lcp(model, form) < len(p):
+                    pre = p
+                    break
         k = _lcp(model, form[len(pre):])
         # a model's qualifiers (daw., rzad.) describe the model word, not the guessed one;
         # niepopr. marks a form variant and is kept
-        q = tuple(x for x in quals if "niepopr." in x)
+        q = tuple(x for x in quals if "niepopr." in x) if quals else ()
         by_lid.setdefault(lid, []).append((pre, len(model) - k, form[len(pre) + k:], tag, names, q,
                                            details))
     from build_tools.expand_pl import class_of_tag
