@@ -458,14 +458,15 @@ _NOT_A_WORD = ("brev", "adja")
 ENDING = 3      # letters of a word's ending that an affix-only form must share with a real form
 
 
-def _endings(made) -> set:
+def _endings(made) -> tuple[set, set]:
     """The ENDING-letter endings of the forms admitted so far (the whole lexicon's, computed
-    once per process when the pass has the lexicon's keys) and of ``made``."""
+    once per process when the pass has the lexicon's keys), and those of ``made`` (kept
+    apart: no copy of the lexicon's per entry)."""
     keys = _HUNSPELL.get("keys")
     if keys and "endings" not in _HUNSPELL:
         _HUNSPELL["endings"] = {k[-ENDING:] for k in keys}
     own = {f[-ENDING:] for f in made} if made is not keys else set()
-    return own | _HUNSPELL.get("endings", set()) if own else _HUNSPELL.get("endings", set())
+    return _HUNSPELL.get("endings", set()), own
 
 
 def affix_only_forms(stem: str, hforms: set, made) -> list:
@@ -482,8 +483,9 @@ def affix_only_forms(stem: str, hforms: set, made) -> list:
         if f == stem or f in made:
             continue
         if endings is None:
-            endings = _endings(made)
-        if f[-ENDING:] not in endings:
+            endings, own = _endings(made)
+        end = f[-ENDING:]
+        if end not in endings and end not in own:
             continue        # no word the lexicon has ends so (kot/B + m: kotm)
         if f.startswith("nie") and not stem.startswith("nie"):
             continue        # negation is SGJP's and the build's rule (nie- forms: 13% listed)
@@ -553,7 +555,7 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
         # expanded from a headword list; a homograph of another class (SGJP's noun acani,
         # sjp.pl's adjective acani) shows as few of the entry's forms in the lexicon
         if keys is None or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= sum(
-                1 for f in hforms if f in keys):
+                map(keys.__contains__, hforms)):
             extra = affix_only_forms(stem, hforms, keys or ())
             return (extra, None, None) if extra else ([], "known-to-sgjp", None)
 
