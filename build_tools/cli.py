@@ -196,6 +196,7 @@ class Polish:
             self._reads = [pool.submit(_read_polish_dic, Path(f)) for f in args.hunspell]
             pool.shutdown(wait=False)
         self.dics = [Path(d) for d in args.hunspell]
+        self._workers = args.workers
         self._attested = None
 
     def attested(self):
@@ -204,7 +205,11 @@ class Polish:
         if self.dics and self._attested is None:
             from build_tools.expand_pl import hunspell_words
 
-            self._attested = hunspell_words(self.dics)
+            # the .dic entries the read-dic thread reads anyway (its work is done when the pool forks)
+            reads = None
+            if len(self._reads) == len(self.dics):
+                reads = [r.result()[:2] for r in self._reads]
+            self._attested = hunspell_words(self.dics, reads=reads, workers=self._workers)
             # millions of strings that live until the build ends: out of the collector's sight,
             # here and in the forked workers (each full collection would walk them)
             gc.freeze()

@@ -458,14 +458,15 @@ _NOT_A_WORD = ("brev", "adja")
 ENDING = 3      # letters of a word's ending that an affix-only form must share with a real form
 
 
-def _endings(made) -> set:
+def _endings(made) -> tuple[set, set]:
     """The ENDING-letter endings of the forms admitted so far (the whole lexicon's, computed
-    once per process when the pass has the lexicon's keys) and of ``made``."""
+    once per process when the pass has the lexicon's keys), and those of ``made`` (kept
+    apart: no copy of the lexicon's per entry)."""
     keys = _HUNSPELL.get("keys")
     if keys and "endings" not in _HUNSPELL:
         _HUNSPELL["endings"] = {k[-ENDING:] for k in keys}
     own = {f[-ENDING:] for f in made} if made is not keys else set()
-    return own | _HUNSPELL.get("endings", set()) if own else _HUNSPELL.get("endings", set())
+    return _HUNSPELL.get("endings", set()), own
 
 
 def affix_only_forms(stem: str, hforms: set, made) -> list:
@@ -482,8 +483,9 @@ def affix_only_forms(stem: str, hforms: set, made) -> list:
         if f == stem or f in made:
             continue
         if endings is None:
-            endings = _endings(made)
-        if f[-ENDING:] not in endings:
+            endings, own = _endings(made)
+        end = f[-ENDING:]
+        if end not in endings and end not in own:
             continue        # no word the lexicon has ends so (kot/B + m: kotm)
         if f.startswith("nie") and not stem.startswith("nie"):
             continue        # negation is SGJP's and the build's rule (nie- forms: 13% listed)
@@ -553,7 +555,7 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
         # expanded from a headword list; a homograph of another class (SGJP's noun acani,
         # sjp.pl's adjective acani) shows as few of the entry's forms in the lexicon
         if keys is None or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= sum(
-                1 for f in hforms if f in keys):
+                map(keys.__contains__, hforms)):
             extra = affix_only_forms(stem, hforms, keys or ())
             return (extra, None, None) if extra else ([], "known-to-sgjp", None)
 
@@ -610,22 +612,47 @@ def guess_headword(lemma: str, pos: str | None, max_len: int | None = None):
 
 
 # --- Hunspell as a second witness --------------------------------------------------------------
-def hunspell_words(dics: Iterable) -> frozenset[str]:
+def hunspell_words(dics: Iterable, *, reads: list | None = None, workers: int = 1) -> frozenset[str]:
     """Every lowercase word the Hunspell dictionaries DICS make (stems and affix forms): the
-    witness against which ``expand_lemma`` marks SGJP forms UNATTESTED. (Run here, not in a
-    worker pool: about 9 s of CPU for pl_PL.dic, and no fork of a process that may hold threads.)"""
-    from build_tools.hunspell import expand_word, read_aff
+    witness against which ``expand_lemma`` marks SGJP forms UNATTESTED. ``reads``: per dic, its
+    (.aff, entries) already read, if the caller has them; ``workers``: processes that expand the
+    entries in chunks (call it with no thread but the caller's running, as for any fork)."""
+    from build_tools.hunspell import read_aff
+    from build_tools.parallel import chunked, ordered_map
     from build_tools.sources import aff_path_for, read_hunspell
 
     words: set[str] = set()
-    for dic in dics:
-        aff = read_aff(aff_path_for(dic))
-        split = aff.split_flags
-        for e in read_hunspell(dic, aff):
-            if isinstance(e, HeadwordEntry):
-                words.add(e.lemma)
-                words.update(expand_word(e.lemma, split(e.flags or ""), aff))
-    return frozenset(w for w in words if w.isalpha() and w.islower())
+    for i, dic in enumerate(dics):
+        if reads is not None:
+            aff, entries = reads[i]
+        else:
+            aff = read_aff(aff_path_for(dic))
+            entries = read_hunspell(dic, aff)
+        stems = ((e.lemma, e.flags) for e in entries if isinstance(e, HeadwordEntry))
+        for part in ordered_map(_words_of_stems, chunked(stems, 20000), workers=workers,
+                                initializer=_set_words_aff, initargs=(aff,)):
+            words.update(part)
+    return frozenset(words)
+
+
+_WORDS_AFF: list = [None]
+
+
+def _set_words_aff(aff) -> None:
+    _WORDS_AFF[0] = aff
+
+
+def _words_of_stems(stems: list) -> list[str]:
+    """The lowercase words of a chunk of (stem, flags) (``hunspell_words``)."""
+    from build_tools.hunspell import expand_word
+
+    aff = _WORDS_AFF[0]
+    split = aff.split_flags
+    words: set[str] = set()
+    for stem, flags in stems:
+        words.add(stem)
+        words.update(expand_word(stem, split(flags or ""), aff))
+    return list(filter(str.islower, filter(str.isalpha, words)))
 
 
 # --- the Polish passes for build_tools.pipeline: worker-side expand functions ------------------

@@ -84,6 +84,8 @@ class Models:
 
 def _lcp(a: str, b: str) -> int:
     n = min(len(a), len(b))
+    if a[:n] == b[:n]:      # the common case in paradigms: a form that extends its lemma
+        return n
     i = 0
     while i < n and a[i] == b[i]:
         i += 1
@@ -139,14 +141,15 @@ def paradigms(model: str) -> list[tuple[str, int, tuple]]:
         if not form.isalpha() or not form.islower():
             continue
         pre = ""
-        for p in PREFIXES:      # negated gerunds, participles (nie-), superlatives (naj-)
-            if form.startswith(p) and not model.startswith(p) and _lcp(model, form) < len(p):
-                pre = p
-                break
+        if form.startswith(PREFIXES):
+            for p in PREFIXES:      # negated gerunds, participles (nie-), superlatives (naj-)
+                if form.startswith(p) and not model.startswith(p) and _lcp(model, form) < len(p):
+                    pre = p
+                    break
         k = _lcp(model, form[len(pre):])
         # a model's qualifiers (daw., rzad.) describe the model word, not the guessed one;
         # niepopr. marks a form variant and is kept
-        q = tuple(x for x in quals if "niepopr." in x)
+        q = tuple(x for x in quals if "niepopr." in x) if quals else ()
         by_lid.setdefault(lid, []).append((pre, len(model) - k, form[len(pre) + k:], tag, names, q,
                                            details))
     from build_tools.expand_pl import class_of_tag
@@ -290,21 +293,22 @@ def _guess_corroborated(word, models, flags, hforms, want_class, listed=frozense
                                                         per_level=per_level)):
             if n >= depth:
                 break
+            n_word = len(word)
             for model, items in found:
                 # ranked by the paradigm's own forms (cheap); the fused forms and nie- forms
                 # Hunspell also lists count once a model is chosen
-                results = apply(word, items)
-                forms = {r[0] for r in results}
+                forms = {pre + word[:n_word - strip] + add for pre, strip, add, *_ in items}
                 key = (len(forms & hforms), shared, -len(forms - hforms), model)
                 if best is None or key > best[0]:
-                    best = (key, model, results)
+                    best = (key, model, items)
         if best is not None:
-            agree = len(_expanded(word, best[2]) & hforms)
+            results = apply(word, best[2])
+            agree = len(_expanded(word, results) & hforms)
             if agree >= CORROBORATION * len(hforms):
                 break
     if best is None:
         return None, "no-model"
-    _key, model, results = best
+    _key, model, _items = best
     if agree < CORROBORATION * len(hforms):
         return None, "uncorroborated"
     return model, attested(results, hforms, listed)
