@@ -186,18 +186,16 @@ class Polish:
     def __init__(self, args, manifest_sources: list) -> None:
         if args.paradigms:
             raise BuildError("--paradigms is for Czech builds (Polish headwords are inflected by Morfeusz 2 / SGJP)")
-        # Each .dic is read in a thread while the headword passes run (the parent mostly waits for its
-        # workers then): its entries are needed whole before its own pass starts.
-        self._reads = []
-        if args.headwords and args.hunspell:
-            from concurrent.futures import ThreadPoolExecutor
-
-            pool = ThreadPoolExecutor(1, thread_name_prefix="read-dic")
-            self._reads = [pool.submit(_read_polish_dic, Path(f)) for f in args.hunspell]
-            pool.shutdown(wait=False)
         self.dics = [Path(d) for d in args.hunspell]
         self._workers = args.workers
         self._attested = None
+        self._reads: dict[Path, tuple] = {}     # .dic -> _read_polish_dic: each .dic is read once a build
+
+    def _dic(self, dic: Path) -> tuple:
+        read = self._reads.get(dic)
+        if read is None:
+            read = self._reads[dic] = _read_polish_dic(dic)
+        return read
 
     def attested(self):
         """The words of the build's Hunspell dictionaries, the second witness of SGJP's forms
@@ -205,11 +203,8 @@ class Polish:
         if self.dics and self._attested is None:
             from build_tools.expand_pl import hunspell_words
 
-            # the .dic entries the read-dic thread reads anyway (its work is done when the pool forks)
-            reads = None
-            if len(self._reads) == len(self.dics):
-                reads = [r.result()[:2] for r in self._reads]
-            self._attested = hunspell_words(self.dics, reads=reads, workers=self._workers)
+            self._attested = hunspell_words(self.dics, reads=[self._dic(d)[:2] for d in self.dics],
+                                            workers=self._workers)
             # millions of strings that live until the build ends: out of the collector's sight,
             # here and in the forked workers (each full collection would walk them)
             gc.freeze()
@@ -230,12 +225,13 @@ class Polish:
         from build_tools.guess_pl import Models
 
         yield from self.finish(compiler)
-        aff, read, flags_of, stems = self._reads.pop(0).result() if self._reads else _read_polish_dic(dic)
+        attested = self.attested()             # before the entries are let go: it reads them too
+        aff, read, flags_of, stems = self._reads.pop(Path(dic), None) or _read_polish_dic(Path(dic))
         done = frozenset(h for h in compiler.heads if h not in compiler.models)
         models = Models(done, flags_of)
         items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read))
         yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
-                                        stems=frozenset(stems), attested=self.attested()))
+                                        stems=frozenset(stems), attested=attested))
 
     def finish(self, compiler) -> Iterator[Pass]:
         """Headwords SGJP does not know, inflected by analogy (expand_pl.guess_headword)."""
