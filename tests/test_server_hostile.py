@@ -360,11 +360,79 @@ def medium_lexicon(tmp_path_factory) -> Path:
     return write_lexicon(directory, "medium", "pl-scrabble", words)
 
 
+def _vector_end(data: bytes, pos: int) -> int:
+    """End of a marisa Vector at `pos`: its byte size (u64), the bytes, padding to 8."""
+    size = int.from_bytes(data[pos:pos + 8], "little")
+    return pos + 8 + size + (-size % 8)
+
+
+def _bit_vector_end(data: bytes, pos: int) -> tuple[int, int]:
+    """(end, number of 1s) of a marisa BitVector: units, size and 1s (u32 each), ranks, select0s, select1s."""
+    pos = _vector_end(data, pos)
+    ones = int.from_bytes(data[pos + 4:pos + 8], "little")
+    pos += 8
+    for _ in range(3):
+        pos = _vector_end(data, pos)
+    return pos, ones
+
+
+def _links_far_out_of_bounds(trie: bytes) -> bytes:
+    """The trie with every link of its first level pointing ~2**40 nodes past the end: a walk reads
+    at least 2**37 bytes beyond the mapping, always unmapped (SIGSEGV), whatever the layout. marisa
+    0.3's file: a 16-byte header, then the louds, terminal and link bit vectors, bases (u8 vector),
+    extras (a flat vector: units, then value size u32, mask u32, size u64). A link is
+    base | extra << 8; with value size 0 every extra is units[0] & mask. marisa checks none of it."""
+    data = bytearray(trie)
+    pos, links = 16, 0
+    for _ in range(3):
+        pos, links = _bit_vector_end(data, pos)
+    pos = _vector_end(data, pos)  # bases
+    units, fields = pos + 8, _vector_end(data, pos)
+    assert links and fields - units >= 8, "the trie has no links to corrupt"
+    data[units:units + 8] = b"\xff" * 8
+    data[fields:fields + 8] = (0).to_bytes(4, "little") + (2**32 - 1).to_bytes(4, "little")
+    assert int.from_bytes(data[fields + 8:fields + 16], "little") == links  # landed on the extras' fields
+    return bytes(data)
+
+
+_PLAIN_WALK = ("import sys\nfrom lexicon_service.lexicon import load_lexicon\n"
+               "lex = load_lexicon(sys.argv[1])\nfor k in lex.keys(): k in lex\n")
+
+
 def test_a_checksum_consistent_damaged_trie_is_refused_at_load(medium_lexicon, tmp_path):
-    """Damaged tries that marisa loads and then crashes the process on are refused: the tries are
-    walked in a child process first. Some of these corruptions crash a plain walk (SIGSEGV)."""
+    """A trie that marisa loads and then crashes the process on is refused: the tries are walked
+    in a child process first. The damage is built from the file's structure, so it always crashes."""
+    copy = tmp_path / "links.lex"
+    shutil.copytree(medium_lexicon, copy)
+    _rewrite(copy, "forms.marisa", _links_far_out_of_bounds((medium_lexicon / "forms.marisa").read_bytes()))
+    # the point of the test: marisa maps it without complaint, and a plain walk is killed
+    walk = subprocess.run([sys.executable, "-c", _PLAIN_WALK, str(copy)], capture_output=True, timeout=60)
+    assert walk.returncode < 0, (walk.returncode, walk.stderr[-300:])
+    with pytest.raises(LexiconCorruptError, match=r"forms\.marisa.*: damaged trie \(structure check: killed by SIG"):
+        load_lexicon(copy, check_structure=True)
+
+
+def test_a_reload_onto_a_crashing_trie_keeps_the_server_serving(medium_lexicon, tmp_path):
+    directory = tmp_path / "served"
+    target = directory / "medium.lex"
+    shutil.copytree(medium_lexicon, target)
+    srv, port = create_server("localhost:0", directory)
+    with srv, grpc.insecure_channel(f"localhost:{port}") as ch:
+        stub = lexicon_pb2_grpc.LexiconServiceStub(ch)
+        assert check(stub, ["kota"], lexicon="medium").acceptable
+        _rewrite(target, "forms.marisa", _links_far_out_of_bounds((medium_lexicon / "forms.marisa").read_bytes()))
+        with pytest.raises(ReloadError, match="killed by SIG"):
+            srv.registry.reload()
+        assert check(stub, ["kota"], lexicon="medium").acceptable and not check(stub, ["kotx"], lexicon="medium").acceptable
+        assert stub.FindWords(lexicon_pb2.FindWordsRequest(lexicon="medium", pattern="KOT*"), timeout=5).words
+        status = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=5).status
+        assert status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_random_damage_to_a_trie_is_refused_or_harmless(medium_lexicon, tmp_path):
+    """Seeded random damage (checksum kept consistent): each trie is either refused at load or
+    walks without crashing (in a child, to survive if not)."""
     original = (medium_lexicon / "forms.marisa").read_bytes()
-    crashed = 0
     for seed in range(6):
         copy = tmp_path / f"c{seed}.lex"
         shutil.copytree(medium_lexicon, copy)
@@ -375,16 +443,11 @@ def test_a_checksum_consistent_damaged_trie_is_refused_at_load(medium_lexicon, t
         _rewrite(copy, "forms.marisa", bytes(data))
         try:
             lexicon = load_lexicon(copy, check_structure=True)
-        except LexiconCorruptError as exc:
-            crashed += "killed by SIG" in str(exc)
+        except LexiconCorruptError:
             continue
-        # loaded: then every key can be walked without crashing (in a child, to survive if not)
-        walk = subprocess.run([sys.executable, "-c", "import sys\nfrom lexicon_service.lexicon import load_lexicon\n"
-                               "lex = load_lexicon(sys.argv[1])\nfor k in lex.keys(): k in lex\n", str(copy)],
-                              capture_output=True)
+        walk = subprocess.run([sys.executable, "-c", _PLAIN_WALK, str(copy)], capture_output=True, timeout=60)
         assert walk.returncode >= 0, (seed, walk.returncode)
         lexicon.close()
-    assert crashed, "no corruption crashed the structure check: the test lost its point"
 
 
 def test_a_trie_that_would_loop_for_ever_is_refused(medium_lexicon, tmp_path):
