@@ -7,6 +7,7 @@ examples against the tiny test lexicons."""
 from __future__ import annotations
 
 import grpc
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -54,3 +55,30 @@ def test_streams_and_odd_headers_get_no_server_error(server, channel):  # noqa: 
     assert not [key for key in streams if key[1] in fuzz.SERVER_ERRORS], streams
     headers = fuzz.fuzz_metadata(port, fuzzer, 24)
     assert sum(headers.values()) == 24 and not headers["UNKNOWN"] and not headers["no answer"], headers
+
+
+@pytest.mark.parametrize("verbosity", [None, "ERROR"])
+def test_unparsable_headers_do_not_flood_the_log(lexicon_dir, monkeypatch, verbosity):  # noqa: F811
+    """grpc's C core logs one line for each `te` or `grpc-timeout` header it cannot parse, before any
+    Python runs: `serve` silences the core's log (GRPC_VERBOSITY=NONE) unless the operator set a
+    verbosity; with ERROR (the control, same headers) the lines are there."""
+    import random
+
+    loadgen = bench_module("loadgen")
+    if verbosity is None:
+        monkeypatch.delenv("GRPC_VERBOSITY", raising=False)
+    else:
+        monkeypatch.setenv("GRPC_VERBOSITY", verbosity)
+    proc = loadgen.start_server(lexicon_dir, "--processes", "1", log_level="INFO")
+    try:
+        headers = fuzz.fuzz_metadata(proc.port, fuzz.Fuzzer(random.Random(7), LEXICONS, SAMPLE_WORDS), 40)
+    finally:
+        loadgen.stop_server(proc)
+    log = loadgen.server_log(proc)
+    assert headers["INTERNAL"] >= 5, headers  # the core refused that many headers: the test has its point
+    assert not headers["UNKNOWN"] and not headers["no answer"], headers
+    if verbosity is None:
+        assert fuzz.core_log_lines(log) == 0 and "Error parsing" not in log, log[-2000:]
+        assert "serving" in log  # the server's own log is still written
+    else:
+        assert fuzz.core_log_lines(log) >= 5 and "Error parsing 'grpc-timeout' metadata" in log, log[-2000:]

@@ -14,7 +14,8 @@ Flags override environment variables, which override defaults:
   --db           LEXICON_DB           the SQLite file of server-held games (default: games.db in
                                       $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service)
 SIGHUP reloads the lexicons (atomic swap; a failed reload keeps the old ones); SIGTERM/SIGINT stop
-gracefully (running calls get --grace seconds).
+gracefully (running calls get --grace seconds). grpc's C core log is off (GRPC_VERBOSITY=NONE) unless
+GRPC_VERBOSITY is set: it logs a line per unparsable header (see server/README.md).
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ import sys
 import time
 
 from lexicon_service.cli import UserError
+
+
+GRPC_VERBOSITY_ENV = "GRPC_VERBOSITY"
 
 
 def _env_int(name: str, default: int) -> int:
@@ -121,9 +125,18 @@ def _check_token(token: str, where: str) -> None:
         raise UserError(f"{where}: a token must be visible ASCII characters without spaces")
 
 
+def quiet_grpc_core() -> None:
+    """Silence grpc's C core log unless the operator chose its verbosity: it writes one unthrottled
+    line for each header it cannot parse (`Error parsing 'te' metadata`), which any client can
+    repeat. GRPC_VERBOSITY is grpc's only knob for it (read when grpc starts, so set here, before
+    any server or channel; inherited by the --processes children); see server/README.md."""
+    os.environ.setdefault(GRPC_VERBOSITY_ENV, "NONE")
+
+
 def run(args) -> int:
     from dataclasses import replace
 
+    quiet_grpc_core()
     from lexicon_service.server import Limits, TlsConfig, create_server, install_signal_handlers
     from lexicon_service.server.registry import ReloadError
 
