@@ -169,6 +169,12 @@ def test_explain_find_and_listings_answer_as_grpc(http, stubs):
     assert rule_sets == as_json(game.ListRuleSets(game_pb2.ListRuleSetsRequest()))
 
 
+def test_explain_names_each_readings_origin(http):
+    """The lookup page shows it (tests/e2e/test_lookup_origin.py has a guessed reading and its model)."""
+    readings = http.get("/v1/lexicons/pl-scrabble/words/kot:explain").json()["readings"]
+    assert readings and {r["origin"] for r in readings} == {"word list"} and not any(r.get("model") for r in readings)
+
+
 def test_moves_and_replay_answer_as_grpc(http, stubs):
     _, game = stubs
     move = {"lexicon": "pl-scrabble", "rack": "KOTABCD", "play": {"position": "8H", "word": "KOT"}}

@@ -15,6 +15,13 @@ function cell(row, text, tag) {
   row.append(el);
 }
 
+// Where a reading came from, as `lexicon-service explain` says it: "guessed from <model lemma>" for a
+// headword inflected by analogy, else "from <origin>" (SGJP, Hunspell affix form, word list, ...).
+function originOf(r) {
+  if (r.model) return t("guessedFrom", { model: r.model });
+  return r.origin ? t("fromOrigin", { origin: r.origin }) : "";
+}
+
 async function explain() {
   const word = $("word").value.trim();
   if (!word) return;
@@ -45,10 +52,10 @@ async function explain() {
     }
     const table = document.createElement("table");
     const head = table.insertRow();
-    for (const key of ["form", "headword", "tag", "rule"]) cell(head, t(key), "th");
+    for (const key of ["form", "headword", "tag", "rule", "origin"]) cell(head, t(key), "th");
     for (const r of answer.readings) {
       const row = table.insertRow();
-      for (const v of [r.form, r.headword, r.tag, r.rule]) cell(row, v || "—");
+      for (const v of [r.form, r.headword, r.tag, r.rule, originOf(r)]) cell(row, v || "—");
     }
     out.append(table);
   } catch (err) {

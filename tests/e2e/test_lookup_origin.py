@@ -1,0 +1,53 @@
+"""The lookup page names where each reading came from, as `lexicon-service explain` and ExplainWord do:
+"guessed from <model lemma>", "from SGJP", "from Hunspell affix form". A small Polish build (the
+inputs of tests/test_provenance.py) served over HTTP, the page in headless chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_provenance import polish_build  # noqa: F401 - fixture
+
+
+@pytest.fixture(scope="module")
+def polish_web(polish_build, tmp_path_factory):  # noqa: F811
+    from lexicon_service.http import HttpServer, create_app
+    from lexicon_service.server.registry import LexiconRegistry
+
+    served = tmp_path_factory.mktemp("e2e-provenance")
+    (served / "pl.lex").symlink_to(polish_build, target_is_directory=True)
+    registry = LexiconRegistry(served)
+    registry.reload()
+    web = HttpServer(create_app(registry), "localhost:0").start()
+    yield web.url
+    web.stop()
+    registry.close()
+
+
+def origins(page, word: str) -> list[str]:
+    """The Origin column of the readings table after explaining `word` (typed, Enter)."""
+    page.locator("#word").fill("")
+    page.locator("#word").focus()
+    page.keyboard.type(word)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"[...document.querySelectorAll('#explanation td')].some(td => td.textContent === {word!r})")
+    headers = page.locator("#explanation th").all_inner_texts()
+    column = len(headers) - 1
+    rows = page.locator("#explanation tr").evaluate_all("rows => rows.slice(1).map(r => [...r.cells].map(c => c.textContent))")
+    return headers[column], [row[column] for row in rows]
+
+
+def test_lookup_shows_each_readings_origin(page, polish_web, artifacts):
+    page.goto(polish_web + "/lookup?lang=en&lexicon=pl")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#lexicon", "pl")
+    title, column = origins(page, "abadankami")
+    assert title == "Origin" and column and set(column) == {"guessed from sudanka"}
+    page.screenshot(path=str(artifacts / "lookup-origin-guessed.png"))
+    assert set(origins(page, "abisalów")[1]) == {"from Hunspell affix form"}
+    assert set(origins(page, "kotami")[1]) == {"from SGJP"}
+    page.goto(polish_web + "/lookup?lang=pl&lexicon=pl")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#lexicon", "pl")
+    title, column = origins(page, "abadankami")
+    assert title == "Pochodzenie" and set(column) == {"odgadnięte według sudanka"}
