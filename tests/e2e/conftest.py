@@ -55,10 +55,29 @@ def artifacts(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def web_url(tmp_path_factory):
+def serve_pages():
+    """`serve_pages(directory)`: the URL of an HTTP server (API and pages) over the lexicons of `directory`,
+    stopped at the end of the session."""
     from lexicon_service.http import HttpServer, create_app
     from lexicon_service.server.registry import LexiconRegistry
 
+    started = []
+
+    def serve(directory: Path) -> str:
+        registry = LexiconRegistry(directory)
+        registry.reload()
+        web = HttpServer(create_app(registry), "localhost:0").start()
+        started.append((web, registry))
+        return web.url
+
+    yield serve
+    for web, registry in started:
+        web.stop()
+        registry.close()
+
+
+@pytest.fixture(scope="session")
+def web_url(tmp_path_factory, serve_pages):
     directory = tmp_path_factory.mktemp("e2e-lexicons") / "lex"
     directory.mkdir()
     for name, words in WORDS.items():
@@ -66,12 +85,7 @@ def web_url(tmp_path_factory):
         src.write_text("\n".join(words) + "\n", encoding="utf-8")
         subprocess.run([BUILD, "--rules", name, "--words", str(src), "-o", str(directory / f"{name}.lex"),
                         "--name", name, "--quiet"], check=True, capture_output=True)
-    registry = LexiconRegistry(directory)
-    registry.reload()
-    web = HttpServer(create_app(registry), "localhost:0").start()
-    yield web.url
-    web.stop()
-    registry.close()
+    return serve_pages(directory)
 
 
 @pytest.fixture(scope="session")

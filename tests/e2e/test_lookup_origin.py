@@ -10,18 +10,10 @@ from test_provenance import polish_build  # noqa: F401 - fixture
 
 
 @pytest.fixture(scope="module")
-def polish_web(polish_build, tmp_path_factory):  # noqa: F811
-    from lexicon_service.http import HttpServer, create_app
-    from lexicon_service.server.registry import LexiconRegistry
-
+def polish_web(polish_build, serve_pages, tmp_path_factory):  # noqa: F811
     served = tmp_path_factory.mktemp("e2e-provenance")
     (served / "pl.lex").symlink_to(polish_build, target_is_directory=True)
-    registry = LexiconRegistry(served)
-    registry.reload()
-    web = HttpServer(create_app(registry), "localhost:0").start()
-    yield web.url
-    web.stop()
-    registry.close()
+    return serve_pages(served)
 
 
 def origins(page, word: str) -> list[str]:
