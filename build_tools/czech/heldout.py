@@ -8,7 +8,10 @@ removed from it, so that every one is inflected by analogy.
   reference does not list for that lemma at all (under any tag: the tables shift persons and tenses,
   adoptuješ is filed as a past form; register variants such as adoptuju are not counted).
 
-    python -m build_tools.czech.heldout --shared ../shared [--share 3] [--examples 10]
+    python -m build_tools.czech.heldout --shared ../shared [--share 3] [--examples 10] [--misses FILE]
+
+`--misses FILE` writes every missed slot of both measurements, one per line
+(`full|removed<TAB>lemma/class: form<TAB>what the expansion gives the lemma in that class`).
 """
 
 from __future__ import annotations
@@ -92,6 +95,7 @@ def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = N
     slots = hits = ours = leaked = no_passive = 0
     by_class = defaultdict(Counter)
     misses, leaks = [], []
+    miss_rows = []
     for lemma in lemmas:
         listed = ref[lemma].get(ALL, set()) | (known or {}).get(lemma, set())
         for c, forms in ref[lemma].items():
@@ -110,6 +114,7 @@ def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = N
                     by_class[c]["hits"] += 1
                 else:
                     misses.append(f"{lemma}/{c}: {f}")
+                    miss_rows.append((lemma, c, f, sorted(have | also)))
             for f in sorted(have):
                 ours += 1
                 by_class[c]["ours"] += 1
@@ -119,7 +124,7 @@ def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = N
                     leaks.append(f"{lemma}/{c}: {f}")
     return {"lemmas": len(lemmas), "guessed": len(guessed & set(lemmas)), "unclassified": len(unclassified),
             "slots": slots, "hits": hits, "ours": ours, "no_passive": no_passive, "leaked": leaked, "by_class": by_class,
-            "misses": misses, "leaks": leaks, "unclassified_examples": unclassified[:20],
+            "misses": misses, "miss_rows": miss_rows, "leaks": leaks, "unclassified_examples": unclassified[:20],
             "forms": {lemma: {f for fs in list(gen[lemma].values()) + list(variants[lemma].values()) for f in fs}
                       for lemma in lemmas}}
 
@@ -146,6 +151,13 @@ def report(title: str, m: dict, examples: int, out=sys.stdout) -> None:
             print(f"    unclassified e.g. {' '.join(m['unclassified_examples'][:examples])}", file=out)
 
 
+def write_misses(path: Path, results: dict) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for name, m in results.items():
+            for lemma, c, form, have in m["miss_rows"]:
+                f.write(f"{name}\t{lemma}/{c}: {form}\t{' '.join(have)}\n")
+
+
 def run(shared: Path, share: int = 3, examples: int = 8, dic: CzechDictionary | None = None,
         out=sys.stdout) -> dict:
     t0 = time.time()
@@ -169,12 +181,15 @@ def main(argv=None) -> int:
     ap.add_argument("--shared", default="../shared", type=Path)
     ap.add_argument("--share", default=3, type=int, help="hold out every N-th lemma (default 3)")
     ap.add_argument("--examples", default=8, type=int)
+    ap.add_argument("--misses", type=Path, help="write every missed slot to this file")
     ap.add_argument("--dic", help="dictionary X.dic (X.aff beside it); default: the shipped cs_CZ.dic")
     a = ap.parse_args(argv)
     if not (a.shared / "data" / "czech").exists():
         print(f"no reference data under {a.shared}/data/czech", file=sys.stderr)
         return 2
-    run(a.shared, a.share, a.examples, CzechDictionary.load(a.dic) if a.dic else None)
+    results = run(a.shared, a.share, a.examples, CzechDictionary.load(a.dic) if a.dic else None)
+    if a.misses:
+        write_misses(a.misses, results)
     return 0
 
 
