@@ -15,6 +15,10 @@ from .tagger import adj_slots
 def expand_adj(lemma: str, flags: str, dic, expanded, out: Output) -> None:
     emit, reject, append, paradigm = out.emit, out.reject, out.items.append, out.paradigm
     is_cmpr = lemma.endswith("í") and ("E" in flags or "W" in flags)
+    if lemma.endswith("á") and not adjectival_noun(lemma):
+        for form, _chain in expanded:
+            reject(form, "untagged-form", f"{lemma}/{flags}")
+        return
     pos = ("N",) if adjectival_noun(lemma) else ("ADJ",)
     rule = f"noun-adjectival/{flags}" if pos == ("N",) else paradigm
     masculine = lemma[:-1] + "ý" if lemma.endswith(("é", "á")) else lemma
@@ -61,5 +65,7 @@ def expand_adj(lemma: str, flags: str, dic, expanded, out: Output) -> None:
 
 def adjectival_noun(lemma: str) -> bool:
     """A Y headword filed under its neuter or feminine nominative is a noun of adjectival declension
-    (jízdné, vstupné, házená, švagrová, vdaná: the married woman)."""
-    return lemma.endswith(("é", "á"))
+    (jízdné, vstupné, házená, roštěná, vdaná: the married woman). Not the -ová lines: beside real
+    feminines (švagrová, šéfová) the dictionary files lowercase copies of surnames there (radová,
+    delová, ťienová, ibnová), and their forms stay out (precision first)."""
+    return lemma.endswith("é") or (lemma.endswith("á") and not lemma.endswith("ová"))
