@@ -62,3 +62,14 @@ def test_present_participle_flagged_s_declines_as_adjective(word):
 def test_neuter_noun_in_i_keeps_s():
     # náměstí/S is a noun of the stavení type, not a participle
     assert any({"N", "NEUT", "NOM", "SG"} <= t for t in tags_of("náměstí", "S")["náměstí"])
+
+
+def test_heldout_counts_adjectival_nouns_and_writes_misses(tmp_path):
+    from build_tools.czech import heldout
+    ref = {"jízdné": {"noun-nom-pl": {"jízdná"}, heldout.ALL: {"jízdná"}},
+           "hovězí": {"noun-nom-sg": {"hovězí"}, heldout.ALL: {"hovězí"}}}
+    m = heldout.measure(["hovězí", "jízdné"], ref, shipped())
+    assert (m["slots"], m["hits"], m["as_adjective"]) == (2, 1, 1)
+    out = tmp_path / "misses.tsv"
+    heldout.write_misses(out, {"full": m})
+    assert out.read_text(encoding="utf-8").splitlines()[0].startswith("full\thovězí/noun-nom-sg: hovězí\t")
