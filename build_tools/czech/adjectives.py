@@ -1,5 +1,7 @@
 """Adjectives (flags Y, y): adj_slots.tsv gives each form its slots; comparatives and superlatives
-(nej-), adverbs (R), -ost nouns (K, C); place-name adjectives are tagged TOPO (places.py)."""
+(nej-), adverbs (R), -ost nouns (K, C); place-name adjectives are tagged TOPO (places.py).
+A Y headword in -é or -á is a noun of adjectival declension (jízdné, házená): the dictionary files
+adjectives under the masculine -ý."""
 
 from __future__ import annotations
 
@@ -13,8 +15,15 @@ from .tagger import adj_slots
 def expand_adj(lemma: str, flags: str, dic, expanded, out: Output) -> None:
     emit, reject, append, paradigm = out.emit, out.reject, out.items.append, out.paradigm
     is_cmpr = lemma.endswith("í") and ("E" in flags or "W" in flags)
+    if lemma.endswith("á") and not adjectival_noun(lemma):
+        for form, _chain in expanded:
+            reject(form, "untagged-form", f"{lemma}/{flags}")
+        return
+    pos = ("N",) if adjectival_noun(lemma) else ("ADJ",)
+    rule = f"noun-adjectival/{flags}" if pos == ("N",) else paradigm
+    masculine = lemma[:-1] + "ý" if lemma.endswith(("é", "á")) else lemma
     # adjectives derived from place names (ostravský): TOPO, which cs-kriskros excludes (seed 004)
-    topo = ("TOPO",) if place_of(lemma, dic) else ()
+    topo = ("TOPO",) if place_of(masculine, dic) else ()
     lemma_end = "í" if is_cmpr else lemma[-3:]
     for form, chain in expanded:
         ptags, base, sfx = split_prefix(form, chain)
@@ -37,12 +46,12 @@ def expand_adj(lemma: str, flags: str, dic, expanded, out: Output) -> None:
                 continue
             pt = tuple(p for p in ptags if p != "SPRL")
             poss = ("POSS",) if lemma.endswith(("ův", "in")) else ()
-            ck = (slots, d, pt, poss, topo)
+            ck = (slots, d, pt, poss, topo, pos)
             tags = _ADJ_TAGS.get(ck)
             if tags is None:
-                tags = _ADJ_TAGS[ck] = tuple(_tag(("ADJ",), s_, d, pt, poss, topo) for s_ in slots)
+                tags = _ADJ_TAGS[ck] = tuple(_tag(pos, s_, d, pt, poss, topo) for s_ in slots)
             for t in tags:
-                append(Reading(form, lemma, t, paradigm))
+                append(Reading(form, lemma, t, rule))
             continue
         r1 = sfx[0]
         pt = tuple(p for p in ptags if p != "SPRL")
@@ -52,3 +61,11 @@ def expand_adj(lemma: str, flags: str, dic, expanded, out: Output) -> None:
             emit(form, lemma, _tag(("ADV",), deg, pt), "adv")
         else:
             reject(form, "untagged-form", f"{lemma}/{flags} {r1.flag}:{r1.strip}>{r1.add}")
+
+
+def adjectival_noun(lemma: str) -> bool:
+    """A Y headword filed under its neuter or feminine nominative is a noun of adjectival declension
+    (jízdné, vstupné, házená, roštěná, vdaná: the married woman). Not the -ová lines: beside real
+    feminines (švagrová, šéfová) the dictionary files lowercase copies of surnames there (radová,
+    delová, ťienová, ibnová), and their forms stay out (precision first)."""
+    return lemma.endswith("é") or (lemma.endswith("á") and not lemma.endswith("ová"))

@@ -19,6 +19,9 @@ from .participles import expand_cvb, expand_short
 from .tagger import split_mixed, word_class
 from .verbs import expand_verb
 
+# a present active participle (pálící, vedoucí) declines as a soft adjective, also where the dictionary
+# gives it only S, the flag of -í neuter nouns (pálící/S: pálícím, pálících, but no pálícího, pálícímu)
+PRESENT_PARTICIPLE = ("ící", "oucí")
 LETTERS = re.compile(r"^[a-záčďéěíňóřšťúůýžäöüëàèìòùâêîôûçłľĺŕąęśźżćńőű]+$")
 
 
@@ -54,6 +57,8 @@ def expand_entry(lemma: str, flags: str, dic: CzechDictionary) -> list[Reading |
             out.append(Reading(lemma, lemma, cc, "closed"))  # se: the reflexive and the preposition
         return out
 
+    if flags == "S" and lemma.endswith(PRESENT_PARTICIPLE):
+        flags = "Y"
     parts = split_mixed(lemma, flags)
     if len(parts) > 1:
         for part in parts:

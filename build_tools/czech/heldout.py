@@ -8,7 +8,10 @@ removed from it, so that every one is inflected by analogy.
   reference does not list for that lemma at all (under any tag: the tables shift persons and tenses,
   adoptuješ is filed as a past form; register variants such as adoptuju are not counted).
 
-    python -m build_tools.czech.heldout --shared ../shared [--share 3] [--examples 10]
+    python -m build_tools.czech.heldout --shared ../shared [--share 3] [--examples 10] [--misses FILE]
+
+`--misses FILE` writes every missed slot of both measurements, one per line
+(`full|removed<TAB>lemma/class: form<TAB>what the expansion gives the lemma in that class`).
 """
 
 from __future__ import annotations
@@ -89,9 +92,10 @@ def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = N
                     # a linked line's readings (napsal/ON of napsat) count for the headword
                     owner = lemma if keep is not None else it.lemma
                     (variants if tag & {"COL", "LIT"} else gen)[owner][c].add(it.form)
-    slots = hits = ours = leaked = no_passive = 0
+    slots = hits = ours = leaked = no_passive = as_adjective = 0
     by_class = defaultdict(Counter)
     misses, leaks = [], []
+    miss_rows = []
     for lemma in lemmas:
         listed = ref[lemma].get(ALL, set()) | (known or {}).get(lemma, set())
         for c, forms in ref[lemma].items():
@@ -109,7 +113,10 @@ def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = N
                     hits += 1
                     by_class[c]["hits"] += 1
                 else:
+                    if c.startswith("noun-") and f in gen[lemma].get("adj-nom", ()):
+                        as_adjective += 1      # hovězí, vedoucí: the word is admitted, as an adjective
                     misses.append(f"{lemma}/{c}: {f}")
+                    miss_rows.append((lemma, c, f, sorted(have | also)))
             for f in sorted(have):
                 ours += 1
                 by_class[c]["ours"] += 1
@@ -118,8 +125,9 @@ def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = N
                     by_class[c]["leaked"] += 1
                     leaks.append(f"{lemma}/{c}: {f}")
     return {"lemmas": len(lemmas), "guessed": len(guessed & set(lemmas)), "unclassified": len(unclassified),
-            "slots": slots, "hits": hits, "ours": ours, "no_passive": no_passive, "leaked": leaked, "by_class": by_class,
-            "misses": misses, "leaks": leaks, "unclassified_examples": unclassified[:20],
+            "slots": slots, "hits": hits, "ours": ours, "no_passive": no_passive, "as_adjective": as_adjective,
+            "leaked": leaked, "by_class": by_class,
+            "misses": misses, "miss_rows": miss_rows, "leaks": leaks, "unclassified_examples": unclassified[:20],
             "forms": {lemma: {f for fs in list(gen[lemma].values()) + list(variants[lemma].values()) for f in fs}
                       for lemma in lemmas}}
 
@@ -136,6 +144,10 @@ def report(title: str, m: dict, examples: int, out=sys.stdout) -> None:
         print(f"    ({m['no_passive']} missed slots are passives of verbs the dictionary gives no passive "
               f"(no T/C flag: intransitive or reflexive, as quality.py); not counting them: admitted-slot recall "
               f"{_pct(m['hits'], m['slots'] - m['no_passive'])})", file=out)
+    if m["as_adjective"]:
+        print(f"    ({m['as_adjective']} missed noun slots are forms the expansion gives the lemma as an adjective "
+              f"nominative: nouns of adjectival declension, hovězí, vedoucí; "
+              f"the lexicon admits these words)", file=out)
     for c, n in sorted(m["by_class"].items()):
         print(f"    {c:14} recall {_pct(n['hits'], n['slots']):>7} of {n['slots']:5d}   "
               f"leak {_pct(n['leaked'], n['ours']):>7} of {n['ours']:5d}", file=out)
@@ -144,6 +156,13 @@ def report(title: str, m: dict, examples: int, out=sys.stdout) -> None:
         print(f"    leaks e.g. {'; '.join(m['leaks'][:examples])}", file=out)
         if m["unclassified_examples"]:
             print(f"    unclassified e.g. {' '.join(m['unclassified_examples'][:examples])}", file=out)
+
+
+def write_misses(path: Path, results: dict) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for name, m in results.items():
+            for lemma, c, form, have in m["miss_rows"]:
+                f.write(f"{name}\t{lemma}/{c}: {form}\t{' '.join(have)}\n")
 
 
 def run(shared: Path, share: int = 3, examples: int = 8, dic: CzechDictionary | None = None,
@@ -169,12 +188,15 @@ def main(argv=None) -> int:
     ap.add_argument("--shared", default="../shared", type=Path)
     ap.add_argument("--share", default=3, type=int, help="hold out every N-th lemma (default 3)")
     ap.add_argument("--examples", default=8, type=int)
+    ap.add_argument("--misses", type=Path, help="write every missed slot to this file")
     ap.add_argument("--dic", help="dictionary X.dic (X.aff beside it); default: the shipped cs_CZ.dic")
     a = ap.parse_args(argv)
     if not (a.shared / "data" / "czech").exists():
         print(f"no reference data under {a.shared}/data/czech", file=sys.stderr)
         return 2
-    run(a.shared, a.share, a.examples, CzechDictionary.load(a.dic) if a.dic else None)
+    results = run(a.shared, a.share, a.examples, CzechDictionary.load(a.dic) if a.dic else None)
+    if a.misses:
+        write_misses(a.misses, results)
     return 0
 
 
