@@ -51,7 +51,7 @@ def test_masculine_adjective_unchanged():
 
 
 @pytest.mark.parametrize("word", ["pálící", "mírnící"])
-def test_present_participle_flagged_s_declines_as_adjective(word):
+def test_present_participle_flagged_s_declines_in_other_class(word):
     tags = tags_of(word, "S")
     stem = word[:-1]
     assert any({"ADJ", "NOM", "SG"} <= t for t in tags[word])
@@ -69,7 +69,7 @@ def test_heldout_counts_adjectival_nouns_and_writes_misses(tmp_path):
     ref = {"jízdné": {"noun-nom-pl": {"jízdná"}, heldout.ALL: {"jízdná"}},
            "hovězí": {"noun-nom-sg": {"hovězí"}, heldout.ALL: {"hovězí"}}}
     m = heldout.measure(["hovězí", "jízdné"], ref, shipped())
-    assert (m["slots"], m["hits"], m["as_adjective"]) == (2, 1, 1)
+    assert (m["slots"], m["hits"], m["in_other_class"]) == (2, 1, 1)
     out = tmp_path / "misses.tsv"
     heldout.write_misses(out, {"full": m})
     assert out.read_text(encoding="utf-8").splitlines()[0].startswith("full\thovězí/noun-nom-sg: hovězí\t")
