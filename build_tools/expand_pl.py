@@ -56,7 +56,8 @@ Hunspell as a second witness: when the build has a Hunspell dictionary, ``hunspe
 every word it makes, and ``expand_lemma`` adds UNATTESTED to an SGJP form of a lemma whose citation
 form the dictionary makes, when the dictionary does not make the form itself (a fused form: nor
 its base form; a derived adverb is judged as a form of its adjective headword). ``pl.profile``
-decides, per class and from measurement, which such forms are denied.
+decides, per class and from measurement, which such forms are denied. The guessed paradigm of a
+.dic entry SGJP lacks is judged by the same witness (``_witnessed_guess``).
 
 A build runs the three Polish passes (``headword_pass``, ``hunspell_pass``, ``guess_pass``: an
 expand function each) through ``build_tools/pipeline.py``, which spreads chunks of lemmas over
