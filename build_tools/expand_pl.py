@@ -56,7 +56,8 @@ Hunspell as a second witness: when the build has a Hunspell dictionary, ``hunspe
 every word it makes, and ``expand_lemma`` adds UNATTESTED to an SGJP form of a lemma whose citation
 form the dictionary makes, when the dictionary does not make the form itself (a fused form: nor
 its base form; a derived adverb is judged as a form of its adjective headword). ``pl.profile``
-decides, per class and from measurement, which such forms are denied.
+decides, per class and from measurement, which such forms are denied. The guessed paradigm of a
+.dic entry SGJP lacks is judged by the same witness (``_witnessed_guess``).
 
 A build runs the three Polish passes (``headword_pass``, ``hunspell_pass``, ``guess_pass``: an
 expand function each) through ``build_tools/pipeline.py``, which spreads chunks of lemmas over
@@ -301,8 +302,9 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
         if r[5][0] == "adj":
             adj_forms.setdefault(r[1], set()).add(r[0])
     indeclinable = {lid for lid, fs in adj_forms.items() if len(fs) == 1}
-    # a second witness (see ``unattested``): None when the build has no Hunspell dictionary
-    attested = None if guessed else _HUNSPELL.get("attested")
+    # a second witness (see ``unattested``): None when the build has no Hunspell dictionary;
+    # a guess is witnessed too when the pass has one (a .dic entry's guessed forms, ``_witnessed_guess``)
+    attested = _HUNSPELL.get("attested") if not guessed or _witnessed_guess() else None
     known: dict[str, bool] = {}
     for form, lid, tag, names, quals, details in results:
         if tag == "ign":
@@ -346,7 +348,7 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
             out.append((fform, "on", _PREP_ON_TAG, "fused"))
     if guessed:
         out = [(f, h, _plus(t, _GUESSED), p) for f, h, t, p in out]
-    return out, None
+    return _shape_features(out, set(heads.values())), None
 
 
 # Adverbs derived from an adjective: SGJP keeps them as lemmas of their own (końcowy ->
@@ -373,6 +375,37 @@ def _derived_adverbs(lemma: str, results) -> list:
                 and r[1].split(":", 1)[0] == cand and COMMON_NAME_CLASSES.issuperset(r[3])}
         out += [r for r in res if r[1] in lids]
     return out
+
+
+def _witnessed_guess() -> bool:
+    """Are guessed paradigms judged by the Hunspell witness in this pass? Yes in the Hunspell
+    pass (a .dic entry SGJP lacks: the guessed forms its own dictionary does not make become
+    UNATTESTED, as an SGJP lemma's would); no for a headword list's guesses, whose pass has no
+    witness (most such headwords are no .dic word at all)."""
+    return "aff" in _HUNSPELL
+
+
+# Features of the lemma's shape, for the profile (pl.profile says what each rule measured):
+# NOVOWEL: a Polish word has a vowel; an SGJP lemma without one is an abbreviation that SGJP
+# inflects as the word it stands for (mgr, płk, nr, pkt, bp), an interjection (hm, pst) or a
+# one-letter preposition (w, z). LY: the lemma ends in -ły (an adjective of a verb's past stem,
+# doschły, zmilkły, and others such as biały).
+_NOVOWEL = frozenset({"NOVOWEL"})
+_LY = frozenset({"LY"})
+
+
+def _shape_features(out: list, heads: set) -> list:
+    """The readings of ``out`` with the shape features of their headwords."""
+    marks = {}
+    for h in heads:
+        if VOWELS.isdisjoint(h):
+            marks[h] = _NOVOWEL
+        elif h.endswith("ły"):
+            marks[h] = _LY
+    if not marks:
+        return out
+    get = marks.get
+    return [(f, h, _plus(t, get(h)), p) if h in marks else (f, h, t, p) for f, h, t, p in out]
 
 
 _NEG = frozenset({"NEG"})

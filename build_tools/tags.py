@@ -60,6 +60,9 @@ GUESSED  inflected by analogy: the paradigm source (Czech dictionary, SGJP) does
 HUNSPELL a Polish Hunspell affix form of a lemma SGJP knows that SGJP's paradigm does not make
 UNATTESTED a Polish SGJP form that the build's Hunspell dictionary lacks, though it has the lemma
 TOPO     adjective derived from a place name (Czech ostravský from Ostrava)
+NOVOWEL  a Polish lemma written without a vowel: an abbreviation SGJP inflects (mgr, płk), an
+         interjection (hm) or a one-letter preposition
+LY       a Polish lemma ending in -ły (doschły, zmilkły: adjectives of a verb's past stem; also biały)
 """
 
 from __future__ import annotations
@@ -89,7 +92,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "class": ("PROPN", "ABBR"),
     "extra": ("SHORT", "POSS", "FUSED", "CLITIC", "ADJA", "ADJP", "PRED", "FIXED", "DEPR", "MOD",
               "ARCH", "NONSTD", "VULG", "UNKNOWN", "GUESSED", "HUNSPELL", "TOPO", "RARE", "DIAL", "COLL", "INDIV",
-              "UNATTESTED"),
+              "UNATTESTED", "NOVOWEL", "LY"),
 }
 # Categories whose features are alternatives of one another when several appear in one tag.
 # "pos" is not one: N;V.MSDR is a gerund, not "noun or gerund".

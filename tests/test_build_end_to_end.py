@@ -105,7 +105,8 @@ def test_hunspell_does_not_admit_what_sgjp_denies(tmp_path, capsys):
     """A stem SGJP knows as a combining form (or abbreviation, ...) is not admitted from
     Hunspell, with or without a headword list."""
     write(tmp_path / "v.aff", "SET UTF-8\n", "utf-8")
-    dic = write(tmp_path / "v.dic", "2\nabstrakcyjno\nabstrakcyjny\n")
+    # abstrakcyjnego: the witness of the SGJP form checked below (an unattested one is denied)
+    dic = write(tmp_path / "v.dic", "3\nabstrakcyjno\nabstrakcyjny\nabstrakcyjnego\n")
     heads = write(tmp_path / "h.txt", "abstrakcyjny\n")
     lex = build(tmp_path, "v", "--headwords", heads, "--hunspell", dic)
     assert "known-to-sgjp" in capsys.readouterr().out

@@ -1,8 +1,10 @@
 """Hunspell as a second witness of SGJP's forms, end to end through small builds in tmp_path:
 an SGJP form that the build's Hunspell dictionary lacks, of a lemma the dictionary has, is
 tagged UNATTESTED, and pl.profile denies such forms of the classes where measurement showed
-mostly phonies (archaic nouns, nouns, non-imperative verb forms, the build's nie- forms) and
-keeps the others (adjectives, imperatives, fused forms)."""
+mostly phonies (archaic nouns, nouns, non-imperative verb forms, adjectives other than -ły
+ones, the build's nie- forms) and keeps the others (-ły adjectives, imperatives, fused forms,
+degrees). A guessed .dic entry's forms are judged by the
+same witness, and lemmas without a vowel (mgr) are abbreviations."""
 
 import pytest
 
@@ -12,14 +14,19 @@ from build_tools.cli import main as build_main  # noqa: E402
 from build_tools.expand_pl import hunspell_words  # noqa: E402
 from lexicon_service.lexicon import load_lexicon  # noqa: E402
 
-# kot/K attests kota only; acanek, zrobić and biały are bare stems (the lemma, no other form)
+# kot/K attests kota only; acanek, zrobić, robić, zielony and biały are bare stems (the lemma,
+# no other form); abadanka/L, a stem SGJP lacks, is guessed (from sudanka) and attests abadanki
 AFF = """SET UTF-8
 
 SFX K Y 1
 SFX K   0     a       .
+
+SFX L Y 1
+SFX L   a     i       a
 """
-DIC = "7\nacanek\nkot/K\nzrobić\nbiały\nbagażowy\nkońcowy\nkońcowo\n"
-HEADS = "acanek\nabsyda\nkot\nzrobić\nbiały\nbagażowy\nkońcowy\n"
+DIC = ("11\nacanek\nkot/K\nzrobić\nrobić\nzielony\nbiały\nbagażowy\nkońcowy\nkońcowo\n"
+       "sudanka/L\nabadanka/L\n")
+HEADS = "acanek\nabsyda\nkot\nzrobić\nrobić\nzielony\nbiały\nbagażowy\nkońcowy\nmgr\nhm\nsudanka\n"
 
 
 def _build(tmp_path, name, *args):
@@ -44,8 +51,9 @@ def builds(tmp_path_factory):
 
 
 def test_hunspell_words_are_stems_and_affix_forms(builds):
-    assert hunspell_words([builds[3]]) == {"acanek", "kot", "kota", "zrobić", "biały", "bagażowy",
-                                           "końcowy", "końcowo"}
+    assert hunspell_words([builds[3]]) == {"acanek", "kot", "kota", "zrobić", "robić", "zielony", "biały",
+                                           "bagażowy", "końcowy", "końcowo", "sudanka", "sudanki",
+                                           "abadanka", "abadanki"}
 
 
 def test_unattested_forms_of_lemmas_hunspell_knows_are_denied_by_class(builds):
@@ -56,11 +64,14 @@ def test_unattested_forms_of_lemmas_hunspell_knows_are_denied_by_class(builds):
             assert L.is_admissible(form), form
         assert all("UNATTESTED" not in r.tag for r in L.explain("kota"))
         # denied classes: an archaic noun's forms, a noun's, a verb's present, the build's nie-
+        # an adjective's (not in -ły)
         for form in ("acankowi", "acanku", "kotem", "kotowi", "zrobię", "zrobiono",
-                     "niebiałego"):
+                     "niebiałego", "zielonego", "zielonej"):
             assert not L.is_admissible(form), form
-        # kept classes: adjectives, imperatives, fused forms (neuter ones too: PFS admits them)
-        for form in ("białego", "bielszy", "zrób", "zróbże", "zrobiłem", "zrobiłom", "zrobiłbym"):
+        # kept classes: -ły adjectives, degrees, imperatives, fused forms (neuter ones too: PFS
+        # admits them)
+        for form in ("białego", "bielszy", "zieleńszy", "zrób", "zróbże", "rób", "róbże", "zrobiłem",
+                     "zrobiłom", "zrobiłbym"):
             assert L.is_admissible(form), form
         (r,) = L.explain("białego")[:1]
         assert "UNATTESTED" in r.tag.split(";") and r.rule == "adjective"
@@ -69,6 +80,31 @@ def test_unattested_forms_of_lemmas_hunspell_knows_are_denied_by_class(builds):
     assert reasons["kotem"] == "unattested-noun"
     assert reasons["zrobię"] == "unattested-verb"
     assert reasons["niebiałego"] == "unattested-nie"
+    assert reasons["zielonego"] == "unattested-adjective"
+
+
+def test_a_guessed_dic_entry_keeps_only_what_its_dictionary_witnesses(builds):
+    """abadanka/L (SGJP lacks it) is guessed from sudanka; the guessed forms the .dic does not
+    make (abadankę, abadankami) are UNATTESTED and denied, its own (abadanki) are admitted."""
+    with load_lexicon(builds[0]) as L:
+        assert "abadanka" in L and "abadanki" in L
+        assert L.explain("abadanki")[0].model == "sudanka"
+        for form in ("abadankę", "abadankami", "abadankom"):
+            assert form not in L, form
+    reasons = {line.split("\t")[0]: line.split("\t")[1] for line in builds[2].splitlines() if line}
+    assert reasons["abadankę"] == "unattested-guess"
+
+
+def test_a_lemma_without_a_vowel_is_an_abbreviation(builds):
+    """mgr (SGJP's noun magister, written short) is denied with all its forms, with or without
+    a Hunspell witness; hm, an interjection without a vowel, is admitted."""
+    for lex in builds[:2]:
+        with load_lexicon(lex) as L:
+            for form in ("mgr", "mgra", "mgrowi"):
+                assert form not in L, form
+            assert "hm" in L
+    reasons = {line.split("\t")[0]: line.split("\t")[1] for line in builds[2].splitlines() if line}
+    assert reasons["mgra"] == "vowelless-word"
 
 
 def test_adverbs_derived_from_adjective_headwords_need_the_witness(builds):
@@ -89,6 +125,6 @@ def test_a_lemma_hunspell_lacks_keeps_its_sgjp_paradigm(builds):
 
 def test_without_a_hunspell_dictionary_sgjp_alone_decides(builds):
     with load_lexicon(builds[1]) as L:
-        for form in ("acankowi", "kotem", "zrobię", "niebiałego", "białego"):
+        for form in ("acankowi", "kotem", "zrobię", "niebiałego", "białego", "zrób", "zielonego"):
             assert L.is_admissible(form), form
             assert all("UNATTESTED" not in r.tag for r in L.explain(form))

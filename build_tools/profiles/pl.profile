@@ -23,8 +23,16 @@
 # judged as a form of its adjective headword). sjp.pl's spelling dictionary and its game list
 # come from one dictionary, so such a form is mostly no game word: the deny rules below keep
 # the classes where at least 3 off-list forms go per on-list form lost (2-8 letters, game list
-# of 2020, measuring only). Left alone (below 3 to 1): adjectives 2.8, passive participles
-# 1.4, imperatives 2.5, fused forms 2.6, gerunds 1.3, comparatives (0 off / 75 on).
+# of 2020, measuring only). A guessed paradigm of a .dic entry SGJP lacks is judged by the same
+# witness (GUESSED UNATTESTED: the guessed forms the entry's own dictionary does not make).
+# Adjectives are denied except those of lemmas in -ły (LY: doschły, zmilkły, adjectives of a
+# verb's past stem, whose unattested forms are mostly on the list: 54 off / 169 on) and the
+# comparatives (0 off / 75 on).
+# Left alone (below 3 to 1): passive participles 1.5, imperatives 2.5 (perfective ones 3.0, see
+# below), fused forms 2.5, gerunds 0.3.
+# Measured for session 11 against main's lexicon (bench/bench_lexicon.py): the rules
+# vowelless-word, unattested-guess and unattested-adjective together removed 954 off-list forms
+# and 60 on-list ones.
 #
 # SGJP qualifiers, decided by measurement against the sjp.pl game list of 2020 (measuring
 # only; the share of the forms of 2-8 letters that only a reading with this qualifier admits,
@@ -41,6 +49,7 @@
 # `deny guessed-paradigm GUESSED` (no guessed headword).
 #
 # Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA UNATTESTED GUESSED HUNSPELL FUSED N V.MSDR ADJ ADV V
+#                NOVOWEL LY
 #                V.PTCP V.CVB PRO NUM ADP CONJ PART INTJ PRED FIXED ARCH DIAL INDIV RARE NEG IMP ACT ADJP
 #                CMPR SPRL
 [profile]
@@ -60,11 +69,19 @@ deny      marked-incorrect   NONSTD   # SGJP niepopr.: 3% on the game list
 deny      combining-form     ADJA     # lipcowo- (lipcowo-sierpniowy): bound, not a word
 # UNATTESTED: the build's Hunspell dictionary has the lemma but not this form (see above);
 # measured (off-list forms removed / on-list forms lost, 2-8 letters, in this order):
+# NOVOWEL: a lemma without a vowel is an abbreviation SGJP inflects as its full word (mgr, płk,
+# nr, pkt, bp, ck); interjections (hm, pst) and prepositions (w, z) have none either and stay
+deny      vowelless-word     NOVOWEL N|ADJ                 # 131 / 4 (mgra, płkiem; lost: dry, fff, psss, psst)
+deny      unattested-guess   UNATTESTED GUESSED            # 591 / 26 (abortusa, akyni; lost: okary, zbiegnął)
 deny      unattested-archaic UNATTESTED ARCH|DIAL|INDIV    # 2,249 / 93 (acankowi, absydów)
 deny      unattested-nie     UNATTESTED NEG ADJ|ADV        # 74 / 0 (niedziwy, niegnili)
 deny      unattested-rare-verb UNATTESTED RARE V|V.PTCP|V.CVB  # 632 / 102 (bazgramy, buchłem)
 deny      unattested-noun    UNATTESTED N !V.MSDR          # 1,985 / 410 (abatowie, allelów)
 deny      unattested-verb    UNATTESTED V !IMP !FUSED      # 200 / 50 (bladnęła, zsiwili)
+# not enabled: perfective imperatives, 203 / 67 (doórz, dogodźże; lost: pogodź, oziąb), just at
+# the bar, and half of the game-list words lost are held-out words (bench: held-out recall)
+# deny    unattested-perfective-imperative UNATTESTED IMP PFV
+deny      unattested-adjective UNATTESTED ADJ !CMPR !SPRL !LY  # 232 / 30 (aniela, gęgawym; lost: płone, kicich)
 deny      unattested-active-participle UNATTESTED V.PTCP ACT  # 28 / 4 (cykocący)
 deny      unattested-transgressive UNATTESTED V.CVB        # 16 / 3 (grzebąc)
 deny      unattested-numeral UNATTESTED NUM                # 11 / 0 (dwunasto, ośm)
