@@ -26,13 +26,21 @@ unknown-lemma); the counts are printed.
 With --word-list (the sjp.pl word-game list, GPL-2 / CC BY 4.0), the second list holds the SGJP
 lemmas of that list's words (first segment, common words only, attested: the lemma itself is on
 the list, or longer than any word of the list, as in step 2) that the first list lacks: sjp.pl's game list is newer than the Hunspell dictionary, and its words name lemmas
-(achać, abba, aplauzować, ...) that pl_PL.dic does not have. Because that list is also what the
-benchmark measures recall on, bench/bench_lexicon.py reports a held-out recall as well: lemmas
-taken from one half of the list only, recall measured on the other half.
+(achać, abba, aplauzować, ...) that pl_PL.dic does not have. A list that is partial (its share
+of SGJP's forms, ``list_density``, below ``COMPLETE_LIST``: half of the game list, a list of
+new words) also attests a lemma by its forms: words that only this lemma explains, and enough
+of its paradigm on the list (``attested_lemmas_of_words``); on the complete game list a
+missing citation form is evidence against the lemma, and nothing is attested that way.
+Because that list is also what the benchmark measures recall on, bench/bench_lexicon.py reports
+a held-out recall as well: a build from the lemmas of one half of the list only, recall
+measured on the other half.
 
 With --guessed-output, a third list holds lemmas by analogy for the list's words that SGJP does
 not know at all (``guessed_lemmas_of_words``: the inverse of guess_pl, preferring a lemma that
 explains several words of the list); only lemmas are written, the build guesses their paradigms.
+A lemma by analogy need not be a word of the list: each unknown word also proposes the lemmas
+the list's SGJP words of the same ending have (``citation_candidates``: blankuje, blankuj ->
+blankować, which is longer than the list's words; on a partial list also poćpane -> poćpany).
 """
 
 from __future__ import annotations
@@ -331,7 +339,7 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
         if not forms:
             stats["no-paradigm"] += 1
             continue
-        need = share if cand in own else DERIVED_SHARE
+        need = share if cand in own or density >= COMPLETE_LIST else DERIVED_SHARE
         if cand not in own and len(explains[cand]) < DERIVED_WORDS:
             continue
         if len(forms & listed) < need * density * len(forms):
