@@ -26,13 +26,21 @@ unknown-lemma); the counts are printed.
 With --word-list (the sjp.pl word-game list, GPL-2 / CC BY 4.0), the second list holds the SGJP
 lemmas of that list's words (first segment, common words only, attested: the lemma itself is on
 the list, or longer than any word of the list, as in step 2) that the first list lacks: sjp.pl's game list is newer than the Hunspell dictionary, and its words name lemmas
-(achać, abba, aplauzować, ...) that pl_PL.dic does not have. Because that list is also what the
-benchmark measures recall on, bench/bench_lexicon.py reports a held-out recall as well: lemmas
-taken from one half of the list only, recall measured on the other half.
+(achać, abba, aplauzować, ...) that pl_PL.dic does not have. A list that is partial (its share
+of SGJP's forms, ``list_density``, below ``COMPLETE_LIST``: half of the game list, a list of
+new words) also attests a lemma by its forms: words that only this lemma explains, and enough
+of its paradigm on the list (``attested_lemmas_of_words``); on the complete game list a
+missing citation form is evidence against the lemma, and nothing is attested that way.
+Because that list is also what the benchmark measures recall on, bench/bench_lexicon.py reports
+a held-out recall as well: a build from the lemmas of one half of the list only, recall
+measured on the other half.
 
 With --guessed-output, a third list holds lemmas by analogy for the list's words that SGJP does
 not know at all (``guessed_lemmas_of_words``: the inverse of guess_pl, preferring a lemma that
 explains several words of the list); only lemmas are written, the build guesses their paradigms.
+A lemma by analogy need not be a word of the list: each unknown word also proposes the lemmas
+the list's SGJP words of the same ending have (``citation_candidates``: blankuje, blankuj ->
+blankować, which is longer than the list's words; on a partial list also poćpane -> poćpany).
 """
 
 from __future__ import annotations
@@ -47,14 +55,16 @@ from build_tools.tags import COMMON_NAME_CLASSES
 _ANA = None
 
 
-def _lemmas_of(forms: list[str]) -> set[str]:
+def _lemmas_of_each(forms: list[str]) -> list[tuple[str, frozenset[str]]]:
+    """(form, the common lemmas of its first segment) for each of FORMS (see _lemmas_of)."""
     global _ANA
     if _ANA is None:
         import morfeusz2
 
         _ANA = morfeusz2.Morfeusz(expand_tags=False)
-    out: set[str] = set()
+    out = []
     for form in forms:
+        heads = set()
         for start, _end, (_f, lemma, tag, names, _q) in _ANA.analyse(form):
             if start != 0 or tag == "ign" or tag.startswith(("brev", "aglt", "interp")):
                 continue
@@ -63,8 +73,13 @@ def _lemmas_of(forms: list[str]) -> set[str]:
                 continue
             if any(n not in COMMON_NAME_CLASSES for n in names):
                 continue
-            out.add(head)
+            heads.add(head)
+        out.append((form, frozenset(heads)))
     return out
+
+
+def _lemmas_of(forms: list[str]) -> set[str]:
+    return set().union(*(heads for _form, heads in _lemmas_of_each(forms)))
 
 
 def lemmas_of_words(words: list[str], workers: int = 2) -> set[str]:
@@ -80,13 +95,66 @@ def lemmas_of_words(words: list[str], workers: int = 2) -> set[str]:
     return found
 
 
-def attested_lemmas_of_words(words: list[str], workers: int = 2) -> set[str]:
+def lemmas_of_each_word(words: list[str], workers: int = 2) -> dict[str, frozenset[str]]:
+    """word -> the common SGJP lemmas of its first segment (see _lemmas_of), on WORKERS processes."""
+    import multiprocessing as mp
+
+    ordered = sorted(set(words))
+    chunks = [ordered[i:i + 5000] for i in range(0, len(ordered), 5000)]
+    out: dict[str, frozenset[str]] = {}
+    with mp.get_context("fork").Pool(workers) as pool:
+        for pairs in pool.imap(_lemmas_of_each, chunks):
+            out.update(pairs)
+    return out
+
+
+# A list is partial when the share of SGJP's forms on it (list_density, over the lemmas it
+# cites) is below this: the sjp.pl game list holds 96% (every game word of its lengths), half
+# of it 55%. On a complete list a lemma whose citation form is missing is mostly not sjp.pl's
+# (bliżyć, ciapeć: on the 2020 list, attesting such lemmas by their forms would add 17 lemmas
+# making 65 forms off the list and 11 on it); on a partial one its absence says nothing.
+COMPLETE_LIST = 0.9
+# on a partial list, a lemma whose citation form is missing is attested by its forms: at least
+# SOLE_WITNESSES words of the list that no other lemma explains, and at least FORM_SHARE x
+# density of its forms (of the list's lengths) on the list, as for a lemma the list cites
+SOLE_WITNESSES = 1
+FORM_SHARE = 0.4
+
+
+def attested_lemmas_of_words(words: list[str], workers: int = 2, *, density: float | None = None,
+                             stats: dict | None = None) -> set[str]:
     """The lemmas of WORDS (lemmas_of_words) that the words attest: the citation form is one
     of them (see headwords_from_dic), or longer than the longest of them, as the list cannot
-    attest it (the sjp.pl game list subset stops at 8 letters: aplauzować)."""
+    attest it (the sjp.pl game list subset stops at 8 letters: aplauzować). On a partial list
+    (DENSITY, ``list_density`` of the cited lemmas, below ``COMPLETE_LIST``: a half of the game
+    list, a federation's list of new words) a lemma is also attested by its forms (see
+    ``SOLE_WITNESSES``, ``FORM_SHARE``); aktorzy, a form of aktor, witnesses no verb aktorzyć."""
+    from collections import Counter
+
     listed = set(words)
     longest = max((len(w) for w in listed), default=0)
-    return {h for h in lemmas_of_words(words, workers) if h in listed or len(h) > longest}
+    each = lemmas_of_each_word(words, workers)
+    named = set().union(*each.values()) if each else set()
+    cited = {h for h in named if h in listed or len(h) > longest}
+    if density is None:
+        density = list_density(words, cited)
+    by_forms: set[str] = set()
+    if density < COMPLETE_LIST:
+        from build_tools.expand_pl import expand_lemma
+
+        sole = Counter(next(iter(heads)) for heads in each.values() if len(heads) == 1)
+        lengths = range(min(map(len, listed)), longest + 1)
+        for h in sorted(named - cited):
+            if sole[h] < SOLE_WITNESSES:
+                continue
+            forms, reason = expand_lemma(h)
+            made = {f for f, *_ in forms if len(f) in lengths} if not reason else set()
+            if made and len(made & listed) >= FORM_SHARE * density * len(made):
+                by_forms.add(h)
+    if stats is not None:
+        stats.update({"cited-lemmas": len(cited), "list-density": round(density, 4),
+                      "lemmas-attested-by-forms": len(by_forms)})
+    return cited | by_forms
 
 
 def read_word_list(path: Path) -> list[str]:
@@ -98,9 +166,10 @@ def read_word_list(path: Path) -> list[str]:
 def headwords_from_word_list(path: Path, known: set[str], workers: int = 2) -> tuple[list[str], dict[str, int]]:
     """The lemmas of the words in PATH (one per line, UTF-8) that KNOWN does not hold."""
     words = read_word_list(path)
-    found = attested_lemmas_of_words(words, workers)
+    stats: dict = {}
+    found = attested_lemmas_of_words(words, workers, stats=stats)
     new = found - known
-    return sorted(new), {"words": len(words), "lemmas": len(found), "new-lemmas": len(new)}
+    return sorted(new), {"words": len(words), "lemmas": len(found), "new-lemmas": len(new), **stats}
 
 
 # --- lemmas by analogy: the list's words SGJP does not know ---------------------------------
@@ -161,6 +230,51 @@ def hunspell_words(dic: Path) -> frozenset[str]:
     return frozenset(out)
 
 
+# citation_candidates: endings of this many letters at most are looked up, and at most this
+# many lemma endings are taken at the longest ending found
+CANDIDATE_ENDING = 6
+CANDIDATES = 3
+# a lemma that is no word of the list is kept when it explains at least DERIVED_WORDS unknown
+# words and DERIVED_SHARE x density of its forms are on the list (GUESS_SHARE is for the list's
+# own words, which explain only themselves far more often)
+DERIVED_WORDS = 2
+DERIVED_SHARE = 0.4
+
+
+def citation_candidates(words: list[str], known_words: list[str]) -> dict[str, set[str]]:
+    """word -> the citation forms it would have if it inflected like the KNOWN_WORDS (SGJP
+    words: their lemmas are Morfeusz's) with the longest shared ending: each known word is
+    (stem + ending, its lemma stem + lemma ending); a word with the same last letters, at least
+    one more than that ending, swaps the ending (poćpane like zaspane -> poćpany). At the
+    longest shared ending, the CANDIDATES most frequent swaps."""
+    from collections import Counter
+
+    swaps: dict[str, Counter] = {}
+    for word, heads in _lemmas_of_each(known_words):
+        for head in heads:
+            p = 0
+            while p < min(len(word), len(head)) and word[p] == head[p]:
+                p += 1
+            if p < 2:          # no shared stem (nie-, naj- forms, suppletion: ludzie -> człowiek)
+                continue
+            end = word[p:]
+            for k in range(len(end) + 1, min(len(word), CANDIDATE_ENDING) + 1):
+                swaps.setdefault(word[-k:], Counter())[(end, head[p:])] += 1
+    out: dict[str, set[str]] = {}
+    for w in words:
+        got: set[str] = set()
+        for k in range(min(len(w) - 1, CANDIDATE_ENDING), 1, -1):
+            found = swaps.get(w[-k:])
+            if found:
+                for (end, lemma_end), _n in sorted(found.items(), key=lambda x: (-x[1], x[0]))[:CANDIDATES]:
+                    if w.endswith(end) and len(w) > len(end):
+                        got.add(w[:len(w) - len(end)] + lemma_end)
+                break
+        got.discard(w)
+        out[w] = got
+    return out
+
+
 def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
                             share: float = GUESS_SHARE, density: float = 1.0
                             ) -> tuple[list[str], dict[str, int]]:
@@ -173,14 +287,16 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
     least SHARE x DENSITY of their forms of the list's lengths are on the list (``GUESS_SHARE``;
     DENSITY: ``list_density``, the same share for the SGJP lemmas on the list). A
     word explained by nothing else is its own lemma (the build's guess decides how it
-    inflects: an uncertain guess admits the headword alone)."""
+    inflects: an uncertain guess admits the headword alone). The lemmas ``citation_candidates``
+    proposes are candidates too, after a word of the list that explains as many."""
     from build_tools import guess_pl
     from build_tools.expand_pl import expand_lemma
 
     listed = set(words)
     lengths = range(min(map(len, listed), default=0), max(map(len, listed), default=0) + 1)
     unknown = sorted(w for w in unknown_words(sorted(listed)) if w not in exclude)
-    models = guess_pl.Models(model_lemmas)
+    models_set = set(model_lemmas)
+    models = guess_pl.Models(models_set)
     forms_of: dict[str, set[str]] = {}
     for w in unknown:
         model, results = guess_pl.guess(w, models)
@@ -191,24 +307,48 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
                 forms = {f for f, *_ in made if len(f) in lengths}
         forms_of[w] = forms
     todo = set(unknown)
-    explains = {w: forms_of[w] & todo for w in unknown}
+    # lemmas that are no word of the list: a list may lack the citation form of a word it has
+    # (a partial list; a lemma longer than its longest word), so each unknown word also
+    # proposes the lemmas the list's SGJP words of the same ending have (citation_candidates)
+    derived = sorted(set().union(*citation_candidates(unknown, sorted(listed - todo)).values())
+                     - listed - set(exclude)) if unknown else []
+    # on a complete list a lemma of its lengths that is not on it is no game word (as for SGJP's
+    # lemmas, attested_lemmas_of_words)
+    longest = max(map(len, listed), default=0)
+    derived = [c for c in derived if c not in models_set and (density < COMPLETE_LIST or len(c) > longest)]
+    derived = sorted(set(derived) & set(unknown_words(derived)))
+    for c in derived:
+        model, results = guess_pl.guess(c, models)
+        forms = set()
+        if model is not None:
+            made, reason = expand_lemma(c, None, None, results=results)
+            if not reason:
+                forms = {f for f, *_ in made if len(f) in lengths}
+        forms_of[c] = forms
+    explains = {w: forms_of[w] & todo for w in forms_of}
+    own = set(unknown)
     covered: set[str] = set()
     chosen: list[str] = []
     stats = {"words": len(listed), "unknown-words": len(unknown), "no-paradigm": 0,
              "paradigm-off-list": 0}
-    for cand in sorted(unknown, key=lambda w: (-len(explains[w]), w)):
+    # most words explained first; a word of the list before a lemma that is none
+    for cand in sorted(forms_of, key=lambda w: (-len(explains[w]), w not in own, w)):
         if not explains[cand] - covered:
             continue
         forms = forms_of[cand]
         if not forms:
             stats["no-paradigm"] += 1
             continue
-        if len(forms & listed) < share * density * len(forms):
+        need = share if cand in own or density >= COMPLETE_LIST else DERIVED_SHARE
+        if cand not in own and len(explains[cand]) < DERIVED_WORDS:
+            continue
+        if len(forms & listed) < need * density * len(forms):
             stats["paradigm-off-list"] += 1
             continue
         chosen.append(cand)
         covered |= explains[cand]
     stats["lemmas"] = len(chosen)
+    stats["lemmas-not-on-the-list"] = sum(1 for c in chosen if c not in own)
     stats["words-explained"] = len(covered)
     stats["lemmas-explaining-several"] = sum(1 for c in chosen if len(explains[c]) > 1)
     return sorted(chosen), stats

@@ -119,3 +119,39 @@ def test_list_density_is_the_share_of_sgjp_forms_on_the_list():
     assert set(half) < set(kot)
     assert list_density(half, ["kot"], sample=1) == pytest.approx(3 / len(kot))
     assert list_density(half, ["pies"], sample=1) == 1.0      # no lemma on the list: no evidence
+
+
+def test_a_lemma_missing_from_a_partial_list_is_attested_by_its_forms():
+    from build_tools.make_pl_headwords import attested_lemmas_of_words
+
+    # aaronowy's citation form is not on the list, three of its forms are, and no other lemma
+    # explains them; aktorzy is also a form of aktor, so it witnesses no verb aktorzyć
+    words = ["aaronowa", "aaronowe", "aaronowej", "kot", "aktorzy", "aktor"]
+    stats: dict = {}
+    assert attested_lemmas_of_words(words, 1, density=0.5, stats=stats) == {"aaronowy", "kot", "aktor"}
+    assert stats["lemmas-attested-by-forms"] == 1
+    # on a complete list a missing citation form is evidence against the lemma
+    assert attested_lemmas_of_words(words, 1, density=1.0) == {"kot", "aktor"}
+    # one form of many is too few, even on a partial list
+    assert attested_lemmas_of_words(["aaronowa", "kot"], 1, density=0.5) == {"kot"}
+
+
+def test_citation_candidates_swap_the_ending_of_known_words():
+    from build_tools.make_pl_headwords import citation_candidates
+
+    got = citation_candidates(["glabutki", "glabutkiem", "glab"], ["smutki", "smutkiem", "kot"])
+    assert got == {"glabutki": {"glabutek"}, "glabutkiem": {"glabutek"}, "glab": set()}
+
+
+def test_a_lemma_by_analogy_need_not_be_a_word_of_a_partial_list():
+    from build_tools.make_pl_headwords import guessed_lemmas_of_words
+
+    models = ["smutek", "kot", "patyk"]
+    words = ["glabutki", "glabutkiem", "glabutków", "smutki", "smutkiem", "kot"]
+    lemmas, stats = guessed_lemmas_of_words(words, models, density=0.5)
+    assert lemmas == ["glabutek"] and stats["lemmas-not-on-the-list"] == 1
+    assert stats["words-explained"] == 3
+    # on a complete list a lemma of the list's lengths that is not on it is none
+    assert "glabutek" not in guessed_lemmas_of_words(words, models, density=1.0)[0]
+    # a lemma no word of the list is must explain two of them
+    assert guessed_lemmas_of_words(["glabutki", "smutki", "kot"], models, density=0.5)[0] == []
