@@ -190,6 +190,7 @@ class Polish:
         self._workers = args.workers
         self._attested = None
         self._reads: dict[Path, tuple] = {}     # .dic -> _read_polish_dic: each .dic is read once a build
+        self._affix_forms: dict[Path, list] = {}   # .dic -> its entries' affix forms (the witness's)
 
     def _dic(self, dic: Path) -> tuple:
         read = self._reads.get(dic)
@@ -203,8 +204,10 @@ class Polish:
         if self.dics and self._attested is None:
             from build_tools.expand_pl import hunspell_words
 
+            per_dic: list = []
             self._attested = hunspell_words(self.dics, reads=[self._dic(d)[:2] for d in self.dics],
-                                            workers=self._workers)
+                                            workers=self._workers, entry_forms=per_dic)
+            self._affix_forms = dict(zip(self.dics, per_dic))
             # millions of strings that live until the build ends: out of the collector's sight,
             # here and in the forked workers (each full collection would walk them)
             gc.freeze()
@@ -229,7 +232,12 @@ class Polish:
         aff, read, flags_of, stems = self._reads.pop(Path(dic), None) or _read_polish_dic(Path(dic))
         done = frozenset(h for h in compiler.heads if h not in compiler.models)
         models = Models(done, flags_of)
-        items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read))
+        affix_forms = self._affix_forms.pop(Path(dic), None)
+        if affix_forms is not None:         # one per entry of the .dic, in order (the witness's)
+            forms = iter(affix_forms)
+            items = ((e.lemma, e.source, e.line, e.flags, next(forms)) for e in stream(read))
+        else:
+            items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read))
         yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
                                         stems=frozenset(stems), attested=attested))
 
