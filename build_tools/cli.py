@@ -189,14 +189,28 @@ class Polish:
         self.dics = [Path(d) for d in args.hunspell]
         self._workers = args.workers
         self._attested = None
-        self._reads: dict[Path, tuple] = {}     # .dic -> _read_polish_dic: each .dic is read once a build
+        self._reads: dict[Path, tuple] = {}     # .dic -> (its .aff, its entries): read once a build
         self._affix_forms: dict[Path, list] = {}   # .dic -> its entries' affix forms (the witness's)
 
     def _dic(self, dic: Path) -> tuple:
+        """(.aff, entries) of a .dic for the witness: the entries as an iterator that reads the
+        file while the witness's workers expand what it has read, and keeps them for the
+        Hunspell pass."""
         read = self._reads.get(dic)
-        if read is None:
-            read = self._reads[dic] = _read_polish_dic(dic)
-        return read
+        if read is not None:
+            return read[0], iter(read[1])
+        from build_tools.hunspell import read_aff
+        from build_tools.sources import aff_path_for, read_hunspell
+
+        aff = read_aff(aff_path_for(dic))
+        entries: list = []
+        self._reads[dic] = (aff, entries)
+
+        def kept():
+            for e in read_hunspell(dic, aff):
+                entries.append(e)
+                yield e
+        return aff, kept()
 
     def attested(self):
         """The words of the build's Hunspell dictionaries, the second witness of SGJP's forms
@@ -205,7 +219,7 @@ class Polish:
             from build_tools.expand_pl import hunspell_words
 
             per_dic: list = []
-            self._attested = hunspell_words(self.dics, reads=[self._dic(d)[:2] for d in self.dics],
+            self._attested = hunspell_words(self.dics, reads=[self._dic(d) for d in self.dics],
                                             workers=self._workers, entry_forms=per_dic)
             self._affix_forms = dict(zip(self.dics, per_dic))
             # millions of strings that live until the build ends: out of the collector's sight,
@@ -229,7 +243,8 @@ class Polish:
 
         yield from self.finish(compiler)
         attested = self.attested()             # before the entries are let go: it reads them too
-        aff, read, flags_of, stems = self._reads.pop(Path(dic), None) or _read_polish_dic(Path(dic))
+        aff, read = self._reads.pop(Path(dic), None) or _read_polish_dic(Path(dic))
+        flags_of, stems = _dic_index(read)
         done = frozenset(h for h in compiler.heads if h not in compiler.models)
         models = Models(done, flags_of)
         affix_forms = self._affix_forms.pop(Path(dic), None)
@@ -257,12 +272,16 @@ class Polish:
 
 
 def _read_polish_dic(dic: Path):
-    """A Polish .dic read once: (its .aff, its entries, stem -> flags, stems)."""
+    """A Polish .dic: (its .aff, its entries)."""
     from build_tools.hunspell import read_aff
     from build_tools.sources import aff_path_for, read_hunspell
 
     aff = read_aff(aff_path_for(dic))
-    read = list(read_hunspell(dic, aff))
+    return aff, list(read_hunspell(dic, aff))
+
+
+def _dic_index(read: list) -> tuple[dict, set]:
+    """stem -> flags, and the stems, of a .dic's entries."""
     flags_of: dict[str, str] = {}
     stems = set()
     for e in read:
@@ -270,7 +289,7 @@ def _read_polish_dic(dic: Path):
             stems.add(e.lemma)
             if e.flags:
                 flags_of[e.lemma] = e.flags
-    return aff, read, flags_of, stems
+    return flags_of, stems
 
 
 class Czech:

@@ -67,6 +67,8 @@ order, so builds are deterministic.
 from __future__ import annotations
 
 import os
+from functools import partial
+from operator import itemgetter
 from typing import Iterable, Iterator
 
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
@@ -486,9 +488,17 @@ def _endings(made) -> tuple[set, set]:
     apart: no copy of the lexicon's per entry)."""
     keys = _HUNSPELL.get("keys")
     if keys and "endings" not in _HUNSPELL:
-        _HUNSPELL["endings"] = {k[-ENDING:] for k in keys}
+        _add_endings(_HUNSPELL)
     own = {f[-ENDING:] for f in made} if made is not keys else set()
     return _HUNSPELL.get("endings", set()), own
+
+
+def _add_endings(state: dict) -> None:
+    """The endings of the lexicon's forms (``_endings``) into the pass's state: in the parent
+    before the workers fork (computed once, not in every worker), or in the worker itself."""
+    keys = state.get("keys")
+    if keys and "endings" not in state:
+        state["endings"] = set(map(itemgetter(slice(-ENDING, None)), keys))
 
 
 def affix_only_forms(stem: str, hforms: set, made) -> list:
@@ -637,30 +647,38 @@ def hunspell_words(dics: Iterable, *, reads: list | None = None, workers: int = 
                    entry_forms: list | None = None) -> frozenset[str]:
     """Every lowercase word the Hunspell dictionaries DICS make (stems and affix forms): the
     witness against which ``expand_lemma`` marks SGJP forms UNATTESTED. ``reads``: per dic, its
-    (.aff, entries) already read, if the caller has them; ``workers``: processes that expand the
-    entries in chunks (call it with no thread but the caller's running, as for any fork);
-    ``entry_forms``: a list that gets, per dic, the affix forms of each of its entries in order
+    (.aff, entries), if the caller reads them (the entries may be an iterator: it is read while
+    the workers expand what was read before); ``workers``: processes that expand the entries in
+    chunks (call it with no thread but the caller's running, as for any fork); ``entry_forms``:
+    a list that gets, per dic, the affix forms of each of its entries in order
     (``entry_affix_forms``: the Hunspell pass takes them instead of expanding every entry again)."""
     from build_tools.hunspell import read_aff
     from build_tools.parallel import chunked, ordered_map
     from build_tools.sources import aff_path_for, read_hunspell
 
     words: set[str] = set()
+    update = words.update
     for i, dic in enumerate(dics):
         if reads is not None:
             aff, entries = reads[i]
         else:
             aff = read_aff(aff_path_for(dic))
             entries = read_hunspell(dic, aff)
-        stems = [(e.lemma, e.flags) for e in entries if isinstance(e, HeadwordEntry)]
+        stems: list[str] = []
+
+        def entry_stems(entries=entries, stems=stems):
+            for e in entries:
+                if isinstance(e, HeadwordEntry):
+                    stems.append(e.lemma)
+                    yield e.lemma, e.flags
+
         per_entry: list = []
-        for part in ordered_map(_forms_of_stems, chunked(stems, 20000), workers=workers,
+        for part in ordered_map(_forms_of_stems, chunked(entry_stems(), 20000), workers=workers,
                                 initializer=_set_words_aff, initargs=(aff,)):
             per_entry += part
-        words.update(filter(str.islower, filter(str.isalpha, (stem for stem, _flags in stems))))
-        update = words.update
-        for forms in per_entry:
-            update(forms)
+            for forms in part:
+                update(forms)
+        update(filter(str.islower, filter(str.isalpha, stems)))
         if entry_forms is not None:
             entry_forms.append(per_entry)
     return frozenset(words)
@@ -733,9 +751,10 @@ def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset(), att
     already expanded; ``keys``: the forms admitted so far (forked workers share it); ``stems``:
     every stem of the .dic (they attest parts of guessed paradigms); ``attested``: as for
     ``headword_pass``."""
-    return Language(_hunspell_entry, _init_state,
-                    (_max_len(judge), {"aff": aff, "models": models, "done": done, "keys": keys,
-                                       "stems": stems, "attested": attested}), chunk=CHUNK)
+    state = {"aff": aff, "models": models, "done": done, "keys": keys, "stems": stems,
+             "attested": attested}
+    return Language(_hunspell_entry, _init_state, (_max_len(judge), state), chunk=CHUNK,
+                    before_fork=partial(_add_endings, state))
 
 
 def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int | None = None
