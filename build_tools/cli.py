@@ -247,12 +247,20 @@ class Polish:
         flags_of, stems = _dic_index(read)
         done = frozenset(h for h in compiler.heads if h not in compiler.models)
         models = Models(done, flags_of)
-        affix_forms = self._affix_forms.pop(Path(dic), None)
-        if affix_forms is not None:         # one per entry of the .dic, in order (the witness's)
-            forms = iter(affix_forms)
-            items = ((e.lemma, e.source, e.line, e.flags, next(forms)) for e in stream(read))
-        else:
-            items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read))
+        affix_forms = self._affix_forms.pop(Path(dic), None)     # the witness's, one per entry
+        # The entries go to the workers in the order of their endings, each entry of a stem in
+        # file order: a word is guessed after models that share its ending, so a worker then
+        # meets the same models chunk after chunk and makes each model's paradigm about once,
+        # not once per worker (the lexicon does not depend on the order; the report's examples
+        # and the --rejected log list these entries in this order)
+        entries = [e for e in read if isinstance(e, HeadwordEntry)]
+        forms = affix_forms if affix_forms is not None else [None] * len(entries)
+        order = sorted(range(len(entries)), key=[e.lemma[::-1] for e in entries].__getitem__)
+        sorted_forms = iter([forms[i] for i in order])
+        read = [e for e in read if not isinstance(e, HeadwordEntry)] + [entries[i] for i in order]
+        del entries, forms
+        items = ((e.lemma, e.source, e.line, e.flags, f) if f is not None else
+                 (e.lemma, e.source, e.line, e.flags) for e in stream(read) for f in (next(sorted_forms),))
         yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
                                         stems=frozenset(stems), attested=attested))
 
