@@ -101,11 +101,13 @@ def _init(judge, log: bool, lang: Language) -> None:
 
 
 def _work(chunk: list[Item]) -> ChunkResult:
+    enabled = gc.isenabled()
     gc.disable()        # millions of small objects: generational GC would rescan them for nothing
     try:
         return _judge_chunk(chunk, _JUDGE, _LANG)
     finally:
-        gc.enable()
+        if enabled:
+            gc.enable()
 
 
 def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
