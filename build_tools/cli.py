@@ -254,15 +254,17 @@ class Polish:
         # not once per worker (the lexicon does not depend on the order; the report's examples
         # and the --rejected log list these entries in this order)
         entries = [e for e in read if isinstance(e, HeadwordEntry)]
-        forms = affix_forms if affix_forms is not None else [None] * len(entries)
         order = sorted(range(len(entries)), key=[e.lemma[::-1] for e in entries].__getitem__)
-        sorted_forms = iter([forms[i] for i in order])
         read = [e for e in read if not isinstance(e, HeadwordEntry)] + [entries[i] for i in order]
-        del entries, forms
-        items = ((e.lemma, e.source, e.line, e.flags, f) if f is not None else
-                 (e.lemma, e.source, e.line, e.flags) for e in stream(read) for f in (next(sorted_forms),))
+        del entries
+        if affix_forms is not None:     # the item's last field: where its affix forms are
+            index = iter(order)
+            items = ((e.lemma, e.source, e.line, e.flags, next(index)) for e in stream(read))
+        else:
+            items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read))
         yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
-                                        stems=frozenset(stems), attested=attested))
+                                        stems=frozenset(stems), attested=attested,
+                                        affix_forms=affix_forms))
 
     def finish(self, compiler) -> Iterator[Pass]:
         """Headwords SGJP does not know, inflected by analogy (expand_pl.guess_headword)."""

@@ -725,9 +725,10 @@ def _guess_headword(item: Item) -> Expansion:
 
 def _hunspell_entry(item: Item) -> Expansion:
     SKIPPED["too-long"] = 0
-    # item[4], when there: the entry's affix forms, made once for the witness (hunspell_words)
+    # item[4], when there: where the entry's affix forms are in the pass's list (made once, for
+    # the witness: hunspell_words; forked workers share the list)
     return _expansion(*hunspell_entry_forms(item[0], item[3], _MAX_LEN[0],
-                                            item[4] if len(item) > 4 else None))
+                                            _HUNSPELL["affix_forms"][item[4]] if len(item) > 4 else None))
 
 
 def _max_len(judge) -> int | None:
@@ -745,14 +746,15 @@ def guess_pass(judge, models) -> Language:
     return Language(_guess_headword, _init_state, (_max_len(judge), {"models": models}), chunk=CHUNK)
 
 
-def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset(), attested=None) -> Language:
+def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset(), attested=None,
+                  affix_forms: list | None = None) -> Language:
     """Polish Hunspell entries (``hunspell_entry_forms``; item: stem, source, line, flags, and
-    optionally the entry's ``entry_affix_forms``). ``done``: lemmas
+    with ``affix_forms`` (the entries' ``entry_affix_forms``) the entry's index in it). ``done``: lemmas
     already expanded; ``keys``: the forms admitted so far (forked workers share it); ``stems``:
     every stem of the .dic (they attest parts of guessed paradigms); ``attested``: as for
     ``headword_pass``."""
     state = {"aff": aff, "models": models, "done": done, "keys": keys, "stems": stems,
-             "attested": attested}
+             "attested": attested, "affix_forms": affix_forms}
     return Language(_hunspell_entry, _init_state, (_max_len(judge), state), chunk=CHUNK,
                     before_fork=partial(_add_endings, state))
 
