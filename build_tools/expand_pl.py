@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import os
 from functools import partial
+from itertools import filterfalse
 from operator import itemgetter
 from typing import Iterable, Iterator
 
@@ -585,9 +586,13 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
     if done:
         # expanded from a headword list; a homograph of another class (SGJP's noun acani,
         # sjp.pl's adjective acani) shows as few of the entry's forms in the lexicon
-        if keys is None or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= sum(
-                map(keys.__contains__, hforms)):
+        if keys is None or len(hforms) < 2:
             extra = affix_only_forms(stem, hforms, keys or ())
+            return (extra, None, None) if extra else ([], "known-to-sgjp", None)
+        # each form looked up in the lexicon once (a dict of millions: the lookups cost)
+        missing = set(filterfalse(keys.__contains__, hforms))
+        if guess_pl.CORROBORATION * len(hforms) <= len(hforms) - len(missing):
+            extra = affix_only_forms(stem, missing, keys)    # the forms in the lexicon it skips
             return (extra, None, None) if extra else ([], "known-to-sgjp", None)
 
     try:
