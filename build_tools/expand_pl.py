@@ -424,10 +424,15 @@ def _takes_nie(head: str) -> bool:
     if head in NO_NIE or not head[:1].islower():
         return False
     if head.startswith("nie") and len(head) > 3:
-        base = _generate(head[3:])
-        if any(r[2].startswith(("adj:", "adv")) for r in base):
+        negated = _NEGATED.get(head)
+        if negated is None:     # a guessed word's paradigm is expanded more than once
+            negated = _NEGATED[head] = any(r[2].startswith(("adj:", "adv")) for r in _generate(head[3:]))
+        if negated:
             return False
     return True
+
+
+_NEGATED: dict = {}     # nie- + lemma -> is the lemma an adjective or adverb SGJP knows
 
 
 _HUNSPELL: dict = {}   # worker state of the Polish passes: aff, models, lemmas already expanded

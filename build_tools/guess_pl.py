@@ -119,6 +119,7 @@ def levels(rev_list: list[str], word: str, deepest: int = MIN_SHARED, per_level:
 
 
 _PARADIGMS: dict = {}
+_QUALS: dict = {}       # a form's SGJP qualifiers -> those a guessed form keeps
 
 
 def paradigms(model: str) -> list[tuple[str, int, tuple]]:
@@ -135,8 +136,15 @@ def paradigms(model: str) -> list[tuple[str, int, tuple]]:
         results = _generate(model)
     except Exception:
         results = []
+    n_model = len(model)
+    own_lid: dict[str, bool] = {}       # lemma id -> is it the model's
     for form, lid, tag, names, quals, details in results:
-        if tag == "ign" or lid.split(":", 1)[0] != model or not COMMON_NAME_CLASSES.issuperset(names):
+        if tag == "ign":
+            continue
+        own = own_lid.get(lid)
+        if own is None:
+            own = own_lid[lid] = lid.split(":", 1)[0] == model
+        if not own or not COMMON_NAME_CLASSES.issuperset(names):
             continue
         if not form.isalpha() or not form.islower():
             continue
@@ -146,11 +154,13 @@ def paradigms(model: str) -> list[tuple[str, int, tuple]]:
                 if form.startswith(p) and not model.startswith(p) and _lcp(model, form) < len(p):
                     pre = p
                     break
-        k = _lcp(model, form[len(pre):])
+        k = n_model if not pre and form.startswith(model) else _lcp(model, form[len(pre):])
         # a model's qualifiers (daw., rzad.) describe the model word, not the guessed one;
         # niepopr. marks a form variant and is kept
-        q = tuple(x for x in quals if "niepopr." in x) if quals else ()
-        by_lid.setdefault(lid, []).append((pre, len(model) - k, form[len(pre) + k:], tag, names, q,
+        q = _QUALS.get(quals) if quals else ()
+        if q is None:
+            q = _QUALS[quals] = tuple(x for x in quals if "niepopr." in x)
+        by_lid.setdefault(lid, []).append((pre, n_model - k, form[len(pre) + k:], tag, names, q,
                                            details))
     from build_tools.expand_pl import class_of_tag
 
