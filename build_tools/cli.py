@@ -191,6 +191,7 @@ class Polish:
         self._attested = None
         self._reads: dict[Path, tuple] = {}     # .dic -> (its .aff, its entries): read once a build
         self._affix_forms: dict[Path, list] = {}   # .dic -> its entries' affix forms (the witness's)
+        self._models = None                     # the guessing models made last (guess_pl.Models)
 
     def _dic(self, dic: Path) -> tuple:
         """(.aff, entries) of a .dic for the witness: the entries as an iterator that reads the
@@ -246,7 +247,7 @@ class Polish:
         aff, read = self._reads.pop(Path(dic), None) or _read_polish_dic(Path(dic))
         flags_of, stems = _dic_index(read)
         done = frozenset(h for h in compiler.heads if h not in compiler.models)
-        models = Models(done, flags_of)
+        models = Models(done, flags_of, like=self._models)
         affix_forms = self._affix_forms.pop(Path(dic), None)     # the witness's, one per entry
         # The entries go to the workers in the order of their endings, each entry of a stem in
         # file order: a word is guessed after models that share its ending, so a worker then
@@ -273,7 +274,7 @@ class Polish:
 
         unknown, compiler.unknown_headwords = compiler.unknown_headwords, []
         if unknown:
-            models = Models(h for h in compiler.heads if h not in compiler.models)
+            models = self._models = Models(h for h in compiler.heads if h not in compiler.models)
             items = ((e.lemma, e.source, e.line, e.pos) for e in unknown)
             yield Pass(items, guess_pass(compiler.judge, models))
 

@@ -61,9 +61,16 @@ MIN_VERB_STEM = 3      # letters of the known verb left after the prefix
 class Models:
     """The SGJP lemmas a word may be inflected after, with their Hunspell flags where known."""
 
-    def __init__(self, lemmas: Iterable[str], flags_of: dict[str, str] | None = None) -> None:
-        lemmas = sorted({w for w in lemmas if w.isalpha() and w.islower()})
-        self.all = sorted(w[::-1] for w in lemmas)
+    def __init__(self, lemmas: Iterable[str], flags_of: dict[str, str] | None = None, *,
+                 like: Models | None = None) -> None:
+        """``like``: Models made before; its sorted lists serve again when its lemmas are these."""
+        lemmas = frozenset(w for w in lemmas if w.isalpha() and w.islower())
+        self.lemmas = lemmas
+        if like is not None and like.lemmas == lemmas:
+            self.all, self.verbs = like.all, like.verbs
+        else:
+            self.all = sorted(w[::-1] for w in lemmas)
+            self.verbs = frozenset(w for w in lemmas if w.endswith(("ć", "c")))
         by: dict[str, list[str]] = {}
         if flags_of:
             for w in lemmas:
@@ -71,7 +78,6 @@ class Models:
                 if f:
                     by.setdefault(f, []).append(w[::-1])
         self.by_flags = {f: sorted(v) for f, v in by.items()}
-        self.verbs = frozenset(w for w in lemmas if w.endswith(("ć", "c")))
 
     def prefixed_verb(self, word: str) -> bool:
         """Is the word a verbal prefix + a known verb (zagłuszać -> pozagłuszać)?"""
