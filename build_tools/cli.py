@@ -189,13 +189,29 @@ class Polish:
         self.dics = [Path(d) for d in args.hunspell]
         self._workers = args.workers
         self._attested = None
-        self._reads: dict[Path, tuple] = {}     # .dic -> _read_polish_dic: each .dic is read once a build
+        self._reads: dict[Path, tuple] = {}     # .dic -> (its .aff, its entries): read once a build
+        self._affix_forms: dict[Path, list] = {}   # .dic -> its entries' affix forms (the witness's)
+        self._models = None                     # the guessing models made last (guess_pl.Models)
 
     def _dic(self, dic: Path) -> tuple:
+        """(.aff, entries) of a .dic for the witness: the entries as an iterator that reads the
+        file while the witness's workers expand what it has read, and keeps them for the
+        Hunspell pass."""
         read = self._reads.get(dic)
-        if read is None:
-            read = self._reads[dic] = _read_polish_dic(dic)
-        return read
+        if read is not None:
+            return read[0], iter(read[1])
+        from build_tools.hunspell import read_aff
+        from build_tools.sources import aff_path_for, read_hunspell
+
+        aff = read_aff(aff_path_for(dic))
+        entries: list = []
+        self._reads[dic] = (aff, entries)
+
+        def kept():
+            for e in read_hunspell(dic, aff):
+                entries.append(e)
+                yield e
+        return aff, kept()
 
     def attested(self):
         """The words of the build's Hunspell dictionaries, the second witness of SGJP's forms
@@ -203,8 +219,10 @@ class Polish:
         if self.dics and self._attested is None:
             from build_tools.expand_pl import hunspell_words
 
-            self._attested = hunspell_words(self.dics, reads=[self._dic(d)[:2] for d in self.dics],
-                                            workers=self._workers)
+            per_dic: list = []
+            self._attested = hunspell_words(self.dics, reads=[self._dic(d) for d in self.dics],
+                                            workers=self._workers, entry_forms=per_dic)
+            self._affix_forms = dict(zip(self.dics, per_dic))
             # millions of strings that live until the build ends: out of the collector's sight,
             # here and in the forked workers (each full collection would walk them)
             gc.freeze()
@@ -226,12 +244,28 @@ class Polish:
 
         yield from self.finish(compiler)
         attested = self.attested()             # before the entries are let go: it reads them too
-        aff, read, flags_of, stems = self._reads.pop(Path(dic), None) or _read_polish_dic(Path(dic))
+        aff, read = self._reads.pop(Path(dic), None) or _read_polish_dic(Path(dic))
+        flags_of, stems = _dic_index(read)
         done = frozenset(h for h in compiler.heads if h not in compiler.models)
-        models = Models(done, flags_of)
-        items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read))
+        models = Models(done, flags_of, like=self._models)
+        affix_forms = self._affix_forms.pop(Path(dic), None)     # the witness's, one per entry
+        # The entries go to the workers in the order of their endings, each entry of a stem in
+        # file order: a word is guessed after models that share its ending, so a worker then
+        # meets the same models chunk after chunk and makes each model's paradigm about once,
+        # not once per worker (the lexicon does not depend on the order; the report's examples
+        # and the --rejected log list these entries in this order)
+        entries = [e for e in read if isinstance(e, HeadwordEntry)]
+        order = sorted(range(len(entries)), key=[e.lemma[::-1] for e in entries].__getitem__)
+        read = [e for e in read if not isinstance(e, HeadwordEntry)] + [entries[i] for i in order]
+        del entries
+        if affix_forms is not None:     # the item's last field: where its affix forms are
+            index = iter(order)
+            items = ((e.lemma, e.source, e.line, e.flags, next(index)) for e in stream(read))
+        else:
+            items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read))
         yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
-                                        stems=frozenset(stems), attested=attested))
+                                        stems=frozenset(stems), attested=attested,
+                                        affix_forms=affix_forms))
 
     def finish(self, compiler) -> Iterator[Pass]:
         """Headwords SGJP does not know, inflected by analogy (expand_pl.guess_headword)."""
@@ -240,7 +274,7 @@ class Polish:
 
         unknown, compiler.unknown_headwords = compiler.unknown_headwords, []
         if unknown:
-            models = Models(h for h in compiler.heads if h not in compiler.models)
+            models = self._models = Models(h for h in compiler.heads if h not in compiler.models)
             items = ((e.lemma, e.source, e.line, e.pos) for e in unknown)
             yield Pass(items, guess_pass(compiler.judge, models))
 
@@ -249,12 +283,16 @@ class Polish:
 
 
 def _read_polish_dic(dic: Path):
-    """A Polish .dic read once: (its .aff, its entries, stem -> flags, stems)."""
+    """A Polish .dic: (its .aff, its entries)."""
     from build_tools.hunspell import read_aff
     from build_tools.sources import aff_path_for, read_hunspell
 
     aff = read_aff(aff_path_for(dic))
-    read = list(read_hunspell(dic, aff))
+    return aff, list(read_hunspell(dic, aff))
+
+
+def _dic_index(read: list) -> tuple[dict, set]:
+    """stem -> flags, and the stems, of a .dic's entries."""
     flags_of: dict[str, str] = {}
     stems = set()
     for e in read:
@@ -262,7 +300,7 @@ def _read_polish_dic(dic: Path):
             stems.add(e.lemma)
             if e.flags:
                 flags_of[e.lemma] = e.flags
-    return aff, read, flags_of, stems
+    return flags_of, stems
 
 
 class Czech:
@@ -336,6 +374,11 @@ def run(args) -> int:
     builder = {"name": "lexicon-build", "version": __version__}
     if lang is not None:
         builder.update(lang.builder_info())
+    # The build's objects live until it ends and make no cycles worth collecting: the collector's
+    # full passes over them cost a Polish build seconds in this process (the workers turn it off
+    # per chunk; they inherit this)
+    gc_enabled = gc.isenabled()
+    gc.disable()
     try:
         for step in _read(args, sources, language, lang, compiler, builder):          # read
             pipeline.run(compiler, step.items, step.language, workers=args.workers,   # expand and judge
@@ -345,6 +388,8 @@ def run(args) -> int:
         forms, heads, tables, readings, n_readings = compiler.finish()                # compile
     finally:
         gc.unfreeze()        # Polish.attested may have frozen the build's objects
+        if gc_enabled:
+            gc.enable()
         if log is not None:
             log.close()
     report = compiler.report

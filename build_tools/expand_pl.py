@@ -68,6 +68,9 @@ order, so builds are deterministic.
 from __future__ import annotations
 
 import os
+from functools import partial
+from itertools import filterfalse
+from operator import itemgetter
 from typing import Iterable, Iterator
 
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
@@ -454,10 +457,15 @@ def _takes_nie(head: str) -> bool:
     if head in NO_NIE or not head[:1].islower():
         return False
     if head.startswith("nie") and len(head) > 3:
-        base = _generate(head[3:])
-        if any(r[2].startswith(("adj:", "adv")) for r in base):
+        negated = _NEGATED.get(head)
+        if negated is None:     # a guessed word's paradigm is expanded more than once
+            negated = _NEGATED[head] = any(r[2].startswith(("adj:", "adv")) for r in _generate(head[3:]))
+        if negated:
             return False
     return True
+
+
+_NEGATED: dict = {}     # nie- + lemma -> is the lemma an adjective or adverb SGJP knows
 
 
 _HUNSPELL: dict = {}   # worker state of the Polish passes: aff, models, lemmas already expanded
@@ -472,15 +480,37 @@ def _init_state(max_len: int | None, state: dict | None = None) -> None:
 
 
 _ANALYSER = None
+_ANALYSIS: dict = {}     # (tag id, name id, labels id) -> (tag, names, labels)
 
 
 def _analyse(word: str):
+    """Morfeusz analysis as morfeusz2's ``analyse`` gives it, [(start, end, (orth, lemma, tag,
+    names, labels))], via the raw SWIG calls with the id -> text lookups cached (as
+    ``_generate``; the wrapper costs more than the analysis)."""
     global _ANALYSER
     if _ANALYSER is None:
         import morfeusz2
 
         _ANALYSER = morfeusz2.Morfeusz(expand_tags=False)
-    return _ANALYSER.analyse(word)
+    import _morfeusz2 as M
+
+    m = _ANALYSER._morfeusz_obj
+    _generate_fn, interps_list, orth, lem, tag_id, name_id, labels_id = _raw_api()
+    res = interps_list()
+    M._Morfeusz_analyse(m, word, res)
+    start, end = M.MorphInterpretation_startNode_get, M.MorphInterpretation_endNode_get
+    info = _ANALYSIS
+    out = []
+    for i in res:
+        ids = (tag_id(i), name_id(i), labels_id(i))
+        meta = info.get(ids)
+        if meta is None:
+            r = m.getIdResolver()
+            name = r.getName(ids[1])
+            meta = info[ids] = (r.getTag(ids[0]), tuple(name.split("|")) if name else (),
+                                tuple(r.getLabels(ids[2])))
+        out.append((start(i), end(i), (orth(i), lem(i)) + meta))
+    return out
 
 
 _HUNSPELL_TAG = frozenset({"HUNSPELL"})
@@ -497,9 +527,17 @@ def _endings(made) -> tuple[set, set]:
     apart: no copy of the lexicon's per entry)."""
     keys = _HUNSPELL.get("keys")
     if keys and "endings" not in _HUNSPELL:
-        _HUNSPELL["endings"] = {k[-ENDING:] for k in keys}
+        _add_endings(_HUNSPELL)
     own = {f[-ENDING:] for f in made} if made is not keys else set()
     return _HUNSPELL.get("endings", set()), own
+
+
+def _add_endings(state: dict) -> None:
+    """The endings of the lexicon's forms (``_endings``) into the pass's state: in the parent
+    before the workers fork (computed once, not in every worker), or in the worker itself."""
+    keys = state.get("keys")
+    if keys and "endings" not in state:
+        state["endings"] = set(map(itemgetter(slice(-ENDING, None)), keys))
 
 
 def affix_only_forms(stem: str, hforms: set, made) -> list:
@@ -556,7 +594,8 @@ def listed_by_form(stem: str) -> list:
     return [(stem, stem, _BY_ENDINGS[ending], "fused-by")]
 
 
-def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = None):
+def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = None,
+                         affix_forms: tuple | None = None):
     """The forms of one Polish Hunspell entry, SGJP's paradigm being the authority:
     ([(form, headword, tag, paradigm)], rejection reason or None, model lemma or None).
 
@@ -566,9 +605,9 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
       ``abbreviation``; an unflagged stem SGJP knows as a form of another lemma:
       ``known-to-sgjp`` (that lemma's paradigm decides);
     - otherwise (SGJP: ``ign``, or a flagged stem that is only another lemma's form) the
-      paradigm is guessed by analogy (guess_pl), corroborated by the entry's affix forms."""
+      paradigm is guessed by analogy (guess_pl), corroborated by the entry's affix forms
+      (``affix_forms``: the entry's ``entry_affix_forms`` when the caller has them)."""
     from build_tools import guess_pl
-    from build_tools.hunspell import expand_word
 
     st = _HUNSPELL
     if not stem[:1].islower():
@@ -580,16 +619,18 @@ def hunspell_entry_forms(stem: str, flags: str | None, max_len: int | None = Non
     done = stem in st.get("done", ())
     if done and not flags:
         return [], "known-to-sgjp", None
-    aff = st["aff"]
-    hforms = {f for f in expand_word(stem, aff.split_flags(flags or ""), aff)
-              if f.isalpha() and f.islower()}
+    hforms = set(affix_forms if affix_forms is not None else entry_affix_forms(stem, flags, st["aff"]))
     keys = st.get("keys")
     if done:
         # expanded from a headword list; a homograph of another class (SGJP's noun acani,
         # sjp.pl's adjective acani) shows as few of the entry's forms in the lexicon
-        if keys is None or len(hforms) < 2 or guess_pl.CORROBORATION * len(hforms) <= sum(
-                map(keys.__contains__, hforms)):
+        if keys is None or len(hforms) < 2:
             extra = affix_only_forms(stem, hforms, keys or ())
+            return (extra, None, None) if extra else ([], "known-to-sgjp", None)
+        # each form looked up in the lexicon once (a dict of millions: the lookups cost)
+        missing = set(filterfalse(keys.__contains__, hforms))
+        if guess_pl.CORROBORATION * len(hforms) <= len(hforms) - len(missing):
+            extra = affix_only_forms(stem, missing, keys)    # the forms in the lexicon it skips
             return (extra, None, None) if extra else ([], "known-to-sgjp", None)
 
     try:
@@ -645,26 +686,44 @@ def guess_headword(lemma: str, pos: str | None, max_len: int | None = None):
 
 
 # --- Hunspell as a second witness --------------------------------------------------------------
-def hunspell_words(dics: Iterable, *, reads: list | None = None, workers: int = 1) -> frozenset[str]:
+def hunspell_words(dics: Iterable, *, reads: list | None = None, workers: int = 1,
+                   entry_forms: list | None = None) -> frozenset[str]:
     """Every lowercase word the Hunspell dictionaries DICS make (stems and affix forms): the
     witness against which ``expand_lemma`` marks SGJP forms UNATTESTED. ``reads``: per dic, its
-    (.aff, entries) already read, if the caller has them; ``workers``: processes that expand the
-    entries in chunks (call it with no thread but the caller's running, as for any fork)."""
+    (.aff, entries), if the caller reads them (the entries may be an iterator: it is read while
+    the workers expand what was read before); ``workers``: processes that expand the entries in
+    chunks (call it with no thread but the caller's running, as for any fork); ``entry_forms``:
+    a list that gets, per dic, the affix forms of each of its entries in order
+    (``entry_affix_forms``: the Hunspell pass takes them instead of expanding every entry again)."""
     from build_tools.hunspell import read_aff
     from build_tools.parallel import chunked, ordered_map
     from build_tools.sources import aff_path_for, read_hunspell
 
     words: set[str] = set()
+    update = words.update
     for i, dic in enumerate(dics):
         if reads is not None:
             aff, entries = reads[i]
         else:
             aff = read_aff(aff_path_for(dic))
             entries = read_hunspell(dic, aff)
-        stems = ((e.lemma, e.flags) for e in entries if isinstance(e, HeadwordEntry))
-        for part in ordered_map(_words_of_stems, chunked(stems, 20000), workers=workers,
+        stems: list[str] = []
+
+        def entry_stems(entries=entries, stems=stems):
+            for e in entries:
+                if isinstance(e, HeadwordEntry):
+                    stems.append(e.lemma)
+                    yield e.lemma, e.flags
+
+        per_entry: list = []
+        for part in ordered_map(_forms_of_stems, chunked(entry_stems(), 20000), workers=workers,
                                 initializer=_set_words_aff, initargs=(aff,)):
-            words.update(part)
+            per_entry += part
+            for forms in part:
+                update(forms)
+        update(filter(str.islower, filter(str.isalpha, stems)))
+        if entry_forms is not None:
+            entry_forms.append(per_entry)
     return frozenset(words)
 
 
@@ -675,17 +734,19 @@ def _set_words_aff(aff) -> None:
     _WORDS_AFF[0] = aff
 
 
-def _words_of_stems(stems: list) -> list[str]:
-    """The lowercase words of a chunk of (stem, flags) (``hunspell_words``)."""
+def entry_affix_forms(stem: str, flags: str | None, aff) -> tuple[str, ...]:
+    """The lowercase words Hunspell makes of one .dic entry (its stem only where the flags allow
+    it bare), each once, in the order made."""
     from build_tools.hunspell import expand_word
 
+    return tuple(dict.fromkeys(f for f in expand_word(stem, aff.split_flags(flags or ""), aff)
+                               if f.isalpha() and f.islower()))
+
+
+def _forms_of_stems(stems: list) -> list[tuple[str, ...]]:
+    """``entry_affix_forms`` of each of a chunk of (stem, flags) (``hunspell_words``)."""
     aff = _WORDS_AFF[0]
-    split = aff.split_flags
-    words: set[str] = set()
-    for stem, flags in stems:
-        words.add(stem)
-        words.update(expand_word(stem, split(flags or ""), aff))
-    return list(filter(str.islower, filter(str.isalpha, words)))
+    return [entry_affix_forms(stem, flags, aff) for stem, flags in stems]
 
 
 # --- the Polish passes for build_tools.pipeline: worker-side expand functions ------------------
@@ -707,7 +768,10 @@ def _guess_headword(item: Item) -> Expansion:
 
 def _hunspell_entry(item: Item) -> Expansion:
     SKIPPED["too-long"] = 0
-    return _expansion(*hunspell_entry_forms(item[0], item[3], _MAX_LEN[0]))
+    # item[4], when there: where the entry's affix forms are in the pass's list (made once, for
+    # the witness: hunspell_words; forked workers share the list)
+    return _expansion(*hunspell_entry_forms(item[0], item[3], _MAX_LEN[0],
+                                            _HUNSPELL["affix_forms"][item[4]] if len(item) > 4 else None))
 
 
 def _max_len(judge) -> int | None:
@@ -725,14 +789,17 @@ def guess_pass(judge, models) -> Language:
     return Language(_guess_headword, _init_state, (_max_len(judge), {"models": models}), chunk=CHUNK)
 
 
-def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset(), attested=None) -> Language:
-    """Polish Hunspell entries (``hunspell_entry_forms``; item: stem, source, line, flags). ``done``: lemmas
+def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset(), attested=None,
+                  affix_forms: list | None = None) -> Language:
+    """Polish Hunspell entries (``hunspell_entry_forms``; item: stem, source, line, flags, and
+    with ``affix_forms`` (the entries' ``entry_affix_forms``) the entry's index in it). ``done``: lemmas
     already expanded; ``keys``: the forms admitted so far (forked workers share it); ``stems``:
     every stem of the .dic (they attest parts of guessed paradigms); ``attested``: as for
     ``headword_pass``."""
-    return Language(_hunspell_entry, _init_state,
-                    (_max_len(judge), {"aff": aff, "models": models, "done": done, "keys": keys,
-                                       "stems": stems, "attested": attested}), chunk=CHUNK)
+    state = {"aff": aff, "models": models, "done": done, "keys": keys, "stems": stems,
+             "attested": attested, "affix_forms": affix_forms}
+    return Language(_hunspell_entry, _init_state, (_max_len(judge), state), chunk=CHUNK,
+                    before_fork=partial(_add_endings, state))
 
 
 def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int | None = None

@@ -61,9 +61,16 @@ MIN_VERB_STEM = 3      # letters of the known verb left after the prefix
 class Models:
     """The SGJP lemmas a word may be inflected after, with their Hunspell flags where known."""
 
-    def __init__(self, lemmas: Iterable[str], flags_of: dict[str, str] | None = None) -> None:
-        lemmas = sorted({w for w in lemmas if w.isalpha() and w.islower()})
-        self.all = sorted(w[::-1] for w in lemmas)
+    def __init__(self, lemmas: Iterable[str], flags_of: dict[str, str] | None = None, *,
+                 like: Models | None = None) -> None:
+        """``like``: Models made before; its sorted lists serve again when its lemmas are these."""
+        lemmas = frozenset(w for w in lemmas if w.isalpha() and w.islower())
+        self.lemmas = lemmas
+        if like is not None and like.lemmas == lemmas:
+            self.all, self.verbs = like.all, like.verbs
+        else:
+            self.all = sorted(w[::-1] for w in lemmas)
+            self.verbs = frozenset(w for w in lemmas if w.endswith(("ć", "c")))
         by: dict[str, list[str]] = {}
         if flags_of:
             for w in lemmas:
@@ -71,7 +78,6 @@ class Models:
                 if f:
                     by.setdefault(f, []).append(w[::-1])
         self.by_flags = {f: sorted(v) for f, v in by.items()}
-        self.verbs = frozenset(w for w in lemmas if w.endswith(("ć", "c")))
 
     def prefixed_verb(self, word: str) -> bool:
         """Is the word a verbal prefix + a known verb (zagłuszać -> pozagłuszać)?"""
@@ -119,6 +125,7 @@ def levels(rev_list: list[str], word: str, deepest: int = MIN_SHARED, per_level:
 
 
 _PARADIGMS: dict = {}
+_QUALS: dict = {}       # a form's SGJP qualifiers -> those a guessed form keeps
 
 
 def paradigms(model: str) -> list[tuple[str, int, tuple]]:
@@ -135,8 +142,15 @@ def paradigms(model: str) -> list[tuple[str, int, tuple]]:
         results = _generate(model)
     except Exception:
         results = []
+    n_model = len(model)
+    own_lid: dict[str, bool] = {}       # lemma id -> is it the model's
     for form, lid, tag, names, quals, details in results:
-        if tag == "ign" or lid.split(":", 1)[0] != model or not COMMON_NAME_CLASSES.issuperset(names):
+        if tag == "ign":
+            continue
+        own = own_lid.get(lid)
+        if own is None:
+            own = own_lid[lid] = lid.split(":", 1)[0] == model
+        if not own or not COMMON_NAME_CLASSES.issuperset(names):
             continue
         if not form.isalpha() or not form.islower():
             continue
@@ -146,11 +160,13 @@ def paradigms(model: str) -> list[tuple[str, int, tuple]]:
                 if form.startswith(p) and not model.startswith(p) and _lcp(model, form) < len(p):
                     pre = p
                     break
-        k = _lcp(model, form[len(pre):])
+        k = n_model if not pre and form.startswith(model) else _lcp(model, form[len(pre):])
         # a model's qualifiers (daw., rzad.) describe the model word, not the guessed one;
         # niepopr. marks a form variant and is kept
-        q = tuple(x for x in quals if "niepopr." in x) if quals else ()
-        by_lid.setdefault(lid, []).append((pre, len(model) - k, form[len(pre) + k:], tag, names, q,
+        q = _QUALS.get(quals) if quals else ()
+        if q is None:
+            q = _QUALS[quals] = tuple(x for x in quals if "niepopr." in x)
+        by_lid.setdefault(lid, []).append((pre, n_model - k, form[len(pre) + k:], tag, names, q,
                                            details))
     from build_tools.expand_pl import class_of_tag
 

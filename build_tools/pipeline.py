@@ -24,7 +24,8 @@ EXAMPLES = 8
 
 # An item, one unit of work, is a plain tuple (items and results cross process boundaries by the
 # hundred thousand, and plain tuples pickle fastest): (lemma, source, line, the language's own data:
-# Polish the part of speech or the Hunspell flags, Czech the flags, model word and kept lemmas).
+# Polish the part of speech or the Hunspell flags, Czech the flags, model word and kept lemmas),
+# and whatever more the language's expand function takes (Polish: a Hunspell entry's affix forms).
 Item = tuple
 
 
@@ -100,11 +101,13 @@ def _init(judge, log: bool, lang: Language) -> None:
 
 
 def _work(chunk: list[Item]) -> ChunkResult:
+    enabled = gc.isenabled()
     gc.disable()        # millions of small objects: generational GC would rescan them for nothing
     try:
         return _judge_chunk(chunk, _JUDGE, _LANG)
     finally:
-        gc.enable()
+        if enabled:
+            gc.enable()
 
 
 def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
@@ -235,7 +238,8 @@ def merge(compiler, results: Iterable[ChunkResult], defer: list | None = None) -
             if local_id >= len(ids):
                 ids.extend([-1] * (local_id + 1 - len(ids)))
             ids[local_id] = compiler.tagset_id(pairs)
-        for (lemma, source, line, extra), reason in res.dropped:
+        for item, reason in res.dropped:
+            lemma, source, line, extra = item[:4]
             if defer is not None and reason == "unknown-lemma":
                 defer.append(HeadwordEntry(lemma, source, line, extra))
             else:
