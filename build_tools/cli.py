@@ -276,6 +276,8 @@ class Czech:
             self.czech = CzechBuild(args.paradigms)
         except CzechSourceError as exc:
             raise BuildError(str(exc)) from None
+        if args.paradigms:
+            _check_czech_text(args.paradigms)
         if args.headwords:
             manifest_sources.extend(self.czech.paradigm_manifest())
 
@@ -289,6 +291,7 @@ class Czech:
     def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
         from build_tools.sources import read_hunspell
 
+        _check_czech_text(dic)
         self.czech.use_dictionary(dic)
         yield self._pass(stream(read_hunspell(dic)))
 
@@ -303,6 +306,14 @@ class Czech:
 
     def counts(self, compiler) -> dict:
         return {"guessed_headwords": self.czech.stats["guessed"]}
+
+
+def _check_czech_text(dic) -> None:
+    """The Czech engine reads a .dic and its .aff as UTF-8: a file that is not is an error naming its line."""
+    from build_tools.sources import aff_path_for, check_text
+
+    check_text(dic)
+    check_text(aff_path_for(dic))
 
 
 LANGUAGES = {"pl": Polish, "cs": Czech}
@@ -419,7 +430,7 @@ def _check_sources(args) -> tuple[list, list]:
 def _open_rejected(args, sources, out: Path):
     if args.rejected and any(_same_file(args.rejected, f) for _, f in sources):
         raise BuildError(f"--rejected {args.rejected} is one of the sources; it would be overwritten")
-    if args.rejected and Path(args.rejected).resolve() == out.resolve():
+    if args.rejected and os.path.realpath(args.rejected) == os.path.realpath(out):   # no RuntimeError on a loop
         raise BuildError(f"--rejected {args.rejected} is the output lexicon")
     try:
         return open(args.rejected, "w", encoding="utf-8") if args.rejected else None
