@@ -117,7 +117,7 @@ GCG_LINES = ["#player1 Ala Ala", "#player2 Bob Bob", "#player1", "#player3 C C",
 BOARD_LINES = ["." * 15, "." * 14, "." * 16, "KOT", "...KOT.........", "ąęść...........", "???????????????",
                "[CH]...........", "...............#comment", "X" * 1000, "\t" * 15, "1234567890ABCDE"]
 
-SPECIAL_PATHS = ["directory", "missing", "symlink-loop", "dangling-symlink", "proc-mem", "dev-null"]
+SPECIAL_PATHS = ["directory", "missing", "symlink-loop", "dangling-symlink", "proc-mem", "dev-null", "dev-zero"]
 
 
 # --- mutation of file contents ---------------------------------------------------------------------------------
@@ -217,11 +217,13 @@ class World:
             shutil.copy(aff, good / f"{lang}.aff")
         self.gcgs = sorted(GCG_DIR.glob("*.gcg")) + sorted((GCG_DIR / "real").glob("*.gcg"))
         self.counter = 0
+        self.made: list[Path] = []     # the directories of the current case
 
     def fresh(self, name: str) -> Path:
         self.counter += 1
         d = self.base / "cases" / f"{self.counter:06d}"
         d.mkdir(parents=True)
+        self.made.append(d)
         return d / name
 
     def lexicon(self, lang: str = "pl") -> Path:
@@ -254,6 +256,8 @@ def make_special(path: Path, kind: str) -> None:
         os.symlink("/proc/self/mem", path)
     elif kind == "dev-null":
         os.symlink("/dev/null", path)
+    elif kind == "dev-zero":   # endless: a reader must stop at a bound
+        os.symlink("/dev/zero", path)
     # "missing": nothing
 
 
@@ -781,14 +785,18 @@ def main(argv: list[str] | None = None) -> int:
         workdir = base / "run"
         workdir.mkdir()
         for n in range(args.cases):
+            for d in world.made if not args.keep else ():     # the last case's files: checked already
+                shutil.rmtree(d, ignore_errors=True)
+            world.made = []
             case = make_case(world, rnd, n)
             if args.only is not None and n != args.only:
                 continue
-            before = snapshot(base / "cases") | snapshot(world.good) | snapshot(world.lexicons)
+            protected = [*world.made, world.good, world.lexicons]
+            before = {k: v for d in protected for k, v in snapshot(d).items()}
             out_before = describe_output(case.output)
             temps_before = temporaries(case.output)
             result = run_case(case, workdir, args.timeout, args.memory_mb)
-            after = snapshot(base / "cases") | snapshot(world.good) | snapshot(world.lexicons)
+            after = {k: v for d in protected for k, v in snapshot(d).items()}
             leftovers = [t for t in temporaries(case.output) if t not in temps_before]
             problems = judge(case, result) + check_effects(case, before, after, out_before,
                                                            describe_output(case.output), result["rc"], leftovers)

@@ -100,10 +100,9 @@ def _channel(args):
     if ca or args.tls:
         root = None
         if ca:
-            try:
-                root = open(ca, "rb").read()
-            except OSError as exc:
-                raise UserError(f"cannot read {ca}: {exc.strerror}") from None
+            from lexicon_service.cli import read_input
+
+            root = read_input(ca)
         return grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=root))
     return grpc.insecure_channel(address)
 
