@@ -50,7 +50,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from build_tools.cli import main as build_main  # noqa: E402
+from lexicon_service.cli import build_parser as service_parser  # noqa: E402
 from lexicon_service.cli import main as service_main  # noqa: E402
+
+service_parser()   # imports every subcommand's module here, not in each forked case
 
 PL_AFF = ROOT / "data/pl/pl_PL.aff"
 PL_DIC = ROOT / "data/pl/pl_PL.dic"
@@ -401,7 +404,7 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
     elif option == "-o":
         kind = rnd.choice(["existing-file", "existing-dir", "dir-with-manifest", "unwritable", "same-as-input",
                            "symlink-loop", "dangling-symlink", "under-a-file", "proc", "dev-null", "root",
-                           "dot", "existing-lexicon", "empty-name", "lexicon-symlink"])
+                           "dot", "existing-lexicon", "empty-name", "lexicon-symlink", "bad-name", "--name"])
         sources = ["--words", str(words)]
         out = world.fresh("target.lex")
         if kind == "existing-file":
@@ -440,7 +443,11 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
             out = Path("")
         elif kind == "lexicon-symlink":
             os.symlink(world.lexicon(lang), out)
-        hostile = [str(out), "output", "-o", out.name or "''"]
+        elif kind == "bad-name":
+            out = out.with_name(rnd.choice(["my lexicon.lex", ".lex", "-x.lex", "ż.lex", "a" * 70 + ".lex"]))
+        elif kind == "--name":
+            args += ["--name", rnd.choice(["", "../x", "a\nb", "a" * 65, "ok", "x/y", "-"])]
+        hostile = [str(out), "output", "-o", "--name", out.name or "''"]
         what = f"-o {kind}"
     elif option == "--rejected":
         path, kind = world.hostile("rejected.tsv", b"old log\n", ["x"], special_share=0.6)
@@ -466,6 +473,12 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
         kind, data = mutate(rnd, (PL_WORDS if lang == "pl" else CS_WORDS).encode(), WORD_LINES)
         return Case(n, target, f"stdin {kind}", ["check", "-l", str(lex)], f"{P} check", (0, 1, 2),
                     ["<stdin>"], stdin=data)
+    if target == "check-lexicon" and rnd.random() < 0.3:     # a name looked up in --lexicons
+        name = rnd.choice(["pl-scrabble", "../lexicons/pl-scrabble", "", ".", "/", "x\x01", "a" * 5000, "*.lex"])
+        d, kind = world.hostile("lexdir", b"", [""], special_share=1.0)
+        argv = ["check", "-l", name, "--lexicons", rnd.choice([str(d), str(world.lexicons)]), "kot"]
+        return Case(n, target, f"name {name[:20]!r} in {kind}", argv, f"{P} check", (0, 1, 2),
+                    [d.name, name[:20], "lexicon"])
     if target in ("check-lexicon", "explain", "dump"):
         path, kind = lexicon_arg(world, rnd, lang)
         cmd = {"check-lexicon": ["check", "-l", str(path), "kot", "kočka"],
@@ -545,7 +558,7 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
         return Case(n, f"client {sub}", f"{kind}", argv, f"{P} client", (0, 1, 2),
                     [path.name, "address", "timeout", "127.0.0.1:1", "server", "uri", kind[:20]])
     # serve
-    sub = rnd.choice(["lexicons", "address", "token-file", "db", "numbers"])
+    sub = rnd.choice(["lexicons", "address", "token-file", "db", "numbers", "tls"])
     port = 20000 + rnd.randrange(20000)
     argv = ["serve", "--processes", "1", "--address", f"127.0.0.1:{port}", "--grace", "0.5"]
     hostile = []
@@ -580,6 +593,14 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
         path, kind = world.hostile("games.db", b"SQLite format 3\x00" + bytes(100), ["x"], special_share=0.3)
         argv += ["--db", str(path)]
         hostile = [path.name, "db"]
+    elif sub == "tls":
+        pem = b"-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n"
+        path, kind = world.hostile("cert.pem", pem, ["-----BEGIN PRIVATE KEY-----", "x"], special_share=0.4)
+        key, _ = world.hostile("key.pem", pem, ["-----BEGIN PRIVATE KEY-----"], special_share=0.2)
+        argv += ["--tls-cert", str(path), "--tls-key", str(key)]
+        if rnd.random() < 0.3:
+            argv += ["--tls-client-ca", str(path)]
+        hostile = [path.name, key.name, "TLS"]
     elif sub == "numbers":
         flag = rnd.choice(["--workers", "--fast-threads", "--max-words", "--max-results", "--max-message-bytes",
                            "--max-concurrent-rpcs", "--grace"])

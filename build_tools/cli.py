@@ -338,6 +338,7 @@ def run(args) -> int:
     language = rule_set.language
     sources, manifest_sources = _check_sources(args)
     out = check_output(Path(args.output))
+    name = _lexicon_name(args, out)
     lang_class = LANGUAGES.get(language)
     lang = lang_class(args, manifest_sources) if lang_class is not None else None
     if lang is None and args.paradigms:
@@ -359,7 +360,6 @@ def run(args) -> int:
         if log is not None:
             log.close()
     report = compiler.report
-    name = args.name or (out.name[:-4] if out.name.endswith(".lex") else out.name)
     manifest = {
         "name": name,
         "rule_set": {"id": rule_set.id, "language": language, "source_text": rule_set.source_text},
@@ -377,6 +377,19 @@ def run(args) -> int:
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
     return 0
+
+
+def _lexicon_name(args, out: Path) -> str:
+    """--name, or the output's file name without .lex: a name the loader accepts (a lexicon it would
+    refuse to load is not built)."""
+    from lexicon_service.lexicon import NAME_RE
+
+    name = args.name if args.name is not None else (out.name[:-4] if out.name.endswith(".lex") else out.name)
+    if not NAME_RE.fullmatch(name):
+        where = "--name" if args.name is not None else f"-o {out} (give --name)"
+        raise BuildError(f"{where}: {name!r} is not a lexicon name (a letter or digit, then letters, digits, "
+                         "'.', '_', '-'; at most 64)")
+    return name
 
 
 def _rules_and_profile(args):

@@ -123,6 +123,30 @@ def test_rejected_log_on_a_symlink_loop(tmp_path, words, capsys):
     assert loop.is_symlink() and not out.exists()
 
 
+# --- a lexicon's name is one the loader accepts: no lexicon is built that cannot be loaded -------------------
+
+@pytest.mark.parametrize("out_name, name, needle", [
+    ("my lexicon.lex", None, "-o "),
+    (".lex", None, "-o "),
+    ("ok.lex", "../x", "--name: '../x'"),
+    ("ok.lex", "", "--name: ''"),
+    ("ok.lex", "a" * 65, "--name: 'aaa"),
+])
+def test_a_name_the_loader_would_refuse_is_refused(tmp_path, words, capsys, out_name, name, needle):
+    out = tmp_path / out_name
+    extra = ["--name", name] if name is not None else []
+    rc, _, err = run_main(build_main, build_args(out, "--words", words, *extra), capsys)
+    assert_one_line_error(rc, err, "lexicon-build", needle, "is not a lexicon name")
+    assert list(tmp_path.iterdir()) == [words]
+
+
+def test_a_good_name_builds_a_lexicon_that_loads(tmp_path, words, capsys):
+    out = tmp_path / "any name.lex"
+    assert run_main(build_main, build_args(out, "--words", words, "--name", "pl-test_1.0"), capsys)[0] == 0
+    rc, stdout, _ = run_main(service_main, ["check", "-l", out, "kot"], capsys)
+    assert rc == 0 and stdout == "kot\tvalid\n"
+
+
 # --- a file read whole is read up to a bound (an endless file is an error, not a MemoryError) ---------------
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
