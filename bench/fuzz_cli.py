@@ -452,6 +452,23 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
     elif option == "--rejected":
         path, kind = world.hostile("rejected.tsv", b"old log\n", ["x"], special_share=0.6)
         sources = ["--words", str(words), "--rejected", str(path)]
+        where = rnd.choice(["file", "file", "aff", "profile", "in-output"])
+        if where == "aff":           # the .aff beside a --hunspell .dic: an input too
+            dic = world.fresh("in.dic")
+            shutil.copy(g / f"{lang}.dic", dic)
+            shutil.copy(g / f"{lang}.aff", dic.with_suffix(".aff"))
+            path, kind = dic.with_suffix(".aff"), "the .aff of a --hunspell source"
+            sources = ["--hunspell", str(dic), "--rejected", str(path)]
+        elif where == "profile":
+            path = world.fresh("my.profile")
+            shutil.copy(PROFILES / ("pl.profile" if lang == "pl" else "cs-plus.profile"), path)
+            kind = "the --profile file"
+            args += ["--profile", str(path)]
+            sources = ["--words", str(words), "--rejected", str(path)]
+        elif where == "in-output":
+            shutil.copytree(world.lexicon(lang), out)
+            path, kind = out / rnd.choice(["manifest.json", "forms.marisa", "new.tsv"]), "a file in the output lexicon"
+            sources = ["--words", str(words), "--rejected", str(path)]
         hostile = [path.name, "--rejected"]
         what = f"--rejected {kind}"
     if option == "--paradigms" and not (world.good / "cs-headwords.txt").exists():

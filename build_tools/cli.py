@@ -440,11 +440,22 @@ def _check_sources(args) -> tuple[list, list]:
     return sources, manifest_sources
 
 
+def _input_files(args, sources) -> list:
+    """Every file the build reads: the sources, a .dic's .aff, the paradigm source, a profile or rules file."""
+    from build_tools.sources import aff_path_for
+
+    files = [f for _, f in sources] + [aff_path_for(f) for kind, f in sources if kind == "hunspell"]
+    if args.paradigms:
+        files += [args.paradigms, aff_path_for(args.paradigms)]
+    return files + [f for f in (args.profile, args.rules) if f]
+
+
 def _open_rejected(args, sources, out: Path):
-    if args.rejected and any(_same_file(args.rejected, f) for _, f in sources):
-        raise BuildError(f"--rejected {args.rejected} is one of the sources; it would be overwritten")
-    if args.rejected and os.path.realpath(args.rejected) == os.path.realpath(out):   # no RuntimeError on a loop
-        raise BuildError(f"--rejected {args.rejected} is the output lexicon")
+    if args.rejected and any(_same_file(args.rejected, f) for f in _input_files(args, sources)):
+        raise BuildError(f"--rejected {args.rejected} is one of the build's input files; it would be overwritten")
+    rejected, output = os.path.realpath(args.rejected or ""), os.path.realpath(out)   # no RuntimeError on a loop
+    if args.rejected and (rejected == output or rejected.startswith(output + os.sep)):
+        raise BuildError(f"--rejected {args.rejected} is in the output lexicon {out}")
     try:
         return open(args.rejected, "w", encoding="utf-8") if args.rejected else None
     except OSError as exc:

@@ -114,6 +114,26 @@ def test_unreadable_source_is_named(tmp_path, capsys, option):
     assert_one_line_error(rc, err, "lexicon-build", str(dic), "cannot read")
 
 
+@pytest.mark.parametrize("which", ["aff", "paradigms-aff", "profile", "in-output", "output"])
+def test_rejected_log_never_overwrites_an_input_or_the_output(tmp_path, capsys, which):
+    (tmp_path / "cs.aff").write_text("SET UTF-8\nSFX Q Y 1\nSFX Q 0 x .\n", encoding="utf-8")
+    (tmp_path / "cs.dic").write_text("1\nkočka/Q\n", encoding="utf-8")
+    (tmp_path / "h.txt").write_text("kočka\n", encoding="utf-8")
+    profile = tmp_path / "my.profile"
+    profile.write_bytes((ROOT / "build_tools/profiles/cs-plus.profile").read_bytes())
+    out = tmp_path / "cs.lex"
+    assert run_main(build_main, cs_args(out, "--hunspell", tmp_path / "cs.dic"), capsys)[0] == 0
+    rejected = {"aff": tmp_path / "cs.aff", "paradigms-aff": tmp_path / "cs.aff", "profile": profile,
+                "in-output": out / "manifest.json", "output": out}[which]
+    sources = {"aff": ["--hunspell", tmp_path / "cs.dic"], "paradigms-aff": ["--paradigms", tmp_path / "cs.dic",
+               "--headwords", tmp_path / "h.txt"], "profile": ["--headwords", tmp_path / "h.txt", "--profile", profile],
+               "in-output": ["--headwords", tmp_path / "h.txt"], "output": ["--headwords", tmp_path / "h.txt"]}[which]
+    before = {p: p.read_bytes() for p in [*tmp_path.iterdir(), *out.iterdir()] if p.is_file()}
+    rc, _, err = run_main(build_main, cs_args(out, *sources, "--rejected", rejected), capsys)
+    assert_one_line_error(rc, err, "lexicon-build", f"--rejected {rejected}")
+    assert {p: p.read_bytes() for p in before} == before
+
+
 def test_rejected_log_on_a_symlink_loop(tmp_path, words, capsys):
     loop = tmp_path / "loop.tsv"
     os.symlink(loop.name, loop)
