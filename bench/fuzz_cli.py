@@ -370,6 +370,8 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
         dic_valid = (g / f"{lang}.dic").read_bytes()
         aff_valid = (g / f"{lang}.aff").read_bytes()
         if option == "--hunspell-aff":
+            if rnd.random() < 0.5:   # stems for the conditions of AFF_LINES (a run of a's: backtracking)
+                dic_valid += "".join(f"{'a' * 30}/{f}\n" for f in "ABCDQ").encode()
             path, kind = world.hostile("src.aff", aff_valid, AFF_LINES, enc, special_share=0.1,
                                        companion=("src.dic", dic_valid))
             dic = path.with_name("src.dic")

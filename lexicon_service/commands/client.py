@@ -18,6 +18,8 @@
 
 from __future__ import annotations
 
+import argparse
+import math
 import os
 import sys
 
@@ -29,9 +31,6 @@ from lexicon_service.commands.validate import add_move_arguments, format_move, j
 def seconds(text: str) -> float:
     """A deadline: a positive, finite number of seconds (grpc fails inf, nan and negatives at once as
     DEADLINE_EXCEEDED, which reads like a slow server)."""
-    import argparse
-    import math
-
     try:
         value = float(text)
     except ValueError:
