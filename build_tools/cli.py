@@ -314,6 +314,8 @@ class Czech:
             self.czech = CzechBuild(args.paradigms)
         except CzechSourceError as exc:
             raise BuildError(str(exc)) from None
+        if args.paradigms:
+            _check_czech_text(args.paradigms)
         if args.headwords:
             manifest_sources.extend(self.czech.paradigm_manifest())
 
@@ -327,6 +329,7 @@ class Czech:
     def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
         from build_tools.sources import read_hunspell
 
+        _check_czech_text(dic)
         self.czech.use_dictionary(dic)
         yield self._pass(stream(read_hunspell(dic)))
 
@@ -341,6 +344,14 @@ class Czech:
 
     def counts(self, compiler) -> dict:
         return {"guessed_headwords": self.czech.stats["guessed"]}
+
+
+def _check_czech_text(dic) -> None:
+    """The Czech engine reads a .dic and its .aff as UTF-8: a file that is not is an error naming its line."""
+    from build_tools.sources import aff_path_for, check_text
+
+    check_text(dic)
+    check_text(aff_path_for(dic))
 
 
 LANGUAGES = {"pl": Polish, "cs": Czech}
@@ -365,6 +376,7 @@ def run(args) -> int:
     language = rule_set.language
     sources, manifest_sources = _check_sources(args)
     out = check_output(Path(args.output))
+    name = _lexicon_name(args, out)
     lang_class = LANGUAGES.get(language)
     lang = lang_class(args, manifest_sources) if lang_class is not None else None
     if lang is None and args.paradigms:
@@ -393,7 +405,6 @@ def run(args) -> int:
         if log is not None:
             log.close()
     report = compiler.report
-    name = args.name or (out.name[:-4] if out.name.endswith(".lex") else out.name)
     manifest = {
         "name": name,
         "rule_set": {"id": rule_set.id, "language": language, "source_text": rule_set.source_text},
@@ -411,6 +422,19 @@ def run(args) -> int:
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
     return 0
+
+
+def _lexicon_name(args, out: Path) -> str:
+    """--name, or the output's file name without .lex: a name the loader accepts (a lexicon it would
+    refuse to load is not built)."""
+    from lexicon_service.lexicon import NAME_RE
+
+    name = args.name if args.name is not None else (out.name[:-4] if out.name.endswith(".lex") else out.name)
+    if not NAME_RE.fullmatch(name):
+        where = "--name" if args.name is not None else f"-o {out} (give --name)"
+        raise BuildError(f"{where}: {name!r} is not a lexicon name (a letter or digit, then letters, digits, "
+                         "'.', '_', '-'; at most 64)")
+    return name
 
 
 def _rules_and_profile(args):
@@ -461,11 +485,22 @@ def _check_sources(args) -> tuple[list, list]:
     return sources, manifest_sources
 
 
+def _input_files(args, sources) -> list:
+    """Every file the build reads: the sources, a .dic's .aff, the paradigm source, a profile or rules file."""
+    from build_tools.sources import aff_path_for
+
+    files = [f for _, f in sources] + [aff_path_for(f) for kind, f in sources if kind == "hunspell"]
+    if args.paradigms:
+        files += [args.paradigms, aff_path_for(args.paradigms)]
+    return files + [f for f in (args.profile, args.rules) if f]
+
+
 def _open_rejected(args, sources, out: Path):
-    if args.rejected and any(_same_file(args.rejected, f) for _, f in sources):
-        raise BuildError(f"--rejected {args.rejected} is one of the sources; it would be overwritten")
-    if args.rejected and Path(args.rejected).resolve() == out.resolve():
-        raise BuildError(f"--rejected {args.rejected} is the output lexicon")
+    if args.rejected and any(_same_file(args.rejected, f) for f in _input_files(args, sources)):
+        raise BuildError(f"--rejected {args.rejected} is one of the build's input files; it would be overwritten")
+    rejected, output = os.path.realpath(args.rejected or ""), os.path.realpath(out)   # no RuntimeError on a loop
+    if args.rejected and (rejected == output or rejected.startswith(output + os.sep)):
+        raise BuildError(f"--rejected {args.rejected} is in the output lexicon {out}")
     try:
         return open(args.rejected, "w", encoding="utf-8") if args.rejected else None
     except OSError as exc:

@@ -197,6 +197,10 @@ def _fits(affixes, kind: str, part: str) -> tuple:
     return tuple(out)
 
 
+# Hunspell conditions are letters, '.' and [...] classes: no quantifier, group or alternation
+_NOT_A_CONDITION = re.compile(r"[()*+?{}|\\$]")
+
+
 def _condition(cond: str, kind: str) -> re.Pattern:
     if cond in (".", ""):
         return re.compile("")
@@ -234,6 +238,10 @@ def read_aff(path: str | Path) -> AffixFile:
             add, _, cont = parts[3].partition("/")
             add = "" if add == "0" else add
             cond = parts[4] if len(parts) > 4 else "."
+            if _NOT_A_CONDITION.search(cond):   # a regular expression could take exponential time
+                aff.problems.append((lineno, f"bad condition {cond!r}: not a Hunspell condition "
+                                             "(letters, '.', [...], [^...])"))
+                continue
             try:
                 pattern = _condition(cond, key)
             except re.error as exc:

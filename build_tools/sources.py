@@ -42,8 +42,20 @@ class SourceError(ValueError):
     """A source file that is not text in its encoding (binary, NUL bytes, undecodable bytes)."""
 
 
+def _unreadable(path: str | Path, exc: OSError) -> SourceError:
+    # read() errors (EIO, EISDIR) carry no file name: the message must name it
+    return SourceError(f"{path}: cannot read: {exc.strerror or exc}")
+
+
 def check_text(path: str | Path, encoding: str = "utf-8") -> None:
     """Raise SourceError naming the first line of ``path`` that has a NUL byte or does not decode."""
+    try:
+        _check_text(path, encoding)
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+
+
+def _check_text(path: str | Path, encoding: str) -> None:
     with open(path, "rb") as fh:
         data = fh.read()
     if b"\0" not in data:
@@ -85,9 +97,12 @@ def check_text_source(kind: str, path: str | Path) -> None:
 
 def sha256_of(path: str | Path) -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
+    try:
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
     return h.hexdigest()
 
 

@@ -87,18 +87,31 @@ def text_lines(stream: Iterable, name: str) -> Iterator[str]:
         yield line.rstrip("\r\n")
 
 
-def read_text(path: str) -> str:
-    """A whole UTF-8 text file ('-' = standard input), without its byte-order mark."""
+MAX_INPUT_BYTES = 16 << 20   # a board, rack or game record read whole is far smaller; /dev/zero is not
+
+
+def read_input(path: str) -> bytes | str:
+    """A whole input file ('-' = standard input) of at most MAX_INPUT_BYTES (a `UserError` beyond)."""
     name = "<stdin>" if path == "-" else path
+    limit = MAX_INPUT_BYTES
     try:
         if path == "-":
             stream = getattr(sys.stdin, "buffer", sys.stdin)
-            data = stream.read()
+            data = stream.read(limit + 1)
         else:
             with open(path, "rb") as fh:
-                data = fh.read()
+                data = fh.read(limit + 1)
     except OSError as exc:
         raise UserError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise UserError(f"{name}: larger than {limit:,} bytes; not an input of this command")
+    return data
+
+
+def read_text(path: str) -> str:
+    """A whole UTF-8 text file ('-' = standard input), without its byte-order mark."""
+    name = "<stdin>" if path == "-" else path
+    data = read_input(path)
     if isinstance(data, str):
         return data.removeprefix("\ufeff")
     try:

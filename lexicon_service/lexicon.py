@@ -173,16 +173,31 @@ def check_manifest(root: Path, manifest: dict) -> None:
         raise LexiconFormatError(f"{root}: manifest rule_set.source_text is missing")
 
 
+def _read_at_most(fh, limit: int) -> bytes | None:
+    """The file's bytes, None when there are more than ``limit``. Not ``fh.read(limit + 1)``: that
+    allocates the whole limit (4 GiB) at once, which fails where memory is not overcommitted."""
+    size = os.fstat(fh.fileno()).st_size
+    if size > limit:
+        return None
+    data = fh.read(size + 1)
+    if len(data) <= size:
+        return data
+    more = bytearray(data)  # longer than fstat said (/proc, a device): read on, bounded
+    while len(more) <= limit and (block := fh.read(1 << 20)):
+        more += block
+    return bytes(more) if len(more) <= limit else None
+
+
 def _read_checked(p: Path, want: dict, verify: bool) -> bytes:
     """The file's bytes, read once: the checksum is of exactly the bytes that are used."""
     try:
         with open(p, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
+            data = _read_at_most(fh, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise LexiconCorruptError(f"{p.parent}: missing file {p.name}") from None
     except OSError as exc:
         raise LexiconCorruptError(f"{p}: cannot read ({exc.strerror})") from None
-    if len(data) > MAX_FILE_BYTES:
+    if data is None:
         raise LexiconCorruptError(f"{p}: larger than {MAX_FILE_BYTES} bytes")
     if verify:
         _check_file(p, want, hashlib.sha256(data).hexdigest(), len(data))

@@ -125,7 +125,7 @@ def test_rejected_log_in_proc(tmp_path, words, capsys):
 def test_rejected_log_that_is_a_source_is_refused(tmp_path, words, capsys):
     before = words.read_bytes()
     rc, _, err = run_main(build_main, build_args(tmp_path / "r.lex", "--words", words, "--rejected", words), capsys)
-    assert_one_line_error(rc, err, "lexicon-build", "--rejected", "one of the sources")
+    assert_one_line_error(rc, err, "lexicon-build", "--rejected", "one of the build's input files")
     assert words.read_bytes() == before
 
 

@@ -86,13 +86,15 @@ class AffixTable:
     def read(cls, path: str | Path) -> "AffixTable":
         text = Path(path).read_text(encoding="utf-8")
         classes: dict[str, AffixClass] = {}
-        for line in text.splitlines():
+        for lineno, line in enumerate(text.splitlines(), 1):
             line = line.split("#", 1)[0].strip() if not line.startswith("#") else ""
             if not line:
                 continue
             parts = line.split()
             if parts[0] not in ("SFX", "PFX"):
                 continue
+            if len(parts) < (4 if len(parts) > 1 and parts[1] in classes else 3):
+                raise ValueError(f"{path}:{lineno}: short {parts[0]} line")
             kind, flag = parts[0], parts[1]
             if flag not in classes:
                 # header: SFX flag Y|N count
@@ -106,8 +108,14 @@ class AffixTable:
                 add, cont = add.split("/", 1)
             add = "" if add == "0" else add
             c = classes[flag]
+            try:   # letters, '.' and [...] only: a regular expression could take exponential time
+                if re.search(r"[()*+?{}|\\$]", cond):
+                    raise re.error("not a Hunspell condition (letters, '.', [...], [^...])")
+                regex = _condition_regex(kind, cond)
+            except re.error as exc:
+                raise ValueError(f"{path}:{lineno}: bad condition {cond!r}: {exc}") from None
             c.rules.append(Rule(kind, flag, len(c.rules), strip, add, cont, cond))
-            c.regexes.append(_condition_regex(kind, cond))
+            c.regexes.append(regex)
         for c in classes.values():
             c.finish()
         return cls(classes)

@@ -18,12 +18,26 @@
 
 from __future__ import annotations
 
+import argparse
+import math
 import os
 import sys
 
 from lexicon_service.cli import UserError
 from lexicon_service.commands.replay import add_replay_arguments
 from lexicon_service.commands.validate import add_move_arguments, format_move, join_plays, read_board_rows
+
+
+def seconds(text: str) -> float:
+    """A deadline: a positive, finite number of seconds (grpc fails inf, nan and negatives at once as
+    DEADLINE_EXCEEDED, which reads like a slow server)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (0 < value < 1e9) or math.isnan(value):
+        raise argparse.ArgumentTypeError(f"must be more than 0 and less than 1e9, not {text}")
+    return value
 
 
 def add_parser(subparsers) -> None:
@@ -33,7 +47,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--token", default=None, help="bearer token (env LEXICON_TOKEN)")
     p.add_argument("--tls-ca", default=None, help="use TLS, trusting this PEM CA (env LEXICON_TLS_CA)")
     p.add_argument("--tls", action="store_true", help="use TLS with the system's trusted CAs")
-    p.add_argument("--timeout", type=float, default=10.0, help="deadline in seconds (default 10)")
+    p.add_argument("--timeout", type=seconds, default=10.0, help="deadline in seconds (default 10)")
     p.add_argument("--json", action="store_true", help="print the response as JSON")
     sub = p.add_subparsers(dest="client_command", metavar="CALL")
 
@@ -85,10 +99,9 @@ def _channel(args):
     if ca or args.tls:
         root = None
         if ca:
-            try:
-                root = open(ca, "rb").read()
-            except OSError as exc:
-                raise UserError(f"cannot read {ca}: {exc.strerror}") from None
+            from lexicon_service.cli import read_input
+
+            root = read_input(ca)
         return grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=root))
     return grpc.insecure_channel(address)
 

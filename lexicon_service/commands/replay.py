@@ -50,22 +50,21 @@ def _judge(name: str, lexicons_dir: str, rule_set=None):
 
 
 def run(args) -> int:
-    import sys
-
+    from lexicon_service.cli import read_input
     from lexicon_service.rules import RuleSetError, load_rule_set
-    from lexicon_service.rules.gcg import GcgError, decode_gcg, parse_gcg, read_gcg
+    from lexicon_service.rules.gcg import GcgError, decode_gcg, parse_gcg
     from lexicon_service.rules.replay import format_report, replay
 
+    name = "<stdin>" if args.gcg == "-" else args.gcg
+    data = read_input(args.gcg)      # bounded: not read_gcg, which reads all there is
+    if isinstance(data, str):
+        data = data.encode("utf-8")
     try:
-        if args.gcg == "-":
-            text, _ = decode_gcg(sys.stdin.buffer.read(), "<stdin>")
-            game = parse_gcg(text, "<stdin>")
-        else:
-            game = read_gcg(args.gcg)
+        text, encoding = decode_gcg(data, name)
+        game = parse_gcg(text, name)
+        game.encoding = encoding
     except GcgError as exc:
         raise UserError(str(exc)) from None
-    except OSError as exc:
-        raise UserError(f"{args.gcg}: {exc.strerror or exc}") from None
     rules_name = args.rules
     if not rules_name:
         rules_name = next((value for key, value in game.pragmas if key in ("rules", "rule-set")), None)
