@@ -71,6 +71,16 @@ def other_threads() -> list[str]:
     return sorted(t.name for t in threading.enumerate() if t is not me)
 
 
+def may_fork(what: str) -> bool:
+    """Whether to fork for `what` (the work is then done here): not while other threads run."""
+    running = other_threads()
+    if running:
+        warnings.warn(ForkWithThreadsWarning(
+            f"not forking {what} while other threads run ({', '.join(running)}): working in this process"),
+            stacklevel=3)
+    return not running
+
+
 def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
     """Lists of up to `size` consecutive items."""
     it = iter(items)
@@ -85,10 +95,7 @@ def ordered_map(func: Callable[[T], R], chunks: Iterable[T], *, workers: int,
     it runs here; otherwise in a pool of forked processes (each run through `initializer`), with
     `before_fork` called first so that the workers share what it loads. With other threads running
     (a server in the same process) it also runs here, with a warning: same results, no fork."""
-    if workers > 1 and (running := other_threads()):
-        warnings.warn(ForkWithThreadsWarning(
-            f"not forking {workers} workers while other threads run ({', '.join(running)}): "
-            "working in this process"), stacklevel=2)
+    if workers > 1 and not may_fork(f"{workers} workers"):
         workers = 1
     if workers <= 1:
         if initializer is not None:

@@ -1,11 +1,13 @@
 """build_tools.parallel forks its workers only when no other thread runs in the process."""
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import pytest
 
+from build_tools.cli import main as build_main
 from build_tools.parallel import ForkWithThreadsWarning, ordered_map, other_threads
 
 
@@ -33,3 +35,25 @@ def test_a_running_grpc_server_keeps_the_work_in_this_process():
         executor.shutdown()
     assert results == [(os.getpid(), [2, 4]), (os.getpid(), [6]), (os.getpid(), [8, 10])]
     assert other_threads() == []     # what this test started it stopped
+
+
+def _lexicon_bytes(directory):
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+def test_a_build_beside_a_running_thread_is_the_same_without_forking(tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("kot\nkoty\npies\nżółw\n", encoding="utf-8")
+    args = ["--rules", "pl-scrabble", "--quiet", "--workers", "2", "--words", str(words), "--name", "t", "-o"]
+    assert build_main([*args, str(tmp_path / "forked.lex")]) == 0
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, name="other-thread")
+    other.start()
+    try:
+        with pytest.warns(ForkWithThreadsWarning, match="other-thread") as caught:
+            assert build_main([*args, str(tmp_path / "here.lex")]) == 0
+    finally:
+        stop.set()
+        other.join()
+    assert any("forms trie" in str(w.message) for w in caught)     # compile's trie process too
+    assert _lexicon_bytes(tmp_path / "here.lex") == _lexicon_bytes(tmp_path / "forked.lex")
