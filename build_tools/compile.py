@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
 from build_tools.model import Rejection
+from build_tools.parallel import may_fork
 from build_tools.profiles import Profile
 from build_tools.tags import format_tag
 
@@ -334,13 +335,13 @@ class Compiler:
 
 class _FormsTrie:
     """The forms trie and the trie id of every key (then of every extra key), built in a forked
-    process when there is fork, here otherwise (or when that process fails)."""
+    process when there is fork and no other thread runs, here otherwise (or when that process fails)."""
 
     def __init__(self, keys: dict, extra_keys: list) -> None:
         self.keys, self.extra_keys = keys, extra_keys
         self.pid = None
         self.dir = None
-        if not hasattr(os, "fork"):
+        if not hasattr(os, "fork") or not may_fork("the forms trie's process"):
             return
         try:
             self.dir = tempfile.mkdtemp(prefix="lexicon-build-trie-")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import signal
+import threading
+import warnings
 from itertools import islice
 from typing import Callable, Iterable, Iterator, TypeVar
 
@@ -56,6 +58,29 @@ def intern_tagset(pairs, defs: list) -> int:
     return tid
 
 
+class ForkWithThreadsWarning(RuntimeWarning):
+    """A multi-worker map ran in the calling process because other threads were running: a forked
+    worker inherits the locks those threads hold (gRPC's, logging's, a user's) and can wait on one
+    forever."""
+
+
+def other_threads() -> list[str]:
+    """Names of the Python threads running besides the calling one. (Threads a C extension starts
+    and keeps, like gRPC core's, are not listed: the tests stop every server and channel they start.)"""
+    me = threading.current_thread()
+    return sorted(t.name for t in threading.enumerate() if t is not me)
+
+
+def may_fork(what: str) -> bool:
+    """Whether to fork for `what` (the work is then done here): not while other threads run."""
+    running = other_threads()
+    if running:
+        warnings.warn(ForkWithThreadsWarning(
+            f"not forking {what} while other threads run ({', '.join(running)}): working in this process"),
+            stacklevel=3)
+    return not running
+
+
 def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
     """Lists of up to `size` consecutive items."""
     it = iter(items)
@@ -68,7 +93,10 @@ def ordered_map(func: Callable[[T], R], chunks: Iterable[T], *, workers: int,
                 before_fork: Callable[[], None] | None = None) -> Iterator[R]:
     """`func` over `chunks`, results in input order (builds stay deterministic). With one worker
     it runs here; otherwise in a pool of forked processes (each run through `initializer`), with
-    `before_fork` called first so that the workers share what it loads."""
+    `before_fork` called first so that the workers share what it loads. With other threads running
+    (a server in the same process) it also runs here, with a warning: same results, no fork."""
+    if workers > 1 and not may_fork(f"{workers} workers"):
+        workers = 1
     if workers <= 1:
         if initializer is not None:
             initializer(*initargs)

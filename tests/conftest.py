@@ -5,6 +5,13 @@ import os
 import pytest
 
 
+def pytest_configure(config):
+    # A build with --workers run in the test process forks only when no other thread runs (a forked
+    # worker can block forever on a lock another thread held): a test that leaves a server, channel
+    # or executor running into a later build fails that build instead of making it a 1-in-N hang.
+    config.addinivalue_line("filterwarnings", "error::build_tools.parallel.ForkWithThreadsWarning")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _games_database_in_a_temporary_place(tmp_path_factory):
     """`serve` without --db keeps games in the user's state directory; servers the tests start (and their

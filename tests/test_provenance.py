@@ -112,12 +112,17 @@ def polish_build(tmp_path_factory) -> Path:
     one SGJP knows whose affix forms SGJP's paradigm lacks (abisal: abisalów)."""
     pytest.importorskip("morfeusz2")
     tmp = tmp_path_factory.mktemp("pl")
+    return build(tmp, "pl-scrabble", "pl", *polish_sources(tmp))
+
+
+def polish_sources(tmp: Path) -> list[str]:
+    """The source options of `polish_build`, their files written into `tmp`."""
     (tmp / "p.aff").write_text(AFF, encoding="utf-8")
     dic = tmp / "p.dic"
     dic.write_text("3\nsudanka/X\nabadanka/X\nabisal/T\n", encoding="utf-8")
     heads = tmp / "h.txt"
     heads.write_text("kot\nbal\nzrobić\nsudanka\nradar\nlidar\n", encoding="utf-8")
-    return build(tmp, "pl-scrabble", "pl", "--headwords", heads, "--hunspell", dic)
+    return ["--headwords", str(heads), "--hunspell", str(dic)]
 
 
 @pytest.mark.parametrize("word,headword,rule,origin", [

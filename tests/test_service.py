@@ -73,8 +73,10 @@ def lexicon_dir(tmp_path_factory) -> Path:
     return directory
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server(lexicon_dir):
+    # module scope: each module that imports this fixture stops its server (and its threads) when it
+    # is done, so no gRPC thread is alive when a later module forks a build's workers
     srv, port = create_server("localhost:0", lexicon_dir, workers=8,
                               limits=Limits(max_words=100, max_results=50, max_message_bytes=64 * 1024))
     srv.start()
@@ -82,19 +84,19 @@ def server(lexicon_dir):
     srv.stop(None).wait()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def channel(server):
     _, port = server
     with grpc.insecure_channel(f"localhost:{port}") as ch:
         yield ch
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def lex(channel):
     return lexicon_pb2_grpc.LexiconServiceStub(channel)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def game(channel):
     return game_pb2_grpc.GameServiceStub(channel)
 

@@ -45,7 +45,7 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def artifacts(tmp_path_factory) -> Path:
     directory = Path(os.environ["E2E_ARTIFACTS"]) if os.environ.get("E2E_ARTIFACTS") else \
         tmp_path_factory.mktemp("e2e-artifacts")
@@ -54,7 +54,7 @@ def artifacts(tmp_path_factory) -> Path:
     return directory
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def serve_pages():
     """`serve_pages(directory)`: the URL of an HTTP server (API and pages) over the lexicons of `directory`,
     stopped at the end of the session."""
@@ -76,7 +76,7 @@ def serve_pages():
         registry.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def web_url(tmp_path_factory, serve_pages):
     directory = tmp_path_factory.mktemp("e2e-lexicons") / "lex"
     directory.mkdir()
@@ -88,7 +88,7 @@ def web_url(tmp_path_factory, serve_pages):
     return serve_pages(directory)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser_context(tmp_path_factory):
     profile = tmp_path_factory.mktemp("chromium-profile")  # a fresh user-data-dir
     with _playwright()() as p:

@@ -4,15 +4,24 @@ inputs of tests/test_provenance.py) served over HTTP, the page in headless chrom
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
-from test_provenance import polish_build  # noqa: F401 - fixture
+from test_provenance import polish_sources
+
+from .conftest import BUILD
 
 
 @pytest.fixture(scope="module")
-def polish_web(polish_build, serve_pages, tmp_path_factory):  # noqa: F811
+def polish_web(serve_pages, tmp_path_factory):
+    # built by lexicon-build in its own process, as web_url does: this process runs the browser's
+    # and the HTTP server's threads, so an in-process build would not fork (build_tools/parallel.py)
+    pytest.importorskip("morfeusz2")
     served = tmp_path_factory.mktemp("e2e-provenance")
-    (served / "pl.lex").symlink_to(polish_build, target_is_directory=True)
+    sources = polish_sources(tmp_path_factory.mktemp("pl"))
+    subprocess.run([BUILD, "--rules", "pl-scrabble", "--quiet", "--workers", "1", "-o", str(served / "pl.lex"),
+                    *sources], check=True, capture_output=True)
     return serve_pages(served)
 
 
