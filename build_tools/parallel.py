@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import signal
 import threading
@@ -106,5 +107,23 @@ def ordered_map(func: Callable[[T], R], chunks: Iterable[T], *, workers: int,
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     if before_fork is not None and ctx.get_start_method() == "fork":
         before_fork()
-    with ctx.Pool(workers, initializer=_start_worker, initargs=(initializer, initargs)) as pool:
+    with _default_sigterm_while_forking():
+        pool = ctx.Pool(workers, initializer=_start_worker, initargs=(initializer, initargs))
+    with pool:
         yield from pool.imap(func, chunks, chunksize=1)
+
+
+@contextlib.contextmanager
+def _default_sigterm_while_forking():
+    """Workers are forked with SIGTERM's default action, so that Pool.terminate kills even one
+    stuck inside fork() (in a library's at-fork handler) before any of its Python code runs;
+    the parent's own handler is restored once the workers exist."""
+    try:
+        previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    except ValueError:          # not the main thread: signals are not ours to change
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -4,6 +4,11 @@ import os
 
 import pytest
 
+# grpc's at-fork handlers stop and restart its core threads around every fork; a build's worker
+# forked in this process (which runs gRPC servers) can then hang inside fork() before any Python
+# code runs. The tests' forked workers never use gRPC, so they need none of it.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
+
 
 def pytest_configure(config):
     # A build with --workers run in the test process forks only when no other thread runs (a forked
