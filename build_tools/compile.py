@@ -272,6 +272,10 @@ class Compiler:
             first = list(map(or_, map(head_map.__getitem__, map(rshift, first, repeat(32))), sids))
             best = Counter(map(ts_rank.__getitem__, sids))
             del sids
+            # the other records renumbered too, while the child still builds the trie
+            erecs = self.extra_recs
+            new = list(map(or_, map(head_map.__getitem__, map(rshift, erecs, repeat(32))),
+                           map(sid_new.__getitem__, map(and_, erecs, repeat(M)))))
             forms, kids, ekids = job.result()
         finally:
             job.close()
@@ -284,10 +288,7 @@ class Compiler:
         if self.extra_keys:
             # (form id << 64 | new record) of every record of the forms with several, sorted: by
             # form, then by record; C-level maps again (a Polish lexicon has ~450,000 such forms)
-            erecs = self.extra_recs
             multi = set(ekids)
-            new = map(or_, map(head_map.__getitem__, map(rshift, erecs, repeat(32))),
-                      map(sid_new.__getitem__, map(and_, erecs, repeat(M))))
             both = set(map(or_, map(lshift, ekids, repeat(64)), new))
             both.update(map(or_, map(lshift, multi, repeat(64)), map(records.__getitem__, multi)))
             both = sorted(both)
