@@ -230,8 +230,9 @@ class Compiler:
             self.log.writelines(log_lines)
 
     # --- output -------------------------------------------------------------------------------
-    def finish(self):
-        """-> (forms trie, headwords trie, tables dict, readings bytes, number of records)."""
+    def finish(self, meanwhile: Callable[[dict], None] | None = None):
+        """-> (forms trie, headwords trie, tables dict, readings bytes, number of records).
+        ``meanwhile(tables)``: the caller's work while the forms trie is built (a child process's)."""
         import marisa_trie
 
         M = 0xFFFFFFFF
@@ -276,6 +277,12 @@ class Compiler:
             erecs = self.extra_recs
             new = list(map(or_, map(head_map.__getitem__, map(rshift, erecs, repeat(32))),
                            map(sid_new.__getitem__, map(and_, erecs, repeat(M)))))
+            tables = {"tags": tag_names, "rules": rule_names,
+                      "tagsets": [[list(p) for p in ts] for ts in tagset_list]}
+            if self.models:
+                tables["models"] = dict(sorted(self.models.items()))
+            if meanwhile is not None:
+                meanwhile(tables)
             forms, kids, ekids = job.result()
         finally:
             job.close()
@@ -316,10 +323,6 @@ class Compiler:
         total = len(records)
         readings = offsets.tobytes() + array("Q", records).tobytes()
         del records
-        tables = {"tags": tag_names, "rules": rule_names,
-                  "tagsets": [[list(p) for p in ts] for ts in tagset_list]}
-        if self.models:
-            tables["models"] = dict(sorted(self.models.items()))
         report = self.report
         report.forms = n
         report.headwords_expanded = len(self.heads)
