@@ -231,6 +231,13 @@ class Polish:
     def builder_info(self) -> dict:
         return {}
 
+    def release(self) -> None:
+        """Let go of what the passes shared (the witness, the .dic entries, the models)."""
+        self._attested = None
+        self._reads.clear()
+        self._affix_forms.clear()
+        self._models = None
+
     def headwords(self, compiler, entries, builder: dict) -> Iterator[Pass]:
         from build_tools.expand_pl import headword_pass
 
@@ -322,6 +329,9 @@ class Czech:
     def builder_info(self) -> dict:
         return {"czech_engine": self.czech.engine_manifest()}
 
+    def release(self) -> None:
+        pass
+
     def headwords(self, compiler, entries, builder: dict) -> Iterator[Pass]:
         self.czech.use_paradigms()
         yield self._pass(entries)
@@ -369,7 +379,7 @@ def run(args) -> int:
     from lexicon_service import __version__
 
     from build_tools.compile import Compiler
-    from build_tools.save import check_output, save_lexicon
+    from build_tools.save import check_output, save_lexicon, tables_json
 
     t0 = time.monotonic()
     rule_set, profile = _rules_and_profile(args)
@@ -391,13 +401,25 @@ def run(args) -> int:
     # per chunk; they inherit this)
     gc_enabled = gc.isenabled()
     gc.disable()
+    spent: list = []        # the last pass (its state: millions of objects), let go in ``meanwhile``
+    encoded: list = []
+
+    def meanwhile(tables: dict) -> None:
+        # while the forms trie is built: free what the passes kept, encode tables.json
+        spent.clear()
+        if lang is not None:
+            lang.release()
+        encoded.append(tables_json(tables))
+
     try:
         for step in _read(args, sources, language, lang, compiler, builder):          # read
             pipeline.run(compiler, step.items, step.language, workers=args.workers,   # expand and judge
                          defer=step.defer)
+            spent[:] = [step]
+        step = None
         if not args.quiet:
             sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
-        forms, heads, tables, readings, n_readings = compiler.finish()                # compile
+        forms, heads, tables, readings, n_readings = compiler.finish(meanwhile)      # compile
     finally:
         gc.unfreeze()        # Polish.attested may have frozen the build's objects
         if gc_enabled:
@@ -417,7 +439,8 @@ def run(args) -> int:
         "builder": builder,
         "options": {"profile": profile.name, "rules": rule_set.id},
     }
-    save_lexicon(out, forms, heads, tables, readings, manifest)                       # save
+    save_lexicon(out, forms, heads, tables, readings, manifest,                       # save
+                 tables_bytes=encoded[0] if encoded else None)
     print_summary(out, manifest, report, time.monotonic() - t0)
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)

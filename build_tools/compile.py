@@ -27,7 +27,7 @@ import signal
 import tempfile
 from array import array
 from collections import Counter
-from itertools import accumulate, chain, compress, repeat
+from itertools import accumulate, chain, compress, islice, repeat
 from operator import and_, lshift, ne, or_, rshift
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
@@ -231,8 +231,9 @@ class Compiler:
             self.log.writelines(log_lines)
 
     # --- output -------------------------------------------------------------------------------
-    def finish(self):
-        """-> (forms trie, headwords trie, tables dict, readings bytes, number of records)."""
+    def finish(self, meanwhile: Callable[[dict], None] | None = None):
+        """-> (forms trie, headwords trie, tables dict, readings bytes, number of records).
+        ``meanwhile(tables)``: the caller's work while the forms trie is built (a child process's)."""
         import marisa_trie
 
         M = 0xFFFFFFFF
@@ -273,6 +274,16 @@ class Compiler:
             first = list(map(or_, map(head_map.__getitem__, map(rshift, first, repeat(32))), sids))
             best = Counter(map(ts_rank.__getitem__, sids))
             del sids
+            # the other records renumbered too, while the child still builds the trie
+            erecs = self.extra_recs
+            new = list(map(or_, map(head_map.__getitem__, map(rshift, erecs, repeat(32))),
+                           map(sid_new.__getitem__, map(and_, erecs, repeat(M)))))
+            tables = {"tags": tag_names, "rules": rule_names,
+                      "tagsets": [[list(p) for p in ts] for ts in tagset_list]}
+            if self.models:
+                tables["models"] = dict(sorted(self.models.items()))
+            if meanwhile is not None:
+                meanwhile(tables)
             forms, kids, ekids = job.result()
         finally:
             job.close()
@@ -285,10 +296,7 @@ class Compiler:
         if self.extra_keys:
             # (form id << 64 | new record) of every record of the forms with several, sorted: by
             # form, then by record; C-level maps again (a Polish lexicon has ~450,000 such forms)
-            erecs = self.extra_recs
             multi = set(ekids)
-            new = map(or_, map(head_map.__getitem__, map(rshift, erecs, repeat(32))),
-                      map(sid_new.__getitem__, map(and_, erecs, repeat(M))))
             both = set(map(or_, map(lshift, ekids, repeat(64)), new))
             both.update(map(or_, map(lshift, multi, repeat(64)), map(records.__getitem__, multi)))
             both = sorted(both)
@@ -316,10 +324,6 @@ class Compiler:
         total = len(records)
         readings = offsets.tobytes() + array("Q", records).tobytes()
         del records
-        tables = {"tags": tag_names, "rules": rule_names,
-                  "tagsets": [[list(p) for p in ts] for ts in tagset_list]}
-        if self.models:
-            tables["models"] = dict(sorted(self.models.items()))
         report = self.report
         report.forms = n
         report.headwords_expanded = len(self.heads)
@@ -335,16 +339,22 @@ class Compiler:
 
 class _FormsTrie:
     """The forms trie and the trie id of every key (then of every extra key), built in a forked
-    process when there is fork and no other thread runs, here otherwise (or when that process fails)."""
+    process when there is fork and no other thread runs, here otherwise (or when that process fails).
+    Once the trie is saved the child looks up the first part of the keys and this process
+    (``result``) the rest."""
 
     def __init__(self, keys: dict, extra_keys: list) -> None:
         self.keys, self.extra_keys = keys, extra_keys
         self.pid = None
         self.dir = None
+        self.ready = None           # read end of the pipe on which the child says "trie saved"
+        # the child's share of the lookups: about half of them all
+        self.split = (len(keys) + len(extra_keys)) // 2 if len(keys) > len(extra_keys) else len(keys)
         if not hasattr(os, "fork") or not may_fork("the forms trie's process"):
             return
         try:
             self.dir = tempfile.mkdtemp(prefix="lexicon-build-trie-")
+            ready, told = os.pipe()
             pid = os.fork()
         except OSError:
             return                      # no temporary directory or no process: built here
@@ -353,32 +363,43 @@ class _FormsTrie:
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's to handle
                 gc.disable()
+                os.close(ready)
                 forms = _trie(keys)
                 forms.save(os.path.join(self.dir, "forms.marisa"))
-                ids = array("I", map(forms.key_id, keys))
-                ids.extend(map(forms.key_id, extra_keys))
+                os.write(told, b"1")
+                os.close(told)
+                ids = array("I", map(forms.key_id, islice(keys, self.split)))
                 with open(os.path.join(self.dir, "ids"), "wb") as fh:
                     ids.tofile(fh)
                 code = 0
             finally:
                 os._exit(code)
-        self.pid = pid
+        os.close(told)
+        self.pid, self.ready = pid, ready
 
     def result(self):
         """(forms trie, trie id of each key in dict order, trie id of each extra key)."""
         if self.pid is not None:
-            pid, self.pid = self.pid, None
-            _, status = os.waitpid(pid, 0)
-            if status == 0:
-                import marisa_trie
+            import marisa_trie
 
+            pid, self.pid = self.pid, None
+            with contextlib.suppress(OSError):
+                saved = os.read(self.ready, 1) == b"1"
+            forms = None
+            if saved:
                 forms = marisa_trie.Trie().load(os.path.join(self.dir, "forms.marisa"))
+                rest = array("I", map(forms.key_id, islice(self.keys, self.split, None)))
+                eids = array("I", map(forms.key_id, self.extra_keys))
+            _, status = os.waitpid(pid, 0)
+            if forms is not None and len(forms) == len(self.keys):
                 ids = array("I")
-                with open(os.path.join(self.dir, "ids"), "rb") as fh:
-                    ids.frombytes(fh.read())
-                n = len(self.keys)
-                if len(ids) == n + len(self.extra_keys) and len(forms) == n:
-                    return forms, ids[:n], ids[n:]
+                if status == 0:
+                    with open(os.path.join(self.dir, "ids"), "rb") as fh:
+                        ids.frombytes(fh.read())
+                if len(ids) != self.split:
+                    ids = array("I", map(forms.key_id, islice(self.keys, self.split)))
+                ids.extend(rest)
+                return forms, ids, eids
         forms = _trie(self.keys)
         return forms, list(map(forms.key_id, self.keys)), list(map(forms.key_id, self.extra_keys))
 
@@ -390,6 +411,10 @@ class _FormsTrie:
                 os.kill(pid, signal.SIGKILL)
             with contextlib.suppress(OSError):
                 os.waitpid(pid, 0)
+        if self.ready is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.ready)
+            self.ready = None
         if self.dir is not None:
             shutil.rmtree(self.dir, ignore_errors=True)
 

@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import os
 from functools import partial
-from itertools import filterfalse
+from itertools import chain, filterfalse
 from operator import itemgetter
 from typing import Iterable, Iterator
 
@@ -687,7 +687,7 @@ def guess_headword(lemma: str, pos: str | None, max_len: int | None = None):
 
 # --- Hunspell as a second witness --------------------------------------------------------------
 def hunspell_words(dics: Iterable, *, reads: list | None = None, workers: int = 1,
-                   entry_forms: list | None = None) -> frozenset[str]:
+                   entry_forms: list | None = None) -> set[str]:
     """Every lowercase word the Hunspell dictionaries DICS make (stems and affix forms): the
     witness against which ``expand_lemma`` marks SGJP forms UNATTESTED. ``reads``: per dic, its
     (.aff, entries), if the caller reads them (the entries may be an iterator: it is read while
@@ -716,15 +716,14 @@ def hunspell_words(dics: Iterable, *, reads: list | None = None, workers: int = 
                     yield e.lemma, e.flags
 
         per_entry: list = []
-        for part in ordered_map(_forms_of_stems, chunked(entry_stems(), 20000), workers=workers,
+        for part in ordered_map(_forms_of_stems, chunked(entry_stems(), 5000), workers=workers,
                                 initializer=_set_words_aff, initargs=(aff,)):
             per_entry += part
-            for forms in part:
-                update(forms)
+            update(chain.from_iterable(part))
         update(filter(str.islower, filter(str.isalpha, stems)))
         if entry_forms is not None:
             entry_forms.append(per_entry)
-    return frozenset(words)
+    return words        # not copied into a frozenset: millions of words, read-only from here on
 
 
 _WORDS_AFF: list = [None]

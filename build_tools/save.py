@@ -119,10 +119,16 @@ def _json_bytes(obj) -> bytes:
     return (json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode("utf-8")
 
 
+def tables_json(tables: dict) -> bytes:
+    """tables.json's bytes (``save_lexicon`` takes them made beforehand: a build makes them while
+    its forms trie is built)."""
+    return _json_bytes(tables)
+
+
 def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, readings: bytes,
-                 manifest: dict) -> Path:
+                 manifest: dict, *, tables_bytes: bytes | None = None) -> Path:
     """Write the lexicon to ``out`` (a directory), replacing a previous lexicon (never anything
-    else) only when the new one is complete. Returns the path."""
+    else) only when the new one is complete. Returns the path. ``tables_bytes``: ``tables_json(tables)``."""
     out = check_output(out)
     remove_stale_temporaries(out.parent)
     tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
@@ -137,7 +143,8 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
         for name in ("forms.marisa", "headwords.marisa"):
             data = (tmp / name).read_bytes()
             files[name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-        files["tables.json"] = _write(tmp / "tables.json", _json_bytes(tables))
+        files["tables.json"] = _write(tmp / "tables.json",
+                                      tables_bytes if tables_bytes is not None else _json_bytes(tables))
         files["readings.bin"] = _write(tmp / "readings.bin", readings)
         assert set(files) == set(FILES)
         manifest = dict(manifest, format=FORMAT, format_version=FORMAT_VERSION, files=files)

@@ -46,3 +46,28 @@ def test_rejected_count_only_with_a_log(tmp_path, capsys):
     assert build_main(args + ["--rejected", str(tmp_path / "rej.tsv")]) == 0
     # Kot, qubit, a rejected; Kot lowercased is kot, which is in the lexicon
     assert "2 distinct forms were rejected and are not in the lexicon" in capsys.readouterr().out
+
+
+def test_a_trie_process_failing_before_or_after_saving_changes_nothing(monkeypatch):
+    import build_tools.compile as compile_mod
+
+    expected = compiled()[:5]
+    parent = os.getpid()
+    real_trie, real_islice = compile_mod._trie, compile_mod.islice
+
+    def trie_failing_in_child(keys):
+        if os.getpid() != parent:
+            raise RuntimeError("child")
+        return real_trie(keys)
+
+    def lookups_dying_in_child(it, *args):
+        if os.getpid() != parent:
+            os._exit(3)             # after the trie was saved: this process looks up every key
+        return real_islice(it, *args)
+
+    with monkeypatch.context() as m:
+        m.setattr(compile_mod, "_trie", trie_failing_in_child)
+        assert compiled()[:5] == expected
+    with monkeypatch.context() as m:
+        m.setattr(compile_mod, "islice", lookups_dying_in_child)
+        assert compiled()[:5] == expected
