@@ -37,6 +37,7 @@ from typing import Iterable, Iterator, NamedTuple
 
 from build_tools import pipeline
 from build_tools.model import HeadwordEntry, Rejection
+from build_tools.parallel import sigterm_action
 from lexicon_service.cli import UserError, run_reporting_errors
 
 
@@ -621,18 +622,9 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_default_sigterm_in_child)
 
 
-@contextlib.contextmanager
 def sigterm_raises():
     """SIGTERM raises Terminated in this process (forked workers keep the default action: die)."""
-    try:
-        previous = signal.signal(signal.SIGTERM, _raise_terminated)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    return sigterm_action(_raise_terminated)
 
 
 def _run_interruptible(args) -> int:

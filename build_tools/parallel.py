@@ -107,20 +107,21 @@ def ordered_map(func: Callable[[T], R], chunks: Iterable[T], *, workers: int,
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     if before_fork is not None and ctx.get_start_method() == "fork":
         before_fork()
-    with _default_sigterm_while_forking():
+    # workers are forked with SIGTERM's default action, so that Pool.terminate kills even one stuck
+    # inside fork() (in a library's at-fork handler) before any of its Python code runs
+    with sigterm_action(signal.SIG_DFL):
         pool = ctx.Pool(workers, initializer=_start_worker, initargs=(initializer, initargs))
     with pool:
         yield from pool.imap(func, chunks, chunksize=1)
 
 
 @contextlib.contextmanager
-def _default_sigterm_while_forking():
-    """Workers are forked with SIGTERM's default action, so that Pool.terminate kills even one
-    stuck inside fork() (in a library's at-fork handler) before any of its Python code runs;
-    the parent's own handler is restored once the workers exist."""
+def sigterm_action(action):
+    """SIGTERM handled by `action` inside the block, the previous handler restored after it
+    (signals are left alone outside the main thread)."""
     try:
-        previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    except ValueError:          # not the main thread: signals are not ours to change
+        previous = signal.signal(signal.SIGTERM, action)
+    except ValueError:          # not the main thread
         yield
         return
     try:
