@@ -317,13 +317,14 @@ class Czech:
 
     def __init__(self, args, manifest_sources: list) -> None:
         from build_tools.czech.build import CzechBuild, CzechSourceError
+        from build_tools.sources import check_text_source
 
         try:
             self.czech = CzechBuild(args.paradigms)
         except CzechSourceError as exc:
             raise BuildError(str(exc)) from None
         if args.paradigms:
-            _check_czech_text(args.paradigms)
+            check_text_source("hunspell", args.paradigms, CZECH_ENCODING)
         if args.headwords:
             manifest_sources.extend(self.czech.paradigm_manifest())
 
@@ -340,7 +341,6 @@ class Czech:
     def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
         from build_tools.sources import read_hunspell
 
-        _check_czech_text(dic)
         self.czech.use_dictionary(dic)
         yield self._pass(stream(read_hunspell(dic)))
 
@@ -357,15 +357,8 @@ class Czech:
         return {"guessed_headwords": self.czech.stats["guessed"]}
 
 
-def _check_czech_text(dic) -> None:
-    """The Czech engine reads a .dic and its .aff as UTF-8: a file that is not is an error naming its line."""
-    from build_tools.sources import aff_path_for, check_text
-
-    check_text(dic)
-    check_text(aff_path_for(dic))
-
-
 LANGUAGES = {"pl": Polish, "cs": Czech}
+CZECH_ENCODING = "utf-8"      # the Czech engine reads a .dic and its .aff as UTF-8, whatever SET says
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -385,7 +378,7 @@ def run(args) -> int:
     t0 = time.monotonic()
     rule_set, profile = _rules_and_profile(args)
     language = rule_set.language
-    sources, manifest_sources = _check_sources(args)
+    sources, manifest_sources = _check_sources(args, CZECH_ENCODING if language == "cs" else None)
     out = check_output(Path(args.output))
     name = _lexicon_name(args, out)
     lang_class = LANGUAGES.get(language)
@@ -484,8 +477,9 @@ def _rules_and_profile(args):
     return rule_set, profile
 
 
-def _check_sources(args) -> tuple[list, list]:
-    """[(kind, path)] in build order, and their manifest entries (sha256, size)."""
+def _check_sources(args, hunspell_encoding: str | None) -> tuple[list, list]:
+    """[(kind, path)] in build order, and their manifest entries (sha256, size); a .dic and its
+    .aff are checked as text in ``hunspell_encoding``, or else in the one the .aff declares."""
     from build_tools.sources import aff_path_for, check_text_source, sha256_of
 
     sources = [("words", f) for f in args.words] + [("tagged", f) for f in args.tagged] + \
@@ -505,7 +499,7 @@ def _check_sources(args) -> tuple[list, list]:
                 raise BuildError(f"hunspell source {f}: no affix file {aff} beside it")
             manifest_sources.append({"kind": "hunspell-aff", "name": aff.name,
                                      "sha256": sha256_of(aff), "bytes": aff.stat().st_size})
-        check_text_source(kind, p)
+        check_text_source(kind, p, hunspell_encoding)
     return sources, manifest_sources
 
 

@@ -78,21 +78,24 @@ def _check_text(path: str | Path, encoding: str) -> None:
                                   f"column {exc.start + 1})") from None
 
 
-def check_text_source(kind: str, path: str | Path) -> None:
-    """`check_text` for a source of the given kind; a Hunspell .dic is checked in the encoding its
-    .aff declares (SET), and the .aff itself too."""
+def check_text_source(kind: str, path: str | Path, hunspell_encoding: str | None = None) -> None:
+    """`check_text` for a source of the given kind; a Hunspell .dic is checked, and its .aff too,
+    in ``hunspell_encoding`` (a reader that ignores SET: Czech) or else the encoding the .aff
+    declares (SET)."""
     if kind != "hunspell":
         check_text(path)
         return
-    from build_tools.hunspell import read_aff
-
     aff_path = aff_path_for(path)
-    try:
-        aff = read_aff(aff_path)
-    except LookupError as exc:
-        raise SourceError(f"{aff_path}: unknown encoding in its SET line ({exc})") from None
-    check_text(aff_path, aff.encoding)
-    check_text(path, aff.encoding)
+    encoding = hunspell_encoding
+    if encoding is None:
+        from build_tools.hunspell import read_aff
+
+        try:
+            encoding = read_aff(aff_path).encoding
+        except LookupError as exc:
+            raise SourceError(f"{aff_path}: unknown encoding in its SET line ({exc})") from None
+    check_text(aff_path, encoding)
+    check_text(path, encoding)
 
 
 def sha256_of(path: str | Path) -> str:
