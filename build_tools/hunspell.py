@@ -197,8 +197,9 @@ def _fits(affixes, kind: str, part: str) -> tuple:
     return tuple(out)
 
 
-# Hunspell conditions are letters, '.' and [...] classes: no quantifier, group or alternation
-_NOT_A_CONDITION = re.compile(r"[()*+?{}|\\$]")
+# Hunspell conditions are letters, '.' and [...] classes: no quantifier, group or alternation (both
+# .aff readers refuse the rest: as a regular expression it could take exponential time)
+NOT_A_CONDITION = re.compile(r"[()*+?{}|\\$]")
 
 
 def _condition(cond: str, kind: str) -> re.Pattern:
@@ -238,7 +239,7 @@ def read_aff(path: str | Path) -> AffixFile:
             add, _, cont = parts[3].partition("/")
             add = "" if add == "0" else add
             cond = parts[4] if len(parts) > 4 else "."
-            if _NOT_A_CONDITION.search(cond):   # a regular expression could take exponential time
+            if NOT_A_CONDITION.search(cond):   # a regular expression could take exponential time
                 aff.problems.append((lineno, f"bad condition {cond!r}: not a Hunspell condition "
                                              "(letters, '.', [...], [^...])"))
                 continue

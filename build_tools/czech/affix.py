@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..hunspell import NOT_A_CONDITION
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -108,8 +110,8 @@ class AffixTable:
                 add, cont = add.split("/", 1)
             add = "" if add == "0" else add
             c = classes[flag]
-            try:   # letters, '.' and [...] only: a regular expression could take exponential time
-                if re.search(r"[()*+?{}|\\$]", cond):
+            try:
+                if NOT_A_CONDITION.search(cond):
                     raise re.error("not a Hunspell condition (letters, '.', [...], [^...])")
                 regex = _condition_regex(kind, cond)
             except re.error as exc:
