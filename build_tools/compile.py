@@ -383,6 +383,7 @@ class _FormsTrie:
             import marisa_trie
 
             pid, self.pid = self.pid, None
+            saved = False
             with contextlib.suppress(OSError):
                 saved = os.read(self.ready, 1) == b"1"
             forms = None
