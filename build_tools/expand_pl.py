@@ -777,7 +777,7 @@ def _max_len(judge) -> int | None:
     return judge.profile.max_length if not judge.tile_set.multi_letter_tiles else None
 
 
-def headword_pass(judge, attested: frozenset | None = None) -> Language:
+def headword_pass(judge, attested: set[str] | None = None) -> Language:
     """SGJP's paradigm of each headword (item: lemma, source, line, part of speech or None).
     ``attested``: the words of the build's Hunspell dictionaries (``hunspell_words``), if any."""
     return Language(_expand_headword, _init_state, (_max_len(judge), {"attested": attested}), chunk=CHUNK)

@@ -56,7 +56,8 @@ _ANA = None
 
 
 def _lemmas_of_each(forms: list[str]) -> list[tuple[str, frozenset[str]]]:
-    """(form, the common lemmas of its first segment) for each of FORMS (see _lemmas_of)."""
+    """(form, the common lemmas of its first segment) for each of FORMS: not abbreviations,
+    agglutinates, punctuation or proper names."""
     global _ANA
     if _ANA is None:
         import morfeusz2
@@ -78,25 +79,13 @@ def _lemmas_of_each(forms: list[str]) -> list[tuple[str, frozenset[str]]]:
     return out
 
 
-def _lemmas_of(forms: list[str]) -> set[str]:
-    return set().union(*(heads for _form, heads in _lemmas_of_each(forms)))
-
-
 def lemmas_of_words(words: list[str], workers: int = 2) -> set[str]:
-    """The common SGJP lemmas of WORDS' first segments (see _lemmas_of), on WORKERS processes."""
-    import multiprocessing as mp
-
-    ordered = sorted(set(words))
-    chunks = [ordered[i:i + 5000] for i in range(0, len(ordered), 5000)]
-    found: set[str] = set()
-    with mp.get_context("fork").Pool(workers) as pool:
-        for lemmas in pool.imap_unordered(_lemmas_of, chunks):
-            found.update(lemmas)
-    return found
+    """The common SGJP lemmas of WORDS' first segments (lemmas_of_each_word), on WORKERS processes."""
+    return set().union(*lemmas_of_each_word(words, workers).values())
 
 
 def lemmas_of_each_word(words: list[str], workers: int = 2) -> dict[str, frozenset[str]]:
-    """word -> the common SGJP lemmas of its first segment (see _lemmas_of), on WORKERS processes."""
+    """word -> the common SGJP lemmas of its first segment (see _lemmas_of_each), on WORKERS processes."""
     import multiprocessing as mp
 
     ordered = sorted(set(words))
@@ -297,15 +286,16 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
     unknown = sorted(w for w in unknown_words(sorted(listed)) if w not in exclude)
     models_set = set(model_lemmas)
     models = guess_pl.Models(models_set)
-    forms_of: dict[str, set[str]] = {}
-    for w in unknown:
-        model, results = guess_pl.guess(w, models)
-        forms: set[str] = set()
-        if model is not None:
-            made, reason = expand_lemma(w, None, None, results=results)
-            if not reason:
-                forms = {f for f, *_ in made if len(f) in lengths}
-        forms_of[w] = forms
+
+    def guessed_forms(word: str) -> set[str]:
+        """The forms of the list's lengths of WORD's guessed paradigm (none without a model)."""
+        model, results = guess_pl.guess(word, models)
+        if model is None:
+            return set()
+        made, reason = expand_lemma(word, None, None, results=results)
+        return set() if reason else {f for f, *_ in made if len(f) in lengths}
+
+    forms_of: dict[str, set[str]] = {w: guessed_forms(w) for w in unknown}
     todo = set(unknown)
     # lemmas that are no word of the list: a list may lack the citation form of a word it has
     # (a partial list; a lemma longer than its longest word), so each unknown word also
@@ -317,14 +307,7 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
     longest = max(map(len, listed), default=0)
     derived = [c for c in derived if c not in models_set and (density < COMPLETE_LIST or len(c) > longest)]
     derived = sorted(set(derived) & set(unknown_words(derived)))
-    for c in derived:
-        model, results = guess_pl.guess(c, models)
-        forms = set()
-        if model is not None:
-            made, reason = expand_lemma(c, None, None, results=results)
-            if not reason:
-                forms = {f for f, *_ in made if len(f) in lengths}
-        forms_of[c] = forms
+    forms_of.update((c, guessed_forms(c)) for c in derived)
     explains = {w: forms_of[w] & todo for w in forms_of}
     own = set(unknown)
     covered: set[str] = set()
