@@ -52,7 +52,7 @@ def _judge(name: str, lexicons_dir: str, rule_set=None):
 def run(args) -> int:
     from lexicon_service.cli import read_input
     from lexicon_service.rules import RuleSetError, load_rule_set
-    from lexicon_service.rules.gcg import GcgError, decode_gcg, parse_gcg
+    from lexicon_service.rules.gcg import GcgError, gcg_of_bytes
     from lexicon_service.rules.replay import format_report, replay
 
     name = "<stdin>" if args.gcg == "-" else args.gcg
@@ -60,9 +60,7 @@ def run(args) -> int:
     if isinstance(data, str):
         data = data.encode("utf-8")
     try:
-        text, encoding = decode_gcg(data, name)
-        game = parse_gcg(text, name)
-        game.encoding = encoding
+        game = gcg_of_bytes(data, name)
     except GcgError as exc:
         raise UserError(str(exc)) from None
     rules_name = args.rules

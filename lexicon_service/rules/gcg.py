@@ -138,9 +138,13 @@ def decode_gcg(data: bytes, origin: str = "") -> tuple[str, str]:
 def read_gcg(path) -> GcgGame:
     """Read a GCG file; raises GcgError (or OSError when the file cannot be opened)."""
     with open(path, "rb") as handle:
-        data = handle.read()
-    text, encoding = decode_gcg(data, str(path))
-    game = parse_gcg(text, str(path))
+        return gcg_of_bytes(handle.read(), str(path))
+
+
+def gcg_of_bytes(data: bytes, origin: str) -> GcgGame:
+    """A GCG record from its bytes (its encoding detected, ``decode_gcg``); raises GcgError."""
+    text, encoding = decode_gcg(data, origin)
+    game = parse_gcg(text, origin)
     game.encoding = encoding
     return game
 
