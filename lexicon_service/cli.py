@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 import pkgutil
 import sys
@@ -85,6 +86,21 @@ def text_lines(stream: Iterable, name: str) -> Iterator[str]:
         if lineno == 1:
             line = line.removeprefix("\ufeff")
         yield line.rstrip("\r\n")
+
+
+def seconds(text: str, *, zero_ok: bool = False) -> float:
+    """A command-line duration: a finite number of seconds, more than 0 (or 0 itself with
+    ``zero_ok``) and less than 1e9 (grpc fails inf, nan and negative deadlines at once as
+    DEADLINE_EXCEEDED, which reads like a slow server; a huge grace period overflows time_t)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    low_ok = value >= 0 if zero_ok else value > 0
+    if not (low_ok and value < 1e9) or math.isnan(value):
+        raise argparse.ArgumentTypeError(f"must be {'0 or more' if zero_ok else 'more than 0'} and less than "
+                                         f"1e9, not {text}")
+    return value
 
 
 MAX_INPUT_BYTES = 16 << 20   # a board, rack or game record read whole is far smaller; /dev/zero is not

@@ -200,6 +200,21 @@ def test_client_timeout_must_be_a_positive_finite_number(capsys, value):
     assert rc == 2 and "argument --timeout" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "99999999999999999999", "soon"])
+def test_serve_grace_must_be_a_finite_number_of_seconds(tmp_path, capsys, value):
+    # found by bench/fuzz_cli.py --seed 5: a grace period beyond time_t was an OverflowError traceback
+    # (no lexicons there: a --grace that were let through ends the command at once, not in a server)
+    rc, _, err = run_main(service_main, ["serve", "--lexicons", str(tmp_path / "none"), "--grace", value],
+                          capsys)
+    assert rc == 2 and "argument --grace" in err and "Traceback" not in err
+
+
+def test_serve_grace_may_be_zero():
+    from lexicon_service.cli import seconds
+
+    assert seconds("0", zero_ok=True) == 0.0
+
+
 # --- the campaign itself runs ---------------------------------------------------------------------------------
 
 def test_fuzz_cli_smoke():

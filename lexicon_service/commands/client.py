@@ -18,26 +18,12 @@
 
 from __future__ import annotations
 
-import argparse
-import math
 import os
 import sys
 
-from lexicon_service.cli import UserError
+from lexicon_service.cli import UserError, seconds
 from lexicon_service.commands.replay import add_replay_arguments
 from lexicon_service.commands.validate import add_move_arguments, format_move, join_plays, read_board_rows
-
-
-def seconds(text: str) -> float:
-    """A deadline: a positive, finite number of seconds (grpc fails inf, nan and negatives at once as
-    DEADLINE_EXCEEDED, which reads like a slow server)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not (0 < value < 1e9) or math.isnan(value):
-        raise argparse.ArgumentTypeError(f"must be more than 0 and less than 1e9, not {text}")
-    return value
 
 
 def add_parser(subparsers) -> None:

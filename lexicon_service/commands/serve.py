@@ -27,8 +27,9 @@ import signal
 import socket
 import sys
 import time
+from functools import partial
 
-from lexicon_service.cli import UserError
+from lexicon_service.cli import UserError, seconds
 
 
 GRPC_VERBOSITY_ENV = "GRPC_VERBOSITY"
@@ -78,7 +79,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--db", default=None,
                    help="SQLite file of the server-held games, shared by every process (env LEXICON_DB; default "
                         "$XDG_STATE_HOME/lexicon-service/games.db)")
-    p.add_argument("--grace", type=float, default=5.0, help="seconds running calls get on shutdown (default 5)")
+    p.add_argument("--grace", type=partial(seconds, zero_ok=True), default=5.0,
+                   help="seconds running calls get on shutdown (default 5)")
     p.add_argument("--log-level", default=os.environ.get("LEXICON_LOG_LEVEL", "INFO"),
                    choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     p.set_defaults(func=run)
