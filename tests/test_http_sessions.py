@@ -227,6 +227,7 @@ def test_openapi_lists_the_game_routes(http):
 
 
 def test_event_streams_end_when_the_server_stops(lexicon_dir, tmp_path):
+    before = set(threading.enumerate())
     srv, _ = create_server("localhost:0", lexicon_dir, games_db=str(tmp_path / "games.db"))
     srv.start()
     web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
@@ -245,6 +246,8 @@ def test_event_streams_end_when_the_server_stops(lexicon_dir, tmp_path):
     finally:
         web.stop()
         srv.stop(None).wait()
+    # once stopped, none of these servers' threads runs: a build in this process may fork again
+    assert not [t.name for t in set(threading.enumerate()) - before]
 
 
 def test_with_server_tokens_the_game_token_goes_in_x_game_token(lexicon_dir, tmp_path):

@@ -93,6 +93,41 @@ def test_pool_shutdown_can_cancel_waiting_tasks():
     assert all(f.cancelled() for f in waiting)
 
 
+def test_pool_join_waits_for_the_running_task_within_its_bound():
+    pool = HandoffPool(1)
+    release = threading.Event()
+    pool.submit(release.wait, 5)
+    pool.shutdown(wait=False)
+    assert pool.join(0.05) is False  # still running its task
+    release.set()
+    assert pool.join(5) is True
+    assert not any(t.name.startswith("lexicon-pool") and t.is_alive() for t in threading.enumerate())
+
+
+def test_a_stopped_server_leaves_no_thread_running(lexicon_dir, monkeypatch):  # noqa: F811
+    # a call still running when grpc stops; once `stop(...)` is done its thread has ended too, so that
+    # a build in the same process may fork (parallel.may_fork) without inheriting a server thread
+    entered = threading.Event()
+    original = LexiconServicer.FindWords
+
+    def slow_find(self, request, context):
+        entered.set()
+        time.sleep(0.5)
+        return original(self, request, context)
+
+    monkeypatch.setattr(LexiconServicer, "FindWords", slow_find)
+    before = set(threading.enumerate())
+    srv, port = create_server("localhost:0", lexicon_dir, workers=2, fast_threads=2)
+    srv.start()
+    with grpc.insecure_channel(f"localhost:{port}") as ch:
+        stub = lexicon_pb2_grpc.LexiconServiceStub(ch)
+        call = stub.FindWords.future(lexicon_pb2.FindWordsRequest(lexicon="pl-scrabble", prefix="KO"), timeout=5)
+        assert entered.wait(5)
+        assert srv.stop(None).wait(5)
+        call.cancel()
+    assert not [t.name for t in set(threading.enumerate()) - before if t.name.startswith("lexicon-")]
+
+
 # --- which pool serves which call -------------------------------------------------------------------
 def test_short_calls_run_in_the_fast_pool_and_others_in_the_workers(lexicon_dir, monkeypatch):  # noqa: F811
     seen = {}

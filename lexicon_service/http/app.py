@@ -130,6 +130,7 @@ class _Api:
         self.max_streams = max_streams
         self.heartbeat = heartbeat
         self.streams: set[threading.Event] = set()
+        self.pumps: set[threading.Thread] = set()  # their threads, joined by close_streams
         self.streams_lock = threading.Lock()
         self.closing = False
         self.limits = limits
@@ -184,12 +185,17 @@ class _Api:
         handle.__name__ = route.rpc
         return handle
 
-    def close_streams(self) -> None:
-        """The server stops: every event stream ends (within the servicer's poll), new ones are refused."""
+    def close_streams(self, timeout: float = 5.0) -> None:
+        """The server stops: every event stream ends (within the servicer's poll), new ones are refused;
+        waits up to `timeout` s for their threads to end."""
         with self.streams_lock:
             self.closing = True
             for stop in self.streams:
                 stop.set()
+            pumps = list(self.pumps)
+        deadline = time.monotonic() + timeout
+        for thread in pumps:
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     async def watch_game(self, request: Request) -> Response:
         """WatchGame as Server-Sent Events: one `data:` line per WatchGameResponse (proto3 JSON), its
@@ -249,6 +255,7 @@ class _Api:
             finally:
                 with self.streams_lock:
                     self.streams.discard(stop)
+                    self.pumps.discard(threading.current_thread())
 
         async def events():
             try:
@@ -269,7 +276,10 @@ class _Api:
             finally:
                 stop.set()  # the client went away, or the stream ended: the thread ends within a poll
 
-        threading.Thread(target=pump, name="lexicon-http-watch", daemon=True).start()
+        thread = threading.Thread(target=pump, name="lexicon-http-watch", daemon=True)
+        with self.streams_lock:
+            self.pumps.add(thread)
+        thread.start()
         return StreamingResponse(events(), media_type=api.SSE,
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

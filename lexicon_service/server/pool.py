@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import collections
 import threading
+import time
 from concurrent import futures
 
 
@@ -115,3 +116,13 @@ class HandoffPool(futures.ThreadPoolExecutor):
             for thread in workers:
                 if thread is not threading.current_thread():
                     thread.join()
+
+    def join(self, timeout: float) -> bool:
+        """After `shutdown`: wait up to `timeout` seconds for the threads to end; whether they all did."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            workers = list(self._workers)
+        for thread in workers:
+            if thread is not threading.current_thread():
+                thread.join(max(0.0, deadline - time.monotonic()))
+        return not any(t.is_alive() for t in workers if t is not threading.current_thread())

@@ -109,6 +109,7 @@ FAST_THREADS = 2
 # calls get threads of their own, and each WatchGame stream holds one thread while it waits.
 GAME_THREADS = 8  # 8, 16 and 32 measured by bench/bench_games.py: 8 spent the least server CPU per move
 WATCH_THREADS = 64
+POOL_JOIN_SECONDS = 5.0  # bound on the wait for the pools' threads after grpc stopped
 GAME_METHODS = ("CreateGame", "GetGame", "SubmitMove", "Challenge", "GetGameRecord", "AdjustScore", "UndoLastMove",
                 "EndGame")
 
@@ -229,6 +230,10 @@ class LexiconServer:
             try:
                 for pool in self._pools:
                     pool.shutdown(wait=False)
+                # grpc has stopped, so the threads are finishing their last task; waiting (bounded)
+                # means that once `done` is set no server thread runs (a build may then fork)
+                for pool in self._pools:
+                    pool.join(POOL_JOIN_SECONDS)
                 self.registry.close()
                 for close in self.on_close:
                     close()
