@@ -32,6 +32,7 @@ import os
 import signal
 import sys
 import time
+from itertools import chain
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
@@ -137,6 +138,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paradigms", metavar="DIC",
                    help="Czech: Hunspell dictionary X.dic (X.aff beside it) consulted for how to inflect the "
                    "--headwords; it contributes no words of its own (default: the shipped cs_CZ.dic)")
+    p.add_argument("--models", action="append", default=[], metavar="FILE",
+                   help="Polish: a headword list whose SGJP lemmas serve as analogy models for the headwords and "
+                   "Hunspell stems SGJP does not know, besides the build's own SGJP lemmas; their forms are not "
+                   "admitted (e.g. data/pl/headwords.txt, for a build from a short list of new words)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.lex",
                    help="lexicon to write (a directory); an existing lexicon there is replaced, "
                    "anything else is refused")
@@ -193,6 +198,8 @@ class Polish:
         self._reads: dict[Path, tuple] = {}     # .dic -> (its .aff, its entries): read once a build
         self._affix_forms: dict[Path, list] = {}   # .dic -> its entries' affix forms (the witness's)
         self._models = None                     # the guessing models made last (guess_pl.Models)
+        self.given = _given_models(args, manifest_sources)     # --models (pl_models.GivenModels)
+        self._hinted = False
 
     def _dic(self, dic: Path) -> tuple:
         """(.aff, entries) of a .dic for the witness: the entries as an iterator that reads the
@@ -255,7 +262,8 @@ class Polish:
         aff, read = self._reads.pop(Path(dic), None) or _read_polish_dic(Path(dic))
         flags_of, stems = _dic_index(read)
         done = frozenset(h for h in compiler.heads if h not in compiler.models)
-        models = Models(done, flags_of, like=self._models)
+        models = Models(done | self.given.lemmas if self.given is not None else done, flags_of, like=self._models)
+        self._hint(len(models))
         affix_forms = self._affix_forms.pop(Path(dic), None)     # the witness's, one per entry
         # The entries go to the workers in the order of their endings, each entry of a stem in
         # file order: a word is guessed after models that share its ending, so a worker then
@@ -282,12 +290,47 @@ class Polish:
 
         unknown, compiler.unknown_headwords = compiler.unknown_headwords, []
         if unknown:
-            models = self._models = Models(h for h in compiler.heads if h not in compiler.models)
+            models = self._models = Models(chain((h for h in compiler.heads if h not in compiler.models),
+                                                 self.given.lemmas if self.given is not None else ()))
+            self._hint(len(models))
             items = ((e.lemma, e.source, e.line, e.pos) for e in unknown)
             yield Pass(items, guess_pass(compiler.judge, models))
 
     def counts(self, compiler) -> dict:
-        return {"guessed_headwords": len(compiler.models)} if compiler.models else {}
+        counts = {"guessed_headwords": len(compiler.models)} if compiler.models else {}
+        if self.given is not None:
+            counts.update(models=len(self.given.lemmas), models_not_used=self.given.not_used)
+        return counts
+
+    def _hint(self, n_models: int) -> None:
+        """Few models and no --models: say how to guess from more (not an error)."""
+        if self.given is None and n_models < FEW_MODELS and not self._hinted:
+            self._hinted = True
+            print(f"lexicon-build: note: words SGJP does not know are inflected by analogy with only "
+                  f"{n_models} SGJP lemmas (this build's own); pass --models data/pl/headwords.txt "
+                  f"to take models from a larger list", file=sys.stderr)
+
+
+FEW_MODELS = 10_000     # fewer analogy models than this: --models is suggested
+
+
+def _given_models(args, manifest_sources: list):
+    """The --models files (checked as text, recorded in the manifest) read into their SGJP
+    lemmas (pl_models.read_models); None without --models."""
+    if not args.models:
+        return None
+    from build_tools.pl_models import read_models
+    from build_tools.sources import check_text_source, sha256_of
+
+    for f in args.models:
+        p = Path(f)
+        if not p.is_file():
+            raise BuildError(f"--models {f}: " + ("not a file" if p.exists() else "no such file"))
+        check_text_source("models", p)
+        manifest_sources.append({"kind": "models", "name": p.name, "sha256": sha256_of(p),
+                                 "bytes": p.stat().st_size})
+    _polish_builder_info()          # morfeusz2 is there (or a one-line error)
+    return read_models(args.models, workers=args.workers)
 
 
 def _read_polish_dic(dic: Path):
@@ -319,6 +362,8 @@ class Czech:
         from build_tools.czech.build import CzechBuild, CzechSourceError
         from build_tools.sources import check_text_source
 
+        if args.models:
+            raise BuildError("--models is for Polish builds (Czech: --paradigms)")
         try:
             self.czech = CzechBuild(args.paradigms)
         except CzechSourceError as exc:
@@ -385,6 +430,8 @@ def run(args) -> int:
     lang = lang_class(args, manifest_sources) if lang_class is not None else None
     if lang is None and args.paradigms:
         raise BuildError("--paradigms is for Czech builds")
+    if lang is None and args.models:
+        raise BuildError("--models is for Polish builds")
     log = _open_rejected(args, sources, out)
     compiler = Compiler(profile, rule_set.tile_set, rejected_log=log)
     builder = {"name": "lexicon-build", "version": __version__}
@@ -435,7 +482,7 @@ def run(args) -> int:
     }
     save_lexicon(out, forms, heads, tables, readings, manifest,                       # save
                  tables_bytes=encoded[0] if encoded else None)
-    print_summary(out, manifest, report, time.monotonic() - t0)
+    print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
     return 0
@@ -510,6 +557,7 @@ def _input_files(args, sources) -> list:
     files = [f for _, f in sources] + [aff_path_for(f) for kind, f in sources if kind == "hunspell"]
     if args.paradigms:
         files += [args.paradigms, aff_path_for(args.paradigms)]
+    files += args.models
     return files + [f for f in (args.profile, args.rules) if f]
 
 
@@ -566,7 +614,7 @@ def _polish_builder_info() -> dict:
         raise BuildError(f"Polish expansion needs morfeusz2 (pip install morfeusz2): {exc}") from None
 
 
-def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
+def print_summary(out: Path, manifest: dict, report, seconds: float, models=None) -> None:
     c = manifest["counts"]
     w = sys.stdout.write
     w(f"lexicon {out}: {c['forms']} forms from {c['headwords']} headwords "
@@ -587,6 +635,10 @@ def print_summary(out: Path, manifest: dict, report, seconds: float) -> None:
     if c.get("guessed_headwords"):
         w(f"  inflected by analogy (the paradigm source / SGJP does not know them; lexicon-service explain "
           f"names the model): {c['guessed_headwords']} headwords\n")
+    if models is not None:      # --models (pl_models.GivenModels)
+        w(f"  analogy models from --models: {len(models.lemmas)} SGJP lemmas of {models.entries} entries; "
+          f"not used (no SGJP lemma, or a bad line): {models.not_used}"
+          + (f", e.g. {', '.join(models.examples)}" if models.examples else "") + "\n")
     w("  admitted forms by rule (first rule of each form):\n")
     for rule, n in sorted(report.admitted_by_rule.items(), key=lambda kv: (-kv[1], kv[0])):
         w(f"    {rule:<24} {n:>9}\n")
