@@ -21,6 +21,8 @@ What each source means per language:
   inflected by analogy with an SGJP lemma of the --headwords lists, corroborated by the
   entry's affix forms (expand_pl.hunspell_entry_forms, guess_pl); the affix forms are never
   admitted on their own. Headwords SGJP does not know are inflected by analogy too.
+- --models (Polish): a headword list whose SGJP lemmas are analogy models besides the build's own
+  (build_tools/pl_models.py); their forms are not admitted.
 """
 
 from __future__ import annotations
@@ -116,7 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
         "                --headwords data/pl/headwords-sjp-growy-guessed.txt --hunspell data/pl/pl_PL.dic \\\n"
         "                -o lexicons/pl-scrabble.lex      (the default Polish build)\n"
         "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
-        "  lexicon-build --rules cs-kriskros --hunspell build_tools/czech/hunspell/cs_CZ.dic -o lexicons/cs-kriskros.lex\n\n"
+        "  lexicon-build --rules cs-kriskros --hunspell build_tools/czech/hunspell/cs_CZ.dic -o lexicons/cs-kriskros.lex\n"
+        "  lexicon-build --rules pl-scrabble --headwords new-words.txt --models data/pl/headwords.txt -o new.lex\n"
+        "                (new words SGJP does not know, inflected after the SGJP lemmas of headwords.txt)\n\n"
         "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish a\n"
         "stem gets SGJP's paradigm, or, when SGJP does not know it, a paradigm guessed by analogy\n"
         "and corroborated by the .aff's affix forms (never those forms on their own).\n"
