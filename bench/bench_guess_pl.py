@@ -14,6 +14,10 @@ Two settings, as in the build:
   stem SGJP lacks);
 - headword list only: no Hunspell entry; the paradigm most frequent among the nearest models.
 
+--own-models K: the models are only K of the other lemmas (the K smallest CRC-32s), as in a build
+from a short list whose own SGJP lemmas are the only models (no `--models`); the default, all
+the other lemmas, is a build with `--models data/pl/headwords.txt`.
+
 Printed: lemmas guessed / held out, and recall and precision over all their forms (micro
 averages; target >= 95% / >= 95%), beside the baseline of what the build did before guessing
 (an unknown headword was rejected: recall 0); then the same per class of the held-out lemma
@@ -123,7 +127,7 @@ def breakdown(rows: list) -> list[tuple]:
     return sorted(((c, *v) for c, v in by.items()), key=lambda t: (t[3] - t[2] - t[4], t[0]))
 
 
-def measure(sample: int = 100, workers: int | None = None) -> tuple[list, dict]:
+def measure(sample: int = 100, workers: int | None = None, own_models: int | None = None) -> tuple[list, dict]:
     """(rows, summary per setting: lemmas, guessed, exact, real, got, hit)."""
     from build_tools.guess_pl import Models
     from build_tools.hunspell import read_aff, read_dic
@@ -139,7 +143,10 @@ def measure(sample: int = 100, workers: int | None = None) -> tuple[list, dict]:
                if not problem]
     flags_of = {stem: flags for stem, flags in entries if flags}
     stems = frozenset(stem for stem, _f in entries)
-    models = Models([l for l in lemmas if l not in held_set], flags_of)
+    others = [l for l in lemmas if l not in held_set]
+    if own_models is not None:      # a short list's own SGJP lemmas
+        others = sorted(others, key=lambda l: (zlib.crc32(l.encode("utf-8")), l))[:own_models]
+    models = Models(others, flags_of)
     rows = []
     for part in ordered_map(_measure, chunked(held, 50), workers=max(1, workers or os.cpu_count() or 1),
                             initializer=_init, initargs=(models, flags_of, aff, stems)):
@@ -161,14 +168,19 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--shared", help="(unused)")
     p.add_argument("--lexicons", help="(unused)")
+    p.add_argument("--own-models", type=int, metavar="K",
+                   help="models: only K of the other lemmas (a short list's own; default: all, as --models "
+                   "data/pl/headwords.txt)")
     p.add_argument("--examples", type=int, default=8, help="worst guesses to list")
     p.add_argument("--dump", help="write each held-out lemma's result to DUMP.<setting>.tsv "
                    "(class, lemma, model, real, guessed, right, some missed, some wrong forms)")
     args = p.parse_args(argv)
-    rows, sm = measure(args.sample, args.workers)
+    rows, sm = measure(args.sample, args.workers, args.own_models)
     print(f"[guess] command: {' '.join([Path(sys.executable).name, *sys.argv])}")
     print(f"[guess] held out {sm['held']} of {sm['lemmas']} SGJP lemmas of data/pl/headwords.txt "
-          f"(CRC-32 % {args.sample} == 0); models: the other {sm['models']}; {sm['seconds']:.1f} s")
+          f"(CRC-32 % {args.sample} == 0); models: "
+          + (f"{sm['models']} of the others (--own-models)" if args.own_models is not None
+             else f"the other {sm['models']}") + f"; {sm['seconds']:.1f} s")
     for setting, label in (("hunspell", "Hunspell-corroborated (stem + flags in pl_PL.dic)"),
                            ("list", "headword list only (no Hunspell entry)")):
         rs = [r for r in rows if r[0] == setting]
