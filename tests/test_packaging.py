@@ -180,13 +180,14 @@ def test_wheel_builds_and_serves_in_a_fresh_venv(venv, tmp_path):
     (tmp_path / "words.txt").write_text("kot\npies\nżółw\n", encoding="utf-8")
     _run([bin_ / "lexicon-build", "--rules", "pl-scrabble", "--words", tmp_path / "words.txt", "--quiet",
           "--workers", "1", "-o", lexicons / "w.lex"], env=env)
-    (tmp_path / "heads.txt").write_text("kot\nzrobić\n", encoding="utf-8")
+    (tmp_path / "heads.txt").write_text("kot\nzrobić\nlidar\n", encoding="utf-8")
+    (tmp_path / "models.txt").write_text("radar\n", encoding="utf-8")     # lidar: guessed after radar
     _run([bin_ / "lexicon-build", "--rules", "pl-scrabble", "--headwords", tmp_path / "heads.txt", "--quiet",
-          "--workers", "1", "-o", lexicons / "h.lex"], env=env)
+          "--models", tmp_path / "models.txt", "--workers", "1", "-o", lexicons / "h.lex"], env=env)
     checked = _run([bin_ / "lexicon-service", "check", "-l", "h", "--lexicons", lexicons],
-                   env=env, stdin="kotami\nzrobiłbym\nkotx\n", check=False)
+                   env=env, stdin="kotami\nzrobiłbym\nlidarem\nkotx\n", check=False)
     assert checked.returncode == 1
-    assert checked.stdout.splitlines() == ["kotami\tvalid", "zrobiłbym\tvalid", "kotx\tinvalid"]
+    assert checked.stdout.splitlines() == ["kotami\tvalid", "zrobiłbym\tvalid", "lidarem\tvalid", "kotx\tinvalid"]
 
     port = _free_port()
     server = subprocess.Popen([bin_ / "lexicon-service", "serve", "--address", f"127.0.0.1:{port}",
