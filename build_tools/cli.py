@@ -311,8 +311,8 @@ class Polish:
         if self.given is None and n_models < FEW_MODELS and not self._hinted:
             self._hinted = True
             print(f"lexicon-build: note: words SGJP does not know are inflected by analogy with only "
-                  f"{n_models} SGJP lemmas (this build's own); pass --models data/pl/headwords.txt "
-                  f"to take models from a larger list", file=sys.stderr)
+                  f"{n_models} model{'' if n_models == 1 else 's'} (the build's own SGJP lemmas); pass "
+                  f"--models data/pl/headwords.txt to take models from a larger list", file=sys.stderr)
 
 
 FEW_MODELS = 50_000     # fewer analogy models than this: --models is suggested (README: measured)
