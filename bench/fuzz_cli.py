@@ -348,9 +348,11 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
     g = world.good
     words = g / f"{lang}-words.txt"
     option = rnd.choice(["--words", "--headwords", "--tagged", "--hunspell", "--hunspell-aff", "--paradigms",
-                         "--rules", "--profile", "-o", "--rejected", "--words", "--tagged"])
+                         "--rules", "--profile", "-o", "--rejected", "--words", "--tagged", "--models"])
     if option == "--paradigms" and lang == "pl":
         lang, rules, words = "cs", "cs-scrabble", g / "cs-words.txt"
+    if option == "--models" and lang == "cs":
+        lang, rules, words = "pl", "pl-scrabble", g / "pl-words.txt"
     enc = "iso-8859-2" if lang == "pl" else "utf-8"
     out = world.fresh("out.lex")
     args = ["--rules", rules, "--quiet", "--workers", "1"]
@@ -366,6 +368,11 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
         sources = [option, str(path)]
         hostile = [path.name, option]
         what = f"{option} {kind}"
+    elif option == "--models":      # Polish analogy models: a headword list, never a source of forms
+        path, kind = world.hostile("models.txt", PL_HEADWORDS.encode(), HEADWORD_LINES)
+        sources = ["--headwords", str(words), "--models", str(path)]
+        hostile = [path.name, option]
+        what = f"--models {kind}"
     elif option in ("--hunspell", "--hunspell-aff", "--paradigms"):
         dic_valid = (g / f"{lang}.dic").read_bytes()
         aff_valid = (g / f"{lang}.aff").read_bytes()

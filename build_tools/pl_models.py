@@ -16,6 +16,7 @@ from typing import Iterable, NamedTuple
 from build_tools.model import Rejection
 
 EXAMPLES = 4
+EXAMPLE_CHARS = 40      # an example line is cut to this (a hostile file may hold a line of megabytes)
 
 
 class GivenModels(NamedTuple):
@@ -45,6 +46,10 @@ def _known(words: list[str]) -> list[bool]:
     return [sgjp_lemma(w) for w in words]
 
 
+def _cut(text: str) -> str:
+    return text if len(text) <= EXAMPLE_CHARS else text[:EXAMPLE_CHARS] + "…"
+
+
 def read_models(paths: Iterable[str | Path], workers: int = 1) -> GivenModels:
     """The SGJP lemmas of the headword lists ``paths`` (checked as text by the caller), with
     what they hold besides, Morfeusz run over chunks of them in ``workers`` processes."""
@@ -56,13 +61,13 @@ def read_models(paths: Iterable[str | Path], workers: int = 1) -> GivenModels:
     for path in paths:
         for e in read_headwords(path):
             if e.__class__ is Rejection:
-                bad.append(f"{e.item} ({e.source}:{e.line})")
+                bad.append(f"{_cut(e.item)} ({e.source}:{e.line})")
             else:
                 entries.append((e.lemma, f"{e.source}:{e.line}"))
     words = [w for w, _where in entries]
     known: list[bool] = []
     for part in ordered_map(_known, chunked(words, 5000), workers=max(1, workers)):
         known += part
-    unknown = [f"{w} ({where})" for (w, where), ok in zip(entries, known) if not ok]
+    unknown = [f"{_cut(w)} ({where})" for (w, where), ok in zip(entries, known) if not ok]
     return GivenModels(frozenset(w for w, ok in zip(words, known) if ok), len(entries) + len(bad),
                        len(unknown) + len(bad), tuple((unknown + bad)[:EXAMPLES]))
