@@ -413,3 +413,26 @@ def test_fuzzed_word_list_and_stdin(tmp_path, lexicon, capsys, monkeypatch, data
         assert len(err.strip().splitlines()) == 1 and str(src) in err
     rc, _, err = run_main(service_main, ["check", "-l", lexicon], capsys, stdin=data, monkeypatch=monkeypatch)
     assert rc in (0, 1, 2) and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--fast-threads", "100000000"], "--fast-threads must be at least 1 and at most 256"),
+    (["--workers", "100000000"], "--workers must be at least 1 and at most 1,024"),
+    (["--processes", "100000"], "--processes must be at least 1 and at most 64"),
+    (["--max-words", "100000000000"], "--max-words must be"),
+    (["--max-results", "0"], "--max-results must be"),
+    (["--max-message-bytes", "3000000000"], "--max-message-bytes must be"),  # was grpc's OverflowError traceback
+    (["--max-concurrent-rpcs", "0"], "--max-concurrent-rpcs must be"),
+    (["--max-concurrent-rpcs", "-5"], "--max-concurrent-rpcs must be"),
+])
+def test_serve_refuses_absurd_counts_naming_the_option(tmp_path, capsys, argv, needle):
+    """Each was accepted before: a server that would start 1e8 threads or 1e5 processes (a fork bomb),
+    or die of an OverflowError in grpc."""
+    rc, _, err = run_main(service_main, ["serve", "--address", "127.0.0.1:0", "--lexicons", tmp_path, *argv], capsys)
+    assert_one_line_error(rc, err, "lexicon-service serve", needle)
+
+
+def test_serve_refuses_an_absurd_count_from_the_environment(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LEXICON_PROCESSES", "100000")
+    rc, _, err = run_main(service_main, ["serve", "--address", "127.0.0.1:0", "--lexicons", tmp_path], capsys)
+    assert_one_line_error(rc, err, "lexicon-service serve", "LEXICON_PROCESSES", "at most 64")
