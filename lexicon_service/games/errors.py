@@ -9,7 +9,8 @@ class GameError(Exception):
 
 class GameNotFound(GameError):
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"no game {game_id!r}")
+        shown = repr(game_id) if len(game_id) <= 40 else f"{game_id[:40]!r}... ({len(game_id):,} characters)"
+        super().__init__(f"no game {shown}")
 
 
 class Unauthenticated(GameError):

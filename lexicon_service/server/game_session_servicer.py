@@ -33,7 +33,7 @@ from lexicon_service.games.errors import (
 from lexicon_service.games.service import GameService
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
-from lexicon_service.server.errors import FieldError, status_of
+from lexicon_service.server.errors import FieldError, bounded, status_of
 from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
@@ -47,6 +47,11 @@ _RULE_NAMES = {v: k for k, v in _RULES.items()}
 
 def _status_of(exc: BaseException):
     """(code, message, trailing metadata) of an exception raised while serving a game call."""
+    code, message, trailing = _game_status_of(exc)
+    return code, bounded(message), trailing
+
+
+def _game_status_of(exc: BaseException):
     if isinstance(exc, GameNotFound):
         return grpc.StatusCode.NOT_FOUND, str(exc), ()
     if isinstance(exc, Unauthenticated):

@@ -1,0 +1,101 @@
+"""Hostile requests found by session 12's fuzzing (bench/fuzz_http.py, bench/fuzz_service.py): each case
+was an INTERNAL, a misleading status, a record that no longer parsed, or memory kept per request."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from lexicon_service.games.errors import GameNotFound, InvalidInput
+from lexicon_service.games.service import GameService
+from lexicon_service.games.store import SqliteStore
+from lexicon_service.grpc_gen import lexicon_pb2, session_pb2
+from lexicon_service.http import api
+from lexicon_service.rules import load_rule_set, parse_gcg
+from lexicon_service.server.errors import MAX_STATUS_MESSAGE, UnknownLexiconError, status_of
+from lexicon_service.server.game_session_servicer import _status_of
+from tests.game_helpers import FakeClock
+
+
+@pytest.fixture
+def service(tmp_path):
+    store = SqliteStore(tmp_path / "games.db", synchronous="OFF")
+    yield GameService(store, clock=FakeClock())
+    store.close()
+
+
+@pytest.mark.parametrize("name", ["Eva\n", "Eva\x00", "Eva\u200e", "E\tva"])
+def test_a_player_name_that_would_break_the_record_is_refused(service, name):
+    """'Eva\\n' passed the name check ($ matches before a final newline): the game's record then had a
+    move line '>Eva' and ': - +0 0', which replay refused."""
+    with pytest.raises(InvalidInput, match=r"player_names\[0\]"):
+        service.create_game("pl-scrabble", load_rule_set("pl-scrabble"), [name, "Jan"])
+
+
+def test_a_created_games_record_parses(service):
+    game_id, tokens, _, _ = service.create_game("pl-scrabble", load_rule_set("pl-scrabble"), ["Eva", "Jan"], seed=1)
+    service.submit_move(game_id, tokens[0], pass_=True)
+    text, _ = service.record(game_id, tokens[0])
+    assert [e.player for e in parse_gcg(text).events] == ["Eva"]
+
+
+def test_asking_for_games_that_do_not_exist_keeps_nothing(service):
+    """A lock was made (and kept) for every game id asked for: 3 MB ids made the server grow by 3 MB a call."""
+    for i in range(200):
+        for game_id in (f"{i:016x}", f"{i:016x}\n", "x" * 10_000 + str(i)):
+            with pytest.raises(GameNotFound):
+                service.get_game(game_id, None)
+            with pytest.raises(GameNotFound):
+                service.submit_move(game_id, "token", pass_=True)
+            with pytest.raises(GameNotFound):
+                service.authorise(game_id, None)
+    assert service._locks == {}
+    game_id, tokens, _, _ = service.create_game("pl-scrabble", load_rule_set("pl-scrabble"), ["Eva", "Jan"])
+    service.get_game(game_id, tokens[0])
+    assert list(service._locks) == [game_id]
+
+
+@pytest.mark.parametrize("exc", [GameNotFound("x" * 100_000), UnknownLexiconError("ż" * 100_000, ["pl-scrabble"])])
+def test_a_status_quoting_a_huge_value_stays_small(exc):
+    """The message quoted the whole value: over ~16 KB the client's grpc dropped the answer and reported
+    RESOURCE_EXHAUSTED 'Stream removed' instead of NOT_FOUND."""
+    code, message, _ = _status_of(exc)
+    assert code == grpc.StatusCode.NOT_FOUND and len(message) <= MAX_STATUS_MESSAGE
+    assert "100,000 characters" in message
+    assert len(status_of(exc)[1]) <= MAX_STATUS_MESSAGE
+
+
+def _http_answer(raw: bytes, message_type) -> tuple[int, dict]:
+    """What the JSON API's handler does with a body up to the servicer call: the HTTP status and the error
+    body as written (api.dumps)."""
+    import json
+
+    try:
+        api.to_message(api.parse_json_body(raw, 1 << 20), message_type)
+    except api.ApiError as exc:
+        return exc.http_status, json.loads(api.dumps(exc.body()))
+    return 200, {}
+
+
+@pytest.mark.parametrize("raw", [b'{"lexicon": "pl-scrabble", "\\ud800": 1}', b'{"\\udfff\\ud800": {"a": 1}}',
+                                 b'{"words": ["kot"], "x\\ud83d": true}'])
+def test_a_json_key_with_a_lone_surrogate_is_invalid_argument(raw):
+    """Was 500 INTERNAL: ParseDict's error quoted the key, which no JSON encoder can write."""
+    status, body = _http_answer(raw, session_pb2.CreateGameRequest)
+    assert status == 400 and body["error"]["status"] == "INVALID_ARGUMENT"
+    assert "lone surrogate" in body["error"]["message"]
+
+
+def test_an_error_quoting_a_huge_json_value_stays_small():
+    status, body = _http_answer(b'{"' + b"y" * 1_000_000 + b'": 1}', lexicon_pb2.CheckWordsRequest)
+    assert status == 400 and len(body["error"]["message"]) <= MAX_STATUS_MESSAGE
+
+
+def test_a_query_parameter_given_twice_is_refused():
+    """?pattern=a&pattern=b was answered for b alone."""
+    with pytest.raises(api.ApiError, match="pattern: given more than once"):
+        api.from_query(lexicon_pb2.FindWordsRequest, [("pattern", "a"), ("pattern", "b")])
+    with pytest.raises(api.ApiError, match="min_length: given more than once"):
+        api.from_query(lexicon_pb2.FindWordsRequest, [("minLength", "2"), ("min_length", "3")])
+    assert api.from_query(lexicon_pb2.FindWordsRequest, [("pattern", "a"), ("limit", "3")]) == \
+        {"pattern": "a", "limit": "3"}
