@@ -99,3 +99,13 @@ def test_a_query_parameter_given_twice_is_refused():
         api.from_query(lexicon_pb2.FindWordsRequest, [("minLength", "2"), ("min_length", "3")])
     assert api.from_query(lexicon_pb2.FindWordsRequest, [("pattern", "a"), ("limit", "3")]) == \
         {"pattern": "a", "limit": "3"}
+
+
+@pytest.mark.parametrize("raw", [b'{"lexicon": "pl-scrabble", "\xed\xa0\x80": 1}', b'{"words": ["k\xed\xbf\xbft"]}',
+                                 b'{"words": ["k\xfft"]}'])
+def test_a_body_that_is_not_utf8_is_invalid_argument(raw):
+    """A surrogate's UTF-8 bytes (ED A0 80) got through json.loads (it decodes bytes with "surrogatepass"):
+    in a key, 500 INTERNAL."""
+    status, body = _http_answer(raw, session_pb2.CreateGameRequest)
+    assert status == 400 and body["error"]["status"] == "INVALID_ARGUMENT"
+    assert body["error"]["message"].startswith("body: not UTF-8")

@@ -181,14 +181,20 @@ def parse_json_body(raw: bytes, max_bytes: int):
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+        # decoded here, strictly: json.loads(bytes) decodes with "surrogatepass", letting a surrogate's UTF-8
+        # bytes through (then quoted in an error no encoder could write: INTERNAL)
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise invalid(f"body: not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
         raise invalid(f"body: not valid JSON: {exc}") from None
     except RecursionError:
         raise invalid("body: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise invalid("body: a JSON object is required")
-    if b"\\ud" in raw or b"\\uD" in raw:  # JSON may spell a lone surrogate, which is no character
+    if "\\ud" in text or "\\uD" in text:  # JSON may spell a lone surrogate, which is no character
         where = _lone_surrogate(data, "")
         if where is not None:
             raise invalid(f"{where}: a lone surrogate (\\uD800-\\uDFFF) is not a character")
