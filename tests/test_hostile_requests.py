@@ -109,3 +109,36 @@ def test_a_body_that_is_not_utf8_is_invalid_argument(raw):
     status, body = _http_answer(raw, session_pb2.CreateGameRequest)
     assert status == 400 and body["error"]["status"] == "INVALID_ARGUMENT"
     assert body["error"]["message"].startswith("body: not UTF-8")
+
+
+def test_a_bad_append_fails_alone_and_the_store_goes_on(tmp_path):
+    """A value SQLite cannot take (a lone surrogate) killed the store's commit thread: that append and every
+    later one in the process waited forever."""
+    import threading
+
+    store = SqliteStore(tmp_path / "g.db", synchronous="OFF")
+    results = {}
+
+    def append(key, rows):
+        try:
+            results[key] = store.append(key, 0, rows)
+        except Exception as exc:  # noqa: BLE001
+            results[key] = exc
+
+    try:
+        for key, rows in (("bad", [("created", "x\ud800")]), ("good", [("created", "{}")])):
+            thread = threading.Thread(target=append, args=(key, rows), daemon=True)
+            thread.start()
+            thread.join(5)
+            assert not thread.is_alive(), f"append {key} hangs"
+        assert isinstance(results["bad"], ValueError) and results["good"] == 1
+        assert store.load("bad") == [] and store.load("good") == [(1, "created", "{}")]
+    finally:
+        store.close()
+
+
+def test_a_failing_games_database_is_unavailable_not_internal():
+    import sqlite3
+
+    code, message, _ = _status_of(sqlite3.OperationalError("database or disk is full"))
+    assert code == grpc.StatusCode.UNAVAILABLE and "nothing was changed" in message

@@ -151,7 +151,9 @@ class SqliteStore:
                 conn.execute("COMMIT")
                 self.commits += 1
                 self.appends += len(batch)
-            except sqlite3.Error as exc:  # the whole batch failed (disk full, I/O error): nothing committed
+            except Exception as exc:  # noqa: BLE001 - the whole batch failed (disk full, I/O error): nothing
+                # committed, each waiting append gets the error; this thread must live on, or every later
+                # append of this process would wait forever
                 try:
                     conn.execute("ROLLBACK")
                 except sqlite3.Error:
@@ -176,6 +178,11 @@ class SqliteStore:
                              (op.game_id, version, kind, data, op.request_id if i == len(op.rows) - 1 else None))
             conn.execute("RELEASE one")
             op.version = version
+        except (ValueError, TypeError, OverflowError, sqlite3.InterfaceError) as exc:  # this append's values
+            # (a string SQLite cannot take: a lone surrogate): it alone fails, the batch goes on
+            conn.execute("ROLLBACK TO one")
+            conn.execute("RELEASE one")
+            op.error = ValueError(f"the game store cannot take this event: {exc}")
         except sqlite3.IntegrityError:
             conn.execute("ROLLBACK TO one")
             conn.execute("RELEASE one")

@@ -12,12 +12,14 @@ one status here (`_status_of`), falling back to the server's common mapping (err
 | Refused              | FAILED_PRECONDITION | trailing metadata `lexicon-reason`       |
 | StaleVersion         | ABORTED             | trailing metadata `lexicon-version`      |
 | LexiconUnavailable   | UNAVAILABLE         |                                          |
+| sqlite3 operational  | UNAVAILABLE         | the games database failed; nothing stored |
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import sqlite3
 
 import grpc
 
@@ -66,6 +68,9 @@ def _game_status_of(exc: BaseException):
         return grpc.StatusCode.ABORTED, str(exc), (("lexicon-version", str(exc.actual)),)
     if isinstance(exc, LexiconUnavailable):
         return grpc.StatusCode.UNAVAILABLE, str(exc), ()
+    if isinstance(exc, sqlite3.OperationalError):  # locked past the busy timeout, disk full, I/O: nothing was stored
+        log.warning("the games database failed: %s", exc)
+        return grpc.StatusCode.UNAVAILABLE, f"the games database failed ({exc}); nothing was changed, retry", ()
     code, message = status_of(exc)
     return code, message, ()
 
