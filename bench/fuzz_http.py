@@ -319,6 +319,7 @@ def well_formed_error(answer: httpx.Response) -> bool:
 
 
 def send(client: httpx.Client, method: str, path: str, items, body: bytes, headers: dict) -> httpx.Response:
+    headers = {k: v.encode("utf-8") for k, v in headers.items()}  # as bytes: httpx would refuse non-ASCII text
     url = path + ("?" + "&".join(f"{quote(k, safe='')}={quote(v, safe='', errors='surrogatepass')}"
                                  for k, v in items) if items else "")
     if path.endswith("/events"):
@@ -378,6 +379,50 @@ def race(port_url: str, fuzzer: HttpFuzzer, rounds: int) -> Counter:
     return outcome
 
 
+def play_out(url: str, fuzzer: HttpFuzzer, count: int) -> Counter:
+    """Games played to their end with legal moves (the bag runs out, a rack empties, or passes end it); with each
+    move, a move out of turn and one at a stale version. Each ended game's record must replay clean."""
+    outcome: Counter = Counter()
+    with httpx.Client(base_url=url, timeout=30) as client:
+        for i in range(count):
+            lexicon = fuzzer.lexicons[i % len(fuzzer.lexicons)]
+            data = client.post("/v1/games", json={"lexicon": lexicon, "playerNames": ["Ann", "Bob"],
+                                                  "seed": 5000 + i}).json()
+            game = {"id": data["gameId"], "tokens": data["playerTokens"], "director": data["directorToken"],
+                    "rule_set": load_rule_set(data["ruleSet"]), "lexicon": lexicon}
+            for _ in range(400):
+                view = client.get(f"/v1/games/{game['id']}").json()
+                if view["status"] == "GAME_STATUS_ENDED":
+                    break
+                turn, version = view["turn"], int(view["version"])
+                other = client.post(f"/v1/games/{game['id']}:move", json={"pass": True},
+                                    headers={"authorization": "Bearer " + game["tokens"][1 - turn]})
+                # a 200 only as the answer again to that player's own last move (a retry whose answer was lost)
+                again = other.status_code == 200 and other.json().get("replayed")
+                outcome[f"out of turn {other.status_code}{' replayed' if again else ''}"] += 1
+                stale = client.post(f"/v1/games/{game['id']}:move", json={"pass": True, "expectedVersion": version - 1},
+                                    headers={"authorization": "Bearer " + game["tokens"][turn]})
+                outcome[f"stale {stale.status_code}"] += 1
+                method, path, body, headers = advance(client, fuzzer, game)
+                answer = client.request(method, path, content=body, headers=headers)
+                kind = next(iter(json.loads(body)))
+                why = "" if answer.status_code == 200 else " " + answer.json()["error"]["message"].split(":")[0]
+                outcome[f"{kind} {answer.status_code}{why}"] += 1
+                if answer.status_code >= 500 or (other.status_code < 400 and not again) or stale.status_code < 400:
+                    outcome["FAILED"] += 1
+            final = client.get(f"/v1/games/{game['id']}").json()
+            outcome[f"ended: {final.get('endReason') or 'not ended'}, bag {final['bagCount']}"] += 1
+            record = client.get(f"/v1/games/{game['id']}/record",
+                                headers={"authorization": "Bearer " + game["director"]}).json()["gcg"]
+            replayed = client.post("/v1/games:replay", json={"gcg": record, "ruleSet": data["ruleSet"]}).json()
+            agrees = replayed.get("ok")
+            outcome[f"record replays clean: {agrees}"] += 1
+            if final["status"] != "GAME_STATUS_ENDED" or not agrees:
+                outcome["FAILED"] += 1
+                print(f"    game {game['id']}: {final['status']} {json.dumps(replayed)[:400]}")
+    return outcome
+
+
 def token_server(lexicons: str) -> Counter:
     """A server with a bearer token of its own: without it, or with a wrong one, every /v1 call is 401."""
     outcome: Counter = Counter()
@@ -415,6 +460,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--races", type=int, default=40)
+    parser.add_argument("--full-games", type=int, default=3)
     parser.add_argument("--shared", default=None, help="unused (make bench passes it)")
     args = parser.parse_args(argv)
     names = sorted(p.name[:-4] for p in Path(args.lexicons).glob("*.lex"))
@@ -494,6 +540,10 @@ def main(argv=None) -> int:
             print(f"[race] {args.races} pairs of identical moves at one expected_version: "
                   + ", ".join(f"{k}: {v}" for k, v in races.most_common()))
             failures += races["FAILED"]
+            played = play_out(proc.http_url, fuzzer, args.full_games)
+            print(f"[games] {args.full_games} games played to the end: "
+                  + ", ".join(f"{k}: {v}" for k, v in sorted(played.items())))
+            failures += played["FAILED"]
         finally:
             stop_server(proc)
         log = server_log(proc)
