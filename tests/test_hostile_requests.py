@@ -142,3 +142,20 @@ def test_a_failing_games_database_is_unavailable_not_internal():
 
     code, message, _ = _status_of(sqlite3.OperationalError("database or disk is full"))
     assert code == grpc.StatusCode.UNAVAILABLE and "nothing was changed" in message
+
+
+@pytest.mark.parametrize("kind", ["text", "directory"])
+def test_a_games_database_that_is_not_one_is_refused_and_left_alone(tmp_path, kind):
+    """serve --db FILE: refused with an error naming it; the file is unchanged and no FILE.lock is left beside it."""
+    import sqlite3
+
+    path = tmp_path / "games.db"
+    if kind == "text":
+        path.write_text("precious text\n")
+    else:
+        path.mkdir()
+    with pytest.raises(sqlite3.Error):
+        SqliteStore(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db"]
+    if kind == "text":
+        assert path.read_text() == "precious text\n"

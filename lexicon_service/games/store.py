@@ -78,15 +78,28 @@ class SqliteStore:
         self._closed = False
         self.commits = 0  # transactions committed (each is one fsync): appends / commits = group size
         self.appends = 0
-        self._lock_fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+        lock_path = self.path + ".lock"
+        made_lock = not os.path.exists(lock_path)
+        self._lock_fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         # Switching a new file to WAL and creating the schema race between server processes starting
         # together ("database is locked"): both happen under the writers' lock.
         fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
         try:
             writer = self._connect()
             writer.executescript(SCHEMA)
+        except BaseException:  # not a database (a text file, a directory): leave nothing of ours beside it
+            os.close(self._lock_fd)
+            if made_lock:
+                try:
+                    os.unlink(lock_path)
+                except OSError:
+                    pass
+            raise
         finally:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            try:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            except OSError:
+                pass
         self._writer = writer
         self._thread = threading.Thread(target=self._commit_loop, name="games-commit", daemon=True)
         self._thread.start()
