@@ -436,3 +436,29 @@ def test_serve_refuses_an_absurd_count_from_the_environment(tmp_path, capsys, mo
     monkeypatch.setenv("LEXICON_PROCESSES", "100000")
     rc, _, err = run_main(service_main, ["serve", "--address", "127.0.0.1:0", "--lexicons", tmp_path], capsys)
     assert_one_line_error(rc, err, "lexicon-service serve", "LEXICON_PROCESSES", "at most 64")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["game", "--game-token", "ż", "play", "0123456789abcdef", "8H", "KOT"], "--game-token"),
+    (["--token", "a b", "check", "-l", "pl-scrabble", "kot"], "--token"),
+    (["--token", "ż", "game", "show", "0123456789abcdef"], "--token"),
+])
+def test_client_refuses_a_token_no_header_can_carry(capsys, argv, needle):
+    """Was grpc's 'INTERNAL: Invalid metadata' after a line of its C core on stderr."""
+    rc, _, err = run_main(service_main, ["client", "--address", "127.0.0.1:1", *argv], capsys)
+    assert_one_line_error(rc, err, "lexicon-service client", needle, "visible ASCII")
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["game", "create", "-l", "pl-scrabble", "A", "B", "--seed", "99999999999999999999"], "--seed"),
+    (["game", "create", "-l", "pl-scrabble", "A", "B", "--game-seconds", "-5"], "--game-seconds"),
+    (["game", "play", "0123456789abcdef", "8H", "KOT", "--expected-version", "-1"], "--expected-version"),
+    (["game", "adjust", "0123456789abcdef", "99999999999", "5", "--reason", "x"], "player"),
+    (["game", "adjust", "0123456789abcdef", "0", "3000000000", "--reason", "x"], "delta"),
+    (["find", "-l", "pl-scrabble", "--pattern", "k*", "--limit", "99999999999"], "--limit"),
+])
+def test_client_numbers_outside_their_field_name_the_option(capsys, argv, option):
+    """Was 'error: Value out of range: -1', naming no option (protobuf refused the value)."""
+    rc, _, err = run_main(service_main, ["client", "--address", "127.0.0.1:1", *argv], capsys)
+    assert rc == 2 and "Traceback" not in err
+    assert f"argument {option}: must be from" in err.strip().splitlines()[-1], err
