@@ -159,3 +159,14 @@ def test_a_games_database_that_is_not_one_is_refused_and_left_alone(tmp_path, ki
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db"]
     if kind == "text":
         assert path.read_text() == "precious text\n"
+
+
+@pytest.mark.parametrize("reason", ["a\x00b", "\x1b[31mred", "x\x7f"])
+def test_a_director_reason_with_control_characters_is_refused(service, reason):
+    """It went into the record and to every watcher's terminal (an escape sequence recoloured it)."""
+    game_id, _, director, _ = service.create_game("pl-scrabble", load_rule_set("pl-scrabble"), ["Eva", "Jan"])
+    for act in (lambda: service.adjust_score(game_id, director, 0, 5, reason),
+                lambda: service.end_game(game_id, director, reason)):
+        with pytest.raises(InvalidInput, match="reason: printable characters only"):
+            act()
+    service.adjust_score(game_id, director, 0, 5, "a  typo\nfixed")  # whitespace is folded, as before

@@ -597,6 +597,8 @@ class GameService:
             raise InvalidInput("reason", "required (it goes into the audit trail)")
         if len(reason) > MAX_REASON:
             raise InvalidInput("reason", f"at most {MAX_REASON} characters")
+        if not reason.isprintable():  # it is shown to every watcher: no NUL, no terminal escape sequences
+            raise InvalidInput("reason", "printable characters only")
         return reason
 
     def adjust_score(self, game_id: str, token: str | None, player: int, delta: int, reason: str):
