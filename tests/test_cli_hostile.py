@@ -462,3 +462,12 @@ def test_client_numbers_outside_their_field_name_the_option(capsys, argv, option
     rc, _, err = run_main(service_main, ["client", "--address", "127.0.0.1:1", *argv], capsys)
     assert rc == 2 and "Traceback" not in err
     assert f"argument {option}: must be from" in err.strip().splitlines()[-1], err
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:99999", "127.0.0.1:\u0661\u0662", "localhost:", "127.0.0.1:-1"])
+def test_serve_refuses_a_bad_http_address_before_starting(tmp_path, capsys, address):
+    """:99999 ended in socket.bind's OverflowError traceback (after the gRPC server had started); Arabic-Indic
+    digits were read as port 12."""
+    rc, _, err = run_main(service_main, ["serve", "--address", "127.0.0.1:0", "--lexicons", tmp_path, "--http", address],
+                          capsys)
+    assert_one_line_error(rc, err, "lexicon-service serve", "HTTP address", "must be host:port")

@@ -220,6 +220,13 @@ def run(args) -> int:
     tokens = _tokens(args)
     args.db = _games_db(args.db)
     http_address = args.http or os.environ.get("LEXICON_HTTP") or None
+    if http_address:  # checked before anything is loaded or listens
+        from lexicon_service.http.server import split_address
+
+        try:
+            split_address(http_address)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     if processes > 1:
         return _supervise(args, address, directory, workers, fast_threads, processes, http_address)
     # Alone, the server listens at once and answers NOT_SERVING while it loads. A process sharing
