@@ -471,3 +471,9 @@ def test_serve_refuses_a_bad_http_address_before_starting(tmp_path, capsys, addr
     rc, _, err = run_main(service_main, ["serve", "--address", "127.0.0.1:0", "--lexicons", tmp_path, "--http", address],
                           capsys)
     assert_one_line_error(rc, err, "lexicon-service serve", "HTTP address", "must be host:port")
+
+
+def test_client_refuses_a_port_past_65535(capsys):
+    """grpc connected to port 99999 - 65536 = 34463: possibly another server."""
+    rc, _, err = run_main(service_main, ["client", "--address", "127.0.0.1:99999", "check", "-l", "x", "kot"], capsys)
+    assert_one_line_error(rc, err, "lexicon-service client", "--address", "must be host:port")

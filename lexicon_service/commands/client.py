@@ -81,6 +81,10 @@ def _channel(args):
     import grpc
 
     address = args.address or os.environ.get("LEXICON_ADDRESS") or "localhost:50051"
+    if not address.startswith("unix:"):  # grpc takes port 99999 as 99999 - 65536 = 34463
+        from lexicon_service.commands.serve import _split_address
+
+        _split_address(address)
     ca = args.tls_ca or os.environ.get("LEXICON_TLS_CA")
     if ca or args.tls:
         root = None

@@ -313,7 +313,7 @@ def _split_address(address: str) -> tuple[str, int]:
     host, sep, port = address.rpartition(":")
     if not sep or not host or host.endswith(":") or not (port.isascii() and port.isdecimal()) \
             or int(port) > 65535:
-        raise UserError(f"--address {address!r} must be host:port (port 0 picks a free one)")
+        raise UserError(f"--address {address!r} must be host:port, the port 0-65535 (0: serve picks a free one)")
     return host, int(port)
 
 
