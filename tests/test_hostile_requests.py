@@ -15,6 +15,7 @@ from lexicon_service.rules import load_rule_set, parse_gcg
 from lexicon_service.server.errors import MAX_STATUS_MESSAGE, UnknownLexiconError, status_of
 from lexicon_service.server.game_session_servicer import _status_of
 from tests.game_helpers import FakeClock
+from test_service import lexicon_dir  # noqa: F401 - fixture
 
 
 @pytest.fixture
@@ -170,3 +171,39 @@ def test_a_director_reason_with_control_characters_is_refused(service, reason):
         with pytest.raises(InvalidInput, match="reason: printable characters only"):
             act()
     service.adjust_score(game_id, director, 0, 5, "a  typo\nfixed")  # whitespace is folded, as before
+
+
+def test_watch_streams_beyond_the_bound_are_refused_at_once(lexicon_dir):  # noqa: F811
+    """With as many WatchGame streams open as the watch pool had threads (64), the next call waited in the
+    pool's queue, unanswered, until its deadline: one client could stop every other client's watching."""
+    import time
+
+    from lexicon_service.grpc_gen import session_pb2_grpc
+    from lexicon_service.server import create_server
+
+    server, port = create_server("localhost:0", lexicon_dir, watch_streams=2)
+    with server, grpc.insecure_channel(f"localhost:{port}") as channel:
+        stub = session_pb2_grpc.GameSessionServiceStub(channel)
+        game = stub.CreateGame(session_pb2.CreateGameRequest(lexicon="pl-scrabble", player_names=["A", "B"]),
+                               timeout=10)
+        request = session_pb2.WatchGameRequest(game_id=game.game_id)
+        streams = [stub.WatchGame(request, timeout=30) for _ in range(2)]
+        try:
+            for stream in streams:
+                assert next(stream).version == 1  # both open, each holding a thread
+            started = time.monotonic()
+            with pytest.raises(grpc.RpcError) as refused:
+                next(stub.WatchGame(request, timeout=10))
+            assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "max 2" in refused.value.details() and time.monotonic() - started < 5
+        finally:
+            for stream in streams:
+                stream.cancel()
+        deadline = time.monotonic() + 5  # a closed stream frees its place (within the servicer's poll)
+        while True:
+            try:
+                assert next(stub.WatchGame(request, timeout=10)).version == 1
+                break
+            except grpc.RpcError as exc:
+                assert exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and time.monotonic() < deadline
+                time.sleep(0.1)
