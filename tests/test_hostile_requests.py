@@ -109,7 +109,7 @@ def test_a_body_that_is_not_utf8_is_invalid_argument(raw):
     in a key, 500 INTERNAL."""
     status, body = _http_answer(raw, session_pb2.CreateGameRequest)
     assert status == 400 and body["error"]["status"] == "INVALID_ARGUMENT"
-    assert body["error"]["message"].startswith("body: not UTF-8")
+    assert body["error"]["message"].startswith("body: not valid JSON: not UTF-8")
 
 
 def test_a_bad_append_fails_alone_and_the_store_goes_on(tmp_path):

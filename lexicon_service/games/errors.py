@@ -7,10 +7,14 @@ class GameError(Exception):
     """Base: a request the game refuses. Nothing was changed."""
 
 
+def shown(value: str, limit: int = 40) -> str:
+    """repr() of a client's value, cut to `limit` characters (a message quoting it stays short)."""
+    return repr(value) if len(value) <= limit else f"{value[:limit]!r}... ({len(value):,} characters)"
+
+
 class GameNotFound(GameError):
     def __init__(self, game_id: str) -> None:
-        shown = repr(game_id) if len(game_id) <= 40 else f"{game_id[:40]!r}... ({len(game_id):,} characters)"
-        super().__init__(f"no game {shown}")
+        super().__init__(f"no game {shown(game_id)}")
 
 
 class Unauthenticated(GameError):

@@ -36,6 +36,7 @@ from lexicon_service.games.errors import (
     Refused,
     StaleVersion,
     Unauthenticated,
+    shown,
 )
 from lexicon_service.games.events import (
     Challenged,
@@ -335,8 +336,7 @@ class GameService:
         for i, name in enumerate(names):
             # fullmatch: "Eva\n" passed match's "$", and its record's move lines no longer parsed
             if not (NAME_RE.fullmatch(name) and name.isprintable()):
-                shown = repr(name) if len(name) <= 40 else f"{name[:40]!r}... ({len(name):,} characters)"
-                raise InvalidInput(f"player_names[{i}]", f"bad name {shown}: 1-32 printable characters, no spaces, "
+                raise InvalidInput(f"player_names[{i}]", f"bad name {shown(name)}: 1-32 printable characters, no spaces, "
                                                          "no ':', '#', '>', brackets or parentheses")
         if len(set(names)) != len(names):
             raise InvalidInput("player_names", "names must differ")

@@ -185,7 +185,7 @@ def parse_json_body(raw: bytes, max_bytes: int):
         # bytes through (then quoted in an error no encoder could write: INTERNAL)
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise invalid(f"body: not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})") from None
+        raise invalid(f"body: not valid JSON: not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})") from None
     try:
         data = json.loads(text)
     except ValueError as exc:
