@@ -490,7 +490,7 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
 def service_case(world: World, rnd: random.Random, n: int) -> Case:
     target = rnd.choice(["check-stdin", "check-lexicon", "explain", "dump", "diff", "validate-board",
                          "validate-rules", "validate-args", "replay", "replay-stdin", "replay-rules", "client",
-                         "serve", "check-stdin", "replay", "replay"])
+                         "serve", "check-stdin", "replay", "replay", "client-game"])
     lang = rnd.choice(["pl", "cs"])
     lex = world.lexicon(lang)
     rules = "pl-scrabble" if lang == "pl" else "cs-scrabble"
@@ -560,8 +560,9 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
         path, kind = world.hostile("game.gcg", base.read_bytes(), GCG_LINES)
         return Case(n, target, f"{base.name} {kind}", ["replay", str(path), *extra], f"{P} replay", (0, 1, 2),
                     [path.name, "rule", "lexicon"])
-    if target == "client":
-        sub = rnd.choice(["replay", "validate-board", "tls-ca", "address", "timeout"])
+    if target in ("client", "client-game"):
+        sub = "game" if target == "client-game" else rnd.choice(["replay", "validate-board", "tls-ca", "address",
+                                                                  "timeout"])
         common = ["client", "--address", "127.0.0.1:1", "--timeout", "0.5"]
         if sub == "replay":
             path, kind = world.hostile("game.gcg", rnd.choice(world.gcgs).read_bytes(), GCG_LINES)
@@ -578,6 +579,20 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
             path, kind = Path("address"), rnd.choice(["", ":", "[::1", "127.0.0.1:99999", "host:-1", "a" * 5000,
                                                       "unix:", "unix:/nonexistent/sock", "dns:///", "\x00"])
             argv = ["client", "--address", kind, "--timeout", "0.5", "lexicons"]
+        elif sub == "game":  # hostile tokens and numbers for `client game` (no server: UNAVAILABLE is fine)
+            number = rnd.choice(["-1", "99999999999999999999", "4294967296", "2147483648", "x", "1e3", "\u0661", "0"])
+            token = rnd.choice(["tok", "ż", "a b", "x" * 5000, "\x7f", "Bearer x"])
+            game_id = rnd.choice(["0123456789abcdef", "ż" * 20, "x" * 5000, "../../etc"])
+            action = rnd.choice([["create", "-l", "pl-scrabble", "A", "B", "--seed", number],
+                                 ["create", "-l", "pl-scrabble", "A", "B", "--game-seconds", number],
+                                 ["play", game_id, "8H", "KOT", "--expected-version", number],
+                                 ["adjust", game_id, number, "5", "--reason", "x"],
+                                 ["adjust", game_id, "0", number, "--reason", "x"],
+                                 ["show", game_id], ["watch", game_id], ["record", game_id]])
+            path, kind = Path("game"), f"{action[0]} {number} token {token[:8]!r}"
+            argv = common + ["game", "--game-token", token, *action]
+            return Case(n, "client game", kind, argv, f"{P} client", (0, 1, 2),
+                        ["argument", "token", "127.0.0.1:1", "server", number, "UNAVAILABLE"])
         else:
             path, kind = Path("timeout"), rnd.choice(["-1", "0", "nan", "inf", "1e308", "x", "-inf"])
             argv = ["client", "--address", "127.0.0.1:1", "--timeout", kind, "lexicons"]

@@ -7,7 +7,9 @@ Starts `lexicon-service serve --processes 1` on 127.0.0.1 (a free port) with eve
 (LexiconService, GameService, GameSessionService, Health): messages with random fields (words in
 the lexicons' letters, odd Unicode, lengths at and over the limits, extreme numbers, broken GCG
 records and boards), and raw bytes (random, and valid messages mutated: bytes flipped, cut, invalid
-UTF-8 spliced in). Then 1% as many calls (at most 1,000) to the streaming RPCs (WatchGame, Health.Watch, both
+UTF-8 spliced in). Game-session calls act on real games (created first) most of the time, with a player's,
+the director's, another game's or a bad token, plays of the right shape and expected_version values near the
+game's (bench/fuzz_http.py plays games to their end over the JSON API). Then 1% as many calls (at most 1,000) to the streaming RPCs (WatchGame, Health.Watch, both
 reflection streams), and as many with a header of random bytes (not UTF-8, a bad grpc-timeout: what
 grpc's own clients refuse to send). Then it sends the largest requests the limits allow (a
 10,000-word batch on the slow path, 2,000-line and 256k-character records, pathological searches).
@@ -43,7 +45,7 @@ from loadgen import rss_mb, server_log, start_server, stop_server  # noqa: E402
 from google.protobuf import message_factory  # noqa: E402
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
 
-from lexicon_service.grpc_gen import game_pb2, lexicon_pb2  # noqa: E402
+from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2, session_pb2_grpc  # noqa: E402
 from lexicon_service.server.server import streaming_methods, unary_methods  # noqa: E402
 
 CPU_BOUND_S = 0.5
@@ -70,6 +72,8 @@ class Fuzzer:
         self.rnd = rnd
         self.lexicons = lexicons
         self.words = words
+        self.games: list[dict] = []  # real games (create_games): their ids and tokens
+        self.last_game: dict | None = None  # the game of the last game-session message made
 
     def text(self, max_len: int = 20) -> str:
         r = self.rnd
@@ -143,6 +147,8 @@ class Fuzzer:
             return cls(include_source=r.random() < 0.5)
         if cls is health_pb2.HealthCheckRequest:
             return cls(service=r.choice(["", "lexicon.v1.LexiconService", self.text(10)]))
+        if "game_id" in cls.DESCRIPTOR.fields_by_name:
+            return self.game_message(cls)
         return self.any_fields(cls)
 
     def any_fields(self, cls, depth: int = 0):
@@ -171,6 +177,47 @@ class Fuzzer:
                     setattr(message, fd.name, scalars[fd.type]())
         return message
 
+    def game_message(self, cls):
+        """A game-session request: random fields, and most of the time a real game's id, a play of the right
+        shape and an expected_version near the game's."""
+        r = self.rnd
+        message = self.any_fields(cls)
+        self.last_game = None
+        if self.games and r.random() < 0.7:
+            self.last_game = r.choice(self.games)
+            message.game_id = self.last_game["id"]
+        if cls is session_pb2.SubmitMoveRequest and r.random() < 0.7:
+            message.ClearField("exchange")
+            setattr(message, "pass", False)
+            kind = r.random()
+            if kind < 0.5:
+                message.play = r.choice(["8H", "H8", "8D", "A1", "O15", "8Z", "99999A", "0A", "H"]) + " " + \
+                    self.text(8).upper()
+                message.ClearField("exchange")
+            elif kind < 0.7:
+                message.play = ""
+                message.exchange = self.text(7).upper()
+            else:
+                message.play = ""
+                setattr(message, "pass", True)
+        if hasattr(message, "expected_version") and r.random() < 0.5:
+            message.expected_version = r.choice([0, 1, 2, 3, 5, 2**63 - 1])
+        return message
+
+    def game_metadata(self, method: str):
+        """The caller's token for a game-session call: a player's, the director's, another game's, a bad one."""
+        r = self.rnd
+        if "GameSessionService" not in method or not self.games or r.random() < 0.15:
+            return None
+        game = self.last_game if self.last_game is not None and r.random() < 0.8 else r.choice(self.games)
+        token = r.choice([*game["tokens"], game["director"], "nope", "x" * 300, "a b"])  # grpc sends ASCII only
+        kind = r.random()
+        if kind < 0.6:
+            return [("authorization", f"Bearer {token}")]
+        if kind < 0.8:
+            return [("x-game-token", token)]
+        return [("authorization", r.choice(["Basic x", "Bearer", "bearer  " + token, token]))]
+
     def request_bytes(self, method: str) -> bytes:
         """What one fuzzed call sends: a message with random fields, or (RAW_SHARE of calls) raw bytes."""
         return self.raw(method) if self.rnd.random() < RAW_SHARE else self.message(method).SerializeToString()
@@ -196,6 +243,18 @@ class Fuzzer:
             number = r.choice([1, 2, 3, 4])
             data += bytes([(number << 3) | 2, len(bad)]) + bad
         return bytes(data)
+
+
+def create_games(channel, fuzzer: Fuzzer, count: int) -> None:
+    """Real games for the game-session calls to act on (each lexicon in turn, every challenge rule)."""
+    stub = session_pb2_grpc.GameSessionServiceStub(channel)
+    rules = [session_pb2.CHALLENGE_RULE_SINGLE, session_pb2.CHALLENGE_RULE_DOUBLE, session_pb2.CHALLENGE_RULE_VOID]
+    for i in range(count):
+        created = stub.CreateGame(session_pb2.CreateGameRequest(
+            lexicon=fuzzer.lexicons[i % len(fuzzer.lexicons)], player_names=["Ann", "Bob"], seed=i,
+            challenge_rule=rules[i % len(rules)]), timeout=10)
+        fuzzer.games.append({"id": created.game_id, "tokens": list(created.player_tokens),
+                             "director": created.director_token})
 
 
 def server_cpu(pid: int) -> float:
@@ -279,11 +338,11 @@ def fuzz_metadata(port: int, fuzzer: Fuzzer, calls: int) -> Counter:
 _STATUS_NAMES = {code.value[0]: code.name for code in grpc.StatusCode}
 
 
-def answer(call, data: bytes, pid: int, timeout: float) -> tuple[str, str, float]:
+def answer(call, data: bytes, pid: int, timeout: float, metadata=None) -> tuple[str, str, float]:
     """(status code name, details, server CPU seconds) of one call, made alone."""
     before = server_cpu(pid)
     try:
-        call(data, timeout=timeout)
+        call(data, timeout=timeout, metadata=metadata)
         code, details = "OK", ""
     except grpc.RpcError as exc:
         code, details = exc.code().name, exc.details()
@@ -382,6 +441,7 @@ def main(argv=None) -> int:
             calls = {m: ch.unary_unary(m, request_serializer=lambda b: b, response_deserializer=lambda b: b)
                      for m in METHODS}
             health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=10)
+            create_games(ch, fuzzer, 9)
             rss_start, _ = rss_mb(proc.pid)
             started = time.monotonic()
             method_names = [m for m in METHODS if m not in LISTINGS]
@@ -389,9 +449,10 @@ def main(argv=None) -> int:
                 # the listings are large answers and never take input: one in fifty calls
                 method = fuzzer.rnd.choice(LISTINGS) if i % 50 == 49 else fuzzer.rnd.choice(method_names)
                 data = fuzzer.request_bytes(method)
-                code, details, cpu = answer(calls[method], data, proc.pid, 30)
+                metadata = fuzzer.game_metadata(method)
+                code, details, cpu = answer(calls[method], data, proc.pid, 30, metadata)
                 if code in SERVER_ERRORS and len(internal_examples) < 10:
-                    internal_examples.append((method, data[:200], details))
+                    internal_examples.append((method, data[:200], metadata, details))
                 codes[code] += 1
                 if len(worst) < 5 or cpu > worst[-1][0]:
                     worst = sorted(worst + [(cpu, method, repr(data[:120]))], reverse=True)[:5]
@@ -405,8 +466,8 @@ def main(argv=None) -> int:
                   + ", ".join(f"{k} {v}" for k, v in codes.most_common()))
             bad = codes["INTERNAL"] + codes["UNKNOWN"]
             print(f"[fuzz] answered INTERNAL/UNKNOWN: {bad} (target 0)")
-            for method, data, details in internal_examples:
-                print(f"    {method} {data!r}: {details}")
+            for method, data, metadata, details in internal_examples:
+                print(f"    {method} {data!r} {metadata!r}: {details}")
             print(f"[fuzz] worst server CPU for one fuzzed request: {worst[0][0] * 1000:.1f} ms ({worst[0][1]})")
             print(f"[fuzz] server RSS {rss_start:.0f} MB after start-up, {rss_fuzzed:.0f} MB after fuzzing")
             extra = min(1000, max(40, args.requests // 100))

@@ -103,6 +103,34 @@ def seconds(text: str, *, zero_ok: bool = False) -> float:
     return value
 
 
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high` (a request field's range; beyond it the
+    message could not be built, and the error named no option)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low:,} to {high:,}, not {text[:40]}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+UINT32, INT32, UINT64 = (0, 2**32 - 1), (-2**31, 2**31 - 1), (0, 2**64 - 1)
+
+
+def check_token(token: str, where: str) -> str:
+    """A token travels in an HTTP header: visible ASCII only (grpc refuses anything else with an INTERNAL
+    'Invalid metadata' and a line of its C core on stderr)."""
+    if not all("!" <= c <= "~" for c in token):
+        raise UserError(f"{where}: a token is visible ASCII characters without spaces")
+    return token
+
+
 MAX_INPUT_BYTES = 16 << 20   # a board, rack or game record read whole is far smaller; /dev/zero is not
 
 

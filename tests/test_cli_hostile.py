@@ -413,3 +413,67 @@ def test_fuzzed_word_list_and_stdin(tmp_path, lexicon, capsys, monkeypatch, data
         assert len(err.strip().splitlines()) == 1 and str(src) in err
     rc, _, err = run_main(service_main, ["check", "-l", lexicon], capsys, stdin=data, monkeypatch=monkeypatch)
     assert rc in (0, 1, 2) and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--fast-threads", "100000000"], "--fast-threads must be at least 1 and at most 256"),
+    (["--workers", "100000000"], "--workers must be at least 1 and at most 1,024"),
+    (["--processes", "100000"], "--processes must be at least 1 and at most 64"),
+    (["--max-words", "100000000000"], "--max-words must be"),
+    (["--max-results", "0"], "--max-results must be"),
+    (["--max-message-bytes", "3000000000"], "--max-message-bytes must be"),  # was grpc's OverflowError traceback
+    (["--max-concurrent-rpcs", "0"], "--max-concurrent-rpcs must be"),
+    (["--max-concurrent-rpcs", "-5"], "--max-concurrent-rpcs must be"),
+])
+def test_serve_refuses_absurd_counts_naming_the_option(tmp_path, capsys, argv, needle):
+    """Each was accepted before: a server that would start 1e8 threads or 1e5 processes (a fork bomb),
+    or die of an OverflowError in grpc."""
+    rc, _, err = run_main(service_main, ["serve", "--address", "127.0.0.1:0", "--lexicons", tmp_path, *argv], capsys)
+    assert_one_line_error(rc, err, "lexicon-service serve", needle)
+
+
+def test_serve_refuses_an_absurd_count_from_the_environment(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LEXICON_PROCESSES", "100000")
+    rc, _, err = run_main(service_main, ["serve", "--address", "127.0.0.1:0", "--lexicons", tmp_path], capsys)
+    assert_one_line_error(rc, err, "lexicon-service serve", "LEXICON_PROCESSES", "at most 64")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["game", "--game-token", "ż", "play", "0123456789abcdef", "8H", "KOT"], "--game-token"),
+    (["--token", "a b", "check", "-l", "pl-scrabble", "kot"], "--token"),
+    (["--token", "ż", "game", "show", "0123456789abcdef"], "--token"),
+])
+def test_client_refuses_a_token_no_header_can_carry(capsys, argv, needle):
+    """Was grpc's 'INTERNAL: Invalid metadata' after a line of its C core on stderr."""
+    rc, _, err = run_main(service_main, ["client", "--address", "127.0.0.1:1", *argv], capsys)
+    assert_one_line_error(rc, err, "lexicon-service client", needle, "visible ASCII")
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["game", "create", "-l", "pl-scrabble", "A", "B", "--seed", "99999999999999999999"], "--seed"),
+    (["game", "create", "-l", "pl-scrabble", "A", "B", "--game-seconds", "-5"], "--game-seconds"),
+    (["game", "play", "0123456789abcdef", "8H", "KOT", "--expected-version", "-1"], "--expected-version"),
+    (["game", "adjust", "0123456789abcdef", "99999999999", "5", "--reason", "x"], "player"),
+    (["game", "adjust", "0123456789abcdef", "0", "3000000000", "--reason", "x"], "delta"),
+    (["find", "-l", "pl-scrabble", "--pattern", "k*", "--limit", "99999999999"], "--limit"),
+])
+def test_client_numbers_outside_their_field_name_the_option(capsys, argv, option):
+    """Was 'error: Value out of range: -1', naming no option (protobuf refused the value)."""
+    rc, _, err = run_main(service_main, ["client", "--address", "127.0.0.1:1", *argv], capsys)
+    assert rc == 2 and "Traceback" not in err
+    assert f"argument {option}: must be from" in err.strip().splitlines()[-1], err
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:99999", "127.0.0.1:\u0661\u0662", "localhost:", "127.0.0.1:-1"])
+def test_serve_refuses_a_bad_http_address_before_starting(tmp_path, capsys, address):
+    """:99999 ended in socket.bind's OverflowError traceback (after the gRPC server had started); Arabic-Indic
+    digits were read as port 12."""
+    rc, _, err = run_main(service_main, ["serve", "--address", "127.0.0.1:0", "--lexicons", tmp_path, "--http", address],
+                          capsys)
+    assert_one_line_error(rc, err, "lexicon-service serve", "HTTP address", "must be host:port")
+
+
+def test_client_refuses_a_port_past_65535(capsys):
+    """grpc connected to port 99999 - 65536 = 34463: possibly another server."""
+    rc, _, err = run_main(service_main, ["client", "--address", "127.0.0.1:99999", "check", "-l", "x", "kot"], capsys)
+    assert_one_line_error(rc, err, "lexicon-service client", "--address", "must be host:port")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 
-from lexicon_service.cli import UserError, seconds
+from lexicon_service.cli import INT32, UserError, check_token, seconds, whole_number
 from lexicon_service.commands.replay import add_replay_arguments
 from lexicon_service.commands.validate import add_move_arguments, format_move, join_plays, read_board_rows
 
@@ -53,9 +53,9 @@ def add_parser(subparsers) -> None:
     q.add_argument("--pattern", help="'?' = one tile, '*' = any run")
     q.add_argument("--prefix")
     f.add_argument("--all-tiles", action="store_true", help="anagram: use every tile")
-    f.add_argument("--min-length", type=int, default=0)
-    f.add_argument("--max-length", type=int, default=0)
-    f.add_argument("--limit", type=int, default=0)
+    f.add_argument("--min-length", type=whole_number(0, INT32[1]), default=0)
+    f.add_argument("--max-length", type=whole_number(0, INT32[1]), default=0)
+    f.add_argument("--limit", type=whole_number(0, INT32[1]), default=0)
 
     for name, help_text in (("validate", "ValidateMove: is the play legal, are its words valid?"),
                             ("score", "ScoreMove: the play's score, word by word")):
@@ -81,6 +81,10 @@ def _channel(args):
     import grpc
 
     address = args.address or os.environ.get("LEXICON_ADDRESS") or "localhost:50051"
+    if not address.startswith("unix:"):  # grpc takes port 99999 as 99999 - 65536 = 34463
+        from lexicon_service.commands.serve import _split_address
+
+        _split_address(address)
     ca = args.tls_ca or os.environ.get("LEXICON_TLS_CA")
     if ca or args.tls:
         root = None
@@ -141,6 +145,8 @@ def run(args) -> int:
 
         return game_client.run(args, _channel)
     token = args.token or os.environ.get("LEXICON_TOKEN")
+    if token:
+        check_token(token, "--token" if args.token else "LEXICON_TOKEN")
     metadata = (("authorization", f"Bearer {token}"),) if token else None
     cmd = args.client_command
     with _channel(args) as channel:

@@ -22,7 +22,7 @@ import os
 import sys
 import time
 
-from lexicon_service.cli import UserError
+from lexicon_service.cli import INT32, UINT32, UINT64, UserError, check_token, whole_number
 
 STATUS = {0: "?", 1: "playing", 2: "awaiting the final pass", 3: "ended"}
 
@@ -39,9 +39,9 @@ def add_game_parser(client_subparsers) -> None:
     c = sub.add_parser("create", help="create a game; prints its id and one token per player")
     c.add_argument("-l", "--lexicon", required=True)
     c.add_argument("players", nargs="+", help="player names in turn order")
-    c.add_argument("--seed", type=int, default=None, help="reproducible bag")
+    c.add_argument("--seed", type=whole_number(*UINT64), default=None, help="reproducible bag")
     c.add_argument("--challenge-rule", choices=["single", "double", "penalty", "void"], default=None)
-    c.add_argument("--game-seconds", type=int, default=0, help="per-player game clock (0 = none)")
+    c.add_argument("--game-seconds", type=whole_number(0, 24 * 3600), default=0, help="per-player game clock (0 = none)")
     for name, help_text in (("show", "the game as you see it"), ("pass", "pass (or accept the last play)"),
                             ("challenge", "challenge the last play"), ("watch", "print every event as it happens"),
                             ("record", "the GCG record"), ("interactive", "play at a prompt")):
@@ -51,7 +51,7 @@ def add_game_parser(client_subparsers) -> None:
     p.add_argument("game_id")
     p.add_argument("position")
     p.add_argument("word")
-    p.add_argument("--expected-version", type=int, default=None)
+    p.add_argument("--expected-version", type=whole_number(*UINT64), default=None)
     e = sub.add_parser("exchange", help="exchange tiles")
     e.add_argument("game_id")
     e.add_argument("tiles")
@@ -61,14 +61,18 @@ def add_game_parser(client_subparsers) -> None:
         s.add_argument("--reason", required=True)
     a = sub.add_parser("adjust", help="director: adjust a player's score")
     a.add_argument("game_id")
-    a.add_argument("player", type=int, help="player index (0 = first)")
-    a.add_argument("delta", type=int)
+    a.add_argument("player", type=whole_number(*UINT32), help="player index (0 = first)")
+    a.add_argument("delta", type=whole_number(*INT32))
     a.add_argument("--reason", required=True)
 
 
 def _metadata(args):
     server_token = args.token or os.environ.get("LEXICON_TOKEN")
     game_token = args.game_token or os.environ.get("LEXICON_GAME_TOKEN")
+    if game_token:
+        check_token(game_token, "--game-token" if args.game_token else "LEXICON_GAME_TOKEN")
+    if server_token:
+        check_token(server_token, "--token" if args.token else "LEXICON_TOKEN")
     md = []
     if server_token:
         md.append(("authorization", f"Bearer {server_token}"))

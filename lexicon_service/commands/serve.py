@@ -45,6 +45,34 @@ def _env_int(name: str, default: int) -> int:
         raise UserError(f"environment variable {name}={raw!r} is not a whole number") from None
 
 
+# What `serve` accepts for its counts, (lowest, highest): a value beyond would start that many threads or
+# processes, or make one request take that much memory; grpc takes at most 2**31 - 1 for its byte limits.
+BOUNDS = {
+    "workers": (1, 1024),
+    "fast_threads": (1, 256),
+    "processes": (1, 64),
+    "max_words": (1, 1_000_000),
+    "max_results": (1, 100_000),
+    "max_message_bytes": (1024, 256 << 20),
+    "max_concurrent_rpcs": (1, 1_000_000),
+}
+
+
+def _bounded(name: str, value: int | None, env: str | None = None, default: int | None = None) -> int | None:
+    """The option `name`'s value (else the environment variable's, else `default`), within BOUNDS[name]."""
+    where = "--" + name.replace("_", "-")
+    if value is None and env is not None:
+        value = _env_int(env, default)
+        if os.environ.get(env):
+            where = f"{where} (environment variable {env})"
+    if value is None:
+        return None
+    low, high = BOUNDS[name]
+    if not low <= value <= high:
+        raise UserError(f"{where} must be at least {low:,} and at most {high:,}, not {value:,}")
+    return value
+
+
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "serve", help="serve the lexicons of a directory over gRPC",
@@ -54,13 +82,15 @@ def add_parser(subparsers) -> None:
     p.add_argument("--address", default=None, help="host:port to listen on (env LEXICON_ADDRESS; default localhost:50051)")
     p.add_argument("--lexicons", default=None, help="directory of *.lex lexicons (env LEXICON_DIR; default lexicons)")
     p.add_argument("--workers", type=int, default=None,
-                   help="threads for the long calls: searches, replays, listings (env LEXICON_WORKERS; default 8)")
+                   help="threads for the long calls: searches, replays, listings (env LEXICON_WORKERS; default 8; "
+                        f"1-{BOUNDS['workers'][1]})")
     p.add_argument("--fast-threads", type=int, default=None,
                    help="threads for the short calls: CheckWords, ValidateMove, ScoreMove (env LEXICON_FAST_THREADS; "
-                        "default 2)")
+                        f"default 2; 1-{BOUNDS['fast_threads'][1]})")
     p.add_argument("--processes", type=int, default=None,
                    help="server processes sharing the port (SO_REUSEPORT; env LEXICON_PROCESSES; "
-                        f"default: the CPU count, at most {MAX_DEFAULT_PROCESSES}, here {default_processes()})")
+                        f"default: the CPU count, at most {MAX_DEFAULT_PROCESSES}, here {default_processes()}; "
+                        f"1-{BOUNDS['processes'][1]})")
     p.add_argument("--http", default=None,
                    help="also serve the JSON API and the pages /judge, /lookup, /games on host:port, with the same "
                         "tokens and TLS (env LEXICON_HTTP; default off)")
@@ -71,11 +101,16 @@ def add_parser(subparsers) -> None:
     p.add_argument("--tls-cert", default=None, help="PEM certificate chain: serve TLS (env LEXICON_TLS_CERT)")
     p.add_argument("--tls-key", default=None, help="PEM private key (env LEXICON_TLS_KEY)")
     p.add_argument("--tls-client-ca", default=None, help="PEM CA: require client certificates (env LEXICON_TLS_CLIENT_CA)")
-    p.add_argument("--max-words", type=int, default=None, help="CheckWords words per request (default 10000)")
-    p.add_argument("--max-results", type=int, default=None, help="FindWords results per request (default 1000)")
-    p.add_argument("--max-message-bytes", type=int, default=None, help="largest request accepted (default 4 MiB)")
+    p.add_argument("--max-words", type=int, default=None,
+                   help=f"CheckWords words per request (default 10000; 1-{BOUNDS['max_words'][1]:,})")
+    p.add_argument("--max-results", type=int, default=None,
+                   help=f"FindWords results per request (default 1000; 1-{BOUNDS['max_results'][1]:,})")
+    p.add_argument("--max-message-bytes", type=int, default=None,
+                   help="largest request accepted (default 4 MiB; "
+                        f"{BOUNDS['max_message_bytes'][0]:,}-{BOUNDS['max_message_bytes'][1]:,})")
     p.add_argument("--max-concurrent-rpcs", type=int, default=None,
-                   help="beyond this many calls in progress, new ones get RESOURCE_EXHAUSTED (default: no limit)")
+                   help="beyond this many calls in progress, new ones get RESOURCE_EXHAUSTED (default: no limit; "
+                        f"1-{BOUNDS['max_concurrent_rpcs'][1]:,})")
     p.add_argument("--db", default=None,
                    help="SQLite file of the server-held games, shared by every process (env LEXICON_DB; default "
                         "$XDG_STATE_HOME/lexicon-service/games.db)")
@@ -156,12 +191,11 @@ def run(args) -> int:
 
         mark_structure_checked(checked.split(","))
     directory = args.lexicons or os.environ.get("LEXICON_DIR") or "lexicons"
-    workers = args.workers if args.workers is not None else _env_int("LEXICON_WORKERS", 8)
-    if workers < 1:
-        raise UserError("--workers must be at least 1")
-    fast_threads = args.fast_threads if args.fast_threads is not None else _env_int("LEXICON_FAST_THREADS", 2)
-    if fast_threads < 1:
-        raise UserError("--fast-threads must be at least 1")
+    workers = _bounded("workers", args.workers, "LEXICON_WORKERS", 8)
+    fast_threads = _bounded("fast_threads", args.fast_threads, "LEXICON_FAST_THREADS", 2)
+    processes = _bounded("processes", args.processes, "LEXICON_PROCESSES", default_processes())
+    for flag in ("max_words", "max_results", "max_message_bytes", "max_concurrent_rpcs"):
+        _bounded(flag, getattr(args, flag))
     if not os.path.isdir(directory):
         raise UserError(f"lexicon directory {directory!r} does not exist (build the lexicons: make lexicons)")
     cert = args.tls_cert or os.environ.get("LEXICON_TLS_CERT")
@@ -182,15 +216,17 @@ def run(args) -> int:
                        ("max_message_bytes", "max_message_bytes")):
         value = getattr(args, flag)
         if value is not None:
-            if value < 1:
-                raise UserError(f"--{flag.replace('_', '-')} must be positive")
             limits = replace(limits, **{attr: value})
     tokens = _tokens(args)
     args.db = _games_db(args.db)
-    processes = args.processes if args.processes is not None else _env_int("LEXICON_PROCESSES", default_processes())
-    if processes < 1:
-        raise UserError("--processes must be at least 1")
     http_address = args.http or os.environ.get("LEXICON_HTTP") or None
+    if http_address:  # checked before anything is loaded or listens
+        from lexicon_service.http.server import split_address
+
+        try:
+            split_address(http_address)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     if processes > 1:
         return _supervise(args, address, directory, workers, fast_threads, processes, http_address)
     # Alone, the server listens at once and answers NOT_SERVING while it loads. A process sharing
@@ -277,7 +313,7 @@ def _split_address(address: str) -> tuple[str, int]:
     host, sep, port = address.rpartition(":")
     if not sep or not host or host.endswith(":") or not (port.isascii() and port.isdecimal()) \
             or int(port) > 65535:
-        raise UserError(f"--address {address!r} must be host:port (port 0 picks a free one)")
+        raise UserError(f"--address {address!r} must be host:port, the port 0-65535 (0: serve picks a free one)")
     return host, int(port)
 
 

@@ -7,9 +7,14 @@ class GameError(Exception):
     """Base: a request the game refuses. Nothing was changed."""
 
 
+def shown(value: str, limit: int = 40) -> str:
+    """repr() of a client's value, cut to `limit` characters (a message quoting it stays short)."""
+    return repr(value) if len(value) <= limit else f"{value[:limit]!r}... ({len(value):,} characters)"
+
+
 class GameNotFound(GameError):
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"no game {game_id!r}")
+        super().__init__(f"no game {shown(game_id)}")
 
 
 class Unauthenticated(GameError):

@@ -36,6 +36,7 @@ from lexicon_service.games.errors import (
     Refused,
     StaleVersion,
     Unauthenticated,
+    shown,
 )
 from lexicon_service.games.events import (
     Challenged,
@@ -61,8 +62,8 @@ from lexicon_service.tiles import UnknownLetterError
 
 # Reasons that say the play text itself is wrong (whatever the game state): INVALID_ARGUMENT.
 INPUT_REASONS = {Reason.MALFORMED_PLAY, Reason.UNKNOWN_LETTER, Reason.OFF_BOARD, Reason.BAD_BLANK_LETTER}
-NAME_RE = re.compile(r"^[^\s:#>()\[\]]{1,32}$")
-GAME_ID_RE = re.compile(r"^[0-9a-f]{16}$")
+NAME_RE = re.compile(r"[^\s:#>()\[\]]{1,32}")
+GAME_ID_RE = re.compile(r"[0-9a-f]{16}")  # fullmatch
 MAX_PLAY_CHARS = 200
 MAX_REQUEST_ID = 128
 MAX_REASON = 500
@@ -148,7 +149,7 @@ class GameService:
 
     def _current(self, game_id: str) -> GameState:
         """The cached state caught up with the store. Call with the game's lock held."""
-        if not isinstance(game_id, str) or not GAME_ID_RE.match(game_id):
+        if not isinstance(game_id, str) or not GAME_ID_RE.fullmatch(game_id):
             raise GameNotFound(game_id)
         with self._cache_lock:
             state = self._cache.get(game_id)
@@ -175,6 +176,21 @@ class GameService:
                 self._locks.pop(old, None)
 
     def _execute(self, game_id: str, decide, request_id: str | None = None):
+        if not isinstance(game_id, str) or not GAME_ID_RE.fullmatch(game_id):
+            raise GameNotFound(game_id)  # before a lock is made for it: the locks would keep every id asked for
+        try:
+            return self._execute_locked(game_id, decide, request_id)
+        except GameNotFound:
+            self._forget_lock(game_id)
+            raise
+
+    def _forget_lock(self, game_id: str) -> None:
+        """Drop the lock made for a game that does not exist (a lock is kept per game asked for)."""
+        with self._cache_lock:
+            if game_id not in self._cache:
+                self._locks.pop(game_id, None)
+
+    def _execute_locked(self, game_id: str, decide, request_id: str | None = None):
         with self._lock_for(game_id):
             for _ in range(16):
                 state = self._current(game_id)
@@ -318,8 +334,9 @@ class GameService:
         if not lo <= len(names) <= hi:
             raise InvalidInput("player_names", f"{len(names)} players; {rule_set.id} is for {lo}-{hi}")
         for i, name in enumerate(names):
-            if not NAME_RE.match(name):
-                raise InvalidInput(f"player_names[{i}]", f"bad name {name!r}: 1-32 characters, no spaces, "
+            # fullmatch: "Eva\n" passed match's "$", and its record's move lines no longer parsed
+            if not (NAME_RE.fullmatch(name) and name.isprintable()):
+                raise InvalidInput(f"player_names[{i}]", f"bad name {shown(name)}: 1-32 printable characters, no spaces, "
                                                          "no ':', '#', '>', brackets or parentheses")
         if len(set(names)) != len(names):
             raise InvalidInput("player_names", "names must differ")
@@ -580,6 +597,8 @@ class GameService:
             raise InvalidInput("reason", "required (it goes into the audit trail)")
         if len(reason) > MAX_REASON:
             raise InvalidInput("reason", f"at most {MAX_REASON} characters")
+        if not reason.isprintable():  # it is shown to every watcher: no NUL, no terminal escape sequences
+            raise InvalidInput("reason", "printable characters only")
         return reason
 
     def adjust_score(self, game_id: str, token: str | None, player: int, delta: int, reason: str):
@@ -633,8 +652,14 @@ class GameService:
 
     def authorise(self, game_id: str, token: str | None):
         """The caller's role in a game (for WatchGame)."""
-        with self._lock_for(game_id):
-            state = self._current(game_id)
+        if not isinstance(game_id, str) or not GAME_ID_RE.fullmatch(game_id):
+            raise GameNotFound(game_id)
+        try:
+            with self._lock_for(game_id):
+                state = self._current(game_id)
+        except GameNotFound:
+            self._forget_lock(game_id)
+            raise
         return self.role(state, token)
 
     def watch(self, game_id: str, after: int = 0, active=lambda: True, poll: float = 0.25):
@@ -642,7 +667,7 @@ class GameService:
         stored history first, then each new one as it is appended (by any process: the store is
         polled every `poll` s, and appends in this process wake the watcher at once). Due timeouts
         are fired while waiting. Ends when the game has ended or `active()` turns false."""
-        rows = self.store.load(game_id, 0) if GAME_ID_RE.match(game_id or "") else []
+        rows = self.store.load(game_id, 0) if GAME_ID_RE.fullmatch(game_id or "") else []
         if not rows:
             raise GameNotFound(game_id)
         seen = [rows[0]]

@@ -78,15 +78,28 @@ class SqliteStore:
         self._closed = False
         self.commits = 0  # transactions committed (each is one fsync): appends / commits = group size
         self.appends = 0
-        self._lock_fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+        lock_path = self.path + ".lock"
+        made_lock = not os.path.exists(lock_path)
+        self._lock_fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         # Switching a new file to WAL and creating the schema race between server processes starting
         # together ("database is locked"): both happen under the writers' lock.
         fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
         try:
             writer = self._connect()
             writer.executescript(SCHEMA)
+        except BaseException:  # not a database (a text file, a directory): leave nothing of ours beside it
+            os.close(self._lock_fd)
+            if made_lock:
+                try:
+                    os.unlink(lock_path)
+                except OSError:
+                    pass
+            raise
         finally:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            try:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            except OSError:
+                pass
         self._writer = writer
         self._thread = threading.Thread(target=self._commit_loop, name="games-commit", daemon=True)
         self._thread.start()
@@ -151,7 +164,9 @@ class SqliteStore:
                 conn.execute("COMMIT")
                 self.commits += 1
                 self.appends += len(batch)
-            except sqlite3.Error as exc:  # the whole batch failed (disk full, I/O error): nothing committed
+            except Exception as exc:  # noqa: BLE001 - the whole batch failed (disk full, I/O error): nothing
+                # committed, each waiting append gets the error; this thread must live on, or every later
+                # append of this process would wait forever
                 try:
                     conn.execute("ROLLBACK")
                 except sqlite3.Error:
@@ -176,6 +191,11 @@ class SqliteStore:
                              (op.game_id, version, kind, data, op.request_id if i == len(op.rows) - 1 else None))
             conn.execute("RELEASE one")
             op.version = version
+        except (ValueError, TypeError, OverflowError, sqlite3.InterfaceError) as exc:  # this append's values
+            # (a string SQLite cannot take: a lone surrogate): it alone fails, the batch goes on
+            conn.execute("ROLLBACK TO one")
+            conn.execute("RELEASE one")
+            op.error = ValueError(f"the game store cannot take this event: {exc}")
         except sqlite3.IntegrityError:
             conn.execute("ROLLBACK TO one")
             conn.execute("RELEASE one")

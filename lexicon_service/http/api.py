@@ -23,6 +23,7 @@ import grpc
 from google.protobuf import json_format
 
 from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2
+from lexicon_service.server.errors import bounded
 
 # google/rpc/code.proto: the HTTP mapping of each canonical code.
 HTTP_STATUS = {
@@ -50,6 +51,9 @@ class ApiError(Exception):
     """A call that ends with a gRPC status other than OK."""
 
     def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        # what a client sent may be quoted: at most a few hundred characters of it, and no lone surrogate
+        # (which no JSON encoder writes)
+        message = bounded(message.encode("utf-8", "replace").decode("utf-8"))
         super().__init__(message)
         self.code = code
         self.message = message
@@ -177,14 +181,20 @@ def parse_json_body(raw: bytes, max_bytes: int):
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+        # decoded here, strictly: json.loads(bytes) decodes with "surrogatepass", letting a surrogate's UTF-8
+        # bytes through (then quoted in an error no encoder could write: INTERNAL)
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise invalid(f"body: not valid JSON: not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
         raise invalid(f"body: not valid JSON: {exc}") from None
     except RecursionError:
         raise invalid("body: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise invalid("body: a JSON object is required")
-    if b"\\ud" in raw or b"\\uD" in raw:  # JSON may spell a lone surrogate, which is no character
+    if "\\ud" in text or "\\uD" in text:  # JSON may spell a lone surrogate, which is no character
         where = _lone_surrogate(data, "")
         if where is not None:
             raise invalid(f"{where}: a lone surrogate (\\uD800-\\uDFFF) is not a character")
@@ -200,6 +210,8 @@ def _lone_surrogate(value, path: str) -> str | None:
             return path or "body"
     elif isinstance(value, dict):
         for key, item in value.items():
+            if _lone_surrogate(key, "key") is not None:  # a name no field has: it must not reach the message
+                return f"{path or 'body'}: a key"
             where = _lone_surrogate(item, f"{path}.{key}" if path else str(key))
             if where is not None:
                 return where
@@ -237,7 +249,11 @@ def from_query(message_type, query_items) -> dict:
         if fd.type == fd.TYPE_BOOL:
             if value.lower() not in ("true", "false", "1", "0"):
                 raise invalid(f"{fd.name}: {value!r} is not true or false")
-            data[fd.name] = value.lower() in ("true", "1")
+            value = value.lower() in ("true", "1")
+        if fd.is_repeated:
+            data.setdefault(fd.name, []).append(value)
+        elif fd.name in data:  # ?pattern=a&pattern=b answered for b alone
+            raise invalid(f"{fd.name}: given more than once")
         else:
             data[fd.name] = value
     return data

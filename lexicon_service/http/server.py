@@ -34,8 +34,9 @@ _INVALID_REQUESTS = _InvalidRequests()
 
 def split_address(address: str) -> tuple[str, int]:
     host, sep, port = address.rpartition(":")
-    if not sep or not port.isdecimal():
-        raise ValueError(f"HTTP address {address!r} must be host:port")
+    # ASCII digits: int() also reads '١٢' as 12; beyond 65535 socket.bind raises OverflowError
+    if not sep or not (port.isascii() and port.isdecimal()) or int(port) > 65535:
+        raise ValueError(f"HTTP address {address!r} must be host:port (port 0-65535; 0 picks a free one)")
     return host.strip("[]"), int(port)
 
 

@@ -40,6 +40,24 @@ from grpc_status import rpc_status
 log = logging.getLogger("lexicon_service.server")
 
 
+# A status message travels in a header (percent-encoded, and again inside grpc-status-details-bin): one
+# over ~8 KiB makes the client's grpc drop the answer ("Stream removed", RESOURCE_EXHAUSTED) instead of
+# reporting the error. Messages that quote a client's value quote at most SHOWN characters of it.
+MAX_STATUS_MESSAGE = 300
+SHOWN = 40
+
+
+def shown(value: str) -> str:
+    """repr() of a client's value, cut to SHOWN characters."""
+    value = str(value)
+    return repr(value) if len(value) <= SHOWN else repr(value[:SHOWN]) + f"... ({len(value):,} characters)"
+
+
+def bounded(message: str) -> str:
+    """A status message cut to MAX_STATUS_MESSAGE characters."""
+    return message if len(message) <= MAX_STATUS_MESSAGE else message[:MAX_STATUS_MESSAGE - 3] + "..."
+
+
 class ServiceError(Exception):
     """Base of the errors the servicers raise on purpose."""
 
@@ -61,14 +79,14 @@ class UnknownLexiconError(ServiceError):
     def __init__(self, name: str, known) -> None:
         self.name = name
         known = ", ".join(sorted(known)) or "none"
-        super().__init__(f"lexicon {name!r} is not loaded (loaded: {known})")
+        super().__init__(f"lexicon {shown(name)} is not loaded (loaded: {known})")
 
 
 class UnknownRuleSetError(ServiceError):
     def __init__(self, name: str, known) -> None:
         self.name = name
         known = ", ".join(sorted(known)) or "none"
-        super().__init__(f"rule set {name!r} is not known (known: {known})")
+        super().__init__(f"rule set {shown(name)} is not known (known: {known})")
 
 
 class DeadlineError(ServiceError):
@@ -184,7 +202,13 @@ def quiet_grpc_tracebacks() -> None:
 
 
 def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
-    """Status code and message for an exception raised while serving a call."""
+    """Status code and message (at most MAX_STATUS_MESSAGE characters) for an exception raised while
+    serving a call."""
+    code, message = _status_of(exc)
+    return code, bounded(message)
+
+
+def _status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
     if isinstance(exc, FieldError):
         return grpc.StatusCode.INVALID_ARGUMENT, str(exc)
     if isinstance(exc, (UnknownLexiconError, UnknownRuleSetError)):
@@ -207,7 +231,7 @@ def field_status(exc: FieldError) -> grpc.Status:
     code, message = status_of(exc)
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.BadRequest(field_violations=[
-        error_details_pb2.BadRequest.FieldViolation(field=exc.field, description=exc.message)]))
+        error_details_pb2.BadRequest.FieldViolation(field=bounded(exc.field), description=bounded(exc.message))]))
     return rpc_status.to_status(status_pb2.Status(code=code.value[0], message=message, details=[detail]))
 
 

@@ -12,12 +12,14 @@ one status here (`_status_of`), falling back to the server's common mapping (err
 | Refused              | FAILED_PRECONDITION | trailing metadata `lexicon-reason`       |
 | StaleVersion         | ABORTED             | trailing metadata `lexicon-version`      |
 | LexiconUnavailable   | UNAVAILABLE         |                                          |
+| sqlite3 operational  | UNAVAILABLE         | the games database failed; nothing stored |
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import sqlite3
 
 import grpc
 
@@ -33,7 +35,7 @@ from lexicon_service.games.errors import (
 from lexicon_service.games.service import GameService
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
-from lexicon_service.server.errors import FieldError, status_of
+from lexicon_service.server.errors import FieldError, bounded, status_of
 from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
@@ -47,6 +49,11 @@ _RULE_NAMES = {v: k for k, v in _RULES.items()}
 
 def _status_of(exc: BaseException):
     """(code, message, trailing metadata) of an exception raised while serving a game call."""
+    code, message, trailing = _game_status_of(exc)
+    return code, bounded(message), trailing
+
+
+def _game_status_of(exc: BaseException):
     if isinstance(exc, GameNotFound):
         return grpc.StatusCode.NOT_FOUND, str(exc), ()
     if isinstance(exc, Unauthenticated):
@@ -61,6 +68,9 @@ def _status_of(exc: BaseException):
         return grpc.StatusCode.ABORTED, str(exc), (("lexicon-version", str(exc.actual)),)
     if isinstance(exc, LexiconUnavailable):
         return grpc.StatusCode.UNAVAILABLE, str(exc), ()
+    if isinstance(exc, sqlite3.OperationalError):  # locked past the busy timeout, disk full, I/O: nothing was stored
+        log.warning("the games database failed: %s", exc)
+        return grpc.StatusCode.UNAVAILABLE, f"the games database failed ({exc}); nothing was changed, retry", ()
     code, message = status_of(exc)
     return code, message, ()
 

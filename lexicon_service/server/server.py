@@ -40,7 +40,7 @@ from lexicon_service.games.service import GameService
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
-from lexicon_service.server.errors import quiet_grpc_tracebacks
+from lexicon_service.server.errors import log_client_error, quiet_grpc_tracebacks
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.game_session_servicer import GameSessionServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
@@ -108,7 +108,11 @@ FAST_THREADS = 2
 # Server-held games (GameSessionService): a move waits for its group commit (one fsync), so the game
 # calls get threads of their own, and each WatchGame stream holds one thread while it waits.
 GAME_THREADS = 8  # 8, 16 and 32 measured by bench/bench_games.py: 8 spent the least server CPU per move
-WATCH_THREADS = 64
+# WatchGame streams held open at once, per process; beyond: RESOURCE_EXHAUSTED. Their pool has a few threads
+# more, which answer those at once: with as many streams as threads, the next call waited in the pool's
+# queue, unanswered, until its deadline (any client could stop everyone else's watching).
+WATCH_STREAMS = 56
+WATCH_SPARE_THREADS = 8
 POOL_JOIN_SECONDS = 5.0  # bound on the wait for the pools' threads after grpc stopped
 GAME_METHODS = ("CreateGame", "GetGame", "SubmitMove", "Challenge", "GetGameRecord", "AdjustScore", "UndoLastMove",
                 "EndGame")
@@ -149,14 +153,40 @@ class TlsConfig:
                                            require_client_auth=ca is not None)
 
 
+class _StreamLimit:
+    """A server-streaming method of which at most `limit` calls run at once; the next gets RESOURCE_EXHAUSTED."""
+
+    def __init__(self, method, limit: int, what: str) -> None:
+        self._method = method
+        self.limit = limit
+        self.what = what
+        self.active = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, request, context):
+        with self._lock:
+            full = self.active >= self.limit
+            if not full:
+                self.active += 1
+        if full:
+            log_client_error("too many streams", "%s refused: %d streams open (the most)", self.what, self.limit)
+            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                          f"too many {self.what} streams open on this server process (max {self.limit}); retry later")
+        try:
+            yield from self._method(request, context)
+        finally:
+            with self._lock:
+                self.active -= 1
+
+
 class _Routed:
     """A servicer whose methods in `names` run in `pool` (grpc's per-method thread pool). Every
-    other attribute is the servicer's own."""
+    other attribute is the servicer's own; `overrides` gives some of the methods instead."""
 
-    def __init__(self, servicer, pool: HandoffPool, names) -> None:
+    def __init__(self, servicer, pool: HandoffPool, names, overrides=None) -> None:
         self._servicer = servicer
         for name in names:
-            method = getattr(servicer, name)
+            method = (overrides or {}).get(name) or getattr(servicer, name)
 
             def call(request, context, _method=method):
                 return _method(request, context)
@@ -263,7 +293,8 @@ class LexiconServer:
 def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits | None = None,
                   tokens=(), tls: TlsConfig | None = None, load: bool = True, loader=None,
                   max_concurrent_rpcs: int | None = None, reuse_port: bool = False,
-                  fast_threads: int = FAST_THREADS, games_db=None, game_clock=None) -> tuple[LexiconServer, int]:
+                  fast_threads: int = FAST_THREADS, games_db=None, game_clock=None,
+                  watch_streams: int = WATCH_STREAMS) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
@@ -274,7 +305,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     port is an error. `workers`: threads for the long calls (FindWords, ReplayGame, listings,
     health...). `fast_threads`: threads for the short calls (CheckWords, ValidateMove, ScoreMove).
     `games_db`: the SQLite file of the server-held games (None: a temporary one, removed on stop);
-    `game_clock`: the games' clock (default time.time; tests inject one).
+    `game_clock`: the games' clock (default time.time; tests inject one). `watch_streams`: WatchGame streams
+    open at once (beyond: RESOURCE_EXHAUSTED).
     """
     limits = limits or Limits()
     quiet_grpc_tracebacks()
@@ -288,7 +320,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     interceptors = [BearerTokenInterceptor(tokens)] if tokens else []
     games_store, games_cleanup = _open_games_store(games_db)
     game_pool = HandoffPool(GAME_THREADS, thread_name_prefix="lexicon-game")
-    watch_pool = HandoffPool(WATCH_THREADS, thread_name_prefix="lexicon-watch")
+    watch_pool = HandoffPool(watch_streams + WATCH_SPARE_THREADS, thread_name_prefix="lexicon-watch")
     options = [
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", max(limits.max_message_bytes, 16 * 1024 * 1024)),
@@ -304,7 +336,9 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
             _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), services)
         games = GameService(games_store, clock=game_clock or time.time)
         game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
-        session = _Routed(_Routed(game_sessions, game_pool, GAME_METHODS), watch_pool, ("WatchGame",))
+        watch = _StreamLimit(game_sessions.WatchGame, watch_streams, "WatchGame")
+        session = _Routed(_Routed(game_sessions, game_pool, GAME_METHODS), watch_pool, ("WatchGame",),
+                          overrides={"WatchGame": watch})
         session_pb2_grpc.add_GameSessionServiceServicer_to_server(session, services)
         health_servicer = _HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, services)
