@@ -13,6 +13,8 @@ Flags override environment variables, which override defaults:
                                           process(es), tokens and TLS; see lexicon_service/http)
   --db           LEXICON_DB           the SQLite file of server-held games (default: games.db in
                                       $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service)
+  --max-games    LEXICON_MAX_GAMES    10000 games in progress in that file (ended ones do not count);
+                                      beyond, CreateGame gets RESOURCE_EXHAUSTED (HTTP 429)
 SIGHUP reloads the lexicons (atomic swap; a failed reload keeps the old ones); SIGTERM/SIGINT stop
 gracefully (running calls get --grace seconds). grpc's C core log is off (GRPC_VERBOSITY=NONE) unless
 GRPC_VERBOSITY is set: it logs a line per unparsable header (see server/README.md).
@@ -55,6 +57,7 @@ BOUNDS = {
     "max_results": (1, 100_000),
     "max_message_bytes": (1024, 256 << 20),
     "max_concurrent_rpcs": (1, 1_000_000),
+    "max_games": (1, 10_000_000),
 }
 
 
@@ -114,6 +117,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--db", default=None,
                    help="SQLite file of the server-held games, shared by every process (env LEXICON_DB; default "
                         "$XDG_STATE_HOME/lexicon-service/games.db)")
+    p.add_argument("--max-games", type=int, default=None,
+                   help="games in progress (not ended) the games database may hold, for all processes; beyond, "
+                        "CreateGame gets RESOURCE_EXHAUSTED (env LEXICON_MAX_GAMES; default 10000; "
+                        f"1-{BOUNDS['max_games'][1]:,})")
     p.add_argument("--grace", type=partial(seconds, zero_ok=True), default=5.0,
                    help="seconds running calls get on shutdown (default 5)")
     p.add_argument("--log-level", default=os.environ.get("LEXICON_LOG_LEVEL", "INFO"),
@@ -194,6 +201,9 @@ def run(args) -> int:
     workers = _bounded("workers", args.workers, "LEXICON_WORKERS", 8)
     fast_threads = _bounded("fast_threads", args.fast_threads, "LEXICON_FAST_THREADS", 2)
     processes = _bounded("processes", args.processes, "LEXICON_PROCESSES", default_processes())
+    from lexicon_service.games.service import MAX_GAMES
+
+    args.max_games = _bounded("max_games", args.max_games, "LEXICON_MAX_GAMES", MAX_GAMES)
     for flag in ("max_words", "max_results", "max_message_bytes", "max_concurrent_rpcs"):
         _bounded(flag, getattr(args, flag))
     if not os.path.isdir(directory):
@@ -236,7 +246,7 @@ def run(args) -> int:
         server, port = create_server(address, directory, workers=workers, fast_threads=fast_threads,
                                      limits=limits, tokens=tokens, tls=tls, load=load_first,
                                      max_concurrent_rpcs=args.max_concurrent_rpcs, reuse_port=args.reuse_port,
-                                     games_db=args.db)
+                                     games_db=args.db, max_games=args.max_games)
     except OSError as exc:
         raise UserError(str(exc)) from None
     except ReloadError as exc:
@@ -381,7 +391,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
     for flag in ("token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results",
-                 "max_message_bytes", "max_concurrent_rpcs", "db"):
+                 "max_message_bytes", "max_concurrent_rpcs", "db", "max_games"):
         value = getattr(args, flag)
         if value is not None:
             argv += [f"--{flag.replace('_', '-')}", str(value)]

@@ -54,6 +54,15 @@ class LexiconUnavailable(GameError):
         super().__init__(f"the game's lexicon {name!r} is not loaded on this server")
 
 
+class TooManyGames(GameError):
+    """The server holds its limit of games in progress (`serve --max-games`); ended games do not count."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"this server already holds {limit:,} games in progress, its limit (serve --max-games); "
+                         "finish or end a game, or retry later")
+
+
 class Conflict(Exception):
     """Another writer appended to the game first (optimistic versioning): reload and decide again."""
 

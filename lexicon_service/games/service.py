@@ -68,6 +68,7 @@ MAX_PLAY_CHARS = 200
 MAX_REQUEST_ID = 128
 MAX_REASON = 500
 MAX_ADJUSTMENT = 10_000
+MAX_GAMES = 10_000  # games in progress per games database (serve --max-games): each holds its rule set's text
 MAX_CLOCK_EVENTS = 64  # per command: a long-idle timed game catches up over several calls
 
 
@@ -112,8 +113,9 @@ class _Replay(Exception):
 
 
 class GameService:
-    def __init__(self, store, *, clock=time.time, cache_size: int = 10_000) -> None:
+    def __init__(self, store, *, clock=time.time, cache_size: int = 10_000, max_games: int | None = MAX_GAMES) -> None:
         self.store = store
+        self.max_games = max_games  # games in progress (ended ones do not count); None: no limit
         self.clock = clock
         self.cache_size = cache_size
         self._cache: OrderedDict[str, GameState] = OrderedDict()
@@ -212,14 +214,17 @@ class GameService:
                         raise
                 if events:
                     rows = [(kind_of(e), dumps(e)) for e in events]
+                    undone = any(isinstance(e, MoveUndone) for e in events)
+                    if undone:  # MoveUndone is not applied to `work`: the state after it is a fold
+                        work = self.fold_rows(game_id, [r for r in self.store.load(game_id, 0) if r[0] <= state.version]
+                                              + [(state.version + i, k, d) for i, (k, d) in enumerate(rows, 1)])
                     try:
-                        self.store.append(game_id, state.version, rows, request_id if error is None else None)
+                        self.store.append(game_id, state.version, rows, request_id if error is None else None,
+                                          ended=work.status == ENDED)
                     except Conflict:
                         continue
                     except DuplicateRequest as dup:
                         return self._replayed(game_id, self._current(game_id), dup.version, result_player=None)
-                    if any(isinstance(e, MoveUndone) for e in events):
-                        work = self.fold_rows(game_id, self.store.load(game_id, 0))
                     self._remember(game_id, work)
                     with self.changed:
                         self.changed.notify_all()
@@ -363,7 +368,7 @@ class GameService:
         for _ in range(4):
             game_id = secrets.token_hex(8)
             try:
-                self.store.append(game_id, 0, [("created", dumps(created))])
+                self.store.append(game_id, 0, [("created", dumps(created))], ended=False, max_live=self.max_games)
             except Conflict:
                 continue
             return game_id, tokens, director, 1

@@ -22,7 +22,7 @@ import sqlite3
 import threading
 from typing import Protocol
 
-from lexicon_service.games.errors import Conflict, DuplicateRequest
+from lexicon_service.games.errors import Conflict, DuplicateRequest, TooManyGames
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -34,14 +34,29 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (game_id, version)
 ) WITHOUT ROWID;
 CREATE UNIQUE INDEX IF NOT EXISTS events_request ON events (game_id, request_id) WHERE request_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS live_games (game_id TEXT PRIMARY KEY) WITHOUT ROWID;
+"""
+# The games in progress (not ended), kept in the transaction of each append, so that counting them for
+# --max-games walks at most that many keys, whatever the number of ended games. A database made before
+# the table existed gets it filled once from the log (created, never ended; a game whose end was undone
+# is added back by its next append, which always says whether the game is in progress).
+LIVE_GAMES_FILL = """
+INSERT OR IGNORE INTO live_games SELECT game_id FROM events WHERE version = 1
+    EXCEPT SELECT game_id FROM events WHERE kind = 'end'
 """
 
 
 class GameStore(Protocol):
-    def append(self, game_id: str, base_version: int, rows, request_id: str | None = None) -> int:
+    def append(self, game_id: str, base_version: int, rows, request_id: str | None = None, *,
+               ended: bool | None = None, max_live: int | None = None) -> int:
         """Durably append rows [(kind, json)] as versions base_version+1...; returns the last version.
+        `ended`: whether the game has ended after these rows (None: unchanged). `max_live`: refuse
+        (TooManyGames) a new game (base_version 0) when that many games are in progress.
         Raises Conflict when the game is no longer at base_version (or, for base_version 0, exists),
         DuplicateRequest when request_id was already used in this game."""
+
+    def live_games(self) -> int:
+        """How many games are in progress (not ended)."""
 
     def load(self, game_id: str, after: int = 0) -> list[tuple[int, str, str]]:
         """(version, kind, json) of the events after version `after`, in order ([] for no game)."""
@@ -53,13 +68,15 @@ class GameStore(Protocol):
 
 
 class _Append:
-    __slots__ = ("game_id", "base", "rows", "request_id", "done", "version", "error")
+    __slots__ = ("game_id", "base", "rows", "request_id", "ended", "max_live", "done", "version", "error")
 
-    def __init__(self, game_id, base, rows, request_id):
+    def __init__(self, game_id, base, rows, request_id, ended=None, max_live=None):
         self.game_id = game_id
         self.base = base
         self.rows = rows
         self.request_id = request_id
+        self.ended = ended
+        self.max_live = max_live
         self.done = threading.Event()
         self.version = None
         self.error = None
@@ -86,7 +103,10 @@ class SqliteStore:
         fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
         try:
             writer = self._connect()
+            fill = not writer.execute("SELECT 1 FROM sqlite_master WHERE name = 'live_games'").fetchone()
             writer.executescript(SCHEMA)
+            if fill:
+                writer.execute(LIVE_GAMES_FILL)
         except BaseException:  # not a database (a text file, a directory): leave nothing of ours beside it
             os.close(self._lock_fd)
             if made_lock:
@@ -132,11 +152,15 @@ class SqliteStore:
     def game_ids(self) -> list[str]:
         return [r[0] for r in self._reader().execute("SELECT DISTINCT game_id FROM events")]
 
+    def live_games(self) -> int:
+        return self._reader().execute("SELECT count(*) FROM live_games").fetchone()[0]
+
     # --- writes ----------------------------------------------------------------------------------
-    def append(self, game_id: str, base_version: int, rows, request_id: str | None = None) -> int:
+    def append(self, game_id: str, base_version: int, rows, request_id: str | None = None, *,
+               ended: bool | None = None, max_live: int | None = None) -> int:
         if not rows:
             return base_version
-        op = _Append(game_id, base_version, list(rows), request_id or None)
+        op = _Append(game_id, base_version, list(rows), request_id or None, ended, max_live)
         with self._lock:
             if self._closed:
                 raise RuntimeError("the game store is closed")
@@ -182,6 +206,11 @@ class SqliteStore:
 
     @staticmethod
     def _insert(conn: sqlite3.Connection, op: _Append) -> None:
+        if op.base == 0 and op.max_live is not None:  # counted in the transaction: exact across processes
+            live = conn.execute("SELECT count(*) FROM live_games").fetchone()[0]
+            if live >= op.max_live:
+                op.error = TooManyGames(op.max_live)
+                return
         conn.execute("SAVEPOINT one")
         try:
             version = op.base
@@ -189,6 +218,9 @@ class SqliteStore:
                 version += 1
                 conn.execute("INSERT INTO events (game_id, version, kind, data, request_id) VALUES (?, ?, ?, ?, ?)",
                              (op.game_id, version, kind, data, op.request_id if i == len(op.rows) - 1 else None))
+            if op.ended is not None:
+                conn.execute("DELETE FROM live_games WHERE game_id = ?" if op.ended else
+                             "INSERT OR IGNORE INTO live_games (game_id) VALUES (?)", (op.game_id,))
             conn.execute("RELEASE one")
             op.version = version
         except (ValueError, TypeError, OverflowError, sqlite3.InterfaceError) as exc:  # this append's values

@@ -12,6 +12,7 @@ one status here (`_status_of`), falling back to the server's common mapping (err
 | Refused              | FAILED_PRECONDITION | trailing metadata `lexicon-reason`       |
 | StaleVersion         | ABORTED             | trailing metadata `lexicon-version`      |
 | LexiconUnavailable   | UNAVAILABLE         |                                          |
+| TooManyGames         | RESOURCE_EXHAUSTED  | (HTTP 429)                               |
 | sqlite3 operational  | UNAVAILABLE         | the games database failed; nothing stored |
 """
 
@@ -30,6 +31,7 @@ from lexicon_service.games.errors import (
     PermissionDenied,
     Refused,
     StaleVersion,
+    TooManyGames,
     Unauthenticated,
 )
 from lexicon_service.games.service import GameService
@@ -68,6 +70,8 @@ def _game_status_of(exc: BaseException):
         return grpc.StatusCode.ABORTED, str(exc), (("lexicon-version", str(exc.actual)),)
     if isinstance(exc, LexiconUnavailable):
         return grpc.StatusCode.UNAVAILABLE, str(exc), ()
+    if isinstance(exc, TooManyGames):
+        return grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc), ()
     if isinstance(exc, sqlite3.OperationalError):  # locked past the busy timeout, disk full, I/O: nothing was stored
         log.warning("the games database failed: %s", exc)
         return grpc.StatusCode.UNAVAILABLE, f"the games database failed ({exc}); nothing was changed, retry", ()

@@ -36,7 +36,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
-from lexicon_service.games.service import GameService
+from lexicon_service.games.service import MAX_GAMES, GameService
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
@@ -294,7 +294,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   tokens=(), tls: TlsConfig | None = None, load: bool = True, loader=None,
                   max_concurrent_rpcs: int | None = None, reuse_port: bool = False,
                   fast_threads: int = FAST_THREADS, games_db=None, game_clock=None,
-                  watch_streams: int = WATCH_STREAMS) -> tuple[LexiconServer, int]:
+                  watch_streams: int = WATCH_STREAMS, max_games: int | None = MAX_GAMES) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
@@ -306,7 +306,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     health...). `fast_threads`: threads for the short calls (CheckWords, ValidateMove, ScoreMove).
     `games_db`: the SQLite file of the server-held games (None: a temporary one, removed on stop);
     `game_clock`: the games' clock (default time.time; tests inject one). `watch_streams`: WatchGame streams
-    open at once (beyond: RESOURCE_EXHAUSTED).
+    open at once (beyond: RESOURCE_EXHAUSTED). `max_games`: games in progress in `games_db` (beyond,
+    CreateGame gets RESOURCE_EXHAUSTED; None: no limit).
     """
     limits = limits or Limits()
     quiet_grpc_tracebacks()
@@ -334,7 +335,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
             _Routed(LexiconServicer(registry, limits), fast, FAST_METHODS[LEXICON_SERVICE]), services)
         game_pb2_grpc.add_GameServiceServicer_to_server(
             _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), services)
-        games = GameService(games_store, clock=game_clock or time.time)
+        games = GameService(games_store, clock=game_clock or time.time, max_games=max_games)
         game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
         watch = _StreamLimit(game_sessions.WatchGame, watch_streams, "WatchGame")
         session = _Routed(_Routed(game_sessions, game_pool, GAME_METHODS), watch_pool, ("WatchGame",),
