@@ -14,8 +14,57 @@ import threading
 import time
 
 import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from lexicon_service.server.errors import log_client_error
+
+# Connections (and requests) open at once per process; a request on one more gets uvicorn's 503 at once. Event
+# streams are capped lower, by create_app's max_streams.
+MAX_CONNECTIONS = 1_000
+# Seconds a request may take to arrive whole (head and body), counted from the connection's opening or
+# the request's first byte; then the connection is closed. uvicorn times only idle keep-alive
+# connections, so one that never sends (or sends a header byte a minute) would hold a place forever.
+RECEIVE_TIMEOUT = 30.0
+
+
+class _ReceiveTimeoutProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 protocol, closing a connection whose request is not received within
+    `receive_timeout` seconds (set by HttpServer on a subclass)."""
+
+    receive_timeout = RECEIVE_TIMEOUT
+    _receive_timer = None
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._arm()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._receive_timer is None:  # a next request on a kept-alive connection
+            self._arm()
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        super().on_message_complete()
+
+    def connection_lost(self, exc) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._receive_timer = self.loop.call_later(self.receive_timeout, self._receive_timed_out)
+
+    def _disarm(self) -> None:
+        if self._receive_timer is not None:
+            self._receive_timer.cancel()
+            self._receive_timer = None
+
+    def _receive_timed_out(self) -> None:
+        self._receive_timer = None
+        if not self.transport.is_closing():
+            log_client_error("slow HTTP request", "closed an HTTP connection whose request did not arrive "
+                             "within %.0f s", self.receive_timeout)
+            self.transport.close()
 
 
 class _InvalidRequests(logging.Filter):
@@ -62,7 +111,8 @@ def bind_socket(address: str, reuse_port: bool) -> socket.socket:
 class HttpServer:
     """start() returns once uvicorn listens; stop() closes connections and joins the thread."""
 
-    def __init__(self, app, address: str, *, tls=None, reuse_port: bool = False) -> None:
+    def __init__(self, app, address: str, *, tls=None, reuse_port: bool = False,
+                 max_connections: int = MAX_CONNECTIONS, receive_timeout: float = RECEIVE_TIMEOUT) -> None:
         self.socket = bind_socket(address, reuse_port)
         self.port = self.socket.getsockname()[1]
         self.host = split_address(address)[0] or "0.0.0.0"
@@ -73,8 +123,10 @@ class HttpServer:
             if tls.client_ca_file:
                 kwargs.update(ssl_ca_certs=tls.client_ca_file, ssl_cert_reqs=ssl.CERT_REQUIRED)
         self.app = app
+        protocol = type("ReceiveTimeoutProtocol", (_ReceiveTimeoutProtocol,), {"receive_timeout": receive_timeout})
         config = uvicorn.Config(app, lifespan="off", access_log=False, log_level="warning",
-                                server_header=False, timeout_graceful_shutdown=5, **kwargs)
+                                server_header=False, timeout_graceful_shutdown=5, http=protocol,
+                                limit_concurrency=max_connections + 1, **kwargs)  # uvicorn counts the new one
         config.load()  # here, so that a bad certificate fails the start, not the thread
         uvicorn_log = logging.getLogger("uvicorn.error")
         if _INVALID_REQUESTS not in uvicorn_log.filters:
