@@ -10,7 +10,8 @@ Flags override environment variables, which override defaults:
   --token-file   LEXICON_TOKEN_FILE   (or LEXICON_TOKEN: the token itself; comma-separated for several)
   --tls-cert / --tls-key / --tls-client-ca   LEXICON_TLS_CERT / LEXICON_TLS_KEY / LEXICON_TLS_CLIENT_CA
   --http         LEXICON_HTTP         off (host:port: also serve the JSON API and the web pages, same
-                                          process(es), tokens and TLS; see lexicon_service/http)
+                                          process(es), tokens and TLS; see lexicon_service/http; at most
+                                          1,000 connections per process, 30 s for a request to arrive)
   --db           LEXICON_DB           the SQLite file of server-held games (default: games.db in
                                       $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service)
   --max-games    LEXICON_MAX_GAMES    10000 games in progress in that file (ended ones do not count);
@@ -96,7 +97,8 @@ def add_parser(subparsers) -> None:
                         f"1-{BOUNDS['processes'][1]})")
     p.add_argument("--http", default=None,
                    help="also serve the JSON API and the pages /judge, /lookup, /games on host:port, with the same "
-                        "tokens and TLS (env LEXICON_HTTP; default off)")
+                        "tokens and TLS (env LEXICON_HTTP; default off); per process at most 1,000 connections "
+                        "(beyond: 503) and 30 s for a request to arrive whole (else the connection is closed)")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # set for --processes children
     p.add_argument("--token-file", default=None,
                    help="require 'authorization: Bearer <token>'; file holds one token per line "
