@@ -296,7 +296,7 @@ def decide_costs() -> tuple[float, float]:
         def __init__(self):
             self.rows = {}
 
-        def append(self, game_id, base, rows, request_id=None):
+        def append(self, game_id, base, rows, request_id=None, **status):  # ended=, max_live=: not kept
             have = self.rows.setdefault(game_id, [])
             for kind, data in rows:
                 have.append((len(have) + 1, kind, data))
