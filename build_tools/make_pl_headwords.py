@@ -322,9 +322,12 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
         if not forms:
             stats["no-paradigm"] += 1
             continue
-        need = share if cand in own or density >= COMPLETE_LIST else DERIVED_SHARE
-        if cand not in own and len(explains[cand]) < DERIVED_WORDS:
+        several = len(explains[cand]) >= DERIVED_WORDS
+        if cand not in own and not several:
             continue
+        # a word of the list that explains several words is as well witnessed as a lemma that
+        # is none: the same bar (SHARE is for a word that explains only itself)
+        need = DERIVED_SHARE if several and density < COMPLETE_LIST else share
         if len(forms & listed) < need * density * len(forms):
             stats["paradigm-off-list"] += 1
             continue
