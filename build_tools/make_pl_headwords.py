@@ -314,8 +314,13 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
     chosen: list[str] = []
     stats = {"words": len(listed), "unknown-words": len(unknown), "no-paradigm": 0,
              "paradigm-off-list": 0}
-    # most words explained first; a word of the list before a lemma that is none
-    for cand in sorted(forms_of, key=lambda w: (-len(explains[w]), w not in own, w)):
+    # most words explained first; of those, the paradigm with most of its forms on the list (of
+    # two readings of gibsona, gibson's paradigm, not a feminine gibsona's); then a word of the
+    # list before a lemma that is none
+    def on_list(w: str) -> float:
+        return len(forms_of[w] & listed) / len(forms_of[w]) if forms_of[w] else 0.0
+
+    for cand in sorted(forms_of, key=lambda w: (-len(explains[w]), -on_list(w), w not in own, w)):
         if not explains[cand] - covered:
             continue
         forms = forms_of[cand]
