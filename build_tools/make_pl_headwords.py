@@ -117,7 +117,9 @@ def attested_lemmas_of_words(words: list[str], workers: int = 2, *, density: flo
     attest it (the sjp.pl game list subset stops at 8 letters: aplauzować). On a partial list
     (DENSITY, ``list_density`` of the cited lemmas, below ``COMPLETE_LIST``: a half of the game
     list, a federation's list of new words) a lemma is also attested by its forms (see
-    ``SOLE_WITNESSES``, ``FORM_SHARE``); aktorzy, a form of aktor, witnesses no verb aktorzyć."""
+    ``SOLE_WITNESSES``, ``FORM_SHARE``); aktorzy, a form of aktor, witnesses no verb aktorzyć.
+    There a lemma longer than the list's words is judged by its forms as well: a partial list
+    says no more of a long citation form than of a short one it lacks."""
     from collections import Counter
 
     listed = set(words)
@@ -131,6 +133,7 @@ def attested_lemmas_of_words(words: list[str], workers: int = 2, *, density: flo
     if density < COMPLETE_LIST:
         from build_tools.expand_pl import expand_lemma
 
+        cited = {h for h in cited if h in listed}
         sole = Counter(next(iter(heads)) for heads in each.values() if len(heads) == 1)
         lengths = range(min(map(len, listed)), longest + 1)
         for h in sorted(named - cited):

@@ -136,6 +136,19 @@ def test_a_lemma_missing_from_a_partial_list_is_attested_by_its_forms():
     assert attested_lemmas_of_words(["aaronowa", "kot"], 1, density=0.5) == {"kot"}
 
 
+def test_on_a_partial_list_a_lemma_longer_than_its_words_is_attested_by_its_forms():
+    from build_tools.make_pl_headwords import attested_lemmas_of_words
+
+    # malować is longer than the list's words: a complete list could not hold it, so one form
+    # attests it; a partial one says no more of it than of a short lemma it lacks, so its forms
+    # of the list's lengths (maluj, maluje, malują, maluję) must meet FORM_SHARE x density
+    assert attested_lemmas_of_words(["kot", "maluje"], 1, density=1.0) == {"kot", "malować"}
+    stats: dict = {}
+    assert attested_lemmas_of_words(["kot", "maluje"], 1, density=0.8, stats=stats) == {"kot"}
+    assert stats["cited-lemmas"] == 1
+    assert attested_lemmas_of_words(["kot", "maluje", "maluj"], 1, density=0.8) == {"kot", "malować"}
+
+
 def test_citation_candidates_swap_the_ending_of_known_words():
     from build_tools.make_pl_headwords import citation_candidates
 
