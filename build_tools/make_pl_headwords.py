@@ -29,8 +29,9 @@ the list, or longer than any word of the list, as in step 2) that the first list
 (achać, abba, aplauzować, ...) that pl_PL.dic does not have. A list that is partial (its share
 of SGJP's forms, ``list_density``, below ``COMPLETE_LIST``: half of the game list, a list of
 new words) also attests a lemma by its forms: words that only this lemma explains, and enough
-of its paradigm on the list (``attested_lemmas_of_words``); on the complete game list a
-missing citation form is evidence against the lemma, and nothing is attested that way.
+of its paradigm on the list (``attested_lemmas_of_words``; there a lemma longer than the
+list's words is judged the same way); on the complete game list a missing citation form is
+evidence against the lemma, and nothing is attested that way.
 Because that list is also what the benchmark measures recall on, bench/bench_lexicon.py reports
 a held-out recall as well: a build from the lemmas of one half of the list only, recall
 measured on the other half.
@@ -117,7 +118,9 @@ def attested_lemmas_of_words(words: list[str], workers: int = 2, *, density: flo
     attest it (the sjp.pl game list subset stops at 8 letters: aplauzować). On a partial list
     (DENSITY, ``list_density`` of the cited lemmas, below ``COMPLETE_LIST``: a half of the game
     list, a federation's list of new words) a lemma is also attested by its forms (see
-    ``SOLE_WITNESSES``, ``FORM_SHARE``); aktorzy, a form of aktor, witnesses no verb aktorzyć."""
+    ``SOLE_WITNESSES``, ``FORM_SHARE``); aktorzy, a form of aktor, witnesses no verb aktorzyć.
+    There a lemma longer than the list's words is judged by its forms as well: a partial list
+    says no more of a long citation form than of a short one it lacks."""
     from collections import Counter
 
     listed = set(words)
@@ -131,6 +134,7 @@ def attested_lemmas_of_words(words: list[str], workers: int = 2, *, density: flo
     if density < COMPLETE_LIST:
         from build_tools.expand_pl import expand_lemma
 
+        cited = {h for h in cited if h in listed}
         sole = Counter(next(iter(heads)) for heads in each.values() if len(heads) == 1)
         lengths = range(min(map(len, listed)), longest + 1)
         for h in sorted(named - cited):
@@ -223,9 +227,9 @@ def hunspell_words(dic: Path) -> frozenset[str]:
 # many lemma endings are taken at the longest ending found
 CANDIDATE_ENDING = 6
 CANDIDATES = 3
-# a lemma that is no word of the list is kept when it explains at least DERIVED_WORDS unknown
-# words and DERIVED_SHARE x density of its forms are on the list (GUESS_SHARE is for the list's
-# own words, which explain only themselves far more often)
+# on a partial list, a candidate that explains at least DERIVED_WORDS unknown words (a lemma that
+# is no word of the list must) is kept when DERIVED_SHARE x density of its forms are on the list
+# (GUESS_SHARE is for a word of the list that explains only itself, as most do)
 DERIVED_WORDS = 2
 DERIVED_SHARE = 0.4
 
@@ -272,9 +276,11 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
     Each such word W is a candidate lemma; the build would guess its paradigm from MODEL_LEMMAS
     (guess_pl.guess, headword only, as for a headword-list entry), and the candidate explains
     the unknown words that paradigm makes. Candidates are taken greedily, the one explaining
-    most unknown words first, while they explain a word not yet explained, and kept when at
-    least SHARE x DENSITY of their forms of the list's lengths are on the list (``GUESS_SHARE``;
-    DENSITY: ``list_density``, the same share for the SGJP lemmas on the list). A
+    most unknown words first (of those, the one with the larger share of its forms on the
+    list), while they explain a word not yet explained, and kept when at least SHARE x DENSITY
+    of their forms of the list's lengths are on the list (``GUESS_SHARE``; DENSITY:
+    ``list_density``, the same share for the SGJP lemmas on the list; on a partial list,
+    ``DERIVED_SHARE`` for a candidate explaining several words). A
     word explained by nothing else is its own lemma (the build's guess decides how it
     inflects: an uncertain guess admits the headword alone). The lemmas ``citation_candidates``
     proposes are candidates too, after a word of the list that explains as many."""
@@ -314,17 +320,25 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
     chosen: list[str] = []
     stats = {"words": len(listed), "unknown-words": len(unknown), "no-paradigm": 0,
              "paradigm-off-list": 0}
-    # most words explained first; a word of the list before a lemma that is none
-    for cand in sorted(forms_of, key=lambda w: (-len(explains[w]), w not in own, w)):
+    # most words explained first; of those, the paradigm with most of its forms on the list (of
+    # two readings of gibsona, gibson's paradigm, not a feminine gibsona's); then a word of the
+    # list before a lemma that is none
+    def on_list(w: str) -> float:
+        return len(forms_of[w] & listed) / len(forms_of[w]) if forms_of[w] else 0.0
+
+    for cand in sorted(forms_of, key=lambda w: (-len(explains[w]), -on_list(w), w not in own, w)):
         if not explains[cand] - covered:
             continue
         forms = forms_of[cand]
         if not forms:
             stats["no-paradigm"] += 1
             continue
-        need = share if cand in own or density >= COMPLETE_LIST else DERIVED_SHARE
-        if cand not in own and len(explains[cand]) < DERIVED_WORDS:
+        several = len(explains[cand]) >= DERIVED_WORDS
+        if cand not in own and not several:
             continue
+        # a word of the list that explains several words is as well witnessed as a lemma that
+        # is none: the same bar (SHARE is for a word that explains only itself)
+        need = DERIVED_SHARE if several and density < COMPLETE_LIST else share
         if len(forms & listed) < need * density * len(forms):
             stats["paradigm-off-list"] += 1
             continue

@@ -136,6 +136,19 @@ def test_a_lemma_missing_from_a_partial_list_is_attested_by_its_forms():
     assert attested_lemmas_of_words(["aaronowa", "kot"], 1, density=0.5) == {"kot"}
 
 
+def test_on_a_partial_list_a_lemma_longer_than_its_words_is_attested_by_its_forms():
+    from build_tools.make_pl_headwords import attested_lemmas_of_words
+
+    # malować is longer than the list's words: a complete list could not hold it, so one form
+    # attests it; a partial one says no more of it than of a short lemma it lacks, so its forms
+    # of the list's lengths (maluj, maluje, malują, maluję) must meet FORM_SHARE x density
+    assert attested_lemmas_of_words(["kot", "maluje"], 1, density=1.0) == {"kot", "malować"}
+    stats: dict = {}
+    assert attested_lemmas_of_words(["kot", "maluje"], 1, density=0.8, stats=stats) == {"kot"}
+    assert stats["cited-lemmas"] == 1
+    assert attested_lemmas_of_words(["kot", "maluje", "maluj"], 1, density=0.8) == {"kot", "malować"}
+
+
 def test_citation_candidates_swap_the_ending_of_known_words():
     from build_tools.make_pl_headwords import citation_candidates
 
@@ -155,3 +168,29 @@ def test_a_lemma_by_analogy_need_not_be_a_word_of_a_partial_list():
     assert "glabutek" not in guessed_lemmas_of_words(words, models, density=1.0)[0]
     # a lemma no word of the list is must explain two of them
     assert guessed_lemmas_of_words(["glabutki", "smutki", "kot"], models, density=0.5)[0] == []
+
+
+def test_a_word_of_a_partial_list_explaining_several_words_meets_the_derived_lemmas_bar():
+    from build_tools.make_pl_headwords import guessed_lemmas_of_words
+
+    models = ["matka", "kot"]
+    # glabutka (like matka) has 7 forms of 3-8 letters, two on the list (share 0.29): as well
+    # witnessed as a lemma that is no word of the list, so the same bar (DERIVED_SHARE x density
+    # = 0.24), not GUESS_SHARE x density (0.44)
+    assert guessed_lemmas_of_words(["glabutka", "glabutki", "kot"], models, density=0.6)[0] == ["glabutka"]
+    # a word explaining only itself keeps GUESS_SHARE
+    lemmas, stats = guessed_lemmas_of_words(["glabutka", "kot"], models, density=0.6)
+    assert lemmas == [] and stats["paradigm-off-list"] == 1
+    # on a complete list nothing changes: every candidate meets GUESS_SHARE
+    assert guessed_lemmas_of_words(["glabutka", "glabutki", "kot"], models, density=0.95)[0] == []
+
+
+def test_of_lemmas_by_analogy_explaining_as_many_words_the_paradigm_more_on_the_list_wins():
+    from build_tools.make_pl_headwords import guessed_lemmas_of_words
+
+    # glabutka and glabutki: the feminine glabutka (like matka: 2 of its 7 forms on the list) and
+    # glabutek (like kotek, proposed by kotka/kotki: 2 of 4) explain both; glabutek is taken and
+    # glabutka, which then explains nothing new, is not
+    words = ["glabutka", "glabutki", "kotka", "kotki", "kot"]
+    lemmas, stats = guessed_lemmas_of_words(words, ["kotek", "matka", "kot"], density=0.5)
+    assert lemmas == ["glabutek"] and stats["lemmas-not-on-the-list"] == 1
