@@ -116,23 +116,15 @@ def _morfeusz():
     return _generator
 
 
-_analyser = None
-
-
 def dotted_abbreviations(words: Iterable[str]) -> list[str]:
     """The words SGJP does not know bare but knows, with a full stop, only as abbreviations
     ("np" -> "np."): spelling dictionaries list such abbreviations without their dot, and the
     game admits no abbreviation. Words SGJP knows bare ("dom", "ul") are never returned."""
-    global _analyser
-    if _analyser is None:
-        import morfeusz2
-
-        _analyser = morfeusz2.Morfeusz(expand_tags=False)
     found = []
     for word in words:
-        if not all(seg[2][2] == "ign" for seg in _analyser.analyse(word)):
+        if not all(seg[2][2] == "ign" for seg in _analyse(word)):
             continue
-        dotted = _analyser.analyse(word + ".")
+        dotted = _analyse(word + ".")
         if any(seg[0] == 0 and seg[1] == 1 and seg[2][2].startswith("brev") for seg in dotted):
             found.append(word)
     return found
@@ -199,13 +191,13 @@ _RAW = None
 
 
 def _raw_api():
-    """The SWIG functions behind morfeusz2's wrapper objects (saves ~20% per generated form)."""
+    """The SWIG functions behind morfeusz2's wrapper objects (saves ~20% per generated form; the
+    result list is made without its Python wrapper too: Morfeusz is called 360,000 times a build)."""
     global _RAW
     if _RAW is None:
         import _morfeusz2 as M
-        import morfeusz2
 
-        _RAW = (M._Morfeusz_generate, morfeusz2.InterpsList, M.MorphInterpretation__orth_get,
+        _RAW = (M._Morfeusz_generate, M.new_InterpsList, M.MorphInterpretation__orth_get,
                 M.MorphInterpretation__lemma_get, M.MorphInterpretation_tagId_get,
                 M.MorphInterpretation_nameId_get, M.MorphInterpretation_labelsId_get)
     return _RAW
