@@ -661,7 +661,7 @@ def _raise_terminated(signum, frame):
 
 
 def _default_sigterm_in_child() -> None:
-    # A forked worker must die on SIGTERM (Pool.terminate sends it), even one stuck where Python
+    # A forked worker must die on SIGTERM (parallel.ordered_map sends it), even one stuck where Python
     # code never runs again, so it gets the default action back before it does anything.
     if signal.getsignal(signal.SIGTERM) is _raise_terminated:
         with contextlib.suppress(ValueError):

@@ -38,6 +38,7 @@ Choosing the model:
 from __future__ import annotations
 
 from bisect import bisect_left
+from itertools import islice
 from typing import Iterable
 
 _TOP = "\U0010ffff"
@@ -305,10 +306,9 @@ def _guess_corroborated(word, models, flags, hforms, want_class, listed=frozense
     pools.append((models.all, MIN_SHARED, 2, 4))
     best = None
     for rev_list, deepest, depth, per_level in pools:
-        for n, (shared, found) in enumerate(_candidates(rev_list, word, deepest, want_class,
-                                                        per_level=per_level)):
-            if n >= depth:
-                break
+        # islice: the level after the last one looked at is never made (its models' paradigms)
+        for shared, found in islice(_candidates(rev_list, word, deepest, want_class,
+                                                per_level=per_level), depth):
             n_word = len(word)
             for model, items in found:
                 # ranked by the paradigm's own forms (cheap); the fused forms and nie- forms

@@ -7,6 +7,8 @@ import multiprocessing as mp
 import signal
 import threading
 import warnings
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from typing import Callable, Iterable, Iterator, TypeVar
 
@@ -107,12 +109,32 @@ def ordered_map(func: Callable[[T], R], chunks: Iterable[T], *, workers: int,
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     if before_fork is not None and ctx.get_start_method() == "fork":
         before_fork()
-    # workers are forked with SIGTERM's default action, so that Pool.terminate kills even one stuck
-    # inside fork() (in a library's at-fork handler) before any of its Python code runs
-    with sigterm_action(signal.SIG_DFL):
-        pool = ctx.Pool(workers, initializer=_start_worker, initargs=(initializer, initargs))
-    with pool:
-        yield from pool.imap(func, chunks, chunksize=1)
+    # concurrent.futures rather than multiprocessing.Pool: Pool's worker-maintenance thread also
+    # wakes on the results pipe and spins while a result is in it (2 s of CPU in a Polish build)
+    executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_start_worker,
+                                   initargs=(initializer, initargs))
+    pending: deque = deque()        # futures of the chunks submitted, in input order
+    mine: list = []                 # the worker processes
+    try:
+        for chunk in chunks:
+            if mine:
+                pending.append(executor.submit(func, chunk))
+            else:
+                # the first submit forks the workers; with SIGTERM's default action, so that a
+                # worker stuck inside fork() (in a library's at-fork handler) can still be stopped
+                others = set(mp.active_children())
+                with sigterm_action(signal.SIG_DFL):
+                    pending.append(executor.submit(func, chunk))
+                mine = [p for p in mp.active_children() if p not in others]
+            if len(pending) > 2 * workers:      # a bounded look-ahead: two chunks per worker
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        if pending:     # stopped early (an error, Ctrl-C, SIGTERM, the caller let go): stop the workers
+            for p in mine:
+                p.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
 @contextlib.contextmanager

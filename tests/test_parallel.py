@@ -1,8 +1,11 @@
 """build_tools.parallel forks its workers only when no other thread runs in the process."""
 
+import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import grpc
 import pytest
@@ -20,6 +23,36 @@ def test_forks_workers_when_no_other_thread_runs():
     results = list(ordered_map(_pid_and_double, [[1, 2], [3], [4, 5]], workers=2))
     assert [r for _, r in results] == [[2, 4], [6], [8, 10]]
     assert os.getpid() not in {pid for pid, _ in results}
+
+
+def _dies_on_three(chunk):
+    if chunk == [3]:
+        os._exit(3)
+    return chunk
+
+
+def _slow(chunk):
+    time.sleep(30)
+    return chunk
+
+
+def test_a_dead_worker_stops_the_map_instead_of_hanging_it():
+    with pytest.raises(BrokenProcessPool):
+        list(ordered_map(_dies_on_three, ([i] for i in range(50)), workers=2))
+    assert multiprocessing.active_children() == [] and other_threads() == []
+
+
+def _chunks_then_a_bad_line():
+    yield from ([i] for i in range(3))
+    raise ValueError("a bad input line")
+
+
+def test_a_map_stopped_early_stops_its_workers_at_once():
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="bad input line"):
+        list(ordered_map(_slow, _chunks_then_a_bad_line(), workers=2))
+    assert time.monotonic() - started < 20      # the workers' 30 s chunks were not waited for
+    assert multiprocessing.active_children() == [] and other_threads() == []
 
 
 def test_a_running_grpc_server_keeps_the_work_in_this_process():
