@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
-from loadgen import rss_mb, server_log, start_server, stop_server  # noqa: E402
+from loadgen import lexicons_and_words, rss_mb, server_log, start_server, stop_server  # noqa: E402
 
 from lexicon_service.http import api  # noqa: E402
 from lexicon_service.rules import load_rule_set  # noqa: E402
@@ -466,16 +466,7 @@ def main(argv=None) -> int:
     parser.add_argument("--full-games", type=int, default=3)
     parser.add_argument("--shared", default=None, help="unused (make bench passes it)")
     args = parser.parse_args(argv)
-    names = sorted(p.name[:-4] for p in Path(args.lexicons).glob("*.lex"))
-    if not names:
-        raise SystemExit(f"no lexicons in {args.lexicons}")
-    from lexicon_service.lexicon import load_lexicon
-
-    words = []
-    for name in names:
-        with load_lexicon(Path(args.lexicons) / f"{name}.lex") as lexicon:
-            keys = [k for _, k in zip(range(2000), lexicon._forms.iterkeys("k"))]
-            words += [lexicon.display(k) for k in keys if lexicon.display(k).isalpha()]
+    names, words = lexicons_and_words(args.lexicons)
     rnd = random.Random(args.seed)
     fuzzer = HttpFuzzer(rnd, names, words)
     routes = [*api.ROUTES, *api.SESSION_ROUTES, "events", "view", "page"]

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
-from loadgen import rss_mb, server_log, start_server, stop_server  # noqa: E402
+from loadgen import lexicons_and_words, rss_mb, server_log, start_server, stop_server  # noqa: E402
 
 from google.protobuf import message_factory  # noqa: E402
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
@@ -420,16 +420,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--shared", default=None, help="unused (make bench passes it)")
     args = parser.parse_args(argv)
-    names = sorted(p.name[:-4] for p in Path(args.lexicons).glob("*.lex"))
-    if not names:
-        raise SystemExit(f"no lexicons in {args.lexicons}")
-    from lexicon_service.lexicon import load_lexicon
-
-    words = []
-    for name in names:
-        with load_lexicon(Path(args.lexicons) / f"{name}.lex") as lexicon:
-            keys = [k for _, k in zip(range(2000), lexicon._forms.iterkeys("k"))]
-            words += [lexicon.display(k) for k in keys if lexicon.display(k).isalpha()]
+    names, words = lexicons_and_words(args.lexicons)
     proc = start_server(args.lexicons, "--processes", "1", log_level="INFO")
     port = proc.port
     fuzzer = Fuzzer(random.Random(args.seed), names, words)

@@ -3,6 +3,7 @@ clients and the load loop that drives them.
 
   * `start_server`: `lexicon-service serve` as a child on free loopback ports, its log in a file.
   * `process_tree`, `cpu_seconds`, `rss_mb`, `load_average`, `percentile`.
+  * `lexicons_and_words`: the lexicons of a directory and some of their words (for the fuzzers).
   * `H2Connection`: a lean gRPC client, HTTP/2 framing and HPACK over one plain TCP socket
     (~50-120 us of CPU a call, most of it in the kernel's loopback TCP, so most of the machine goes to
     the server); `Http1Connection`: the same for the JSON API over keep-alive HTTP/1.1.
@@ -29,6 +30,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+
+def lexicons_and_words(directory, per_lexicon: int = 2000) -> tuple[list[str], list[str]]:
+    """The names of the lexicons in `directory` and up to `per_lexicon` words of each (SystemExit
+    when there is none)."""
+    from lexicon_service.lexicon import load_lexicon
+
+    names = sorted(p.name[:-4] for p in Path(directory).glob("*.lex"))
+    if not names:
+        raise SystemExit(f"no lexicons in {directory}")
+    words = []
+    for name in names:
+        with load_lexicon(Path(directory) / f"{name}.lex") as lexicon:
+            keys = [k for _, k in zip(range(per_lexicon), lexicon._forms.iterkeys("k"))]
+            words += [lexicon.display(k) for k in keys if lexicon.display(k).isalpha()]
+    return names, words
 
 
 # --- the server and its process ------------------------------------------------------------------
