@@ -114,27 +114,38 @@ def ordered_map(func: Callable[[T], R], chunks: Iterable[T], *, workers: int,
     executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_start_worker,
                                    initargs=(initializer, initargs))
     pending: deque = deque()        # futures of the chunks submitted, in input order
-    mine: list = []                 # the worker processes
+    started = False
     try:
         for chunk in chunks:
-            if mine:
+            if started:
                 pending.append(executor.submit(func, chunk))
             else:
                 # the first submit forks the workers; with SIGTERM's default action, so that a
                 # worker stuck inside fork() (in a library's at-fork handler) can still be stopped
-                others = set(mp.active_children())
                 with sigterm_action(signal.SIG_DFL):
                     pending.append(executor.submit(func, chunk))
-                mine = [p for p in mp.active_children() if p not in others]
+                started = True
             if len(pending) > 2 * workers:      # a bounded look-ahead: two chunks per worker
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
     finally:
         if pending:     # stopped early (an error, Ctrl-C, SIGTERM, the caller let go): stop the workers
-            for p in mine:
-                p.terminate()
+            _stop_workers(executor)
         executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(executor: ProcessPoolExecutor) -> None:
+    """Kill the executor's workers at once. (Private attributes of concurrent.futures: it has no
+    such call, and `shutdown` lets every submitted chunk run to its end.)"""
+    workers = list((executor._processes or {}).values())
+    for p in workers:
+        p.terminate()
+    for p in workers:
+        p.join()
+    # A worker killed while sending a result leaves the executor's thread reading the rest of it
+    # forever: this process holds a write end of that pipe too. Closed, the read ends (EOF).
+    executor._result_queue._writer.close()
 
 
 @contextlib.contextmanager

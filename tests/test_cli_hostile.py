@@ -438,6 +438,14 @@ def test_serve_refuses_an_absurd_count_from_the_environment(tmp_path, capsys, mo
     assert_one_line_error(rc, err, "lexicon-service serve", "LEXICON_PROCESSES", "at most 64")
 
 
+@pytest.mark.parametrize("raw", ["1_0", "\u0661\u0662", "2.0"])
+def test_serve_takes_only_ascii_digits_from_the_environment(tmp_path, capsys, monkeypatch, raw):
+    # int() takes '1_0' and Arabic-Indic digits: 10 and 12 processes from values nobody wrote as such
+    monkeypatch.setenv("LEXICON_PROCESSES", raw)
+    rc, _, err = run_main(service_main, ["serve", "--address", "127.0.0.1:0", "--lexicons", tmp_path], capsys)
+    assert_one_line_error(rc, err, "lexicon-service serve", "LEXICON_PROCESSES", "not a whole number")
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["game", "--game-token", "ż", "play", "0123456789abcdef", "8H", "KOT"], "--game-token"),
     (["--token", "a b", "check", "-l", "pl-scrabble", "kot"], "--token"),

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import signal
 import socket
 import sys
@@ -42,10 +43,9 @@ def _env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
     if raw is None or raw == "":
         return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise UserError(f"environment variable {name}={raw!r} is not a whole number") from None
+    if not re.fullmatch(r"-?[0-9]+", raw.strip()):  # int() also takes '1_000' and other scripts' digits
+        raise UserError(f"environment variable {name}={raw!r} is not a whole number")
+    return int(raw)
 
 
 # What `serve` accepts for its counts, (lowest, highest): a value beyond would start that many threads or

@@ -9,6 +9,7 @@ class GameError(Exception):
 
 def shown(value: str, limit: int = 40) -> str:
     """repr() of a client's value, cut to `limit` characters (a message quoting it stays short)."""
+    value = str(value)
     return repr(value) if len(value) <= limit else f"{value[:limit]!r}... ({len(value):,} characters)"
 
 

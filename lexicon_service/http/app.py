@@ -132,6 +132,7 @@ class _Api:
         self.streams: set[threading.Event] = set()
         self.pumps: set[threading.Thread] = set()  # their threads, joined by close_streams
         self.streams_lock = threading.Lock()
+        self.streams_ended = threading.Condition(self.streams_lock)  # a stream left `streams`
         self.closing = False
         self.limits = limits
         self.auth = BearerTokenInterceptor(tokens, exempt_prefixes=()) if tokens else None
@@ -188,12 +189,15 @@ class _Api:
     def close_streams(self, timeout: float = 5.0) -> None:
         """The server stops: every event stream ends (within the servicer's poll), new ones are refused;
         waits up to `timeout` s for their threads to end."""
+        deadline = time.monotonic() + timeout
         with self.streams_lock:
             self.closing = True
             for stop in self.streams:
                 stop.set()
+            # a stream admitted just now gets its thread started after this: wait for every stream
+            # to end, then join each thread that ran one (a thread ends right after its stream)
+            self.streams_ended.wait_for(lambda: not self.streams, timeout)
             pumps = list(self.pumps)
-        deadline = time.monotonic() + timeout
         for thread in pumps:
             thread.join(max(0.0, deadline - time.monotonic()))
 
@@ -255,7 +259,7 @@ class _Api:
             finally:
                 with self.streams_lock:
                     self.streams.discard(stop)
-                    self.pumps.discard(threading.current_thread())
+                    self.streams_ended.notify_all()
 
         async def events():
             try:
@@ -278,6 +282,7 @@ class _Api:
 
         thread = threading.Thread(target=pump, name="lexicon-http-watch", daemon=True)
         with self.streams_lock:
+            self.pumps = {t for t in self.pumps if t.is_alive()}
             self.pumps.add(thread)
         thread.start()
         return StreamingResponse(events(), media_type=api.SSE,

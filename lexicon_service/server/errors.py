@@ -37,20 +37,15 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from lexicon_service.games.errors import shown
+
 log = logging.getLogger("lexicon_service.server")
 
 
 # A status message travels in a header (percent-encoded, and again inside grpc-status-details-bin): one
 # over ~8 KiB makes the client's grpc drop the answer ("Stream removed", RESOURCE_EXHAUSTED) instead of
-# reporting the error. Messages that quote a client's value quote at most SHOWN characters of it.
+# reporting the error. Messages that quote a client's value quote at most 40 characters of it (`shown`).
 MAX_STATUS_MESSAGE = 300
-SHOWN = 40
-
-
-def shown(value: str) -> str:
-    """repr() of a client's value, cut to SHOWN characters."""
-    value = str(value)
-    return repr(value) if len(value) <= SHOWN else repr(value[:SHOWN]) + f"... ({len(value):,} characters)"
 
 
 def bounded(message: str) -> str:

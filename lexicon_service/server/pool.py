@@ -62,6 +62,11 @@ class HandoffPool(futures.ThreadPoolExecutor):
         self._closed = False
 
     @property
+    def name(self) -> str:
+        """The prefix of its threads' names."""
+        return self._thread_name_prefix
+
+    @property
     def threads(self) -> int:
         """Threads started so far (at most max_workers)."""
         return len(self._workers)

@@ -153,6 +153,22 @@ class TlsConfig:
                                            require_client_auth=ca is not None)
 
 
+class _Stopped(threading.Event):
+    """Set once a server has stopped; `wait` also waits for the thread that stopped it to end, so
+    that after it no thread of the server runs (a build in this process may fork)."""
+
+    closer: threading.Thread | None = None
+
+    def wait(self, timeout: float | None = None) -> bool:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        if not super().wait(timeout):
+            return False
+        closer = self.closer
+        if closer is not None and closer is not threading.current_thread():
+            closer.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        return True
+
+
 class _StreamLimit:
     """A server-streaming method of which at most `limit` calls run at once; the next gets RESOURCE_EXHAUSTED."""
 
@@ -250,7 +266,7 @@ class LexiconServer:
                 if grace is None or grace <= 0:  # a second, harder stop: cancel what still runs
                     self.grpc_server.stop(None)
                 return self._done
-            self._done = done = threading.Event()
+            self._done = done = _Stopped()
             self._stopped.set()
             self.health.enter_graceful_shutdown()
         stopped = self.grpc_server.stop(grace)
@@ -262,8 +278,10 @@ class LexiconServer:
                     pool.shutdown(wait=False)
                 # grpc has stopped, so the threads are finishing their last task; waiting (bounded)
                 # means that once `done` is set no server thread runs (a build may then fork)
+                deadline = time.monotonic() + POOL_JOIN_SECONDS
                 for pool in self._pools:
-                    pool.join(POOL_JOIN_SECONDS)
+                    if not pool.join(max(0.0, deadline - time.monotonic())):
+                        log.warning("%s: a thread still runs %.0f s after the stop", pool.name, POOL_JOIN_SECONDS)
                 self.registry.close()
                 for close in self.on_close:
                     close()
@@ -271,7 +289,8 @@ class LexiconServer:
                 self._terminated.set()
                 done.set()
 
-        threading.Thread(target=finish, name="lexicon-close", daemon=True).start()
+        done.closer = threading.Thread(target=finish, name="lexicon-close", daemon=True)
+        done.closer.start()
         return done
 
     def wait_for_termination(self, timeout: float | None = None) -> bool:
