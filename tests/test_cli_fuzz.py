@@ -77,6 +77,14 @@ def test_both_readers_take_a_header_with_a_comment_and_ignore_fields_after_the_c
     assert table.classes["A"].cross is False
 
 
+def test_czech_reader_refuses_a_flag_that_is_both_prefix_and_suffix(tmp_path):
+    aff = tmp_path / "x.aff"
+    aff.write_text("SFX A Y 1\nSFX A 0 y .\nPFX A Y 1\nPFX A 0 x .\n", encoding="utf-8")
+    assert [a.kind for a in read_aff(aff).affixes["A"]] == ["SFX", "PFX"]   # Polish keeps both
+    with pytest.raises(ValueError, match=r"x\.aff:3: flag 'A' is both PFX and SFX"):
+        AffixTable.read(aff)
+
+
 # the same bad lines stop the Polish and the Czech build alike, with an error naming the file and line
 @pytest.mark.parametrize("lines, line, needle", [
     ("SFX", 2, "short SFX line"),
