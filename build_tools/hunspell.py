@@ -60,7 +60,6 @@ class AffixFile:
     flag_type: str = "char"
     affixes: dict[str, list[Affix]] = field(default_factory=dict)
     no_bare: set[str] = field(default_factory=set)   # NEEDAFFIX, FORBIDDENWORD, ONLYINCOMPOUND
-    problems: list[tuple[int, str]] = field(default_factory=list)
     _sfx: dict = field(default_factory=dict, repr=False, compare=False)   # (flag, ending) -> fits
     _pfx: dict = field(default_factory=dict, repr=False, compare=False)   # (flag, beginning) -> fits
     _kinds: dict = field(default_factory=dict, repr=False, compare=False)  # flag -> (has SFX, has PFX)
@@ -198,7 +197,7 @@ def _fits(affixes, kind: str, part: str) -> tuple:
 
 
 # Hunspell conditions are letters, '.' and [...] classes: no quantifier, group or alternation (both
-# .aff readers refuse the rest: as a regular expression it could take exponential time)
+# `aff_lines` refuses the rest: as a regular expression it could take exponential time)
 NOT_A_CONDITION = re.compile(r"[()*+?{}|\\$]")
 
 
@@ -206,6 +205,72 @@ def _condition(cond: str, kind: str) -> re.Pattern:
     if cond in (".", ""):
         return re.compile("")
     return re.compile(("^" + cond) if kind == "PFX" else (cond + "$"))
+
+
+@dataclass(frozen=True)
+class AffHeader:
+    """``SFX A Y 12``: the first line of a (kind, flag); cross: whether it combines with the other kind."""
+    lineno: int
+    kind: str          # "PFX" or "SFX"
+    flag: str
+    cross: bool
+
+
+@dataclass(frozen=True)
+class AffRule:
+    """``SFX A y ie/B [^aeiou]y``: strip ("" for 0), add ("" for 0), continuation flags (as written)
+    and the condition ("." when absent), checked to be Hunspell's syntax."""
+    lineno: int
+    kind: str
+    flag: str
+    strip: str
+    add: str
+    cont: str
+    condition: str
+
+
+@dataclass(frozen=True)
+class AffOption:
+    """Another directive the readers use: ``FLAG long``, ``NEEDAFFIX X``..."""
+    lineno: int
+    key: str
+    value: str
+
+
+def aff_lines(text: str, path: str | Path) -> Iterator[AffHeader | AffRule | AffOption]:
+    """The lines of an .aff file that the readers use, parsed; comment lines and the fields after a
+    rule's condition are ignored. The first PFX/SFX line of a (kind, flag) is its header. A PFX/SFX
+    line that is neither header nor rule (short, no header before it, a condition that is not
+    Hunspell's) raises ValueError naming ``path:line``, for both languages: a rule file read in
+    part would give a lexicon missing forms, and (Czech) rules numbered out of place."""
+    seen: set[tuple[str, str]] = set()
+    for lineno, line in enumerate(text.splitlines(), 1):
+        parts = line.split()
+        if not parts or parts[0].startswith("#"):
+            continue
+        key = parts[0]
+        if key in ("PFX", "SFX"):
+            if len(parts) >= 3 and (key, parts[1]) not in seen and parts[2] in ("Y", "N"):
+                seen.add((key, parts[1]))
+                yield AffHeader(lineno, key, parts[1], parts[2] == "Y")
+                continue
+            if len(parts) < 4:
+                raise ValueError(f"{path}:{lineno}: short {key} line")
+            if (key, parts[1]) not in seen:
+                raise ValueError(f"{path}:{lineno}: {key} {parts[1]} has no header line ({key} flag Y|N count)")
+            cond = parts[4] if len(parts) > 4 else "."
+            if NOT_A_CONDITION.search(cond):   # a regular expression could take exponential time
+                raise ValueError(f"{path}:{lineno}: bad condition {cond!r}: not a Hunspell condition "
+                                 "(letters, '.', [...], [^...])")
+            try:
+                re.compile(cond)
+            except re.error as exc:
+                raise ValueError(f"{path}:{lineno}: bad condition {cond!r}: {exc}") from None
+            add, _, cont = parts[3].partition("/")
+            yield AffRule(lineno, key, parts[1], "" if parts[2] == "0" else parts[2], "" if add == "0" else add,
+                          cont, cond)
+        elif len(parts) > 1:
+            yield AffOption(lineno, key, parts[1])
 
 
 def read_aff(path: str | Path) -> AffixFile:
@@ -217,40 +282,20 @@ def read_aff(path: str | Path) -> AffixFile:
         aff.encoding = _ENCODINGS.get(m.group(1).decode("ascii", "replace").upper(),
                                       m.group(1).decode("ascii", "replace"))
     text = raw.decode(aff.encoding, errors="replace")
-    headers: dict[tuple[str, str], bool] = {}
-    for lineno, line in enumerate(text.splitlines(), 1):
-        parts = line.split()
-        if not parts or parts[0].startswith("#"):
-            continue
-        key = parts[0]
-        if key == "FLAG" and len(parts) > 1:
-            aff.flag_type = {"long": "long", "num": "num", "UTF-8": "char"}.get(parts[1], "char")
-        elif key in ("NEEDAFFIX", "FORBIDDENWORD", "ONLYINCOMPOUND") and len(parts) > 1:
-            aff.no_bare.add(parts[1])
-        elif key in ("PFX", "SFX"):
-            if len(parts) == 4 and (key, parts[1]) not in headers and parts[2] in ("Y", "N"):
-                headers[(key, parts[1])] = parts[2] == "Y"
-                continue
-            if len(parts) < 4:
-                aff.problems.append((lineno, f"short {key} line"))
-                continue
-            flag = parts[1]
-            strip = "" if parts[2] == "0" else parts[2]
-            add, _, cont = parts[3].partition("/")
-            add = "" if add == "0" else add
-            cond = parts[4] if len(parts) > 4 else "."
-            if NOT_A_CONDITION.search(cond):   # a regular expression could take exponential time
-                aff.problems.append((lineno, f"bad condition {cond!r}: not a Hunspell condition "
-                                             "(letters, '.', [...], [^...])"))
-                continue
-            try:
-                pattern = _condition(cond, key)
-            except re.error as exc:
-                aff.problems.append((lineno, f"bad condition {cond!r}: {exc}"))
-                continue
-            aff.affixes.setdefault(flag, []).append(Affix(
-                key, flag, headers.get((key, flag), True), strip, add, pattern,
-                aff.split_flags(cont), _parse_condition(cond)))
+    cross: dict[tuple[str, str], bool] = {}
+    for item in aff_lines(text, path):
+        if isinstance(item, AffOption):
+            if item.key == "FLAG":
+                aff.flag_type = {"long": "long", "num": "num", "UTF-8": "char"}.get(item.value, "char")
+            elif item.key in ("NEEDAFFIX", "FORBIDDENWORD", "ONLYINCOMPOUND"):
+                aff.no_bare.add(item.value)
+        elif isinstance(item, AffHeader):
+            cross[(item.kind, item.flag)] = item.cross
+        else:
+            aff.affixes.setdefault(item.flag, []).append(Affix(
+                item.kind, item.flag, cross[(item.kind, item.flag)], item.strip, item.add,
+                _condition(item.condition, item.kind), aff.split_flags(item.cont),
+                _parse_condition(item.condition)))
     return aff
 
 

@@ -251,8 +251,6 @@ def read_hunspell(dic_path: str | Path, aff=None) -> Iterator[HeadwordEntry | Re
     if aff is None:
         aff = read_aff(aff_path_for(dic_path))
     name = dic_path.name
-    for lineno, problem in aff.problems:
-        yield Rejection(f"line {lineno}", "bad-affix-line", aff_path_for(dic_path).name, lineno, problem)
     for lineno, stem, flags, problem in read_dic(dic_path, aff):
         if problem:
             yield Rejection(stem, problem, name, lineno)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from build_tools.cli import main as build_main
+from build_tools.czech.affix import AffixTable
 from build_tools.hunspell import expand_word, read_aff
 from lexicon_service.cli import main as service_main
 from test_cli_hostile import SPAWN, assert_one_line_error, build_args, run_main
@@ -58,34 +59,49 @@ EXPONENTIAL = "(a|aa)*c"
 def test_polish_reader_refuses_a_condition_that_is_a_regular_expression(tmp_path):
     aff = tmp_path / "x.aff"
     aff.write_text(f"SET UTF-8\nSFX A Y 2\nSFX A 0 x {EXPONENTIAL}\nSFX A 0 y [^b]a\n", encoding="utf-8")
+    with pytest.raises(ValueError) as exc:
+        read_aff(aff)
+    assert str(exc.value) == (f"{aff}:3: bad condition {EXPONENTIAL!r}: not a Hunspell condition "
+                              "(letters, '.', [...], [^...])")
+
+
+def test_both_readers_take_a_header_with_a_comment_and_ignore_fields_after_the_condition(tmp_path):
+    aff = tmp_path / "x.aff"
+    aff.write_text("SET UTF-8\n# comment\nSFX A N 2 # the header's comment\nSFX A 0 y [^b]a # why\n"
+                   "SFX A 0 x . morph\n", encoding="utf-8")
     parsed = read_aff(aff)
-    assert parsed.problems == [(3, f"bad condition {EXPONENTIAL!r}: not a Hunspell condition "
-                                   "(letters, '.', [...], [^...])")]
-    # the valid rule of the flag is kept; expanding a long run of a's is immediate
-    assert sorted(expand_word("a" * 40, ("A",), parsed)) == ["a" * 40, "a" * 40 + "y"]
+    assert [(a.cross, a.add) for a in parsed.affixes["A"]] == [(False, "y"), (False, "x")]
+    assert sorted(expand_word("ka", ("A",), parsed)) == ["ka", "kax", "kay"]
+    table = AffixTable.read(aff)
+    assert [(r.add, r.condition) for r in table.classes["A"].rules] == [("y", "[^b]a"), ("x", ".")]
+    assert table.classes["A"].cross is False
 
 
-def test_polish_build_with_an_exponential_condition_reports_the_line(tmp_path, capsys):
-    (tmp_path / "cat.aff").write_text(f"SET UTF-8\nSFX A Y 1\nSFX A 0 x {EXPONENTIAL}\n", encoding="utf-8")
-    (tmp_path / "cat.dic").write_text("1\n" + "a" * 40 + "/A\n", encoding="utf-8")
-    rc, out, err = run_main(build_main, build_args(tmp_path / "cat.lex", "--hunspell", tmp_path / "cat.dic"), capsys)
-    assert rc == 0 and "Traceback" not in err
-    assert f"cat.aff:3: bad condition '{EXPONENTIAL}'" in out
+def test_czech_reader_refuses_a_flag_that_is_both_prefix_and_suffix(tmp_path):
+    aff = tmp_path / "x.aff"
+    aff.write_text("SFX A Y 1\nSFX A 0 y .\nPFX A Y 1\nPFX A 0 x .\n", encoding="utf-8")
+    assert [a.kind for a in read_aff(aff).affixes["A"]] == ["SFX", "PFX"]   # Polish keeps both
+    with pytest.raises(ValueError, match=r"x\.aff:3: flag 'A' is both PFX and SFX"):
+        AffixTable.read(aff)
 
 
+# the same bad lines stop the Polish and the Czech build alike, with an error naming the file and line
 @pytest.mark.parametrize("lines, line, needle", [
     ("SFX", 2, "short SFX line"),
     ("PFX Q", 2, "short PFX line"),
     ("SFX Q Y 1\nSFX Q", 3, "short SFX line"),
+    ("SFX Q 0 x .", 2, "SFX Q has no header line"),
     ("SFX Q Y 1\nSFX Q 0 x [", 3, "bad condition '['"),
     (f"SFX Q Y 1\nSFX Q 0 x {EXPONENTIAL}", 3, f"bad condition {EXPONENTIAL!r}: not a Hunspell condition"),
 ])
-def test_czech_reader_names_the_bad_affix_line(tmp_path, capsys, lines, line, needle):
-    (tmp_path / "cs.aff").write_text(f"SET UTF-8\n{lines}\n", encoding="utf-8")
-    (tmp_path / "cs.dic").write_text("1\n" + "a" * 40 + "/Q\n", encoding="utf-8")
-    rc, _, err = run_main(build_main, cs_args(tmp_path / "cs.lex", "--hunspell", tmp_path / "cs.dic"), capsys)
-    assert_one_line_error(rc, err, "lexicon-build", f"cs.aff:{line}: {needle}")
-    assert not (tmp_path / "cs.lex").exists()
+@pytest.mark.parametrize("language", ["pl", "cs"])
+def test_a_bad_affix_line_stops_the_build_naming_it(tmp_path, capsys, lines, line, needle, language):
+    (tmp_path / "d.aff").write_text(f"SET UTF-8\n{lines}\n", encoding="utf-8")
+    (tmp_path / "d.dic").write_text("1\n" + "a" * 40 + "/Q\n", encoding="utf-8")
+    args = (build_args if language == "pl" else cs_args)(tmp_path / "d.lex", "--hunspell", tmp_path / "d.dic")
+    rc, _, err = run_main(build_main, args, capsys)
+    assert_one_line_error(rc, err, "lexicon-build", f"d.aff:{line}: {needle}")
+    assert not (tmp_path / "d.lex").exists()
 
 
 # --- the Czech engine reads UTF-8: another encoding is an error naming the line ---------------------------

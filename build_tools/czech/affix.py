@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..hunspell import NOT_A_CONDITION
+from ..hunspell import AffHeader, AffRule, aff_lines
 
 
 @dataclass(frozen=True)
@@ -88,36 +88,17 @@ class AffixTable:
     def read(cls, path: str | Path) -> "AffixTable":
         text = Path(path).read_text(encoding="utf-8")
         classes: dict[str, AffixClass] = {}
-        for lineno, line in enumerate(text.splitlines(), 1):
-            line = line.split("#", 1)[0].strip() if not line.startswith("#") else ""
-            if not line:
-                continue
-            parts = line.split()
-            if parts[0] not in ("SFX", "PFX"):
-                continue
-            if len(parts) < (4 if len(parts) > 1 and parts[1] in classes else 3):
-                raise ValueError(f"{path}:{lineno}: short {parts[0]} line")
-            kind, flag = parts[0], parts[1]
-            if flag not in classes:
-                # header: SFX flag Y|N count
-                classes[flag] = AffixClass(kind, flag, parts[2] == "Y", [], [])
-                continue
-            strip, add = parts[2], parts[3]
-            cond = parts[4] if len(parts) > 4 else "."
-            strip = "" if strip == "0" else strip
-            cont = ""
-            if "/" in add:
-                add, cont = add.split("/", 1)
-            add = "" if add == "0" else add
-            c = classes[flag]
-            try:
-                if NOT_A_CONDITION.search(cond):
-                    raise re.error("not a Hunspell condition (letters, '.', [...], [^...])")
-                regex = _condition_regex(kind, cond)
-            except re.error as exc:
-                raise ValueError(f"{path}:{lineno}: bad condition {cond!r}: {exc}") from None
-            c.rules.append(Rule(kind, flag, len(c.rules), strip, add, cont, cond))
-            c.regexes.append(regex)
+        for item in aff_lines(text, path):
+            if isinstance(item, AffHeader):
+                if item.flag in classes:
+                    raise ValueError(f"{path}:{item.lineno}: flag {item.flag!r} is both PFX and SFX "
+                                     "(the Czech engine keeps one class per flag)")
+                classes[item.flag] = AffixClass(item.kind, item.flag, item.cross, [], [])
+            elif isinstance(item, AffRule):
+                c = classes[item.flag]
+                c.rules.append(Rule(item.kind, item.flag, len(c.rules), item.strip, item.add, item.cont,
+                                    item.condition))
+                c.regexes.append(_condition_regex(item.kind, item.condition))
         for c in classes.values():
             c.finish()
         return cls(classes)
