@@ -424,6 +424,7 @@ def test_fuzzed_word_list_and_stdin(tmp_path, lexicon, capsys, monkeypatch, data
     (["--max-message-bytes", "3000000000"], "--max-message-bytes must be"),  # was grpc's OverflowError traceback
     (["--max-concurrent-rpcs", "0"], "--max-concurrent-rpcs must be"),
     (["--max-concurrent-rpcs", "-5"], "--max-concurrent-rpcs must be"),
+    (["--max-games", "10000000"], "--max-games must be at least 1 and at most 100,000"),
 ])
 def test_serve_refuses_absurd_counts_naming_the_option(tmp_path, capsys, argv, needle):
     """Each was accepted before: a server that would start 1e8 threads or 1e5 processes (a fork bomb),

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 
@@ -60,5 +61,22 @@ def test_a_request_that_does_not_arrive_in_time_is_closed():
         time.sleep(0.1)
         with httpx.Client(base_url=server.url, timeout=5) as client:  # their places are free again
             assert client.get("/").status_code == 200
+    finally:
+        server.stop()
+
+
+def test_a_body_the_app_has_not_taken_yet_is_not_cut_by_the_receive_timeout():
+    # uvicorn stops reading a body beyond 64 KiB until the app takes it: the wait is the server's, not
+    # a slow client's, and the request must not be closed for it
+    async def late_reader(request):
+        await asyncio.sleep(1.0)
+        return PlainTextResponse(str(len(await request.body())))
+
+    app = Starlette(routes=[Route("/late", late_reader, methods=["POST"])])
+    server = HttpServer(app, "127.0.0.1:0", receive_timeout=0.3).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=5) as client:
+            answer = client.post("/late", content=b"x" * 1_000_000)
+            assert answer.status_code == 200 and answer.text == "1000000"
     finally:
         server.stop()

@@ -58,7 +58,7 @@ BOUNDS = {
     "max_results": (1, 100_000),
     "max_message_bytes": (1024, 256 << 20),
     "max_concurrent_rpcs": (1, 1_000_000),
-    "max_games": (1, 10_000_000),
+    "max_games": (1, 100_000),  # each create counts them inside the writers' transaction (0.58 ms at 11,000)
 }
 
 

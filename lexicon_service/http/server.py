@@ -61,6 +61,12 @@ class _ReceiveTimeoutProtocol(HttpToolsProtocol):
 
     def _receive_timed_out(self) -> None:
         self._receive_timer = None
+        flow = getattr(self, "flow", None)
+        if flow is not None and flow.read_paused:
+            # uvicorn stopped reading itself (a request waits behind the one being answered, or the
+            # app has not taken the body yet): the client is not the slow one; look again later
+            self._arm()
+            return
         if not self.transport.is_closing():
             log_client_error("slow HTTP request", "closed an HTTP connection whose request did not arrive "
                              "within %.0f s", self.receive_timeout)
