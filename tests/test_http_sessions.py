@@ -250,6 +250,29 @@ def test_event_streams_end_when_the_server_stops(lexicon_dir, tmp_path):
     assert not [t.name for t in set(threading.enumerate()) - before]
 
 
+def test_a_server_stopping_ends_its_http_event_streams_before_closing_the_games(lexicon_dir, tmp_path):
+    # as `serve --http` does: the HTTP server stops first, so a watcher's stream just ends (no
+    # rpc-error event saying that the game store is closed)
+    srv, _ = create_server("localhost:0", lexicon_dir, games_db=str(tmp_path / "games.db"))
+    srv.start()
+    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
+    srv.on_stop.append(web.stop)
+    try:
+        with httpx.Client(base_url=web.url, timeout=10) as client:
+            gid = new_game(client)["gameId"]
+            with client.stream("GET", f"/v1/games/{gid}/events") as stream:
+                lines = stream.iter_lines()
+                assert read_events(lines, 1)[0][0][2]["kind"] == "created"
+                stopper = threading.Thread(target=lambda: srv.stop(None).wait())
+                stopper.start()
+                rest, _ = read_events(lines, 1)
+                stopper.join()
+                assert rest == []  # ended, with no error event
+    finally:
+        web.stop()
+        srv.stop(None).wait()
+
+
 def test_with_server_tokens_the_game_token_goes_in_x_game_token(lexicon_dir, tmp_path):
     srv, _ = create_server("localhost:0", lexicon_dir, games_db=str(tmp_path / "games.db"), tokens=["server-secret"])
     srv.start()

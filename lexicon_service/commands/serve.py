@@ -270,6 +270,7 @@ def run(args) -> int:
                  ", bearer tokens required" if tokens else "", time.perf_counter() - started)
         if http_address:
             http = _start_http(server, http_address, limits, tokens, tls, workers, fast_threads, args.reuse_port)
+            server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
         print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
             print(f"lexicon-service: HTTP on {http.url}; word judge at {http.url}/judge", flush=True)

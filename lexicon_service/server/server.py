@@ -231,6 +231,7 @@ class LexiconServer:
         self._terminated = threading.Event()
         self._stop_lock = threading.Lock()
         self._done: threading.Event | None = None
+        self.on_stop: list = []  # called once grpc has stopped, before anything closes (serve's HTTP server)
         self.on_close: list = []  # called once the server has stopped (the game store)
         registry.on_reload(lambda snapshot: self._set_health(SERVING))
         self._set_health(SERVING if registry.ready else NOT_SERVING)
@@ -274,6 +275,11 @@ class LexiconServer:
         def finish():
             stopped.wait()
             try:
+                for stop in self.on_stop:
+                    try:
+                        stop()
+                    except Exception:  # noqa: BLE001 - the rest must still close
+                        log.exception("stopping %r failed", stop)
                 for pool in self._pools:
                     pool.shutdown(wait=False)
                 # grpc has stopped, so the threads are finishing their last task; waiting (bounded)
