@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
-from loadgen import lexicons_and_words, rss_mb, server_log, start_server, stop_server  # noqa: E402
+from loadgen import LETTERS, fuzz_text, lexicons_and_words, rss_mb, server_log, start_server, stop_server  # noqa: E402
 
 from lexicon_service.http import api  # noqa: E402
 from lexicon_service.rules import load_rule_set  # noqa: E402
@@ -48,7 +48,6 @@ from tests.game_helpers import find_play, tiles_of  # noqa: E402
 
 ODD = ["ſ", "\u212a", "\ue000", "ﬁ", "\u0301", "ß", "İ", "\u200b", "\x00", "\n", "\r", "\u2028", "[", "]", "[CH]",
        "?", "*", ".", " ", "\U0001f600", "\ufeff", "Å", ":", "#", ">", "(", ")", "\\", '"', "/", "%", "\x7f"]
-LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźżčďěňřšťůýx"
 # Percent-encoded path pieces: NUL, a surrogate's UTF-8, bytes that are no UTF-8, slashes, dots, a colon.
 PATH_ODD = ["%00", "%ED%A0%80", "%FF", "%C3%28", "%2F", "..", "%2E%2E", ":", "%3A", "%0A", "%20", "%25", "~", "%F0%9F%98%80"]
 SERVER_ERRORS = {500, 501}  # 503 (lexicons loading, server stopping) and 504 (a deadline the client set) are answers
@@ -65,16 +64,7 @@ class HttpFuzzer:
 
     # --- values ----------------------------------------------------------------------------------
     def text(self, max_len: int = 20) -> str:
-        r = self.rnd
-        kind = r.random()
-        if kind < 0.4 and self.words:
-            word = r.choice(self.words)
-            return word.upper() if r.random() < 0.3 else word
-        n = r.choice([0, 1, 2, 3, 5, 8, 15, 33, 64, 65, r.randrange(max_len + 1)])
-        if kind < 0.8:
-            return "".join(r.choice(LETTERS) if r.random() > 0.1 else r.choice(ODD) for _ in range(n))
-        return "".join(chr(r.choice([r.randrange(32, 0x300), r.randrange(0x300, 0xD800), r.randrange(0xE000, 0x110000)]))
-                       for _ in range(n))
+        return fuzz_text(self.rnd, self.words, ODD, max_len)
 
     def number(self):
         return self.rnd.choice(NUMBERS)

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
-from loadgen import lexicons_and_words, rss_mb, server_log, start_server, stop_server  # noqa: E402
+from loadgen import LETTERS, fuzz_text, lexicons_and_words, rss_mb, server_log, start_server, stop_server  # noqa: E402
 
 from google.protobuf import message_factory  # noqa: E402
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
@@ -51,7 +51,6 @@ from lexicon_service.server.server import streaming_methods, unary_methods  # no
 CPU_BOUND_S = 0.5
 MEMORY_BOUND_MB = 50.0
 
-LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźżčďěňřšťůýx"
 ODD = ["ſ", "\u212a", "\ue000", "\ue001", "ﬁ", "\u0301", "\u030c", "\u0307", "ß", "İ", "ı", "\u200b", "\x00", "\n",
        "\r", "\u2028", "[", "]", "[CH]", "[ch]", "?", "*", ".", " ", "\U0001f600", "\ufeff", "\u0958", "Å", "\u0340"]
 SERVER_ERRORS = ("INTERNAL", "UNKNOWN")
@@ -76,16 +75,7 @@ class Fuzzer:
         self.last_game: dict | None = None  # the game of the last game-session message made
 
     def text(self, max_len: int = 20) -> str:
-        r = self.rnd
-        kind = r.random()
-        if kind < 0.4 and self.words:
-            word = r.choice(self.words)
-            return word.upper() if r.random() < 0.3 else word
-        n = r.choice([0, 1, 2, 3, 5, 8, 15, 16, 33, 64, 65, r.randrange(max_len + 1)])
-        if kind < 0.8:
-            return "".join(r.choice(LETTERS) if r.random() > 0.1 else r.choice(ODD) for _ in range(n))
-        return "".join(chr(r.choice([r.randrange(32, 0x300), r.randrange(0x300, 0xD800), r.randrange(0xE000, 0x110000)]))
-                       for _ in range(n))
+        return fuzz_text(self.rnd, self.words, ODD, max_len)
 
     def number(self) -> int:
         r = self.rnd

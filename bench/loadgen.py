@@ -3,7 +3,7 @@ clients and the load loop that drives them.
 
   * `start_server`: `lexicon-service serve` as a child on free loopback ports, its log in a file.
   * `process_tree`, `cpu_seconds`, `rss_mb`, `load_average`, `percentile`.
-  * `lexicons_and_words`: the lexicons of a directory and some of their words (for the fuzzers).
+  * `lexicons_and_words`, `fuzz_text`: the fuzzers' lexicons, sample words and random text.
   * `H2Connection`: a lean gRPC client, HTTP/2 framing and HPACK over one plain TCP socket
     (~50-120 us of CPU a call, most of it in the kernel's loopback TCP, so most of the machine goes to
     the server); `Http1Connection`: the same for the JSON API over keep-alive HTTP/1.1.
@@ -46,6 +46,24 @@ def lexicons_and_words(directory, per_lexicon: int = 2000) -> tuple[list[str], l
             keys = [k for _, k in zip(range(per_lexicon), lexicon._forms.iterkeys("k"))]
             words += [lexicon.display(k) for k in keys if lexicon.display(k).isalpha()]
     return names, words
+
+
+# Letters of both languages (and x), from which the fuzzers' random text is mostly made
+LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźżčďěňřšťůýx"
+
+
+def fuzz_text(rnd, words: list[str], odd: list[str], max_len: int = 20) -> str:
+    """A random text: a lexicon word (maybe upper-cased), letters with some of `odd` among them,
+    or any code points but surrogates; of lengths at the edges the service cares about."""
+    kind = rnd.random()
+    if kind < 0.4 and words:
+        word = rnd.choice(words)
+        return word.upper() if rnd.random() < 0.3 else word
+    n = rnd.choice([0, 1, 2, 3, 5, 8, 15, 16, 33, 64, 65, rnd.randrange(max_len + 1)])
+    if kind < 0.8:
+        return "".join(rnd.choice(LETTERS) if rnd.random() > 0.1 else rnd.choice(odd) for _ in range(n))
+    return "".join(chr(rnd.choice([rnd.randrange(32, 0x300), rnd.randrange(0x300, 0xD800),
+                                   rnd.randrange(0xE000, 0x110000)])) for _ in range(n))
 
 
 # --- the server and its process ------------------------------------------------------------------
