@@ -4,6 +4,7 @@ server with its games in a SQLite file in tmp_path, its session servicer served 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -226,26 +227,42 @@ def test_openapi_lists_the_game_routes(http):
 
 
 
-def test_event_streams_end_when_the_server_stops(lexicon_dir, tmp_path):
-    before = set(threading.enumerate())
+@contextlib.contextmanager
+def watched_game(lexicon_dir, tmp_path, *, http_stops_with_grpc: bool = False):
+    """(gRPC server, HTTP server, the lines of an event stream on a new game, past its first event);
+    both servers stopped on exit. `http_stops_with_grpc`: as `serve --http` wires them."""
     srv, _ = create_server("localhost:0", lexicon_dir, games_db=str(tmp_path / "games.db"))
     srv.start()
     web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
+    if http_stops_with_grpc:
+        srv.on_stop.append(web.stop)
     try:
         with httpx.Client(base_url=web.url, timeout=10) as client:
             gid = new_game(client)["gameId"]
             with client.stream("GET", f"/v1/games/{gid}/events") as stream:
                 lines = stream.iter_lines()
                 assert read_events(lines, 1)[0][0][2]["kind"] == "created"
-                started = time.monotonic()
-                stopper = threading.Thread(target=web.stop)
-                stopper.start()
-                assert read_events(lines, 1)[0] == []  # the stream ends, no more events
-                stopper.join()
-                assert time.monotonic() - started < 3  # not the 5 s of uvicorn's graceful shutdown
+                yield srv, web, lines
     finally:
         web.stop()
         srv.stop(None).wait()
+
+
+def in_thread_until_stream_ends(stop, lines):
+    """The events a stream still sends while `stop` runs in another thread."""
+    stopper = threading.Thread(target=stop)
+    stopper.start()
+    rest, _ = read_events(lines, 1)
+    stopper.join()
+    return rest
+
+
+def test_event_streams_end_when_the_server_stops(lexicon_dir, tmp_path):
+    before = set(threading.enumerate())
+    with watched_game(lexicon_dir, tmp_path) as (_, web, lines):
+        started = time.monotonic()
+        assert in_thread_until_stream_ends(web.stop, lines) == []  # the stream ends, no more events
+        assert time.monotonic() - started < 3  # not the 5 s of uvicorn's graceful shutdown
     # once stopped, none of these servers' threads runs: a build in this process may fork again
     assert not [t.name for t in set(threading.enumerate()) - before]
 
@@ -253,24 +270,8 @@ def test_event_streams_end_when_the_server_stops(lexicon_dir, tmp_path):
 def test_a_server_stopping_ends_its_http_event_streams_before_closing_the_games(lexicon_dir, tmp_path):
     # as `serve --http` does: the HTTP server stops first, so a watcher's stream just ends (no
     # rpc-error event saying that the game store is closed)
-    srv, _ = create_server("localhost:0", lexicon_dir, games_db=str(tmp_path / "games.db"))
-    srv.start()
-    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
-    srv.on_stop.append(web.stop)
-    try:
-        with httpx.Client(base_url=web.url, timeout=10) as client:
-            gid = new_game(client)["gameId"]
-            with client.stream("GET", f"/v1/games/{gid}/events") as stream:
-                lines = stream.iter_lines()
-                assert read_events(lines, 1)[0][0][2]["kind"] == "created"
-                stopper = threading.Thread(target=lambda: srv.stop(None).wait())
-                stopper.start()
-                rest, _ = read_events(lines, 1)
-                stopper.join()
-                assert rest == []  # ended, with no error event
-    finally:
-        web.stop()
-        srv.stop(None).wait()
+    with watched_game(lexicon_dir, tmp_path, http_stops_with_grpc=True) as (srv, _, lines):
+        assert in_thread_until_stream_ends(lambda: srv.stop(None).wait(), lines) == []  # ended, no error event
 
 
 def test_with_server_tokens_the_game_token_goes_in_x_game_token(lexicon_dir, tmp_path):
