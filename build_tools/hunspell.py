@@ -219,7 +219,8 @@ class AffHeader:
 @dataclass(frozen=True)
 class AffRule:
     """``SFX A y ie/B [^aeiou]y``: strip ("" for 0), add ("" for 0), continuation flags (as written)
-    and the condition ("." when absent), checked to be Hunspell's syntax."""
+    and the condition ("." when absent), checked to be Hunspell's syntax; `pattern`: the condition
+    as a regular expression anchored at the word's start (PFX) or end (SFX)."""
     lineno: int
     kind: str
     flag: str
@@ -227,6 +228,7 @@ class AffRule:
     add: str
     cont: str
     condition: str
+    pattern: re.Pattern
 
 
 @dataclass(frozen=True)
@@ -263,12 +265,12 @@ def aff_lines(text: str, path: str | Path) -> Iterator[AffHeader | AffRule | Aff
                 raise ValueError(f"{path}:{lineno}: bad condition {cond!r}: not a Hunspell condition "
                                  "(letters, '.', [...], [^...])")
             try:
-                re.compile(cond)
+                pattern = _condition(cond, key)
             except re.error as exc:
                 raise ValueError(f"{path}:{lineno}: bad condition {cond!r}: {exc}") from None
             add, _, cont = parts[3].partition("/")
             yield AffRule(lineno, key, parts[1], "" if parts[2] == "0" else parts[2], "" if add == "0" else add,
-                          cont, cond)
+                          cont, cond, pattern)
         elif len(parts) > 1:
             yield AffOption(lineno, key, parts[1])
 
@@ -294,7 +296,7 @@ def read_aff(path: str | Path) -> AffixFile:
         else:
             aff.affixes.setdefault(item.flag, []).append(Affix(
                 item.kind, item.flag, cross[(item.kind, item.flag)], item.strip, item.add,
-                _condition(item.condition, item.kind), aff.split_flags(item.cont),
+                item.pattern, aff.split_flags(item.cont),
                 _parse_condition(item.condition)))
     return aff
 

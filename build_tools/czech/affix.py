@@ -72,12 +72,6 @@ def _cond_len(cond: str) -> int:
     return len(re.sub(r"\[[^\]]*\]", "x", cond)) if cond != "." else 0
 
 
-def _condition_regex(kind: str, cond: str) -> re.Pattern:
-    if cond == ".":
-        return re.compile("")
-    return re.compile(("^" + cond) if kind == "PFX" else (cond + "$"))
-
-
 class AffixTable:
     def __init__(self, classes: dict[str, AffixClass]):
         self.classes = classes
@@ -98,7 +92,7 @@ class AffixTable:
                 c = classes[item.flag]
                 c.rules.append(Rule(item.kind, item.flag, len(c.rules), item.strip, item.add, item.cont,
                                     item.condition))
-                c.regexes.append(_condition_regex(item.kind, item.condition))
+                c.regexes.append(item.pattern)
         for c in classes.values():
             c.finish()
         return cls(classes)
