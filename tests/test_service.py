@@ -520,6 +520,31 @@ def test_sighup_reloads(lexicon_dir):
         srv.stop(None).wait()
 
 
+def test_signal_handlers_take_no_lock_the_interrupted_code_may_hold(lexicon_dir):
+    # A handler runs in the main thread between two bytecodes: one that starts a thread (or logs)
+    # deadlocks if the interrupted code holds that lock. Holding the thread-start lock here, the
+    # handler must still return at once, and the stop it asked for follows once the lock is free.
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers need the main thread")
+    srv, port = create_server("localhost:0", lexicon_dir)
+    srv.start()
+    restore = install_signal_handlers(srv, grace=0)
+    try:
+        handler = signal.getsignal(signal.SIGTERM)
+        running, go, returned = threading.Event(), threading.Event(), threading.Event()
+        caller = threading.Thread(
+            target=lambda: (running.set(), go.wait(), handler(signal.SIGTERM, None), returned.set()), daemon=True)
+        caller.start()
+        running.wait()  # past its own start-up, which takes the same lock
+        with threading._active_limbo_lock:  # what Thread.start() takes
+            go.set()
+            assert returned.wait(2)
+        assert srv.wait_for_termination(10)  # the stop the signal asked for
+    finally:
+        restore()
+        srv.stop(None).wait()
+
+
 def test_graceful_stop_sets_not_serving_and_finishes(lexicon_dir):
     srv, port = create_server("localhost:0", lexicon_dir)
     srv.start()

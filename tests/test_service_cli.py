@@ -10,6 +10,7 @@ import sys
 import time
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from lexicon_service.cli import main
@@ -178,3 +179,58 @@ def test_default_processes_is_one_per_core_capped(monkeypatch):
     assert serve.default_processes() == serve.MAX_DEFAULT_PROCESSES
     monkeypatch.setattr(serve.os, "cpu_count", lambda: None)
     assert serve.default_processes() == 1
+
+
+class _Child:
+    """A stand-in for a supervised server process whose poll() runs a hook, so a signal can be made to
+    arrive exactly while the supervisor's loop is inside its bookkeeping."""
+
+    pid = 4242
+
+    def __init__(self, during_poll):
+        self.code = None
+        self.signals: list[int] = []
+        self.during_poll = during_poll
+
+    def poll(self):
+        hook, self.during_poll = self.during_poll, None
+        if hook:
+            hook()
+        return self.code
+
+    def send_signal(self, signum):
+        self.signals.append(signum)
+        if signum == signal.SIGTERM:
+            self.code = 0
+
+
+def _supervisor_with_handlers_receiving(signums):
+    """A supervisor whose installed handlers get `signums` while its run() loop polls its children;
+    returns (run()'s result or None if it hung, the children's signals)."""
+    import threading
+
+    from lexicon_service.server.supervisor import Supervisor
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers need the main thread")
+    supervisor = Supervisor(["unused"], 2)
+    restore = supervisor.install_signal_handlers()
+    try:
+        deliver = lambda: [signal.getsignal(s)(s, None) for s in signums]  # noqa: E731 (as the interpreter would)
+        children = [_Child(deliver), _Child(None)]
+        for slot, child in zip(supervisor.slots, children):
+            slot.process, slot.started = child, time.monotonic()
+        result = []
+        runner = threading.Thread(target=lambda: result.append(supervisor.run(poll=0.01)), daemon=True)
+        runner.start()
+        runner.join(5)
+        return (result[0] if result else None), [c.signals for c in children]
+    finally:
+        restore()
+
+
+def test_supervisor_signal_arriving_inside_its_loop_is_relayed():
+    # A handler that took the loop's lock hung the supervisor for good (a CI run: SIGTERM, no exit).
+    status, signals = _supervisor_with_handlers_receiving([signal.SIGHUP, signal.SIGTERM])
+    assert status == 0
+    assert signals == [[signal.SIGHUP, signal.SIGTERM]] * 2

@@ -407,8 +407,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
     except LexiconError:
         pass  # the children report it
     supervisor = Supervisor(argv, processes, env=env)
-    previous = {s: signal.signal(s, lambda signum, frame: supervisor.signal_all(signum))
-                for s in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
+    restore = supervisor.install_signal_handlers()
     try:
         started = supervisor.start()
         if reserve is not None:
@@ -425,5 +424,4 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
                   flush=True)
         return supervisor.run()
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        restore()

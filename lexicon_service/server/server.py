@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import shutil
 import signal
 import sqlite3
@@ -416,23 +417,31 @@ def _open_games_store(path):
 
 
 def install_signal_handlers(server: LexiconServer, grace: float = 5.0):
-    """SIGHUP: reload (in a thread); SIGTERM/SIGINT: graceful stop. Returns a function restoring the old handlers."""
+    """SIGHUP: reload; SIGTERM/SIGINT: graceful stop. Returns a function restoring the old handlers.
 
-    def on_hup(signum, frame):
-        threading.Thread(target=server.reload, name="lexicon-reload", daemon=True).start()
+    A handler only queues the signal: it runs in the main thread between any two bytecodes, where
+    taking a lock the interrupted code holds (logging, starting a thread) would deadlock. A thread
+    acts on the queue, and reloads and stops in threads of their own, so a stop never waits for a
+    reload, and a second SIGTERM (the supervisor relays one; `kill` of the process group or systemd
+    sends another) never runs stop() inside stop()."""
+    signals: queue.SimpleQueue[int | None] = queue.SimpleQueue()  # put() is safe in a signal handler
 
-    def on_term(signum, frame):
-        log.info("signal %s: shutting down (grace %.1f s)", signal.Signals(signum).name, grace)
-        # In a thread: a second SIGTERM (the supervisor relays one, and `kill` of the process group or
-        # systemd sends another) would otherwise run stop() inside stop(), waiting on its own lock.
-        threading.Thread(target=server.stop, args=(grace,), name="lexicon-stop", daemon=True).start()
+    def act() -> None:
+        while (signum := signals.get()) is not None:
+            if signum == signal.SIGHUP:
+                threading.Thread(target=server.reload, name="lexicon-reload", daemon=True).start()
+            else:
+                log.info("signal %s: shutting down (grace %.1f s)", signal.Signals(signum).name, grace)
+                threading.Thread(target=server.stop, args=(grace,), name="lexicon-stop", daemon=True).start()
 
+    threading.Thread(target=act, name="lexicon-signals", daemon=True).start()
     previous = {}
-    for signum, handler in ((signal.SIGHUP, on_hup), (signal.SIGTERM, on_term), (signal.SIGINT, on_term)):
-        previous[signum] = signal.signal(signum, handler)
+    for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
+        previous[signum] = signal.signal(signum, lambda signum, frame: signals.put(signum))
 
     def restore():
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        signals.put(None)
 
     return restore

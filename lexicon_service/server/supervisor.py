@@ -5,7 +5,9 @@ health and reload; the kernel spreads client connections over the listening ones
 its lexicons before it listens, so a (re)started child takes connections only once it can answer
 them. When a child dies the others keep serving, the reason is logged, and the child is started
 again after a back-off (0.1 s, doubling to 30 s while it keeps dying within a minute of starting).
-SIGHUP is relayed (each child reloads); SIGTERM/SIGINT stop them all gracefully.
+SIGHUP is relayed (each child reloads); SIGTERM/SIGINT stop them all gracefully. A signal handler
+only queues the signal; the watching loop relays it (a handler taking the loop's lock deadlocked
+when a signal arrived while the loop held it).
 
 A plain `subprocess` supervisor: the children are whole programs, and a service manager
 (systemd `Restart=`) can run `--processes 1` instances the same way if preferred.
@@ -14,6 +16,7 @@ A plain `subprocess` supervisor: the children are whole programs, and a service 
 from __future__ import annotations
 
 import logging
+import queue
 import signal
 import subprocess
 import threading
@@ -54,7 +57,27 @@ class Supervisor:
         self.env = env
         self.slots = [_Slot(i) for i in range(processes)]
         self.stopping = False
-        self._lock = threading.Lock()
+        self._signals: queue.SimpleQueue[int] = queue.SimpleQueue()  # put() is safe in a signal handler
+
+    def install_signal_handlers(self):
+        """SIGHUP, SIGTERM and SIGINT are queued for `start`/`run` to relay (a handler that blocks on
+        anything the interrupted loop holds deadlocks). Returns a function restoring the old handlers."""
+        previous = {s: signal.signal(s, lambda signum, frame: self._signals.put(signum))
+                    for s in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
+
+        def restore():
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
+        return restore
+
+    def _relay_signals(self) -> None:
+        while True:
+            try:
+                signum = self._signals.get_nowait()
+            except queue.Empty:
+                return
+            self.signal_all(signum)
 
     # --- children --------------------------------------------------------------------------
     def _start(self, slot: _Slot) -> None:
@@ -83,6 +106,7 @@ class Supervisor:
             self._start(slot)
         deadline = time.monotonic() + timeout
         while not all(slot.ready.is_set() for slot in self.slots):
+            self._relay_signals()
             if any(slot.process.poll() is not None for slot in self.slots) or time.monotonic() > deadline:
                 self.signal_all(signal.SIGTERM)
                 self.stopping = True
@@ -93,12 +117,12 @@ class Supervisor:
         return True
 
     def signal_all(self, signum: int) -> None:
-        with self._lock:
-            if signum != signal.SIGHUP:
-                self.stopping = True
-            for slot in self.slots:
-                if slot.process is not None and slot.process.poll() is None:
-                    slot.process.send_signal(signal.SIGHUP if signum == signal.SIGHUP else signal.SIGTERM)
+        """SIGHUP to every child, or (any other signal) SIGTERM to every child and stop restarting them."""
+        if signum != signal.SIGHUP:
+            self.stopping = True
+        for slot in self.slots:
+            if slot.process is not None and slot.process.poll() is None:
+                slot.process.send_signal(signal.SIGHUP if signum == signal.SIGHUP else signal.SIGTERM)
 
     def serving(self) -> int:
         """How many children are up and serving."""
@@ -108,32 +132,32 @@ class Supervisor:
         """Watch the children until they have all stopped after SIGTERM/SIGINT; 0 if they stopped cleanly."""
         status = 0
         while True:
+            self._relay_signals()
             now = time.monotonic()
-            with self._lock:
-                live = 0
-                for slot in self.slots:
-                    process = slot.process
-                    if process is None:
-                        continue
-                    code = process.poll()
-                    if code is None:
-                        live += 1
-                        if now - slot.started > STABLE_AFTER:
-                            slot.backoff = FIRST_BACKOFF
-                        continue
-                    if self.stopping:
-                        status = status or (1 if code != 0 else 0)
-                        slot.process = None
-                        continue
-                    if slot.restart_at is None:
-                        log.error("server process %d (pid %d) %s; the others keep serving; restarting it in %.1f s",
-                                  slot.index, process.pid, exit_reason(code), slot.backoff)
-                        slot.restart_at = now + slot.backoff
-                        slot.backoff = min(MAX_BACKOFF, slot.backoff * 2)
-                    if now >= slot.restart_at:
-                        slot.restarts += 1
-                        self._start(slot)
-                        live += 1
-                if self.stopping and live == 0:
-                    return status
+            live = 0
+            for slot in self.slots:
+                process = slot.process
+                if process is None:
+                    continue
+                code = process.poll()
+                if code is None:
+                    live += 1
+                    if now - slot.started > STABLE_AFTER:
+                        slot.backoff = FIRST_BACKOFF
+                    continue
+                if self.stopping:
+                    status = status or (1 if code != 0 else 0)
+                    slot.process = None
+                    continue
+                if slot.restart_at is None:
+                    log.error("server process %d (pid %d) %s; the others keep serving; restarting it in %.1f s",
+                              slot.index, process.pid, exit_reason(code), slot.backoff)
+                    slot.restart_at = now + slot.backoff
+                    slot.backoff = min(MAX_BACKOFF, slot.backoff * 2)
+                if now >= slot.restart_at:
+                    slot.restarts += 1
+                    self._start(slot)
+                    live += 1
+            if self.stopping and live == 0:
+                return status
             time.sleep(poll)
