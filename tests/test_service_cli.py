@@ -220,6 +220,7 @@ def _supervisor_with_handlers_receiving(signums):
         children = [_Child(deliver), _Child(None)]
         for slot, child in zip(supervisor.slots, children):
             slot.process, slot.started = child, time.monotonic()
+            slot.ready.set()
         result = []
         runner = threading.Thread(target=lambda: result.append(supervisor.run(poll=0.01)), daemon=True)
         runner.start()
@@ -234,3 +235,22 @@ def test_supervisor_signal_arriving_inside_its_loop_is_relayed():
     status, signals = _supervisor_with_handlers_receiving([signal.SIGHUP, signal.SIGTERM])
     assert status == 0
     assert signals == [[signal.SIGHUP, signal.SIGTERM]] * 2
+
+
+def test_supervisor_holds_a_reload_for_a_child_still_loading():
+    # A child installs its SIGHUP handler once it has loaded: a SIGHUP before that would kill it.
+    from lexicon_service.server.supervisor import Supervisor
+
+    supervisor = Supervisor(["unused"], 2)
+    serving, loading = _Child(None), _Child(None)
+    for slot, child in zip(supervisor.slots, (serving, loading)):
+        slot.process = child
+    supervisor.slots[0].ready.set()
+    supervisor.signal_all(signal.SIGHUP)
+    supervisor._relay_signals()
+    assert (serving.signals, loading.signals) == ([signal.SIGHUP], [])
+    supervisor.slots[1].ready.set()  # it prints its serving line
+    supervisor._relay_signals()
+    assert (serving.signals, loading.signals) == ([signal.SIGHUP], [signal.SIGHUP])
+    supervisor._relay_signals()
+    assert loading.signals == [signal.SIGHUP]  # once

@@ -415,6 +415,8 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
         if http_reserve is not None:
             http_reserve.close()
         if not started:
+            if supervisor.stopped_by_signal:
+                return 0
             raise UserError("a server process failed to start (see its messages above)")
         first = supervisor.slots[0].first_line.strip().split(" on ")[0]
         print(f"{first} on {child_address} ({processes} processes)", flush=True)

@@ -48,6 +48,7 @@ class _Slot:
     restart_at: float | None = None
     restarts: int = 0
     ready: threading.Event = field(default_factory=threading.Event)
+    reload_held: bool = False  # a SIGHUP came while it was loading (it has no handler yet: it would die)
     first_line: str = ""
 
 
@@ -57,6 +58,7 @@ class Supervisor:
         self.env = env
         self.slots = [_Slot(i) for i in range(processes)]
         self.stopping = False
+        self.stopped_by_signal = False
         self._signals: queue.SimpleQueue[int] = queue.SimpleQueue()  # put() is safe in a signal handler
 
     def install_signal_handlers(self):
@@ -76,12 +78,18 @@ class Supervisor:
             try:
                 signum = self._signals.get_nowait()
             except queue.Empty:
-                return
+                break
             self.signal_all(signum)
+        for slot in self.slots:  # reloads held for children that were still loading
+            if slot.reload_held and slot.ready.is_set() and slot.process is not None:
+                slot.reload_held = False
+                if slot.process.poll() is None:
+                    slot.process.send_signal(signal.SIGHUP)
 
     # --- children --------------------------------------------------------------------------
     def _start(self, slot: _Slot) -> None:
         slot.ready.clear()
+        slot.reload_held = False  # it loads what is on disk now
         slot.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE, text=True, env=self.env)
         slot.started = time.monotonic()
         slot.restart_at = None
@@ -101,15 +109,17 @@ class Supervisor:
             pass
 
     def start(self, timeout: float = 600.0) -> bool:
-        """Start every child; True once all serve, False if one exits first (then all are stopped)."""
+        """Start every child; True once all serve, False if one exits first or a stop signal comes
+        (then all are stopped; `stopped_by_signal` tells which)."""
         for slot in self.slots:
             self._start(slot)
         deadline = time.monotonic() + timeout
         while not all(slot.ready.is_set() for slot in self.slots):
             self._relay_signals()
-            if any(slot.process.poll() is not None for slot in self.slots) or time.monotonic() > deadline:
+            self.stopped_by_signal = self.stopping
+            if self.stopping or any(slot.process.poll() is not None for slot in self.slots) \
+                    or time.monotonic() > deadline:
                 self.signal_all(signal.SIGTERM)
-                self.stopping = True
                 for slot in self.slots:
                     slot.process.wait()
                 return False
@@ -117,11 +127,16 @@ class Supervisor:
         return True
 
     def signal_all(self, signum: int) -> None:
-        """SIGHUP to every child, or (any other signal) SIGTERM to every child and stop restarting them."""
+        """SIGHUP to every child (held for one still loading until it serves), or (any other signal)
+        SIGTERM to every child and stop restarting them."""
         if signum != signal.SIGHUP:
             self.stopping = True
         for slot in self.slots:
-            if slot.process is not None and slot.process.poll() is None:
+            if slot.process is None or slot.process.poll() is not None:
+                continue
+            if signum == signal.SIGHUP and not slot.ready.is_set():
+                slot.reload_held = True
+            else:
                 slot.process.send_signal(signal.SIGHUP if signum == signal.SIGHUP else signal.SIGTERM)
 
     def serving(self) -> int:
