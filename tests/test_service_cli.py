@@ -254,3 +254,23 @@ def test_supervisor_holds_a_reload_for_a_child_still_loading():
     assert (serving.signals, loading.signals) == ([signal.SIGHUP], [signal.SIGHUP])
     supervisor._relay_signals()
     assert loading.signals == [signal.SIGHUP]  # once
+
+
+def test_supervisor_stop_signal_during_start_up_stops_the_children():
+    import threading
+
+    from lexicon_service.server.supervisor import Supervisor
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers need the main thread")
+    supervisor = Supervisor([sys.executable, "-c", "import time; time.sleep(60)"], 2)  # never serves
+    restore = supervisor.install_signal_handlers()
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)  # queued: start() relays it
+        started = time.monotonic()
+        assert supervisor.start(timeout=30) is False
+        assert supervisor.stopped_by_signal
+        assert time.monotonic() - started < 10
+        assert [slot.process.returncode for slot in supervisor.slots] == [-signal.SIGTERM] * 2
+    finally:
+        restore()
