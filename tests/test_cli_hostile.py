@@ -425,6 +425,10 @@ def test_fuzzed_word_list_and_stdin(tmp_path, lexicon, capsys, monkeypatch, data
     (["--max-concurrent-rpcs", "0"], "--max-concurrent-rpcs must be"),
     (["--max-concurrent-rpcs", "-5"], "--max-concurrent-rpcs must be"),
     (["--max-games", "10000000"], "--max-games must be at least 1 and at most 100,000"),
+    (["--http", "127.0.0.1:0", "--http-max-connections", "0"], "--http-max-connections must be at least 1"),
+    (["--http", "127.0.0.1:0", "--http-max-connections", "100000000"], "--http-max-connections must be"),
+    (["--http", "127.0.0.1:0", "--http-receive-timeout", "0"], "--http-receive-timeout must be at least 1"),
+    (["--http-receive-timeout", "5"], "--http-receive-timeout needs --http"),
 ])
 def test_serve_refuses_absurd_counts_naming_the_option(tmp_path, capsys, argv, needle):
     """Each was accepted before: a server that would start 1e8 threads or 1e5 processes (a fork bomb),

@@ -274,3 +274,35 @@ def test_supervisor_stop_signal_during_start_up_stops_the_children():
         assert [slot.process.returncode for slot in supervisor.slots] == [-signal.SIGTERM] * 2
     finally:
         restore()
+
+
+def test_serve_http_options_reach_every_process(tmp_path):
+    """--http-receive-timeout and --http-max-connections are passed to the --processes children."""
+    import socket
+
+    directory = tmp_path / "lex"
+    directory.mkdir()
+    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
+                             "--lexicons", str(directory), "--processes", "2", "--workers", "1", "--fast-threads", "1",
+                             "--db", str(tmp_path / "games.db"), "--http", "127.0.0.1:0",
+                             "--http-receive-timeout", "1", "--http-max-connections", "5"],
+                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        proc.stdout.readline()
+        m = re.search(r"HTTP on http://127\.0\.0\.1:(\d+)", proc.stdout.readline())
+        assert m, proc.stderr.read() if proc.poll() is not None else "no HTTP line"
+        closed_after = []
+        for _ in range(4):  # new connections: the kernel spreads them over both processes
+            with socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=10) as idle:
+                started = time.monotonic()
+                assert idle.recv(100) == b""  # closed by the server, having sent nothing
+                closed_after.append(time.monotonic() - started)
+        assert max(closed_after) < 5, closed_after  # 1 s, not the default 30 s
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -10,8 +10,9 @@ Flags override environment variables, which override defaults:
   --token-file   LEXICON_TOKEN_FILE   (or LEXICON_TOKEN: the token itself; comma-separated for several)
   --tls-cert / --tls-key / --tls-client-ca   LEXICON_TLS_CERT / LEXICON_TLS_KEY / LEXICON_TLS_CLIENT_CA
   --http         LEXICON_HTTP         off (host:port: also serve the JSON API and the web pages, same
-                                          process(es), tokens and TLS; see lexicon_service/http; at most
-                                          1,000 connections per process, 30 s for a request to arrive)
+                                          process(es), tokens and TLS; see lexicon_service/http)
+  --http-max-connections  LEXICON_HTTP_MAX_CONNECTIONS  1000 per process (beyond: 503)
+  --http-receive-timeout  LEXICON_HTTP_RECEIVE_TIMEOUT  30 s for a request to arrive whole
   --db           LEXICON_DB           the SQLite file of server-held games (default: games.db in
                                       $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service)
   --max-games    LEXICON_MAX_GAMES    10000 games in progress in that file (ended ones do not count);
@@ -59,6 +60,8 @@ BOUNDS = {
     "max_message_bytes": (1024, 256 << 20),
     "max_concurrent_rpcs": (1, 1_000_000),
     "max_games": (1, 100_000),  # each create counts them inside the writers' transaction (0.58 ms at 11,000)
+    "http_max_connections": (1, 100_000),  # each open connection holds a socket and a little memory
+    "http_receive_timeout": (1, 3_600),  # seconds
 }
 
 
@@ -97,8 +100,14 @@ def add_parser(subparsers) -> None:
                         f"1-{BOUNDS['processes'][1]})")
     p.add_argument("--http", default=None,
                    help="also serve the JSON API and the pages /judge, /lookup, /games on host:port, with the same "
-                        "tokens and TLS (env LEXICON_HTTP; default off); per process at most 1,000 connections "
-                        "(beyond: 503) and 30 s for a request to arrive whole (else the connection is closed)")
+                        "tokens and TLS (env LEXICON_HTTP; default off)")
+    p.add_argument("--http-max-connections", type=int, default=None,
+                   help="HTTP connections open at once, per process; beyond, a request gets 503 "
+                        f"(env LEXICON_HTTP_MAX_CONNECTIONS; default 1000; 1-{BOUNDS['http_max_connections'][1]:,})")
+    p.add_argument("--http-receive-timeout", type=int, default=None, metavar="SECONDS",
+                   help="seconds for an HTTP request (head and body) to arrive whole, else the connection is "
+                        "closed (env LEXICON_HTTP_RECEIVE_TIMEOUT; default 30; "
+                        f"1-{BOUNDS['http_receive_timeout'][1]:,})")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # set for --processes children
     p.add_argument("--token-file", default=None,
                    help="require 'authorization: Bearer <token>'; file holds one token per line "
@@ -206,6 +215,14 @@ def run(args) -> int:
     from lexicon_service.games.service import MAX_GAMES
 
     args.max_games = _bounded("max_games", args.max_games, "LEXICON_MAX_GAMES", MAX_GAMES)
+    http_flags = [f"--{flag.replace('_', '-')}" for flag in ("http_max_connections", "http_receive_timeout")
+                  if getattr(args, flag) is not None]
+    # None: the HTTP server's own defaults (lexicon_service/http/server.py)
+    args.http_max_connections = _bounded("http_max_connections", args.http_max_connections,
+                                         "LEXICON_HTTP_MAX_CONNECTIONS")
+    args.http_receive_timeout = _bounded("http_receive_timeout", args.http_receive_timeout,
+                                         "LEXICON_HTTP_RECEIVE_TIMEOUT")
+    _check_open_files(args.http_max_connections)
     for flag in ("max_words", "max_results", "max_message_bytes", "max_concurrent_rpcs"):
         _bounded(flag, getattr(args, flag))
     if not os.path.isdir(directory):
@@ -232,6 +249,9 @@ def run(args) -> int:
     tokens = _tokens(args)
     args.db = _games_db(args.db)
     http_address = args.http or os.environ.get("LEXICON_HTTP") or None
+    if http_flags and not http_address:
+        raise UserError(f"{' and '.join(http_flags)} {'need' if len(http_flags) > 1 else 'needs'} --http (or "
+                        "LEXICON_HTTP): there is no HTTP server to set")
     if http_address:  # checked before anything is loaded or listens
         from lexicon_service.http.server import split_address
 
@@ -269,7 +289,8 @@ def run(args) -> int:
                  ", ".join(snapshot.names()), host, port, "TLS" if tls else "plaintext", workers, fast_threads,
                  ", bearer tokens required" if tokens else "", time.perf_counter() - started)
         if http_address:
-            http = _start_http(server, http_address, limits, tokens, tls, workers, fast_threads, args.reuse_port)
+            http = _start_http(server, http_address, limits, tokens, tls, workers, fast_threads, args.reuse_port,
+                               args.http_max_connections, args.http_receive_timeout)
             server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
         print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
@@ -282,14 +303,34 @@ def run(args) -> int:
     return 0
 
 
-def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool):
+def _check_open_files(connections: int | None) -> None:
+    """Each HTTP connection is an open file: a cap the process's open-file limit cannot hold would end
+    in accept() failing, not in the 503s the cap promises."""
+    if connections is None:
+        return
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return
+    spare = 100  # lexicons, the games database, gRPC's sockets and pipes
+    if soft != resource.RLIM_INFINITY and connections > soft - spare:
+        raise UserError(f"--http-max-connections {connections:,} needs more open files than this process may have "
+                        f"(ulimit -n is {soft:,}; at most {max(soft - spare, 0):,} connections, or raise the limit)")
+
+
+def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool,
+                max_connections: int | None = None, receive_timeout: int | None = None):
     """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry."""
     from lexicon_service.http import HttpServer, create_app
 
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
                      servicers={"session": server.game_sessions})
     try:
-        return HttpServer(app, address, tls=tls, reuse_port=reuse_port).start()
+        given = {name: value for name, value in (("max_connections", max_connections),
+                                                 ("receive_timeout", receive_timeout)) if value is not None}
+        return HttpServer(app, address, tls=tls, reuse_port=reuse_port, **given).start()
     except (OSError, ValueError) as exc:
         server.stop(0).wait()
         raise UserError(str(exc)) from None
@@ -394,7 +435,8 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
     for flag in ("token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results",
-                 "max_message_bytes", "max_concurrent_rpcs", "db", "max_games"):
+                 "max_message_bytes", "max_concurrent_rpcs", "db", "max_games", "http_max_connections",
+                 "http_receive_timeout"):
         value = getattr(args, flag)
         if value is not None:
             argv += [f"--{flag.replace('_', '-')}", str(value)]
