@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -65,17 +66,48 @@ def test_client_replay(server, capsys, tmp_path):
     assert code == 1 and "line(s) disagree" in out
 
 
-def test_serve_process_reload_on_sighup_and_graceful_stop(tmp_path):
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in os.listdir("/proc"):
+        if stat.isdigit():
+            try:
+                with open(f"/proc/{stat}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(stat))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+@contextlib.contextmanager
+def serve_process(tmp_path, *argv: str, env: dict | None = None):
+    """`lexicon-service serve --address 127.0.0.1:0 ARGV` in a process, over a lexicon directory
+    tmp_path/"lex" holding a small pl-scrabble; its log goes to tmp_path/"serve.log" (a pipe nobody
+    reads could fill and block it). Killed at the end if still running."""
     directory = tmp_path / "lex"
     directory.mkdir()
     write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
-    env = dict(os.environ, PYTHONUNBUFFERED="1", LEXICON_DIR=str(directory), LEXICON_WORKERS="2")
-    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    with open(tmp_path / "serve.log", "w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0", *argv],
+                                cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})),
+                                stdout=subprocess.PIPE, stderr=log, text=True)
+        proc.log = lambda: (tmp_path / "serve.log").read_text()[-3000:]
+        try:
+            yield proc
+        finally:
+            if proc.poll() is None:
+                for child in _children(proc.pid):
+                    os.kill(child, signal.SIGKILL)
+                proc.kill()
+                proc.wait()
+
+
+def test_serve_process_reload_on_sighup_and_graceful_stop(tmp_path):
+    directory = tmp_path / "lex"
+    with serve_process(tmp_path, env={"LEXICON_DIR": str(directory), "LEXICON_WORKERS": "2"}) as proc:
         line = proc.stdout.readline()
         m = re.search(r"serving 1 lexicons on 127\.0\.0\.1:(\d+)", line)
-        assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+        assert m, (line, proc.log())
         port = int(m.group(1))
         from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 
@@ -93,10 +125,6 @@ def test_serve_process_reload_on_sighup_and_graceful_stop(tmp_path):
                 time.sleep(0.05)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(15) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 def test_serve_refuses_a_missing_directory(tmp_path, capsys):
@@ -110,32 +138,13 @@ def test_serve_refuses_bad_thread_counts(tmp_path, capsys, lexicon_dir):  # noqa
         assert code == 2 and f"{flag} must be at least 1" in err
 
 
-def _children(pid: int) -> list[int]:
-    out = []
-    for stat in os.listdir("/proc"):
-        if stat.isdigit():
-            try:
-                with open(f"/proc/{stat}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        out.append(int(stat))
-            except (OSError, IndexError, ValueError):
-                pass
-    return out
-
-
 def test_serve_with_several_processes_on_one_port(tmp_path):
     directory = tmp_path / "lex"
-    directory.mkdir()
-    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
-    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
-                             "--lexicons", str(directory), "--processes", "2", "--workers", "2",
-                             "--fast-threads", "1"],
-                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
+    with serve_process(tmp_path, "--lexicons", str(directory), "--processes", "2", "--workers", "2",
+                       "--fast-threads", "1") as proc:
         line = proc.stdout.readline()
         m = re.search(r"on 127\.0\.0\.1:(\d+) \(2 processes\)", line)
-        assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+        assert m, (line, proc.log())
         assert len(_children(proc.pid)) == 2
         from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 
@@ -156,18 +165,11 @@ def test_serve_with_several_processes_on_one_port(tmp_path):
         deadline = time.monotonic() + 30  # each process re-reads and re-checks every lexicon: slow on a loaded CI machine
         while not all(answers("kotek", 12)):
             if time.monotonic() > deadline:
-                for child in _children(proc.pid):
-                    os.kill(child, signal.SIGKILL)
-                proc.kill()
-                raise AssertionError("SIGHUP did not reload every process; the server's log:\n" + proc.stderr.read()[-3000:])
+                raise AssertionError("SIGHUP did not reload every process; the server's log:\n" + proc.log())
             time.sleep(0.1)
         assert proc.poll() is None
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        assert proc.wait(20) == 0, proc.log()
 
 
 def test_default_processes_is_one_per_core_capped(monkeypatch):
@@ -280,19 +282,12 @@ def test_serve_http_options_reach_every_process(tmp_path):
     """--http-receive-timeout and --http-max-connections are passed to the --processes children."""
     import socket
 
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
-    proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "127.0.0.1:0",
-                             "--lexicons", str(directory), "--processes", "2", "--workers", "1", "--fast-threads", "1",
-                             "--db", str(tmp_path / "games.db"), "--http", "127.0.0.1:0",
-                             "--http-receive-timeout", "1", "--http-max-connections", "5"],
-                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
+    with serve_process(tmp_path, "--lexicons", str(tmp_path / "lex"), "--processes", "2", "--workers", "1",
+                       "--fast-threads", "1", "--db", str(tmp_path / "games.db"), "--http", "127.0.0.1:0",
+                       "--http-receive-timeout", "1", "--http-max-connections", "5") as proc:
         proc.stdout.readline()
         m = re.search(r"HTTP on http://127\.0\.0\.1:(\d+)", proc.stdout.readline())
-        assert m, proc.stderr.read() if proc.poll() is not None else "no HTTP line"
+        assert m, proc.log()
         closed_after = []
         for _ in range(4):  # new connections: the kernel spreads them over both processes
             with socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=10) as idle:
@@ -301,8 +296,4 @@ def test_serve_http_options_reach_every_process(tmp_path):
                 closed_after.append(time.monotonic() - started)
         assert max(closed_after) < 5, closed_after  # 1 s, not the default 30 s
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        assert proc.wait(20) == 0, proc.log()
