@@ -87,6 +87,26 @@ def test_a_json_key_with_a_lone_surrogate_is_invalid_argument(raw):
     assert "lone surrogate" in body["error"]["message"]
 
 
+@pytest.mark.parametrize("raw, where", [
+    (b'{"lexicon": "cs-scrabble", "playerNames": ["a", "b"], "challengeRule": Infinity}', "challengeRule: Infinity"),
+    (b'{"lexicon": "cs-scrabble", "playerNames": ["a", "b"], "gameSeconds": -Infinity}', "gameSeconds: -Infinity"),
+    (b'{"lexicon": "cs-scrabble", "playerNames": ["a", "b"], "seed": NaN}', "seed: NaN"),
+    (b'{"lexicon": "cs-scrabble", "playerNames": ["a", "b"], "seed": 1e400}', "seed: 1e400"),
+    (b'{"lexicon": "cs-scrabble", "playerNames": [1e999]}', "playerNames[0]: 1e999"),
+])
+def test_a_number_json_cannot_hold_is_invalid_argument_naming_the_field(raw, where):
+    """Infinity in an enum field was 500 INTERNAL: protobuf's parser raised OverflowError (bench/fuzz_http.py)."""
+    status, body = _http_answer(raw, session_pb2.CreateGameRequest)
+    assert status == 400 and body["error"]["status"] == "INVALID_ARGUMENT"
+    assert body["error"]["message"].startswith(where), body
+
+
+def test_finite_numbers_still_parse():
+    status, _ = _http_answer(b'{"lexicon": "cs-scrabble", "playerNames": ["a", "b"], "gameSeconds": 600.0, '
+                             b'"seed": 18446744073709551615}', session_pb2.CreateGameRequest)
+    assert status == 200
+
+
 def test_an_error_quoting_a_huge_json_value_stays_small():
     status, body = _http_answer(b'{"' + b"y" * 1_000_000 + b'": 1}', lexicon_pb2.CheckWordsRequest)
     assert status == 400 and len(body["error"]["message"]) <= MAX_STATUS_MESSAGE

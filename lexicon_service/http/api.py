@@ -15,6 +15,7 @@ served when create_app is given the session servicer.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from dataclasses import dataclass
@@ -186,38 +187,60 @@ def parse_json_body(raw: bytes, max_bytes: int):
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise invalid(f"body: not valid JSON: not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})") from None
+    non_finite = []  # NaN, Infinity (not JSON, but Python's json takes them) and numbers like 1e400
+
+    def constant(name: str) -> float:
+        non_finite.append(name)
+        return float(name)
+
+    def number(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            non_finite.append(text)
+        return value
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=constant, parse_float=number)
     except ValueError as exc:
         raise invalid(f"body: not valid JSON: {exc}") from None
     except RecursionError:
         raise invalid("body: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise invalid("body: a JSON object is required")
+    if non_finite:  # protobuf's parser would fail on them with an OverflowError
+        where = _path_of_first(data, "", lambda v: isinstance(v, float) and not math.isfinite(v))
+        raise invalid(f"{where}: {non_finite[0][:40]} is not a finite JSON number")
     if "\\ud" in text or "\\uD" in text:  # JSON may spell a lone surrogate, which is no character
-        where = _lone_surrogate(data, "")
+        where = _path_of_first(data, "", _has_lone_surrogate)
         if where is not None:
             raise invalid(f"{where}: a lone surrogate (\\uD800-\\uDFFF) is not a character")
     return data
 
 
-def _lone_surrogate(value, path: str) -> str | None:
-    """The JSON path of the first string holding a lone surrogate, or None."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return path or "body"
-    elif isinstance(value, dict):
+def _has_lone_surrogate(value) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _path_of_first(value, path: str, bad) -> str | None:
+    """The JSON path of the first value (or key) for which `bad` is true, or None."""
+    if bad(value):
+        return path or "body"
+    if isinstance(value, dict):
         for key, item in value.items():
-            if _lone_surrogate(key, "key") is not None:  # a name no field has: it must not reach the message
+            if bad(key):  # a name no field has: it must not reach the message
                 return f"{path or 'body'}: a key"
-            where = _lone_surrogate(item, f"{path}.{key}" if path else str(key))
+            where = _path_of_first(item, f"{path}.{key}" if path else str(key), bad)
             if where is not None:
                 return where
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            where = _lone_surrogate(item, f"{path}[{i}]")
+            where = _path_of_first(item, f"{path}[{i}]", bad)
             if where is not None:
                 return where
     return None
@@ -268,6 +291,8 @@ def to_message(data: dict, message_type, where: str = "body"):
     try:
         json_format.ParseDict(data, message)
     except json_format.ParseError as exc:
+        raise invalid(f"{where}: {exc}") from None
+    except (OverflowError, ValueError, TypeError) as exc:  # protobuf's parser on a value it did not expect
         raise invalid(f"{where}: {exc}") from None
     return message
 
