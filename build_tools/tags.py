@@ -59,7 +59,7 @@ UNKNOWN  the analyser does not know the word (SGJP ``ign``)
 GUESSED  inflected by analogy: the paradigm source (Czech dictionary, SGJP) does not hold the headword
 HUNSPELL a Polish Hunspell affix form of a lemma SGJP knows that SGJP's paradigm does not make
 UNATTESTED a Polish SGJP form that the build's Hunspell dictionary lacks, though it has the lemma
-TOPO     adjective derived from a place name (Czech ostravský from Ostrava)
+TOPO     adjective derived from a place name, or its comparative or adverb (Czech ostravský from Ostrava)
 NOVOWEL  a Polish lemma written without a vowel: an abbreviation SGJP inflects (mgr, płk), an
          interjection (hm) or a one-letter preposition
 LY       a Polish lemma ending in -ły (doschły, zmilkły: adjectives of a verb's past stem; also biały)

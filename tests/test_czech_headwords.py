@@ -139,6 +139,33 @@ def test_place_name_rule_on_a_small_dictionary(tmp_path):
         "mořský": None}
 
 
+def test_place_name_derivations_and_what_they_must_not_take(tmp_path):
+    dic = CzechDictionary.load(_dic(tmp_path / "p.dic", [
+        "Pardubice/C", "pardubický/YR",                             # -ice towns
+        "Znojmo/CR", "znojemský/YR", "Moskva/PVZQ", "moskevský/YRN",  # a vowel inserted: Znoj(e)mo
+        "Hamburk/H", "hamburský/YR", "Drážďany/D", "drážďanský/YR",  # -k dropped; a feminine plural (D, -y)
+        "Lesnice/C", "lesník/PV", "lesnický/YR",                    # an agent noun in -ník
+        "Negro/H", "negr/PV", "negerský/YR",                        # a common noun with the vowel inserted
+        "Kubice/C", "kubika/Z", "kubický/YR",                       # -ika -> -ický
+        "Litva/ZQ", "litevský/YRN", "Lucemburk/H", "lucemburský/YRN"]))  # countries (countries.tsv)
+    assert {a: place_of(a, dic) for a in ("pardubický", "znojemský", "moskevský", "hamburský", "drážďanský",
+                                          "lesnický", "negerský", "kubický", "litevský", "lucemburský")} == {
+        "pardubický": "Pardubice", "znojemský": "Znojmo", "moskevský": "Moskva", "hamburský": "Hamburk",
+        "drážďanský": "Drážďany", "lesnický": None, "negerský": None, "kubický": None, "litevský": None,
+        "lucemburský": None}
+
+
+def test_comparatives_and_adverbs_of_place_name_adjectives_are_out_of_kris_kros(tmp_path):
+    # the shipped dictionary's own lines: pražštější is a headword of its own, pražsky an R-flag adverb
+    lines = ["Praha/ZQ", "pražský/YRN", "pražštější/YRW", "zelený/YKRON", "zelenější/YRW"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    out = _build(tmp_path, "cs-kriskros", "--hunspell", str(_dic(tmp_path / "c.dic", lines)))
+    assert _admitted(out, ["pražský", "pražsky", "nepražsky", "pražštější", "nejpražštější", "pražštěji",
+                           "zeleně", "zelenější", "nejzelenější", "zeleněji"]) == {
+        "pražský": False, "pražsky": False, "nepražsky": False, "pražštější": False, "nejpražštější": False,
+        "pražštěji": False, "zeleně": True, "zelenější": True, "nejzelenější": True, "zeleněji": True}
+
+
 # Seed 004 (Kris Kros): ostravská out (an adjective from a place name); the others in. The lines are the
 # shipped dictionary's own.
 SEED_004 = {"ostravská": False, "ostravský": False, "polská": True, "ženatá": True, "vdaný": True,

@@ -1,5 +1,6 @@
 """Adjectives (flags Y, y): adj_slots.tsv gives each form its slots; comparatives and superlatives
-(nej-), adverbs (R), -ost nouns (K, C); place-name adjectives are tagged TOPO (places.py).
+(nej-), adverbs (R), -ost nouns (K, C); place-name adjectives, their comparatives and adverbs are
+tagged TOPO (places.py).
 A Y headword in -é or -á is a noun of adjectival declension (jízdné, házená): the dictionary files
 adjectives under the masculine -ý."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from ..model import Reading
 from .output import Output, _ADJ_TAGS, _tag, emit_ost, split_prefix
-from .places import place_of
+from .places import place_of, place_of_comparative
 from .tagger import adj_slots
 
 
@@ -22,8 +23,9 @@ def expand_adj(lemma: str, flags: str, dic, expanded, out: Output) -> None:
     pos = ("N",) if adjectival_noun(lemma) else ("ADJ",)
     rule = f"noun-adjectival/{flags}" if pos == ("N",) else paradigm
     masculine = lemma[:-1] + "ý" if lemma.endswith(("é", "á")) else lemma
-    # adjectives derived from place names (ostravský): TOPO, which cs-kriskros excludes (seed 004)
-    topo = ("TOPO",) if place_of(masculine, dic) else ()
+    # adjectives derived from place names (ostravský), their comparatives (pražštější) and adverbs
+    # (pražsky): TOPO, which cs-kriskros excludes (seed 004)
+    topo = ("TOPO",) if (place_of_comparative(lemma, dic) if is_cmpr else place_of(masculine, dic)) else ()
     lemma_end = "í" if is_cmpr else lemma[-3:]
     for form, chain in expanded:
         ptags, base, sfx = split_prefix(form, chain)
@@ -35,7 +37,7 @@ def expand_adj(lemma: str, flags: str, dic, expanded, out: Output) -> None:
             if r1 is not None and r1.flag == "y":
                 d = ("SPRL",) if "SPRL" in ptags else ("CMPR",)
                 if base.endswith("ji"):
-                    emit(form, lemma, _tag(("ADV",), d, tuple(p for p in ptags if p != "SPRL")), "adv")
+                    emit(form, lemma, _tag(("ADV",), d, tuple(p for p in ptags if p != "SPRL"), topo), "adv")
                     continue
                 slots = adj_slots("í", base[-6:])
             else:
@@ -58,7 +60,7 @@ def expand_adj(lemma: str, flags: str, dic, expanded, out: Output) -> None:
         if r1.flag in "KC" and "ost" in r1.add:
             emit_ost(emit, reject, form, base, r1, lemma, ptags)
         elif r1.flag == "R" or (r1.flag == "O" and r1.add == "o" and lemma.endswith("ý")):
-            emit(form, lemma, _tag(("ADV",), deg, pt), "adv")
+            emit(form, lemma, _tag(("ADV",), deg, pt, topo), "adv")
         else:
             reject(form, "untagged-form", f"{lemma}/{flags} {r1.flag}:{r1.strip}>{r1.add}")
 

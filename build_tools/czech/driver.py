@@ -11,7 +11,7 @@ from ..tags import ALTERNATIVE_CATEGORIES, CATEGORIES
 from .dictionary import CzechDictionary
 from .expand import _tag, expand_entry
 from .guess import GUESSED, guess_flags, guessed_comparative, pos_fits
-from .links import comparative_candidates
+from .comparatives import comparative_candidates
 from .tables import verb_links_of
 from .tagger import split_mixed, word_class
 

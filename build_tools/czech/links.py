@@ -1,4 +1,4 @@
-"""Dictionary lines that belong to another headword's paradigm, and comparatives of adjectives.
+"""Dictionary lines that belong to another headword's paradigm.
 
 The build of a headword list expands each headword's own lines in the paradigm source and also the
 lines the engine files under that headword (finite headwords of irregular verbs: napíšu -> napsat;
@@ -9,9 +9,6 @@ and the adjective's comparative headword (zelený -> zelenější).
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import lru_cache
-from importlib import resources
-
 from ..model import Reading
 from .expand import expand_entry
 from .tables import verb_links_of
@@ -70,41 +67,3 @@ def linked_headwords(dic) -> dict[str, list[tuple[str, str]]]:
                                if isinstance(it, Reading) and it.lemma != form}):
                 links[lem].append((form, flags))
     return {lem: list(dict.fromkeys(srcs)) for lem, srcs in links.items()}
-
-
-
-SHORTEN = str.maketrans({"á": "a", "í": "i", "ú": "u", "ů": "o", "é": "e"})
-
-
-@lru_cache(maxsize=1)
-def _cmpr_rules():
-    text = resources.files(__package__).joinpath("data", "comparatives.tsv").read_text(encoding="utf-8")
-    rules, supp = [], {}
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        a, b = line.split("\t")
-        if a.startswith("="):
-            supp[a[1:]] = b
-        else:
-            rules.append((a, b))
-    return rules, supp
-
-
-def comparative_candidates(positive: str) -> list[str]:
-    """Candidate comparatives of a positive adjective (or adverb via its adjective), by the rules of
-    data/comparatives.tsv; the dictionary decides which exist."""
-    rules, supp = _cmpr_rules()
-    if positive in supp:
-        return [supp[positive]]
-    out = []
-    for a, b in rules:
-        if positive.endswith(a):
-            stem = positive[: len(positive) - len(a)]
-            out.append(stem + b)
-            short = stem.translate(SHORTEN)
-            if short != stem:
-                out.append(short + b)
-    return out
-
-

@@ -1,9 +1,11 @@
 """Adjectives derived from place names (seed 004: "přídavná jména odvozená od místních názvů",
 ostravská). An adjective headword in -ský/-cký is a place-name adjective when the dictionary holds the
 capitalised name it derives from by the regular derivation (Ostrava -> ostravský, Praha -> pražský,
-Brno -> brněnský, Kladno -> kladenský, Olomouc -> olomoucký, Písek -> písecký, Aarhus -> aarhuský) and
-that name declines as a place (it has an inanimate, feminine or neuter declension flag: Byron/PV, a
-person, gives byronský, which stays).
+Brno -> brněnský, Kladno -> kladenský, Znojmo -> znojemský, Moskva -> moskevský, Olomouc -> olomoucký,
+Písek -> písecký, Pardubice -> pardubický, Hamburk -> hamburský, Aarhus -> aarhuský) and that name
+declines as a place (a declension flag whose gender, by genders.tsv, is inanimate, feminine or neuter:
+Drážďany/D is a feminine plural; Byron/PV, a person, gives byronský, which stays). The comparatives
+and adverbs of such an adjective are tagged with it (pražštější, pražsky).
 
 Not place-name adjectives, as a linguist would have it: adjectives of countries, continents, nations
 and languages (český, polský, německý, americký, evropský, kanadský). Their names are recognised by
@@ -16,8 +18,9 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-# declension flags of inanimate masculines, feminines and neuters (genders.tsv): a place declines so
-PLACE_FLAGS = frozenset("HLZCMSQK")
+from .comparatives import comparative_rules
+from .tagger import noun_gender
+
 COUNTRY_ENDINGS = ("sko", "cko", "ie", "ika")
 VOWELS = "aoeyiěu"
 # the stem's last consonant before -ský, undone (Praha -> praž-ský, Ostrava -> ostrav-ský)
@@ -37,7 +40,7 @@ def name_candidates(adjective: str) -> list[str]:
     out = []
     if adjective.endswith("cký"):
         b = adjective[:-2]                           # olomouc-, hradec-, písec-, americ-
-        out += [b, b[:-1] + "k"]                     # Olomouc, Hradec; Písek
+        out += [b, b[:-1] + "k", b + "e"]            # Olomouc, Hradec; Písek; Pardubice, Teplice
         out += [b[:-1] + "k" + v for v in "ao"]      # Amerika, Německo (country endings)
     elif adjective.endswith("ský"):
         b = adjective[:-3]                           # ostrav-, praž-, brněn-, aarhu-, zlín-
@@ -45,17 +48,41 @@ def name_candidates(adjective: str) -> list[str]:
         for s in stems:
             out += [s] + [s + v for v in VOWELS] + [s + "ie"]
         out.append(b + "s")                          # Aarhus
-        for suffix in ("en", "ěn"):                  # Brno -> brněnský, Kladno -> kladenský
-            if b.endswith(suffix) and len(b) > 4:
-                out += [b[:-2] + v for v in "oa"] + [b[:-2] + "n" + v for v in "oa"]
+        if b[-1:] in "rnl":
+            out.append(b + "k")                      # Hamburk, Norimberk
+        if len(b) > 4 and b[-2:-1] in ("e", "ě") and b[-1] not in VOWELS:
+            # a vowel inserted before the last consonant: Brno -> brněnský, Kladno -> kladenský,
+            # Znojmo -> znojemský, Moskva -> moskevský
+            out += [b[:-2] + b[-1] + v for v in "oa"]
+            if b[-1] == "n":
+                out += [b[:-2] + v for v in "oa"]
         out += [b + "ko"]                            # Polsko, Česko
     return out
 
 
-def _lengthened(word: str) -> str | None:
-    """The last o as ů (dvor- -> dvůr: dvorský is the adjective of the common noun)."""
+def _lengthened(word: str) -> list[str]:
+    """The common noun whose vowel the adjective shortens: the last o as ů (dvor- -> dvůr: dvorský),
+    and the agent nouns in -ník (lesnik- -> lesník: lesnický, beside the village Lesnice)."""
+    out = []
     i = word.rfind("o")
-    return word[:i] + "ů" + word[i + 1:] if i >= 0 else None
+    if i >= 0:
+        out.append(word[:i] + "ů" + word[i + 1:])
+    if word.endswith("nik"):
+        out.append(word[:-2] + "ík")
+    return out
+
+
+def _common_word_stems(adjective: str) -> list[str]:
+    """Common nouns an adjective may derive from by other derivations: the vowel before the last
+    consonant inserted (negr -> negerský, beside Rio Negro), -ika -> -ický (kubika -> kubický, beside
+    the village Kubice)."""
+    b = adjective[:-3]
+    out = []
+    if len(b) > 4 and b[-2:-1] in ("e", "ě") and b[-1] not in VOWELS:
+        out.append(b[:-2] + b[-1])
+    if adjective.endswith("ický"):
+        out.append(b + "ka")
+    return out
 
 
 def place_of(adjective: str, dic) -> str | None:
@@ -72,9 +99,28 @@ def place_of(adjective: str, dic) -> str | None:
         return None
     if any(c.endswith(COUNTRY_ENDINGS) or name in countries() for c, name in found):
         return None                                  # český, polský, norský, americký, kanadský
-    if any(c in dic.flagged for c, _name in found) or any(_lengthened(c) in dic.entries for c in cands if c[-1] not in VOWELS):
-        return None                                  # táborský, ostrovský, dvorský: tábor, ostrov, dvůr
+    if any(c in dic.flagged for c, _name in found) \
+            or any(w in dic.entries for c in cands if c[-1] not in VOWELS for w in _lengthened(c)) \
+            or any(w in dic.flagged for w in _common_word_stems(adjective)):
+        return None                                  # táborský, dvorský, lesnický, negerský, kubický
     for _c, name in found:
-        if any(set(f) & PLACE_FLAGS for f in dic.place_names[name]):
+        if any(_declines_as_place(name, f) for f in dic.place_names[name]):
             return name
+    return None
+
+
+def _declines_as_place(name: str, flags: str) -> bool:
+    """A declension flag of the name gives an inanimate, feminine or neuter noun (genders.tsv)."""
+    return any((g := noun_gender(name, flag)) and "ANIM" not in g for flag in flags)
+
+
+def place_of_comparative(comparative: str, dic) -> str | None:
+    """The place name behind a comparative headword of a place-name adjective (pražštější: Praha), by
+    the comparative rules (data/comparatives.tsv) read backwards."""
+    rules, _supp = comparative_rules()
+    for positive_end, comparative_end in rules:
+        if positive_end.endswith(("ský", "cký")) and comparative.endswith(comparative_end):
+            place = place_of(comparative[: len(comparative) - len(comparative_end)] + positive_end, dic)
+            if place:
+                return place
     return None

@@ -57,7 +57,7 @@ from pathlib import Path
 from ..model import Reading
 from .dictionary import CzechDictionary
 from .expand import expand_entry
-from .links import _cmpr_rules, comparative_candidates
+from .comparatives import comparative_candidates, comparative_rules
 from .tables import verb_links_of
 
 CLASSES = ["noun-nom-sg", "noun-nom-pl", "adj-nom", "infinitive", "present", "imperative",
@@ -311,7 +311,7 @@ def comparatives_for(lemma: str, entries, aff) -> dict[str, str]:
     the dictionary's comparative headwords among the candidates, and what flag y generates."""
     out = {}
     cands = set(comparative_candidates(lemma))
-    if lemma.endswith(("e", "ě", "o", "y")) and lemma not in _cmpr_rules()[1]:
+    if lemma.endswith(("e", "ě", "o", "y")) and lemma not in comparative_rules()[1]:
         # adverb rychle -> its adjective rychlý -> rychlejší -> the adverb rychleji the build makes
         for adj in (lemma[:-1] + "ý", lemma[:-1] + "í", lemma[:-2] + "ký" if lemma.endswith("ky") else "",
                     lemma[:-1] + "ní" if lemma.endswith("ě") else ""):
@@ -339,7 +339,7 @@ def run(shared: Path, examples: int = 4, only: str | None = None, out=sys.stdout
     entries = dic.entries
     aff = dic
     lemmas = set(ref["unimorph"]) | set(ref["cac"])
-    covered = {l for l in lemmas if l in entries or l in _cmpr_rules()[1]}
+    covered = {l for l in lemmas if l in entries or l in comparative_rules()[1]}
     stats = {c: Counter() for c in CLASSES}
     worst = {c: Counter() for c in CLASSES}
     ex = {c: defaultdict(list) for c in CLASSES}

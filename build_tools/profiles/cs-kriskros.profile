@@ -8,7 +8,8 @@
 # Adverbs in all three degrees; prepositions, conjunctions, particles.
 # Excluded: interjections, abbreviations, capitalised words, clitic contractions (byls, tys, žes),
 # transgressives, conditional auxiliaries (bych, bys), bound morphemes, multi-word forms.
-# Adjectives derived from place names (ostravská): the Czech expander tags them TOPO
+# Adjectives derived from place names (ostravská), with their comparatives and adverbs (pražštější,
+# pražsky): the Czech expander tags them TOPO
 # (build_tools/czech/places.py; country, nation and language adjectives such as český stay).
 #
 # Tags the Czech expander must emit: see cs-box.profile (same vocabulary).
