@@ -32,6 +32,7 @@ spaces).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -184,19 +185,20 @@ def list_profiles() -> list[str]:
 
 
 @lru_cache(maxsize=None)
-def _load_cached(path: str) -> Profile:
-    p = Path(path)
-    return parse_profile(p.read_text(encoding="utf-8"), origin=str(p))
+def _shipped(name: str) -> Profile:
+    path = PROFILE_DIR / f"{name}.profile"
+    return parse_profile(path.read_text(encoding="utf-8"), origin=str(path))
 
 
 def load_profile(name_or_path: str) -> Profile:
-    """A profile by name (``pl``, ``cs-kriskros``) or by path to a .profile file."""
+    """A profile by name (``pl``, ``cs-kriskros``) or by path to a .profile file. A bare name of a
+    shipped profile is that profile, even beside a file or directory so named in the current directory."""
     p = Path(name_or_path)
-    if p.suffix == ".profile" or p.exists():
+    looks_like_path = p.suffix == ".profile" or "/" in name_or_path or os.sep in name_or_path
+    if not looks_like_path and (PROFILE_DIR / f"{name_or_path}.profile").is_file():
+        return _shipped(name_or_path)
+    if looks_like_path or p.exists():
         if not p.is_file():
-            raise ProfileError(f"profile file {name_or_path} not found")
-        return _load_cached(str(p.resolve()))
-    candidate = PROFILE_DIR / f"{name_or_path}.profile"
-    if not candidate.is_file():
-        raise ProfileError(f"unknown profile {name_or_path!r}; known: {', '.join(list_profiles())}")
-    return _load_cached(str(candidate))
+            raise ProfileError(f"profile file {name_or_path} " + ("is not a file" if p.exists() else "not found"))
+        return parse_profile(p.read_text(encoding="utf-8"), origin=str(p))
+    raise ProfileError(f"unknown profile {name_or_path!r}; known: {', '.join(list_profiles())}")

@@ -536,9 +536,12 @@ def resolve_lexicon_path(name_or_path: str, lexicons_dir: str | os.PathLike = "l
     """A lexicon given as a path (``lexicons/pl-scrabble.lex``) or a name (``pl-scrabble``,
     looked up as ``<lexicons_dir>/<name>.lex``)."""
     p = Path(name_or_path)
+    candidate = Path(lexicons_dir) / f"{name_or_path}.lex"
+    # a bare name is the lexicon of that name, even beside a file or directory so named here
+    if "/" not in name_or_path and os.sep not in name_or_path and p.suffix != ".lex" and candidate.exists():
+        return candidate
     if p.exists():
         return p
-    candidate = Path(lexicons_dir) / f"{name_or_path}.lex"
     if candidate.exists():
         return candidate
     return p

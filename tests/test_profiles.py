@@ -103,3 +103,22 @@ def test_profile_errors_name_the_line(text, where):
 def test_unknown_profile_name():
     with pytest.raises(ProfileError, match="unknown profile"):
         load_profile("klingon")
+
+
+def test_a_shipped_profile_name_is_not_shadowed_by_a_file_or_directory_here(tmp_path, monkeypatch):
+    """`--rules cs-kriskros` beside a directory named cs-kriskros failed ('profile file not found')."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cs-kriskros").mkdir()
+    (tmp_path / "pl").write_text("not a profile\n", encoding="utf-8")
+    assert load_profile("cs-kriskros").name == "cs-kriskros"
+    assert load_profile("pl").name == "pl"
+    with pytest.raises(ProfileError, match="is not a file"):
+        load_profile("./cs-kriskros")  # a path is a path
+
+
+def test_a_profile_file_is_read_each_time(tmp_path):
+    """No cache keyed on a path: an edited profile file is read again."""
+    path = tmp_path / "mine.profile"
+    for name in ("first", "second"):
+        path.write_text(f"[profile]\nname = {name}\n", encoding="utf-8")
+        assert load_profile(str(path)).name == name

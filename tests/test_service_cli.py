@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import grpc
 import pytest
@@ -297,3 +298,15 @@ def test_serve_http_options_reach_every_process(tmp_path):
         assert max(closed_after) < 5, closed_after  # 1 s, not the default 30 s
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(20) == 0, proc.log()
+
+
+def test_a_lexicon_name_is_not_shadowed_by_a_directory_here(tmp_path, monkeypatch):
+    """`dump --lexicon two --lexicons L` beside a directory ./two said 'two: not a lexicon'."""
+    from lexicon_service.lexicon import resolve_lexicon_path
+
+    (tmp_path / "lex" / "two.lex").mkdir(parents=True)
+    (tmp_path / "two").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert resolve_lexicon_path("two", "lex") == Path("lex") / "two.lex"
+    assert resolve_lexicon_path("./two", "lex") == Path("./two")  # a path is a path
+    assert resolve_lexicon_path("three", "lex") == Path("three")  # neither: the caller reports it
