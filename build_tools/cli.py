@@ -105,6 +105,19 @@ def _count_lines(path: Path) -> int:
     return n
 
 
+def _shipped_czech_dic() -> Path:
+    from build_tools.czech.dictionary import shipped_paths
+
+    return shipped_paths()[0]
+
+
+def _shipped_hint(missing: Path) -> str:
+    """Where the shipped Czech dictionary is, for a user who gave its name (the README's example path
+    is the checkout's; an installed package keeps it elsewhere)."""
+    shipped = _shipped_czech_dic()
+    return f" (the shipped {shipped.name} is {shipped})" if missing.name == shipped.name else ""
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="lexicon-build",
@@ -119,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
         "                -o lexicons/pl-scrabble.lex      (the default Polish build)\n"
         "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
         "  lexicon-build --rules cs-kriskros --hunspell build_tools/czech/hunspell/cs_CZ.dic -o lexicons/cs-kriskros.lex\n"
+        f"                (the shipped Czech dictionary, as installed here: {_shipped_czech_dic()})\n"
         "  lexicon-build --rules pl-scrabble --headwords new-words.txt --models data/pl/headwords.txt -o new.lex\n"
         "                (new words SGJP does not know, inflected after the SGJP lemmas of headwords.txt)\n\n"
         "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish a\n"
@@ -541,7 +555,8 @@ def _check_sources(args, hunspell_encoding: str | None) -> tuple[list, list]:
     for kind, f in sources:
         p = Path(f)
         if not p.is_file():
-            raise BuildError(f"{kind} source {f}: " + ("not a file" if p.exists() else "no such file"))
+            raise BuildError(f"{kind} source {f}: " + ("not a file" if p.exists() else "no such file")
+                             + _shipped_hint(p))
         manifest_sources.append({"kind": kind, "name": p.name, "sha256": sha256_of(p),
                                  "bytes": p.stat().st_size})
         if kind == "hunspell":
@@ -618,6 +633,11 @@ def _polish_builder_info() -> dict:
         raise BuildError(f"Polish expansion needs morfeusz2 (pip install morfeusz2): {exc}") from None
 
 
+def _shortened(text: str, limit: int = 80) -> str:
+    """An example as the summary shows it: a 50 MB input line is not printed whole."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def print_summary(out: Path, manifest: dict, report, seconds: float, models=None) -> None:
     c = manifest["counts"]
     w = sys.stdout.write
@@ -637,7 +657,8 @@ def print_summary(out: Path, manifest: dict, report, seconds: float, models=None
     w(f"  input: {report.headwords} headword entries, {report.readings_in} expanded forms, "
       f"{report.readings_admitted} admitted\n")
     if c.get("guessed_headwords"):
-        w(f"  inflected by analogy (the paradigm source / SGJP does not know them; lexicon-service explain "
+        unknown_to = "SGJP" if manifest["rule_set"].get("language") == "pl" else "the paradigm source"
+        w(f"  inflected by analogy ({unknown_to} does not know them; lexicon-service explain "
           f"names the model): {c['guessed_headwords']} headwords\n")
     if models is not None:      # --models (pl_models.GivenModels)
         w(f"  analogy models from --models: {len(models.lemmas)} SGJP lemmas of {models.entries} entries; "
@@ -652,7 +673,7 @@ def print_summary(out: Path, manifest: dict, report, seconds: float, models=None
         w(f"  rejected (readings or input lines) by reason; {report.forms_rejected_only} distinct "
           f"forms were rejected and are not in the lexicon:\n")
     for reason, n in sorted(report.rejected_by_reason.items(), key=lambda kv: (-kv[1], kv[0])):
-        ex = ", ".join(report.examples.get(reason, [])[:4])
+        ex = ", ".join(_shortened(e) for e in report.examples.get(reason, [])[:4])
         w(f"    {reason:<24} {n:>9}   e.g. {ex}\n")
 
 

@@ -14,7 +14,7 @@ A profile is a text file ``build_tools/profiles/<name>.profile``::
     # ACTION  NAME              CONDITION      (first matching rule wins)
     deny      proper-name       PROPN
     allow     noun-nominative   N NOM SG|PL
-    deny      other             *
+    deny      no-rule-admits    *
 
 Rules are tried in order, first match wins. A CONDITION is a list of terms that must all hold:
 ``FEAT`` (the reading has this feature), ``!FEAT`` (it has not), ``A|B`` (it has A or B),

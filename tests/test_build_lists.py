@@ -74,7 +74,7 @@ def test_a_word_list_skips_the_profiles_tag_rules_a_tagged_list_does_not(tmp_pat
         assert len(lw.keys()[0]) == 4 or len(lw.keys()[1]) == 4
         assert [r.rule for r in lw.explain("ženě")] == ["word-list"]
         assert lt.keys() == ["žena"] and lt.explain("žena")[0].rule == "noun-nominative"
-        assert lt.manifest["counts"]["rejected_by_reason"] == {"other": 1}
+        assert lt.manifest["counts"]["rejected_by_reason"] == {"no-rule-admits": 1}
 
 
 TAGGED = ("kota\tkot\tN;GEN;SG\n"

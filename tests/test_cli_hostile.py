@@ -490,3 +490,25 @@ def test_client_refuses_a_port_past_65535(capsys):
     """grpc connected to port 99999 - 65536 = 34463: possibly another server."""
     rc, _, err = run_main(service_main, ["client", "--address", "127.0.0.1:99999", "check", "-l", "x", "kot"], capsys)
     assert_one_line_error(rc, err, "lexicon-service client", "--address", "must be host:port")
+
+
+@pytest.mark.parametrize("flag", ["--hunspell", "--paradigms"])
+def test_a_missing_cs_czech_dictionary_error_says_where_the_shipped_one_is(tmp_path, capsys, flag):
+    """The README's example path (build_tools/czech/hunspell/cs_CZ.dic) is the checkout's: installed
+    from a wheel, the error must say where the package keeps it."""
+    from build_tools.czech.dictionary import shipped_paths
+
+    heads = tmp_path / "h.txt"
+    heads.write_text("žena\n", encoding="utf-8")
+    argv = ["--rules", "cs-kriskros", "--headwords", str(heads), flag, "nowhere/cs_CZ.dic", "-o", str(tmp_path / "x.lex")]
+    rc, _, err = run_main(build_main, argv, capsys)
+    assert_one_line_error(rc, err, "lexicon-build", "nowhere/cs_CZ.dic: no such file", str(shipped_paths()[0]))
+
+
+def test_the_summary_shortens_a_huge_example(tmp_path, capsys):
+    """A 50 MB headword line was printed whole as the summary's example."""
+    heads = tmp_path / "h.txt"
+    heads.write_text("žena\n" + "žena" * 25_000 + "\n", encoding="utf-8")
+    rc, out, _ = run_main(build_main, ["--rules", "cs-kriskros", "--workers", "1", "--headwords", str(heads),
+                                       "-o", str(tmp_path / "x.lex")], capsys)
+    assert rc == 0 and "(100,010 characters)" in out and len(out) < 5_000

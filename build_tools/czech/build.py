@@ -25,7 +25,9 @@ class CzechSourceError(ValueError):
 
 def _check(dic: Path, what: str) -> Path:
     if not dic.is_file():
-        raise CzechSourceError(f"{what} {dic}: no such file")
+        shipped = shipped_paths()[0]
+        hint = f" (the shipped {shipped.name} is {shipped})" if dic.name == shipped.name else ""
+        raise CzechSourceError(f"{what} {dic}: " + ("not a file" if dic.exists() else "no such file") + hint)
     aff = dic.with_suffix(".aff")
     if not aff.is_file():
         raise CzechSourceError(f"{what} {dic}: no affix file {aff} beside it")

@@ -45,4 +45,4 @@ allow     preposition        ADP               # OPTION (by agreement)
 allow     conjunction        CONJ              # OPTION (by agreement)
 allow     particle           PART              # OPTION (by agreement)
 deny      interjection       INTJ              # OPTION (by agreement): flip to allow
-deny      other              *
+deny      no-rule-admits     *

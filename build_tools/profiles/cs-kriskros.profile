@@ -47,4 +47,4 @@ allow     adverb             ADV
 allow     preposition        ADP
 allow     conjunction        CONJ
 allow     particle           PART
-deny      other              *
+deny      no-rule-admits     *

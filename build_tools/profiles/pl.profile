@@ -109,4 +109,4 @@ allow     particle           PART
 allow     interjection       INTJ
 allow     predicative        PRED
 allow     fixed-phrase-word  FIXED
-deny      other              *
+deny      no-rule-admits     *
