@@ -118,6 +118,15 @@ def _shipped_hint(missing: Path) -> str:
     return f" (the shipped {shipped.name} is {shipped})" if missing.name == shipped.name else ""
 
 
+class _Once(argparse.Action):
+    """An option that may be given once (a second value would silently replace the first)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, self.dest) is not None:
+            parser.error(f"{option_string} given more than once")
+        setattr(namespace, self.dest, values)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="lexicon-build",
@@ -153,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tagged forms: form<TAB>lemma<TAB>tag (UniMorph or SGJP tag)")
     p.add_argument("--hunspell", action="append", default=[], metavar="DIC",
                    help="Hunspell dictionary X.dic (X.aff beside it; its SET encoding is respected)")
-    p.add_argument("--paradigms", metavar="DIC",
+    p.add_argument("--paradigms", metavar="DIC", action=_Once,
                    help="Czech: Hunspell dictionary X.dic (X.aff beside it) consulted for how to inflect the "
                    "--headwords; it contributes no words of its own (default: the shipped cs_CZ.dic)")
     p.add_argument("--models", action="append", default=[], metavar="FILE",
@@ -387,6 +396,9 @@ class Czech:
         except CzechSourceError as exc:
             raise BuildError(str(exc)) from None
         if args.paradigms:
+            if not args.headwords:
+                raise BuildError("--paradigms says how to inflect --headwords lists, and there are none "
+                                 "(a --hunspell dictionary is inflected by its own flags)")
             check_text_source("hunspell", args.paradigms, CZECH_ENCODING)
         if args.headwords:
             manifest_sources.extend(self.czech.paradigm_manifest())

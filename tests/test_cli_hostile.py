@@ -512,3 +512,17 @@ def test_the_summary_shortens_a_huge_example(tmp_path, capsys):
     rc, out, _ = run_main(build_main, ["--rules", "cs-kriskros", "--workers", "1", "--headwords", str(heads),
                                        "-o", str(tmp_path / "x.lex")], capsys)
     assert rc == 0 and "(100,010 characters)" in out and len(out) < 5_000
+
+
+@pytest.mark.parametrize("extra, needle", [
+    (["--paradigms", "a.dic", "--paradigms", "b.dic"], "--paradigms given more than once"),
+    (["--hunspell", "SHIPPED", "--paradigms", "SHIPPED"], "--paradigms says how to inflect --headwords lists"),
+])
+def test_paradigms_given_twice_or_without_headwords_is_refused(tmp_path, capsys, extra, needle):
+    """Both were accepted in silence: the last --paradigms won; without --headwords it did nothing."""
+    from build_tools.czech.dictionary import shipped_paths
+
+    extra = [str(shipped_paths()[0]) if a == "SHIPPED" else a for a in extra]
+    rc, _, err = run_main(build_main, ["--rules", "cs-kriskros", *extra, "-o", str(tmp_path / "x.lex")], capsys)
+    assert rc == 2 and "Traceback" not in err  # argparse's errors come after its usage lines
+    assert err.strip().splitlines()[-1].startswith("lexicon-build: error: ") and needle in err, err
