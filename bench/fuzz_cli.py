@@ -349,8 +349,6 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
     words = g / f"{lang}-words.txt"
     option = rnd.choice(["--words", "--headwords", "--tagged", "--hunspell", "--hunspell-aff", "--paradigms",
                          "--rules", "--profile", "-o", "--rejected", "--words", "--tagged", "--models"])
-    if option == "--paradigms" and lang == "pl":
-        lang, rules, words = "cs", "cs-scrabble", g / "cs-words.txt"
     if option == "--models" and lang == "cs":
         lang, rules, words = "pl", "pl-scrabble", g / "pl-words.txt"
     enc = "iso-8859-2" if lang == "pl" else "utf-8"
@@ -391,7 +389,7 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
         opt = "--paradigms" if option == "--paradigms" else "--hunspell"
         sources = [opt, str(dic)]
         if opt == "--paradigms":
-            sources += ["--headwords", str(world.good / "cs-headwords.txt")]
+            sources += ["--headwords", str(world.good / f"{lang}-headwords.txt")]
         hostile = [path.name, path.with_suffix(".dic").name, path.with_suffix(".aff").name, opt]
     elif option == "--rules":
         valid = (RULESETS / f"{rules}.rules").read_bytes()
@@ -480,8 +478,6 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
             sources = ["--words", str(words), "--rejected", str(path)]
         hostile = [path.name, "--rejected"]
         what = f"--rejected {kind}"
-    if option == "--paradigms" and not (world.good / "cs-headwords.txt").exists():
-        (world.good / "cs-headwords.txt").write_text(CS_HEADWORDS, encoding="utf-8")
     argv = args + sources + ["-o", str(out)]
     return Case(n, f"lexicon-build {lang} {option}", what, argv, "lexicon-build", BUILD_STATUSES, hostile,
                 output=str(out))
@@ -843,6 +839,7 @@ def main(argv: list[str] | None = None) -> int:
         rnd = random.Random(args.seed)
         world = World(base, rnd)
         (world.good / "cs-headwords.txt").write_text(CS_HEADWORDS, encoding="utf-8")
+        (world.good / "pl-headwords.txt").write_text(PL_HEADWORDS, encoding="utf-8")
         os.environ["LEXICON_DIR"] = str(world.lexicons)
         workdir = base / "run"
         workdir.mkdir()

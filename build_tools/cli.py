@@ -163,8 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hunspell", action="append", default=[], metavar="DIC",
                    help="Hunspell dictionary X.dic (X.aff beside it; its SET encoding is respected)")
     p.add_argument("--paradigms", metavar="DIC", action=_Once,
-                   help="Czech: Hunspell dictionary X.dic (X.aff beside it) consulted for how to inflect the "
-                   "--headwords; it contributes no words of its own (default: the shipped cs_CZ.dic)")
+                   help="Hunspell dictionary X.dic (X.aff beside it) consulted for how to inflect the "
+                   "--headwords; it contributes no words of its own. Czech: the paradigm source (default: the "
+                   "shipped cs_CZ.dic). Polish: a headword SGJP does not know gets the paradigm its entry there "
+                   "would get from --hunspell (e.g. data/pl/pl_PL.dic)")
     p.add_argument("--models", action="append", default=[], metavar="FILE",
                    help="Polish: a headword list whose SGJP lemmas serve as analogy models for the headwords and "
                    "Hunspell stems SGJP does not know, besides the build's own SGJP lemmas; their forms are not "
@@ -217,9 +219,8 @@ class Polish:
     inflected by analogy once every list's SGJP lemmas are in (they are the models)."""
 
     def __init__(self, args, manifest_sources: list) -> None:
-        if args.paradigms:
-            raise BuildError("--paradigms is for Czech builds (Polish headwords are inflected by Morfeusz 2 / SGJP)")
         self.dics = [Path(d) for d in args.hunspell]
+        self.paradigms = _polish_paradigms(args, manifest_sources)   # (.aff, stem -> entries) or None
         self._workers = args.workers
         self._attested = None
         self._reads: dict[Path, tuple] = {}     # .dic -> (its .aff, its entries): read once a build
@@ -320,8 +321,33 @@ class Polish:
             models = self._models = Models(chain((h for h in compiler.heads if h not in compiler.models),
                                                  self.given.lemmas if self.given is not None else ()))
             self._hint(len(models))
+            if self.paradigms is not None:
+                unknown = yield from self._with_paradigms(compiler, unknown)
             items = ((e.lemma, e.source, e.line, e.pos) for e in unknown)
             yield Pass(items, guess_pass(compiler.judge, models))
+
+    def _with_paradigms(self, compiler, unknown: list):
+        """Headwords SGJP does not know that the --paradigms dictionary holds with flags: inflected as
+        its entry would be (a paradigm guessed by analogy and corroborated by the entry's affix
+        forms), with the headword list's line as the source; the dictionary's other entries give
+        nothing. Returns the headwords it does not hold (guessed from the headword alone)."""
+        from build_tools.expand_pl import hunspell_pass
+        from build_tools.guess_pl import Models
+
+        aff, by_stem = self.paradigms
+        held, rest = [], []
+        for e in unknown:
+            entries = by_stem.get(e.lemma)
+            (held if entries else rest).append((e, entries))
+        if held:
+            flags_of = {stem: es[0].flags for stem, es in by_stem.items()}
+            done = frozenset(h for h in compiler.heads if h not in compiler.models)
+            models = Models(done | self.given.lemmas if self.given is not None else done, flags_of,
+                            like=self._models)
+            items = ((e.lemma, e.source, e.line, entry.flags) for e, entries in held for entry in entries)
+            yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
+                                            stems=frozenset(by_stem)))
+        return [e for e, _ in rest]
 
     def counts(self, compiler) -> dict:
         counts = {"guessed_headwords": len(compiler.models)} if compiler.models else {}
@@ -339,6 +365,30 @@ class Polish:
 
 
 FEW_MODELS = 50_000     # fewer analogy models than this: --models is suggested (README: measured)
+
+
+def _polish_paradigms(args, manifest_sources: list):
+    """The --paradigms dictionary of a Polish build, recorded in the manifest: (its .aff, stem ->
+    its flagged entries); None without --paradigms."""
+    if not args.paradigms:
+        return None
+    from build_tools.sources import aff_path_for, check_text_source, sha256_of
+
+    dic = Path(args.paradigms)
+    if not dic.is_file():
+        raise BuildError(f"paradigm source {dic}: " + ("not a file" if dic.exists() else "no such file"))
+    aff_path = aff_path_for(dic)
+    if not aff_path.is_file():
+        raise BuildError(f"paradigm source {dic}: no affix file {aff_path} beside it")
+    check_text_source("hunspell", dic)
+    for kind, p in (("paradigms", dic), ("paradigms-aff", aff_path)):
+        manifest_sources.append({"kind": kind, "name": p.name, "sha256": sha256_of(p), "bytes": p.stat().st_size})
+    aff, read = _read_polish_dic(dic)
+    by_stem: dict[str, list] = {}
+    for e in read:
+        if isinstance(e, HeadwordEntry) and e.flags:
+            by_stem.setdefault(e.lemma, []).append(e)
+    return aff, by_stem
 
 
 def _given_models(args, manifest_sources: list):
@@ -396,9 +446,6 @@ class Czech:
         except CzechSourceError as exc:
             raise BuildError(str(exc)) from None
         if args.paradigms:
-            if not args.headwords:
-                raise BuildError("--paradigms says how to inflect --headwords lists, and there are none "
-                                 "(a --hunspell dictionary is inflected by its own flags)")
             check_text_source("hunspell", args.paradigms, CZECH_ENCODING)
         if args.headwords:
             manifest_sources.extend(self.czech.paradigm_manifest())
@@ -454,12 +501,15 @@ def run(args) -> int:
     rule_set, profile = _rules_and_profile(args)
     language = rule_set.language
     sources, manifest_sources = _check_sources(args, CZECH_ENCODING if language == "cs" else None)
+    if args.paradigms and not args.headwords:
+        raise BuildError("--paradigms says how to inflect --headwords lists, and there are none "
+                         "(a --hunspell dictionary is inflected by its own flags)")
     out = check_output(Path(args.output))
     name = _lexicon_name(args, out)
     lang_class = LANGUAGES.get(language)
     lang = lang_class(args, manifest_sources) if lang_class is not None else None
     if lang is None and args.paradigms:
-        raise BuildError("--paradigms is for Czech builds")
+        raise BuildError("--paradigms is for Czech and Polish builds")
     if lang is None and args.models:
         raise BuildError("--models is for Polish builds")
     log = _open_rejected(args, sources, out)

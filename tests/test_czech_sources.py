@@ -69,11 +69,3 @@ def test_a_missing_paradigm_source_is_a_one_line_error(tmp_path, capsys, argv, m
     err = capsys.readouterr().err
     assert code == 2 and message in err and "Traceback" not in err
     assert not (tmp_path / "e.lex").exists()
-
-
-def test_paradigms_is_refused_for_polish(tmp_path, capsys):
-    words = tmp_path / "w.txt"
-    words.write_text("kot\n", encoding="utf-8")
-    code = build_main(["--rules", "pl-scrabble", "--quiet", "--words", str(words), "--paradigms", str(words),
-                       "-o", str(tmp_path / "p.lex")])
-    assert code == 2 and "--paradigms is for Czech" in capsys.readouterr().err

@@ -140,3 +140,38 @@ def test_the_models_file_is_not_overwritten_by_the_rejected_log(tmp_path, capsys
     _lex, code = build(tmp_path, "r", "--headwords", heads, "--models", models, "--rejected", models)
     assert code == 2 and "--rejected" in capsys.readouterr().err
     assert models.read_text(encoding="utf-8") == MODELS
+
+
+def test_paradigms_inflect_a_headword_sgjp_lacks_as_its_dictionary_entry_would_be(tmp_path, capsys):
+    """Polish --paradigms: a headword SGJP does not know gets the paradigm its flagged entry in the
+    dictionary would get from --hunspell (guessed, corroborated by the entry's affix forms); the
+    dictionary's other entries give nothing."""
+    write(tmp_path / "d.aff", """SET UTF-8
+
+SFX X Y 4
+SFX X   a     i       ka
+SFX X   a     ę       ka
+SFX X   ka    ek      ka
+SFX X   ka    kami    ka
+""")
+    dic = write(tmp_path / "d.dic", "3\nabadanka/X\nbebadanka/X\nkot\n")
+    models = write(tmp_path / "models.txt", "sudanka\n")
+    heads = write(tmp_path / "h.txt", "abadanka\nkot\n")
+    lex, code = build(tmp_path, "p", "--headwords", heads, "--paradigms", dic, "--models", models)
+    assert code == 0
+    with load_lexicon(lex) as L:
+        assert {(r.headword, r.rule, r.model) for r in L.explain("abadankami")} == {
+            ("abadanka", "guessed", "sudanka")}
+        assert "kotem" in L
+        assert "bebadanka" not in L and "bebadankami" not in L      # not a headword
+        kinds = {s["kind"]: s for s in L.manifest["sources"]}
+        assert kinds["paradigms"]["name"] == "d.dic" and kinds["paradigms-aff"]["name"] == "d.aff"
+        assert kinds["paradigms"]["sha256"] and kinds["paradigms"]["bytes"] == dic.stat().st_size
+
+
+def test_polish_paradigms_must_be_a_hunspell_dictionary(tmp_path, capsys):
+    heads = write(tmp_path / "h.txt", "kot\n")
+    dic = write(tmp_path / "lone.dic", "1\nkot\n")             # no .aff beside it
+    lex, code = build(tmp_path, "x", "--headwords", heads, "--paradigms", dic)
+    err = capsys.readouterr().err
+    assert code == 2 and "no affix file" in err and "Traceback" not in err and not lex.exists()
