@@ -124,6 +124,19 @@ def test_headwords_get_their_comparatives(shipped_build):
         "nejchlupnější": True, "zelenějšího": False}
 
 
+def test_a_headword_list_admits_derived_words_only_when_it_holds_them(tmp_path):
+    """Seed 004: a negative adjective only when it is a headword itself (nevelký); a verb's negative
+    forms are its forms. The words a line's flags derive (zelený/K -> zelenost) are headwords of their own."""
+    heads = tmp_path / "h.txt"
+    heads.write_text("zelený\nnevelký\nnést\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads))
+    assert _admitted(out, ["zelený", "zeleně", "zelenější", "nezelený", "nezelená", "nezeleně", "zelenost",
+                           "nevelký", "nevelká", "nést", "nenesu", "nenesl"]) == {
+        "zelený": True, "zeleně": True, "zelenější": True, "nezelený": False, "nezelená": False,
+        "nezeleně": False, "zelenost": False, "nevelký": True, "nevelká": True, "nést": True, "nenesu": True,
+        "nenesl": True}
+
+
 def test_place_name_rule_on_a_small_dictionary(tmp_path):
     dic = CzechDictionary.load(_dic(tmp_path / "p.dic", [
         "Ostrava/ZQ", "ostravský/YR", "Praha/ZQ", "pražský/YRN", "Brno/CR", "brněnský/YRN",

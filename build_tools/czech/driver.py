@@ -23,7 +23,10 @@ def _resolve(entry: HeadwordEntry, dic: CzechDictionary, headwords: bool = False
     """[(line word, flags or None when unclassifiable, model word when the flags are guessed, the lemmas
     whose readings are kept or None for all)]: one per line of the lemma in `dic` (all homonymous
     lines), or flags guessed by analogy. `headwords` (a headword list, not a dictionary's own lines):
-    also the lines the engine files under the lemma (links.py) and the adjective's comparative."""
+    also the lines the engine files under the lemma (links.py) and the adjective's comparative; and a
+    line gives only the forms of its own word (`kept`): the words its flags derive (zelený/K ->
+    zelenost, zelený/N -> nezelený) are headwords of their own, admitted when the list holds them
+    (seed 004: a negative adjective only when it is a headword itself)."""
     if entry.flags is not None:
         return [(entry.lemma, entry.flags, None, None)]
     lemma = entry.lemma
@@ -34,17 +37,17 @@ def _resolve(entry: HeadwordEntry, dic: CzechDictionary, headwords: bool = False
         guessed = guess_flags(lemma, entry.pos, dic)
         if guessed is None:
             return [(lemma, None, None, None)]
-        out = [(lemma, guessed[0], guessed[1], None)]
+        out = [(lemma, guessed[0], guessed[1], frozenset((lemma,)) if headwords else None)]
         if headwords and word_class(lemma, guessed[0]) == "adj":
             cmpr = guessed_comparative(lemma, dic)
             if cmpr is not None:
-                out.append((cmpr[0], cmpr[1], cmpr[2], None))
+                out.append((cmpr[0], cmpr[1], cmpr[2], frozenset((cmpr[0],))))
         return out
     if entry.pos:
         parts = [p for f in flags for p in split_mixed(lemma, f)]
         fit = [f for f in parts if pos_fits(lemma, f, entry.pos)]
         flags = fit or flags
-    out = [(lemma, f, None, None) for f in flags]
+    out = [(lemma, f, None, frozenset((lemma,)) if headwords else None) for f in flags]
     if headwords:
         for word, f in dic.linked.get(lemma, ()):
             keep = frozenset((lemma,) if verb_links_of(word, dic) else (lemma, word))
@@ -53,7 +56,7 @@ def _resolve(entry: HeadwordEntry, dic: CzechDictionary, headwords: bool = False
             for cand in comparative_candidates(lemma):
                 for f in dic.flags_of(cand) or ():
                     if cand != lemma and word_class(cand, f) == "adj":
-                        out.append((cand, f, None, None))
+                        out.append((cand, f, None, frozenset((cand,))))
     return out
 
 
@@ -69,12 +72,23 @@ def _init(dic: CzechDictionary) -> None:
 
 def _expand_one(lemma: str, flags: str, model: str | None, keep: frozenset | None,
                 dic: CzechDictionary) -> list[Reading | Rejection]:
-    items = expand_entry(lemma, flags, dic)
-    if keep is not None:
-        items = [it for it in items if not isinstance(it, Reading) or it.lemma in keep]
+    items = kept(expand_entry(lemma, flags, dic), keep)
     if model is not None:
         items = mark_guessed(items, model)
     return merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
+
+
+VERBAL = frozenset(("V", "V.PTCP", "V.CVB"))
+
+
+def kept(items: list, keep: frozenset | None) -> list:
+    """A headword-list line's items (`keep`: the lemmas whose readings it gives; None: a dictionary's
+    own line, every reading): readings of those lemmas, without the negatives of non-verbs (nezelený,
+    nezeleně: a headword of its own; a verb's negative forms are its forms)."""
+    if keep is None:
+        return items
+    return [it for it in items if not isinstance(it, Reading)
+            or (it.lemma in keep and ("NEG" not in it.tag or not VERBAL.isdisjoint(it.tag)))]
 
 
 def mark_guessed(items: list, model: str) -> list:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..model import HeadwordEntry, Reading
 from .dictionary import CzechDictionary
-from .driver import _resolve, mark_guessed
+from .driver import _resolve, kept, mark_guessed
 from .expand import expand_entry
 from .quality import UNIMORPH_FILES, class_of_tag, load_reference
 
@@ -80,8 +80,7 @@ def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = N
                 unclassified.append(head)
                 continue
             items = expand_entry(head, flags, dic)
-            if keep is not None:
-                items = [it for it in items if not isinstance(it, Reading) or it.lemma in keep]
+            items = kept(items, keep)
             if model is not None:
                 items = mark_guessed(items, model)
                 guessed.add(lemma)
@@ -92,7 +91,7 @@ def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = N
                 c = class_of_tag(tag, variants=True)
                 if c:
                     # a linked line's readings (napsal/ON of napsat) count for the headword
-                    owner = lemma if keep is not None else it.lemma
+                    owner = lemma if keep is not None and lemma in keep else it.lemma
                     (variants if tag & {"COL", "LIT"} else gen)[owner][c].add(it.form)
     slots = hits = ours = leaked = no_passive = in_other_class = 0
     by_class = defaultdict(Counter)
