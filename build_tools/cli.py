@@ -172,8 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "Hunspell stems SGJP does not know, besides the build's own SGJP lemmas; their forms are not "
                    "admitted (e.g. data/pl/headwords.txt, for a build from a short list of new words)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.lex",
-                   help="lexicon to write (a directory); an existing lexicon there is replaced, "
-                   "anything else is refused")
+                   help="lexicon to write (a directory; its parent directories are created if missing); an "
+                   "existing lexicon there is replaced, anything else is refused")
     p.add_argument("--name", help="lexicon name (default: the output's file name without .lex)")
     p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
                    help="processes for the expansion (default: %(default)s, the CPU count)")
