@@ -111,13 +111,6 @@ def _shipped_czech_dic() -> Path:
     return shipped_paths()[0]
 
 
-def _shipped_hint(missing: Path) -> str:
-    """Where the shipped Czech dictionary is, for a user who gave its name (the README's example path
-    is the checkout's; an installed package keeps it elsewhere)."""
-    shipped = _shipped_czech_dic()
-    return f" (the shipped {shipped.name} is {shipped})" if missing.name == shipped.name else ""
-
-
 class _Once(argparse.Action):
     """An option that may be given once (a second value would silently replace the first)."""
 
@@ -372,14 +365,10 @@ def _polish_paradigms(args, manifest_sources: list):
     its flagged entries); None without --paradigms."""
     if not args.paradigms:
         return None
-    from build_tools.sources import aff_path_for, check_text_source, sha256_of
+    from build_tools.sources import check_text_source, hunspell_files, sha256_of
 
     dic = Path(args.paradigms)
-    if not dic.is_file():
-        raise BuildError(f"paradigm source {dic}: " + ("not a file" if dic.exists() else "no such file"))
-    aff_path = aff_path_for(dic)
-    if not aff_path.is_file():
-        raise BuildError(f"paradigm source {dic}: no affix file {aff_path} beside it")
+    aff_path = hunspell_files(dic, "paradigm source")
     check_text_source("hunspell", dic)
     for kind, p in (("paradigms", dic), ("paradigms-aff", aff_path)):
         manifest_sources.append({"kind": kind, "name": p.name, "sha256": sha256_of(p), "bytes": p.stat().st_size})
@@ -607,7 +596,7 @@ def _rules_and_profile(args):
 def _check_sources(args, hunspell_encoding: str | None) -> tuple[list, list]:
     """[(kind, path)] in build order, and their manifest entries (sha256, size); a .dic and its
     .aff are checked as text in ``hunspell_encoding``, or else in the one the .aff declares."""
-    from build_tools.sources import aff_path_for, check_text_source, sha256_of
+    from build_tools.sources import check_text_source, hunspell_files, sha256_of
 
     sources = [("words", f) for f in args.words] + [("tagged", f) for f in args.tagged] + \
               [("headwords", f) for f in args.headwords] + [("hunspell", f) for f in args.hunspell]
@@ -616,15 +605,12 @@ def _check_sources(args, hunspell_encoding: str | None) -> tuple[list, list]:
     manifest_sources = []
     for kind, f in sources:
         p = Path(f)
-        if not p.is_file():
-            raise BuildError(f"{kind} source {f}: " + ("not a file" if p.exists() else "no such file")
-                             + _shipped_hint(p))
+        aff = hunspell_files(p, "hunspell source") if kind == "hunspell" else None
+        if aff is None and not p.is_file():
+            raise BuildError(f"{kind} source {f}: " + ("not a file" if p.exists() else "no such file"))
         manifest_sources.append({"kind": kind, "name": p.name, "sha256": sha256_of(p),
                                  "bytes": p.stat().st_size})
-        if kind == "hunspell":
-            aff = aff_path_for(p)
-            if not aff.is_file():
-                raise BuildError(f"hunspell source {f}: no affix file {aff} beside it")
+        if aff is not None:
             manifest_sources.append({"kind": "hunspell-aff", "name": aff.name,
                                      "sha256": sha256_of(aff), "bytes": aff.stat().st_size})
         check_text_source(kind, p, hunspell_encoding)

@@ -260,3 +260,20 @@ def read_hunspell(dic_path: str | Path, aff=None) -> Iterator[HeadwordEntry | Re
 
 def aff_path_for(dic_path: str | Path) -> Path:
     return Path(dic_path).with_suffix(".aff")
+
+
+def hunspell_files(dic: str | Path, what: str) -> Path:
+    """The .aff beside a .dic given as `what` (hunspell source, paradigm source); SourceError, one
+    line, when either is missing. For a missing cs_CZ.dic it says where the installed package keeps
+    the shipped one (the README's path is the checkout's)."""
+    dic = Path(dic)
+    if not dic.is_file():
+        from build_tools.czech.dictionary import shipped_paths
+
+        shipped = shipped_paths()[0]
+        hint = f" (the shipped {shipped.name} is {shipped})" if dic.name == shipped.name else ""
+        raise SourceError(f"{what} {dic}: " + ("not a file" if dic.exists() else "no such file") + hint)
+    aff = aff_path_for(dic)
+    if not aff.is_file():
+        raise SourceError(f"{what} {dic}: no affix file {aff} beside it")
+    return aff

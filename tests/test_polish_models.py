@@ -154,19 +154,24 @@ SFX X   a     ę       ka
 SFX X   ka    ek      ka
 SFX X   ka    kami    ka
 """)
-    dic = write(tmp_path / "d.dic", "3\nabadanka/X\nbebadanka/X\nkot\n")
+    dic = write(tmp_path / "d.dic", "3\nbebka/X\nbebadanka/X\nkot\n")
     models = write(tmp_path / "models.txt", "sudanka\n")
-    heads = write(tmp_path / "h.txt", "abadanka\nkot\n")
+    heads = write(tmp_path / "h.txt", "bebka\nkot\n")
     lex, code = build(tmp_path, "p", "--headwords", heads, "--paradigms", dic, "--models", models)
     assert code == 0
     with load_lexicon(lex) as L:
-        assert {(r.headword, r.rule, r.model) for r in L.explain("abadankami")} == {
-            ("abadanka", "guessed", "sudanka")}
-        assert "kotem" in L
+        # bebka shares only -ka with the model: its entry's affix forms (bebki, bebkę, bebek,
+        # bebkami) corroborate the paradigm, which the headword alone does not earn
+        assert {(r.headword, r.rule, r.model) for r in L.explain("bebkami")} == {("bebka", "guessed", "sudanka")}
+        assert "bebce" in L and "kotem" in L
         assert "bebadanka" not in L and "bebadankami" not in L      # not a headword
         kinds = {s["kind"]: s for s in L.manifest["sources"]}
         assert kinds["paradigms"]["name"] == "d.dic" and kinds["paradigms-aff"]["name"] == "d.aff"
         assert kinds["paradigms"]["sha256"] and kinds["paradigms"]["bytes"] == dic.stat().st_size
+    lex2, code = build(tmp_path, "q", "--headwords", heads, "--models", models)
+    assert code == 0
+    with load_lexicon(lex2) as L:
+        assert "bebka" in L and "bebkami" not in L
 
 
 def test_polish_paradigms_must_be_a_hunspell_dictionary(tmp_path, capsys):

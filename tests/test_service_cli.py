@@ -147,6 +147,8 @@ def test_serve_with_several_processes_on_one_port(tmp_path):
         m = re.search(r"on 127\.0\.0\.1:(\d+) \(2 processes\)", line)
         assert m, (line, proc.log())
         assert len(_children(proc.pid)) == 2
+        # each child in a session of its own: a signal to the supervisor's group reaches it only as relayed
+        assert all(os.getsid(child) != os.getsid(proc.pid) for child in _children(proc.pid))
         from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 
         def answers(word: str, connections: int = 8) -> list[bool]:
@@ -310,3 +312,22 @@ def test_a_lexicon_name_is_not_shadowed_by_a_directory_here(tmp_path, monkeypatc
     assert resolve_lexicon_path("two", "lex") == Path("lex") / "two.lex"
     assert resolve_lexicon_path("./two", "lex") == Path("./two")  # a path is a path
     assert resolve_lexicon_path("three", "lex") == Path("three")  # neither: the caller reports it
+
+
+def test_supervisor_counts_a_child_killed_by_the_stop_signal_as_stopped():
+    """systemd signals every process of the unit: a child already stopped by the first SIGTERM may die
+    of the second; serve exited 1 for it."""
+    from lexicon_service.server.supervisor import Supervisor
+
+    class DiesOfTerm(_Child):
+        def send_signal(self, signum):
+            self.signals.append(signum)
+            self.code = -signum
+
+    supervisor = Supervisor(["unused"], 2)
+    children = [DiesOfTerm(None), _Child(None)]
+    for slot, child in zip(supervisor.slots, children):
+        slot.process = child
+        slot.ready.set()
+    supervisor.signal_all(signal.SIGTERM)
+    assert supervisor.run(poll=0.01) == 0

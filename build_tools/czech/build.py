@@ -13,6 +13,7 @@ import hashlib
 from collections import Counter
 from pathlib import Path
 
+from ..sources import SourceError, hunspell_files
 from .dictionary import CzechDictionary, engine_data_files, shipped_paths
 
 # Bumped when the engine's code changes what it generates for the same inputs.
@@ -24,14 +25,10 @@ class CzechSourceError(ValueError):
 
 
 def _check(dic: Path, what: str) -> Path:
-    if not dic.is_file():
-        shipped = shipped_paths()[0]
-        hint = f" (the shipped {shipped.name} is {shipped})" if dic.name == shipped.name else ""
-        raise CzechSourceError(f"{what} {dic}: " + ("not a file" if dic.exists() else "no such file") + hint)
-    aff = dic.with_suffix(".aff")
-    if not aff.is_file():
-        raise CzechSourceError(f"{what} {dic}: no affix file {aff} beside it")
-    return aff
+    try:
+        return hunspell_files(dic, what)
+    except SourceError as exc:
+        raise CzechSourceError(str(exc)) from None
 
 
 def _file_entry(kind: str, path: Path) -> dict:

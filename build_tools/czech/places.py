@@ -52,7 +52,7 @@ def name_candidates(adjective: str) -> list[str]:
             out.append(b + "k")                      # Hamburk, Norimberk
         if len(b) > 4 and b[-2:-1] in ("e", "ě") and b[-1] not in VOWELS:
             # a vowel inserted before the last consonant: Brno -> brněnský, Kladno -> kladenský,
-            # Znojmo -> znojemský, Moskva -> moskevský
+            # Znojmo -> znojemský, Moskva -> moskevský, Sumatra -> sumaterský
             out += [b[:-2] + b[-1] + v for v in "oa"]
             if b[-1] == "n":
                 out += [b[:-2] + v for v in "oa"]

@@ -222,7 +222,6 @@ def run(args) -> int:
                                          "LEXICON_HTTP_MAX_CONNECTIONS")
     args.http_receive_timeout = _bounded("http_receive_timeout", args.http_receive_timeout,
                                          "LEXICON_HTTP_RECEIVE_TIMEOUT")
-    _check_open_files(args.http_max_connections)
     for flag in ("max_words", "max_results", "max_message_bytes", "max_concurrent_rpcs"):
         _bounded(flag, getattr(args, flag))
     if not os.path.isdir(directory):
@@ -252,6 +251,8 @@ def run(args) -> int:
     if http_flags and not http_address:
         raise UserError(f"{' and '.join(http_flags)} {'need' if len(http_flags) > 1 else 'needs'} --http (or "
                         "LEXICON_HTTP): there is no HTTP server to set")
+    if http_address:
+        args.http_max_connections = _within_open_files(args.http_max_connections, log)
     if http_address:  # checked before anything is loaded or listens
         from lexicon_service.http.server import split_address
 
@@ -300,24 +301,36 @@ def run(args) -> int:
         if http is not None:
             http.stop()
         restore()
+        if args.reuse_port:  # a supervised child, stopped: a stop signal sent twice must not kill it now
+            for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+                signal.signal(signum, signal.SIG_IGN)
     return 0
 
 
-def _check_open_files(connections: int | None) -> None:
+def _within_open_files(connections: int | None, log) -> int | None:
     """Each HTTP connection is an open file: a cap the process's open-file limit cannot hold would end
-    in accept() failing, not in the 503s the cap promises."""
-    if connections is None:
-        return
+    in accept() failing, not in the 503s the cap promises. A cap given beyond it is an error; the
+    default cap is lowered to it (with a warning)."""
     try:
         import resource
 
         soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     except (ImportError, OSError, ValueError):
-        return
-    spare = 100  # lexicons, the games database, gRPC's sockets and pipes
-    if soft != resource.RLIM_INFINITY and connections > soft - spare:
-        raise UserError(f"--http-max-connections {connections:,} needs more open files than this process may have "
-                        f"(ulimit -n is {soft:,}; at most {max(soft - spare, 0):,} connections, or raise the limit)")
+        return connections
+    if soft == resource.RLIM_INFINITY:
+        return connections
+    room = max(soft - 100, 1)  # lexicons, the games database, gRPC's sockets and pipes
+    if connections is not None:
+        if connections > room:
+            raise UserError(f"--http-max-connections {connections:,} needs more open files than this process may "
+                            f"have (ulimit -n is {soft:,}; at most {room:,} connections, or raise the limit)")
+        return connections
+    from lexicon_service.http.server import MAX_CONNECTIONS
+
+    if MAX_CONNECTIONS > room:
+        log.warning("HTTP connections capped at %d, not %d: ulimit -n is %d", room, MAX_CONNECTIONS, soft)
+        return room
+    return None
 
 
 def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool,

@@ -209,7 +209,8 @@ def parse_json_body(raw: bytes, max_bytes: int):
         raise invalid("body: a JSON object is required")
     if non_finite:  # protobuf's parser would fail on them with an OverflowError
         where = _path_of_first(data, "", lambda v: isinstance(v, float) and not math.isfinite(v))
-        raise invalid(f"{where}: {non_finite[0][:40]} is not a finite JSON number")
+        if where is not None:  # (a key given twice may have replaced it)
+            raise invalid(f"{where}: {non_finite[0][:40]} is not a finite JSON number")
     if "\\ud" in text or "\\uD" in text:  # JSON may spell a lone surrogate, which is no character
         where = _path_of_first(data, "", _has_lone_surrogate)
         if where is not None:

@@ -90,7 +90,11 @@ class Supervisor:
     def _start(self, slot: _Slot) -> None:
         slot.ready.clear()
         slot.reload_held = False  # it loads what is on disk now
-        slot.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE, text=True, env=self.env)
+        # a session of its own: a signal to the supervisor's process group (Ctrl-C, a terminal's
+        # hang-up, kill -HUP -PGID) reaches a child only as the supervisor relays it, once, and a
+        # SIGHUP waits while the child loads (the child stops with the supervisor: PDEATHSIG, serve.py)
+        slot.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE, text=True, env=self.env,
+                                        start_new_session=True)
         slot.started = time.monotonic()
         slot.restart_at = None
         threading.Thread(target=self._watch_output, args=(slot, slot.process), daemon=True,
@@ -160,8 +164,8 @@ class Supervisor:
                     if now - slot.started > STABLE_AFTER:
                         slot.backoff = FIRST_BACKOFF
                     continue
-                if self.stopping:
-                    status = status or (1 if code != 0 else 0)
+                if self.stopping:  # stopped by the stop signal itself (a second one, as systemd sends): clean
+                    status = status or (0 if code in (0, -signal.SIGTERM, -signal.SIGINT) else 1)
                     slot.process = None
                     continue
                 if slot.restart_at is None:
