@@ -34,6 +34,17 @@ NEW = "kot\nlidar\nstreamować\n"
 NEW_FORMS = ("lidarem", "lidary", "lidarów", "streamowałem", "streamujemy", "streamował")
 
 
+# an affix file for feminine -ka nouns (abadanka: abadanki, abadankę, abadanek, abadankami)
+KA_AFF = """SET UTF-8
+
+SFX X Y 4
+SFX X   a     i       ka
+SFX X   a     ę       ka
+SFX X   ka    ek      ka
+SFX X   ka    kami    ka
+"""
+
+
 def write(path, text):
     path.write_text(text, encoding="utf-8")
     return path
@@ -87,14 +98,7 @@ def test_new_headwords_are_inflected_after_the_given_models(tmp_path, capsys):
 
 
 def test_a_hunspell_stem_sgjp_lacks_is_guessed_after_a_given_model(tmp_path, capsys):
-    write(tmp_path / "d.aff", """SET UTF-8
-
-SFX X Y 4
-SFX X   a     i       ka
-SFX X   a     ę       ka
-SFX X   ka    ek      ka
-SFX X   ka    kami    ka
-""")
+    write(tmp_path / "d.aff", KA_AFF)
     dic = write(tmp_path / "d.dic", "1\nabadanka/X\n")
     models = write(tmp_path / "models.txt", "sudanka\n")
     lex, code = build(tmp_path, "h", "--hunspell", dic, "--models", models)
@@ -146,14 +150,7 @@ def test_paradigms_inflect_a_headword_sgjp_lacks_as_its_dictionary_entry_would_b
     """Polish --paradigms: a headword SGJP does not know gets the paradigm its flagged entry in the
     dictionary would get from --hunspell (guessed, corroborated by the entry's affix forms); the
     dictionary's other entries give nothing."""
-    write(tmp_path / "d.aff", """SET UTF-8
-
-SFX X Y 4
-SFX X   a     i       ka
-SFX X   a     ę       ka
-SFX X   ka    ek      ka
-SFX X   ka    kami    ka
-""")
+    write(tmp_path / "d.aff", KA_AFF)
     dic = write(tmp_path / "d.dic", "3\nbebka/X\nbebadanka/X\nkot\n")
     models = write(tmp_path / "models.txt", "sudanka\n")
     heads = write(tmp_path / "h.txt", "bebka\nkot\n")
