@@ -274,16 +274,23 @@ class Polish:
         items = ((e.lemma, e.source, e.line, e.pos) for e in entries)
         yield Pass(items, headword_pass(compiler.judge, self.attested()), compiler.unknown_headwords)
 
+    def _entry_models(self, compiler, flags_of: dict):
+        """(the lemmas expanded so far, the models for guessing a Hunspell entry's paradigm): those
+        lemmas, and the --models lemmas, with the entry dictionary's flags."""
+        from build_tools.guess_pl import Models
+
+        done = frozenset(h for h in compiler.heads if h not in compiler.models)
+        lemmas = done | self.given.lemmas if self.given is not None else done
+        return done, Models(lemmas, flags_of, like=self._models)
+
     def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
         from build_tools.expand_pl import hunspell_pass
-        from build_tools.guess_pl import Models
 
         yield from self.finish(compiler)
         attested = self.attested()             # before the entries are let go: it reads them too
         aff, read = self._reads.pop(Path(dic), None) or _read_polish_dic(Path(dic))
         flags_of, stems = _dic_index(read)
-        done = frozenset(h for h in compiler.heads if h not in compiler.models)
-        models = Models(done | self.given.lemmas if self.given is not None else done, flags_of, like=self._models)
+        done, models = self._entry_models(compiler, flags_of)
         self._hint(len(models))
         affix_forms = self._affix_forms.pop(Path(dic), None)     # the witness's, one per entry
         # The entries go to the workers in the order of their endings, each entry of a stem in
@@ -325,7 +332,6 @@ class Polish:
         forms), with the headword list's line as the source; the dictionary's other entries give
         nothing. Returns the headwords it does not hold (guessed from the headword alone)."""
         from build_tools.expand_pl import hunspell_pass
-        from build_tools.guess_pl import Models
 
         aff, by_stem = self.paradigms
         held, rest = [], []
@@ -333,10 +339,7 @@ class Polish:
             entries = by_stem.get(e.lemma)
             (held if entries else rest).append((e, entries))
         if held:
-            flags_of = {stem: es[0].flags for stem, es in by_stem.items()}
-            done = frozenset(h for h in compiler.heads if h not in compiler.models)
-            models = Models(done | self.given.lemmas if self.given is not None else done, flags_of,
-                            like=self._models)
+            done, models = self._entry_models(compiler, {stem: es[0].flags for stem, es in by_stem.items()})
             items = ((e.lemma, e.source, e.line, entry.flags) for e, entries in held for entry in entries)
             yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
                                             stems=frozenset(by_stem)))
