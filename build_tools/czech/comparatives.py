@@ -41,5 +41,3 @@ def comparative_candidates(positive: str) -> list[str]:
             if short != stem:
                 out.append(short + b)
     return out
-
-

@@ -50,14 +50,22 @@ def name_candidates(adjective: str) -> list[str]:
         out.append(b + "s")                          # Aarhus
         if b[-1:] in "rnl":
             out.append(b + "k")                      # Hamburk, Norimberk
-        if len(b) > 4 and b[-2:-1] in ("e", "ě") and b[-1] not in VOWELS:
+        bare = _without_inserted_vowel(b)
+        if bare is not None:
             # a vowel inserted before the last consonant: Brno -> brněnský, Kladno -> kladenský,
             # Znojmo -> znojemský, Moskva -> moskevský, Sumatra -> sumaterský
-            out += [b[:-2] + b[-1] + v for v in "oa"]
+            out += [bare + v for v in "oa"]
             if b[-1] == "n":
                 out += [b[:-2] + v for v in "oa"]
         out += [b + "ko"]                            # Polsko, Česko
     return out
+
+
+def _without_inserted_vowel(stem: str) -> str | None:
+    """The stem without the e/ě before its last consonant (brněn- -> brn-, neger- -> negr-), or None."""
+    if len(stem) > 4 and stem[-2:-1] in ("e", "ě") and stem[-1] not in VOWELS:
+        return stem[:-2] + stem[-1]
+    return None
 
 
 def _lengthened(word: str) -> list[str]:
@@ -77,9 +85,8 @@ def _common_word_stems(adjective: str) -> list[str]:
     consonant inserted (negr -> negerský, beside Rio Negro), -ika -> -ický (kubika -> kubický, beside
     the village Kubice)."""
     b = adjective[:-3]
-    out = []
-    if len(b) > 4 and b[-2:-1] in ("e", "ě") and b[-1] not in VOWELS:
-        out.append(b[:-2] + b[-1])
+    bare = _without_inserted_vowel(b)
+    out = [bare] if bare is not None else []
     if adjective.endswith("ický"):
         out.append(b + "ka")
     return out
