@@ -49,6 +49,7 @@ from lexicon_service.server.limits import Limits
 from lexicon_service.server.pool import HandoffPool
 from lexicon_service.server.reflection import enable_reflection
 from lexicon_service.server.registry import LexiconRegistry, ReloadError
+from lexicon_service.server.signals import queue_signals
 
 log = logging.getLogger("lexicon_service.server")
 
@@ -419,11 +420,9 @@ def _open_games_store(path):
 def install_signal_handlers(server: LexiconServer, grace: float = 5.0):
     """SIGHUP: reload; SIGTERM/SIGINT: graceful stop. Returns a function restoring the old handlers.
 
-    A handler only queues the signal: it runs in the main thread between any two bytecodes, where
-    taking a lock the interrupted code holds (logging, starting a thread) would deadlock. A thread
-    acts on the queue, and reloads and stops in threads of their own, so a stop never waits for a
-    reload, and a second SIGTERM (the supervisor relays one; `kill` of the process group or systemd
-    sends another) never runs stop() inside stop()."""
+    The handlers only queue the signal (signals.py). A thread acts on the queue, and reloads and
+    stops in threads of their own, so a stop never waits for a reload, and a second SIGTERM (the
+    supervisor relays one; systemd signals every process of the unit) never runs stop() inside stop()."""
     signals: queue.SimpleQueue[int | None] = queue.SimpleQueue()  # put() is safe in a signal handler
 
     def act() -> None:
@@ -435,13 +434,10 @@ def install_signal_handlers(server: LexiconServer, grace: float = 5.0):
                 threading.Thread(target=server.stop, args=(grace,), name="lexicon-stop", daemon=True).start()
 
     threading.Thread(target=act, name="lexicon-signals", daemon=True).start()
-    previous = {}
-    for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
-        previous[signum] = signal.signal(signum, lambda signum, frame: signals.put(signum))
+    restore_handlers = queue_signals(signals)
 
     def restore():
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        restore_handlers()
         signals.put(None)
 
     return restore

@@ -6,8 +6,8 @@ its lexicons before it listens, so a (re)started child takes connections only on
 them. When a child dies the others keep serving, the reason is logged, and the child is started
 again after a back-off (0.1 s, doubling to 30 s while it keeps dying within a minute of starting).
 SIGHUP is relayed (each child reloads); SIGTERM/SIGINT stop them all gracefully. A signal handler
-only queues the signal; the watching loop relays it (a handler taking the loop's lock deadlocked
-when a signal arrived while the loop held it).
+only queues the signal (signals.py); the watching loop relays it (a handler taking the loop's lock
+deadlocked when a signal arrived while the loop held it).
 
 A plain `subprocess` supervisor: the children are whole programs, and a service manager
 (systemd `Restart=`) can run `--processes 1` instances the same way if preferred.
@@ -22,6 +22,8 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
+
+from lexicon_service.server.signals import queue_signals
 
 log = logging.getLogger("lexicon_service.supervisor")
 
@@ -62,16 +64,9 @@ class Supervisor:
         self._signals: queue.SimpleQueue[int] = queue.SimpleQueue()  # put() is safe in a signal handler
 
     def install_signal_handlers(self):
-        """SIGHUP, SIGTERM and SIGINT are queued for `start`/`run` to relay (a handler that blocks on
-        anything the interrupted loop holds deadlocks). Returns a function restoring the old handlers."""
-        previous = {s: signal.signal(s, lambda signum, frame: self._signals.put(signum))
-                    for s in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
-
-        def restore():
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
-
-        return restore
+        """SIGHUP, SIGTERM and SIGINT are queued for `start`/`run` to relay (signals.py). Returns a
+        function restoring the old handlers."""
+        return queue_signals(self._signals)
 
     def _relay_signals(self) -> None:
         while True:
