@@ -115,9 +115,9 @@ class Supervisor:
         deadline = time.monotonic() + timeout
         while not all(slot.ready.is_set() for slot in self.slots):
             self._relay_signals()
-            self.stopped_by_signal = self.stopping
             if self.stopping or any(slot.process.poll() is not None for slot in self.slots) \
                     or time.monotonic() > deadline:
+                self.stopped_by_signal = self.stopping
                 self.signal_all(signal.SIGTERM)
                 for slot in self.slots:
                     slot.process.wait()
