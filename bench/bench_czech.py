@@ -163,7 +163,7 @@ def main(argv=None) -> int:
                     share = f"{admitted / tokens:7.2%}" if tokens else "    n/a"
                     print(f"    {name:22} {share} of {tokens:5d}   missed e.g. {' '.join(misses) or '-'}")
     if (a.shared / "data" / "czech").exists():
-        from build_tools.czech.quality import run
+        from tools.czech_quality import run
         print()
         run(a.shared, examples=2)
     else:

@@ -1,4 +1,4 @@
-"""Czech engine fixes found by the quality breakdown (build_tools/czech/quality.py): each a general rule
+"""Czech engine fixes found by the quality breakdown (tools/czech_quality.py): each a general rule
 over cs_CZ.dic lines, tested on representative words (paradigm tables)."""
 
 from __future__ import annotations

@@ -220,7 +220,7 @@ def test_dotted_abbreviations_on_real_sgjp():
 def test_headwords_from_a_word_list_are_common_sgjp_lemmas_not_yet_known(tmp_path):
     from pathlib import Path
 
-    from build_tools.make_pl_headwords import headwords_from_word_list
+    from tools.make_pl_headwords import headwords_from_word_list
 
     words = tmp_path / "list.txt"
     # achałam: fused past tense -> achać; psami -> pies (known); afryce: only a proper name;

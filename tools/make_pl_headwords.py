@@ -1,8 +1,8 @@
 """Regenerate the shipped Polish headword lists (one-off data-preparation tool; the build itself
 only reads the lists).
 
-    python -m build_tools.make_pl_headwords --dic data/pl/pl_PL.dic -o data/pl/headwords.txt
-    python -m build_tools.make_pl_headwords \
+    python -m tools.make_pl_headwords --dic data/pl/pl_PL.dic -o data/pl/headwords.txt
+    python -m tools.make_pl_headwords \
         --word-list ../shared/data/polish/pl_sjp_growy_lexica_subset_2020.txt \
         --known data/pl/headwords.txt -o data/pl/headwords-sjp-growy.txt \
         --guessed-output data/pl/headwords-sjp-growy-guessed.txt
