@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from build_tools.model import HeadwordEntry, Reading, Rejection
 from build_tools.parallel import chunked, intern_tagset, ordered_map, reset_tagsets
@@ -60,6 +60,15 @@ class Language:
     # Run in this process whatever the worker count (word lists: judging a line costs less than
     # sending it to a worker, and a build from a word list then forks nothing)
     in_process: bool = False
+
+
+class Pass(NamedTuple):
+    """One run of the build's one loop: the items of a source, the pass that expands them, and
+    where items rejected as unknown-lemma wait for a later pass (Polish)."""
+
+    items: Iterable
+    language: Language
+    defer: list | None = None
 
 
 @dataclass(slots=True)

@@ -1,10 +1,10 @@
-"""Polish inflection by analogy (build_tools/guess_pl.py) for a headword-list entry SGJP lacks."""
+"""Polish inflection by analogy (build_tools/polish/guess.py) for a headword-list entry SGJP lacks."""
 
 import pytest
 
 pytest.importorskip("morfeusz2")
 
-from build_tools.guess_pl import Models, guess  # noqa: E402
+from build_tools.polish.guess import Models, guess  # noqa: E402
 
 
 def parts(results):
@@ -46,7 +46,7 @@ def test_model_derived_from_the_word_by_a_prefix():
 
 
 def test_parts_most_nearest_models_have_are_added():
-    from build_tools.guess_pl import _with_majority_parts
+    from build_tools.polish.guess import _with_majority_parts
 
     def item(tag, add):
         return ("", 1, add, tag, (), (), ())
@@ -71,7 +71,7 @@ def test_an_uncertain_guess_admits_the_headword_alone():
     assert model == "patyk" and {r[0] for r in results} == {"glandyk"}
     assert results[0][2].startswith("subst:sg:nom:m")
     # an uncertain adverb or adjective takes no nie- either
-    from build_tools.expand_pl import expand_lemma
+    from build_tools.polish.paradigms import expand_lemma
 
     model, results = guess("żelazo", Models(["krewniaczo", "smutek"]))
     assert model == "krewniaczo" and {r[0] for r in results} == {"żelazo"}
@@ -110,7 +110,7 @@ def test_lemmas_by_analogy_of_words_sgjp_does_not_know():
 
 
 def test_list_density_is_the_share_of_sgjp_forms_on_the_list():
-    from build_tools.expand_pl import expand_lemma
+    from build_tools.polish.paradigms import expand_lemma
     from tools.make_pl_headwords import list_density
 
     kot = sorted({f for f, *_ in expand_lemma("kot")[0] if 3 <= len(f) <= 5})
