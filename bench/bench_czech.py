@@ -36,12 +36,12 @@ def read_entries():
 
 
 def bench_baseline(entries) -> tuple[float, int]:
-    from build_tools.czech.affix import AffixTable
+    from build_tools.hunspell import expand_chains, read_affix_table
     t = time.perf_counter()
-    aff = AffixTable.read(DIC.with_suffix(".aff"))
+    aff = read_affix_table(DIC.with_suffix(".aff"))
     n = 0
     for e in entries:
-        n += len(aff.expand(e.lemma, e.flags or ""))
+        n += len(expand_chains(aff, e.lemma, e.flags or ""))
     return time.perf_counter() - t, n
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from build_tools.model import HeadwordEntry, Reading
 from build_tools.czech.dictionary import CzechDictionary
 from build_tools.czech.driver import _resolve, kept, mark_guessed
+from build_tools.czech.links import linked_headwords
 from build_tools.czech.expand import expand_entry
 from tools.czech_quality import UNIMORPH_FILES, class_of_tag, load_reference
 
@@ -73,9 +74,10 @@ def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = N
     variants: dict = defaultdict(lambda: defaultdict(set))     # register variants (COL, LIT)
     guessed = set()
     unclassified = []
+    linked = linked_headwords(dic)
     for i, lemma in enumerate(lemmas, 1):
         # as the build expands a headword-list entry, with the engine's own tags (register markers kept)
-        for head, flags, model, keep in _resolve(HeadwordEntry(lemma, "heldout", i), dic, headwords=True):
+        for head, flags, model, keep in _resolve(HeadwordEntry(lemma, "heldout", i), dic, True, linked):
             if flags is None:
                 unclassified.append(head)
                 continue

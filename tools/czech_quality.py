@@ -58,6 +58,7 @@ from build_tools.model import Reading
 from build_tools.czech.dictionary import CzechDictionary
 from build_tools.czech.expand import expand_entry
 from build_tools.czech.comparatives import comparative_candidates, comparative_rules
+from build_tools.czech.links import linked_headwords
 from build_tools.czech.tables import verb_links_of
 
 CLASSES = ["noun-nom-sg", "noun-nom-pl", "adj-nom", "infinitive", "present", "imperative",
@@ -251,7 +252,7 @@ def generate(lemma: str, entries: dict[str, list[str]], aff: CzechDictionary):
     """{class: {form: paradigm}} for a lemma, from all its dictionary entries (as the build expands them)."""
     global _LINKS
     if _LINKS is None:
-        _LINKS = aff.linked
+        _LINKS = linked_headwords(aff)
     out: dict[str, dict[str, str]] = defaultdict(dict)
     tags: dict[str, list] = defaultdict(list)
     vtags: dict[str, list] = defaultdict(list)       # incl. register variants (COL, LIT): adjusted metric

@@ -47,7 +47,8 @@ class Czech:
 
     def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
         self.czech.use_dictionary(dic)
-        yield self._pass(stream(read_hunspell(dic)))
+        # the .dic's lines in the engine's encoding, with the .aff it has read (read once a build)
+        yield self._pass(stream(read_hunspell(dic, self.czech.dictionary.aff)))
 
     def _pass(self, entries) -> Pass:
         czech = self.czech
