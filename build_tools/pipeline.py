@@ -119,6 +119,8 @@ def _work(chunk: list[Item]) -> ChunkResult:
             gc.enable()
 
 
+# Over 80 lines on purpose: the common case of judging a reading is inlined once, here (every
+# reading of a build passes through this loop).
 def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
     res = ChunkResult(pid=os.getpid())
     counts, examples, rejected, log_lines, defs = res.counts, res.examples, res.rejected, res.log_lines, res.defs

@@ -151,6 +151,8 @@ def _tag(sgjp: str, names, quals, form: str) -> frozenset:
 SKIPPED = {"too-long": 0}   # nie- forms not built because they would be too long (see max_len)
 
 
+# One function over 80 lines on purpose: its loop runs for every form of every SGJP lemma (millions a
+# build), and the per-form work (fused forms, nie-, the witness) is inlined there rather than called.
 def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None, *,
                  results: list | None = None, attested: set[str] | None = None
                  ) -> tuple[list[tuple[str, str, frozenset, str]], str | None]:
