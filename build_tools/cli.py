@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import importlib
 import os
 import signal
 import sys
@@ -38,12 +39,10 @@ from pathlib import Path
 from typing import Iterator
 
 from build_tools import pipeline
-from build_tools.czech.language import Czech
 from build_tools.errors import BuildError
 from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
 from build_tools.pipeline import Pass
-from build_tools.polish.language import Polish
 from lexicon_service.cli import run_reporting_errors
 
 
@@ -196,8 +195,14 @@ def _source_stream(records, compiler, progress, counter: list):
 
 
 # --- the languages (build_tools/polish/language.py, build_tools/czech/language.py): the passes each
-# runs over headword and Hunspell sources
-LANGUAGES = {"pl": Polish, "cs": Czech}
+# runs over headword and Hunspell sources; a build imports only its own language's (module, class)
+LANGUAGES = {"pl": ("build_tools.polish.language", "Polish"), "cs": ("build_tools.czech.language", "Czech")}
+
+
+def _language_class(language: str):
+    """The class of a rule set's language, or None when no expander is known for it."""
+    where = LANGUAGES.get(language)
+    return getattr(importlib.import_module(where[0]), where[1]) if where is not None else None
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -217,7 +222,7 @@ def run(args) -> int:
     t0 = time.monotonic()
     rule_set, profile = _rules_and_profile(args)
     language = rule_set.language
-    lang_class = LANGUAGES.get(language)
+    lang_class = _language_class(language)
     sources, manifest_sources = _check_sources(args, getattr(lang_class, "hunspell_encoding", None))
     if args.paradigms and not args.headwords:
         raise BuildError("--paradigms says how to inflect --headwords lists, and there are none "
