@@ -158,6 +158,9 @@ def test_a_request_id_belongs_to_its_player(servers, transport_index):
     with pytest.raises(Refusal) as refused:
         t.call("Challenge", {"gameId": gid, "requestId": "1"}, ann)
     assert refused.value.status == "INVALID_ARGUMENT" and "request_id" in str(refused.value)
+    with pytest.raises(Refusal) as refused:
+        t.call("Challenge", {"gameId": gid, "requestId": "x" * 129}, ann)
+    assert refused.value.status == "INVALID_ARGUMENT" and "request_id: at most 128" in str(refused.value)
 
 
 def test_the_seed_is_shown_to_the_director_only_after_the_end(servers):
