@@ -64,7 +64,6 @@ def inline_page(name: str) -> bytes:
     return html.encode("utf-8")
 
 
-
 def _answer(method, message, ctx) -> dict:
     return api.to_json_dict(method(message, ctx))
 

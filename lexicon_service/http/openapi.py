@@ -70,6 +70,7 @@ def build_openapi() -> dict:
                 "message": {"type": "string", "description": "the gRPC status message, e.g. 'words[3]: empty word'"},
             }}}},
     }
+
     def error(description: str) -> dict:
         return {"description": description, "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
