@@ -160,7 +160,8 @@ class Polish:
             self._hinted = True
             print(f"lexicon-build: note: words SGJP does not know are inflected by analogy with only "
                   f"{n_models} model{'' if n_models == 1 else 's'} (the build's own SGJP lemmas); pass "
-                  f"--models data/pl/headwords.txt to take models from a larger list", file=sys.stderr)
+                  f"--models default (the shipped headwords.txt, wherever the package is installed; the same as "
+                  f"--models data/pl/headwords.txt in a checkout) to take models from a larger list", file=sys.stderr)
 
 
 FEW_MODELS = 50_000     # fewer analogy models than this: --models is suggested (README: measured)
