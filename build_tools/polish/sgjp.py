@@ -28,12 +28,10 @@ _CLASS_OF_POS = {"subst": "N", "depr": "N", "adj": "ADJ", "adja": "ADJ", "adjp":
                  "qub": "PART", "part": "PART", "interj": "INTJ", "pred": "PRED", "brev": "ABBR",
                  "burk": "FIXED", "frag": "FIXED"}
 
-_generator = None
-
 # hosts of the conditional -by with person endings (paradigms._by_forms)
 _BY_HOSTS = frozenset({"conj", "comp", "qub", "part"})
 
-_generator = None
+_generator = None       # this process's Morfeusz instances, made on first use
 _ANALYSER = None
 
 
