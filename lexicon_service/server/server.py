@@ -21,6 +21,7 @@ is on, so grpcurl works without protos.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import queue
@@ -321,7 +322,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   tokens=(), tls: TlsConfig | None = None, load: bool = True, loader=None,
                   max_concurrent_rpcs: int | None = None, reuse_port: bool = False,
                   fast_threads: int = FAST_THREADS, games_db=None, game_clock=None,
-                  watch_streams: int = WATCH_STREAMS, max_games: int | None = MAX_GAMES) -> tuple[LexiconServer, int]:
+                  watch_streams: int = WATCH_STREAMS, max_games: int | None = MAX_GAMES,
+                  shared_files=None) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
@@ -334,12 +336,17 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     `games_db`: the SQLite file of the server-held games (None: a temporary one, removed on stop);
     `game_clock`: the games' clock (default time.time; tests inject one). `watch_streams`: WatchGame streams
     open at once (beyond: RESOURCE_EXHAUSTED). `max_games`: games in progress in `games_db` (beyond,
-    CreateGame gets RESOURCE_EXHAUSTED; None: no limit).
+    CreateGame gets RESOURCE_EXHAUSTED; None: no limit). `shared_files`: sealed copies of lexicon files
+    (lexicon.SharedFiles, from `serve --processes`' supervisor) the default loader maps instead of private copies.
     """
     limits = limits or Limits()
     quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
         raise ValueError("workers and fast_threads must be at least 1")
+    if loader is None and shared_files is not None:
+        from lexicon_service.lexicon import load_lexicon
+
+        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files)
     registry = LexiconRegistry(lexicon_dir, loader=loader)
     if load:
         registry.reload()
