@@ -459,7 +459,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
-    from lexicon_service.lexicon import LexiconError, SharedFiles, check_trie_structure
+    from lexicon_service.lexicon import SharedFiles
     from lexicon_service.server.supervisor import Supervisor
 
     host, port = _split_address(address)
@@ -504,12 +504,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
     env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
     shared = SharedFiles.read_directory(directory)
     env[SHARED_FILES_ENV] = shared.environment()
-    tries = shared.tries()
-    try:
-        check_trie_structure(tries)
-        env[CHECKED_TRIES_ENV] = ",".join(sha for _, sha in tries.values())
-    except LexiconError:
-        pass  # each child walks them again, and reports a damaged one
+    env[CHECKED_TRIES_ENV] = ",".join(shared.check_structure())
     supervisor = Supervisor(argv, processes, env=env, pass_fds=shared.fds())
     restore = supervisor.install_signal_handlers()
     try:
