@@ -207,8 +207,13 @@ def _read_checked(p: Path, want: dict, verify: bool) -> bytes:
 def _private_copy(p: Path, want: dict | None, verify: bool):
     """(an unlinked private copy of the file, its size, its sha256). The copy is what gets mapped:
     nobody can truncate or overwrite it under the server. The checksum is of the bytes copied."""
+    return _copy_checked(p, tempfile.TemporaryFile(prefix="lexicon-"), want, verify)
+
+
+def _copy_checked(p: Path, copy, want: dict | None, verify: bool):
+    """(`copy` holding the file's bytes, their size, their sha256), checked against `want` (the
+    manifest's entry) when `verify`; `copy` is closed on any failure."""
     h = hashlib.sha256()
-    copy = tempfile.TemporaryFile(prefix="lexicon-")
     size = 0
     buffer = bytearray(1 << 20)  # one buffer, reused: no large allocations left behind in the heap
     view = memoryview(buffer)
@@ -258,29 +263,12 @@ def _sealed_copy(p: Path, want: dict):
     sha256; the checksum is of the bytes copied, and once sealed nothing can change them."""
     import fcntl
 
-    copy = open(os.memfd_create(f"lexicon:{p.parent.name}/{p.name}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING), "w+b")
+    name = f"lexicon:{p.parent.name}/{p.name}"
+    copy, size, _ = _copy_checked(p, open(os.memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING), "w+b"),
+                                  want, verify=True)
     try:
-        h = hashlib.sha256()
-        size = 0
-        buffer = bytearray(1 << 20)
-        view = memoryview(buffer)
-        with open(p, "rb") as fh:
-            while n := fh.readinto(buffer):
-                size += n
-                if size > MAX_FILE_BYTES:
-                    raise LexiconCorruptError(f"{p}: larger than {MAX_FILE_BYTES} bytes")
-                h.update(view[:n])
-                copy.write(view[:n])
-        copy.flush()
-        _check_file(p, want, h.hexdigest(), size)
         fcntl.fcntl(copy.fileno(), fcntl.F_ADD_SEALS, _seals())
-    except FileNotFoundError:
-        copy.close()
-        raise LexiconCorruptError(f"{p.parent}: missing file {p.name}") from None
-    except OSError as exc:
-        copy.close()
-        raise LexiconCorruptError(f"{p}: cannot read ({exc.strerror})") from None
-    except BaseException:
+    except OSError:
         copy.close()
         raise
     return copy, size
