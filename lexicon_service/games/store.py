@@ -115,7 +115,7 @@ def recovery_advice(path: str) -> str:
 def check_integrity(conn: sqlite3.Connection, path: str) -> None:
     """Raise DatabaseDamaged (naming the file, the first problem and the way out) unless PRAGMA
     integrity_check passes. integrity_check, not quick_check: it also compares each index with its table,
-    and took 0.15 s on 10,000 games (docs/games-db-faults.md)."""
+    and costs little more (0.15-0.25 s on 10,000 games: docs/games-db-faults.md)."""
     try:
         problems = [row[0] for row in conn.execute("PRAGMA integrity_check(3)")]
     except sqlite3.DatabaseError as exc:
