@@ -10,6 +10,8 @@ import re
 import shutil
 import sqlite3
 import subprocess
+import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -19,6 +21,7 @@ import httpx
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from lexicon_service.cli import main
 from lexicon_service.games.errors import DatabaseDamaged, GameDamaged, StoreUnavailable
 from lexicon_service.games.service import GameService
 from lexicon_service.games.store import SqliteStore
@@ -108,6 +111,20 @@ def test_a_damaged_file_is_refused_at_start_with_advice_that_works(tmp_path):
         assert recovered.append("0123456789abcdef", 0, [("created", "{}")]) == 1  # and it takes writes
     finally:
         recovered.close()
+
+
+def test_serve_refuses_a_damaged_file_in_one_line_and_a_wal_limit_out_of_bounds(tmp_path, capsys):
+    path = tmp_path / "games.db"
+    play_games(path, 30)
+    damage_pages(path, 3)
+    lexicons = tmp_path / "lex"
+    lexicons.mkdir()
+    serve = ["serve", "--address", "127.0.0.1:0", "--lexicons", str(lexicons), "--processes", "1"]
+    assert main([*serve, "--db", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and f"the games database {path} is damaged" in err and ".dump" in err, err
+    assert main([*serve, "--db", str(tmp_path / "other.db"), "--db-wal-limit", "0"]) == 2
+    assert "--db-wal-limit must be at least 1" in capsys.readouterr().err
 
 
 # --- damage found at run time ----------------------------------------------------------------------
@@ -356,6 +373,65 @@ def test_a_damaged_page_is_data_loss_naming_the_game_and_turns_games_health_off(
             assert info.value.code() == grpc.StatusCode.UNAVAILABLE
     finally:
         server.stop(None).wait()
+
+
+# --- a read-only file -----------------------------------------------------------------------------------
+READ_ONLY_CHILD = """
+import os, sys, time
+from lexicon_service.cli import main
+from lexicon_service.games.errors import StoreUnavailable
+from lexicon_service.games.store import SqliteStore
+if len(sys.argv) > 2:  # root writes any file: become that user (after the imports: python is under /root)
+    os.setgroups([])
+    os.setgid(int(sys.argv[2]))
+    os.setuid(int(sys.argv[2]))
+store = SqliteStore(sys.argv[1])
+print("writable" if store.writable else "unwritable", flush=True)
+try:
+    store.append("g1", 1, [("move", "{}")])
+    print("appended", flush=True)
+except StoreUnavailable:
+    print("refused", flush=True)
+sys.stdin.readline()  # the file is writable now
+deadline = time.monotonic() + 10
+while not store.writable and time.monotonic() < deadline:
+    time.sleep(0.05)
+print("writable" if store.writable else "unwritable", store.append("g1", 1, [("move", "{}")]), flush=True)
+store.close()
+"""
+
+
+def test_a_read_only_file_is_unwritable_from_the_start_and_writable_once_it_is(tmp_path):
+    directory = Path(tempfile.mkdtemp(prefix="games-read-only-"))  # outside pytest's 0700 directory
+    try:
+        path = directory / "games.db"
+        store = SqliteStore(path)
+        store.append("g1", 0, [("created", "{}")])
+        store.close()
+        as_user = []
+        if os.geteuid() == 0:  # root writes any file: the store runs as nobody
+            as_user = ["65534"]
+            for name in (directory, *directory.iterdir()):
+                os.chown(name, 65534, 65534)
+        path.chmod(0o444)
+        child = subprocess.Popen([sys.executable, "-c", READ_ONLY_CHILD, str(path), *as_user], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 cwd=Path(__file__).resolve().parent.parent)
+        try:
+            assert child.stdout.readline().split() == ["unwritable"], child.stderr.read() if child.poll() else ""
+            assert child.stdout.readline().strip() == "refused"
+            for name in directory.glob("games.db*"):  # SQLite made -wal and -shm with the file's permissions
+                name.chmod(0o644)
+            child.stdin.write("go\n")
+            child.stdin.flush()
+            assert child.stdout.readline().split() == ["writable", "2"], child.stderr.read()
+            assert child.wait(timeout=30) == 0
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 # --- the log ---------------------------------------------------------------------------------------------
