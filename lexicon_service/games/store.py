@@ -245,7 +245,6 @@ class SqliteStore:
     def live_games(self) -> int:
         return self._reader().execute("SELECT count(*) FROM live_games").fetchone()[0]
 
-    # --- writes ----------------------------------------------------------------------------------
     # --- the file's health -------------------------------------------------------------------------
     @property
     def writable(self) -> bool:
@@ -304,7 +303,8 @@ class SqliteStore:
 
     def _probe(self) -> None:
         """Rewrite the header's user_version with its own value (one page, one commit): whether writes
-        succeed. The writer connection is made again first, as one opened on a read-only file stays so."""
+        succeed. While writes fail, the writer connection is made again first: SQLite opened a read-only file
+        read-only, and it stays so after the file is made writable."""
         if self.damaged is not None:
             return
         if self.unwritable is not None:
@@ -342,8 +342,8 @@ class SqliteStore:
             return 0
 
     def _checkpoint(self) -> bool:
-        """Copy the WAL into the file and truncate it (waits, up to the busy timeout, for readers to move
-        on). True when done."""
+        """Copy the WAL into the file and truncate it (waiting up to CHECKPOINT_BUSY_MS for readers to move
+        on). True when done. Called by the commit thread only: it uses the writer connection."""
         fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
         try:  # appends wait meanwhile: a reader that holds on makes the checkpoint give up (and retry later)
             self._writer.execute(f"PRAGMA busy_timeout={CHECKPOINT_BUSY_MS}")
@@ -382,6 +382,7 @@ class SqliteStore:
         elif self._wal_dirty:
             self._checkpoint()
 
+    # --- writes ----------------------------------------------------------------------------------
     def append(self, game_id: str, base_version: int, rows, request_id: str | None = None, *,
                ended: bool | None = None, max_live: int | None = None) -> int:
         if not rows:
