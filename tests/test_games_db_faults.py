@@ -7,6 +7,7 @@ import logging
 import os
 import random
 import re
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -78,8 +79,22 @@ def damage_a_leaf(path: Path) -> None:
         fh.write(b"\xff" * 12)
 
 
+def refused_games(store, original: dict[str, list]) -> set[str]:
+    """The games of `original` that reading refuses (GameDamaged); every other one must read as written."""
+    service = GameService(store, clock=FakeClock(), max_games=None)
+    refused = set()
+    for game_id, rows in original.items():
+        try:
+            state = service.fold_rows(game_id, store.load(game_id))
+        except GameDamaged:
+            refused.add(game_id)
+            continue
+        assert state.version == len(rows) and store.load(game_id) == rows
+    return refused
+
+
 # --- damage found at start -------------------------------------------------------------------------
-def test_a_damaged_file_is_refused_at_start_with_advice_that_works(tmp_path):
+def test_a_damaged_file_is_refused_at_start_with_advice_that_works(tmp_path, capsys):
     path = tmp_path / "games.db"
     original = play_games(path, 40)
     damage_pages(path, 3)
@@ -92,39 +107,33 @@ def test_a_damaged_file_is_refused_at_start_with_advice_that_works(tmp_path):
     with pytest.raises(OSError, match="is damaged") as served:
         create_server("localhost:0", lexicons, games_db=str(path), load=False)
     assert "\n" not in str(served.value)
-    if shutil.which("sqlite3") is None:
-        pytest.skip("the sqlite3 command is not installed: the printed advice cannot be tried")
-    command = re.search(r"file: (sqlite3 .*?) \(and serve --db (\S+)\)", message)
-    subprocess.run(["sh", "-c", command.group(1)], check=True, capture_output=True, timeout=60)
+    command = re.search(r"into a new file: lexicon-service (recover-games .*?) \(and serve --db (\S+)\)", message)
+    assert main(shlex.split(command.group(1))) == 0
+    assert "left out" in capsys.readouterr().out
     recovered = SqliteStore(command.group(2))  # opens: it passes the check
-    service = GameService(recovered, clock=FakeClock(), max_games=None)
     try:
-        kept = 0
-        for game_id in recovered.game_ids():  # the copy keeps damaged text as it was: such a game is refused
-            try:
-                state = service.fold_rows(game_id, recovered.load(game_id))
-            except GameDamaged:
-                continue
-            assert recovered.load(game_id) == original[game_id] and state.version == len(original[game_id])
-            kept += 1
-        assert kept and recovered.writable
-        assert recovered.append("0123456789abcdef", 0, [("created", "{}")]) == 1  # and it takes writes
+        copied = {game_id: original[game_id] for game_id in recovered.game_ids()}
+        assert copied and not refused_games(recovered, copied)  # every game copied reads as it was written
+        assert recovered.live_games() == sum(rows[-1][1] != "end" for rows in copied.values())
+        assert recovered.writable and recovered.append("0123456789abcdef", 0, [("created", "{}")]) == 1
     finally:
         recovered.close()
 
 
-def test_serve_refuses_a_damaged_file_in_one_line_and_a_wal_limit_out_of_bounds(tmp_path, capsys):
-    path = tmp_path / "games.db"
-    play_games(path, 30)
-    damage_pages(path, 3)
-    lexicons = tmp_path / "lex"
-    lexicons.mkdir()
-    serve = ["serve", "--address", "127.0.0.1:0", "--lexicons", str(lexicons), "--processes", "1"]
-    assert main([*serve, "--db", str(path)]) == 2
-    err = capsys.readouterr().err.strip()
-    assert "\n" not in err and f"the games database {path} is damaged" in err and ".dump" in err, err
-    assert main([*serve, "--db", str(tmp_path / "other.db"), "--db-wal-limit", "0"]) == 2
-    assert "--db-wal-limit must be at least 1" in capsys.readouterr().err
+def test_recover_games_copies_each_game_whole_or_not_at_all(tmp_path, capsys):
+    for seed in range(1, 6):
+        path = tmp_path / f"games-{seed}.db"
+        original = play_games(path, 40)
+        damage_pages(path, 3, seed=seed)
+        new = tmp_path / f"new-{seed}.db"
+        assert main(["recover-games", str(path), str(new)]) == 0, capsys.readouterr().err
+        capsys.readouterr()
+        store = SqliteStore(new)
+        try:
+            copied = {game_id: original[game_id] for game_id in store.game_ids()}
+            assert copied and not refused_games(store, copied)
+        finally:
+            store.close()
 
 
 # --- damage found at run time ----------------------------------------------------------------------
@@ -158,15 +167,9 @@ def test_a_damaged_page_found_at_run_time_refuses_its_games_and_every_later_writ
     store = SqliteStore(path, synchronous="OFF")  # passes its check; the page is damaged afterwards
     changes = []
     store.on_change(changes.append)
-    service = GameService(store, clock=FakeClock(), max_games=None)
     try:
         damage_a_leaf(path)
-        refused = set()
-        for game_id in original:
-            try:
-                service.get_game(game_id, None)
-            except GameDamaged:
-                refused.add(game_id)
+        refused = refused_games(store, original)
         assert refused and not store.writable and changes == [False]
         intact = next(game_id for game_id in original if game_id not in refused)
         with pytest.raises(StoreUnavailable, match="damaged"):  # no write goes onto a damaged file
@@ -179,18 +182,9 @@ def test_pages_damaged_under_a_running_store_never_serve_a_game_differently(tmp_
     path = tmp_path / "games.db"
     original = play_games(path, 60)
     store = SqliteStore(path, synchronous="OFF")  # passes its check; the pages are damaged afterwards
-    service = GameService(store, clock=FakeClock(), max_games=None)
     try:
         damage_pages(path, 4, seed=7)
-        refused = 0
-        for game_id, rows in original.items():
-            try:
-                state = service.fold_rows(game_id, store.load(game_id))
-            except GameDamaged:
-                refused += 1
-                continue
-            assert state.version == len(rows) and store.load(game_id) == rows
-        assert refused
+        assert refused_games(store, original)
     finally:
         store.close()
 

@@ -102,14 +102,12 @@ class GameStore(Protocol):
 
 
 def recovery_advice(path: str) -> str:
-    """How to get a working games file out of a damaged one (tested in tests/test_games_db_faults.py).
-    sqlite3 .dump ends a dump that met damage with ROLLBACK; the sed keeps the rows it could read."""
+    """How to get a working games file out of a damaged one (tested in tests/test_games_db_faults.py)."""
     damaged = shlex.quote(path)
     base, dot, ext = path.rpartition(".")
     recovered = shlex.quote(f"{base}-recovered.{ext}" if dot and "/" not in ext else f"{path}-recovered")
-    return (f"stop every server using it, then restore it from a backup, or copy what is still readable into a new "
-            f"file: sqlite3 {damaged} .dump | sed 's/^ROLLBACK; -- due to errors$/COMMIT;/' | sqlite3 {recovered} "
-            f"(and serve --db {recovered})")
+    return (f"stop every server using it, then restore it from a backup, or copy every game that still reads whole "
+            f"into a new file: lexicon-service recover-games {damaged} {recovered} (and serve --db {recovered})")
 
 
 def check_integrity(conn: sqlite3.Connection, path: str) -> None:
