@@ -302,6 +302,19 @@ def test_serve_http_options_reach_every_process(tmp_path):
         assert proc.wait(20) == 0, proc.log()
 
 
+def test_http_environment_variables_without_http_start_every_process(tmp_path):
+    """LEXICON_HTTP_* set without --http (an environment shared by several commands) is no error, as for
+    one process; the supervisor passed them to its children as options, each of which then failed with
+    '--http-max-connections needs --http'."""
+    env = {"LEXICON_HTTP_MAX_CONNECTIONS": "5", "LEXICON_HTTP_ALLOWED_HOSTS": "lexicon.example"}
+    with serve_process(tmp_path, "--lexicons", str(tmp_path / "lex"), "--processes", "2", "--workers", "1",
+                       "--fast-threads", "1", "--db", str(tmp_path / "games.db"), env=env) as proc:
+        line = proc.stdout.readline()
+        assert "(2 processes)" in line, (line, proc.log())
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0, proc.log()
+
+
 def test_a_lexicon_name_is_not_shadowed_by_a_directory_here(tmp_path, monkeypatch):
     """`dump --lexicon two --lexicons L` beside a directory ./two said 'two: not a lexicon'."""
     from lexicon_service.lexicon import resolve_lexicon_path

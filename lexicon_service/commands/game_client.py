@@ -39,7 +39,7 @@ def add_game_parser(client_subparsers) -> None:
     c = sub.add_parser("create", help="create a game; prints its id and one token per player")
     c.add_argument("-l", "--lexicon", required=True)
     c.add_argument("players", nargs="+", help="player names in turn order")
-    c.add_argument("--seed", type=whole_number(*UINT64), default=None, help="reproducible bag")
+    c.add_argument("--seed", type=whole_number(*UINT64), default=None, help="reproducible bag, for tests (a small seed can be found from a rack)")
     c.add_argument("--challenge-rule", choices=["single", "double", "penalty", "void"], default=None)
     c.add_argument("--game-seconds", type=whole_number(0, 24 * 3600), default=0, help="per-player game clock (0 = none)")
     for name, help_text in (("show", "the game as you see it"), ("pass", "pass (or accept the last play)"),
