@@ -136,6 +136,20 @@ def test_recover_games_copies_each_game_whole_or_not_at_all(tmp_path, capsys):
             store.close()
 
 
+def test_serve_refuses_a_damaged_file_in_one_line_and_a_wal_limit_out_of_bounds(tmp_path, capsys):
+    path = tmp_path / "games.db"
+    play_games(path, 30)
+    damage_pages(path, 3)
+    lexicons = tmp_path / "lex"
+    lexicons.mkdir()
+    serve = ["serve", "--address", "127.0.0.1:0", "--lexicons", str(lexicons), "--processes", "1"]
+    assert main([*serve, "--db", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and f"the games database {path} is damaged" in err and "recover-games" in err, err
+    assert main([*serve, "--db", str(tmp_path / "other.db"), "--db-wal-limit", "0"]) == 2
+    assert "--db-wal-limit must be at least 1" in capsys.readouterr().err
+
+
 # --- damage found at run time ----------------------------------------------------------------------
 def test_a_game_whose_stored_events_cannot_be_read_is_refused(tmp_path):
     path = tmp_path / "games.db"
