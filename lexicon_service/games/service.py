@@ -73,6 +73,14 @@ MAX_GAMES = 10_000  # games in progress per games database (serve --max-games): 
 MAX_CLOCK_EVENTS = 64  # per command: a long-idle timed game catches up over several calls
 
 
+def new_token() -> str:
+    """A secret bearer token that never starts with '-' (a command line would read it as an option)."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if token[0] != "-":
+            return token
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -403,8 +411,8 @@ class GameService:
             k = min(rule_set.rack_size, len(bag))
             racks.append(tuple(bag[len(bag) - k:]))
             del bag[len(bag) - k:]
-        tokens = [secrets.token_urlsafe(24) for _ in names]
-        director = secrets.token_urlsafe(24)
+        tokens = [new_token() for _ in names]
+        director = new_token()
         created = GameCreated(lexicon_name, rule_set.source_text, tuple(names), tuple(token_hash(t) for t in tokens),
                               token_hash(director), options.as_dict(), tuple(racks), tuple(bag), seed, self.clock())
         self._rule_sets.setdefault(rule_set.source_text, rule_set)
