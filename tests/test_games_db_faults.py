@@ -136,6 +136,19 @@ def test_recover_games_copies_each_game_whole_or_not_at_all(tmp_path, capsys):
             store.close()
 
 
+def test_recover_games_refuses_what_it_cannot_use_in_one_line(tmp_path, capsys):
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n" * 500)
+    existing = tmp_path / "existing.db"
+    existing.write_bytes(b"")
+    for damaged, new in ((tmp_path / "missing.db", tmp_path / "a.db"), (text, tmp_path / "b.db"),
+                         (text, existing), (text, tmp_path / "no" / "dir.db")):
+        assert main(["recover-games", str(damaged), str(new)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err and "\n" not in err and "Traceback" not in err, err
+    assert not (tmp_path / "a.db").exists() and not (tmp_path / "b.db").exists()
+
+
 def test_serve_refuses_a_damaged_file_in_one_line_and_a_wal_limit_out_of_bounds(tmp_path, capsys):
     path = tmp_path / "games.db"
     play_games(path, 30)

@@ -80,8 +80,11 @@ def recover_games(damaged: str, recovered: str) -> Salvage:
 
     if os.path.exists(recovered):
         raise FileExistsError(f"{recovered} exists: name a new file")
+    if not os.path.isfile(damaged):
+        raise FileNotFoundError(f"{damaged}: no such file")
     source = sqlite3.connect(f"file:{os.path.abspath(damaged)}?mode=ro", uri=True)
     try:
+        source.execute("SELECT count(*) FROM sqlite_master").fetchone()  # not a database at all: an error here
         try:
             live = {row[0] for row in source.execute("SELECT game_id FROM live_games")}
         except sqlite3.DatabaseError:
