@@ -155,7 +155,8 @@ SESSION_ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("POST", "/v1/games/{game_id}:move", "session", "SubmitMove", session_pb2.SubmitMoveRequest,
              "Play, exchange or pass; expected_version refuses a stale move with ABORTED (SubmitMove).", body=True),
     ApiRoute("POST", "/v1/games/{game_id}:challenge", "session", "Challenge", session_pb2.ChallengeRequest,
-             "Challenge the last play under the game's challenge rule (Challenge).", body=True),
+             "Challenge the last play under the game's challenge rule; a retry with the same request_id or "
+             "expected_version gets the first answer (Challenge).", body=True),
     ApiRoute("GET", "/v1/games/{game_id}/record", "session", "GetGameRecord", session_pb2.GetGameRecordRequest,
              "The GCG record of the game so far (GetGameRecord)."),
     ApiRoute("POST", "/v1/games/{game_id}:adjustScore", "session", "AdjustScore", session_pb2.AdjustScoreRequest,
