@@ -6,7 +6,9 @@ Starts `lexicon-service serve` as a child process on 127.0.0.1 (a free port) wit
 --lexicons, and measures:
   * start-up time (spawn -> health SERVING) and memory with all lexicons loaded: resident (VmRSS / VmHWM,
     summed over the processes, a shared page counted in each) and proportional (PSS summed: the memory the
-    processes use together, a page shared by n counted 1/n in each; its peak sampled during the reloads);
+    processes use together, a page shared by n counted 1/n in each; its peak sampled during the reloads),
+    and the size of the sealed in-memory lexicon copies the processes share (held in memory once, in PSS
+    only as far as they are mapped and touched);
   * unary CheckWords (one word per call): RPC/s, p50 and p99 latency at 1 and 32 concurrent clients
     flat out (a closed loop: each client sends its next call when the last one is answered), and
     p99 with 32 clients offering 2,000 calls/s together (an open loop on a fixed schedule, latency
@@ -49,8 +51,8 @@ sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
 from loadgen import (  # noqa: E402
-    H2Connection, LoadResult, cpu_seconds, load_average, percentile, pss_mb, rss_mb, run_load, start_server,
-    stop_server, server_log,
+    H2Connection, LoadResult, cpu_seconds, load_average, memfd_mb, percentile, pss_mb, rss_mb, run_load,
+    start_server, stop_server, server_log,
 )
 
 try:
@@ -421,6 +423,9 @@ def main(argv=None) -> int:
         print(f"  {'start-up to SERVING':<{WIDTH}} {startup:>10.2f} s")
         print(f"  {'resident memory after load':<{WIDTH}} {rss:>10.1f} MB (peak {hwm:.1f} MB; "
               f"PSS {results['pss_mb']:.1f} MB)")
+        shared_mb = memfd_mb(proc.pid)
+        print(f"  {'sealed lexicon copies shared by the processes':<{WIDTH}} {shared_mb:>10.1f} MB (in memory once; "
+              f"PSS counts only their touched pages: PSS + this = {results['pss_mb'] + shared_mb:.1f} MB at most)")
 
         procs = args.client_processes
         load = args.load
