@@ -4,7 +4,7 @@ lexicon-build CLI (target <= 60 s each), the expansion alone, the form counts, a
     python bench/bench_czech.py --shared ../shared --lexicons lexicons
 
 Baseline measured in the same run: reading cs_CZ.dic and applying its affix rules without tagging
-(build_tools.czech.affix), to which the tagged expansion is compared.
+(build_tools.hunspell.expand_chains), to which the tagged expansion is compared.
 """
 
 from __future__ import annotations
