@@ -1,4 +1,4 @@
-"""Held-out measure of Polish inflection by analogy (build_tools/guess_pl.py; run by `make bench`).
+"""Held-out measure of Polish inflection by analogy (build_tools/polish/guess.py; run by `make bench`).
 
     .venv/bin/python bench/bench_guess_pl.py [--sample 100] [--workers 2]
 
