@@ -130,6 +130,16 @@ class Fuzzer:
             return cls(lexicon=self.lexicon(), rule_set=r.choice(["", "", "pl-scrabble", "cs-kriskros", self.text(5)]),
                        board=self.board(), rack=r.choice(["", "KOTABC?", self.text(9).upper()]),
                        play=game_pb2.Play(position=position, word=self.text(15).upper()))
+        if cls is game_pb2.GenerateMovesRequest:
+            setup = [game_pb2.Play(position=r.choice(["8H", "H8", "8D", "A1", "8Z", "", self.text(4)]),
+                                   word=self.text(8).upper()) for _ in range(r.choice([0, 0, 1, 3]))]
+            return cls(lexicon=self.lexicon(), rule_set=r.choice(["", "", "pl-scrabble", self.text(5)]),
+                       board=self.board(), setup=setup,
+                       rack=r.choice(["KOTABC?", "??KOTAB", "???", "", "KOTABCDE", self.text(9).upper()]),
+                       limit=r.choice([0, 1, 10, self.number()]), sort=r.choice(["", "", "score", self.text(6)]),
+                       min_length=r.choice([0, 0, 2, self.number()]), must_use=r.choice(["", "", "?", self.text(3)]),
+                       must_contain=r.choice(["", "", "KOT", self.text(8)]), plays_only=r.random() < 0.3,
+                       **({"bag_count": self.number()} if r.random() < 0.3 else {}))
         if cls is game_pb2.ReplayGameRequest:
             return cls(lexicon=r.choice(["", *self.lexicons]), rule_set=r.choice(["", "pl-scrabble", self.text(4)]),
                        gcg=self.gcg())

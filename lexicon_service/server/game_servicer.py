@@ -222,6 +222,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             board = self._board(rule_set, request.board)
             self._setup(rule_set, board, request.setup)
             rack = self._generation_rack(rule_set, request.rack)
+            if request.must_use:
+                with field("must_use"):
+                    rule_set.tile_set.spell_rack(request.must_use)
+            if request.must_contain:
+                with field("must_contain"):
+                    rule_set.tile_set.spell(request.must_contain)
             try:
                 moves = generate_moves(
                     rule_set, board, rack, lexicon, limit=limit + 1, sort=request.sort or "score",
