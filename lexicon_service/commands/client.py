@@ -212,8 +212,8 @@ def run(args) -> int:
         except grpc.RpcError as exc:
             raise UserError(f"{exc.code().name}: {exc.details()}") from None
 
-    if cmd == "moves":  # its own --json: the lines `moves` prints
-        lines = format_moves([(m.play, m.score, m.leave, m.words) for m in resp.moves], args.json)
+    if cmd == "moves":  # --json: the lines `moves --json` prints
+        lines = format_moves([(m.play, m.score, m.leave, m.words) for m in resp.moves], args.json or args.json_lines)
         if lines:
             print("\n".join(lines))
         if resp.truncated and args.all:

@@ -34,7 +34,9 @@ def add_generate_arguments(p, *, setup_help: str) -> None:
     p.add_argument("--must-use", default="", metavar="TILES", help='only plays that use these rack tiles ("Ź", "?")')
     p.add_argument("--must-contain", default="", metavar="WORD", help="only plays that form this word")
     p.add_argument("--plays-only", action="store_true", help="no exchanges and no pass")
-    p.add_argument("--json", action="store_true", help="one JSON object per line: play, score, leave, words")
+    # its own dest: `client --json moves` sets the client's --json, which a subcommand's default would undo
+    p.add_argument("--json", dest="json_lines", action="store_true",
+                   help="one JSON object per line: play, score, leave, words")
 
 
 def add_parser(subparsers) -> None:
@@ -87,7 +89,7 @@ def run(args) -> int:
         raise UserError(str(exc)) from None
     except MoveGenerationError as exc:
         raise UserError(f"--{exc.field.replace('_', '-')}: {exc}") from None
-    lines = format_moves([(m.play, m.score, m.leave, m.words) for m in moves], args.json)
+    lines = format_moves([(m.play, m.score, m.leave, m.words) for m in moves], args.json_lines)
     if lines:
         print("\n".join(lines))
     return exit_status(m.kind for m in moves)
