@@ -124,14 +124,6 @@ def main() -> int:
               f"(tiles on the board: {min(sum(c != '.' for c in ''.join(p[0])) for p in positions)}-"
               f"{max(sum(c != '.' for c in ''.join(p[0])) for p in positions)})")
 
-        in_process = []
-        for _ in range(args.rounds):
-            for rows, rack, _ in positions:
-                board = Board.from_rows(rule_set, rows)
-                t = time.perf_counter()
-                generate_moves(rule_set, board, rack, lexicon, limit=LIMIT)
-                in_process.append(time.perf_counter() - t)
-
         server = start_server(directory, "--processes", "1", wait_serving=True)
         try:
             with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
@@ -142,11 +134,12 @@ def main() -> int:
                     lexicon=LEXICON, board=rows, rack=rack, play=game_pb2.Play(position=best.split(" ")[0],
                                                                               word=best.split(" ")[1]))
                     for rows, rack, best in positions]
+                boards = [Board.from_rows(rule_set, rows) for rows, _, _ in positions]
                 for request in requests[:5]:  # warm-up: connection, first calls
                     game.GenerateMoves(request, timeout=10)
-                generated, validated = [], []
-                for _ in range(args.rounds):  # interleaved: both see the same machine
-                    for request, check in zip(requests, checks):
+                generated, validated, in_process = [], [], []
+                for _ in range(args.rounds):  # interleaved: all three see the same machine
+                    for request, check, board, (_, rack, _) in zip(requests, checks, boards, positions):
                         t = time.perf_counter()
                         answer = game.GenerateMoves(request, timeout=10)
                         generated.append(time.perf_counter() - t)
@@ -154,6 +147,9 @@ def main() -> int:
                         t = time.perf_counter()
                         assert game.ValidateMove(check, timeout=10).valid
                         validated.append(time.perf_counter() - t)
+                        t = time.perf_counter()
+                        generate_moves(rule_set, board, rack, lexicon, limit=LIMIT)
+                        in_process.append(time.perf_counter() - t)
         finally:
             stop_server(server)
         lexicon.close()
@@ -163,7 +159,10 @@ def main() -> int:
     print(summary("baseline: ValidateMove of the best move, same server", validated))
     print(summary("baseline: generate_moves top-10 in-process", in_process))
     ratio = percentile(generated, 99) / percentile(in_process, 99)
-    print(f"GenerateMoves p99 / in-process p99: {ratio:.2f}")
+    overhead = [(g - p) * 1000 for g, p in zip(generated, in_process)]
+    print(f"GenerateMoves p99 / in-process p99: {ratio:.2f}; the server's share (GenerateMoves minus "
+          f"generate_moves of the same position): p50 {percentile(overhead, 50):.2f} ms, "
+          f"p99 {percentile(overhead, 99):.2f} ms")
     missed = percentile(generated, 99) * 1000 > TARGET_P99_MS
     return 1 if missed and args.strict else 0
 
