@@ -909,6 +909,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, v in kinds.most_common():
         print(f"  {v:5d}  {k}")
     cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
+    print("cases by target: " + ", ".join(f"{t} {v}" for t, v in sorted(by_target.items())))
     print(f"seed {args.seed}: cases {counts['cases']}, tracebacks {counts['traceback']}, timeouts {counts['timeout']}, "
           f"wrong exit codes {counts['wrong-exit']}, errors not naming the input {counts['unnamed']}, "
           f"deleted {counts['deleted']}, partial output {counts['partial-output']}")
