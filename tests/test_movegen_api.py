@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import grpc
-import httpx
 import pytest
 from google.protobuf import json_format
 from google.rpc import error_details_pb2
@@ -18,13 +17,12 @@ from grpc_status import rpc_status
 
 from lexicon_service.cli import main
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc
-from lexicon_service.http import HttpServer, create_app
 from lexicon_service.server import Limits, create_server
 from lexicon_service.server.server import FAST_METHODS, GAME_SERVICE
 from movegen_helpers import without_move_graph
+from test_http import LIMITS, http  # noqa: F401 - the JSON API fixture, over grpc_server below
 from test_service import WORDS, write_lexicon
 
-LIMITS = Limits(max_results=50)
 RACK = "KOTYPS?"
 
 
@@ -188,12 +186,9 @@ def test_limits_are_published(channel):
 
 # --- HTTP ------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def http(server):
-    srv, _ = server
-    web = HttpServer(create_app(srv.registry, limits=LIMITS), "localhost:0").start()
-    with httpx.Client(base_url=web.url, timeout=20) as client:
-        yield client
-    web.stop()
+def grpc_server(server):
+    """This module's server, for test_http's `http` fixture (the JSON API on its registry)."""
+    return server
 
 
 def test_http_route_answers_as_grpc(http, game):
