@@ -238,6 +238,14 @@ class HttpFuzzer:
             headers["last-event-id"] = r.choice(["1", "-1", "x", "9" * 40, "٣"])
         return headers
 
+    def body_headers(self, game: dict | None) -> dict:
+        """headers() with a Content-Type, mostly JSON's (else the server refuses the body with 415)."""
+        r = self.rnd
+        content_type = "application/json" if r.random() < 0.9 else r.choice([
+            "text/plain", "application/json; charset=latin-1", "", "application/json;charset", "multipart/form-data",
+            "application/json; charset=\"utf-8\"", "APPLICATION/JSON", "application/json\u00e9"])
+        return {"content-type": content_type, **self.headers(game)}
+
 
 def game_of(fuzzer: HttpFuzzer, game_id: str) -> dict | None:
     for game in fuzzer.games:
@@ -279,7 +287,8 @@ def advance(client: httpx.Client, fuzzer: HttpFuzzer, game: dict) -> tuple[str, 
             body = {"exchange": view["rack"][:2]}
     if r.random() < 0.5:
         body["expectedVersion"] = int(view.get("version", 0))
-    return "POST", f"/v1/games/{game['id']}:move", json.dumps(body).encode(), {"authorization": "Bearer " + token}
+    return "POST", f"/v1/games/{game['id']}:move", json.dumps(body).encode(), {"authorization": "Bearer " + token,
+                                                                              "content-type": "application/json"}
 
 
 def fuzz_request(client: httpx.Client, fuzzer: HttpFuzzer, routes, limit: int):
@@ -292,7 +301,8 @@ def fuzz_request(client: httpx.Client, fuzzer: HttpFuzzer, routes, limit: int):
             items = fuzzer.query("WatchGame")
             return "WatchGame", "GET", f"/v1/games/{game_id}/events", items, b"", fuzzer.headers(game_of(fuzzer, game_id))
         if route == "view":
-            return "view", "POST", "/v1/games:view", [], fuzzer.body_bytes(api.ROUTES[-1], limit), fuzzer.headers(None)
+            return "view", "POST", "/v1/games:view", [], fuzzer.body_bytes(api.ROUTES[-1], limit), \
+                fuzzer.body_headers(None)
         return "page", r.choice(["GET", "POST", "DELETE", "PUT"]), r.choice(
             ["/", "/judge", "/lookup", "/games", "/openapi.json", "/healthz", "/sw.js", "/static/%2e%2e/%2e%2e/etc/passwd",
              "/static/..%2F..%2Fapi.py", "/static/" + "a" * 5000, "/v1", "/v1/", "/v1/lexicons/", "/v1/nope",
@@ -311,7 +321,7 @@ def fuzz_request(client: httpx.Client, fuzzer: HttpFuzzer, routes, limit: int):
     items = fuzzer.query(route.rpc) if route.query or route.rpc == "WatchGame" else []
     body = fuzzer.body_bytes(route, limit) if route.body else b""
     method = route.method if r.random() > 0.02 else r.choice(["GET", "POST", "PUT", "DELETE", "PATCH"])
-    return route.rpc, method, path, items, body, fuzzer.headers(game)
+    return route.rpc, method, path, items, body, fuzzer.body_headers(game) if route.body else fuzzer.headers(game)
 
 
 def well_formed_error(answer: httpx.Response) -> bool:

@@ -18,8 +18,8 @@ from lexicon_service.cli import INT32, UserError, whole_number
 DEFAULT_MOVES = 10
 
 
-def add_generate_arguments(p, *, setup_help: str) -> None:
-    """Options shared by `moves` and `client moves`."""
+def add_generate_arguments(p, *, setup_help: str, json_option: bool = True) -> None:
+    """Options shared by `moves` and `client moves` (whose --json is the client's own)."""
     p.add_argument("--rules", "-r", metavar="RULES", help="rule set id; must be the lexicon's (default: the lexicon's)")
     p.add_argument("--board", "-b", metavar="FILE",
                    help="board file: one line per row, '.' empty, uppercase tile, lowercase blank ('-' = stdin)")
@@ -34,9 +34,8 @@ def add_generate_arguments(p, *, setup_help: str) -> None:
     p.add_argument("--must-use", default="", metavar="TILES", help='only plays that use these rack tiles ("Ź", "?")')
     p.add_argument("--must-contain", default="", metavar="WORD", help="only plays that form this word")
     p.add_argument("--plays-only", action="store_true", help="no exchanges and no pass")
-    # its own dest: `client --json moves` sets the client's --json, which a subcommand's default would undo
-    p.add_argument("--json", dest="json_lines", action="store_true",
-                   help="one JSON object per line: play, score, leave, words")
+    if json_option:
+        p.add_argument("--json", action="store_true", help="one JSON object per line: play, score, leave, words")
 
 
 def add_parser(subparsers) -> None:
@@ -89,7 +88,7 @@ def run(args) -> int:
         raise UserError(str(exc)) from None
     except MoveGenerationError as exc:
         raise UserError(f"--{exc.field.replace('_', '-')}: {exc}") from None
-    lines = format_moves([(m.play, m.score, m.leave, m.words) for m in moves], args.json_lines)
+    lines = format_moves([(m.play, m.score, m.leave, m.words) for m in moves], args.json)
     if lines:
         print("\n".join(lines))
     return exit_status(m.kind for m in moves)

@@ -13,6 +13,9 @@ Flags override environment variables, which override defaults:
                                           process(es), tokens and TLS; see lexicon_service/http)
   --http-max-connections  LEXICON_HTTP_MAX_CONNECTIONS  1000 per process (beyond: 503)
   --http-receive-timeout  LEXICON_HTTP_RECEIVE_TIMEOUT  30 s for a request to arrive whole
+  --http-allowed-hosts    LEXICON_HTTP_ALLOWED_HOSTS    the Host names answered (default: the --http host,
+                                                        localhost, 127.0.0.1, [::1]; see server/README.md)
+  --http-cors-origins     LEXICON_HTTP_CORS_ORIGINS     origins whose pages may call the API (default none)
   --db           LEXICON_DB           the SQLite file of server-held games (default: games.db in
                                       $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service)
   --max-games    LEXICON_MAX_GAMES    10000 games in progress in that file (ended ones do not count);
@@ -108,6 +111,13 @@ def add_parser(subparsers) -> None:
                    help="seconds for an HTTP request (head and body) to arrive whole, else the connection is "
                         "closed (env LEXICON_HTTP_RECEIVE_TIMEOUT; default 30; "
                         f"1-{BOUNDS['http_receive_timeout'][1]:,})")
+    p.add_argument("--http-allowed-hosts", default=None, metavar="HOSTS",
+                   help="comma-separated Host names the HTTP server answers to (*.example.com: its subdomains; *: any); "
+                        "another Host gets 400 (env LEXICON_HTTP_ALLOWED_HOSTS; default: the --http host, localhost, "
+                        "127.0.0.1 and [::1], and on 0.0.0.0 or [::] also this machine's names and any IP address)")
+    p.add_argument("--http-cors-origins", default=None, metavar="ORIGINS",
+                   help="comma-separated origins (https://example.com:8443, or *) whose web pages may call the JSON "
+                        "API (env LEXICON_HTTP_CORS_ORIGINS; default none: CORS off)")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # set for --processes children
     p.add_argument("--token-file", default=None,
                    help="require 'authorization: Bearer <token>'; file holds one token per line "
@@ -215,8 +225,12 @@ def run(args) -> int:
     from lexicon_service.games.service import MAX_GAMES
 
     args.max_games = _bounded("max_games", args.max_games, "LEXICON_MAX_GAMES", MAX_GAMES)
-    http_flags = [f"--{flag.replace('_', '-')}" for flag in ("http_max_connections", "http_receive_timeout")
+    http_flags = [f"--{flag.replace('_', '-')}" for flag in ("http_max_connections", "http_receive_timeout",
+                                                             "http_allowed_hosts", "http_cors_origins")
                   if getattr(args, flag) is not None]
+    # as the counts: an environment variable without --http is no error (it may be set for several commands)
+    http_lists = {flag: _option_or_env(args, flag, env) for flag, env in (
+        ("http_allowed_hosts", "LEXICON_HTTP_ALLOWED_HOSTS"), ("http_cors_origins", "LEXICON_HTTP_CORS_ORIGINS"))}
     # None: the HTTP server's own defaults (lexicon_service/http/server.py)
     args.http_max_connections = _bounded("http_max_connections", args.http_max_connections,
                                          "LEXICON_HTTP_MAX_CONNECTIONS")
@@ -254,12 +268,22 @@ def run(args) -> int:
     if http_address:
         args.http_max_connections = _within_open_files(args.http_max_connections, log)
     if http_address:  # checked before anything is loaded or listens
+        from lexicon_service.http.security import HostAllowList, parse_origins
         from lexicon_service.http.server import split_address
 
         try:
-            split_address(http_address)
+            http_host = split_address(http_address)[0]
         except ValueError as exc:
             raise UserError(str(exc)) from None
+        parsed = {}
+        for flag, parse in (("http_allowed_hosts", HostAllowList.parse), ("http_cors_origins", parse_origins)):
+            if getattr(args, flag) is not None:
+                try:
+                    parsed[flag] = parse(getattr(args, flag))
+                except ValueError as exc:
+                    raise UserError(f"{http_lists[flag]}: {exc}") from None
+        allowed_hosts = parsed.get("http_allowed_hosts") or HostAllowList.for_address(http_host)
+        cors_origins = parsed.get("http_cors_origins", ())
     if processes > 1:
         return _supervise(args, address, directory, workers, fast_threads, processes, http_address)
     # Alone, the server listens at once and answers NOT_SERVING while it loads. A process sharing
@@ -291,7 +315,7 @@ def run(args) -> int:
                  ", bearer tokens required" if tokens else "", time.perf_counter() - started)
         if http_address:
             http = _start_http(server, http_address, limits, tokens, tls, workers, fast_threads, args.reuse_port,
-                               args.http_max_connections, args.http_receive_timeout)
+                               args.http_max_connections, args.http_receive_timeout, allowed_hosts, cors_origins)
             server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
         print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
@@ -305,6 +329,16 @@ def run(args) -> int:
             for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
                 signal.signal(signum, signal.SIG_IGN)
     return 0
+
+
+def _option_or_env(args, flag: str, env: str) -> str:
+    """Sets args.<flag> to the option's value, else the environment variable's (None: neither); returns
+    where it came from, for messages."""
+    where = "--" + flag.replace("_", "-")
+    if getattr(args, flag) is None and os.environ.get(env):
+        setattr(args, flag, os.environ[env])
+        where = f"{where} (environment variable {env})"
+    return where
 
 
 def _within_open_files(connections: int | None, log) -> int | None:
@@ -334,12 +368,14 @@ def _within_open_files(connections: int | None, log) -> int | None:
 
 
 def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool,
-                max_connections: int | None = None, receive_timeout: int | None = None):
+                max_connections: int | None = None, receive_timeout: int | None = None, allowed_hosts=None,
+                cors_origins=()):
     """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry."""
     from lexicon_service.http import HttpServer, create_app
 
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
-                     servicers={"session": server.game_sessions})
+                     servicers={"session": server.game_sessions}, allowed_hosts=allowed_hosts,
+                     cors_origins=cors_origins)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),
                                                  ("receive_timeout", receive_timeout)) if value is not None}
@@ -447,14 +483,15 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
     argv = [sys.executable, "-m", "lexicon_service", "serve", "--address", child_address, "--lexicons", directory,
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
-    for flag in ("token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results",
-                 "max_message_bytes", "max_concurrent_rpcs", "db", "max_games", "http_max_connections",
-                 "http_receive_timeout"):
+    flags = ["token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results", "max_message_bytes",
+             "max_concurrent_rpcs", "db", "max_games"]
+    if http_address:  # (the HTTP options may come from environment variables, set without --http)
+        argv += ["--http", http_address]
+        flags += ["http_max_connections", "http_receive_timeout", "http_allowed_hosts", "http_cors_origins"]
+    for flag in flags:
         value = getattr(args, flag)
         if value is not None:
             argv += [f"--{flag.replace('_', '-')}", str(value)]
-    if http_address:
-        argv += ["--http", http_address]
     # The tries' structure is checked once here, not again by every (re)started child.
     env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
     try:

@@ -100,8 +100,6 @@ class GameState:
             self.record.pragmas.append(("lexicon", created.lexicon))
             self.record.pragmas.append(("description", f"lexicon-service game {game_id}, lexicon "
                                                        f"{created.lexicon}, rule set {rule_set.id}"))
-            if created.seed is not None:
-                self.record.pragmas.append(("note", f"seed {created.seed}"))
 
     # --- derived -----------------------------------------------------------------------------------
     @property
@@ -387,10 +385,13 @@ class GameState:
     def gcg_text(self, viewer: int | str = "director") -> str:
         """The GCG record as `viewer` (a player index, "director" or "observer") may see it: while the game
         is on, a player sees racks and exchanged tiles of their own events only, an observer none; once
-        it has ended, or for the director, everything."""
+        it has ended, or for the director, everything. The seed, which gives the order of the whole bag,
+        only the director sees, once the game has ended (a director may deal other games from it)."""
         if self.record is None:
             raise ValueError("this state keeps no record (fold with record=True)")
         record = copy.copy(self.record)
+        if viewer == "director" and self.status == ENDED and self.created.seed is not None:
+            record.pragmas = record.pragmas + [("note", f"seed {self.created.seed}")]
         everything = self.status == ENDED or viewer == "director"
         own = self.players[viewer] if isinstance(viewer, int) else None
         if not everything:

@@ -17,6 +17,7 @@ LISTEN/NOTIFY replace the polling that WatchGame does across processes; see the 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import sqlite3
 import threading
@@ -31,9 +32,11 @@ CREATE TABLE IF NOT EXISTS events (
     kind       TEXT NOT NULL,
     data       TEXT NOT NULL,
     request_id TEXT,
+    request_player INTEGER,
     PRIMARY KEY (game_id, version)
 ) WITHOUT ROWID;
-CREATE UNIQUE INDEX IF NOT EXISTS events_request ON events (game_id, request_id) WHERE request_id IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS events_player_request ON events (game_id, request_player, request_id)
+    WHERE request_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS live_games (game_id TEXT PRIMARY KEY) WITHOUT ROWID;
 """
 # The games in progress (not ended), kept in the transaction of each append, so that counting them for
@@ -44,16 +47,47 @@ LIVE_GAMES_FILL = """
 INSERT OR IGNORE INTO live_games SELECT game_id FROM events WHERE version = 1
     EXCEPT SELECT game_id FROM events WHERE kind = 'end'
 """
+# A request id names one request of one player (request_player; -1: not a player's) in one game: players
+# numbering their requests alike must not meet. A database made when the id was the game's alone
+# (index events_request) gets the column, filled from the events, in one transaction at start-up.
+NOT_A_PLAYER = -1
+
+
+def _scope_request_ids(conn: sqlite3.Connection) -> None:
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(events)")]
+    if not columns or "request_player" in columns:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("ALTER TABLE events ADD COLUMN request_player INTEGER")
+        marked = conn.execute("SELECT game_id, version FROM events WHERE request_id IS NOT NULL").fetchall()
+        for game_id, version in marked:
+            # the id is on a command's last event: the move itself, or the end or redraw it caused
+            player = NOT_A_PLAYER
+            for kind, data in conn.execute("SELECT kind, data FROM events WHERE game_id = ? AND version <= ? "
+                                           "ORDER BY version DESC LIMIT 4", (game_id, version)):
+                event = json.loads(data)
+                found = event.get("player", event.get("challenger"))
+                if found is not None or kind not in ("end", "redraw"):
+                    player = NOT_A_PLAYER if found is None else found
+                    break
+            conn.execute("UPDATE events SET request_player = ? WHERE game_id = ? AND version = ?",
+                         (player, game_id, version))
+        conn.execute("DROP INDEX IF EXISTS events_request")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 class GameStore(Protocol):
     def append(self, game_id: str, base_version: int, rows, request_id: str | None = None, *,
-               ended: bool | None = None, max_live: int | None = None) -> int:
+               request_player: int = NOT_A_PLAYER, ended: bool | None = None, max_live: int | None = None) -> int:
         """Durably append rows [(kind, json)] as versions base_version+1...; returns the last version.
         `ended`: whether the game has ended after these rows (None: unchanged). `max_live`: refuse
         (TooManyGames) a new game (base_version 0) when that many games are in progress.
         Raises Conflict when the game is no longer at base_version (or, for base_version 0, exists),
-        DuplicateRequest when request_id was already used in this game."""
+        DuplicateRequest when request_player already used request_id in this game."""
 
     def live_games(self) -> int:
         """How many games are in progress (not ended)."""
@@ -61,20 +95,22 @@ class GameStore(Protocol):
     def load(self, game_id: str, after: int = 0) -> list[tuple[int, str, str]]:
         """(version, kind, json) of the events after version `after`, in order ([] for no game)."""
 
-    def request_version(self, game_id: str, request_id: str) -> int | None:
-        """The version of the event appended with this request id, if any."""
+    def request_version(self, game_id: str, request_id: str, player: int = NOT_A_PLAYER) -> int | None:
+        """The version of the event `player` appended with this request id, if any."""
 
     def close(self) -> None: ...
 
 
 class _Append:
-    __slots__ = ("game_id", "base", "rows", "request_id", "ended", "max_live", "done", "version", "error")
+    __slots__ = ("game_id", "base", "rows", "request_id", "request_player", "ended", "max_live", "done", "version",
+                 "error")
 
-    def __init__(self, game_id, base, rows, request_id, ended=None, max_live=None):
+    def __init__(self, game_id, base, rows, request_id, request_player=NOT_A_PLAYER, ended=None, max_live=None):
         self.game_id = game_id
         self.base = base
         self.rows = rows
         self.request_id = request_id
+        self.request_player = request_player
         self.ended = ended
         self.max_live = max_live
         self.done = threading.Event()
@@ -104,6 +140,7 @@ class SqliteStore:
         try:
             writer = self._connect()
             fill = not writer.execute("SELECT 1 FROM sqlite_master WHERE name = 'live_games'").fetchone()
+            _scope_request_ids(writer)
             writer.executescript(SCHEMA)
             if fill:
                 writer.execute(LIVE_GAMES_FILL)
@@ -144,9 +181,9 @@ class SqliteStore:
             "SELECT version, kind, data FROM events WHERE game_id = ? AND version > ? ORDER BY version",
             (game_id, after)).fetchall()
 
-    def request_version(self, game_id: str, request_id: str) -> int | None:
-        row = self._reader().execute("SELECT version FROM events WHERE game_id = ? AND request_id = ?",
-                                     (game_id, request_id)).fetchone()
+    def request_version(self, game_id: str, request_id: str, player: int = NOT_A_PLAYER) -> int | None:
+        row = self._reader().execute("SELECT version FROM events WHERE game_id = ? AND request_player = ? "
+                                     "AND request_id = ?", (game_id, player, request_id)).fetchone()
         return row[0] if row else None
 
     def game_ids(self) -> list[str]:
@@ -157,10 +194,10 @@ class SqliteStore:
 
     # --- writes ----------------------------------------------------------------------------------
     def append(self, game_id: str, base_version: int, rows, request_id: str | None = None, *,
-               ended: bool | None = None, max_live: int | None = None) -> int:
+               request_player: int = NOT_A_PLAYER, ended: bool | None = None, max_live: int | None = None) -> int:
         if not rows:
             return base_version
-        op = _Append(game_id, base_version, list(rows), request_id or None, ended, max_live)
+        op = _Append(game_id, base_version, list(rows), request_id or None, request_player, ended, max_live)
         with self._lock:
             if self._closed:
                 raise RuntimeError("the game store is closed")
@@ -216,8 +253,10 @@ class SqliteStore:
             version = op.base
             for i, (kind, data) in enumerate(op.rows):
                 version += 1
-                conn.execute("INSERT INTO events (game_id, version, kind, data, request_id) VALUES (?, ?, ?, ?, ?)",
-                             (op.game_id, version, kind, data, op.request_id if i == len(op.rows) - 1 else None))
+                last = i == len(op.rows) - 1
+                conn.execute("INSERT INTO events (game_id, version, kind, data, request_id, request_player) "
+                             "VALUES (?, ?, ?, ?, ?, ?)", (op.game_id, version, kind, data, op.request_id if last
+                                                          else None, op.request_player if last else None))
             if op.ended is not None:
                 conn.execute("DELETE FROM live_games WHERE game_id = ?" if op.ended else
                              "INSERT OR IGNORE INTO live_games (game_id) VALUES (?)", (op.game_id,))
@@ -233,8 +272,8 @@ class SqliteStore:
             conn.execute("RELEASE one")
             row = None
             if op.request_id:
-                row = conn.execute("SELECT version FROM events WHERE game_id = ? AND request_id = ?",
-                                   (op.game_id, op.request_id)).fetchone()
+                row = conn.execute("SELECT version FROM events WHERE game_id = ? AND request_player = ? "
+                                   "AND request_id = ?", (op.game_id, op.request_player, op.request_id)).fetchone()
             op.error = DuplicateRequest(row[0]) if row else Conflict(op.game_id)
 
     def close(self) -> None:

@@ -61,8 +61,14 @@ _LINE_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def count_lines(text: str) -> int:
-    """Lines of `text` split on every line separator, without building the lines."""
-    return sum(1 for _ in _LINE_BREAKS.finditer(text)) + 1
+    """Lines of `text` as len(text.splitlines()) counts them (a separator ends a line: a last line with a
+    newline is not followed by an empty one), without building the lines."""
+    breaks = 0
+    last_end = 0
+    for match in _LINE_BREAKS.finditer(text):
+        breaks += 1
+        last_end = match.end()
+    return breaks + (last_end < len(text))
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):

@@ -185,7 +185,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
                 game_id, token, play=request.play, exchange=request.exchange, pass_=getattr(request, "pass"),
                 expected_version=expected, request_id=request.request_id, judges=snapshot.lexicons.get)
         state = outcome.state
-        role = outcome.player if outcome.player is not None else -1
+        role = outcome.player  # the caller: a replay answers only the player who made the request
         return session_pb2.SubmitMoveResponse(
             version=outcome.version, score=outcome.score, words=outcome.words, rack=outcome.rack,
             replayed=outcome.replayed, game=self.view(state, role, self.games.clock()))
@@ -195,10 +195,12 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         game_id = self._game_id(request)
         expected = request.expected_version if request.HasField("expected_version") else None
         with self.registry.acquire() as snapshot:
-            outcome = self.games.challenge(game_id, self._token(context), expected, judges=snapshot.lexicons.get)
+            outcome = self.games.challenge(game_id, self._token(context), expected, judges=snapshot.lexicons.get,
+                                           request_id=request.request_id)
         return session_pb2.ChallengeResponse(
             version=outcome.version, play_stood=not outcome.invalid_words, invalid_words=outcome.invalid_words,
-            outcome=outcome.outcome, game=self.view(outcome.state, outcome.player, self.games.clock()))
+            outcome=outcome.outcome, game=self.view(outcome.state, outcome.player, self.games.clock()),
+            replayed=outcome.replayed)
 
     @_game_rpc
     def GetGameRecord(self, request, context):
