@@ -150,11 +150,16 @@ def test_other_bad_input_names_its_field(game):
         (dict(rack=RACK, setup=[game_pb2.Play(position="8H")]), "setup[0].word"),
         (dict(rack=RACK, rule_set="cs-scrabble"), "rule_set"),
         (dict(rack=RACK, must_contain="K" * 65), "must_contain"),
+        (dict(rack=RACK, must_contain="KQ"), "must_contain"),
+        (dict(rack=RACK, must_use="Q"), "must_use"),
+        (dict(rack=RACK, bag_count=-1), "bag_count"),
+        (dict(rack=RACK, sort="length"), "sort"),
     ]
     for fields, name in cases:
         err = rpc_error(game, **fields)
         assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, (fields, err.details())
         assert violation_field(err) == name, (fields, err.details())
+        assert err.details().startswith(f"{name}: ") and not err.details().startswith(f"{name}: {name}:"), err.details()
     err = rpc_error(game, lexicon="en-scrabble", rack=RACK)
     assert err.code() == grpc.StatusCode.NOT_FOUND
 

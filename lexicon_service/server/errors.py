@@ -133,7 +133,8 @@ def as_field_error(exc: BaseException) -> FieldError | None:
     if isinstance(exc, FieldError):
         return exc
     if isinstance(exc, ValueError) and isinstance(exc, _move_generation_errors()[0]):
-        return FieldError(exc.field, str(exc))
+        message = str(exc)  # some of its messages start with the field already
+        return FieldError(exc.field, message.removeprefix(f"{exc.field}: "))
     return None
 
 

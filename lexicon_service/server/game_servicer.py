@@ -115,15 +115,6 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 raise FieldError("rack", f"{len(tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
         return rack
 
-    def _generation_rack(self, rule_set, rack: str) -> str:
-        """A rack to generate moves from: required, the rule set's size at most, its blanks at most."""
-        require(bool(rack), "rack", "required (e.g. 'KOTABC?')")
-        self._rack(rule_set, rack)
-        blanks = rule_set.tile_set.spell_rack(rack).count(BLANK)
-        if blanks > rule_set.tile_set.blank_count:
-            raise FieldError("rack", f"{blanks} blanks; the {rule_set.id} set has {rule_set.tile_set.blank_count}")
-        return rack
-
     def _setup(self, rule_set, board, plays) -> None:
         """Put the request's setup plays on `board` (words not judged); each failure names its play."""
         if len(plays) > rule_set.rows * rule_set.columns:
@@ -211,9 +202,6 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         if not 0 <= request.limit <= limits.max_results:
             raise LimitError("limit", f"{request.limit} moves; 0 (the server's maximum) to {limits.max_results}")
         limit = request.limit or limits.max_results
-        require(request.min_length >= 0, "min_length", f"{request.min_length}: must not be negative")
-        require(not request.HasField("bag_count") or request.bag_count >= 0, "bag_count",
-                f"{request.bag_count}: must not be negative")
         for name in ("must_use", "must_contain", "sort"):
             value = getattr(request, name)
             if len(value) > limits.max_word_chars:
@@ -227,13 +215,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             rule_set, lexicon = self._context(snapshot, request, need_lexicon=True)
             board = self._board(rule_set, request.board)
             self._setup(rule_set, board, request.setup)
-            rack = self._generation_rack(rule_set, request.rack)
-            if request.must_use:
-                with field("must_use"):
-                    rule_set.tile_set.spell_rack(request.must_use)
-            if request.must_contain:
-                with field("must_contain"):
-                    rule_set.tile_set.spell(request.must_contain)
+            require(bool(request.rack), "rack", "required (e.g. 'KOTABC?')")
+            rack = self._rack(rule_set, request.rack)
+            # The generator checks the rest (the blanks and letters the set has, the filters) and names the
+            # field of what it refuses (MoveGenerationError, mapped in errors.py).
             try:
                 moves = generate_moves(
                     rule_set, board, rack, lexicon, limit=limit + 1, sort=request.sort or "score",
