@@ -119,6 +119,10 @@ def require(condition: bool, field_name: str, message: str) -> None:
         raise FieldError(field_name, message)
 
 
+MOVE_GRAPH_MISSING = ("the lexicon has no move graph (it was built before move generation); the server adds one "
+                      "with `lexicon-build --move-graph-only LEXICON_DIR/NAME.lex` and a reload (SIGHUP)")
+
+
 def _move_generation_errors() -> tuple[type, type]:
     """(MoveGenerationError, MoveGraphMissing), imported when first needed: the move generator loads
     its own modules, which calls that never generate moves need not import."""
@@ -235,8 +239,8 @@ def _status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
         return grpc.StatusCode.CANCELLED, str(exc)
     if isinstance(exc, NotReadyError):
         return grpc.StatusCode.UNAVAILABLE, str(exc)
-    if isinstance(exc, _move_generation_errors()[1]):
-        return grpc.StatusCode.FAILED_PRECONDITION, str(exc)
+    if isinstance(exc, _move_generation_errors()[1]):  # the generator's message names a path on the server
+        return grpc.StatusCode.FAILED_PRECONDITION, MOVE_GRAPH_MISSING
     field_error = as_field_error(exc)
     if field_error is not None:
         return grpc.StatusCode.INVALID_ARGUMENT, str(field_error)
