@@ -226,7 +226,8 @@ def test_moves_local_and_client_print_the_same(server, lexicon_dir, capsys, tmp_
     board = tmp_path / "board.txt"
     board.write_text("\n".join(generate_board()) + "\n", encoding="utf-8")
     for options in ([], ["-n", "3"], ["--json"], ["--setup", "8E PIES", "--json", "-n", "4"], ["-b", str(board)],
-                    ["--min-length", "3", "--must-contain", "PSY", "--all"], ["--must-use", "?", "-r", "pl-scrabble"]):
+                    ["--min-length", "3", "--must-contain", "PSY", "--all"], ["--must-use", "?", "-r", "pl-scrabble"],
+                    ["-r", "pl-scrabble", "--place", "H8 K", "--place", "C1 T", "-n", "5"]):
         code_l, out_l, err_l = cli(capsys, *local, "--rack", RACK, *options)
         code_c, out_c, err_c = cli(capsys, *client, "--rack", RACK, *options)
         assert (code_l, out_l) == (code_c, out_c) == (0, out_l), (options, err_l, err_c)

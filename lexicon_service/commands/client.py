@@ -255,7 +255,7 @@ def run(args) -> int:
                     setup.append(game_pb2.Play(position=position, word=word))
                 resp = game.GenerateMoves(game_pb2.GenerateMovesRequest(
                     lexicon=args.lexicon, rule_set=args.rules or "", rack=args.rack, setup=setup,
-                    board=read_board_rows(args.board) if args.board else [], limit=0 if args.all else args.n,
+                    board=_board_rows(args), limit=0 if args.all else args.n,
                     min_length=args.min_length, must_use=args.must_use, must_contain=args.must_contain,
                     plays_only=args.plays_only), **call)
             elif cmd == "lexicons":

@@ -3,9 +3,9 @@
     lexicon-service moves -l pl-scrabble --rack KOTABC? --setup "8D PIES" -n 5
     lexicon-service moves -r cs-kriskros -l cs-kriskros -b board.txt --rack "[CH]ATAXY?" --all --json
 
-One move a line: the play ("8D WORD" as `validate` takes it, "-ABC" an exchange, "-" a pass), its
-score and the rack it leaves, tab-separated; --json: one object a line with play, score, leave and
-words. `client moves` takes the same options and prints the same lines. Exit status 0 when a play
+The board: --board FILE, then --place tiles, then --setup plays (as `validate` builds it). One move
+a line: the play ("8D W(O)RD" as `validate` reads it, "-ABC" an exchange, "-" a pass), its score and
+the rack it leaves, tab-separated; --json: one object a line with play, score, leave and words. `client moves` takes the same options and prints the same lines. Exit status 0 when a play
 that places tiles was found, 1 when none was (only an exchange or a pass), 2 on an error.
 """
 
@@ -23,6 +23,9 @@ def add_generate_arguments(p, *, setup_help: str, json_option: bool = True) -> N
     p.add_argument("--rules", "-r", metavar="RULES", help="rule set id; must be the lexicon's (default: the lexicon's)")
     p.add_argument("--board", "-b", metavar="FILE",
                    help="board file: one line per row, '.' empty, uppercase tile, lowercase blank ('-' = stdin)")
+    p.add_argument("--place", action="append", default=[], metavar="PLAY",
+                   help='tiles put on the board as written, no rule checked (single tiles, any square), before '
+                   '--setup: --place "C1 T" (repeatable)')
     p.add_argument("--setup", "-s", action="extend", nargs="+", default=[], metavar="PLAY", help=setup_help)
     p.add_argument("--rack", required=True, metavar="RACK", help='the player\'s rack, e.g. "KOTABC?" ("?" a blank)')
     count = p.add_mutually_exclusive_group()
@@ -63,7 +66,7 @@ def exit_status(kinds) -> int:
 
 def run(args) -> int:
     from lexicon_service.commands.replay import _judge
-    from lexicon_service.commands.validate import check_rack, join_plays, read_board, setup_board
+    from lexicon_service.commands.validate import check_rack, join_plays, place_tiles, read_board, setup_board
     from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing, generate_moves
     from lexicon_service.rules import Board, RuleSetError, load_rule_set
 
@@ -77,6 +80,8 @@ def run(args) -> int:
         if wanted.id != rule_set.id:
             raise UserError(f"lexicon {args.lexicon} is for rule set {rule_set.id}, not {wanted.id}")
     board = read_board(rule_set, args.board) if args.board else Board.empty(rule_set)
+    for text in args.place:
+        place_tiles(board, text)
     setup_board(rule_set, board, join_plays(args.setup))
     check_rack(rule_set, args.rack)
     try:
