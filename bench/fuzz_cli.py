@@ -547,9 +547,10 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
             argv += rnd.choice([["-n", "0"], ["-n", "-1"], ["-n", "99999999999"], ["--all"], ["-n", "2", "--all"],
                                 ["--min-length", "x"], ["--must-use", rnd.choice(["?", "Q", "\x00", "[CH"])],
                                 ["--must-contain", rnd.choice(["KOT", "x" * 10000, "[", ""])], ["--json"],
-                                ["--plays-only"], ["-r", rnd.choice(["pl-scrabble", "cs-kriskros", "nope"])]])
+                                ["--plays-only"], ["-r", rnd.choice(["pl-scrabble", "cs-kriskros", "nope"])],
+                                ["--place", rnd.choice(["C1 T", "H8 K", "8H", "A1 [", "Z99 K", "H8 KOT"])]])
         return Case(n, target, "arguments", argv, f"{P} moves", (0, 1, 2),
-                    ["--", "rack", "setup", "lexicon", "rule", "must", "min-length", "-n", "move graph"])
+                    ["--", "rack", "setup", "place", "lexicon", "rule", "must", "min-length", "-n", "move graph"])
     if target in ("replay", "replay-stdin", "replay-rules"):
         base = rnd.choice(world.gcgs)
         if target == "replay-rules":
