@@ -90,11 +90,18 @@ class _Static:
                      self.blank_mask, rule_set.rack.bingo_tiles, rule_set.rack.bingo_bonus,
                      rule_set.words.min_length, self.cover, rule_set.first_play.min_tiles,
                      int(rule_set.later_plays.must_connect), int(rule_set.words.same_word_twice != "allowed"))
-        self.square = {}  # (letter, blank) -> board byte
-        for letter, n in self.number.items():
-            self.square[letter, False] = n
-            self.square[letter, True] = n | _BLANK
-        self.square[None, False] = 0
+        self.bag = ts.bag()
+        self.real = {None: 0, **{letter: n for letter, n in self.number.items()}}
+
+    def board_bytes(self, board: Board) -> bytes:
+        """A square a byte: tile number, | 0x40 for a blank, 0 empty."""
+        squares = bytearray(map(self.real.__getitem__, board.letters))
+        if True in board.blanks:
+            for i, blank in enumerate(board.blanks):
+                if blank:
+                    squares[i] |= _BLANK
+        return bytes(squares)
+        self.bag = ts.bag()
 
 
 _statics: dict[int, tuple[RuleSet, _Static]] = {}
@@ -135,7 +142,7 @@ def _rack(rule_set: RuleSet, board: Board, rack) -> list[str]:
     if len(letters) > rule_set.rack_size:
         raise MoveGenerationError("rack", f"the rack {rack!r} holds {len(letters)} tiles; a {rule_set.id} rack "
                                           f"holds {rule_set.rack_size}")
-    bag = ts.bag()
+    bag = _static(rule_set).bag
     for letter in set(letters):
         have = bag.get(letter, 0)
         if letters.count(letter) > have:
@@ -162,13 +169,11 @@ def _rack_counts(static: _Static, rule_set: RuleSet, board: Board, letters) -> b
     for letter in letters:
         counts[0 if letter == BLANK else static.number[letter]] += 1
     if board.tile_count:
-        ts = rule_set.tile_set
-        for letter, on_board in board.tile_counts().items():
-            if letter == BLANK:
-                counts[0] = max(0, min(counts[0], ts.blank_count - on_board))
-            elif letter in static.number:
-                n = static.number[letter]
-                counts[n] = max(0, min(counts[n], ts.bag().get(letter, 0) - on_board))
+        on_board = board.tile_counts()
+        for letter in set(letters):
+            if letter in on_board:
+                n = 0 if letter == BLANK else static.number[letter]
+                counts[n] = max(0, min(counts[n], static.bag.get(letter, 0) - on_board[letter]))
     return counts
 
 
@@ -178,8 +183,7 @@ def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, mus
     arcs = _graph(rule_set, lexicon)
     board = _board(rule_set, board)
     letters = _rack(rule_set, board, rack)
-    square = static.square
-    board_bytes = bytes([square[letter, blank] for letter, blank in zip(board.letters, board.blanks)])
+    board_bytes = static.board_bytes(board)
     need = b""
     if must_use:
         try:

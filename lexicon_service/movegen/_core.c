@@ -176,6 +176,39 @@ static int add_string(Builder *b, OpenPath *op, const uint8_t *rec, int stride) 
     return 0;
 }
 
+/* The nodes in breadth-first order from the root (arc 0 stays the root pointer): the nodes near the
+ * root, which every search visits, end up together at the front of the array (fewer cache misses). */
+static uint32_t *breadth_first(const uint32_t *arcs, size_t n) {
+    uint32_t *out = malloc(n * sizeof(uint32_t)), *newpos = calloc(n, sizeof(uint32_t));
+    uint32_t *queue = malloc(n * sizeof(uint32_t));
+    if (!out || !newpos || !queue) { free(out); free(newpos); free(queue); return NULL; }
+    uint32_t root = arcs[0] & ARC_INDEX_MASK;
+    size_t head = 0, tail = 0, next = 1;
+    out[0] = arcs[0] & ~ARC_INDEX_MASK;
+    if (root) {
+        newpos[root] = (uint32_t)next;
+        next += node_len(arcs, root);
+        queue[tail++] = root;
+        out[0] |= 1;
+    }
+    while (head < tail) {
+        uint32_t s = queue[head++];
+        size_t len = node_len(arcs, s);
+        for (size_t i = 0; i < len; i++) {
+            uint32_t c = arcs[s + i] & ARC_INDEX_MASK;
+            if (c && !newpos[c]) {
+                newpos[c] = (uint32_t)next;
+                next += node_len(arcs, c);
+                queue[tail++] = c;
+            }
+            out[newpos[s] + i] = (arcs[s + i] & ~ARC_INDEX_MASK) | (c ? newpos[c] : 0);
+        }
+    }
+    free(newpos);
+    free(queue);
+    return out;
+}
+
 /* build_gaddag(words: bytes, n_tiles: int, max_len: int) -> bytes
  * words: tile numbers 1..n_tiles, each word ended by a 0 byte; words longer than max_len are left
  * out (they cannot be played). Returns the arc array (little-endian uint32), arc 0 pointing at the root. */
@@ -271,7 +304,10 @@ static PyObject *build_gaddag(PyObject *self, PyObject *args) {
     long root = freeze(&b, op->arcs[0], op->n[0]);
     if (root < 0) { PyErr_NoMemory(); goto done; }
     b.arcs[0] = ARC_END | (uint32_t)root;
-    result = PyBytes_FromStringAndSize((const char *)b.arcs, (Py_ssize_t)(b.n * sizeof(uint32_t)));
+    uint32_t *ordered = breadth_first(b.arcs, b.n);
+    if (!ordered) { PyErr_NoMemory(); goto done; }
+    result = PyBytes_FromStringAndSize((const char *)ordered, (Py_ssize_t)(b.n * sizeof(uint32_t)));
+    free(ordered);
 done:
     PyBuffer_Release(&words);
     free(refs); free(recs); free(tmp); free(op);
@@ -331,6 +367,7 @@ typedef struct {
     int n_tiles;
     uint64_t blank_mask;
     uint8_t rack[MAX_TILES + 1];
+    uint64_t rack_mask;  /* tiles (not blanks) left on the rack */
     int bingo_tiles, bingo_bonus, min_len, first_play, first_min_tiles, forbid_dup;
     int min_main_len;
     uint8_t must_use[MAX_TILES + 1];
@@ -539,20 +576,22 @@ static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum
         if (ai) go_on(g, pos, ai, leftward, left, msum + ((b & SQ_BLANK) ? 0 : g->pts[b & SQ_TILE]), wmul, xtot, n_new);
         return;
     }
-    uint64_t allowed = g->L_cc[pos];
-    uint8_t *rack = g->rack;
+    uint64_t allowed = g->L_cc[pos] & (g->rack_mask | (g->rack[0] ? g->blank_mask : 0));
     if (!allowed) return;
+    uint8_t *rack = g->rack;
+    unsigned top = 63 - __builtin_clzll(allowed);
     int lm = g->L_lm[pos], wm = g->L_wm[pos], xs = g->L_xs[pos];
     for (uint32_t ai = node;; ai++) {
         uint32_t a = arcs[ai];
         unsigned t = arc_tile(a);
+        if (t > top) break;
         if ((allowed >> t) & 1) {
             if (rack[t]) {
-                rack[t]--;
+                if (!--rack[t]) g->rack_mask &= ~(1ull << t);
                 g->strip[pos] = (uint8_t)(t | SQ_NEW);
                 int tp = g->pts[t] * lm;
                 go_on(g, pos, ai, leftward, left, msum + tp, wmul * wm, xs >= 0 ? xtot + (xs + tp) * wm : xtot, n_new + 1);
-                rack[t]++;
+                if (!rack[t]++) g->rack_mask |= 1ull << t;
             }
             if (rack[0] && ((g->blank_mask >> t) & 1)) {
                 rack[0]--;
@@ -745,6 +784,7 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     g->must_contain_len = (int)must_contain.len;
     memcpy(g->must_contain, must_contain.buf, must_contain.len);
     for (int t = n_tiles + 1; t <= MAX_TILES; t++) g->rack[t] = 0;
+    for (int t = 1; t <= n_tiles; t++) if (g->rack[t]) g->rack_mask |= 1ull << t;
     if (mode == 0 && limit > 0 && limit <= 100000) {
         g->heap = 1;
         g->limit = (size_t)limit;
