@@ -505,6 +505,26 @@ def apply_move(board: Board, result: MoveResult) -> None:
         board.place(row, col, letter, blank)
 
 
+class SetupError(ValueError):
+    """A play of a hand-made position that cannot be placed; `index` says which one (0-based)."""
+
+    def __init__(self, index: int, play, result: MoveResult) -> None:
+        self.index = index
+        self.play = play
+        self.result = result
+        super().__init__(f"{result.reason.value}: {result.message}")
+
+
+def apply_setup(rule_set: RuleSet, board: Board, plays) -> None:
+    """Put `plays` on `board` in order, their words not judged (a position set up by hand, as
+    `validate --setup` and GenerateMoves' `setup` make it). One that cannot be placed raises SetupError."""
+    for i, play in enumerate(plays):
+        result = validate_move(rule_set, board, None, play)
+        if result.score is None:
+            raise SetupError(i, play, result)
+        apply_move(board, result)
+
+
 def rack_value(rule_set: RuleSet, rack) -> int:
     """Points of the tiles on a rack (blanks count their face value, 0)."""
     letters = _parse_rack(rule_set, rack) or []
