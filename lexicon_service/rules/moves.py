@@ -499,42 +499,4 @@ def _duplicate_words(board: Board, words) -> list[int]:
 
 def apply_move(board: Board, result: MoveResult) -> None:
     """Put the new tiles of a placeable play on the board (tiles never move afterwards)."""
-    if result.score is None:
-        raise PlayError(result.reason, f"cannot apply a play that cannot be placed: {result.message}")
-    for row, col, letter, blank in result.placements:
-        board.place(row, col, letter, blank)
-
-
-def rack_value(rule_set: RuleSet, rack) -> int:
-    """Points of the tiles on a rack (blanks count their face value, 0)."""
-    letters = _parse_rack(rule_set, rack) or []
-    tile_set = rule_set.tile_set
-    return sum(tile_set.blank_points if x == BLANK else tile_set.tile(x).points for x in letters)
-
-
-def end_of_game_adjustments(rule_set: RuleSet, racks, went_out: int | None = None,
-                            out_bonus: str | None = None) -> list[int]:
-    """Final rack adjustment per player (RULES.md section 6).
-
-    racks: the tiles left on each player's rack (text or letters); went_out: index of the player who
-    emptied their rack, or None. out_bonus overrides the rule set: "none", "others-racks" (+x/-x) or
-    "twice-others-racks" (the 2x two-player convention: the out-player gains 2x, the others lose nothing).
-    """
-    values = [rack_value(rule_set, rack) for rack in racks]
-    bonus_rule = out_bonus or rule_set.end.out_bonus
-    if bonus_rule not in ("none", "others-racks", "twice-others-racks"):
-        raise ValueError(f"unknown out bonus rule {bonus_rule!r}")
-    if went_out is not None and not 0 <= went_out < len(values):
-        raise ValueError(f"player {went_out + 1} does not exist")
-    adjustments = [0] * len(values)
-    twice = went_out is not None and bonus_rule == "twice-others-racks"
-    for i, value in enumerate(values):
-        if rule_set.end.subtract_own_rack and not twice:
-            adjustments[i] -= value
-    if went_out is not None:
-        others = sum(v for i, v in enumerate(values) if i != went_out)
-        if bonus_rule == "others-racks":
-            adjustments[went_out] += others
-        elif twice:
-            adjustments[went_out] += 2 * others
-    return adjustments
+    board.apply(result)
