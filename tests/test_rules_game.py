@@ -223,3 +223,31 @@ def test_a_live_game_ends_for_scoreless_turns_when_passes_end_it_at_the_same_tim
     assert state.status == "ended" and state.end_reason == "scoreless-turns"
     report = replay(rs, parse_gcg(service.fold_rows(game_id, service.store.load(game_id, 0), record=True).gcg_text()))
     assert report.notes[-1].startswith("game over: 6 consecutive scoreless turns")
+
+
+def test_no_import_circle_in_the_rules_package():
+    """Function-level imports count: a module of lexicon_service.rules never reaches itself."""
+    import ast
+    from pathlib import Path
+
+    import lexicon_service.rules as package
+
+    folder = Path(package.__file__).parent
+    imports = {}
+    for path in folder.glob("*.py"):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("lexicon_service.rules."):
+                names.add(node.module.rsplit(".", 1)[1])
+            elif isinstance(node, ast.Import):
+                names.update(a.name.rsplit(".", 1)[1] for a in node.names if a.name.startswith("lexicon_service.rules."))
+        imports[path.stem] = names
+
+    def reaches(start, target, seen):
+        for name in imports.get(start, ()):
+            if name == target or (name not in seen and reaches(name, target, seen | {name})):
+                return True
+        return False
+
+    assert imports["board"] and imports["game"]
+    assert [m for m in imports if m != "__init__" and reaches(m, m, {m})] == []
