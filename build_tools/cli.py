@@ -31,14 +31,19 @@ import argparse
 import contextlib
 import gc
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 from itertools import chain
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
+from lexicon_service import __version__
+
 from build_tools import pipeline
+from build_tools.defaults import DEFAULT_BUILDS, default_models, default_sources, polish_data_dir
 from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
 from lexicon_service.cli import UserError, run_reporting_errors
@@ -128,27 +133,33 @@ def build_parser() -> argparse.ArgumentParser:
         "profile (build_tools/profiles/*.profile) and stored as tile keys; every rejected form or\n"
         "bad input line is counted in the summary (and listed with --rejected).",
         epilog="examples:\n"
-        "  lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt \\\n"
-        "                --headwords data/pl/headwords-sjp-growy.txt \\\n"
-        "                --headwords data/pl/headwords-sjp-growy-guessed.txt --hunspell data/pl/pl_PL.dic \\\n"
-        "                -o lexicons/pl-scrabble.lex      (the default Polish build)\n"
-        "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
-        "  lexicon-build --rules cs-kriskros --hunspell build_tools/czech/hunspell/cs_CZ.dic -o lexicons/cs-kriskros.lex\n"
-        f"                (the shipped Czech dictionary, as installed here: {_shipped_czech_dic()})\n"
-        "  lexicon-build --rules pl-scrabble --headwords new-words.txt --models data/pl/headwords.txt -o new.lex\n"
-        "                (new words SGJP does not know, inflected after the SGJP lemmas of headwords.txt)\n\n"
+        "  lexicon-build --defaults pl-scrabble -o lexicons/pl-scrabble.lex      (the default Polish build:\n"
+        "                --rules pl-scrabble, the three shipped headword lists and the sjp.pl pl_PL.dic;\n"
+        f"                as installed here: {polish_data_dir()})\n"
+        "  lexicon-build --defaults cs-kriskros -o lexicons/cs-kriskros.lex      (the default Czech build:\n"
+        "                --rules cs-kriskros --hunspell with the shipped Czech dictionary,\n"
+        f"                as installed here: {_shipped_czech_dic()})\n"
+        "  lexicon-build --defaults pl-scrabble --words extra.txt -o my.lex     (the default build and more words)\n"
+        "  lexicon-build --rules pl-scrabble --headwords new-words.txt --models default -o new.lex\n"
+        "                (new words SGJP does not know, inflected after the SGJP lemmas of the shipped headwords.txt)\n"
+        "  printf 'kot\\npies\\n' | lexicon-build --rules pl-scrabble --words - -o my.lex   ('-' = standard input)\n\n"
         "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish a\n"
         "stem gets SGJP's paradigm, or, when SGJP does not know it, a paradigm guessed by analogy\n"
         "and corroborated by the .aff's affix forms (never those forms on their own).\n"
         "Then: lexicon-service check|explain|dump|diff (see lexicon-service --help).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--rules", required=True, metavar="RULESET",
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    p.add_argument("--rules", metavar="RULESET",
                    help="rule set id (pl-scrabble, cs-scrabble, cs-kriskros) or path to a .rules file")
+    p.add_argument("--defaults", metavar="RULESET", choices=DEFAULT_BUILDS,
+                   help="the default build of a shipped rule set (%(choices)s): its --rules and the shipped "
+                   "sources (Polish: the headword lists and pl_PL.dic; Czech: cs_CZ.dic); more sources may be added")
     p.add_argument("--profile", metavar="NAME|FILE",
                    help="admissibility profile (default: the rule set's; see build_tools/profiles/)")
     p.add_argument("--headwords", action="append", default=[], metavar="FILE",
-                   help="headword list: 'lemma' or 'lemma<TAB>pos' per line; expanded by the language's generator")
+                   help="headword list: 'lemma' or 'lemma<TAB>pos' per line; expanded by the language's generator "
+                   "('-' = standard input, as for --words, --tagged and --models)")
     p.add_argument("--words", action="append", default=[], metavar="FILE",
                    help="plain word list: one inflected form per line, admitted as is")
     p.add_argument("--tagged", action="append", default=[], metavar="FILE",
@@ -159,11 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Hunspell dictionary X.dic (X.aff beside it) consulted for how to inflect the "
                    "--headwords; it contributes no words of its own. Czech: the paradigm source (default: the "
                    "shipped cs_CZ.dic). Polish: a headword SGJP does not know gets the paradigm its entry there "
-                   "would get from --hunspell (e.g. data/pl/pl_PL.dic)")
+                   "would get from --hunspell (e.g. the shipped pl_PL.dic, named in the examples below)")
     p.add_argument("--models", action="append", default=[], metavar="FILE",
                    help="Polish: a headword list whose SGJP lemmas serve as analogy models for the headwords and "
                    "Hunspell stems SGJP does not know, besides the build's own SGJP lemmas; their forms are not "
-                   "admitted (e.g. data/pl/headwords.txt, for a build from a short list of new words)")
+                   "admitted (e.g. 'default', the shipped headwords.txt, for a build from a short list of new words)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.lex",
                    help="lexicon to write (a directory; its parent directories are created if missing); an "
                    "existing lexicon there is replaced, anything else is refused")
@@ -357,7 +368,8 @@ class Polish:
             self._hinted = True
             print(f"lexicon-build: note: words SGJP does not know are inflected by analogy with only "
                   f"{n_models} model{'' if n_models == 1 else 's'} (the build's own SGJP lemmas); pass "
-                  f"--models data/pl/headwords.txt to take models from a larger list", file=sys.stderr)
+                  f"--models default (the shipped headwords.txt, wherever the package is installed; the same as "
+                  f"--models data/pl/headwords.txt in a checkout) to take models from a larger list", file=sys.stderr)
 
 
 FEW_MODELS = 50_000     # fewer analogy models than this: --models is suggested (README: measured)
@@ -484,8 +496,6 @@ def _same_file(a: str, b: str) -> bool:
 
 def run(args) -> int:
     """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
-    from lexicon_service import __version__
-
     from build_tools.compile import Compiler
     from build_tools.save import check_output, save_lexicon, tables_json
 
@@ -505,6 +515,12 @@ def run(args) -> int:
     if lang is None and args.models:
         raise BuildError("--models is for Polish builds")
     log = _open_rejected(args, sources, out)
+    if not args.quiet:      # the first progress bar of a Polish build comes after Morfeusz has loaded (6-13 s)
+        # (--models and --paradigms have loaded it already, reading their lists)
+        morfeusz = language == "pl" and (args.headwords or args.hunspell) and not (args.models or args.paradigms)
+        first = "; loading Morfeusz 2 (SGJP) first, which takes about 10 s" if morfeusz else ""
+        sys.stderr.write(f"lexicon-build: building {out} for rule set {rule_set.id}{first}\n")
+        sys.stderr.flush()
     compiler = Compiler(profile, rule_set.tile_set, rejected_log=log)
     builder = {"name": "lexicon-build", "version": __version__}
     if lang is not None:
@@ -749,8 +765,9 @@ def sigterm_raises():
     return sigterm_action(_raise_terminated)
 
 
-def _run_interruptible(args) -> int:
+def _run_interruptible(parser, args, spool_dir: Path) -> int:
     try:
+        resolve_arguments(parser, args, spool_dir)
         return run(args)
     except KeyboardInterrupt:
         print("lexicon-build: interrupted; nothing written", file=sys.stderr)
@@ -760,11 +777,40 @@ def _run_interruptible(args) -> int:
         return 128 + signal.SIGTERM
 
 
+STDIN_KINDS = ("words", "headwords", "tagged", "models")     # the sources that may be '-' (standard input)
+
+
+def resolve_arguments(parser: argparse.ArgumentParser, args, spool_dir: Path) -> None:
+    """--defaults RULESET as its --rules and shipped sources (before the user's own), --models default
+    as the shipped list, and a '-' source as standard input, copied once into ``spool_dir`` (a build
+    reads each source several times: checked, hashed, counted, read)."""
+    if args.defaults:
+        if args.rules and args.rules != args.defaults:
+            parser.error(f"--defaults {args.defaults} builds rule set {args.defaults}, not --rules {args.rules}")
+        args.rules = args.defaults
+        for kind, paths in default_sources(args.defaults).items():
+            setattr(args, kind, [str(path) for path in paths] + getattr(args, kind))
+    if not args.rules:
+        parser.error("give --rules RULESET (or --defaults RULESET for a default build)")
+    args.models = [str(default_models()) if m == "default" else m for m in args.models]
+    dashes = [(kind, i) for kind in STDIN_KINDS for i, f in enumerate(getattr(args, kind)) if f == "-"]
+    if "-" in args.hunspell:
+        parser.error("--hunspell -: a Hunspell dictionary needs its .aff beside it; give the .dic file")
+    if len(dashes) > 1:
+        parser.error("'-' (standard input) may be given once")
+    if dashes:
+        kind, i = dashes[0]
+        spooled = spool_dir / "stdin"
+        with open(spooled, "wb") as out:
+            shutil.copyfileobj(getattr(sys.stdin, "buffer", sys.stdin), out)
+        getattr(args, kind)[i] = str(spooled)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    with sigterm_raises():
-        return run_reporting_errors("lexicon-build", _run_interruptible, args)
+    with tempfile.TemporaryDirectory(prefix="lexicon-build-") as spool_dir, sigterm_raises():
+        return run_reporting_errors("lexicon-build", _run_interruptible, parser, args, Path(spool_dir))
 
 
 if __name__ == "__main__":

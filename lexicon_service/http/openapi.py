@@ -120,10 +120,12 @@ def build_openapi() -> dict:
         "replay": {"$ref": f"#/components/schemas/{response_name}"},
         "layout": {"type": "object", "description": "rows, columns, premiums (row-major names: DL, TL, DW, TW, "
                    "or empty), start square, tile points", "additionalProperties": True},
-        "steps": {"type": "array", "description": "one per replay line: the board after it and, for a play, "
-                  "its ScoreMove breakdown", "items": {"type": "object", "properties": {
+        "steps": {"type": "array", "description": "one per replay line: the board after it, for a play its "
+                  "ScoreMove breakdown, and the record's #note lines of that event (a server-held game notes a "
+                  "director's score adjustment so)", "items": {"type": "object", "properties": {
                       "board": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
-                      "move": {"allOf": [{"$ref": "#/components/schemas/ScoreMoveResponse"}], "nullable": True}}}},
+                      "move": {"allOf": [{"$ref": "#/components/schemas/ScoreMoveResponse"}], "nullable": True},
+                      "recordNotes": {"type": "array", "items": {"type": "string"}}}}},
     }}
     paths["/v1/games:view"] = {"post": {
         "operationId": "ViewGame",
