@@ -227,6 +227,11 @@ def run(args) -> int:
         from lexicon_service.lexicon import mark_structure_checked
 
         mark_structure_checked(checked.split(","))
+    shared_files = None
+    if os.environ.get(SHARED_FILES_ENV):  # the supervisor's sealed copies (a child never passes them on)
+        from lexicon_service.lexicon import SharedFiles
+
+        shared_files = SharedFiles.from_environment(os.environ.pop(SHARED_FILES_ENV))
     directory = args.lexicons or os.environ.get("LEXICON_DIR") or "lexicons"
     workers = _bounded("workers", args.workers, "LEXICON_WORKERS", 8)
     fast_threads = _bounded("fast_threads", args.fast_threads, "LEXICON_FAST_THREADS", 2)
@@ -304,7 +309,7 @@ def run(args) -> int:
                                      limits=limits, tokens=tokens, tls=tls, load=load_first,
                                      max_concurrent_rpcs=args.max_concurrent_rpcs, reuse_port=args.reuse_port,
                                      games_db=args.db, max_games=args.max_games,
-                                     db_wal_limit=args.db_wal_limit << 20)
+                                     db_wal_limit=args.db_wal_limit << 20, shared_files=shared_files)
     except OSError as exc:
         raise UserError(str(exc)) from None
     except ReloadError as exc:
@@ -433,6 +438,7 @@ def _split_address(address: str) -> tuple[str, int]:
 
 MAX_DEFAULT_PROCESSES = 4
 CHECKED_TRIES_ENV = "LEXICON_CHECKED_TRIES"  # set by the supervisor for its children (sha256 list)
+SHARED_FILES_ENV = "LEXICON_SHARED_FILES"  # set by the supervisor for its children (SharedFiles.environment)
 SUPERVISOR_PID_ENV = "LEXICON_SUPERVISOR_PID"  # set by the supervisor for its children
 
 
@@ -464,7 +470,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
-    from lexicon_service.lexicon import LexiconError, check_directory_structure
+    from lexicon_service.lexicon import SharedFiles
     from lexicon_service.server.supervisor import Supervisor
 
     host, port = _split_address(address)
@@ -503,13 +509,14 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
         value = getattr(args, flag)
         if value is not None:
             argv += [f"--{flag.replace('_', '-')}", str(value)]
-    # The tries' structure is checked once here, not again by every (re)started child.
+    # The lexicons' files are read (and checked against their manifests) once here, into sealed
+    # in-memory copies every (re)started child maps instead of copying them again: one copy's pages
+    # for all. The tries' structure is checked once here too, not again by every child.
     env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
-    try:
-        env[CHECKED_TRIES_ENV] = ",".join(check_directory_structure(directory))
-    except LexiconError:
-        pass  # the children report it
-    supervisor = Supervisor(argv, processes, env=env)
+    shared = SharedFiles.read_directory(directory)
+    env[SHARED_FILES_ENV] = shared.environment()
+    env[CHECKED_TRIES_ENV] = ",".join(shared.check_structure())
+    supervisor = Supervisor(argv, processes, env=env, pass_fds=shared.fds())
     restore = supervisor.install_signal_handlers()
     try:
         started = supervisor.start()
@@ -530,3 +537,4 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
         return supervisor.run()
     finally:
         restore()
+        shared.close()

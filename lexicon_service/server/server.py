@@ -23,6 +23,7 @@ is on, so grpcurl works without protos.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import queue
@@ -344,7 +345,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   max_concurrent_rpcs: int | None = None, reuse_port: bool = False,
                   fast_threads: int = FAST_THREADS, games_db=None, game_clock=None,
                   watch_streams: int = WATCH_STREAMS, max_games: int | None = MAX_GAMES,
-                  db_wal_limit: int = WAL_LIMIT) -> tuple[LexiconServer, int]:
+                  db_wal_limit: int = WAL_LIMIT, shared_files=None) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
@@ -359,11 +360,17 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     open at once (beyond: RESOURCE_EXHAUSTED). `max_games`: games in progress in `games_db` (beyond,
     CreateGame gets RESOURCE_EXHAUSTED; None: no limit). `db_wal_limit`: bytes the games database's
     write-ahead log may take. A damaged games database raises OSError saying how to recover.
+    `shared_files`: sealed copies of lexicon files (lexicon.SharedFiles, from `serve --processes`'
+    supervisor) the default loader maps instead of private copies.
     """
     limits = limits or Limits()
     quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
         raise ValueError("workers and fast_threads must be at least 1")
+    if loader is None and shared_files is not None:
+        from lexicon_service.lexicon import load_lexicon
+
+        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files)
     registry = LexiconRegistry(lexicon_dir, loader=loader)
     if load:
         registry.reload()
