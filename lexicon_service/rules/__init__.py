@@ -1,6 +1,7 @@
 """The game-rules engine: rule sets as data, board, move validation, scoring, GCG records and replay."""
 
 from lexicon_service.rules.board import Board, BoardError, Coordinate, Play, parse_coordinate, parse_play
+from lexicon_service.rules.game import GameFlow, end_of_game_adjustments, rack_value
 from lexicon_service.rules.gcg import GcgError, GcgEvent, GcgGame, format_gcg, parse_gcg, read_gcg, write_gcg
 from lexicon_service.rules.moves import (
     MoveResult,
@@ -10,8 +11,6 @@ from lexicon_service.rules.moves import (
     WordScore,
     apply_move,
     apply_setup,
-    end_of_game_adjustments,
-    rack_value,
     validate_move,
     validate_placements,
 )
@@ -31,6 +30,7 @@ __all__ = [
     "Board",
     "BoardError",
     "Coordinate",
+    "GameFlow",
     "GcgError",
     "GcgEvent",
     "GcgGame",
