@@ -15,6 +15,7 @@ it (the next call touching the game, or a WatchGame stream waiting on it).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import hmac
@@ -58,6 +59,7 @@ from lexicon_service.games.state import ENDED, FINAL_PASS, PLAYING, GameState, f
 from lexicon_service.games.store import NOT_A_PLAYER
 from lexicon_service.rules.game import (
     BAG_BELOW_MINIMUM,
+    END_BLOCKED,
     EXCHANGES_NOT_ALLOWED,
     MORE_THAN_BAG,
     exchange_refusal,
@@ -77,6 +79,7 @@ MAX_REASON = 500
 MAX_ADJUSTMENT = 10_000
 MAX_GAMES = 10_000  # games in progress per games database (serve --max-games): each holds its rule set's text
 MAX_CLOCK_EVENTS = 64  # per command: a long-idle timed game catches up over several calls
+MAX_REDRAWS = 8  # server-decided start redraws in a row per command (a lexicon nobody can start with stops here)
 
 
 def new_token() -> str:
@@ -153,8 +156,12 @@ class _Replay(Exception):
 
 
 class GameService:
-    def __init__(self, store, *, clock=time.time, cache_size: int = 10_000, max_games: int | None = MAX_GAMES) -> None:
+    def __init__(self, store, *, clock=time.time, cache_size: int = 10_000, max_games: int | None = MAX_GAMES,
+                 lexicons=None) -> None:
         self.store = store
+        # lexicons(): a context manager giving name -> lexicon (or None) for the call's duration; the server
+        # decides blocked starts and ends with their move graphs. None: players' passes decide them.
+        self.lexicons = lexicons
         self.max_games = max_games  # games in progress (ended ones do not count); None: no limit
         self.clock = clock
         self.cache_size = cache_size
@@ -237,7 +244,8 @@ class GameService:
         if not isinstance(game_id, str) or not GAME_ID_RE.fullmatch(game_id):
             raise GameNotFound(game_id)  # before a lock is made for it: the locks would keep every id asked for
         try:
-            return self._execute_locked(game_id, decide, request_id, token)
+            with (self.lexicons() if self.lexicons is not None else contextlib.nullcontext(None)) as lexicons:
+                return self._execute_locked(game_id, decide, request_id, token, lexicons)
         except GameNotFound:
             self._forget_lock(game_id)
             raise
@@ -248,21 +256,22 @@ class GameService:
             if game_id not in self._cache:
                 self._locks.pop(game_id, None)
 
-    def _execute_locked(self, game_id: str, decide, request_id: str | None = None, token: str | None = None):
+    def _execute_locked(self, game_id: str, decide, request_id: str | None = None, token: str | None = None,
+                        lexicons=None):
         with self._lock_for(game_id):
             for _ in range(16):
                 state = self._current(game_id)
                 now = self.clock()
                 work = state.copy()
                 events: list = []
-                self._settle(work, now, events)
+                self._settle(work, now, events, lexicons)
                 error = None
                 result = None
                 request_player = NOT_A_PLAYER
                 try:
                     if request_id:
                         request_player = self._player(work, token)
-                    result = decide(work, state.version, now, events)
+                    result = decide(work, state.version, now, events, lexicons)
                 except _Replay as replay:
                     if not events:
                         return self._replayed(game_id, state, replay)
@@ -304,7 +313,7 @@ class GameService:
         return random.Random(f"{seed}/{work.version}")
 
     # --- clocks and the end of the game ------------------------------------------------------------
-    def _settle(self, work: GameState, now: float, events: list) -> None:
+    def _settle(self, work: GameState, now: float, events: list, lexicons=None) -> None:
         for _ in range(MAX_CLOCK_EVENTS):
             deadline = work.deadline()
             if deadline is None or now < deadline:
@@ -316,14 +325,15 @@ class GameService:
                                                 deadline - work.turn_started))
             else:
                 self._emit(work, events, Passed(work.turn, "timeout", deadline, deadline - work.turn_started))
-                self._after_turn(work, events, deadline)
+                self._after_turn(work, events, deadline, lexicons)
 
     def _end(self, work: GameState, reason: str, at: float, went_out: int | None = None) -> GameEnded:
         adjustments = work.flow.end_adjustments(went_out)
         return GameEnded(reason, went_out, tuple(adjustments), work.time_penalties(at), at)
 
-    def _after_turn(self, work: GameState, events: list, at: float) -> None:
-        """The game-end rules that a scoreless turn can trigger (RULES.md section 6)."""
+    def _after_turn(self, work: GameState, events: list, at: float, lexicons=None) -> None:
+        """The game-end rules that a turn can trigger (RULES.md section 6), then the ones the server decides
+        from the racks: the start redraw and the end when nobody can move (`_blocked`)."""
         if work.status != PLAYING:
             return
         due = work.flow.due_end()
@@ -331,6 +341,45 @@ class GameService:
             self._emit(work, events, self._redraw(work, at))
         elif due is not None:
             self._emit(work, events, self._end(work, due, at))
+            return
+        self._decide_blocked(work, events, at, lexicons)
+
+    def _decide_blocked(self, work: GameState, events: list, at: float, lexicons) -> None:
+        """Before any play, nobody can make a word and the rule set redraws ([first-play] redraw-if-blocked):
+        every rack is dealt again (at most MAX_REDRAWS times); otherwise, when nobody can move and the rule
+        set says so ([end] ends-when-blocked), the game ends. Only with the game's move graph."""
+        rs = work.rule_set
+        redraw = work.options.start_redraw and rs.first_play.redraw_if_blocked
+        if work.status != PLAYING or work.correcting is not None or not (redraw or rs.end.ends_when_blocked):
+            return
+        for _ in range(MAX_REDRAWS):
+            if not self._blocked(work, lexicons):
+                return
+            if not (redraw and work.board.is_empty()):
+                # a play that may still be challenged is not final: the next turn decides
+                challengeable = work.last_play is not None and work.options.challenge_rule != "void"
+                if rs.end.ends_when_blocked and not challengeable:
+                    self._emit(work, events, self._end(work, END_BLOCKED, at))
+                return
+            self._emit(work, events, self._redraw(work, at))
+
+    @staticmethod
+    def _blocked(work: GameState, lexicons) -> bool:
+        """Whether no rack can make a play; False when the game's lexicon or its move graph is not at hand."""
+        from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing, has_move
+
+        lexicon = lexicons(work.created.lexicon) if lexicons is not None else None
+        if lexicon is None or getattr(lexicon, "move_graph", None) is None:
+            return False
+        try:
+            return not any(has_move(work.rule_set, work.board, work.rack_text(p), lexicon)
+                           for p in range(work.n_players) if work.racks[p])
+        except MoveGraphMissing:
+            return False
+        except MoveGenerationError as exc:
+            if exc.field != "rule_set":
+                raise
+            return False  # a lexicon reloaded for other letters or board
 
     def _shuffle_in(self, work: GameState, tiles) -> tuple[str, ...]:
         """The bag with `tiles` put back at random places (the bag's order is already random, so this
@@ -425,13 +474,18 @@ class GameService:
                 self.store.append(game_id, 0, [("created", dumps(created))], ended=False, max_live=self.max_games)
             except Conflict:
                 continue
-            return game_id, tokens, director, 1
+            return game_id, tokens, director, self._execute(game_id, self._start).version
         raise RuntimeError("could not allocate a game id")
+
+    def _start(self, work, base, now, events, lexicons=None):
+        """A new game: the server redraws at once when nobody can make a first word."""
+        self._decide_blocked(work, events, now, lexicons)
+        return lambda w: w
 
     def get_game(self, game_id: str, token: str | None):
         """-> (state, caller role, now). Lets the clock fire what is due first."""
 
-        def decide(work, base, now, events):
+        def decide(work, base, now, events, lexicons=None):
             role = self.role(work, token)
             return lambda w: (w, role, now)
 
@@ -450,7 +504,7 @@ class GameService:
         self._valid_request_id(request_id)
         play_text = " ".join(play.split())
 
-        def decide(work: GameState, base: int, now: float, events: list):
+        def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
             p = self._player(work, token)
             self._check_request_id(work, request_id, p)
 
@@ -473,11 +527,12 @@ class GameService:
                 raise Refused("AWAITING_FINAL_PASS", f"{work.players[work.went_out]} went out: pass to accept the "
                                                      "last play (the game ends) or challenge it")
             spent = now - work.turn_started
+            lexicons = lexicons if lexicons is not None else judges
             if pass_:
-                return self._pass(work, p, now, spent, events)
+                return self._pass(work, p, now, spent, events, lexicons)
             if exchange:
-                return self._exchange(work, p, exchange, now, spent, events)
-            return self._play(work, p, play_text, now, spent, events, judges)
+                return self._exchange(work, p, exchange, now, spent, events, lexicons)
+            return self._play(work, p, play_text, now, spent, events, judges, lexicons)
 
         return self._execute(game_id, decide, request_id or None, token)
 
@@ -549,18 +604,18 @@ class GameService:
                                outcome="correction-refused")
         return MoveOutcome(version, state, player, replayed=True)
 
-    def _pass(self, work, p, now, spent, events):
+    def _pass(self, work, p, now, spent, events, lexicons=None):
         if work.status == FINAL_PASS:
             self._emit(work, events, self._end(work, "out", now, work.went_out))
         elif work.correcting is not None:
             self._emit(work, events, Passed(p, "correction-given-up", now, spent))
         else:
             self._emit(work, events, Passed(p, "pass", now, spent))
-            self._after_turn(work, events, now)
+            self._after_turn(work, events, now, lexicons)
         version = work.version
         return lambda w: MoveOutcome(version, w, p)
 
-    def _exchange(self, work, p, text, now, spent, events):
+    def _exchange(self, work, p, text, now, spent, events, lexicons=None):
         rs = work.rule_set
         if work.correcting is not None:
             raise Refused("CORRECTING", "in the correction window only a play or a pass")
@@ -589,7 +644,7 @@ class GameService:
         for tile in tiles:
             kept.insert(rng.randrange(len(kept) + 1), tile)
         self._emit(work, events, Exchanged(p, tuple(tiles), drawn, tuple(kept), now, spent))
-        self._after_turn(work, events, now)
+        self._after_turn(work, events, now, lexicons)
         version = work.version
         return lambda w: MoveOutcome(version, w, p)
 
@@ -600,7 +655,7 @@ class GameService:
             raise LexiconUnavailable(name)
         return judge
 
-    def _play(self, work, p, text, now, spent, events, judges):
+    def _play(self, work, p, text, now, spent, events, judges, lexicons=None):
         rs = work.rule_set
         correcting = work.correcting is not None
         judge = self._judge(work, judges) if (work.options.challenge_rule == "void" or correcting) else None
@@ -612,7 +667,7 @@ class GameService:
         if not result.valid:
             if result.reason is Reason.WORD_NOT_ADMISSIBLE and correcting:
                 self._emit(work, events, CorrectionRefused(p, text, tuple(result.invalid_words), now, spent))
-                self._after_turn(work, events, now)
+                self._after_turn(work, events, now, lexicons)
                 version = work.version
                 return lambda w: MoveOutcome(version, w, p, 0, result.words, invalid_words=result.invalid_words,
                                              outcome="correction-refused")
@@ -626,7 +681,7 @@ class GameService:
         if work.status == FINAL_PASS and (correcting or work.options.challenge_rule == "void"):
             self._emit(work, events, self._end(work, "out", now, p))
         else:
-            self._after_turn(work, events, now)
+            self._after_turn(work, events, now, lexicons)
         version = events.index(event)  # the play's own version, also when an end follows it
         version = work.version - (len(events) - 1 - version)
         return lambda w: MoveOutcome(version, w, p, result.score, result.words)
@@ -637,8 +692,9 @@ class GameService:
         carried out gets its first answer (replayed), also when it ended the game."""
         self._valid_request_id(request_id)
 
-        def decide(work: GameState, base: int, now: float, events: list):
+        def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
             c = self._player(work, token)
+            lexicons = lexicons if lexicons is not None else judges
             self._check_request_id(work, request_id, c, challenge=True)
             if expected_version is not None and expected_version != base:
                 if expected_version < base and not request_id:
@@ -663,7 +719,7 @@ class GameService:
                 bag = self._shuffle_in(work, played.drawn)
                 self._emit(work, events, Challenged(c, last.version, invalid, outcome, 0, bag, now))
                 if outcome == "withdrawn":
-                    self._after_turn(work, events, now)
+                    self._after_turn(work, events, now, lexicons)
             else:
                 outcome = {"single": "stands", "double": "challenger-loses-turn", "penalty": "penalty"}[rule]
                 penalty = work.options.penalty_points if rule == "penalty" else 0
@@ -672,7 +728,7 @@ class GameService:
                 if was_final:
                     self._emit(work, events, self._end(work, "out", now, work.went_out))
                 elif outcome == "challenger-loses-turn":
-                    self._after_turn(work, events, now)
+                    self._after_turn(work, events, now, lexicons)
             version = work.version
             return lambda w: MoveOutcome(version, w, c, invalid_words=invalid, outcome=outcome)
 
@@ -695,7 +751,7 @@ class GameService:
         if not -MAX_ADJUSTMENT <= delta <= MAX_ADJUSTMENT or delta == 0:
             raise InvalidInput("delta", f"a non-zero number of points within ±{MAX_ADJUSTMENT}")
 
-        def decide(work, base, now, events):
+        def decide(work, base, now, events, lexicons=None):
             self._director(work, token)
             if not 0 <= player < work.n_players:
                 raise InvalidInput("player", f"no player {player}; players are 0-{work.n_players - 1}")
@@ -707,7 +763,7 @@ class GameService:
     def undo_last_move(self, game_id: str, token: str | None, reason: str):
         reason = self._reason(reason)
 
-        def decide(work, base, now, events):
+        def decide(work, base, now, events, lexicons=None):
             self._director(work, token)
             if not work.last_move_version:
                 raise Refused("NOTHING_TO_UNDO", "no move has been made")
@@ -719,7 +775,7 @@ class GameService:
     def end_game(self, game_id: str, token: str | None, reason: str):
         reason = self._reason(reason)
 
-        def decide(work, base, now, events):
+        def decide(work, base, now, events, lexicons=None):
             self._director(work, token)
             if work.status == ENDED:
                 raise Refused("GAME_OVER", f"the game has already ended ({work.end_reason})")
@@ -731,7 +787,7 @@ class GameService:
     # --- reading ---------------------------------------------------------------------------------------
     def tick(self, game_id: str) -> GameState:
         """Let the clock fire what is due; the current state."""
-        return self._execute(game_id, lambda work, base, now, events: (lambda w: w))
+        return self._execute(game_id, lambda work, base, now, events, lexicons: (lambda w: w))
 
     def record(self, game_id: str, token: str | None = None) -> tuple[str, int]:
         """(GCG text, version) of the game so far, as the caller may see it (GameState.gcg_text)."""
