@@ -79,6 +79,8 @@ MAX_REASON = 500
 MAX_ADJUSTMENT = 10_000
 MAX_GAMES = 10_000  # games in progress per games database (serve --max-games): each holds its rule set's text
 MAX_CLOCK_EVENTS = 64  # per command: a long-idle timed game catches up over several calls
+MAX_HINTS = 20  # plays one hint answer lists
+HINT_SECONDS = 2.0  # the move generator's bound for one hint (a worker is never held longer)
 MAX_REDRAWS = 8  # server-decided start redraws in a row per command (a lexicon nobody can start with stops here)
 
 
@@ -435,7 +437,8 @@ class GameService:
 
     # --- commands --------------------------------------------------------------------------------------
     def create_game(self, lexicon_name: str, rule_set, player_names, seed: int | None = None,
-                    challenge_rule: str = "", game_seconds: int = 0, overtime_penalty: int | None = None):
+                    challenge_rule: str = "", game_seconds: int = 0, overtime_penalty: int | None = None,
+                    allow_hints: bool = False):
         """-> (game_id, player tokens, director token, version)."""
         names = list(player_names)
         lo, hi = rule_set.game.players
@@ -454,7 +457,7 @@ class GameService:
             raise InvalidInput("game_seconds", "at most one day")
         if overtime_penalty is not None and not 0 <= overtime_penalty <= 1000:
             raise InvalidInput("overtime_penalty", "0-1000 points per minute")
-        options = GameOptions.of(rule_set, challenge_rule, game_seconds, overtime_penalty)
+        options = GameOptions.of(rule_set, challenge_rule, game_seconds, overtime_penalty, allow_hints)
         bag = [letter for letter, count in rule_set.tile_set.bag().items() for _ in range(count)]
         rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
         rng.shuffle(bag)
@@ -490,6 +493,34 @@ class GameService:
             return lambda w: (w, role, now)
 
         return self._execute(game_id, decide)
+
+    def hint(self, game_id: str, token: str | None, limit: int = 5, lexicons=None, deadline: float | None = None):
+        """-> (state, player, moves): the best plays (and the exchange or pass when there is none better)
+        for the asking player's own rack, in a game created with allow_hints. Nothing is stored: no other
+        caller ever sees a hint. `deadline`: a time.monotonic() bound (HINT_SECONDS at most)."""
+        from lexicon_service.movegen import generate_moves
+
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_HINTS:
+            raise InvalidInput("limit", f"1-{MAX_HINTS} plays")
+        state, role, _ = self.get_game(game_id, token)
+        if role == "observer":
+            raise Unauthenticated("a player token is required: a hint is for the asking player's own rack")
+        if role == "director":
+            raise PermissionDenied("a hint is for a player's own rack; use a player token")
+        if not state.options.hints:
+            raise Refused("HINTS_NOT_ALLOWED", "this game was created without allow_hints")
+        if state.status == ENDED:
+            raise Refused("GAME_OVER", f"the game has ended ({state.end_reason})")
+        name = state.created.lexicon
+        with (self.lexicons() if lexicons is None and self.lexicons is not None
+              else contextlib.nullcontext(lexicons)) as held:
+            lexicon = held(name) if held is not None else None
+            if lexicon is None:
+                raise LexiconUnavailable(name)
+            bound = time.monotonic() + HINT_SECONDS
+            moves = generate_moves(state.rule_set, state.board, state.rack_text(role), lexicon, limit=limit,
+                                   bag_count=len(state.bag), deadline=bound if deadline is None else min(deadline, bound))
+        return state, role, moves
 
     def submit_move(self, game_id: str, token: str | None, *, play: str = "", exchange: str = "",
                     pass_: bool = False, expected_version: int | None = None, request_id: str = "",

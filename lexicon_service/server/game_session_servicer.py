@@ -40,11 +40,13 @@ from lexicon_service.games.errors import (
     TooManyGames,
     Unauthenticated,
 )
-from lexicon_service.games.service import GameService
+from lexicon_service.games.service import HINT_SECONDS, GameService
 from lexicon_service.games.store import log as database_log
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
-from lexicon_service.server.errors import FieldError, bounded, status_of
+from lexicon_service.server.errors import DeadlineError, FieldError, bounded, status_of
+from lexicon_service.server.game_servicer import generated_move
+from lexicon_service.server.limits import deadline_of
 from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
@@ -158,7 +160,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             challengeable=state.last_play is not None and state.options.challenge_rule != "void"
             and state.status != ENDED,
             correcting=state.correcting is not None, last_move=state.last_move_text, end_reason=state.end_reason,
-            challenge_rule=_RULES[state.options.challenge_rule], now_ms=_ms(now))
+            challenge_rule=_RULES[state.options.challenge_rule], now_ms=_ms(now), hints_allowed=state.options.hints)
 
     # --- RPCs --------------------------------------------------------------------------------------------
     @_game_rpc
@@ -177,7 +179,8 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             request.lexicon, rule_set, list(request.player_names),
             seed=request.seed if request.HasField("seed") else None, challenge_rule=rule,
             game_seconds=request.game_seconds,
-            overtime_penalty=request.overtime_penalty if request.HasField("overtime_penalty") else None)
+            overtime_penalty=request.overtime_penalty if request.HasField("overtime_penalty") else None,
+            allow_hints=request.allow_hints)
         return session_pb2.CreateGameResponse(game_id=game_id, player_tokens=tokens, director_token=director,
                                               rule_set=rule_set.id, version=version)
 
@@ -212,6 +215,19 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             version=outcome.version, play_stood=not outcome.invalid_words, invalid_words=outcome.invalid_words,
             outcome=outcome.outcome, game=self.view(outcome.state, outcome.player, self.games.clock()),
             replayed=outcome.replayed)
+
+    @_game_rpc
+    def GetHint(self, request, context):
+        game_id = self._game_id(request)
+        deadline = deadline_of(context)
+        with self.registry.acquire() as snapshot:
+            try:
+                state, player, moves = self.games.hint(game_id, self._token(context), request.limit or 5,
+                                                       lexicons=snapshot.lexicons.get, deadline=deadline)
+            except TimeoutError:
+                raise DeadlineError(f"hint (at most {HINT_SECONDS:g} s)") from None
+        return session_pb2.GetHintResponse(moves=[generated_move(m) for m in moves], version=state.version,
+                                           rack=state.rack_text(player))
 
     @_game_rpc
     def GetGameRecord(self, request, context):
