@@ -1,6 +1,7 @@
 """`lexicon-service client game ...`: play a server-held game from a terminal.
 
     lexicon-service client game create -l pl-scrabble Ann Bob [--seed 7] [--challenge-rule void]
+    lexicon-service client game create -l pl-scrabble Ann Robot --computer Robot:beginner   # the server plays Robot
     export LEXICON_GAME_TOKEN=<Ann's token>          # or --game-token on each call
     lexicon-service client game show GAME            # board with coordinates, scores, clocks, your rack
     lexicon-service client game show GAME --game-token=T   # a token may start with "-": give it with "="
@@ -54,6 +55,9 @@ def add_game_parser(client_subparsers, anywhere: list) -> None:
     c.add_argument("--seed", type=whole_number(*UINT64), default=None, help="reproducible bag, for tests (a small seed can be found from a rack)")
     c.add_argument("--challenge-rule", choices=["single", "double", "penalty", "void"], default=None)
     c.add_argument("--game-seconds", type=whole_number(0, 24 * 3600), default=0, help="per-player game clock (0 = none)")
+    c.add_argument("--computer", action="append", default=[], type=_computer, metavar="NAME[:LEVEL]",
+                   help="the server plays this seat (a player name or number, 0 = first); LEVEL best (default), "
+                        "club or beginner; repeatable")
     c.add_argument("--allow-hints", action="store_true",
                    help="players may ask `hint` for the best plays of their own rack (casual games)")
     for name, help_text in (("show", "the game as you see it"), ("pass", "pass (or accept the last play)"),
@@ -82,6 +86,12 @@ def add_game_parser(client_subparsers, anywhere: list) -> None:
     a.add_argument("player", type=_player, help="the player's name as the game shows it, or number (0 = first)")
     a.add_argument("delta", type=whole_number(*INT32))
     a.add_argument("--reason", required=True)
+
+
+def _computer(text: str) -> tuple[int | str, str]:
+    """--computer NAME[:LEVEL] -> (player, level)."""
+    name, _, level = text.partition(":")
+    return _player(name), level
 
 
 def _player(text: str) -> int | str:
@@ -167,6 +177,8 @@ def run(args, channel_factory) -> int:
                                                     challenge_rule=rules[args.challenge_rule],
                                                     game_seconds=args.game_seconds,
                                                     allow_hints=args.allow_hints)
+                for seat, level in args.computer:
+                    req.computer_players.add(seat=player_index(args.players, seat), level=level)
                 if args.seed is not None:
                     req.seed = args.seed
                 resp = stub.CreateGame(req, **call)
@@ -175,7 +187,7 @@ def run(args, channel_factory) -> int:
                     return 0
                 print(f"game {resp.game_id} ({resp.rule_set})")
                 for name, token in zip(args.players, resp.player_tokens):
-                    print(f"  {name}\t{token}")
+                    print(f"  {name}\t{token or '(computer)'}")
                 print(f"  director\t{resp.director_token}")
                 return 0
             gid = args.game_id

@@ -19,12 +19,14 @@ import contextlib
 import dataclasses
 import hashlib
 import hmac
+import logging
 import random
 import re
 import secrets
 import threading
 import time
 from collections import Counter, OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 
 from lexicon_service.games.errors import (
     Conflict,
@@ -54,6 +56,7 @@ from lexicon_service.games.events import (
     kind_of,
     loads,
 )
+from lexicon_service.games.computer import choose_move, level_refusal
 from lexicon_service.games.rules import CHALLENGE_RULES, GameOptions
 from lexicon_service.games.state import ENDED, FINAL_PASS, PLAYING, GameState, fold
 from lexicon_service.games.store import NOT_A_PLAYER
@@ -81,7 +84,11 @@ MAX_GAMES = 10_000  # games in progress per games database (serve --max-games): 
 MAX_CLOCK_EVENTS = 64  # per command: a long-idle timed game catches up over several calls
 MAX_HINTS = 20  # plays one hint answer lists
 HINT_SECONDS = 2.0  # the move generator's bound for one hint (a worker is never held longer)
+COMPUTER_SECONDS = 2.0  # the move generator's bound for one computer move (and half the move timer at most)
 MAX_REDRAWS = 8  # server-decided start redraws in a row per command (a lexicon nobody can start with stops here)
+
+
+log = logging.getLogger("lexicon_service.games")
 
 
 def new_token() -> str:
@@ -164,6 +171,9 @@ class GameService:
         # lexicons(): a context manager giving name -> lexicon (or None) for the call's duration; the server
         # decides blocked starts and ends with their move graphs. None: players' passes decide them.
         self.lexicons = lexicons
+        # Computer players move here, off the request path: one thread, one game's move at a time.
+        self._computers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer-player")
+        self._computers_due: set[str] = set()  # games whose computer move is queued
         self.max_games = max_games  # games in progress (ended ones do not count); None: no limit
         self.clock = clock
         self.cache_size = cache_size
@@ -296,6 +306,7 @@ class GameService:
                     self._remember(game_id, work)
                     with self.changed:
                         self.changed.notify_all()
+                    self._computer_due(game_id, work)
                 if isinstance(error, _Replay):
                     return self._replayed(game_id, work, error)
                 if error is not None:
@@ -308,11 +319,11 @@ class GameService:
             work.apply(event)
         events.append(event)
 
-    def _rng(self, work: GameState):
+    def _rng(self, work: GameState, purpose: str = ""):
         seed = work.created.seed
         if seed is None:
             return secrets.SystemRandom()
-        return random.Random(f"{seed}/{work.version}")
+        return random.Random(f"{seed}/{work.version}" + (f"/{purpose}" if purpose else ""))
 
     # --- clocks and the end of the game ------------------------------------------------------------
     def _settle(self, work: GameState, now: float, events: list, lexicons=None) -> None:
@@ -345,6 +356,62 @@ class GameService:
             self._emit(work, events, self._end(work, due, at))
             return
         self._decide_blocked(work, events, at, lexicons)
+
+    # --- computer players ---------------------------------------------------------------------------------
+    def _computer_due(self, game_id: str, state: GameState) -> None:
+        """Queue the computer's move when a computer seat is on turn (once per game at a time)."""
+        if state.status == ENDED or state.turn is None or not state.options.computer(state.turn) \
+                or self.lexicons is None:
+            return
+        with self._cache_lock:
+            if game_id in self._computers_due:
+                return
+            self._computers_due.add(game_id)
+        try:
+            self._computers.submit(self._computer_move, game_id)
+        except RuntimeError:  # shut down: the server is stopping
+            with self._cache_lock:
+                self._computers_due.discard(game_id)
+
+    def _computer_move(self, game_id: str) -> None:
+        """The computer on turn moves: from its own view (board, its rack, the bag's count), within the move
+        timer (COMPUTER_SECONDS at most). A game changed meanwhile is looked at again."""
+        try:
+            for _ in range(4):
+                with self._cache_lock:
+                    self._computers_due.discard(game_id)
+                state, _, _ = self.get_game(game_id, None)
+                seat = state.turn
+                level = state.options.computer(seat) if state.status != ENDED else ""
+                if not level or state.correcting is not None:
+                    return
+                if state.status == FINAL_PASS:
+                    move_kind, text = "pass", ""
+                else:
+                    seconds = COMPUTER_SECONDS
+                    if state.options.move_seconds:
+                        seconds = min(seconds, state.options.move_seconds / 2)
+                    with self.lexicons() as lexicons:
+                        lexicon = lexicons(state.created.lexicon) if lexicons is not None else None
+                        if lexicon is None:
+                            return  # the lexicon was unloaded: the move timer decides
+                        move = choose_move(state.rule_set, state.board, state.rack_text(seat), len(state.bag),
+                                           lexicon, level, self._rng(state, "computer"),
+                                           time.monotonic() + seconds)
+                    move_kind, text = move.kind, move.play
+                try:
+                    self.submit_move(game_id, None, play=text if move_kind == "play" else "",
+                                     exchange=text[1:] if move_kind == "exchange" else "",
+                                     pass_=move_kind == "pass", expected_version=state.version, computer_seat=seat)
+                    return
+                except StaleVersion:
+                    continue
+        except Exception:  # noqa: BLE001 - a computer that cannot move must not stop the others; its timer runs
+            log.exception("the computer player of game %s could not move", game_id)
+
+    def close(self) -> None:
+        """Stop the computer players (queued moves are dropped; the move timers still run)."""
+        self._computers.shutdown(wait=True, cancel_futures=True)
 
     def _decide_blocked(self, work: GameState, events: list, at: float, lexicons) -> None:
         """Before any play, nobody can make a word and the rule set redraws ([first-play] redraw-if-blocked):
@@ -438,7 +505,7 @@ class GameService:
     # --- commands --------------------------------------------------------------------------------------
     def create_game(self, lexicon_name: str, rule_set, player_names, seed: int | None = None,
                     challenge_rule: str = "", game_seconds: int = 0, overtime_penalty: int | None = None,
-                    allow_hints: bool = False):
+                    allow_hints: bool = False, computer_levels=()):
         """-> (game_id, player tokens, director token, version)."""
         names = list(player_names)
         lo, hi = rule_set.game.players
@@ -457,7 +524,16 @@ class GameService:
             raise InvalidInput("game_seconds", "at most one day")
         if overtime_penalty is not None and not 0 <= overtime_penalty <= 1000:
             raise InvalidInput("overtime_penalty", "0-1000 points per minute")
-        options = GameOptions.of(rule_set, challenge_rule, game_seconds, overtime_penalty, allow_hints)
+        levels = list(computer_levels) + [""] * (len(names) - len(computer_levels))
+        if len(levels) > len(names):
+            raise InvalidInput("computer_players", f"{len(computer_levels)} seats for {len(names)} players")
+        for seat, level in enumerate(levels):
+            if level and level_refusal(level):
+                raise InvalidInput(f"computer_levels[{seat}]", level_refusal(level))
+        if any(levels) and self.lexicons is None:
+            raise Refused("NO_COMPUTER_PLAYERS", "computer_players: this server has no computer players")
+        options = GameOptions.of(rule_set, challenge_rule, game_seconds, overtime_penalty, allow_hints,
+                                 levels if any(levels) else ())
         bag = [letter for letter, count in rule_set.tile_set.bag().items() for _ in range(count)]
         rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
         rng.shuffle(bag)
@@ -477,7 +553,11 @@ class GameService:
                 self.store.append(game_id, 0, [("created", dumps(created))], ended=False, max_live=self.max_games)
             except Conflict:
                 continue
-            return game_id, tokens, director, self._execute(game_id, self._start).version
+            state = self._execute(game_id, self._start)
+            self._computer_due(game_id, state)
+            # nobody moves for a computer player: its token is never shown
+            shown_tokens = [t if not options.computer(seat) else "" for seat, t in enumerate(tokens)]
+            return game_id, shown_tokens, director, state.version
         raise RuntimeError("could not allocate a game id")
 
     def _start(self, work, base, now, events, lexicons=None):
@@ -492,7 +572,9 @@ class GameService:
             role = self.role(work, token)
             return lambda w: (w, role, now)
 
-        return self._execute(game_id, decide)
+        state, role, now = self._execute(game_id, decide)
+        self._computer_due(game_id, state)  # a computer move a restart left undone
+        return state, role, now
 
     def hint(self, game_id: str, token: str | None, limit: int = 5, lexicons=None, deadline: float | None = None):
         """-> (state, player, moves): the best plays (and the exchange or pass when there is none better)
@@ -524,7 +606,8 @@ class GameService:
 
     def submit_move(self, game_id: str, token: str | None, *, play: str = "", exchange: str = "",
                     pass_: bool = False, expected_version: int | None = None, request_id: str = "",
-                    judges=None) -> MoveOutcome:
+                    judges=None, computer_seat: int | None = None) -> MoveOutcome:
+        """A player's move (`token`), or the server's computer player's in `computer_seat` (no token)."""
         given = [bool(play), bool(exchange), bool(pass_)]
         if sum(given) != 1:
             raise InvalidInput("play", "give exactly one of play, exchange or pass")
@@ -536,7 +619,9 @@ class GameService:
         play_text = " ".join(play.split())
 
         def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
-            p = self._player(work, token)
+            p = self._player(work, token) if computer_seat is None else computer_seat
+            if computer_seat is not None and not work.options.computer(computer_seat):
+                raise PermissionDenied(f"seat {computer_seat} is not a computer player's")
             self._check_request_id(work, request_id, p)
 
             def same(event) -> bool:
@@ -559,11 +644,12 @@ class GameService:
                                                      "last play (the game ends) or challenge it")
             spent = now - work.turn_started
             lexicons = lexicons if lexicons is not None else judges
+            judges_ = judges if judges is not None else lexicons
             if pass_:
                 return self._pass(work, p, now, spent, events, lexicons)
             if exchange:
                 return self._exchange(work, p, exchange, now, spent, events, lexicons)
-            return self._play(work, p, play_text, now, spent, events, judges, lexicons)
+            return self._play(work, p, play_text, now, spent, events, judges_, lexicons)
 
         return self._execute(game_id, decide, request_id or None, token)
 

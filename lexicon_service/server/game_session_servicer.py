@@ -40,6 +40,7 @@ from lexicon_service.games.errors import (
     TooManyGames,
     Unauthenticated,
 )
+from lexicon_service.games.computer import DEFAULT_LEVEL, level_refusal
 from lexicon_service.games.service import HINT_SECONDS, GameService
 from lexicon_service.games.store import log as database_log
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
@@ -150,7 +151,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             used = state.time_used_now(p, now)
             players.append(session_pb2.PlayerState(
                 name=name, score=state.scores[p], rack_count=len(state.racks[p]), time_used_ms=_ms(used),
-                time_remaining_ms=_ms(limit - used) if limit else 0))
+                time_remaining_ms=_ms(limit - used) if limit else 0, computer_level=state.options.computer(p)))
         return session_pb2.GetGameResponse(
             game_id=state.game_id, lexicon=state.created.lexicon, rule_set=state.rule_set.id, version=state.version,
             status=_STATUS[state.status], players=players, turn=state.turn, you=you,
@@ -175,14 +176,34 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         with self.registry.acquire() as snapshot:
             lexicon = snapshot.lexicon(request.lexicon)
             rule_set = lexicon.rule_set
+            has_move_graph = lexicon.move_graph is not None
+        levels = self._computer_levels(request)
+        if any(levels) and not has_move_graph:
+            raise Refused("NO_MOVE_GRAPH", f"computer_players: the lexicon {request.lexicon!r} has no move graph; "
+                                           "add one with `lexicon-build --move-graph-only`")
         game_id, tokens, director, version = self.games.create_game(
             request.lexicon, rule_set, list(request.player_names),
             seed=request.seed if request.HasField("seed") else None, challenge_rule=rule,
             game_seconds=request.game_seconds,
             overtime_penalty=request.overtime_penalty if request.HasField("overtime_penalty") else None,
-            allow_hints=request.allow_hints)
+            allow_hints=request.allow_hints, computer_levels=levels)
         return session_pb2.CreateGameResponse(game_id=game_id, player_tokens=tokens, director_token=director,
                                               rule_set=rule_set.id, version=version)
+
+    @staticmethod
+    def _computer_levels(request) -> list[str]:
+        """The level per seat ("" a person) of CreateGameRequest.computer_players."""
+        n = len(request.player_names)
+        levels = [""] * n
+        for i, computer in enumerate(request.computer_players):
+            if computer.seat >= n:
+                raise FieldError(f"computer_players[{i}].seat", f"no seat {computer.seat}; seats are 0-{n - 1}")
+            if levels[computer.seat]:
+                raise FieldError(f"computer_players[{i}].seat", f"seat {computer.seat} given twice")
+            if computer.level and level_refusal(computer.level):
+                raise FieldError(f"computer_players[{i}].level", level_refusal(computer.level))
+            levels[computer.seat] = computer.level or DEFAULT_LEVEL
+        return levels
 
     @_game_rpc
     def GetGame(self, request, context):

@@ -429,6 +429,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     games_store.on_change(server.games_changed)
     server.games = games
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
+    server.on_stop.append(games.close)  # the computer players, before the lexicons close
     server.on_close.append(games_cleanup)
     return server, port
 
