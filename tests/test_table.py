@@ -16,6 +16,7 @@ import pytest
 from lexicon_service.cli import main
 from lexicon_service.grpc_gen import game_pb2, session_pb2
 from lexicon_service.http import HttpServer, create_app
+from lexicon_service import rulesets
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import has_move
 from lexicon_service.rules import Board, load_rule_set, parse_gcg, replay
@@ -26,6 +27,7 @@ from test_service import write_lexicon
 from tests.game_helpers import FakeClock, Player, create
 
 WORDS = ["xó"]
+KRISKROS = Path(rulesets.__file__).parent / "cs-kriskros.rules"
 BLOCKED_SEED = 17  # the first two deals give nobody an X and an Ó (or blanks); the third gives Ann XÓ
 
 
@@ -34,6 +36,10 @@ def lexicon_dir(tmp_path_factory) -> Path:
     directory = tmp_path_factory.mktemp("table-lexicons") / "lex"
     directory.mkdir()
     write_lexicon(directory, "cs-kriskros", "cs-kriskros", WORDS)
+    strict = directory.parent / "kk-strict.rules"  # Kris Kros with "dál" read strictly
+    strict.write_text(KRISKROS.read_text(encoding="utf-8").replace("pass-only-when-blocked = no",
+                                                                   "pass-only-when-blocked = yes"), encoding="utf-8")
+    write_lexicon(directory, "kk-strict", str(strict), WORDS)
     without_move_graph(write_lexicon(directory, "kk-no-graph", "cs-kriskros", WORDS))
     return directory
 
@@ -91,6 +97,21 @@ def test_a_lexicon_without_a_move_graph_keeps_the_players_deciding(server):
     answer = bob.pass_()  # a round of passes before any play: the redraw as before
     assert answer.game.status == session_pb2.GAME_STATUS_PLAYING
     assert NOTE_REDRAWN in director.record()
+
+
+def test_a_pass_claiming_no_move_is_refused_where_the_rule_set_says_so(server):
+    _, port = server
+    created, (ann, bob), director = create(port, "kk-strict", seed=BLOCKED_SEED)
+    with pytest.raises(grpc.RpcError) as info:
+        ann.pass_()  # Ann's rack makes XÓ
+    assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert dict(info.value.trailing_metadata())["lexicon-reason"] == "CAN_MOVE"
+    assert "pass-only-when-blocked" in info.value.details()
+    ann.play("8H XÓ")
+    assert bob.pass_().game.status == session_pb2.GAME_STATUS_ENDED  # Bob cannot: his pass stands, nobody can move
+    # the shipped Kris Kros rule set lets a player pass at any time (RULES.md)
+    created, (ann, bob), director = create(port, "cs-kriskros", seed=BLOCKED_SEED)
+    assert ann.pass_().game.turn == 1
 
 
 # --- hints -------------------------------------------------------------------------------------------------

@@ -435,20 +435,26 @@ class GameService:
     @staticmethod
     def _blocked(work: GameState, lexicons) -> bool:
         """Whether no rack can make a play; False when the game's lexicon or its move graph is not at hand."""
+        return all(GameService._can_move(work, p, lexicons) is False for p in range(work.n_players))
+
+    @staticmethod
+    def _can_move(work: GameState, p: int, lexicons) -> bool | None:
+        """Whether player p's rack can make a play; None when the game's lexicon or its move graph is not at hand."""
         from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing, has_move
 
         lexicon = lexicons(work.created.lexicon) if lexicons is not None else None
         if lexicon is None or getattr(lexicon, "move_graph", None) is None:
+            return None
+        if not work.racks[p]:
             return False
         try:
-            return not any(has_move(work.rule_set, work.board, work.rack_text(p), lexicon)
-                           for p in range(work.n_players) if work.racks[p])
+            return has_move(work.rule_set, work.board, work.rack_text(p), lexicon)
         except MoveGraphMissing:
-            return False
+            return None
         except MoveGenerationError as exc:
             if exc.field != "rule_set":
                 raise
-            return False  # a lexicon reloaded for other letters or board
+            return None  # a lexicon reloaded for other letters or board
 
     def _shuffle_in(self, work: GameState, tiles) -> tuple[str, ...]:
         """The bag with `tiles` put back at random places (the bag's order is already random, so this
@@ -727,6 +733,9 @@ class GameService:
         elif work.correcting is not None:
             self._emit(work, events, Passed(p, "correction-given-up", now, spent))
         else:
+            if work.rule_set.end.pass_only_when_blocked and self._can_move(work, p, lexicons):
+                raise Refused("CAN_MOVE", f"{work.rule_set.id} allows a pass only to a player who cannot make a "
+                                          "play ([end] pass-only-when-blocked), and your rack can")
             self._emit(work, events, Passed(p, "pass", now, spent))
             self._after_turn(work, events, now, lexicons)
         version = work.version

@@ -122,6 +122,9 @@ class EndRules:
     # No rack can make a play any more: the game ends. The server decides it when the game's lexicon
     # has a move graph (a record carries the reason as a note); without one, passes end such a game.
     ends_when_blocked: bool = False
+    # A pass says "I cannot make a play" (Kris Kros "dál" read strictly): the server refuses it while the
+    # player's rack can make one (with the move graph; without one, or on a timeout, a pass is a pass).
+    pass_only_when_blocked: bool = False
 
 
 @dataclass(frozen=True)
