@@ -380,7 +380,7 @@ class GameService:
             for _ in range(4):
                 with self._cache_lock:
                     self._computers_due.discard(game_id)
-                state, _, _ = self.get_game(game_id, None)
+                state = self.tick(game_id)  # not get_game: a computer that cannot move must not queue itself again
                 seat = state.turn
                 level = state.options.computer(seat) if state.status != ENDED else ""
                 if not level or state.correcting is not None:
@@ -400,9 +400,17 @@ class GameService:
                                            time.monotonic() + seconds)
                     move_kind, text = move.kind, move.play
                 try:
-                    self.submit_move(game_id, None, play=text if move_kind == "play" else "",
-                                     exchange=text[1:] if move_kind == "exchange" else "",
-                                     pass_=move_kind == "pass", expected_version=state.version, computer_seat=seat)
+                    try:
+                        self.submit_move(game_id, None, play=text if move_kind == "play" else "",
+                                         exchange=text[1:] if move_kind == "exchange" else "",
+                                         pass_=move_kind == "pass", expected_version=state.version,
+                                         computer_seat=seat)
+                    except (Refused, InvalidInput):
+                        if move_kind == "pass":
+                            raise
+                        log.warning("game %s: the computer's %s %r was refused; it passes", game_id, move_kind, text)
+                        self.submit_move(game_id, None, pass_=True, expected_version=state.version,
+                                         computer_seat=seat)
                     return
                 except StaleVersion:
                     continue
@@ -559,6 +567,9 @@ class GameService:
                 self.store.append(game_id, 0, [("created", dumps(created))], ended=False, max_live=self.max_games)
             except Conflict:
                 continue
+            decided_at_start = rule_set.first_play.redraw_if_blocked or rule_set.end.ends_when_blocked
+            if self.lexicons is None or not (decided_at_start or any(levels)):  # nothing to decide now
+                return game_id, tokens, director, 1
             state = self._execute(game_id, self._start)
             self._computer_due(game_id, state)
             # nobody moves for a computer player: its token is never shown
