@@ -133,3 +133,15 @@ def test_computer_seats_refused_with_the_field_named(server):
         with pytest.raises(grpc.RpcError) as info:
             create(port, lexicon, **fields)
         assert info.value.code() == code and f"{field}:" in info.value.details(), info.value.details()
+
+
+def test_a_computer_in_the_first_seat_opens_by_itself(server):
+    _, port = server
+    created, (robot, ann), _ = create(port, "pl-scrabble", names=("Robot", "Ann"), seed=3,
+                                      computer_players=[session_pb2.ComputerPlayer(seat=0, level="beginner")])
+    assert created.player_tokens[0] == ""
+    deadline = time.monotonic() + 10
+    while ann.get().turn != 1 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    game = ann.get()
+    assert game.turn == 1 and game.players[0].computer_level == "beginner" and game.players[0].score > 0
