@@ -46,6 +46,7 @@ def lexicon_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def server(lexicon_dir, tmp_path):
+    """A real server on the requesting module's `lexicon_dir`, with a games database and a fake clock."""
     srv, port = create_server("localhost:0", lexicon_dir, games_db=str(tmp_path / "games.db"),
                               game_clock=FakeClock())
     srv.start()

@@ -18,10 +18,10 @@ from lexicon_service.grpc_gen import session_pb2
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import generate_moves
 from lexicon_service.rules import Board, load_rule_set, parse_gcg, replay
-from lexicon_service.server import create_server
 from movegen_helpers import without_move_graph
 from test_service import write_lexicon
-from tests.game_helpers import FakeClock, create, two_tile_words
+from test_table import server  # noqa: F401 - a real server on this module's lexicon_dir
+from tests.game_helpers import create, two_tile_words
 
 # every two-tile and every three-tile word: games that run a while
 TWO = two_tile_words("pl-scrabble")
@@ -35,15 +35,6 @@ def lexicon_dir(tmp_path_factory) -> Path:
     write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS)
     without_move_graph(write_lexicon(directory, "pl-no-graph", "pl-scrabble", ["kot", "pies"]))
     return directory
-
-
-@pytest.fixture
-def server(lexicon_dir, tmp_path):
-    srv, port = create_server("localhost:0", lexicon_dir, games_db=str(tmp_path / "games.db"),
-                              game_clock=FakeClock())
-    srv.start()
-    yield srv, port
-    srv.stop(None).wait()
 
 
 def cli_json(capsys, *argv):
