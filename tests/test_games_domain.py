@@ -7,17 +7,14 @@ import pytest
 
 from lexicon_service.games.errors import Conflict, Refused
 from lexicon_service.games.service import GameService
-from lexicon_service.games.store import SqliteStore
 from lexicon_service.judge import WordSetJudge
 from lexicon_service.rules import load_rule_set, parse_gcg, parse_rule_set, replay
 from tests.game_helpers import FakeClock, find_play, tiles_of
 
 
 @pytest.fixture
-def service(tmp_path):
-    store = SqliteStore(tmp_path / "games.db", synchronous="OFF")
-    yield GameService(store, clock=FakeClock())
-    store.close()
+def service(make_store):
+    return GameService(make_store(), clock=FakeClock())
 
 
 def _text(state, p):
@@ -91,19 +88,15 @@ def test_a_repeated_move_that_ended_the_game_is_answered_again(service):
     assert refused.value.reason == "GAME_OVER"
 
 
-def test_the_store_refuses_a_second_writer_at_the_same_version(tmp_path):
-    first = SqliteStore(tmp_path / "g.db", synchronous="OFF")
-    second = SqliteStore(tmp_path / "g.db", synchronous="OFF")  # another process's store, same file
-    try:
-        assert first.append("0123456789abcdef", 0, [("created", "{}")]) == 1
-        assert first.append("0123456789abcdef", 1, [("pass", "{}")], request_id="r") == 2
-        with pytest.raises(Conflict):
-            second.append("0123456789abcdef", 1, [("pass", "{}")])
-        assert [v for v, _, _ in second.load("0123456789abcdef")] == [1, 2]
-        assert second.request_version("0123456789abcdef", "r") == 2
-    finally:
-        first.close()
-        second.close()
+def test_the_store_refuses_a_second_writer_at_the_same_version(make_store):
+    first = make_store()
+    second = make_store()  # another process's store, same file or database
+    assert first.append("0123456789abcdef", 0, [("created", "{}")]) == 1
+    assert first.append("0123456789abcdef", 1, [("pass", "{}")], request_id="r") == 2
+    with pytest.raises(Conflict):
+        second.append("0123456789abcdef", 1, [("pass", "{}")])
+    assert [v for v, _, _ in second.load("0123456789abcdef")] == [1, 2]
+    assert second.request_version("0123456789abcdef", "r") == 2
 
 
 def test_no_token_starts_with_a_dash(service, monkeypatch):

@@ -156,7 +156,18 @@ class GameService:
         self._cache_lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._rule_sets: dict[str, object] = {}
-        self.changed = threading.Condition()  # notified after every append from this process
+        self.changed = threading.Condition()  # notified after every append from this process (any, with LISTEN)
+        self.appended = 0  # appends seen, under `changed`: a watcher reads the store again only when it moved
+        # A store that tells of other servers' appends (PostgreSQL's LISTEN/NOTIFY) lets watchers wait for
+        # it instead of polling; SQLite cannot, and its watchers read the file every `poll` s.
+        self.notified = hasattr(store, "subscribe")
+        if self.notified:
+            store.subscribe(self._appended_elsewhere)
+
+    def _appended_elsewhere(self, game_id) -> None:
+        with self.changed:
+            self.appended += 1
+            self.changed.notify_all()
 
     # --- plumbing --------------------------------------------------------------------------------
     def _lock_for(self, game_id: str) -> threading.Lock:
@@ -278,6 +289,7 @@ class GameService:
                         continue
                     self._remember(game_id, work)
                     with self.changed:
+                        self.appended += 1
                         self.changed.notify_all()
                 if isinstance(error, _Replay):
                     return self._replayed(game_id, work, error)
@@ -750,8 +762,11 @@ class GameService:
     def watch(self, game_id: str, after: int = 0, active=lambda: True, poll: float = 0.25):
         """Yield (state after the event, version, event) for every event after version `after`: the
         stored history first, then each new one as it is appended (by any process: the store is
-        polled every `poll` s, and appends in this process wake the watcher at once). Due timeouts
-        are fired while waiting. Ends when the game has ended or `active()` turns false."""
+        polled every `poll` s, and appends in this process wake the watcher at once; with a store that
+        notifies, as PostgreSQL's, any server's append wakes it and `poll` only bounds the checks of
+        `active()`). Due timeouts are fired while waiting. Ends when the game has ended or `active()` turns false."""
+        with self.changed:
+            seen_appends = self.appended
         rows = self.store.load(game_id, 0) if GAME_ID_RE.fullmatch(game_id or "") else []
         if not rows:
             raise GameNotFound(game_id)
@@ -778,5 +793,11 @@ class GameService:
                 self.tick(game_id)
             else:
                 with self.changed:
-                    self.changed.wait(poll)
+                    if not self.notified or self.appended == seen_appends:
+                        self.changed.wait(poll)
+                    if self.notified and self.appended == seen_appends:
+                        pending = ()  # nothing appended anywhere: `active()` and the clock checked again
+                        continue
+            with self.changed:
+                seen_appends = self.appended
             pending = self.store.load(game_id, local.version)
