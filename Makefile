@@ -24,7 +24,7 @@ PL_DATA   := $(addprefix build_tools/data/pl/,headwords.txt headwords-sjp-growy.
 
 FUZZ_REQUESTS ?= 200000
 
-.PHONY: install run test e2e chromium bench fuzz quality lexicons proto clean buf-lint buf-breaking clients clients-go
+.PHONY: install run test e2e chromium postgresql bench fuzz quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
 # Installed once per change of pyproject.toml; the stamp keeps `make test` fast afterwards.
 $(VENV)/.installed: pyproject.toml
@@ -86,7 +86,7 @@ $(LEXICONS)/cs-kriskros.lex: $(CS_DIC) $(CS_AFF) | $(VENV)/.installed
 run: install lexicons
 	$(VENV)/bin/lexicon-service serve --address $(ADDRESS) --http $(HTTP) --lexicons $(LEXICONS) --workers $(WORKERS)
 
-test: install chromium buf-lint buf-breaking
+test: install chromium postgresql buf-lint buf-breaking
 	$(PY) -m pytest
 
 # Browser tests (tests/e2e): Debian's chromium, headless, driven by Playwright. Screenshots: ./screenshots.
@@ -104,6 +104,19 @@ chromium:
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
 	  || echo "chromium: apt-get failed (above): the browser tests will be skipped"; \
 	else echo "chromium is not installed and cannot be (needs root and apt-get): the browser tests will be skipped"; fi
+
+# The PostgreSQL tests (tests/test_games_postgres.py, and the game tests on both stores) start their own
+# server from Debian's package: installed here when missing and apt-get can (as root), saying so first;
+# POSTGRESQL=no never installs it. Without it those tests are skipped, each listed with the reason.
+POSTGRESQL ?= install
+postgresql:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1; then :; \
+	elif [ "$(POSTGRESQL)" = no ]; then echo "postgresql: not installed (POSTGRESQL=no): the PostgreSQL tests will be skipped"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "postgresql: installing Debian's postgresql with apt-get for the PostgreSQL game-store tests; POSTGRESQL=no skips them instead"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql \
+	  || echo "postgresql: apt-get failed (above): the PostgreSQL tests will be skipped"; \
+	else echo "postgresql is not installed and cannot be (needs root and apt-get): the PostgreSQL tests will be skipped"; fi
 
 # Benchmarks on full data; each script prints its measurements and a ratio to a baseline measured in the same run.
 bench: install lexicons
