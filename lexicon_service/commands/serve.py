@@ -19,7 +19,7 @@ Flags override environment variables, which override defaults:
   --db           LEXICON_DB           the SQLite file of server-held games (default: games.db in
                                       $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service),
                                       or postgresql://user@host/db: servers on several hosts share
-                                      it (pip install 'czpl-lexicon[postgres]'; docs/deploy.md)
+                                      it (pip install 'czpl-lexicon[postgres]'; server/README.md)
   --max-games    LEXICON_MAX_GAMES    10000 games in progress in that file (ended ones do not count);
                                       beyond, CreateGame gets RESOURCE_EXHAUSTED (HTTP 429)
   --db-wal-limit LEXICON_DB_WAL_LIMIT 64 MiB the games database's write-ahead log may take (checkpointed

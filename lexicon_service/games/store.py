@@ -9,9 +9,8 @@ what makes more than a few hundred durable moves per second possible on one disk
 different processes take turns through an flock on `<db>.lock` before BEGIN IMMEDIATE: the kernel
 wakes the next one as soon as a commit ends, where SQLite's own busy handler would sleep 1-100 ms.
 
-A PostgreSQL store would keep the same table and the same primary key (INSERT ... fails on a
-duplicate (game_id, version) exactly as here), use one connection pool per server, and let
-LISTEN/NOTIFY replace the polling that WatchGame does across processes; see the README.
+PostgresStore (games/pgstore.py) keeps the same table and primary key in PostgreSQL, for servers on
+several hosts.
 
 Faults of the file (lexicon_service/server/README.md, "Storage"): opening runs PRAGMA integrity_check and
 refuses a damaged file (DatabaseDamaged, with how to recover). At run time a read that finds damage
