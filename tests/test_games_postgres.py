@@ -77,6 +77,36 @@ def test_a_game_started_on_one_server_is_moved_on_the_other_and_watched_live_on_
             srv.stop(None).wait()
 
 
+def test_the_http_event_stream_of_one_server_delivers_moves_made_on_another(lexicon_dir, postgres_url):
+    import httpx
+
+    from lexicon_service.http import HttpServer, create_app
+    from tests.test_http_sessions import read_events
+
+    servers = [create_server("localhost:0", lexicon_dir, games_db=postgres_url) for _ in range(2)]
+    for srv, _ in servers:
+        srv.game_sessions.poll = 60.0
+        srv.start()
+    (_, first), (second, _) = servers
+    web = HttpServer(create_app(second.registry, servicers={"session": second.game_sessions}, heartbeat=0.3),
+                     "localhost:0").start()
+    try:
+        created, (ann, bob), _ = create(first, "pl-scrabble", seed=4)
+        with httpx.Client(base_url=web.url, timeout=10) as watcher, \
+                watcher.stream("GET", f"/v1/games/{created.game_id}/events") as stream:
+            lines = stream.iter_lines()
+            assert [e[2]["kind"] for e in read_events(lines, 1)[0]] == ["created"]
+            ann.pass_()  # on the first server
+            (_, event_id, event), = read_events(lines, 1, timeout=3)[0]
+            assert (event_id, event["kind"], event["player"]) == ("2", "pass", 0)
+        ann.close()
+        bob.close()
+    finally:
+        web.stop()
+        for srv, _ in servers:
+            srv.stop(None).wait()
+
+
 def test_a_due_move_timer_fires_once_however_many_servers_hold_the_game(postgres_url):
     rs = load_rule_set("cs-kriskros")  # a 60 s move timer: a timeout forfeits the turn
     clock = FakeClock()
