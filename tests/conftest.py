@@ -29,9 +29,9 @@ def _games_database_in_a_temporary_place(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def postgres_server():
-    """One PostgreSQL server for the whole session (tests/postgres_helpers.py); skipped, with the reason
+    """One PostgreSQL server for the whole session (deploy/local_postgres.py); skipped, with the reason
     in the summary, where PostgreSQL or psycopg is not installed."""
-    from tests.postgres_helpers import SKIP_REASON, PostgresServer, postgres_bin
+    from deploy.local_postgres import SKIP_REASON, PostgresServer, postgres_bin
 
     bin_dir = postgres_bin()
     if bin_dir is None:

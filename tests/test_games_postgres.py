@@ -256,3 +256,42 @@ def test_serve_takes_a_postgres_url_from_db_and_from_lexicon_db(lexicon_dir, pos
 def test_an_unreachable_database_is_a_clear_start_up_error(tmp_path):
     with pytest.raises(OSError, match="cannot open the games database postgresql://nobody@"):
         PostgresStore(f"postgresql://nobody:secret@/postgres?host={tmp_path}&port=1")
+
+
+def test_through_nginx_a_game_survives_a_server_killed_and_is_watched_across_servers(lexicon_dir):
+    import shutil
+
+    if shutil.which("nginx") is None:
+        pytest.skip("nginx is not installed (apt-get install nginx); the proxy test skipped")
+    from deploy.cluster import Cluster
+
+    rs = load_rule_set("pl-scrabble")
+    cluster = Cluster(lexicon_dir, servers=2, durable=False)
+    try:
+        created, (ann, bob), _ = create(cluster.port, "pl-scrabble", seed=8)  # through the proxy
+        first, second = (Player(port, created.game_id, ann.token) for port in cluster.server_ports)
+        watcher = Player(cluster.port, created.game_id, bob.token)  # a third client, through the proxy
+        stream = watcher.stub.WatchGame(session_pb2.WatchGameRequest(game_id=created.game_id),
+                                        metadata=watcher.md, timeout=60)
+        assert next(stream).kind == "created"
+        mine = first.get()
+        first.play(find_play(rs, mine.board, tiles_of(rs, mine.rack)))  # on one server
+        assert next(stream).kind == "play"
+        Player(cluster.server_ports[1], created.game_id, bob.token).pass_()  # on the other
+        assert next(stream).kind == "pass"
+        stream.cancel()
+        acknowledged = second.get().version
+        cluster.kill_server(0)  # SIGKILL, the whole process group
+        start = time.monotonic()
+        while True:  # the proxy's next call goes to the server left
+            try:
+                assert ann.pass_().version == acknowledged + 1
+                break
+            except grpc.RpcError as err:
+                assert err.code() == grpc.StatusCode.UNAVAILABLE and time.monotonic() - start < 2.0, err
+                time.sleep(0.05)
+        assert time.monotonic() - start <= 2.0
+        for p in (ann, bob, first, second, watcher):
+            p.close()
+    finally:
+        cluster.stop()

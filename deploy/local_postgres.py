@@ -1,5 +1,6 @@
-"""A throw-away PostgreSQL server for the tests: initdb in a temporary directory, a free port, its unix
-socket in that directory, no TCP. As root it runs as the `postgres` user (PostgreSQL refuses root)."""
+"""A throw-away PostgreSQL server (Debian's package binaries) for the tests, deploy/cluster.py and
+bench/bench_cluster.py: initdb in a temporary directory, a free port, its unix socket in that directory, no
+TCP. As root it runs as the `postgres` user (PostgreSQL refuses root)."""
 
 from __future__ import annotations
 
@@ -31,8 +32,9 @@ def _free_port() -> int:
 
 
 class PostgresServer:
-    def __init__(self, bin_dir: str) -> None:
+    def __init__(self, bin_dir: str, durable: bool = False) -> None:
         self.bin = bin_dir
+        self.durable = durable
         self.dir = tempfile.mkdtemp(prefix="lexicon-pg-")
         self.data = os.path.join(self.dir, "data")
         self.port = _free_port()
@@ -50,8 +52,10 @@ class PostgresServer:
         return subprocess.run(command, capture_output=True, text=True, check=check, cwd=self.dir)
 
     def start(self) -> None:
-        # fsync off: the tests crash no machine; a restart (fast shutdown) still loses no committed row
-        options = f"-p {self.port} -k {self.dir} -c listen_addresses='' -c fsync=off -c max_connections=200"
+        # fsync off unless durable: the tests crash no machine; a restart (fast shutdown) loses no committed row
+        options = f"-p {self.port} -k {self.dir} -c listen_addresses='' -c max_connections=300"
+        if not self.durable:
+            options += " -c fsync=off"
         self._run("pg_ctl", "-D", self.data, "-o", options, "-l", os.path.join(self.dir, "log"), "-w", "start")
 
     def stop(self, mode: str = "fast") -> None:
