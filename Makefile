@@ -24,7 +24,7 @@ PL_DATA   := $(addprefix build_tools/data/pl/,headwords.txt headwords-sjp-growy.
 
 FUZZ_REQUESTS ?= 200000
 
-.PHONY: install run test e2e chromium postgresql bench fuzz quality lexicons proto clean buf-lint buf-breaking clients clients-go
+.PHONY: install run test e2e chromium postgresql bench bench-cluster fuzz quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
 # Installed once per change of pyproject.toml; the stamp keeps `make test` fast afterwards.
 $(VENV)/.installed: pyproject.toml
@@ -121,6 +121,12 @@ postgresql:
 # Benchmarks on full data; each script prints its measurements and a ratio to a baseline measured in the same run.
 bench: install lexicons
 	@set -e; for b in bench/bench_*.py; do echo "=== $$b"; $(PY) $$b --shared $(SHARED) --lexicons $(LEXICONS); done
+
+# Two servers on one PostgreSQL behind nginx (deploy/cluster.py): durable moves/s over 400 games through the
+# proxy against raw single-row committed INSERTs on that PostgreSQL, in the same run (docs/deploy.md).
+bench-cluster: install lexicons postgresql
+	@command -v nginx >/dev/null || { echo "bench-cluster: nginx not found (apt-get install nginx)" >&2; exit 1; }
+	$(PY) bench/bench_cluster.py --lexicons $(LEXICONS)
 
 # Fuzz every RPC of a real server on loopback (fields and raw bytes): counts INTERNAL answers
 # (target 0), the worst server CPU for one request and the memory growth of the largest requests.
