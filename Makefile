@@ -93,30 +93,28 @@ test: install chromium postgresql buf-lint buf-breaking
 e2e: install chromium
 	E2E_ARTIFACTS=$(CURDIR)/screenshots $(PY) -m pytest tests/e2e -s
 
-# Installs Debian's chromium when missing and apt-get can (as root), saying so first and showing apt's own
-# lines (about 100 packages); CHROMIUM=no never installs it. Without chromium the browser tests skip.
+# $(call apt_install,PACKAGE,PRESENT-TEST,SWITCH,VALUE,WHAT-FOR,TESTS): installs Debian's PACKAGE when PRESENT-TEST
+# fails and apt-get can (as root), saying so first and showing apt's own lines; SWITCH=no never installs it.
+define apt_install
+	@if $(2); then :; \
+	elif [ "$(4)" = no ]; then echo "$(1): not installed ($(3)=no): $(6) will be skipped"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "$(1): installing Debian's $(1) with apt-get $(5); $(3)=no skips them instead"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1) \
+	  || echo "$(1): apt-get failed (above): $(6) will be skipped"; \
+	else echo "$(1) is not installed and cannot be (needs root and apt-get): $(6) will be skipped"; fi
+endef
+
+# Debian's chromium (about 100 packages) for the browser tests; CHROMIUM=no: they skip.
 CHROMIUM ?= install
 chromium:
-	@if command -v chromium >/dev/null 2>&1; then :; \
-	elif [ "$(CHROMIUM)" = no ]; then echo "chromium: not installed (CHROMIUM=no): the browser tests will be skipped"; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "chromium: installing Debian's chromium with apt-get (about 100 packages) for the browser tests in tests/e2e; CHROMIUM=no skips them instead"; \
-	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
-	  || echo "chromium: apt-get failed (above): the browser tests will be skipped"; \
-	else echo "chromium is not installed and cannot be (needs root and apt-get): the browser tests will be skipped"; fi
+	$(call apt_install,chromium,command -v chromium >/dev/null 2>&1,CHROMIUM,$(CHROMIUM),(about 100 packages) for the browser tests in tests/e2e,the browser tests)
 
 # The PostgreSQL tests (tests/test_games_postgres.py, and the game tests on both stores) start their own
-# server from Debian's package: installed here when missing and apt-get can (as root), saying so first;
-# POSTGRESQL=no never installs it. Without it those tests are skipped, each listed with the reason.
+# server from Debian's package; POSTGRESQL=no: they skip, each listed with the reason.
 POSTGRESQL ?= install
 postgresql:
-	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1; then :; \
-	elif [ "$(POSTGRESQL)" = no ]; then echo "postgresql: not installed (POSTGRESQL=no): the PostgreSQL tests will be skipped"; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "postgresql: installing Debian's postgresql with apt-get for the PostgreSQL game-store tests; POSTGRESQL=no skips them instead"; \
-	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql \
-	  || echo "postgresql: apt-get failed (above): the PostgreSQL tests will be skipped"; \
-	else echo "postgresql is not installed and cannot be (needs root and apt-get): the PostgreSQL tests will be skipped"; fi
+	$(call apt_install,postgresql,ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1,POSTGRESQL,$(POSTGRESQL),for the PostgreSQL game-store tests,the PostgreSQL tests)
 
 # Benchmarks on full data; each script prints its measurements and a ratio to a baseline measured in the same run.
 bench: install lexicons

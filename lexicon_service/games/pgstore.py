@@ -23,7 +23,8 @@ import logging
 import threading
 
 from lexicon_service.games.errors import Conflict, DuplicateRequest, GameDamaged, StoreUnavailable, TooManyGames
-from lexicon_service.games.store import NOT_A_PLAYER, PROBE_SECONDS
+from lexicon_service.games.store import NOT_A_PLAYER, PROBE_SECONDS, StoreHealth
+from lexicon_service.games.store import SCHEMA as SQLITE_SCHEMA
 
 try:
     import psycopg
@@ -40,19 +41,8 @@ POOL_TIMEOUT = 2.0  # seconds an append or read waits for a connection before UN
 CONNECT_TIMEOUT = 3  # seconds, libpq's connect_timeout
 CREATE_LOCK = 0x6C657869  # pg_advisory_xact_lock key serialising schema creation and counted creates
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS events (
-    game_id    TEXT NOT NULL,
-    version    INTEGER NOT NULL,
-    kind       TEXT NOT NULL,
-    data       TEXT NOT NULL,
-    request_id TEXT,
-    request_player INTEGER,
-    PRIMARY KEY (game_id, version)
-);
-CREATE UNIQUE INDEX IF NOT EXISTS events_player_request ON events (game_id, request_player, request_id)
-    WHERE request_id IS NOT NULL;
-CREATE TABLE IF NOT EXISTS live_games (game_id TEXT PRIMARY KEY);
+# The events and live_games tables of SQLite (games/store.py), and a row the probe rewrites
+SCHEMA = SQLITE_SCHEMA.replace(") WITHOUT ROWID;", ");") + """
 CREATE TABLE IF NOT EXISTS store_probe (id INTEGER PRIMARY KEY, at TIMESTAMPTZ NOT NULL);
 """
 INSERT = ("INSERT INTO events (game_id, version, kind, data, request_id, request_player) "
@@ -70,7 +60,7 @@ def _shown_url(url: str) -> str:
     return f"{scheme}{sep}{credentials.split(':')[0]}{at}{host}" if at else url
 
 
-class PostgresStore:
+class PostgresStore(StoreHealth):
     """The event log in one PostgreSQL database, shared by every server that opens it."""
 
     def __init__(self, url: str, *, pool_size: int = POOL_SIZE, pool_timeout: float = POOL_TIMEOUT) -> None:
@@ -78,13 +68,10 @@ class PostgresStore:
             raise OSError("serve --db postgresql://... needs psycopg: pip install 'czpl-lexicon[postgres]'")
         self.url = url
         self.path = _shown_url(url)  # what messages name, as SqliteStore's path
-        self.damaged: str | None = None  # never set: PostgreSQL refuses its own damaged pages
-        self.unwritable: str | None = None
+        self._init_health()  # `damaged` is never set: PostgreSQL refuses its own damaged pages
         self.appends = 0
         self._pool_timeout = pool_timeout
-        self._listeners: list = []
         self._subscribers: list = []
-        self._state_lock = threading.Lock()
         self._closed = threading.Event()
         kwargs = {"connect_timeout": CONNECT_TIMEOUT, "application_name": "lexicon-service"}
         try:
@@ -135,18 +122,6 @@ class PostgresStore:
                 self._listen_conn = None
 
     # --- health ---------------------------------------------------------------------------------------
-    @property
-    def writable(self) -> bool:
-        return self.unwritable is None
-
-    def on_change(self, listener) -> None:
-        """Call `listener(writable)` whenever `writable` changes."""
-        self._listeners.append(listener)
-
-    def _changed(self) -> None:
-        for listener in list(self._listeners):
-            listener(self.writable)
-
     def _cannot_write(self, exc: BaseException) -> StoreUnavailable:
         detail = " ".join(str(exc).split())[:200] or type(exc).__name__
         with self._state_lock:
@@ -157,15 +132,6 @@ class PostgresStore:
                         self.path, detail, extra={"kind": "postgres unavailable"})
             self._changed()
         return StoreUnavailable(f"the games database cannot write now ({detail}); nothing was stored, retry later")
-
-    def _wrote(self) -> None:
-        if self.unwritable is None:
-            return
-        with self._state_lock:
-            was, self.unwritable = self.unwritable, None
-        if was is not None:
-            log.warning("the games database %s takes writes again", self.path)
-            self._changed()
 
     def _probe(self) -> None:
         try:
