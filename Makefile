@@ -26,8 +26,8 @@ FUZZ_REQUESTS ?= 200000
 
 .PHONY: install run test e2e chromium postgresql bench bench-cluster fuzz quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
-# Installed once per change of pyproject.toml; the stamp keeps `make test` fast afterwards.
-$(VENV)/.installed: pyproject.toml
+# Installed once per change of pyproject.toml or of the C core; the stamp keeps `make test` fast afterwards.
+$(VENV)/.installed: pyproject.toml lexicon_service/movegen/_core.c
 	@echo "install: pip installs this package (editable) with its dependencies and the test tools ([dev]) into $(VENV)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -39,8 +39,8 @@ install: $(VENV)/.installed
 # gRPC stubs are generated from proto/ and committed (so a wheel works); never edit them by hand.
 # After changing a .proto, run `make proto` and commit the stubs: `make test` fails while they are stale.
 proto: $(VENV)/.installed
-	$(PY) -m build_tools.gen_proto
-	$(PY) -m build_tools.gen_descriptors
+	$(PY) -m tools.gen_proto
+	$(PY) -m tools.gen_descriptors
 
 # buf (protobuf lint and breaking-change check) from npm, into the venv (so `make clean` removes it).
 # Both checks run in `make test`; without npm they fail (a check that cannot run is not a pass).
@@ -132,8 +132,8 @@ fuzz: install lexicons
 	$(PY) bench/fuzz_service.py --lexicons $(LEXICONS) --requests $(FUZZ_REQUESTS)
 
 quality: install
-	$(PY) -m build_tools.czech.quality --shared $(SHARED)
-	$(PY) -m build_tools.czech.heldout --shared $(SHARED)
+	$(PY) -m tools.czech_quality --shared $(SHARED)
+	$(PY) -m tools.czech_heldout --shared $(SHARED)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex clients/node_modules clients/gen

@@ -58,7 +58,7 @@ from loadgen import (  # noqa: E402
 try:
     from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc  # noqa: E402
 except ImportError:
-    from build_tools import gen_proto  # noqa: E402
+    from tools import gen_proto  # noqa: E402
 
     gen_proto.generate()
     from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc  # noqa: E402
