@@ -295,3 +295,29 @@ def test_through_nginx_a_game_survives_a_server_killed_and_is_watched_across_ser
             p.close()
     finally:
         cluster.stop()
+
+
+def test_a_database_that_refuses_writes_acknowledges_no_move_and_writes_resume_by_themselves(postgres_server,
+                                                                                            postgres_url):
+    import psycopg
+
+    store = PostgresStore(postgres_url)
+    service = GameService(store, clock=FakeClock())
+    rs = load_rule_set("pl-scrabble")
+    game_id, tokens, _, _ = service.create_game("pl-scrabble", rs, ["A", "B"], seed=1)
+    admin = psycopg.connect(postgres_server.url(), autocommit=True)
+    try:
+        admin.execute("ALTER SYSTEM SET default_transaction_read_only = on")  # every session, at reload
+        admin.execute("SELECT pg_reload_conf()")
+        time.sleep(0.3)
+        with pytest.raises(StoreUnavailable):
+            service.submit_move(game_id, tokens[0], pass_=True, request_id="p1")
+        assert not store.writable
+        assert [kind for _, kind, _ in store.load(game_id)] == ["created"]  # nothing stored
+    finally:
+        admin.execute("ALTER SYSTEM RESET default_transaction_read_only")
+        admin.execute("SELECT pg_reload_conf()")
+        admin.close()
+    assert _wait_for(lambda: store.writable, 10)  # the probe found writes succeed again
+    assert service.submit_move(game_id, tokens[0], pass_=True, request_id="p1").version == 2
+    store.close()
