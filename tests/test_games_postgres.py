@@ -232,7 +232,7 @@ def test_health_is_not_serving_while_postgres_is_down(lexicon_dir, postgres_serv
 
 
 def test_serve_takes_a_postgres_url_from_db_and_from_lexicon_db(lexicon_dir, postgres_url):
-    for args, env in (([ "--db", postgres_url], {}), ([], {"LEXICON_DB": postgres_url})):
+    for args, env in ((["--db", postgres_url], {}), ([], {"LEXICON_DB": postgres_url})):
         environ = dict(os.environ, LEXICON_GC_TUNING="0", **env)
         proc = subprocess.Popen([sys.executable, "-m", "lexicon_service", "serve", "--address", "localhost:0",
                                  "--lexicons", str(lexicon_dir), "--log-level", "WARNING", *args],
