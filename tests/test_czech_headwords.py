@@ -195,3 +195,39 @@ def test_seed_004_table(tmp_path):
     dic = _dic(tmp_path / "seed.dic", SEED_004_LINES)
     out = _build(tmp_path, "cs-kriskros", "--hunspell", str(dic))
     assert _admitted(out, SEED_004) == SEED_004
+
+
+def test_a_guessed_noun_is_animate_when_the_dictionary_has_its_feminine_possessive(tmp_path):
+    """absolvent is not in the paradigm source; most -ent nouns there are inanimate (dokument), but
+    absolventčin/Y (the possessive of absolventka) says it names a person: it is inflected after the
+    animate -ent nouns (absolventi, not absolventy), and explain names an animate model."""
+    lines = ["agent/PI", "delikvent/PI", "docent/PI", "student/PI", "argument/H", "cement/H", "dokument/H",
+             "fragment/H", "pigment/H", "segment/H", "absolventčin/Y", "absolventka/ZQ"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("absolvent\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["absolvent", "absolventi", "absolventy"]) == {
+        "absolvent": True, "absolventi": True, "absolventy": False}
+    lex = load_lexicon(out)
+    try:
+        readings = lex.explain("absolventi")
+        assert readings and all(r.rule == "guessed" and r.model in {"agent", "delikvent", "docent", "student"}
+                                for r in readings)
+    finally:
+        lex.close()
+
+
+def test_a_guessed_headword_takes_the_largest_class_when_none_holds_half(tmp_path):
+    """krůta is not in the paradigm source; the -ta words there split (4 ZQ feminines, 3 PD masculines,
+    2 MQ neuter plurals): none holds half, so the largest class is taken (krůty), where it was
+    unclassified before."""
+    lines = ["bota/ZQ", "hmota/ZQ", "jota/ZQ", "kapota/ZQ", "adamita/PD", "adventista/PD", "aforista/PD",
+             "akta/MQ", "tenata/MQ"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("krůta\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["krůta", "krůty"]) == {"krůta": True, "krůty": True}
