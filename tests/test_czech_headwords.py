@@ -231,3 +231,38 @@ def test_a_guessed_headword_takes_the_largest_class_when_none_holds_half(tmp_pat
     out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
                  "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
     assert _admitted(out, ["krůta", "krůty"]) == {"krůta": True, "krůty": True}
+
+
+def test_a_guessed_noun_follows_what_the_dictionary_derives_from_it(tmp_path):
+    """Neither headword is in the paradigm source. blatník: most -ník nouns there are persons (úředník),
+    but blatníkový/YR, a relational adjective, marks a thing: blatníky, not blatníci. štěně: most -ně
+    words are -kyně feminines (bohyně), but štěňátko says it is young (the kuře declension): štěňata."""
+    lines = ["úředník/PI", "dělník/PI", "rolník/PI", "lesník/PI", "chodník/H", "blatníkový/YR",
+             "bohyně/ZQ", "jeskyně/ZQ", "kuchyně/ZQ", "hospodyně/ZQ", "dýně/Z", "čuně/K", "jehně/K",
+             "štěňátko/MQ"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("blatník\nštěně\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["blatník", "blatníky", "blatníci", "štěně", "štěňata"]) == {
+        "blatník": True, "blatníky": True, "blatníci": False, "štěně": True, "štěňata": True}
+    lex = load_lexicon(out)
+    try:
+        assert {r.model for r in lex.explain("blatníky")} == {"chodník"}
+        assert {r.model for r in lex.explain("štěňata")} <= {"čuně", "jehně"}
+    finally:
+        lex.close()
+
+
+def test_a_guessed_noun_with_an_animate_diminutive_is_animate(tmp_path):
+    """komár is not in the paradigm source, where most -ár nouns are things (bulvár); its diminutive
+    komárek/PI is animate, and so is komár: komáři, not komáry."""
+    lines = ["biliár/H", "budoár/H", "bulvár/H", "hangár/H", "kaviár/H", "jaguár/PI", "kanár/PI",
+             "dromedár/PI", "komárek/PI"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("komár\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["komár", "komáři", "komáry"]) == {"komár": True, "komáři": True, "komáry": False}
