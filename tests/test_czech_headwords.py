@@ -143,13 +143,17 @@ def test_place_name_rule_on_a_small_dictionary(tmp_path):
         "Kladno/CR", "kladenský/YR", "Aarhus/H", "aarhuský/Y",
         "Polsko/C", "polský/YRN", "Kanada/ZQ", "kanadský/YRN",      # country adjectives stay
         "Byron/PV", "byronský/YR",                                  # a person, not a place
-        "Tábor/LR", "tábor/LR", "táborský/YR",                      # also from the common noun
+        # a town whose name is also an inanimate common noun: things take -ový/-ní (táborový), the
+        # -ský adjective is the town's (the issue: Tábor -> táborský was admitted in Kris Kros)
+        "Tábor/LR", "tábor/LR", "táborový/YRN", "táborský/YR",
+        "Rybáře/Z", "rybář/U", "rybářský/YRN",                      # also from a person noun: stays
         "mořský/YR"]))
     assert {a: place_of(a, dic) for a in ("ostravský", "pražský", "brněnský", "kladenský", "aarhuský",
-                                          "polský", "kanadský", "byronský", "táborský", "mořský")} == {
+                                          "polský", "kanadský", "byronský", "táborský", "rybářský",
+                                          "mořský")} == {
         "ostravský": "Ostrava", "pražský": "Praha", "brněnský": "Brno", "kladenský": "Kladno",
-        "aarhuský": "Aarhus", "polský": None, "kanadský": None, "byronský": None, "táborský": None,
-        "mořský": None}
+        "aarhuský": "Aarhus", "polský": None, "kanadský": None, "byronský": None, "táborský": "Tábor",
+        "rybářský": None, "mořský": None}
 
 
 def test_place_name_derivations_and_what_they_must_not_take(tmp_path):
@@ -266,3 +270,23 @@ def test_a_guessed_noun_with_an_animate_diminutive_is_animate(tmp_path):
     out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
                  "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
     assert _admitted(out, ["komár", "komáři", "komáry"]) == {"komár": True, "komáři": True, "komáry": False}
+
+
+def test_town_adjectives_of_common_nouns_irregular_and_compound_names_are_out_of_kris_kros(tmp_path):
+    """Seed 004 through a build: Most (also most, a bridge: mostní) -> mostecký, Ústí (also ústí) ->
+    ústecký (-ecký on the bare stem), Plzeň -> plzeňský, Novosibirsk -> novosibirský, Praha ->
+    staropražský (a compound: starý + pražský); the ordinary adjectives with the same endings stay:
+    rybářský (rybář, a person, beside the village Rybáře), lesnický, kubický, lidský, mořský,
+    paravojenský (vojenský, though Jena -> jenský), Jana -> janský (a woman's name, beside Jan)."""
+    lines = ["Most/HPV", "most/HR", "mostní/YR", "mostecký/YR", "Ústí/C", "ústí/S", "ústecký/YR",
+             "Plzeň/Z", "plzeň/Z", "plzeňský/YRN", "Novosibirsk/L", "novosibirský/Y",
+             "Praha/ZQ", "pražský/YRN", "starý/YKR", "staropražský/YKR",
+             "rybář/U", "rybářský/YRN", "lesník/PI", "lesnický/YRN", "kubika/ZQ", "kubický/YRN",
+             "lidský/YKRN", "moře/M", "mořský/YRN", "Jena/ZQ", "vojenský/YRN", "paravojenský/Y",
+             "Jan/PV", "Jana/PVZQ", "janský/Y"]
+    shipped = set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    assert set(lines) <= shipped               # the dictionary's own lines (Rybáře is made up)
+    out = _build(tmp_path, "cs-kriskros", "--hunspell", str(_dic(tmp_path / "t.dic", lines + ["Rybáře/Z"])))
+    towns = ["mostecký", "ústecký", "plzeňský", "novosibirský", "staropražský", "mostecká", "plzeňská"]
+    ordinary = ["mostní", "rybářský", "lesnický", "kubický", "lidský", "mořský", "paravojenský", "janský"]
+    assert _admitted(out, towns + ordinary) == {**{w: False for w in towns}, **{w: True for w in ordinary}}
