@@ -39,8 +39,8 @@ install: $(VENV)/.installed
 # gRPC stubs are generated from proto/ and committed (so a wheel works); never edit them by hand.
 # After changing a .proto, run `make proto` and commit the stubs: `make test` fails while they are stale.
 proto: $(VENV)/.installed
-	$(PY) -m build_tools.gen_proto
-	$(PY) -m build_tools.gen_descriptors
+	$(PY) -m tools.gen_proto
+	$(PY) -m tools.gen_descriptors
 
 # buf (protobuf lint and breaking-change check) from npm, into the venv (so `make clean` removes it).
 # Both checks run in `make test`; without npm they fail (a check that cannot run is not a pass).
@@ -115,8 +115,8 @@ fuzz: install lexicons
 	$(PY) bench/fuzz_service.py --lexicons $(LEXICONS) --requests $(FUZZ_REQUESTS)
 
 quality: install
-	$(PY) -m build_tools.czech.quality --shared $(SHARED)
-	$(PY) -m build_tools.czech.heldout --shared $(SHARED)
+	$(PY) -m tools.czech_quality --shared $(SHARED)
+	$(PY) -m tools.czech_heldout --shared $(SHARED)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex clients/node_modules clients/gen

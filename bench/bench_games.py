@@ -53,7 +53,7 @@ import grpc  # noqa: E402
 try:
     from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc  # noqa: E402
 except ImportError:
-    from build_tools import gen_proto  # noqa: E402
+    from tools import gen_proto  # noqa: E402
 
     gen_proto.generate()
     from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc  # noqa: E402

@@ -8,7 +8,7 @@
 Stages (``run``): read the sources (sources.py; ``_read`` turns each into passes, ``Pass``) ->
 expand and judge (pipeline.run over every pass: its expand function and the profile's judge in
 worker processes; the passes come from sources.LIST_PASSES for word and tagged lists and from the
-languages, the table ``LANGUAGES``: expand_pl.py, czech/) -> compile (compile.py: canonical
+languages, the table ``LANGUAGES``: polish/language.py, czech/language.py) -> compile (compile.py: canonical
 tables, tries) -> save (save.py, atomic write). Sources can be combined and repeated.
 
 What each source means per language:
@@ -19,10 +19,10 @@ What each source means per language:
 - --hunspell X.dic (X.aff beside it): Czech: stems with their paradigm flags go to the Czech
   expander. Polish: SGJP's paradigm for a stem SGJP knows; a stem it does not know is
   inflected by analogy with an SGJP lemma of the --headwords lists, corroborated by the
-  entry's affix forms (expand_pl.hunspell_entry_forms, guess_pl); the affix forms are never
+  entry's affix forms (polish/passes.hunspell_entry_forms, polish/guess.py); the affix forms are never
   admitted on their own. Headwords SGJP does not know are inflected by analogy too.
 - --models (Polish): a headword list whose SGJP lemmas are analogy models besides the build's own
-  (build_tools/pl_models.py); their forms are not admitted.
+  (build_tools/polish/models.py); their forms are not admitted.
 """
 
 from __future__ import annotations
@@ -30,27 +30,25 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import importlib
 import os
 import shutil
 import signal
 import sys
 import tempfile
 import time
-from itertools import chain
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import Iterator
 
 from lexicon_service import __version__
 
 from build_tools import pipeline
 from build_tools.defaults import DEFAULT_BUILDS, default_models, default_sources, polish_data_dir
+from build_tools.errors import BuildError
 from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
-from lexicon_service.cli import UserError, run_reporting_errors
-
-
-class BuildError(UserError):
-    """A user-facing build error: one line, exit status 2."""
+from build_tools.pipeline import Pass
+from lexicon_service.cli import run_reporting_errors
 
 
 class Terminated(BaseException):
@@ -187,15 +185,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-class Pass(NamedTuple):
-    """One run of the build's one loop (build_tools.pipeline): the items of a source, the pass that
-    expands them, and where items rejected as unknown-lemma wait for a later pass (Polish)."""
-
-    items: Iterable
-    language: pipeline.Language
-    defer: list | None = None
-
-
 def _source_stream(records, compiler, progress, counter: list):
     """The items of a source for the pipeline; rejections of the reader go straight to the report.
     ``counter``: [lines read, lines read at the last progress update]."""
@@ -216,275 +205,15 @@ def _source_stream(records, compiler, progress, counter: list):
         yield item
 
 
-# --- the languages: the passes each runs over headword and Hunspell sources ---------------------
-class Polish:
-    """Polish: SGJP (Morfeusz 2) expands the headwords; a Hunspell entry gets SGJP's paradigm, or a
-    paradigm guessed by analogy and corroborated by its affix forms; headwords SGJP lacks are
-    inflected by analogy once every list's SGJP lemmas are in (they are the models)."""
-
-    def __init__(self, args, manifest_sources: list) -> None:
-        self.dics = [Path(d) for d in args.hunspell]
-        self.paradigms = _polish_paradigms(args, manifest_sources)   # (.aff, stem -> entries) or None
-        self._workers = args.workers
-        self._attested = None
-        self._reads: dict[Path, tuple] = {}     # .dic -> (its .aff, its entries): read once a build
-        self._affix_forms: dict[Path, list] = {}   # .dic -> its entries' affix forms (the witness's)
-        self._models = None                     # the guessing models made last (guess_pl.Models)
-        self.given = _given_models(args, manifest_sources)     # --models (pl_models.GivenModels)
-        self._hinted = False
-
-    def _dic(self, dic: Path) -> tuple:
-        """(.aff, entries) of a .dic for the witness: the entries as an iterator that reads the
-        file while the witness's workers expand what it has read, and keeps them for the
-        Hunspell pass."""
-        read = self._reads.get(dic)
-        if read is not None:
-            return read[0], iter(read[1])
-        from build_tools.hunspell import read_aff
-        from build_tools.sources import aff_path_for, read_hunspell
-
-        aff = read_aff(aff_path_for(dic))
-        entries: list = []
-        self._reads[dic] = (aff, entries)
-
-        def kept():
-            for e in read_hunspell(dic, aff):
-                entries.append(e)
-                yield e
-        return aff, kept()
-
-    def attested(self):
-        """The words of the build's Hunspell dictionaries, the second witness of SGJP's forms
-        (expand_pl.hunspell_words); None without one."""
-        if self.dics and self._attested is None:
-            from build_tools.expand_pl import hunspell_words
-
-            per_dic: list = []
-            self._attested = hunspell_words(self.dics, reads=[self._dic(d) for d in self.dics],
-                                            workers=self._workers, entry_forms=per_dic)
-            self._affix_forms = dict(zip(self.dics, per_dic))
-            # millions of strings that live until the build ends: out of the collector's sight,
-            # here and in the forked workers (each full collection would walk them)
-            gc.freeze()
-        return self._attested
-
-    def builder_info(self) -> dict:
-        return {}
-
-    def release(self) -> None:
-        """Let go of what the passes shared (the witness, the .dic entries, the models)."""
-        self._attested = None
-        self._reads.clear()
-        self._affix_forms.clear()
-        self._models = None
-
-    def headwords(self, compiler, entries, builder: dict) -> Iterator[Pass]:
-        from build_tools.expand_pl import headword_pass
-
-        builder.update(_polish_builder_info())
-        items = ((e.lemma, e.source, e.line, e.pos) for e in entries)
-        yield Pass(items, headword_pass(compiler.judge, self.attested()), compiler.unknown_headwords)
-
-    def _entry_models(self, compiler, flags_of: dict):
-        """(the lemmas expanded so far, the models for guessing a Hunspell entry's paradigm): those
-        lemmas, and the --models lemmas, with the entry dictionary's flags."""
-        from build_tools.guess_pl import Models
-
-        done = frozenset(h for h in compiler.heads if h not in compiler.models)
-        lemmas = done | self.given.lemmas if self.given is not None else done
-        return done, Models(lemmas, flags_of, like=self._models)
-
-    def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
-        from build_tools.expand_pl import hunspell_pass
-
-        yield from self.finish(compiler)
-        attested = self.attested()             # before the entries are let go: it reads them too
-        aff, read = self._reads.pop(Path(dic), None) or _read_polish_dic(Path(dic))
-        flags_of, stems = _dic_index(read)
-        done, models = self._entry_models(compiler, flags_of)
-        self._hint(len(models))
-        affix_forms = self._affix_forms.pop(Path(dic), None)     # the witness's, one per entry
-        # The entries go to the workers in the order of their endings, each entry of a stem in
-        # file order: a word is guessed after models that share its ending, so a worker then
-        # meets the same models chunk after chunk and makes each model's paradigm about once,
-        # not once per worker (the lexicon does not depend on the order; the report's examples
-        # and the --rejected log list these entries in this order)
-        entries = [e for e in read if isinstance(e, HeadwordEntry)]
-        order = sorted(range(len(entries)), key=[e.lemma[::-1] for e in entries].__getitem__)
-        read = [e for e in read if not isinstance(e, HeadwordEntry)] + [entries[i] for i in order]
-        del entries
-        if affix_forms is not None:     # the item's last field: where its affix forms are
-            index = iter(order)
-            items = ((e.lemma, e.source, e.line, e.flags, next(index)) for e in stream(read))
-        else:
-            items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read))
-        yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
-                                        stems=frozenset(stems), attested=attested,
-                                        affix_forms=affix_forms))
-
-    def finish(self, compiler) -> Iterator[Pass]:
-        """Headwords SGJP does not know, inflected by analogy (expand_pl.guess_headword)."""
-        from build_tools.expand_pl import guess_pass
-        from build_tools.guess_pl import Models
-
-        unknown, compiler.unknown_headwords = compiler.unknown_headwords, []
-        if unknown:
-            models = self._models = Models(chain((h for h in compiler.heads if h not in compiler.models),
-                                                 self.given.lemmas if self.given is not None else ()))
-            self._hint(len(models))
-            if self.paradigms is not None:
-                unknown = yield from self._with_paradigms(compiler, unknown)
-            items = ((e.lemma, e.source, e.line, e.pos) for e in unknown)
-            yield Pass(items, guess_pass(compiler.judge, models))
-
-    def _with_paradigms(self, compiler, unknown: list):
-        """Headwords SGJP does not know that the --paradigms dictionary holds with flags: inflected as
-        its entry would be (a paradigm guessed by analogy and corroborated by the entry's affix
-        forms), with the headword list's line as the source; the dictionary's other entries give
-        nothing. Returns the headwords it does not hold (guessed from the headword alone)."""
-        from build_tools.expand_pl import hunspell_pass
-
-        aff, by_stem = self.paradigms
-        held, rest = [], []
-        for e in unknown:
-            entries = by_stem.get(e.lemma)
-            (held if entries else rest).append((e, entries))
-        if held:
-            done, models = self._entry_models(compiler, {stem: es[0].flags for stem, es in by_stem.items()})
-            items = ((e.lemma, e.source, e.line, entry.flags) for e, entries in held for entry in entries)
-            yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
-                                            stems=frozenset(by_stem)))
-        return [e for e, _ in rest]
-
-    def counts(self, compiler) -> dict:
-        counts = {"guessed_headwords": len(compiler.models)} if compiler.models else {}
-        if self.given is not None:
-            counts.update(models=len(self.given.lemmas), models_not_used=self.given.not_used)
-        return counts
-
-    def _hint(self, n_models: int) -> None:
-        """Few models and no --models: say how to guess from more (not an error)."""
-        if self.given is None and n_models < FEW_MODELS and not self._hinted:
-            self._hinted = True
-            print(f"lexicon-build: note: words SGJP does not know are inflected by analogy with only "
-                  f"{n_models} model{'' if n_models == 1 else 's'} (the build's own SGJP lemmas); pass "
-                  f"--models default (the shipped headwords.txt, wherever the package is installed; the same as "
-                  f"--models data/pl/headwords.txt in a checkout) to take models from a larger list", file=sys.stderr)
+# --- the languages (build_tools/polish/language.py, build_tools/czech/language.py): the passes each
+# runs over headword and Hunspell sources; a build imports only its own language's (module, class)
+LANGUAGES = {"pl": ("build_tools.polish.language", "Polish"), "cs": ("build_tools.czech.language", "Czech")}
 
 
-FEW_MODELS = 50_000     # fewer analogy models than this: --models is suggested (README: measured)
-
-
-def _polish_paradigms(args, manifest_sources: list):
-    """The --paradigms dictionary of a Polish build, recorded in the manifest: (its .aff, stem ->
-    its flagged entries); None without --paradigms."""
-    if not args.paradigms:
-        return None
-    from build_tools.sources import check_text_source, hunspell_files, sha256_of
-
-    dic = Path(args.paradigms)
-    aff_path = hunspell_files(dic, "paradigm source")
-    check_text_source("hunspell", dic)
-    for kind, p in (("paradigms", dic), ("paradigms-aff", aff_path)):
-        manifest_sources.append({"kind": kind, "name": p.name, "sha256": sha256_of(p), "bytes": p.stat().st_size})
-    aff, read = _read_polish_dic(dic)
-    by_stem: dict[str, list] = {}
-    for e in read:
-        if isinstance(e, HeadwordEntry) and e.flags:
-            by_stem.setdefault(e.lemma, []).append(e)
-    return aff, by_stem
-
-
-def _given_models(args, manifest_sources: list):
-    """The --models files (checked as text, recorded in the manifest) read into their SGJP
-    lemmas (pl_models.read_models); None without --models."""
-    if not args.models:
-        return None
-    from build_tools.pl_models import read_models
-    from build_tools.sources import check_text_source, sha256_of
-
-    for f in args.models:
-        p = Path(f)
-        if not p.is_file():
-            raise BuildError(f"--models {f}: " + ("not a file" if p.exists() else "no such file"))
-        check_text_source("models", p)
-        manifest_sources.append({"kind": "models", "name": p.name, "sha256": sha256_of(p),
-                                 "bytes": p.stat().st_size})
-    _polish_builder_info()          # morfeusz2 is there (or a one-line error)
-    return read_models(args.models, workers=args.workers)
-
-
-def _read_polish_dic(dic: Path):
-    """A Polish .dic: (its .aff, its entries)."""
-    from build_tools.hunspell import read_aff
-    from build_tools.sources import aff_path_for, read_hunspell
-
-    aff = read_aff(aff_path_for(dic))
-    return aff, list(read_hunspell(dic, aff))
-
-
-def _dic_index(read: list) -> tuple[dict, set]:
-    """stem -> flags, and the stems, of a .dic's entries."""
-    flags_of: dict[str, str] = {}
-    stems = set()
-    for e in read:
-        if isinstance(e, HeadwordEntry):
-            stems.add(e.lemma)
-            if e.flags:
-                flags_of[e.lemma] = e.flags
-    return flags_of, stems
-
-
-class Czech:
-    """Czech: the paradigm engine (build_tools.czech) over Hunspell stems and flags; headword
-    lists are inflected with the paradigm source (--paradigms)."""
-
-    def __init__(self, args, manifest_sources: list) -> None:
-        from build_tools.czech.build import CzechBuild, CzechSourceError
-        from build_tools.sources import check_text_source
-
-        if args.models:
-            raise BuildError("--models is for Polish builds (Czech: --paradigms)")
-        try:
-            self.czech = CzechBuild(args.paradigms)
-        except CzechSourceError as exc:
-            raise BuildError(str(exc)) from None
-        if args.paradigms:
-            check_text_source("hunspell", args.paradigms, CZECH_ENCODING)
-        if args.headwords:
-            manifest_sources.extend(self.czech.paradigm_manifest())
-
-    def builder_info(self) -> dict:
-        return {"czech_engine": self.czech.engine_manifest()}
-
-    def release(self) -> None:
-        pass
-
-    def headwords(self, compiler, entries, builder: dict) -> Iterator[Pass]:
-        self.czech.use_paradigms()
-        yield self._pass(entries)
-
-    def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
-        from build_tools.sources import read_hunspell
-
-        self.czech.use_dictionary(dic)
-        yield self._pass(stream(read_hunspell(dic)))
-
-    def _pass(self, entries) -> Pass:
-        from build_tools.czech import czech_pass
-
-        czech = self.czech
-        return Pass(*czech_pass(entries, czech.dictionary, stats=czech.stats, headwords=czech.headwords))
-
-    def finish(self, compiler) -> Iterator[Pass]:
-        return iter(())
-
-    def counts(self, compiler) -> dict:
-        return {"guessed_headwords": self.czech.stats["guessed"]}
-
-
-LANGUAGES = {"pl": Polish, "cs": Czech}
-CZECH_ENCODING = "utf-8"      # the Czech engine reads a .dic and its .aff as UTF-8, whatever SET says
+def _language_class(language: str):
+    """The class of a rule set's language, or None when no expander is known for it."""
+    where = LANGUAGES.get(language)
+    return getattr(importlib.import_module(where[0]), where[1]) if where is not None else None
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -502,13 +231,13 @@ def run(args) -> int:
     t0 = time.monotonic()
     rule_set, profile = _rules_and_profile(args)
     language = rule_set.language
-    sources, manifest_sources = _check_sources(args, CZECH_ENCODING if language == "cs" else None)
+    lang_class = _language_class(language)
+    sources, manifest_sources = _check_sources(args, getattr(lang_class, "hunspell_encoding", None))
     if args.paradigms and not args.headwords:
         raise BuildError("--paradigms says how to inflect --headwords lists, and there are none "
                          "(a --hunspell dictionary is inflected by its own flags)")
     out = check_output(Path(args.output))
     name = _lexicon_name(args, out)
-    lang_class = LANGUAGES.get(language)
     lang = lang_class(args, manifest_sources) if lang_class is not None else None
     if lang is None and args.paradigms:
         raise BuildError("--paradigms is for Czech and Polish builds")
@@ -688,18 +417,6 @@ def _read(args, sources, language: str, lang, compiler, builder: dict) -> Iterat
         yield from lang.finish(compiler)
 
 
-def _polish_builder_info() -> dict:
-    try:
-        from importlib.metadata import version
-
-        import morfeusz2
-
-        return {"morfeusz2": version("morfeusz2"),
-                "sgjp": morfeusz2.Morfeusz(generate=True).dict_id()}
-    except Exception as exc:  # reported by the expander itself
-        raise BuildError(f"Polish expansion needs morfeusz2 (pip install morfeusz2): {exc}") from None
-
-
 def _shortened(text: str, limit: int = 80) -> str:
     """An example as the summary shows it: a 50 MB input line is not printed whole."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
@@ -727,7 +444,7 @@ def print_summary(out: Path, manifest: dict, report, seconds: float, models=None
         unknown_to = "SGJP" if manifest["rule_set"].get("language") == "pl" else "the paradigm source"
         w(f"  inflected by analogy ({unknown_to} does not know them; lexicon-service explain "
           f"names the model): {c['guessed_headwords']} headwords\n")
-    if models is not None:      # --models (pl_models.GivenModels)
+    if models is not None:      # --models (polish.models.GivenModels)
         w(f"  analogy models from --models: {len(models.lemmas)} SGJP lemmas of {models.entries} entries; "
           f"not used (no SGJP lemma, or a bad line): {models.not_used}"
           + (f", e.g. {', '.join(models.examples)}" if models.examples else "") + "\n")

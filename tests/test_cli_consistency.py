@@ -24,7 +24,7 @@ def address(lexicon_dir, tmp_path_factory):  # noqa: F811
                               games_db=str(tmp_path_factory.mktemp("games") / "games.db"))
     srv.start()
     yield f"localhost:{port}"
-    srv.stop(None)
+    srv.stop(None).wait()   # its store and lexicons closed: a later in-process build forks only without threads
 
 
 class Cli:

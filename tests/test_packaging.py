@@ -40,7 +40,7 @@ def _clean_env() -> dict:
 # --- the stubs -----------------------------------------------------------------------------------------
 
 def test_committed_stubs_are_what_the_protos_generate():
-    from build_tools import gen_proto
+    from tools import gen_proto
 
     protos = sorted(p.stem for p in (ROOT / "proto").rglob("*.proto"))
     committed = gen_proto.committed_stubs()
@@ -50,14 +50,14 @@ def test_committed_stubs_are_what_the_protos_generate():
 
 def test_committed_descriptor_set_is_what_the_protos_generate():
     """Reflection serves the protos' comments from this committed set; a wheel has no protoc."""
-    from build_tools import gen_descriptors
+    from tools import gen_descriptors
 
     assert gen_descriptors.OUT.read_bytes() == gen_descriptors.descriptor_set(), \
         "api_descriptors.binpb differs from the protos: run `make proto` and commit it"
 
 
 def test_stale_stubs_are_detected(tmp_path):
-    from build_tools import gen_proto
+    from tools import gen_proto
 
     proto_dir = tmp_path / "proto"
     shutil.copytree(ROOT / "proto", proto_dir)

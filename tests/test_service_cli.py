@@ -153,6 +153,11 @@ def test_serve_with_several_processes_on_one_port(tmp_path):
         assert len(_children(proc.pid)) == 2
         # each child in a session of its own: a signal to the supervisor's group reaches it only as relayed
         assert all(os.getsid(child) != os.getsid(proc.pid) for child in _children(proc.pid))
+        # the children map the supervisor's sealed in-memory copies of the lexicon files, not copies of their own
+        for child in _children(proc.pid):
+            maps = Path(f"/proc/{child}/maps").read_text()
+            assert "/memfd:lexicon:pl-scrabble.lex/forms.marisa" in maps, maps
+            assert "/memfd:lexicon:pl-scrabble.lex/readings.bin" in maps, maps
         from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 
         def answers(word: str, connections: int = 8) -> list[bool]:

@@ -20,6 +20,8 @@ Flags override environment variables, which override defaults:
                                       $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service)
   --max-games    LEXICON_MAX_GAMES    10000 games in progress in that file (ended ones do not count);
                                       beyond, CreateGame gets RESOURCE_EXHAUSTED (HTTP 429)
+  --db-wal-limit LEXICON_DB_WAL_LIMIT 64 MiB the games database's write-ahead log may take (checkpointed
+                                      and truncated at half of it, and whenever moves pause for 1 s)
 SIGHUP reloads the lexicons (atomic swap; a failed reload keeps the old ones); SIGTERM/SIGINT stop
 gracefully (running calls get --grace seconds). grpc's C core log is off (GRPC_VERBOSITY=NONE) unless
 GRPC_VERBOSITY is set: it logs a line per unparsable header (see server/README.md).
@@ -38,9 +40,11 @@ import time
 from functools import partial
 
 from lexicon_service.cli import UserError, seconds
+from lexicon_service.games.store import WAL_LIMIT
 
 
 GRPC_VERBOSITY_ENV = "GRPC_VERBOSITY"
+DB_WAL_LIMIT_MIB = WAL_LIMIT >> 20
 
 
 def _env_int(name: str, default: int) -> int:
@@ -63,6 +67,7 @@ BOUNDS = {
     "max_message_bytes": (1024, 256 << 20),
     "max_concurrent_rpcs": (1, 1_000_000),
     "max_games": (1, 100_000),  # each create counts them inside the writers' transaction (0.58 ms at 11,000)
+    "db_wal_limit": (1, 65_536),  # MiB; at half of it the WAL is checkpointed, so one group commit must fit in half
     "http_max_connections": (1, 100_000),  # each open connection holds a socket and a little memory
     "http_receive_timeout": (1, 3_600),  # seconds
 }
@@ -142,6 +147,10 @@ def add_parser(subparsers) -> None:
                    help="games in progress (not ended) the games database may hold, for all processes; beyond, "
                         "CreateGame gets RESOURCE_EXHAUSTED (env LEXICON_MAX_GAMES; default 10000; "
                         f"1-{BOUNDS['max_games'][1]:,})")
+    p.add_argument("--db-wal-limit", type=int, default=None, metavar="MIB",
+                   help="MiB the games database's write-ahead log may take; it is checkpointed and truncated at half "
+                        "of it and whenever moves pause (env LEXICON_DB_WAL_LIMIT; default "
+                        f"{DB_WAL_LIMIT_MIB}; 1-{BOUNDS['db_wal_limit'][1]:,})")
     p.add_argument("--grace", type=partial(seconds, zero_ok=True), default=5.0,
                    help="seconds running calls get on shutdown (default 5)")
     p.add_argument("--log-level", default=os.environ.get("LEXICON_LOG_LEVEL", "INFO"),
@@ -218,6 +227,11 @@ def run(args) -> int:
         from lexicon_service.lexicon import mark_structure_checked
 
         mark_structure_checked(checked.split(","))
+    shared_files = None
+    if os.environ.get(SHARED_FILES_ENV):  # the supervisor's sealed copies (a child never passes them on)
+        from lexicon_service.lexicon import SharedFiles
+
+        shared_files = SharedFiles.from_environment(os.environ.pop(SHARED_FILES_ENV))
     directory = args.lexicons or os.environ.get("LEXICON_DIR") or "lexicons"
     workers = _bounded("workers", args.workers, "LEXICON_WORKERS", 8)
     fast_threads = _bounded("fast_threads", args.fast_threads, "LEXICON_FAST_THREADS", 2)
@@ -225,6 +239,7 @@ def run(args) -> int:
     from lexicon_service.games.service import MAX_GAMES
 
     args.max_games = _bounded("max_games", args.max_games, "LEXICON_MAX_GAMES", MAX_GAMES)
+    args.db_wal_limit = _bounded("db_wal_limit", args.db_wal_limit, "LEXICON_DB_WAL_LIMIT", DB_WAL_LIMIT_MIB)
     http_flags = [f"--{flag.replace('_', '-')}" for flag in ("http_max_connections", "http_receive_timeout",
                                                              "http_allowed_hosts", "http_cors_origins")
                   if getattr(args, flag) is not None]
@@ -293,7 +308,8 @@ def run(args) -> int:
         server, port = create_server(address, directory, workers=workers, fast_threads=fast_threads,
                                      limits=limits, tokens=tokens, tls=tls, load=load_first,
                                      max_concurrent_rpcs=args.max_concurrent_rpcs, reuse_port=args.reuse_port,
-                                     games_db=args.db, max_games=args.max_games)
+                                     games_db=args.db, max_games=args.max_games,
+                                     db_wal_limit=args.db_wal_limit << 20, shared_files=shared_files)
     except OSError as exc:
         raise UserError(str(exc)) from None
     except ReloadError as exc:
@@ -375,7 +391,7 @@ def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_th
 
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
                      servicers={"session": server.game_sessions}, allowed_hosts=allowed_hosts,
-                     cors_origins=cors_origins)
+                     cors_origins=cors_origins, service_health=server.health_status)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),
                                                  ("receive_timeout", receive_timeout)) if value is not None}
@@ -422,6 +438,7 @@ def _split_address(address: str) -> tuple[str, int]:
 
 MAX_DEFAULT_PROCESSES = 4
 CHECKED_TRIES_ENV = "LEXICON_CHECKED_TRIES"  # set by the supervisor for its children (sha256 list)
+SHARED_FILES_ENV = "LEXICON_SHARED_FILES"  # set by the supervisor for its children (SharedFiles.environment)
 SUPERVISOR_PID_ENV = "LEXICON_SUPERVISOR_PID"  # set by the supervisor for its children
 
 
@@ -453,7 +470,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
-    from lexicon_service.lexicon import LexiconError, check_directory_structure
+    from lexicon_service.lexicon import SharedFiles
     from lexicon_service.server.supervisor import Supervisor
 
     host, port = _split_address(address)
@@ -484,7 +501,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
     flags = ["token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results", "max_message_bytes",
-             "max_concurrent_rpcs", "db", "max_games"]
+             "max_concurrent_rpcs", "db", "max_games", "db_wal_limit"]
     if http_address:  # (the HTTP options may come from environment variables, set without --http)
         argv += ["--http", http_address]
         flags += ["http_max_connections", "http_receive_timeout", "http_allowed_hosts", "http_cors_origins"]
@@ -492,13 +509,14 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
         value = getattr(args, flag)
         if value is not None:
             argv += [f"--{flag.replace('_', '-')}", str(value)]
-    # The tries' structure is checked once here, not again by every (re)started child.
+    # The lexicons' files are read (and checked against their manifests) once here, into sealed
+    # in-memory copies every (re)started child maps instead of copying them again: one copy's pages
+    # for all. The tries' structure is checked once here too, not again by every child.
     env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
-    try:
-        env[CHECKED_TRIES_ENV] = ",".join(check_directory_structure(directory))
-    except LexiconError:
-        pass  # the children report it
-    supervisor = Supervisor(argv, processes, env=env)
+    shared = SharedFiles.read_directory(directory)
+    env[SHARED_FILES_ENV] = shared.environment()
+    env[CHECKED_TRIES_ENV] = ",".join(shared.check_structure())
+    supervisor = Supervisor(argv, processes, env=env, pass_fds=shared.fds())
     restore = supervisor.install_signal_handlers()
     try:
         started = supervisor.start()
@@ -519,3 +537,4 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
         return supervisor.run()
     finally:
         restore()
+        shared.close()

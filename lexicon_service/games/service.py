@@ -174,14 +174,29 @@ class GameService:
             self._rule_sets.setdefault(text, rule_set)
         return rule_set
 
+    def _decoded(self, game_id: str, version: int, kind: str, data: str):
+        """A stored event; one that cannot be read back is damage in the file (GameDamaged), not a bug of the
+        call: the game is refused rather than answered from part of its history."""
+        try:
+            return loads(kind, data)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise self.store.damaged_game(game_id, f"event {version} ({str(kind)[:20]!r}) cannot be read: "
+                                                   f"{str(exc)[:80]}") from exc
+
     def fold_rows(self, game_id: str, rows, record: bool = False) -> GameState:
-        if not rows or rows[0][1] != "created":
+        if not rows:
             raise GameNotFound(game_id)
-        created = loads("created", rows[0][2])
-        rule_set = self._rule_set(created.rule_set_text)
+        if rows[0][1] != "created":
+            raise self.store.damaged_game(game_id, f"its first event is {str(rows[0][1])[:20]!r}, not 'created'")
+        created = self._decoded(game_id, 1, "created", rows[0][2])
+        try:
+            rule_set = self._rule_set(created.rule_set_text)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise self.store.damaged_game(game_id, f"its rule set cannot be read: {str(exc)[:80]}") from exc
         # Every game of a rule set shares one copy of its text (kept by the cached state).
         created = dataclasses.replace(created, rule_set_text=rule_set.source_text)
-        return fold(game_id, created, [(v, loads(k, d)) for v, k, d in rows[1:]], rule_set, record)
+        return fold(game_id, created, [(v, self._decoded(game_id, v, k, d)) for v, k, d in rows[1:]], rule_set,
+                    record)
 
     def _current(self, game_id: str) -> GameState:
         """The cached state caught up with the store. Call with the game's lock held."""
@@ -198,7 +213,7 @@ class GameService:
             else:
                 state = state.copy()  # the cached object may be being read by a call answering outside the lock
                 for version, kind, data in rows:
-                    state.apply(loads(kind, data))
+                    state.apply(self._decoded(game_id, version, kind, data))
                     assert state.version == version
         self._remember(game_id, state)
         return state
@@ -749,7 +764,7 @@ class GameService:
             for row in pending:
                 seen.append(row)
                 version, kind, data = row
-                event = loads(kind, data)
+                event = self._decoded(game_id, version, kind, data)
                 if isinstance(event, MoveUndone):
                     local = self.fold_rows(game_id, seen)
                 else:

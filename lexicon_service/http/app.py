@@ -315,8 +315,11 @@ class _Api:
 
 def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: int = 8, fast_threads: int = 2,
                is_serving=None, servicers: dict | None = None, max_streams: int = 64,
-               heartbeat: float = 15.0, allowed_hosts: HostAllowList | None = None, cors_origins=()) -> Starlette:
+               heartbeat: float = 15.0, allowed_hosts: HostAllowList | None = None, cors_origins=(),
+               service_health=None) -> Starlette:
     """The app over `registry`. `is_serving()` (default: the lexicons are loaded) drives /healthz.
+    `service_health(name)` ("SERVING", "NOT_SERVING", None for an unknown name; the gRPC server's
+    LexiconServer.health_status) answers /healthz?service=<name>, as grpc.health.v1 Check does.
     `servicers` adds servicers by the name api.ApiRoute.service gives them ("session": the game sessions,
     with their event stream: at most `max_streams` open, a heartbeat every `heartbeat` s).
     `allowed_hosts`: the Host names answered (default: localhost, 127.0.0.1, [::1]; serve passes
@@ -338,6 +341,12 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
         return Response(openapi, media_type=JSON)
 
     async def healthz(request: Request) -> Response:
+        service = request.query_params.get("service")
+        if service is not None and service_health is not None:
+            status = service_health(service)
+            if status is None:
+                return JSONResponse({"status": "SERVICE_UNKNOWN"}, status_code=404)
+            return JSONResponse({"status": status}, status_code=200 if status == "SERVING" else 503)
         ok = serving()
         return JSONResponse({"status": "SERVING" if ok else "NOT_SERVING"}, status_code=200 if ok else 503)
 

@@ -13,7 +13,11 @@ one status here (`_status_of`), falling back to the server's common mapping (err
 | StaleVersion         | ABORTED             | trailing metadata `lexicon-version`      |
 | LexiconUnavailable   | UNAVAILABLE         |                                          |
 | TooManyGames         | RESOURCE_EXHAUSTED  | (HTTP 429)                               |
+| StoreUnavailable     | UNAVAILABLE         | the games database cannot write now (disk full, read-only); nothing stored, retry |
 | sqlite3 operational  | UNAVAILABLE         | the games database failed; nothing stored |
+| GameDamaged          | DATA_LOSS           | the game's stored history cannot be read whole (HTTP 500) |
+
+Database errors are logged by the store's logger, one line per kind per 10 s (lexicon_service/ratelimit.py).
 """
 
 from __future__ import annotations
@@ -25,16 +29,19 @@ import sqlite3
 import grpc
 
 from lexicon_service.games.errors import (
+    GameDamaged,
     GameNotFound,
     InvalidInput,
     LexiconUnavailable,
     PermissionDenied,
     Refused,
     StaleVersion,
+    StoreUnavailable,
     TooManyGames,
     Unauthenticated,
 )
 from lexicon_service.games.service import GameService
+from lexicon_service.games.store import log as database_log
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import FieldError, bounded, status_of
@@ -72,8 +79,12 @@ def _game_status_of(exc: BaseException):
         return grpc.StatusCode.UNAVAILABLE, str(exc), ()
     if isinstance(exc, TooManyGames):
         return grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc), ()
+    if isinstance(exc, StoreUnavailable):  # logged by the store
+        return grpc.StatusCode.UNAVAILABLE, str(exc), ()
+    if isinstance(exc, GameDamaged):
+        return grpc.StatusCode.DATA_LOSS, str(exc), ()
     if isinstance(exc, sqlite3.OperationalError):  # locked past the busy timeout, disk full, I/O: nothing was stored
-        log.warning("the games database failed: %s", exc)
+        database_log.warning("the games database failed: %s", exc, extra={"kind": "failed call"})
         return grpc.StatusCode.UNAVAILABLE, f"the games database failed ({exc}); nothing was changed, retry", ()
     code, message = status_of(exc)
     return code, message, ()
