@@ -93,15 +93,15 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
 
 
 def _plurality_guess(lemma: str, pos: str | None, idx) -> tuple[str, str] | None:
-    """When no ending's words agree: the largest class at the longest ending shared by at least
-    MIN_WORDS words (krůta: of the -ta words 732 are ZQ feminines, 595 PD masculines like husita)."""
+    """When no ending's words agree: the largest class at the longest ending shared by as many words
+    as an agreeing ending needs (3; 10 for two letters: qqqxyz stays unclassified) (krůta: of the -ta words 732 are ZQ feminines, 595 PD masculines like husita)."""
     for k in range(min(MAX_ENDING, len(lemma) - 1), MIN_ENDING - 1, -1):
         counts = idx.get(lemma[-k:])
         if not counts:
             continue
         if pos:
             counts = {f: v for f, v in counts.items() if pos_fits(lemma, f, pos)}
-        if sum(v[0] for v in counts.values()) < MIN_WORDS:
+        if sum(v[0] for v in counts.values()) < (MIN_WORDS if k > 2 else MIN_WORDS_SHORT_ENDING):
             continue
         _core, (_n, fulls, models) = max(counts.items(), key=lambda kv: (kv[1][0], kv[0]))
         flags = max(fulls.items(), key=lambda kv: (kv[1], kv[0]))[0]
