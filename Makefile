@@ -26,8 +26,8 @@ FUZZ_REQUESTS ?= 200000
 
 .PHONY: install run test e2e chromium bench fuzz quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
-# Installed once per change of pyproject.toml; the stamp keeps `make test` fast afterwards.
-$(VENV)/.installed: pyproject.toml
+# Installed once per change of pyproject.toml or of the C core; the stamp keeps `make test` fast afterwards.
+$(VENV)/.installed: pyproject.toml lexicon_service/movegen/_core.c
 	@echo "install: pip installs this package (editable) with its dependencies and the test tools ([dev]) into $(VENV)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip

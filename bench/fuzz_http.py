@@ -97,6 +97,22 @@ class HttpFuzzer:
                     "play": {"position": r.choice(["8H", "H8", "8Z", "", self.text(4)]), "word": self.text(15).upper()}}
             if r.random() < 0.3:
                 body["board"] = [("." * 15 if r.random() < 0.8 else self.text(20)) for _ in range(r.choice([0, 15, 16, 27]))]
+        elif rpc == "GenerateMoves":
+            # each field mostly valid, so that most bodies reach the generator
+            body = {"lexicon": self.lexicon(), "rack": r.choice(["KOTABC?", "??KOTAB", "AEINRSW", "KOT", "???", "",
+                                                                  self.text(9).upper()]),
+                    "limit": r.choice([0, 1, 10, 10, 100, self.number()]),
+                    "minLength": r.choice([0, 0, 0, 2, self.number()]),
+                    "mustUse": r.choice(["", "", "", "?", self.text(3)]),
+                    "mustContain": r.choice(["", "", "", "KOT", self.text(8)]),
+                    "playsOnly": r.random() < 0.3, "sort": "" if r.random() < 0.8 else r.choice(["score", self.text(6)])}
+            if r.random() < 0.2:
+                body["setup"] = [{"position": r.choice(["8H", "H8", "8Z", "", self.text(4)]), "word": self.text(8).upper()}
+                                 for _ in range(r.choice([1, 3]))]
+            if r.random() < 0.3:
+                body["board"] = [("." * 15 if r.random() < 0.8 else self.text(20)) for _ in range(r.choice([0, 15, 16, 27]))]
+            if r.random() < 0.2:
+                body["bagCount"] = self.number()
         elif rpc == "ReplayGame":
             body = {"ruleSet": r.choice(["pl-scrabble", "cs-scrabble", "", self.text(4)]),
                     "gcg": r.choice(["\n", "\r", "\r\n", "\u2028"]).join(

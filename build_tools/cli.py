@@ -148,6 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    p.add_argument("--move-graph-only", metavar="LEX.lex",
+                   help="add the move graph (moves.kwg, for move generation) to an existing lexicon and stop")
     p.add_argument("--rules", metavar="RULESET",
                    help="rule set id (pl-scrabble, cs-scrabble, cs-kriskros) or path to a .rules file")
     p.add_argument("--defaults", metavar="RULESET", choices=DEFAULT_BUILDS,
@@ -173,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Polish: a headword list whose SGJP lemmas serve as analogy models for the headwords and "
                    "Hunspell stems SGJP does not know, besides the build's own SGJP lemmas; their forms are not "
                    "admitted (e.g. 'default', the shipped headwords.txt, for a build from a short list of new words)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.lex",
+    p.add_argument("-o", "--output", metavar="OUT.lex",
                    help="lexicon to write (a directory; its parent directories are created if missing); an "
                    "existing lexicon there is replaced, anything else is refused")
     p.add_argument("--name", help="lexicon name (default: the output's file name without .lex)")
@@ -225,6 +227,8 @@ def _same_file(a: str, b: str) -> bool:
 
 def run(args) -> int:
     """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
+    from lexicon_service.movegen.graph import build_move_graph
+
     from build_tools.compile import Compiler
     from build_tools.save import check_output, save_lexicon, tables_json
 
@@ -297,8 +301,9 @@ def run(args) -> int:
         "builder": builder,
         "options": {"profile": profile.name, "rules": rule_set.id},
     }
+    move_graph = build_move_graph(forms.keys(), rule_set)                              # move graph
     save_lexicon(out, forms, heads, tables, readings, manifest,                       # save
-                 tables_bytes=encoded[0] if encoded else None)
+                 tables_bytes=encoded[0] if encoded else None, move_graph=move_graph)
     print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
@@ -526,6 +531,12 @@ def resolve_arguments(parser: argparse.ArgumentParser, args, spool_dir: Path) ->
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.move_graph_only:
+        from build_tools.save import add_move_graph
+
+        return run_reporting_errors("lexicon-build", lambda a: add_move_graph(a.move_graph_only) and 0, args)
+    if args.output is None:
+        parser.error("the following arguments are required: -o/--output")
     with tempfile.TemporaryDirectory(prefix="lexicon-build-") as spool_dir, sigterm_raises():
         return run_reporting_errors("lexicon-build", _run_interruptible, parser, args, Path(spool_dir))
 

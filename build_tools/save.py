@@ -22,9 +22,10 @@ import re
 import shutil
 from pathlib import Path
 
-from lexicon_service.lexicon import FILES, FORMAT, FORMAT_VERSION
+from lexicon_service.lexicon import FILES, FORMAT, FORMAT_VERSION, OPTIONAL_FILES
 
 MANIFEST = "manifest.json"
+MOVE_GRAPH = "moves.kwg"
 _TEMPORARY = re.compile(r"^(?P<name>.+)\.(?P<kind>tmp|old)-(?P<pid>\d+)$")
 
 
@@ -75,7 +76,7 @@ def _pid_alive(pid: int) -> bool:
 
 
 def _holds_only_lexicon_files(path: Path) -> bool:
-    allowed = {*FILES, MANIFEST}
+    allowed = {*FILES, *OPTIONAL_FILES, MANIFEST}
     try:
         return all(p.name in allowed and p.is_file() and not p.is_symlink() for p in path.iterdir())
     except OSError:
@@ -126,9 +127,10 @@ def tables_json(tables: dict) -> bytes:
 
 
 def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, readings: bytes,
-                 manifest: dict, *, tables_bytes: bytes | None = None) -> Path:
+                 manifest: dict, *, tables_bytes: bytes | None = None, move_graph: bytes | None = None) -> Path:
     """Write the lexicon to ``out`` (a directory), replacing a previous lexicon (never anything
-    else) only when the new one is complete. Returns the path. ``tables_bytes``: ``tables_json(tables)``."""
+    else) only when the new one is complete. Returns the path. ``tables_bytes``: ``tables_json(tables)``;
+    ``move_graph``: the bytes of moves.kwg (lexicon_service/movegen/graph.py), None for none."""
     out = check_output(out)
     remove_stale_temporaries(out.parent)
     tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
@@ -146,7 +148,9 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
         files["tables.json"] = _write(tmp / "tables.json",
                                       tables_bytes if tables_bytes is not None else _json_bytes(tables))
         files["readings.bin"] = _write(tmp / "readings.bin", readings)
-        assert set(files) == set(FILES)
+        if move_graph is not None:
+            files[MOVE_GRAPH] = _write(tmp / MOVE_GRAPH, move_graph)
+        assert set(FILES) <= set(files) <= {*FILES, *OPTIONAL_FILES}
         manifest = dict(manifest, format=FORMAT, format_version=FORMAT_VERSION, files=files)
         _write(tmp / MANIFEST, _json_bytes(manifest))
         if out.exists() or out.is_symlink():
@@ -166,3 +170,29 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
         else:
             old.unlink()
     return out
+
+
+def add_move_graph(path: str | os.PathLike) -> Path:
+    """Build the move graph of an existing lexicon from its forms and add it (replacing one there):
+    moves.kwg is written under a temporary name and renamed, then the manifest the same way, so a
+    reader sees the old lexicon or the new one."""
+    from lexicon_service.lexicon import load_lexicon
+    from lexicon_service.movegen.graph import build_move_graph
+
+    root = Path(path)
+    with load_lexicon(root) as lexicon:
+        data = build_move_graph(lexicon.keys(), lexicon.rule_set)
+    manifest = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+    tmp_graph = root / f"{MOVE_GRAPH}.tmp-{os.getpid()}"
+    tmp_manifest = root / f"{MANIFEST}.tmp-{os.getpid()}"
+    try:
+        entry = _write(tmp_graph, data)
+        os.rename(tmp_graph, root / MOVE_GRAPH)
+        manifest["files"] = dict(manifest["files"], **{MOVE_GRAPH: entry})
+        _write(tmp_manifest, _json_bytes(manifest))
+        os.rename(tmp_manifest, root / MANIFEST)
+    finally:
+        for tmp in (tmp_graph, tmp_manifest):
+            if tmp.exists():
+                tmp.unlink()
+    return root

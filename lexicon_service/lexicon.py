@@ -15,6 +15,8 @@ temporary directory and renamed into place only when complete:
                       explain reads the same way)
     readings.bin      provenance: uint32 offsets[n_forms + 1] indexed by the form's trie id,
                       then uint64 records (headword id << 32 | tag set id), little-endian
+    moves.kwg         optional: the move graph (lexicon_service/movegen/graph.py); a lexicon
+                      without it serves checks, and move generation names the command that adds it
 
 Loading reads the tries and tables into memory and maps a private copy of readings.bin (never a
 file that can change under the server), checks every file's size and sha256 on the bytes it uses,
@@ -42,6 +44,7 @@ FORMAT = "czpl-lexicon"
 FORMAT_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
 FILES = ("forms.marisa", "headwords.marisa", "tables.json", "readings.bin")
+OPTIONAL_FILES = ("moves.kwg",)  # checked like the others when the manifest lists them
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 MAX_FILE_BYTES = 4 << 30  # no lexicon file is this large; a bigger one is not read
 
@@ -137,13 +140,13 @@ def read_manifest(path: str | os.PathLike) -> dict:
 def verify_files(root: Path, manifest: dict) -> None:
     """Check every file's size and sha256 against the manifest (as loading does)."""
     files = _listed_files(root, manifest)
-    for name in FILES:
+    for name in [*FILES, *(n for n in OPTIONAL_FILES if n in files)]:
         _check_file(root / name, files[name], _sha256(root / name) if (root / name).is_file() else None)
 
 
 def _listed_files(root: Path, manifest: dict) -> dict:
     files = manifest.get("files")
-    if (not isinstance(files, dict) or set(files) != set(FILES)
+    if (not isinstance(files, dict) or not set(FILES) <= set(files) <= {*FILES, *OPTIONAL_FILES}
             or not all(isinstance(v, dict) for v in files.values())):
         raise LexiconCorruptError(f"{root}: manifest does not list the lexicon's files")
     return files
@@ -559,8 +562,24 @@ class Lexicon:
         except BaseException:
             self._file.close()
             raise
+        self.move_graph = None  # the move graph's arcs (movegen/graph.py), when the lexicon has one
+        if "moves.kwg" in files:
+            self.move_graph = self._load_move_graph(files["moves.kwg"], verify)
         # Fast bound membership test (the hot path of the rules engine).
         self.is_admissible = self._forms.__contains__
+
+    def _load_move_graph(self, want: dict, verify: bool) -> bytes:
+        from lexicon_service.movegen.graph import MoveGraphError, parse_move_graph
+
+        p = self.path / "moves.kwg"
+        try:
+            return parse_move_graph(_read_checked(p, want, verify), self.rule_set)
+        except MoveGraphError as exc:
+            self.close()
+            raise LexiconCorruptError(f"{p}: {exc}") from None
+        except BaseException:
+            self.close()
+            raise
 
     # --- membership -------------------------------------------------------------------------
     def is_admissible(self, key: str) -> bool:  # replaced per instance by the trie's own method

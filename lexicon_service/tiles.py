@@ -410,7 +410,14 @@ class TileSet:
         return tuple(out)
 
     def rack_text(self, rack) -> str:
-        return "".join(BLANK if x == BLANK else (f"[{x}]" if len(x) > 1 else x) for x in rack)
+        """Rack letters as text that `spell_rack` reads back as the same tiles: multi-letter tiles in
+        brackets, and a single letter that would merge with the next ("[C]H" is a C and an H tile)."""
+        rack = list(rack)
+        out = []
+        for i, x in enumerate(rack):
+            following = rack[i + 1] if i + 1 < len(rack) and rack[i + 1] != BLANK else None
+            out.append(BLANK if x == BLANK else (f"[{x}]" if self.needs_brackets(x, following) else x))
+        return "".join(out)
 
 
 def _split_keep(text: str, sep: str):

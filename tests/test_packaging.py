@@ -105,7 +105,7 @@ def wheel(tmp_path_factory) -> Path:
         shutil.copy2(ROOT / name, src / name)
     for package in PACKAGES:
         shutil.copytree(ROOT / package, src / package,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"))
     _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
           "-w", base / "dist", src], env=_clean_env())
     (whl,) = (base / "dist").glob("*.whl")
@@ -136,6 +136,8 @@ def test_wheel_holds_every_runtime_file(wheel):
                    "lexicon_service/grpc_gen/lexicon_pb2_grpc.py", "lexicon_service/grpc_gen/game_pb2.py",
                    "lexicon_service/grpc_gen/game_pb2_grpc.py"):
         assert needed in names
+    # the move generator's C core, compiled by the wheel build
+    assert any(n.startswith("lexicon_service/movegen/_core") and n.endswith(".so") for n in names)
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "lexicon-build = build_tools.cli:main" in text
@@ -188,6 +190,11 @@ def test_wheel_builds_and_serves_in_a_fresh_venv(venv, tmp_path):
                    env=env, stdin="kotami\nzrobiłbym\nlidarem\nkotx\n", check=False)
     assert checked.returncode == 1
     assert checked.stdout.splitlines() == ["kotami\tvalid", "zrobiłbym\tvalid", "lidarem\tvalid", "kotx\tinvalid"]
+    # the compiled move generator works from the wheel, on the graph lexicon-build wrote
+    best = _run([bin_ / "python", "-I", "-c", "import sys; from lexicon_service.lexicon import load_lexicon; "
+                 "from lexicon_service.movegen import generate_moves; lex = load_lexicon(sys.argv[1]); "
+                 "print(generate_moves(lex.rule_set, None, 'TOK', lex, limit=1)[0].play)", lexicons / "w.lex"], env=env)
+    assert best.stdout.split() == ["8F", "KOT"]
 
     port = _free_port()
     server = subprocess.Popen([bin_ / "lexicon-service", "serve", "--address", f"127.0.0.1:{port}",

@@ -91,6 +91,14 @@ def test_racks(kk, cs):
     assert kk.rack_text(("CH", "A", "?")) == "[CH]A?"
 
 
+def test_rack_text_reads_back_as_the_same_tiles(kk, cs):
+    # A C tile before an H tile would read back as the CH tile in Kris Kros: it is bracketed
+    for rack in (("C", "H"), ("A", "C", "H", "C"), ("C", "?", "H"), ("CH", "C", "H"), ("H", "C")):
+        assert kk.spell_rack(kk.rack_text(rack)) == rack
+    assert kk.rack_text(("C", "H", "A")) == "[C]HA"
+    assert cs.rack_text(("C", "H")) == "CH"          # Czech Scrabble has no CH tile
+
+
 def test_text_of_key_refuses_foreign_characters(kk):
     with pytest.raises(UnknownLetterError):
         kk.text_of_key("\ue050")

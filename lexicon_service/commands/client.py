@@ -8,15 +8,16 @@
     lexicon-service client validate -l pl-scrabble --rack PRÓBUJE "8B PRÓBUJE"
     lexicon-service client score -r pl-scrabble --board board.txt "9F DAR"
     lexicon-service client replay -l pl-scrabble game.gcg
+    lexicon-service client moves -l pl-scrabble --rack KOTABC? --setup "8E PIES" -n 5
     lexicon-service client lexicons | rulesets | health
 
 --address (env LEXICON_ADDRESS, default localhost:50051), --token (env LEXICON_TOKEN),
 --tls-ca FILE (TLS, verifying the server with this CA; env LEXICON_TLS_CA), --timeout, --json, before
-the call or after it. `check`, `explain`, `validate`, `score` and `replay` take the options of the
-local commands of those names (--rules, --board, --place, --rack, --lexicon; words from stdin when
-none are given) and print the same answers (`check`: a note such as a letter that is no tile goes to
+the call or after it. `check`, `explain`, `validate`, `score`, `replay` and `moves` take the options of
+the local commands of those names (--rules, --board, --place, --setup, --rack, --lexicon; words from stdin
+when none are given) and print the same answers (`check`: a note such as a letter that is no tile goes to
 stderr; with --verdict-only only the judge's "play acceptable" or "play NOT acceptable").
-Exit status 0 when all is valid / agrees, 1 when not, 2 on an error.
+Exit status 0 when all is valid / agrees (`moves`: a play was found), 1 when not, 2 on an error.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import sys
 from lexicon_service.cli import INT32, UserError, check_token, seconds, whole_number
 from lexicon_service.commands.check import input_words, verdict_line
 from lexicon_service.commands.explain import explanation_lines
+from lexicon_service.commands.moves import add_generate_arguments, exit_status, format_moves
 from lexicon_service.commands.replay import add_replay_arguments
 from lexicon_service.commands.validate import add_move_arguments, format_move, join_plays, read_board_rows
 
@@ -82,6 +84,11 @@ def add_parser(subparsers) -> None:
     r = sub.add_parser("replay", help="ReplayGame: validate and score a GCG record", parents=anywhere)
     add_replay_arguments(r)
     r.add_argument("-l", "--lexicon", default="", help="lexicon name on the server (judges the words)")
+
+    g = sub.add_parser("moves", help="GenerateMoves: the best legal moves from a rack on a board", parents=anywhere)
+    add_generate_arguments(g, setup_help="plays the server puts on the board first, in order (words not checked)",
+                           json_option=False)  # --json comes with the options of every call
+    g.add_argument("-l", "--lexicon", required=True, help="lexicon name on the server (it needs a move graph)")
 
     sub.add_parser("lexicons", help="ListLexicons", parents=anywhere)
     rs = sub.add_parser("rulesets", help="ListRuleSets", parents=anywhere)
@@ -191,7 +198,7 @@ def run(args) -> int:
     from lexicon_service.rules.reasons import PlayError
 
     if not args.client_command:
-        raise UserError("which call? check, explain, find, validate, score, replay, lexicons, rulesets, health")
+        raise UserError("which call? check, explain, find, validate, score, replay, moves, lexicons, rulesets, health")
     if args.client_command == "game":
         from lexicon_service.commands import game_client
 
@@ -238,6 +245,19 @@ def run(args) -> int:
             elif cmd == "replay":
                 resp = game.ReplayGame(game_pb2.ReplayGameRequest(
                     lexicon=args.lexicon, rule_set=args.rules or "", gcg=_read(args.gcg)), **call)
+            elif cmd == "moves":
+                setup = []
+                for play in join_plays(args.setup):
+                    try:
+                        position, word = split_play(play)
+                    except PlayError as exc:
+                        raise UserError(f"--setup {play!r}: {exc.code.value}: {exc}") from None
+                    setup.append(game_pb2.Play(position=position, word=word))
+                resp = game.GenerateMoves(game_pb2.GenerateMovesRequest(
+                    lexicon=args.lexicon, rule_set=args.rules or "", rack=args.rack, setup=setup,
+                    board=_board_rows(args), limit=0 if args.all else args.n,
+                    min_length=args.min_length, must_use=args.must_use, must_contain=args.must_contain,
+                    plays_only=args.plays_only), **call)
             elif cmd == "lexicons":
                 resp = lex.ListLexicons(lexicon_pb2.ListLexiconsRequest(), **call)
             elif cmd == "rulesets":
@@ -247,6 +267,14 @@ def run(args) -> int:
         except grpc.RpcError as exc:
             raise UserError(f"{exc.code().name}: {exc.details()}") from None
 
+    if cmd == "moves":  # --json: the lines `moves --json` prints
+        lines = format_moves([(m.play, m.score, m.leave, m.words) for m in resp.moves], args.json)
+        if lines:
+            print("\n".join(lines))
+        if resp.truncated and args.all:
+            print(f"(more moves: the server sends at most {len(resp.moves)})", file=sys.stderr)
+        return exit_status(game_pb2.GeneratedMoveKind.Name(m.kind)[len("GENERATED_MOVE_KIND_"):].lower()
+                           for m in resp.moves)
     if args.json and cmd in ("validate", "score"):
         for _, answer in answers:
             print(json_format.MessageToJson(answer, ensure_ascii=False, indent=2))

@@ -133,7 +133,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--max-words", type=int, default=None,
                    help=f"CheckWords words per request (default 10000; 1-{BOUNDS['max_words'][1]:,})")
     p.add_argument("--max-results", type=int, default=None,
-                   help=f"FindWords results per request (default 1000; 1-{BOUNDS['max_results'][1]:,})")
+                   help=f"FindWords results and GenerateMoves moves per request (default 1000; 1-{BOUNDS['max_results'][1]:,})")
     p.add_argument("--max-message-bytes", type=int, default=None,
                    help="largest request accepted (default 4 MiB; "
                         f"{BOUNDS['max_message_bytes'][0]:,}-{BOUNDS['max_message_bytes'][1]:,})")

@@ -71,13 +71,35 @@ def read_board_rows(path: str) -> list[str]:
     return [row for row in rows if row]
 
 
-def _read_board(rule_set, path: str):
+def read_board(rule_set, path: str):
     from lexicon_service.rules import Board, BoardError
 
     try:
         return Board.from_rows(rule_set, read_board_rows(path))
     except BoardError as exc:
         raise UserError(f"{path}: {exc}") from None
+
+
+def check_rack(rule_set, rack: str) -> None:
+    """A rack the rule set can hold (`validate`, `moves`), else an error naming --rack."""
+    from lexicon_service.tiles import UnknownLetterError
+
+    try:
+        rack_tiles = rule_set.tile_set.spell_rack(rack)
+    except UnknownLetterError as exc:
+        raise UserError(f"--rack: {exc}") from None
+    if len(rack_tiles) > rule_set.rack_size:
+        raise UserError(f"--rack: {len(rack_tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
+
+
+def setup_board(rule_set, board, plays, hint: str = "") -> None:
+    """Apply `--setup` plays to `board` (`validate`, `moves`); one that cannot be placed is an error."""
+    from lexicon_service.rules import SetupError, apply_setup
+
+    try:
+        apply_setup(rule_set, board, plays)
+    except SetupError as exc:
+        raise UserError(f"--setup {exc.play!r}: {exc}{hint}") from None
 
 
 def place_tiles(board, text: str) -> None:
@@ -140,7 +162,6 @@ def format_result(play: str, result) -> list[str]:
 
 def run(args) -> int:
     from lexicon_service.rules import Board, RuleSetError, load_rule_set, validate_move
-    from lexicon_service.tiles import UnknownLetterError
 
     if not args.rules:
         raise UserError("--rules is required (a rule set id such as pl-scrabble, or a .rules file)")
@@ -148,22 +169,12 @@ def run(args) -> int:
         rule_set = load_rule_set(args.rules)
     except RuleSetError as exc:
         raise UserError(str(exc)) from None
-    board = _read_board(rule_set, args.board) if args.board else Board.empty(rule_set)
+    board = read_board(rule_set, args.board) if args.board else Board.empty(rule_set)
     for text in args.place:
         place_tiles(board, text)
     if args.rack:  # the rack surrounds the plays: unreadable is an error, as in the server
-        try:
-            rack_tiles = rule_set.tile_set.spell_rack(args.rack)
-        except UnknownLetterError as exc:
-            raise UserError(f"--rack: {exc}") from None
-        if len(rack_tiles) > rule_set.rack_size:
-            raise UserError(f"--rack: {len(rack_tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
-    for setup in args.setup:
-        result = validate_move(rule_set, board, None, setup)
-        if result.score is None:
-            raise UserError(f"--setup {setup!r}: {result.reason.value}: {result.message} (--place puts tiles "
-                            "without the rules of a play)")
-        board.apply(result)
+        check_rack(rule_set, args.rack)
+    setup_board(rule_set, board, args.setup, hint=" (--place puts tiles without the rules of a play)")
     judge = None
     if args.lexicon:
         from lexicon_service.commands.replay import _judge

@@ -56,7 +56,13 @@ from lexicon_service.games.events import (
 from lexicon_service.games.rules import CHALLENGE_RULES, GameOptions
 from lexicon_service.games.state import ENDED, FINAL_PASS, PLAYING, GameState, fold
 from lexicon_service.games.store import NOT_A_PLAYER
-from lexicon_service.rules.moves import end_of_game_adjustments, validate_move
+from lexicon_service.rules.game import (
+    BAG_BELOW_MINIMUM,
+    EXCHANGES_NOT_ALLOWED,
+    MORE_THAN_BAG,
+    exchange_refusal,
+)
+from lexicon_service.rules.moves import validate_move
 from lexicon_service.rules.reasons import Reason
 from lexicon_service.rules.ruleset import parse_rule_set
 from lexicon_service.tiles import UnknownLetterError
@@ -313,21 +319,18 @@ class GameService:
                 self._after_turn(work, events, deadline)
 
     def _end(self, work: GameState, reason: str, at: float, went_out: int | None = None) -> GameEnded:
-        adjustments = end_of_game_adjustments(work.rule_set, work.racks, went_out)
+        adjustments = work.flow.end_adjustments(went_out)
         return GameEnded(reason, went_out, tuple(adjustments), work.time_penalties(at), at)
 
     def _after_turn(self, work: GameState, events: list, at: float) -> None:
         """The game-end rules that a scoreless turn can trigger (RULES.md section 6)."""
         if work.status != PLAYING:
             return
-        end = work.rule_set.end
-        if end.passing_rounds and work.passes_in_a_row >= end.passing_rounds * work.n_players:
-            if work.options.start_redraw and work.board.is_empty():
-                self._emit(work, events, self._redraw(work, at))
-            else:
-                self._emit(work, events, self._end(work, "passes", at))
-        elif end.scoreless_turns and work.scoreless_turns >= end.scoreless_turns:
-            self._emit(work, events, self._end(work, "scoreless-turns", at))
+        due = work.flow.due_end()
+        if work.flow.passing_rounds_over() and work.options.start_redraw and work.board.is_empty():
+            self._emit(work, events, self._redraw(work, at))
+        elif due is not None:
+            self._emit(work, events, self._end(work, due, at))
 
     def _shuffle_in(self, work: GameState, tiles) -> tuple[str, ...]:
         """The bag with `tiles` put back at random places (the bag's order is already random, so this
@@ -567,12 +570,13 @@ class GameService:
             raise InvalidInput("exchange", str(exc), Reason.UNKNOWN_LETTER.value) from None
         if not tiles:
             raise InvalidInput("exchange", "no tiles")
-        if not rs.exchange.allowed:
+        refusal = exchange_refusal(rs, len(work.bag), len(tiles))
+        if refusal == EXCHANGES_NOT_ALLOWED:
             raise Refused("EXCHANGE_NOT_ALLOWED", f"{rs.id} has no exchanges")
-        if len(work.bag) < rs.exchange.min_tiles_in_bag:
+        if refusal == BAG_BELOW_MINIMUM:
             raise Refused("BAG_TOO_SMALL", f"{len(work.bag)} tiles in the bag; an exchange needs at least "
                                            f"{rs.exchange.min_tiles_in_bag}")
-        if len(tiles) > len(work.bag):
+        if refusal == MORE_THAN_BAG:
             raise Refused("BAG_TOO_SMALL", f"{len(tiles)} tiles to exchange, {len(work.bag)} in the bag")
         missing = Counter(tiles) - Counter(work.racks[p])
         if missing:

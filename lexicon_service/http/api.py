@@ -139,6 +139,8 @@ ROUTES = (
              "Is the play legal, are its words admissible, what does it score (ValidateMove).", body=True, fast=True),
     ApiRoute("POST", "/v1/moves:score", "game", "ScoreMove", game_pb2.ScoreMoveRequest,
              "Score a play without judging its words (ScoreMove).", body=True, fast=True),
+    ApiRoute("POST", "/v1/moves:generate", "game", "GenerateMoves", game_pb2.GenerateMovesRequest,
+             "The legal moves from a rack on a board, best first (GenerateMoves).", body=True),
     ApiRoute("POST", "/v1/games:replay", "game", "ReplayGame", game_pb2.ReplayGameRequest,
              "Replay a GCG record line by line (ReplayGame).", body=True),
 )

@@ -40,14 +40,6 @@ def layout(rule_set) -> dict:
     }
 
 
-def _cells(board) -> list[list[str]]:
-    """Each square: "" empty, the letter ("CH" for a multi-letter tile), lowercase for a blank."""
-    cols = board.columns
-    return [[(letter.lower() if blank else letter) if letter else ""
-             for letter, blank in zip(board.letters[r * cols:(r + 1) * cols], board.blanks[r * cols:(r + 1) * cols])]
-            for r in range(board.rows)]
-
-
 def view_game(game_servicer, request: game_pb2.ReplayGameRequest, context) -> dict:
     """{"replay": ReplayGameResponse, "layout": ..., "steps": [{"board": cells, "move": ScoreMoveResponse|null,
     "recordNotes": the event's #note lines}]}, one step per replay line. Errors are the servicers' (raised
@@ -57,7 +49,7 @@ def view_game(game_servicer, request: game_pb2.ReplayGameRequest, context) -> di
         rule_set = resolve_rule_set(snapshot, report.rule_set)
     game = parse_gcg(request.gcg, "<request>")  # ReplayGame parsed it already: it cannot fail here
     boards: list[tuple[list[str], list[list[str]]]] = []
-    replay(rule_set, game, on_line=lambda line, board: boards.append((board.to_rows(), _cells(board))))
+    replay(rule_set, game, on_line=lambda line, board: boards.append((board.to_rows(), board.cells())))
     notes_at = {event.line: event.notes for event in game.events}
     steps = []
     before = None  # board rows before the line (None: empty board)

@@ -302,7 +302,8 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
             max_word_chars=limits.max_word_chars, max_results=limits.max_results,
             default_results=limits.default_results, search_budget=limits.search_budget,
             max_search_cpu_seconds=limits.max_request_cpu, max_board_rows=limits.max_board_rows,
-            max_gcg_lines=limits.max_gcg_lines, max_gcg_chars=limits.max_gcg_chars)
+            max_gcg_lines=limits.max_gcg_lines, max_gcg_chars=limits.max_gcg_chars,
+            max_generate_seconds=limits.max_generate_seconds)
 
     @staticmethod
     def _infos(snapshot):

@@ -1,0 +1,352 @@
+"""Move generation: every play the rules allow for a rack on a board, with its score.
+
+`generate_moves(rule_set, board, rack, lexicon, ...)` lists the legal plays (each exactly once,
+with the score and words `rules.moves.validate_move` gives it), then the exchanges and the pass
+where the rule set allows them. The search runs in C (`_core.c`) over the lexicon's move graph
+(`graph.py`, the file ``moves.kwg``); `reference.py` is a slow plain-Python generator the tests
+compare it with.
+
+Order (sort="score"): score descending; plays before exchanges before the pass; among plays of
+equal score: across before down, then by row, column, and the tiles (tile order of the rule set,
+a real tile before a blank showing the same letter); exchanges by how many tiles they keep, then
+rack order. `limit` keeps the first `limit` of that order (a bounded heap in C).
+
+Play notation: "8D W(O)RD": the coordinate of the word's first square ("8D" across, "D8" down),
+then the whole word, tiles already on the board in parentheses (as GCG writers do); blanks
+lowercase, multi-letter tiles in brackets ("[CH]"). `validate_move` reads it back. A single tile
+is one play: across when it forms an across word, else down.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from lexicon_service.rules.board import Board, Coordinate
+from lexicon_service.rules.ruleset import RuleSet
+from lexicon_service.tiles import BLANK, UnknownLetterError, write_tiles
+
+__all__ = ["GeneratedMove", "MoveGraphMissing", "MoveGenerationError", "MoveGenerationTimeout",
+           "generate_moves", "has_move", "count_moves"]
+
+SORTS = ("score",)
+_MAX_TILES = 63
+_NEW, _BLANK, _TILE = 0x80, 0x40, 0x3F
+
+
+@dataclass(frozen=True)
+class GeneratedMove:
+    kind: str                  # "play" | "exchange" | "pass"
+    play: str                  # "8D W(O)RD"; an exchange "-ABC" (GCG); a pass "-"
+    score: int
+    words: tuple[str, ...]     # every word formed, main first, display text as MoveResult.words
+    leave: str                 # the rack left, in rack notation (rack order, "?" blanks)
+    tiles_used: int
+
+
+class MoveGraphMissing(Exception):
+    """The lexicon has no move graph (a lexicon built before move generation existed)."""
+
+
+class MoveGenerationError(ValueError):
+    """A rack, board or option that does not fit the rule set; `field` names it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class MoveGenerationTimeout(TimeoutError):
+    """The search passed its deadline."""
+
+
+class _Static:
+    """What the C core needs of a rule set, as bytes (made once per rule set object)."""
+
+    def __init__(self, rule_set: RuleSet) -> None:
+        ts = rule_set.tile_set
+        self.letters = tuple(ts.alphabet)
+        if len(self.letters) > _MAX_TILES:
+            raise MoveGenerationError("rule_set", f"{rule_set.id} has more than {_MAX_TILES} letters")
+        if rule_set.rows > 32 or rule_set.columns > 32:
+            raise MoveGenerationError("rule_set", f"{rule_set.id}'s board is larger than 32x32")
+        self.number = {letter: i + 1 for i, letter in enumerate(self.letters)}
+        points = [0] * (_MAX_TILES + 1)
+        for letter, n in self.number.items():
+            points[n] = ts.points(letter)
+        lm, wm = rule_set.letter_multipliers, rule_set.word_multipliers
+        if max(points) > 255 or max(lm) > 255 or max(wm) > 255:
+            raise MoveGenerationError("rule_set", f"{rule_set.id}: points or premiums above 255")
+        self.points = bytes(points)
+        self.lm, self.wm = bytes(lm), bytes(wm)
+        mask = 0
+        for letter in ts.blank_letters:
+            if letter in self.number:
+                mask |= 1 << self.number[letter]
+        self.blank_mask = mask
+        cover = rule_set.first_play.must_cover
+        self.cover = -1 if cover is None else cover[0] * rule_set.columns + cover[1]
+        self.args = (len(self.letters), rule_set.rows, rule_set.columns, self.lm, self.wm, self.points,
+                     self.blank_mask, rule_set.rack.bingo_tiles, rule_set.rack.bingo_bonus,
+                     rule_set.words.min_length, self.cover, rule_set.first_play.min_tiles,
+                     int(rule_set.later_plays.must_connect), int(rule_set.words.same_word_twice != "allowed"))
+        self.bag = ts.bag()
+        self.real = {None: 0, **{letter: n for letter, n in self.number.items()}}
+
+    def board_bytes(self, board: Board) -> bytes:
+        """A square a byte: tile number, | 0x40 for a blank, 0 empty."""
+        squares = bytearray(map(self.real.__getitem__, board.letters))
+        if True in board.blanks:
+            for i, blank in enumerate(board.blanks):
+                if blank:
+                    squares[i] |= _BLANK
+        return bytes(squares)
+        self.bag = ts.bag()
+
+
+_statics: dict[int, tuple[RuleSet, _Static]] = {}
+
+
+def _static(rule_set: RuleSet) -> _Static:
+    hit = _statics.get(id(rule_set))
+    if hit is not None and hit[0] is rule_set:
+        return hit[1]
+    static = _Static(rule_set)
+    if len(_statics) > 64:
+        _statics.clear()
+    _statics[id(rule_set)] = (rule_set, static)
+    return static
+
+
+def _graph(rule_set: RuleSet, lexicon):
+    arcs = getattr(lexicon, "move_graph", None)
+    if arcs is None:
+        raise MoveGraphMissing(f"the lexicon {getattr(lexicon, 'name', '?')!r} has no move graph; add one with "
+                               f"`lexicon-build --move-graph-only {getattr(lexicon, 'path', 'LEX.lex')}`")
+    lex_rules = lexicon.rule_set
+    if tuple(lex_rules.tile_set.alphabet) != tuple(rule_set.tile_set.alphabet) or (
+            max(lex_rules.rows, lex_rules.columns) < max(rule_set.rows, rule_set.columns)):
+        raise MoveGenerationError("rule_set", f"the lexicon {lexicon.name!r} is for {lex_rules.id}, "
+                                              f"whose letters or board differ from {rule_set.id}'s")
+    return arcs
+
+
+def _rack(rule_set: RuleSet, board: Board, rack) -> list[str]:
+    ts = rule_set.tile_set
+    try:
+        letters = list(ts.spell_rack(rack)) if isinstance(rack, str) else None
+    except UnknownLetterError as exc:
+        raise MoveGenerationError("rack", f"rack: {exc}") from None
+    if letters is None:
+        raise MoveGenerationError("rack", "rack must be text such as 'ABC?'")
+    if len(letters) > rule_set.rack_size:
+        raise MoveGenerationError("rack", f"the rack {rack!r} holds {len(letters)} tiles; a {rule_set.id} rack "
+                                          f"holds {rule_set.rack_size}")
+    bag = _static(rule_set).bag
+    for letter in set(letters):
+        have = bag.get(letter, 0)
+        if letters.count(letter) > have:
+            what = "blanks" if letter == BLANK else letter
+            raise MoveGenerationError("rack", f"the rack {rack!r} holds {letters.count(letter)} {what}; "
+                                              f"{rule_set.id} has {have}")
+    return letters
+
+
+def _board(rule_set: RuleSet, board) -> Board:
+    if board is None:
+        return Board.empty(rule_set)
+    if not isinstance(board, Board):
+        raise MoveGenerationError("board", "board must be a Board")
+    if board.rule_set.id != rule_set.id:
+        raise MoveGenerationError("board", f"the board is for {board.rule_set.id}, not {rule_set.id}")
+    return board
+
+
+def _rack_counts(static: _Static, rule_set: RuleSet, board: Board, letters) -> bytearray:
+    """Tiles of each number on the rack ([0] = blanks), at most what the set has left beside the
+    board (validate_move refuses more copies of a letter than the set holds)."""
+    counts = bytearray(_MAX_TILES + 1)
+    for letter in letters:
+        counts[0 if letter == BLANK else static.number[letter]] += 1
+    if board.tile_count:
+        on_board = board.tile_counts()
+        for letter in set(letters):
+            if letter in on_board:
+                n = 0 if letter == BLANK else static.number[letter]
+                counts[n] = max(0, min(counts[n], static.bag.get(letter, 0) - on_board[letter]))
+    return counts
+
+
+def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, must_use=None, must_contain=None,
+          deadline=None):
+    static = _static(rule_set)
+    arcs = _graph(rule_set, lexicon)
+    board = _board(rule_set, board)
+    letters = _rack(rule_set, board, rack)
+    board_bytes = static.board_bytes(board)
+    need = b""
+    if must_use:
+        try:
+            wanted = rule_set.tile_set.spell_rack(must_use) if isinstance(must_use, str) else None
+        except UnknownLetterError as exc:
+            raise MoveGenerationError("must_use", f"must_use: {exc}") from None
+        if wanted is None:
+            raise MoveGenerationError("must_use", "must_use must be tiles in rack notation, e.g. 'Ź?'")
+        counts = bytearray(_MAX_TILES + 1)
+        for letter in wanted:
+            counts[0 if letter == BLANK else static.number[letter]] += 1
+        need = bytes(counts)
+    contain = b""
+    if must_contain:
+        try:
+            spelled = rule_set.tile_set.spell(must_contain) if isinstance(must_contain, str) else None
+        except UnknownLetterError as exc:
+            raise MoveGenerationError("must_contain", f"must_contain: {exc}") from None
+        if spelled is None:
+            raise MoveGenerationError("must_contain", "must_contain must be text, e.g. 'RZ'")
+        if len(spelled) > 32:
+            raise MoveGenerationError("must_contain", "must_contain is longer than any word on the board")
+        contain = bytes(static.number[letter] for letter in spelled)
+    if min_length is not None and (not isinstance(min_length, int) or isinstance(min_length, bool)
+                                   or min_length < 0):
+        raise MoveGenerationError("min_length", "min_length must be a whole number of tiles, 0 or more")
+    counts = _rack_counts(static, rule_set, board, letters)
+    result = _core_generate(arcs, static, board_bytes, counts, mode, limit, min(min_length or 0, 255), need,
+                            contain, deadline)
+    return result, static, board, letters
+
+
+def _core_generate(arcs, static, board_bytes, counts, mode, limit, min_length, need, contain, deadline):
+    from lexicon_service.movegen import _core
+
+    try:
+        return _core.generate(arcs, *static.args, board_bytes, bytes(counts), mode, limit, min_length, need,
+                              contain, float(deadline) if deadline is not None else 0.0)
+    except TimeoutError:
+        raise MoveGenerationTimeout("move generation passed its deadline") from None
+
+
+def play_text(tile_set, across: bool, row: int, col: int, tiles) -> str:
+    """"8D W(O)RD" from the main word's tiles [(letter, is_blank, is_new), ...]."""
+    parts = []
+    for new, group in itertools.groupby(tiles, key=lambda t: t[2]):
+        text = write_tiles(((letter, blank) for letter, blank, _ in group), tile_set)
+        parts.append(text if new else f"({text})")
+    return f"{Coordinate(row, col, across)} {''.join(parts)}"
+
+
+def words_formed(board: Board, across: bool, row: int, col: int, tiles) -> tuple[str, ...]:
+    """The main word and the cross word of each new tile (display text, as MoveResult.words)."""
+    words = [write_tiles((letter, blank) for letter, blank, _ in tiles)]
+    cols, rows = board.columns, board.rows
+    letters, blanks = board.letters, board.blanks
+    dr, dc = (0, 1) if across else (1, 0)
+    for i, (letter, blank, new) in enumerate(tiles):
+        if not new:
+            continue
+        r, c = row + dr * i, col + dc * i
+        # the crossing line runs along the other axis
+        pr, pc = (1, 0) if across else (0, 1)
+        r0, c0 = r, c
+        while 0 <= r0 - pr and 0 <= c0 - pc and letters[(r0 - pr) * cols + c0 - pc] is not None:
+            r0, c0 = r0 - pr, c0 - pc
+        pieces = []
+        rr, cc = r0, c0
+        while rr < rows and cc < cols:
+            if (rr, cc) == (r, c):
+                pieces.append((letter, blank))
+            elif letters[rr * cols + cc] is not None:
+                pieces.append((letters[rr * cols + cc], blanks[rr * cols + cc]))
+            else:
+                break
+            rr, cc = rr + pr, cc + pc
+        if len(pieces) >= 2:
+            words.append(write_tiles(pieces))
+    return tuple(words)
+
+
+def leave_of(tile_set, letters, used) -> str:
+    """The rack left after using these tiles ("?" for a blank), in rack order."""
+    left = list(letters)
+    for tile in used:
+        left.remove(tile)
+    return tile_set.rack_text(left)
+
+
+def _moves_from_core(rule_set, board, letters, static, found) -> list[GeneratedMove]:
+    ts = rule_set.tile_set
+    names = (None,) + static.letters
+    out = []
+    for score, down, row, col, raw, n_new in found:
+        tiles = [(names[b & _TILE], bool(b & _BLANK), bool(b & _NEW)) for b in raw]
+        across = not down
+        used = [BLANK if blank else letter for letter, blank, new in tiles if new]
+        out.append(GeneratedMove("play", play_text(ts, across, row, col, tiles), score,
+                                 words_formed(board, across, row, col, tiles), leave_of(ts, letters, used), n_new))
+    return out
+
+
+def exchanges(rule_set: RuleSet, letters, bag_count: int | None) -> list[GeneratedMove]:
+    """Every distinct exchange of this rack the rules allow (bag_count None: as with a full bag)."""
+    rules = rule_set.exchange
+    if not rules.allowed or not letters:
+        return []
+    if bag_count is not None and bag_count < rules.min_tiles_in_bag:
+        return []
+    most = len(letters) if bag_count is None else min(len(letters), bag_count)
+    ts = rule_set.tile_set
+    seen = set()
+    out = []
+    for n in range(len(letters) - 1, len(letters) - most - 1, -1):  # keep n tiles: larger leaves first
+        for kept in itertools.combinations(range(len(letters)), n):
+            kept_set = set(kept)
+            given = [letters[i] for i in range(len(letters)) if i not in kept_set]
+            key = tuple(sorted(given))
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(GeneratedMove("exchange", "-" + ts.rack_text(given), 0, (),
+                                     ts.rack_text([letters[i] for i in kept]), len(given)))
+    return out
+
+
+def generate_moves(rule_set: RuleSet, board: Board, rack, lexicon, *, limit: int | None = None,
+                   sort: str = "score", min_length: int | None = None, must_use: str | None = None,
+                   must_contain: str | None = None, bag_count: int | None = None, include_exchanges: bool = True,
+                   include_pass: bool = True, deadline: float | None = None) -> list[GeneratedMove]:
+    """Every legal play of `rack` on `board` (order: see the module docstring), then the exchanges
+    and the pass the rules allow.
+
+    limit: at most this many (top-k by the sort order). min_length: main words of at least this many
+    tiles; must_use: tiles (rack notation, "?" a blank) every play must place; must_contain: text the
+    main word must contain (as tiles). With any of these three, only plays are listed. bag_count:
+    tiles in the bag (exchanges need the rule set's minimum; None: as with a full bag). deadline: a
+    time.monotonic() value; past it MoveGenerationTimeout. Raises MoveGraphMissing when the lexicon
+    has no move graph, MoveGenerationError (with `field`) for a bad rack, board or option.
+    """
+    if sort not in SORTS:
+        raise MoveGenerationError("sort", f"sort must be one of {', '.join(SORTS)}")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
+        raise MoveGenerationError("limit", "limit must be a positive whole number")
+    if bag_count is not None and (not isinstance(bag_count, int) or isinstance(bag_count, bool) or bag_count < 0):
+        raise MoveGenerationError("bag_count", "bag_count must be a whole number, 0 or more")
+    found, static, board, letters = _call(rule_set, board, rack, lexicon, 0, limit=limit or 0,
+                                          min_length=min_length, must_use=must_use, must_contain=must_contain,
+                                          deadline=deadline)
+    moves = _moves_from_core(rule_set, board, letters, static, found)
+    if not (min_length or must_use or must_contain):
+        if include_exchanges:
+            moves += exchanges(rule_set, letters, bag_count)
+        if include_pass:
+            moves.append(GeneratedMove("pass", "-", 0, (), rule_set.tile_set.rack_text(letters), 0))
+    return moves[:limit] if limit else moves
+
+
+def has_move(rule_set: RuleSet, board: Board, rack, lexicon) -> bool:
+    """Whether the rack can make any play on the board (stops at the first one found)."""
+    return _call(rule_set, board, rack, lexicon, 2)[0]
+
+
+def count_moves(rule_set: RuleSet, board: Board, rack, lexicon) -> int:
+    """How many plays there are (counted in C, no move objects made; for measurements)."""
+    return _call(rule_set, board, rack, lexicon, 1)[0]

@@ -1,0 +1,133 @@
+"""The move graph of a lexicon: ``moves.kwg``, a minimised GADDAG as an array of 32-bit arcs.
+
+Written by ``lexicon-build`` beside ``forms.marisa`` (and by ``lexicon-build --move-graph-only
+LEX.lex`` into an existing lexicon), listed in the manifest's ``files`` like every other file, and
+checked at load (``lexicon_service/lexicon.py``). It is made from the lexicon's own tile keys, so it
+holds exactly the words ``is_admissible`` accepts that fit on the board.
+
+File layout (little-endian)::
+
+    0   8 bytes   magic b"CZPLGDG1"
+    8   uint32    n_arcs
+    12  uint32    max_len: words longer than this many tiles (the board's longer side) are left out
+    16  uint32    alphabet_bytes: length of the alphabet text
+    20  ...       the rule set's alphabet (TileSet.alphabet), letters joined by " ", UTF-8, padded
+                  with NUL bytes to a multiple of 4
+    ..  n_arcs x uint32 arcs
+
+Tile numbers: 0 is the GADDAG separator (written "^" below), the alphabet's i-th letter is i + 1
+(so a multi-letter tile such as Kris Kros CH is one number, like any other). An arc is::
+
+    bits 0-23   index of the first arc of the node the arc leads to (0: no node)
+    bit  24     end: the last arc of its node (a node is a run of arcs sorted by tile)
+    bit  25     accepts: the string spelled up to and including this arc is in the graph
+    bits 26-31  tile number
+
+Arc 0 is the root pointer: its index is the root node. The GADDAG holds, for each word w of n tiles
+and each i in 1..n, the string reverse(w[:i]) + "^" + w[i:] (for i = n: reverse(w) alone), so a
+word can be grown from any of its tiles: leftwards first, then, after "^", rightwards. Equal
+suffix structures are stored once (the automaton is minimal), nodes are emitted children first.
+
+Worked example: alphabet "A B" (A = 1, B = 2), words AB and B. The strings are "A^B", "BA" (from
+AB) and "B" (from B). Sorted: A^B, B, BA. The graph (index: tile, flags, -> child)::
+
+    0: ^  end          -> 4      root pointer
+    1: A  end accepts  -> 0      node {A}: after "B" read leftwards, A completes "BA" = AB reversed
+    2: B  end accepts  -> 0      node {B}: after "A^", B completes "A^B"
+    3: ^  end          -> 2      node {^}: after "A", the separator, then B
+    4: A  -        -> 3          root node: A ...
+    5: B  end accepts  -> 1      ... or B (itself the word B; then A for BA)
+
+Move generation (``_core.c``) starts at an anchor square, follows board tiles and rack tiles
+leftwards through this graph, then takes "^" and goes right; cross-checks of a square are found by
+reading the crossing word reversed (the i = n strings) from the root.
+"""
+
+from __future__ import annotations
+
+import struct
+
+MAGIC = b"CZPLGDG1"
+FILE_NAME = "moves.kwg"
+_HEADER = struct.Struct("<8sIII")
+
+
+class MoveGraphError(ValueError):
+    """A move graph that does not fit its rule set or is damaged."""
+
+
+def alphabet(tile_set) -> tuple[str, ...]:
+    """The letters of the tile numbers 1, 2, ... (the rule set's alphabet)."""
+    return tuple(tile_set.alphabet)
+
+
+def tile_numbers(tile_set) -> dict[str, int]:
+    """Letter -> tile number."""
+    return {letter: i + 1 for i, letter in enumerate(alphabet(tile_set))}
+
+
+def max_word_tiles(rule_set) -> int:
+    return max(rule_set.rows, rule_set.columns)
+
+
+def _encode_keys(keys, tile_set) -> bytes:
+    """Tile keys (lexicon_service.tiles) as tile numbers, each word ended by a 0 byte."""
+    letters = alphabet(tile_set)
+    key_of = tile_set._key_of_letter
+    table = {ord(key_of[letter]): i + 1 for i, letter in enumerate(letters)}
+    text = "\0".join(keys)
+    if not text:
+        return b""
+    known = {chr(c) for c in table} | {"\0"}
+    stray = set(text) - known
+    if stray:
+        raise MoveGraphError(f"tile keys hold characters that are no tile of the rule set: {sorted(stray)[:5]}")
+    return (text + "\0").translate(table).encode("latin-1")
+
+
+def build_move_graph(keys, rule_set) -> bytes:
+    """The bytes of ``moves.kwg`` for these tile keys (the same keys give the same bytes)."""
+    from lexicon_service.movegen import _core
+
+    letters = alphabet(rule_set.tile_set)
+    if len(letters) > 63:
+        raise MoveGraphError(f"{rule_set.id} has {len(letters)} letters; a move graph holds at most 63")
+    max_len = max_word_tiles(rule_set)
+    if max_len > 32:
+        raise MoveGraphError(f"{rule_set.id}'s board is {rule_set.rows}x{rule_set.columns}; at most 32x32")
+    arcs = _core.build_gaddag(_encode_keys(keys, rule_set.tile_set), len(letters), max_len)
+    text = " ".join(letters).encode("utf-8")
+    padded = text + b"\0" * (-len(text) % 4)
+    return _HEADER.pack(MAGIC, len(arcs) // 4, max_len, len(text)) + padded + arcs
+
+
+def parse_move_graph(data: bytes, rule_set) -> bytes:
+    """The arc array of a ``moves.kwg`` file, after checking it fits the rule set and every arc is
+    well formed (indices in range, tiles of the alphabet, the last node ended); MoveGraphError if not."""
+    from lexicon_service.movegen import _core
+
+    if len(data) < _HEADER.size:
+        raise MoveGraphError("truncated move graph (no header)")
+    magic, n_arcs, max_len, text_len = _HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise MoveGraphError("not a move graph of this format (bad magic)")
+    start = _HEADER.size + text_len + (-text_len % 4)
+    if start + 4 * n_arcs != len(data):
+        raise MoveGraphError(f"truncated or altered move graph ({len(data)} bytes, the header says "
+                             f"{start + 4 * n_arcs})")
+    try:
+        letters = tuple(data[_HEADER.size:_HEADER.size + text_len].decode("utf-8").split(" "))
+    except UnicodeDecodeError:
+        raise MoveGraphError("move graph alphabet is not UTF-8") from None
+    if letters != alphabet(rule_set.tile_set):
+        raise MoveGraphError(f"move graph was built for the letters {' '.join(letters)!r}, not those of "
+                             f"{rule_set.id}")
+    if max_len != max_word_tiles(rule_set):
+        raise MoveGraphError(f"move graph keeps words of up to {max_len} tiles; {rule_set.id} needs "
+                             f"{max_word_tiles(rule_set)}")
+    arcs = data[start:]
+    try:
+        _core.check_graph(arcs, len(letters))
+    except ValueError as exc:
+        raise MoveGraphError(f"damaged move graph: {exc}") from None
+    return arcs

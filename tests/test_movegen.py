@@ -1,0 +1,274 @@
+"""Move generation (lexicon_service/movegen): the C core against the plain-Python reference and
+validate_move, each rule set's special rules, options, errors and the move graph file."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import shutil
+import time
+
+import pytest
+
+from build_tools.cli import main as build_main
+from lexicon_service.lexicon import LexiconCorruptError, load_lexicon
+from lexicon_service.movegen import (
+    GeneratedMove, MoveGenerationError, MoveGenerationTimeout, MoveGraphMissing, count_moves, generate_moves,
+    has_move,
+)
+from lexicon_service.movegen.reference import reference_moves
+from lexicon_service.movegen.selfplay import positions
+from lexicon_service.rules import Board, validate_move
+
+# Letters of the small random lexicons: few, so that random racks make many words and cross words.
+LETTERS = {"pl-scrabble": ["A", "E", "I", "O", "K", "T", "Ż", "Z"],
+           "cs-scrabble": ["A", "O", "K", "T", "Ř", "E", "Q", "W"],     # Q, W: only a blank shows them
+           "cs-kriskros": ["A", "O", "CH", "C", "H", "K", "T", "Á"]}
+EXTRA = {"pl-scrabble": ["kot", "koty", "kota", "tok"],
+         "cs-scrabble": ["kot", "koty", "wok", "qat"],
+         "cs-kriskros": ["chata", "kot", "koty", "cech", "kotouchat", "takto"]}
+
+
+def _random_words(rng: random.Random, letters, n: int) -> list[str]:
+    out: set[str] = set()
+    while len(out) < n:
+        out.add("".join(rng.choice(letters) for _ in range(rng.choice((2, 2, 3, 3, 3, 4, 4, 5, 6)))).lower())
+    return sorted(out)
+
+
+def _build(directory, rule_set_id: str, words) -> object:
+    src = directory / f"{rule_set_id}.txt"
+    src.write_text("\n".join(words) + "\n", encoding="utf-8")
+    out = directory / f"{rule_set_id}.lex"
+    assert build_main(["--rules", rule_set_id, "--quiet", "--workers", "1", "--words", str(src), "-o", str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def lexicons(tmp_path_factory):
+    d = tmp_path_factory.mktemp("movegen")
+    rng = random.Random(20261126)
+    paths = {}
+    for rule_set_id, letters in LETTERS.items():
+        paths[rule_set_id] = _build(d, rule_set_id, _random_words(rng, letters, 120) + EXTRA[rule_set_id])
+    return {k: load_lexicon(v) for k, v in paths.items()}
+
+
+def _plays(moves):
+    return [m for m in moves if m.kind == "play"]
+
+
+@pytest.mark.parametrize("rule_set_id", sorted(LETTERS))
+def test_native_equals_reference_and_validate_move(lexicons, rule_set_id):
+    """Random self-play positions (blanks included): the C core lists exactly the plays the reference
+    finds through validate_move, each once, and validate_move accepts each with the same score and words."""
+    lex = lexicons[rule_set_id]
+    rs = lex.rule_set
+    rng = random.Random(rule_set_id)
+    letters = [x for x in LETTERS[rule_set_id] if x in rs.tile_set.letters]
+    n = checked = openings = 0
+    for board, rack in positions(rs, lex, rng, 150, letters=letters):
+        native = _plays(generate_moves(rs, board, rack, lex))
+        assert len({m.play for m in native}) == len(native)
+        # the reference takes seconds on an empty board where the first play may go anywhere: one
+        # opening with a blank per rule set is compared, the others only with validate_move
+        if board.tile_count or (openings == 0 and "?" in rack):
+            openings += not board.tile_count
+            reference = reference_moves(rs, board, rack, lex)    # its plays are validate_move's verdicts
+            assert sorted(native, key=lambda m: m.play) == sorted(reference, key=lambda m: m.play), (str(board), rack)
+        else:  # an opening (tens of thousands of plays where it may go anywhere): a sample
+            for move in native[::max(1, len(native) // 200)]:
+                result = validate_move(rs, board, rack, move.play, judge=lex)
+                assert result.valid and result.score == move.score and result.words == move.words, (move, result)
+                assert move.tiles_used == len(result.placements)
+        assert count_moves(rs, board, rack, lex) == len(native)
+        assert has_move(rs, board, rack, lex) == bool(native)
+        n += 1
+        checked += len(native)
+    assert n == 150 and checked > 1000 and openings == 1
+
+
+def test_ch_is_one_tile(lexicons):
+    lex = lexicons["cs-kriskros"]
+    rs = lex.rule_set
+    moves = _plays(generate_moves(rs, None, "[CH]ATAKOT", lex))
+    chata = [m for m in moves if m.words == ("[CH]ATA",)]
+    assert chata and all(m.tiles_used == 4 and "[CH]ATA" in m.play for m in chata)
+    # a C tile and an H tile never spell the CH of chata
+    assert not [m for m in _plays(generate_moves(rs, None, "CHATAKO", lex)) if m.words[0].upper() == "CHATA"]
+    assert all(validate_move(rs, None, "[CH]ATAKOT", m.play, judge=lex).valid for m in chata)
+
+
+def test_blank_shows_only_the_letters_the_rule_set_allows(lexicons):
+    cs = lexicons["cs-scrabble"]
+    wok = [m for m in _plays(generate_moves(cs.rule_set, None, "OK?", cs)) if m.words == ("wOK",)]
+    assert wok and all(m.leave == "" for m in wok)      # Czech Scrabble: a blank may be W
+    kk = lexicons["cs-kriskros"]
+    for move in _plays(generate_moves(kk.rule_set, None, "AO??", kk)):
+        for word in move.words:
+            assert not set(word) & {"q", "w", "Q", "W"}
+    assert "Q" not in kk.rule_set.tile_set.blank_letters and "W" not in kk.rule_set.tile_set.blank_letters
+
+
+def test_eight_tile_bingo(lexicons):
+    lex = lexicons["cs-kriskros"]
+    rs = lex.rule_set
+    moves = _plays(generate_moves(rs, None, "KOTOU[CH]AT", lex))
+    bingos = [m for m in moves if m.tiles_used == 8]
+    assert bingos and all(m.words == ("KOTOU[CH]AT",) for m in bingos)
+    result = validate_move(rs, None, "KOTOU[CH]AT", bingos[0].play, judge=lex)
+    assert result.bingo and result.score == bingos[0].score
+    assert bingos[0].score >= rs.rack.bingo_bonus and bingos[0].leave == ""
+
+
+def test_word_already_on_the_board_is_refused_in_kris_kros(lexicons):
+    kk, cs = lexicons["cs-kriskros"], lexicons["cs-scrabble"]
+    rows = ["." * 15] * 7 + ["....KOT........"] + ["." * 15] * 7
+    kk_board, cs_board = Board.from_rows(kk.rule_set, rows), Board.from_rows(cs.rule_set, rows)
+    kk_moves = _plays(generate_moves(kk.rule_set, kk_board, "KOTY", kk))
+    cs_moves = _plays(generate_moves(cs.rule_set, cs_board, "KOTY", cs))
+    assert any("KOT" in m.words for m in cs_moves)
+    assert not any("KOT" in m.words for m in kk_moves)
+    assert any(m.words[0] == "KOTY" for m in kk_moves)    # KOT made KOTY is not KOT twice
+    refused = next(m for m in cs_moves if "KOT" in m.words)
+    assert validate_move(kk.rule_set, kk_board, "KOTY", refused.play, judge=kk).code == "DUPLICATE_WORD"
+
+
+def test_first_play_anywhere_or_on_the_centre(lexicons):
+    kk, pl = lexicons["cs-kriskros"], lexicons["pl-scrabble"]
+    kk_moves = _plays(generate_moves(kk.rule_set, None, "KOTY", kk))
+    assert any(m.play.startswith("1A ") for m in kk_moves)               # Kris Kros: anywhere
+    pl_moves = _plays(generate_moves(pl.rule_set, None, "KOTY", pl))
+    assert pl_moves
+    for move in pl_moves:
+        result = validate_move(pl.rule_set, None, "KOTY", move.play)
+        assert (7, 7) in {(r, c) for r, c, _, _ in result.placements}
+
+
+def test_one_tile_is_one_play_and_leave_keeps_rack_order(lexicons):
+    lex = lexicons["pl-scrabble"]
+    rs = lex.rule_set
+    board = Board.from_rows(rs, ["." * 15] * 7 + [".......KOT....."] + ["." * 15] * 7)
+    moves = _plays(generate_moves(rs, board, "YZA", lex))
+    koty = [m for m in moves if m.words[0] == "KOTY"]
+    assert [m.play for m in koty] == ["8H (KOT)Y"] and koty[0].leave == "ZA" and koty[0].tiles_used == 1
+
+
+def test_order_and_limit(lexicons):
+    lex = lexicons["pl-scrabble"]
+    rs = lex.rule_set
+    board, rack = next(b for i, b in enumerate(positions(rs, lex, random.Random(3), 12)) if i == 11)
+    full = generate_moves(rs, board, rack, lex)
+    plays = _plays(full)
+    assert [m.score for m in plays] == sorted((m.score for m in plays), reverse=True)
+    assert [m.kind for m in full][len(plays):] == ["exchange"] * (len(full) - len(plays) - 1) + ["pass"]
+    for k in (1, 5, len(full)):
+        assert generate_moves(rs, board, rack, lex, limit=k) == full[:k]
+    assert generate_moves(rs, board, rack, lex) == full                   # deterministic
+
+
+def test_exchanges_follow_the_bag(lexicons):
+    lex = lexicons["pl-scrabble"]
+    rs = lex.rule_set
+    moves = generate_moves(rs, None, "AAB", lex)
+    exchanges = [m for m in moves if m.kind == "exchange"]
+    assert sorted(m.play for m in exchanges) == sorted(["-A", "-B", "-AA", "-AB", "-AAB"])
+    assert {m.play: m.leave for m in exchanges}["-AB"] == "A"
+    assert moves[-1] == GeneratedMove("pass", "-", 0, (), "AAB", 0)
+    assert not [m for m in generate_moves(rs, None, "AAB", lex, bag_count=6) if m.kind == "exchange"]
+    assert {m.tiles_used for m in generate_moves(rs, None, "AAB", lex, bag_count=7) if m.kind == "exchange"} == {1, 2, 3}
+    kk = lexicons["cs-kriskros"]       # Kris Kros: any number, any time, but not more than the bag holds
+    assert {m.tiles_used for m in generate_moves(kk.rule_set, None, "AAB", kk, bag_count=2)
+            if m.kind == "exchange"} == {1, 2}
+    assert [m.kind for m in generate_moves(rs, None, "AAB", lex, include_exchanges=False)] == ["pass"]
+    assert generate_moves(rs, None, "AAB", lex, include_exchanges=False, include_pass=False) == []
+
+
+def test_filters(lexicons):
+    lex = lexicons["pl-scrabble"]
+    rs = lex.rule_set
+    all_plays = _plays(generate_moves(rs, None, "KOTYAE?", lex))
+    long_ = generate_moves(rs, None, "KOTYAE?", lex, min_length=4)
+    assert long_ == [m for m in all_plays if len(validate_move(rs, None, "KOTYAE?", m.play).placements) >= 4
+                     and len(m.words[0]) >= 4]
+    blank = generate_moves(rs, None, "KOTYAE?", lex, must_use="?")
+    assert blank and blank == [m for m in all_plays if "?" not in m.leave]
+    contain = generate_moves(rs, None, "KOTYAE?", lex, must_contain="ot")
+    assert contain and contain == [m for m in all_plays if "OT" in m.words[0].upper()]
+
+
+def test_bad_input_names_the_field(lexicons):
+    lex = lexicons["pl-scrabble"]
+    rs = lex.rule_set
+    cases = [({"rack": "AB1"}, "rack"), ({"rack": "ABCDEFGH"}, "rack"), ({"rack": "ŹŹ"}, "rack"),
+             ({"rack": "???"}, "rack"), ({"rack": None}, "rack"), ({"limit": 0}, "limit"), ({"sort": "x"}, "sort"),
+             ({"bag_count": -1}, "bag_count"), ({"must_use": "1"}, "must_use"), ({"must_contain": "x1"}, "must_contain"),
+             ({"min_length": -2}, "min_length"), ({"board": Board.empty(lexicons["cs-scrabble"].rule_set)}, "board")]
+    for change, field in cases:
+        kwargs = {"rack": "AB", "board": None, **change}
+        board, rack = kwargs.pop("board"), kwargs.pop("rack")
+        with pytest.raises(MoveGenerationError) as info:
+            generate_moves(rs, board, rack, lex, **kwargs)
+        assert info.value.field == field, change
+    with pytest.raises(MoveGenerationError) as info:
+        generate_moves(lexicons["cs-scrabble"].rule_set, None, "AB", lex)
+    assert info.value.field == "rule_set"
+
+
+def test_deadline(lexicons):
+    lex = lexicons["cs-kriskros"]
+    with pytest.raises(MoveGenerationTimeout):
+        generate_moves(lex.rule_set, None, "KOTA??AO", lex, deadline=time.monotonic() - 1)
+
+
+def test_move_graph_missing_then_added_with_the_same_bytes(lexicons, tmp_path):
+    src = lexicons["pl-scrabble"].path
+    copy = tmp_path / "copy.lex"
+    shutil.copytree(src, copy)
+    built = (copy / "moves.kwg").read_bytes()
+    (copy / "moves.kwg").unlink()
+    manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["files"]["moves.kwg"]
+    (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    lex = load_lexicon(copy)                      # still loads and checks words
+    assert lex.is_admissible("kot") and lex.move_graph is None
+    with pytest.raises(MoveGraphMissing, match="--move-graph-only"):
+        generate_moves(lex.rule_set, None, "KOT", lex)
+    assert build_main(["--move-graph-only", str(copy)]) == 0
+    assert (copy / "moves.kwg").read_bytes() == built
+    assert sorted(p.name for p in copy.iterdir()) == sorted(p.name for p in src.iterdir())
+    again = load_lexicon(copy)
+    assert _plays(generate_moves(again.rule_set, None, "KOT", again)) == _plays(
+        generate_moves(again.rule_set, None, "KOT", lexicons["pl-scrabble"]))
+
+
+def _rewrite(path, name, data: bytes) -> None:
+    (path / name).write_bytes(data)
+    manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"][name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    (path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+@pytest.mark.parametrize("damage", ["truncate", "index", "tile", "magic", "unended"])
+def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damage):
+    copy = tmp_path / "copy.lex"
+    shutil.copytree(lexicons["pl-scrabble"].path, copy)
+    data = bytearray((copy / "moves.kwg").read_bytes())
+    if damage == "truncate":
+        data = data[:-4]
+    elif damage == "index":
+        data[-4:] = (0x01FFFFFF).to_bytes(4, "little")    # end flag, index far past the end
+    elif damage == "tile":
+        data[-4:] = ((60 << 26) | (1 << 24) | (1 << 25)).to_bytes(4, "little")
+    elif damage == "magic":
+        data[:8] = b"NOTAGRPH"
+    else:
+        data[-4:] = ((1 << 26) | (1 << 25)).to_bytes(4, "little")     # the last node never ends
+    _rewrite(copy, "moves.kwg", bytes(data))
+    with pytest.raises(LexiconCorruptError, match="moves.kwg"):
+        load_lexicon(copy)
+    # a checksum mismatch is refused too
+    shutil.copy2(lexicons["pl-scrabble"].path / "manifest.json", copy / "manifest.json")
+    with pytest.raises(LexiconCorruptError, match="moves.kwg"):
+        load_lexicon(copy)
