@@ -6,16 +6,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import grpc
 import pytest
+from google.protobuf import json_format
 
 from lexicon_service.cli import main
+from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import MoveGraphMissing, generate_moves
 from lexicon_service.movegen.analysis import analyse_game
 from lexicon_service.rules import load_rule_set, validate_move
 from lexicon_service.rules.gcg import parse_gcg, read_gcg
 from lexicon_service.rules.replay import replay
+from lexicon_service.server import create_server
 from movegen_helpers import without_move_graph
+from test_http import LIMITS, http  # noqa: F401 - the JSON API fixture, over grpc_server below
 from test_service import WORDS, write_lexicon
 
 DATA = Path(__file__).parent / "data" / "gcg"
@@ -107,3 +112,66 @@ def test_a_lexicon_without_a_move_graph_or_for_other_rules_is_a_message(capsys, 
         analyse_game(load_rule_set("pl-scrabble"), read_gcg(RECORD), load_lexicon(lexicon_dir / "pl-nograph.lex"))
     code, _, err = run(capsys, "analyse", str(DATA / "no-such.gcg"), "-l", "pl-scrabble", "--lexicons", str(lexicon_dir))
     assert code == 2 and "no-such.gcg" in err
+
+
+# --- AnalyseGame over gRPC and HTTP ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def grpc_server(lexicon_dir):
+    srv, port = create_server("localhost:0", lexicon_dir, workers=4, limits=LIMITS)
+    srv.start()
+    yield srv, port
+    srv.stop(None).wait()
+
+
+@pytest.fixture(scope="module")
+def game(grpc_server):
+    with grpc.insecure_channel(f"localhost:{grpc_server[1]}") as channel:
+        yield game_pb2_grpc.GameServiceStub(channel)
+
+
+def analyse_rpc(game, **fields):
+    return game.AnalyseGame(game_pb2.AnalyseGameRequest(**fields), timeout=20)
+
+
+def rpc_code(game, **fields):
+    with pytest.raises(grpc.RpcError) as info:
+        analyse_rpc(game, **fields)
+    return info.value.code(), info.value.details()
+
+
+def test_the_rpc_answers_as_the_function(game, lexicon_dir):
+    text = RECORD.read_text(encoding="utf-8")
+    resp = analyse_rpc(game, lexicon="pl-scrabble", gcg=text)
+    turns = analyse_game(load_rule_set("pl-scrabble"), parse_gcg(text), load_lexicon(lexicon_dir / "pl-scrabble.lex"))
+    assert [(t.turn, t.player, t.played, t.best, t.best_score, t.given_away, t.withdrawn) for t in resp.turns] == \
+        [(t.turn, t.player, t.played, t.best, t.best_score, t.given_away, t.withdrawn) for t in turns]
+    assert resp.rule_set == "pl-scrabble" and "#note analysis: best " in resp.annotated_gcg
+    assert not resp.turns[0].HasField("given_away") or resp.turns[0].given_away == turns[0].given_away
+
+
+def test_bad_requests_name_the_field_and_change_nothing(game):
+    text = RECORD.read_text(encoding="utf-8")
+    code, details = rpc_code(game, lexicon="pl-nograph", gcg=text)
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "--move-graph-only" in details
+    code, details = rpc_code(game, lexicon="cs-kriskros", gcg=text)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("gcg: ")
+    code, details = rpc_code(game, lexicon="pl-scrabble", gcg="")
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("gcg: ")
+    code, details = rpc_code(game, gcg=text)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("lexicon")
+    code, _ = rpc_code(game, lexicon="nope", gcg=text)
+    assert code == grpc.StatusCode.NOT_FOUND
+    too_long = "\n".join(["#player1 a A"] + [">a: - +0 0"] * LIMITS.max_gcg_lines)
+    code, details = rpc_code(game, lexicon="pl-scrabble", gcg=too_long)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith(f"gcg: {LIMITS.max_gcg_lines + 1} lines")
+
+
+def test_the_http_route_answers_as_grpc(http, game):
+    text = RECORD.read_text(encoding="utf-8")
+    r = http.post("/v1/games:analyse", json={"gcg": text, "lexicon": "pl-scrabble"})
+    assert r.status_code == 200, r.text
+    assert r.json() == json_format.MessageToDict(analyse_rpc(game, lexicon="pl-scrabble", gcg=text),
+                                                 always_print_fields_with_no_presence=True)
+    r = http.post("/v1/games:analyse", json={"gcg": text, "lexicon": "pl-nograph"})
+    assert r.status_code == 400 and r.json()["error"]["status"] == "FAILED_PRECONDITION"
+    assert http.get("/openapi.json").json()["paths"]["/v1/games:analyse"]["post"]["operationId"] == "AnalyseGame"

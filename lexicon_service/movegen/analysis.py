@@ -9,6 +9,7 @@ a rack in the record cannot be analysed and say so.
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict, dataclass
 
 from lexicon_service.movegen import MoveGenerationError, generate_moves
@@ -40,10 +41,12 @@ class TurnAnalysis:
         return out
 
 
-def analyse_game(rule_set: RuleSet, game: GcgGame, lexicon, *, deadline: float | None = None) -> list[TurnAnalysis]:
+def analyse_game(rule_set: RuleSet, game: GcgGame, lexicon, *, deadline: float | None = None,
+                 turn_seconds: float | None = None) -> list[TurnAnalysis]:
     """One TurnAnalysis per play, exchange and pass of `game`. Raises MoveGraphMissing when the lexicon
     has no move graph, MoveGenerationError (field "rule_set") when it is for other letters or a smaller
-    board, MoveGenerationTimeout past `deadline` (a time.monotonic() value)."""
+    board, MoveGenerationTimeout past `deadline` (a time.monotonic() value) or when one turn's search
+    takes longer than `turn_seconds`."""
     boards = []
     report = replay(rule_set, game, judge=lexicon, on_line=lambda line, board: boards.append(board.copy()))
     turns: list[TurnAnalysis] = []
@@ -65,9 +68,13 @@ def analyse_game(rule_set: RuleSet, game: GcgGame, lexicon, *, deadline: float |
         if not event.rack:
             turn.note = "no rack in the record"
         else:
+            turn_deadline = deadline
+            if turn_seconds is not None:
+                own = time.monotonic() + turn_seconds
+                turn_deadline = own if deadline is None else min(deadline, own)
             try:
                 best = generate_moves(rule_set, board, event.rack, lexicon, limit=1, bag_count=line.bag_before,
-                                      deadline=deadline)
+                                      deadline=turn_deadline)
             except MoveGenerationError as exc:
                 if exc.field != "rack":
                     raise
