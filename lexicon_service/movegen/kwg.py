@@ -20,7 +20,8 @@ else built from its tile keys), so it holds the words that fit on the rule set's
 
 Tile numbers are those of the CSV: 0 the blank ("?"), then the rule set's alphabet in order from 1
 (the same numbers as our move graph). A CSV row is "label,lowercase label,count,score,vowel flag";
-multi-letter tiles are bracketed ("[CH],[ch]"), letters only a blank can show have count 0.
+a multi-letter tile is written plain ("CH,ch", as MAGPIE's own "L·L,l·l"; the engines bracket it in
+racks and plays, "[CH]ATA"), letters only a blank can show have count 0.
 
 Worked example: alphabet "A B" (A = 1, B = 2), words AB and B. GADDAG strings A^B, B and BA;
 DAWG words AB and B. The file (index: tile, flags, -> arc_index; "^" is tile 0)::
@@ -119,10 +120,9 @@ def letter_distribution_csv(tile_set) -> str:
     """MAGPIE's letter distribution CSV for a tile set: the blank first, then the alphabet."""
     rows = [f"{BLANK},{BLANK},{tile_set.blank_count},{tile_set.blank_points},0"]
     for letter in tile_set.alphabet:
-        label = f"[{letter}]" if len(letter) > 1 else letter
         tile = tile_set._by_letter.get(letter)
         count, points = (tile.count, tile.points) if tile else (0, 0)
-        rows.append(f"{label},{label.lower()},{count},{points},{int(letter in VOWELS)}")
+        rows.append(f"{letter},{letter.lower()},{count},{points},{int(letter in VOWELS)}")
     return "\n".join(rows) + "\n"
 
 
