@@ -175,3 +175,20 @@ def test_the_http_route_answers_as_grpc(http, game):
     r = http.post("/v1/games:analyse", json={"gcg": text, "lexicon": "pl-nograph"})
     assert r.status_code == 400 and r.json()["error"]["status"] == "FAILED_PRECONDITION"
     assert http.get("/openapi.json").json()["paths"]["/v1/games:analyse"]["post"]["operationId"] == "AnalyseGame"
+
+
+def test_the_game_viewer_shows_each_turns_best_play(http, game):
+    text = RECORD.read_text(encoding="utf-8")
+    view = http.post("/v1/games:view", json={"gcg": text, "lexicon": "pl-scrabble"}).json()
+    turns = analyse_rpc(game, lexicon="pl-scrabble", gcg=text).turns
+    steps = [step for step in view["steps"] if step["best"] is not None]
+    assert [step["best"]["best"] for step in steps] == [t.best for t in turns]
+    first = steps[0]["best"]                         # the first play, on the empty board
+    assert first["bestScore"] == turns[0].best_score
+    squares = first["bestSquares"]
+    assert squares and all(first["bestBoard"][r][c] for r, c in squares)
+    assert sum(1 for row in first["bestBoard"] for cell in row if cell) == len(squares)
+    # no lexicon, or one without a move graph: the viewer as before, no analysis
+    for body in ({"gcg": text}, {"gcg": text, "lexicon": "pl-nograph"}):
+        plain = http.post("/v1/games:view", json=body)
+        assert plain.status_code == 200 and all(step["best"] is None for step in plain.json()["steps"])
