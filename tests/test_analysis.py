@@ -18,7 +18,7 @@ from lexicon_service.movegen.analysis import analyse_game
 from lexicon_service.rules import load_rule_set, validate_move
 from lexicon_service.rules.gcg import parse_gcg, read_gcg
 from lexicon_service.rules.replay import replay
-from lexicon_service.server import create_server
+from lexicon_service.server import Limits, create_server
 from movegen_helpers import without_move_graph
 from test_http import LIMITS, http  # noqa: F401 - the JSON API fixture, over grpc_server below
 from test_service import WORDS, write_lexicon
@@ -192,3 +192,15 @@ def test_the_game_viewer_shows_each_turns_best_play(http, game):
     for body in ({"gcg": text}, {"gcg": text, "lexicon": "pl-nograph"}):
         plain = http.post("/v1/games:view", json=body)
         assert plain.status_code == 200 and all(step["best"] is None for step in plain.json()["steps"])
+
+
+def test_the_analysis_is_bounded_in_time(lexicon_dir):
+    srv, port = create_server("localhost:0", lexicon_dir, workers=2, limits=Limits(max_generate_seconds=0.0))
+    srv.start()
+    try:
+        with grpc.insecure_channel(f"localhost:{port}") as channel:
+            stub = game_pb2_grpc.GameServiceStub(channel)
+            code, details = rpc_code(stub, lexicon="pl-scrabble", gcg=RECORD.read_text(encoding="utf-8"))
+            assert code == grpc.StatusCode.DEADLINE_EXCEEDED and "game analysis (at most 0 s" in details
+    finally:
+        srv.stop(None).wait()

@@ -127,7 +127,7 @@ class GameServiceServicer:
         """Analyse a GCG record: for each play, exchange and pass whose line gives the rack, the best move by
         score on the board before it and the points given away. The lexicon needs a move graph
         (FAILED_PRECONDITION otherwise); the record is bounded as in ReplayGame, each turn's search by
-        ServerLimits.max_generate_seconds and the whole call by its deadline.
+        ServerLimits.max_generate_seconds, the whole analysis by 5 times that and by the call's deadline.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
