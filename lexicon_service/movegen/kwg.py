@@ -119,8 +119,9 @@ def kwg_of_move_graph(move_graph: bytes, variant: int = KWG22) -> bytes:
 def letter_distribution_csv(tile_set) -> str:
     """MAGPIE's letter distribution CSV for a tile set: the blank first, then the alphabet."""
     rows = [f"{BLANK},{BLANK},{tile_set.blank_count},{tile_set.blank_points},0"]
+    with_tiles = set(tile_set.letters)
     for letter in tile_set.alphabet:
-        tile = tile_set._by_letter.get(letter)
+        tile = tile_set.tile(letter) if letter in with_tiles else None
         count, points = (tile.count, tile.points) if tile else (0, 0)
         rows.append(f"{letter},{letter.lower()},{count},{points},{int(letter in VOWELS)}")
     return "\n".join(rows) + "\n"
