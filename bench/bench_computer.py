@@ -11,7 +11,6 @@ turn in a game whose rule set decides the end or the redraw: `has_move` on the p
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import tempfile
@@ -22,7 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_movegen_service import LEXICON, lexicon_with_move_graph, self_play_positions, summary  # noqa: E402
+from bench_movegen_service import (  # noqa: E402
+    LEXICON,
+    lexicon_with_move_graph,
+    position_arguments,
+    self_play_positions,
+    summary,
+)
 
 from lexicon_service.games.computer import LEVELS, choose_move  # noqa: E402
 from lexicon_service.lexicon import load_lexicon  # noqa: E402
@@ -33,14 +38,7 @@ TARGET_P99_MS = 100.0
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", default="../shared", help="shared data directory (unused: positions come from self-play)")
-    parser.add_argument("--lexicons", default="lexicons", help="directory of the default lexicons")
-    parser.add_argument("--games", type=int, default=30, help="self-play games (up to 3 positions each)")
-    parser.add_argument("--rounds", type=int, default=3, help="times every position is played")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--strict", action="store_true", help="exit 1 when the target is missed")
-    args = parser.parse_args()
+    args = position_arguments(__doc__).parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench-computer-") as work:
         directory = lexicon_with_move_graph(Path(args.lexicons), Path(work))
