@@ -561,7 +561,7 @@ class GameService:
             raise InvalidInput("overtime_penalty", "0-1000 points per minute")
         levels = list(computer_levels) + [""] * (len(names) - len(computer_levels))
         if len(levels) > len(names):
-            raise InvalidInput("computer_players", f"{len(computer_levels)} seats for {len(names)} players")
+            raise InvalidInput("computer_levels", f"{len(computer_levels)} seats for {len(names)} players")
         for seat, level in enumerate(levels):
             if level and level_refusal(level):
                 raise InvalidInput(f"computer_levels[{seat}]", level_refusal(level))
