@@ -272,3 +272,17 @@ def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damag
     shutil.copy2(lexicons["pl-scrabble"].path / "manifest.json", copy / "manifest.json")
     with pytest.raises(LexiconCorruptError, match="moves.kwg"):
         load_lexicon(copy)
+
+
+def test_answers_are_bounded(lexicons):
+    """A Kris Kros opening with two jokers has millions of plays (on a real lexicon): an answer lists
+    at most MAX_LISTED (more without a limit is refused, field "limit"); the top k come from a heap."""
+    lex = lexicons["cs-kriskros"]
+    import lexicon_service.movegen as movegen
+
+    assert movegen.MAX_LISTED == 1_000_000
+    with pytest.raises(MoveGenerationError) as info:
+        generate_moves(lex.rule_set, None, "KOTA??AO", lex, limit=movegen.MAX_LISTED + 1)
+    assert info.value.field == "limit"
+    best = generate_moves(lex.rule_set, None, "KOTA??AO", lex, limit=3)
+    assert len(best) == 3 and best[0].score >= best[1].score >= best[2].score

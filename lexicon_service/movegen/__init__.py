@@ -30,6 +30,7 @@ __all__ = ["GeneratedMove", "MoveGraphMissing", "MoveGenerationError", "MoveGene
            "generate_moves", "has_move", "count_moves"]
 
 SORTS = ("score",)
+MAX_LISTED = 1_000_000  # plays one answer lists at most (a Kris Kros opening with a joker has ~900,000)
 _MAX_TILES = 63
 _NEW, _BLANK, _TILE = 0x80, 0x40, 0x3F
 
@@ -224,6 +225,8 @@ def _core_generate(arcs, static, board_bytes, counts, mode, limit, min_length, n
                               contain, float(deadline) if deadline is not None else 0.0)
     except TimeoutError:
         raise MoveGenerationTimeout("move generation passed its deadline") from None
+    except OverflowError:
+        raise MoveGenerationError("limit", f"more than {MAX_LISTED:,} plays: give a limit") from None
 
 
 def play_text(tile_set, across: bool, row: int, col: int, tiles) -> str:
@@ -321,13 +324,14 @@ def generate_moves(rule_set: RuleSet, board: Board, rack, lexicon, *, limit: int
     tiles; must_use: tiles (rack notation, "?" a blank) every play must place; must_contain: text the
     main word must contain (as tiles). With any of these three, only plays are listed. bag_count:
     tiles in the bag (exchanges need the rule set's minimum; None: as with a full bag). deadline: a
-    time.monotonic() value; past it MoveGenerationTimeout. Raises MoveGraphMissing when the lexicon
+    time.monotonic() value; past it MoveGenerationTimeout. Without a limit, more than MAX_LISTED plays
+    is a MoveGenerationError (field "limit"). Raises MoveGraphMissing when the lexicon
     has no move graph, MoveGenerationError (with `field`) for a bad rack, board or option.
     """
     if sort not in SORTS:
         raise MoveGenerationError("sort", f"sort must be one of {', '.join(SORTS)}")
-    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
-        raise MoveGenerationError("limit", "limit must be a positive whole number")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LISTED):
+        raise MoveGenerationError("limit", f"limit must be a whole number from 1 to {MAX_LISTED:,}")
     if bag_count is not None and (not isinstance(bag_count, int) or isinstance(bag_count, bool) or bag_count < 0):
         raise MoveGenerationError("bag_count", "bag_count must be a whole number, 0 or more")
     found, static, board, letters = _call(rule_set, board, rack, lexicon, 0, limit=limit or 0,
