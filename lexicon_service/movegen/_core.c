@@ -549,7 +549,7 @@ static void record(Gen *g, int start, int end, int msum, int wmul, int xtot, int
 
 static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new);
 
-static void go_on(Gen *g, int pos, uint32_t ai, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
+static inline __attribute__((always_inline)) void go_on(Gen *g, int pos, uint32_t ai, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
     uint32_t a = g->arcs[ai];
     uint32_t child = a & ARC_INDEX_MASK;
     const uint8_t *sq = g->L_sq;
