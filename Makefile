@@ -2,7 +2,8 @@
 #   make run    install, build the default lexicons if missing, serve on localhost:50051 (gRPC) and
 #               localhost:8080 (JSON API and pages; the word judge's URL is printed)
 #   make test   install and run the test suite (what CI runs; the browser tests too when chromium is
-#               installed or installable)
+#               installed or installable: as root it installs Debian's chromium with apt-get, and says
+#               so; CHROMIUM=no skips that)
 # Other targets: make e2e (browser tests only, screenshots in ./screenshots),
 #                make bench (benchmarks on full data), make quality (Czech paradigm accuracy),
 #                make fuzz (fuzz every RPC of a real server), make lexicons, make proto, make clean.
@@ -15,9 +16,11 @@ HTTP      ?= localhost:8080
 LEXICONS  ?= lexicons
 WORKERS   ?= 8
 SHARED    ?= ../shared
-# the shipped Czech dictionary (package data of build_tools.czech)
+# the shipped dictionaries and headword lists (package data; build_tools/defaults.py names them for
+# `lexicon-build --defaults`): Czech in build_tools/czech/hunspell, Polish in build_tools/data/pl
 CS_DIC    := build_tools/czech/hunspell/cs_CZ.dic
 CS_AFF    := build_tools/czech/hunspell/cs_CZ.aff
+PL_DATA   := $(addprefix build_tools/data/pl/,headwords.txt headwords-sjp-growy.txt headwords-sjp-growy-guessed.txt pl_PL.dic pl_PL.aff)
 
 FUZZ_REQUESTS ?= 200000
 
@@ -25,6 +28,7 @@ FUZZ_REQUESTS ?= 200000
 
 # Installed once per change of pyproject.toml or of the C core; the stamp keeps `make test` fast afterwards.
 $(VENV)/.installed: pyproject.toml lexicon_service/movegen/_core.c
+	@echo "install: pip installs this package (editable) with its dependencies and the test tools ([dev]) into $(VENV)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -35,8 +39,8 @@ install: $(VENV)/.installed
 # gRPC stubs are generated from proto/ and committed (so a wheel works); never edit them by hand.
 # After changing a .proto, run `make proto` and commit the stubs: `make test` fails while they are stale.
 proto: $(VENV)/.installed
-	$(PY) -m build_tools.gen_proto
-	$(PY) -m build_tools.gen_descriptors
+	$(PY) -m tools.gen_proto
+	$(PY) -m tools.gen_descriptors
 
 # buf (protobuf lint and breaking-change check) from npm, into the venv (so `make clean` removes it).
 # Both checks run in `make test`; without npm they fail (a check that cannot run is not a pass).
@@ -46,6 +50,7 @@ BUF := $(VENV)/buf/node_modules/.bin/buf
 BUF_AGAINST ?= proto/releases/v1-e8f9399.binpb
 $(BUF):
 	@command -v npm >/dev/null || { echo "buf: npm not found; install Node.js and npm (apt-get install npm) to run the protobuf checks" >&2; exit 1; }
+	@echo "buf: npm installs @bufbuild/buf@$(BUF_VERSION) into $(VENV)/buf for the protobuf lint and breaking-change checks"
 	npm install --silent --no-save --no-audit --no-fund --prefix $(VENV)/buf @bufbuild/buf@$(BUF_VERSION)
 
 buf-lint: $(BUF)
@@ -64,18 +69,19 @@ clients-go: $(BUF)
 	$(BUF) generate --template clients/buf.gen.go.yaml
 
 # --- default lexicons (built only when missing or when their sources change) ---
+# The first build takes minutes (README, Quick start: measured time and memory).
 lexicons: $(LEXICONS)/pl-scrabble.lex $(LEXICONS)/cs-scrabble.lex $(LEXICONS)/cs-kriskros.lex
 
-# Polish: SGJP (morfeusz2) expansion of the headword list, plus the sjp.pl Hunspell forms.
-$(LEXICONS)/pl-scrabble.lex: data/pl/headwords.txt data/pl/headwords-sjp-growy.txt data/pl/headwords-sjp-growy-guessed.txt data/pl/pl_PL.dic data/pl/pl_PL.aff | $(VENV)/.installed
-	$(VENV)/bin/lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt --headwords data/pl/headwords-sjp-growy.txt --headwords data/pl/headwords-sjp-growy-guessed.txt --hunspell data/pl/pl_PL.dic -o $@
+# Polish: SGJP (morfeusz2) expansion of the shipped headword lists, plus the sjp.pl Hunspell forms.
+$(LEXICONS)/pl-scrabble.lex: $(PL_DATA) | $(VENV)/.installed
+	$(VENV)/bin/lexicon-build --defaults pl-scrabble -o $@
 
-# Czech: our paradigm engine over the Czech Hunspell stems and flags.
+# Czech: our paradigm engine over the shipped Czech Hunspell stems and flags.
 $(LEXICONS)/cs-scrabble.lex: $(CS_DIC) $(CS_AFF) | $(VENV)/.installed
-	$(VENV)/bin/lexicon-build --rules cs-scrabble --hunspell $(CS_DIC) -o $@
+	$(VENV)/bin/lexicon-build --defaults cs-scrabble -o $@
 
 $(LEXICONS)/cs-kriskros.lex: $(CS_DIC) $(CS_AFF) | $(VENV)/.installed
-	$(VENV)/bin/lexicon-build --rules cs-kriskros --hunspell $(CS_DIC) -o $@
+	$(VENV)/bin/lexicon-build --defaults cs-kriskros -o $@
 
 run: install lexicons
 	$(VENV)/bin/lexicon-service serve --address $(ADDRESS) --http $(HTTP) --lexicons $(LEXICONS) --workers $(WORKERS)
@@ -87,11 +93,17 @@ test: install chromium buf-lint buf-breaking
 e2e: install chromium
 	E2E_ARTIFACTS=$(CURDIR)/screenshots $(PY) -m pytest tests/e2e -s
 
-# Installs Debian's chromium when missing and apt-get can (as root); otherwise the browser tests skip.
+# Installs Debian's chromium when missing and apt-get can (as root), saying so first and showing apt's own
+# lines (about 100 packages); CHROMIUM=no never installs it. Without chromium the browser tests skip.
+CHROMIUM ?= install
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
-	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1; } \
-	  || echo "chromium is not installed and cannot be: the browser tests will be skipped"
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$(CHROMIUM)" = no ]; then echo "chromium: not installed (CHROMIUM=no): the browser tests will be skipped"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "chromium: installing Debian's chromium with apt-get (about 100 packages) for the browser tests in tests/e2e; CHROMIUM=no skips them instead"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
+	  || echo "chromium: apt-get failed (above): the browser tests will be skipped"; \
+	else echo "chromium is not installed and cannot be (needs root and apt-get): the browser tests will be skipped"; fi
 
 # Benchmarks on full data; each script prints its measurements and a ratio to a baseline measured in the same run.
 bench: install lexicons
@@ -103,8 +115,8 @@ fuzz: install lexicons
 	$(PY) bench/fuzz_service.py --lexicons $(LEXICONS) --requests $(FUZZ_REQUESTS)
 
 quality: install
-	$(PY) -m build_tools.czech.quality --shared $(SHARED)
-	$(PY) -m build_tools.czech.heldout --shared $(SHARED)
+	$(PY) -m tools.czech_quality --shared $(SHARED)
+	$(PY) -m tools.czech_heldout --shared $(SHARED)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache $(LEXICONS)/*.lex clients/node_modules clients/gen

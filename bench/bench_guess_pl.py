@@ -1,4 +1,4 @@
-"""Held-out measure of Polish inflection by analogy (build_tools/guess_pl.py; run by `make bench`).
+"""Held-out measure of Polish inflection by analogy (build_tools/polish/guess.py; run by `make bench`).
 
     .venv/bin/python bench/bench_guess_pl.py [--sample 100] [--workers 2]
 
@@ -60,8 +60,9 @@ def _admitted(forms) -> set[str]:
 
 
 def _measure(lemmas: list[str]):
-    from build_tools.expand_pl import _generate, expand_lemma
-    from build_tools.guess_pl import guess
+    from build_tools.polish.paradigms import expand_lemma
+    from build_tools.polish.sgjp import generate as _generate
+    from build_tools.polish.guess import guess
     from build_tools.hunspell import expand_word
 
     models, flags_of, aff = _STATE["models"], _STATE["flags_of"], _STATE["aff"]
@@ -104,7 +105,7 @@ def _measure(lemmas: list[str]):
 def class_label(lemma: str, sgjp: list) -> str:
     """The held-out lemma's word class, nouns by gender (N:m1, N:f, ...), from its first
     SGJP reading."""
-    from build_tools.expand_pl import class_of_tag
+    from build_tools.polish.sgjp import class_of_tag
 
     tags = [r[2] for r in sgjp if r[1].split(":", 1)[0] == lemma and r[2] != "ign"] or [sgjp[0][2]]
     cls = class_of_tag(tags[0])
@@ -129,7 +130,7 @@ def breakdown(rows: list) -> list[tuple]:
 
 def measure(sample: int = 100, workers: int | None = None, own_models: int | None = None) -> tuple[list, dict]:
     """(rows, summary per setting: lemmas, guessed, exact, real, got, hit)."""
-    from build_tools.guess_pl import Models
+    from build_tools.polish.guess import Models
     from build_tools.hunspell import read_aff, read_dic
     from build_tools.parallel import chunked, ordered_map
 

@@ -18,7 +18,7 @@ Measures, printing each number with what produced it:
    L = "nie" + H with H in the list (nie- forms, which the build derives from H);
    and, because data/pl/headwords-sjp-growy.txt is made from this same game list, a held-out
    recall: the list is split in two halves by CRC-32 of each word; the lemmas of half A (as
-   build_tools.make_pl_headwords takes them: attested_lemmas_of_words, and the lemmas by analogy
+   tools.make_pl_headwords takes them: attested_lemmas_of_words, and the lemmas by analogy
    of its words SGJP does not know: guessed_lemmas_of_words) plus data/pl/headwords.txt form
    the headword set H_A, and the recall on half B is that of a lexicon built (by this tree)
    from H_A and pl_PL.dic alone, the way the default build uses the three lists (counting, in
@@ -139,12 +139,12 @@ def _only_neuter_fused(readings) -> bool:
 
 def held_out_heads(words: list[str]) -> tuple[list[str], list[str], list[str], dict]:
     """Half A and B of the game list (CRC-32 split) and the headword lists made from half A as
-    build_tools.make_pl_headwords makes data/pl/headwords-sjp-growy.txt and -guessed.txt from
+    tools.make_pl_headwords makes data/pl/headwords-sjp-growy.txt and -guessed.txt from
     the whole list (headwords.txt's lemmas left out of both): (half B, SGJP lemmas, lemmas by
     analogy, their statistics)."""
     import zlib
 
-    from build_tools.make_pl_headwords import (attested_lemmas_of_words, guessed_lemmas_of_words,
+    from tools.make_pl_headwords import (attested_lemmas_of_words, guessed_lemmas_of_words,
                                                hunspell_words, list_density)
 
     half_a = [w for w in words if not zlib.crc32(w.encode("utf-8")) & 1]

@@ -1,6 +1,6 @@
 """Fuzz every command line and file reader: `lexicon-build` (every source option, rules, profiles, -o) for
-Polish and Czech, and every `lexicon-service` subcommand (check, explain, dump, diff, validate, replay, serve,
-client), with hostile files and arguments.
+Polish and Czech, and every `lexicon-service` subcommand (check, explain, dump, diff, validate, replay, moves,
+serve, client), with hostile files and arguments.
 
     python bench/fuzz_cli.py [--cases 600] [--seed 1] [--timeout 60] [--memory-mb 3000] [--show 20]
 
@@ -486,7 +486,7 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
 def service_case(world: World, rnd: random.Random, n: int) -> Case:
     target = rnd.choice(["check-stdin", "check-lexicon", "explain", "dump", "diff", "validate-board",
                          "validate-rules", "validate-args", "replay", "replay-stdin", "replay-rules", "client",
-                         "serve", "check-stdin", "replay", "replay", "client-game"])
+                         "serve", "check-stdin", "replay", "replay", "client-game", "moves-board", "moves-args"])
     lang = rnd.choice(["pl", "cs"])
     lex = world.lexicon(lang)
     rules = "pl-scrabble" if lang == "pl" else "cs-scrabble"
@@ -534,6 +534,23 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
                                                                                         else "pl"))])]
         return Case(n, target, "arguments", argv, f"{P} validate", (0, 1, 2),
                     ["--", "play", "rack", "setup", "lexicon"])
+    if target == "moves-board":
+        path, kind = world.hostile("board.txt", BOARD.encode(), BOARD_LINES)
+        argv = ["moves", "-l", str(lex), "--board", str(path), "--rack", "KOTABC?", "-n", "3"]
+        return Case(n, target, f"board {kind}", argv, f"{P} moves", (0, 1, 2), [path.name])
+    if target == "moves-args":
+        argv = ["moves", "-l", rnd.choice([str(lex), str(lex), "nonexistent"]),
+                "--rack", rnd.choice(["KOTABC?", "??KOT", "???", "", "[CH", "ZZZZZZZZ", "\x00", "A" * 100000])]
+        if rnd.random() < 0.4:
+            argv += ["--setup", *rnd.choice([["8H KOT"], ["8H", "KOT"], ["99Z KOT"], ["8H"], ["x"], ["8H KOT", "1A X"]])]
+        if rnd.random() < 0.4:
+            argv += rnd.choice([["-n", "0"], ["-n", "-1"], ["-n", "99999999999"], ["--all"], ["-n", "2", "--all"],
+                                ["--min-length", "x"], ["--must-use", rnd.choice(["?", "Q", "\x00", "[CH"])],
+                                ["--must-contain", rnd.choice(["KOT", "x" * 10000, "[", ""])], ["--json"],
+                                ["--plays-only"], ["-r", rnd.choice(["pl-scrabble", "cs-kriskros", "nope"])],
+                                ["--place", rnd.choice(["C1 T", "H8 K", "8H", "A1 [", "Z99 K", "H8 KOT"])]])
+        return Case(n, target, "arguments", argv, f"{P} moves", (0, 1, 2),
+                    ["--", "rack", "setup", "place", "lexicon", "rule", "must", "min-length", "-n", "move graph"])
     if target in ("replay", "replay-stdin", "replay-rules"):
         base = rnd.choice(world.gcgs)
         if target == "replay-rules":
@@ -558,7 +575,7 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
                     [path.name, "rule", "lexicon"])
     if target in ("client", "client-game"):
         sub = "game" if target == "client-game" else rnd.choice(["replay", "validate-board", "tls-ca", "address",
-                                                                  "timeout"])
+                                                                  "timeout", "moves-board"])
         common = ["client", "--address", "127.0.0.1:1", "--timeout", "0.5"]
         if sub == "replay":
             path, kind = world.hostile("game.gcg", rnd.choice(world.gcgs).read_bytes(), GCG_LINES)
@@ -566,6 +583,9 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
         elif sub == "validate-board":
             path, kind = world.hostile("board.txt", BOARD.encode(), BOARD_LINES)
             argv = common + ["validate", "--rules", rules, "--board", str(path), "9D PIES"]
+        elif sub == "moves-board":
+            path, kind = world.hostile("board.txt", BOARD.encode(), BOARD_LINES)
+            argv = common + ["moves", "-l", "pl-scrabble", "--board", str(path), "--rack", "KOTABC?"]
         elif sub == "tls-ca":
             path, kind = world.hostile("ca.pem", b"-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
                                        ["x"])
@@ -890,6 +910,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, v in kinds.most_common():
         print(f"  {v:5d}  {k}")
     cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
+    print("cases by target: " + ", ".join(f"{t} {v}" for t, v in sorted(by_target.items())))
     print(f"seed {args.seed}: cases {counts['cases']}, tracebacks {counts['traceback']}, timeouts {counts['timeout']}, "
           f"wrong exit codes {counts['wrong-exit']}, errors not naming the input {counts['unnamed']}, "
           f"deleted {counts['deleted']}, partial output {counts['partial-output']}")

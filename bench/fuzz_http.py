@@ -97,6 +97,22 @@ class HttpFuzzer:
                     "play": {"position": r.choice(["8H", "H8", "8Z", "", self.text(4)]), "word": self.text(15).upper()}}
             if r.random() < 0.3:
                 body["board"] = [("." * 15 if r.random() < 0.8 else self.text(20)) for _ in range(r.choice([0, 15, 16, 27]))]
+        elif rpc == "GenerateMoves":
+            # each field mostly valid, so that most bodies reach the generator
+            body = {"lexicon": self.lexicon(), "rack": r.choice(["KOTABC?", "??KOTAB", "AEINRSW", "KOT", "???", "",
+                                                                  self.text(9).upper()]),
+                    "limit": r.choice([0, 1, 10, 10, 100, self.number()]),
+                    "minLength": r.choice([0, 0, 0, 2, self.number()]),
+                    "mustUse": r.choice(["", "", "", "?", self.text(3)]),
+                    "mustContain": r.choice(["", "", "", "KOT", self.text(8)]),
+                    "playsOnly": r.random() < 0.3, "sort": "" if r.random() < 0.8 else r.choice(["score", self.text(6)])}
+            if r.random() < 0.2:
+                body["setup"] = [{"position": r.choice(["8H", "H8", "8Z", "", self.text(4)]), "word": self.text(8).upper()}
+                                 for _ in range(r.choice([1, 3]))]
+            if r.random() < 0.3:
+                body["board"] = [("." * 15 if r.random() < 0.8 else self.text(20)) for _ in range(r.choice([0, 15, 16, 27]))]
+            if r.random() < 0.2:
+                body["bagCount"] = self.number()
         elif rpc == "ReplayGame":
             body = {"ruleSet": r.choice(["pl-scrabble", "cs-scrabble", "", self.text(4)]),
                     "gcg": r.choice(["\n", "\r", "\r\n", "\u2028"]).join(
@@ -222,6 +238,14 @@ class HttpFuzzer:
             headers["last-event-id"] = r.choice(["1", "-1", "x", "9" * 40, "٣"])
         return headers
 
+    def body_headers(self, game: dict | None) -> dict:
+        """headers() with a Content-Type, mostly JSON's (else the server refuses the body with 415)."""
+        r = self.rnd
+        content_type = "application/json" if r.random() < 0.9 else r.choice([
+            "text/plain", "application/json; charset=latin-1", "", "application/json;charset", "multipart/form-data",
+            "application/json; charset=\"utf-8\"", "APPLICATION/JSON", "application/json\u00e9"])
+        return {"content-type": content_type, **self.headers(game)}
+
 
 def game_of(fuzzer: HttpFuzzer, game_id: str) -> dict | None:
     for game in fuzzer.games:
@@ -263,7 +287,8 @@ def advance(client: httpx.Client, fuzzer: HttpFuzzer, game: dict) -> tuple[str, 
             body = {"exchange": view["rack"][:2]}
     if r.random() < 0.5:
         body["expectedVersion"] = int(view.get("version", 0))
-    return "POST", f"/v1/games/{game['id']}:move", json.dumps(body).encode(), {"authorization": "Bearer " + token}
+    return "POST", f"/v1/games/{game['id']}:move", json.dumps(body).encode(), {"authorization": "Bearer " + token,
+                                                                              "content-type": "application/json"}
 
 
 def fuzz_request(client: httpx.Client, fuzzer: HttpFuzzer, routes, limit: int):
@@ -276,7 +301,8 @@ def fuzz_request(client: httpx.Client, fuzzer: HttpFuzzer, routes, limit: int):
             items = fuzzer.query("WatchGame")
             return "WatchGame", "GET", f"/v1/games/{game_id}/events", items, b"", fuzzer.headers(game_of(fuzzer, game_id))
         if route == "view":
-            return "view", "POST", "/v1/games:view", [], fuzzer.body_bytes(api.ROUTES[-1], limit), fuzzer.headers(None)
+            return "view", "POST", "/v1/games:view", [], fuzzer.body_bytes(api.ROUTES[-1], limit), \
+                fuzzer.body_headers(None)
         return "page", r.choice(["GET", "POST", "DELETE", "PUT"]), r.choice(
             ["/", "/judge", "/lookup", "/games", "/openapi.json", "/healthz", "/sw.js", "/static/%2e%2e/%2e%2e/etc/passwd",
              "/static/..%2F..%2Fapi.py", "/static/" + "a" * 5000, "/v1", "/v1/", "/v1/lexicons/", "/v1/nope",
@@ -295,7 +321,7 @@ def fuzz_request(client: httpx.Client, fuzzer: HttpFuzzer, routes, limit: int):
     items = fuzzer.query(route.rpc) if route.query or route.rpc == "WatchGame" else []
     body = fuzzer.body_bytes(route, limit) if route.body else b""
     method = route.method if r.random() > 0.02 else r.choice(["GET", "POST", "PUT", "DELETE", "PATCH"])
-    return route.rpc, method, path, items, body, fuzzer.headers(game)
+    return route.rpc, method, path, items, body, fuzzer.body_headers(game) if route.body else fuzzer.headers(game)
 
 
 def well_formed_error(answer: httpx.Response) -> bool:

@@ -130,6 +130,18 @@ class Fuzzer:
             return cls(lexicon=self.lexicon(), rule_set=r.choice(["", "", "pl-scrabble", "cs-kriskros", self.text(5)]),
                        board=self.board(), rack=r.choice(["", "KOTABC?", self.text(9).upper()]),
                        play=game_pb2.Play(position=position, word=self.text(15).upper()))
+        if cls is game_pb2.GenerateMovesRequest:
+            setup = [game_pb2.Play(position=r.choice(["8H", "H8", "8D", "A1", "8Z", "", self.text(4)]),
+                                   word=self.text(8).upper()) for _ in range(r.choice([0, 0, 0, 0, 1, 3]))]
+            return cls(lexicon=self.lexicon(), rule_set="" if r.random() < 0.8 else r.choice(["pl-scrabble", self.text(5)]),
+                       board=self.board(), setup=setup,
+                       rack=r.choice(["KOTABC?", "??KOTAB", "AEINRSW", "???", "", "KOTABCDE", self.text(9).upper()]),
+                       limit=r.choice([0, 1, 10, 10, 100, self.number()]),
+                       sort="" if r.random() < 0.8 else r.choice(["score", self.text(6)]),
+                       min_length=r.choice([0, 0, 0, 2, self.number()]),
+                       must_use=r.choice(["", "", "", "?", self.text(3)]),
+                       must_contain=r.choice(["", "", "", "KOT", self.text(8)]), plays_only=r.random() < 0.3,
+                       **({"bag_count": self.number()} if r.random() < 0.1 else {}))
         if cls is game_pb2.ReplayGameRequest:
             return cls(lexicon=r.choice(["", *self.lexicons]), rule_set=r.choice(["", "pl-scrabble", self.text(4)]),
                        gcg=self.gcg())
@@ -397,6 +409,13 @@ def largest_requests(lexicons: list[str], words: list[str]):
                   {"prefix": ""}, {"pattern": "?*" * 31 + "A"}):
         yield f"FindWords {query} limit 1000", "/lexicon.v1.LexiconService/FindWords", \
             lexicon_pb2.FindWordsRequest(lexicon=lexicon, limit=1000, **query)
+    # GenerateMoves: two blanks, every move up to the limit; on an empty board and on tiles every third
+    # square of every third row (anchors everywhere: the costliest board found by hand, ~50 ms)
+    sparse = ["".join("AEIONRSZWCYK"[(r * 3 + c) % 12] if r % 3 == 0 and c % 3 == 0 else "." for c in range(15))
+              for r in range(15)]
+    for label, board in (("empty board", []), ("a tile every third square", sparse)):
+        yield f"GenerateMoves ??AEINS, {label}, limit 1000", "/lexicon.v1.GameService/GenerateMoves", \
+            game_pb2.GenerateMovesRequest(lexicon=lexicon, board=board, rack="??AEINS", limit=1000)
     yield "ExplainWord 64 characters", "/lexicon.v1.LexiconService/ExplainWord", \
         lexicon_pb2.ExplainWordRequest(lexicon=lexicon, word="ż" * 64)
     yield "ListRuleSets with sources", "/lexicon.v1.GameService/ListRuleSets", \

@@ -3,7 +3,7 @@
     .venv/bin/python bench/held_out_splits.py --shared ../shared --split salt:s1 --split salt:s2
 
 bench/bench_lexicon.py measures held-out recall on one split of the 2020 game list (CRC-32 of
-the word, bit 0). A rule of build_tools/make_pl_headwords.py chosen by that figure is chosen on
+the word, bit 0). A rule of tools/make_pl_headwords.py chosen by that figure is chosen on
 the test itself, so rules are chosen here, on other splits, and then confirmed on the bench's.
 Each split is measured as the bench does it: half A's headword lists (attested_lemmas_of_words,
 guessed_lemmas_of_words, headwords.txt's lemmas left out), a build from data/pl/headwords.txt,
@@ -43,7 +43,7 @@ def split_name(split: str) -> str:
 
 def measure(words: list[str], split: str, out: Path, workers: int | None) -> dict:
     from bench_lexicon import HEADWORD_LISTS, build
-    from build_tools.make_pl_headwords import (attested_lemmas_of_words, guessed_lemmas_of_words,
+    from tools.make_pl_headwords import (attested_lemmas_of_words, guessed_lemmas_of_words,
                                                hunspell_words, list_density)
     from lexicon_service.lexicon import load_lexicon
 

@@ -2,7 +2,7 @@
 clients and the load loop that drives them.
 
   * `start_server`: `lexicon-service serve` as a child on free loopback ports, its log in a file.
-  * `process_tree`, `cpu_seconds`, `rss_mb`, `load_average`, `percentile`.
+  * `process_tree`, `cpu_seconds`, `rss_mb`, `pss_mb`, `memfd_mb`, `load_average`, `percentile`.
   * `lexicons_and_words`, `fuzz_text`: the fuzzers' lexicons, sample words and random text.
   * `H2Connection`: a lean gRPC client, HTTP/2 framing and HPACK over one plain TCP socket
     (~50-120 us of CPU a call, most of it in the kernel's loopback TCP, so most of the machine goes to
@@ -210,6 +210,40 @@ def rss_mb(pid: int) -> tuple[float, float]:
         except OSError:
             return float("nan"), float("nan")
     return rss, hwm
+
+
+def pss_mb(pid: int) -> float:
+    """Proportional set size in MB of a process and its children, summed: a page shared by n of them
+    counts 1/n in each, so the sum is the memory they use together (RSS sums count a shared page in each)."""
+    total = 0.0
+    for p in process_tree(pid):
+        try:
+            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1]) / 1024
+        except OSError:
+            return float("nan")
+    return total
+
+
+def memfd_mb(pid: int, prefix: str = "/memfd:lexicon:") -> float:
+    """MB of the distinct memfds named `prefix`... that a process and its children hold open (serve's
+    sealed lexicon copies). In memory once, whether mapped or not; PSS counts only their mapped pages
+    that were touched."""
+    seen = {}
+    for p in process_tree(pid):
+        try:
+            fds = os.listdir(f"/proc/{p}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{p}/fd/{fd}").startswith(prefix):
+                    st = os.stat(f"/proc/{p}/fd/{fd}")
+                    seen[st.st_ino] = st.st_size
+            except OSError:
+                continue
+    return sum(seen.values()) / (1 << 20)
 
 
 def load_average() -> str:

@@ -7,7 +7,7 @@ MEASURING ONLY: it reads the 2020 game list of ../shared, which no build step ma
 lexicon's forms of the list's lengths (2-8 letters), each reading is described by its tag, its
 rule (``rule:noun``) and features a build could compute from its own inputs:
 
-- ``DF``/``NODF``: the form is / is not a word of data/pl/pl_PL.dic (``expand_pl.hunspell_words``);
+- ``DF``/``NODF``: the form is / is not a word of data/pl/pl_PL.dic (``polish.witness.hunspell_words``);
 - ``DL``/``NODL``: the same for the reading's headword;
 - ``OWN``: the form is made by the headword's own .dic entry; ``OTHER``: only by another entry;
 - ``FLAGS:<flags>``: the headword's .dic flags.
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 def readings(lex_path: Path, shared: Path):
     """{form: (on the list, [(headword, features)])} for the forms of the list's lengths."""
-    from build_tools.expand_pl import hunspell_words
+    from build_tools.polish.witness import hunspell_words
     from build_tools.hunspell import expand_word, read_aff, read_dic
     from lexicon_service.lexicon import load_lexicon
 

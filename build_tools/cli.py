@@ -8,7 +8,7 @@
 Stages (``run``): read the sources (sources.py; ``_read`` turns each into passes, ``Pass``) ->
 expand and judge (pipeline.run over every pass: its expand function and the profile's judge in
 worker processes; the passes come from sources.LIST_PASSES for word and tagged lists and from the
-languages, the table ``LANGUAGES``: expand_pl.py, czech/) -> compile (compile.py: canonical
+languages, the table ``LANGUAGES``: polish/language.py, czech/language.py) -> compile (compile.py: canonical
 tables, tries) -> save (save.py, atomic write). Sources can be combined and repeated.
 
 What each source means per language:
@@ -19,10 +19,10 @@ What each source means per language:
 - --hunspell X.dic (X.aff beside it): Czech: stems with their paradigm flags go to the Czech
   expander. Polish: SGJP's paradigm for a stem SGJP knows; a stem it does not know is
   inflected by analogy with an SGJP lemma of the --headwords lists, corroborated by the
-  entry's affix forms (expand_pl.hunspell_entry_forms, guess_pl); the affix forms are never
+  entry's affix forms (polish/passes.hunspell_entry_forms, polish/guess.py); the affix forms are never
   admitted on their own. Headwords SGJP does not know are inflected by analogy too.
 - --models (Polish): a headword list whose SGJP lemmas are analogy models besides the build's own
-  (build_tools/pl_models.py); their forms are not admitted.
+  (build_tools/polish/models.py); their forms are not admitted.
 """
 
 from __future__ import annotations
@@ -30,22 +30,25 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import importlib
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
-from itertools import chain
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import Iterator
+
+from lexicon_service import __version__
 
 from build_tools import pipeline
+from build_tools.defaults import DEFAULT_BUILDS, default_models, default_sources, polish_data_dir
+from build_tools.errors import BuildError
 from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
-from lexicon_service.cli import UserError, run_reporting_errors
-
-
-class BuildError(UserError):
-    """A user-facing build error: one line, exit status 2."""
+from build_tools.pipeline import Pass
+from lexicon_service.cli import run_reporting_errors
 
 
 class Terminated(BaseException):
@@ -128,29 +131,35 @@ def build_parser() -> argparse.ArgumentParser:
         "profile (build_tools/profiles/*.profile) and stored as tile keys; every rejected form or\n"
         "bad input line is counted in the summary (and listed with --rejected).",
         epilog="examples:\n"
-        "  lexicon-build --rules pl-scrabble --headwords data/pl/headwords.txt \\\n"
-        "                --headwords data/pl/headwords-sjp-growy.txt \\\n"
-        "                --headwords data/pl/headwords-sjp-growy-guessed.txt --hunspell data/pl/pl_PL.dic \\\n"
-        "                -o lexicons/pl-scrabble.lex      (the default Polish build)\n"
-        "  lexicon-build --rules pl-scrabble --words extra.txt --headwords data/pl/headwords.txt -o my.lex\n"
-        "  lexicon-build --rules cs-kriskros --hunspell build_tools/czech/hunspell/cs_CZ.dic -o lexicons/cs-kriskros.lex\n"
-        f"                (the shipped Czech dictionary, as installed here: {_shipped_czech_dic()})\n"
-        "  lexicon-build --rules pl-scrabble --headwords new-words.txt --models data/pl/headwords.txt -o new.lex\n"
-        "                (new words SGJP does not know, inflected after the SGJP lemmas of headwords.txt)\n\n"
+        "  lexicon-build --defaults pl-scrabble -o lexicons/pl-scrabble.lex      (the default Polish build:\n"
+        "                --rules pl-scrabble, the three shipped headword lists and the sjp.pl pl_PL.dic;\n"
+        f"                as installed here: {polish_data_dir()})\n"
+        "  lexicon-build --defaults cs-kriskros -o lexicons/cs-kriskros.lex      (the default Czech build:\n"
+        "                --rules cs-kriskros --hunspell with the shipped Czech dictionary,\n"
+        f"                as installed here: {_shipped_czech_dic()})\n"
+        "  lexicon-build --defaults pl-scrabble --words extra.txt -o my.lex     (the default build and more words)\n"
+        "  lexicon-build --rules pl-scrabble --headwords new-words.txt --models default -o new.lex\n"
+        "                (new words SGJP does not know, inflected after the SGJP lemmas of the shipped headwords.txt)\n"
+        "  printf 'kot\\npies\\n' | lexicon-build --rules pl-scrabble --words - -o my.lex   ('-' = standard input)\n\n"
         "--hunspell: Czech stems and their paradigm flags go to the Czech expander; for Polish a\n"
         "stem gets SGJP's paradigm, or, when SGJP does not know it, a paradigm guessed by analogy\n"
         "and corroborated by the .aff's affix forms (never those forms on their own).\n"
         "Then: lexicon-service check|explain|dump|diff (see lexicon-service --help).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("--move-graph-only", metavar="LEX.lex",
                    help="add the move graph (moves.kwg, for move generation) to an existing lexicon and stop")
     p.add_argument("--rules", metavar="RULESET",
                    help="rule set id (pl-scrabble, cs-scrabble, cs-kriskros) or path to a .rules file")
+    p.add_argument("--defaults", metavar="RULESET", choices=DEFAULT_BUILDS,
+                   help="the default build of a shipped rule set (%(choices)s): its --rules and the shipped "
+                   "sources (Polish: the headword lists and pl_PL.dic; Czech: cs_CZ.dic); more sources may be added")
     p.add_argument("--profile", metavar="NAME|FILE",
                    help="admissibility profile (default: the rule set's; see build_tools/profiles/)")
     p.add_argument("--headwords", action="append", default=[], metavar="FILE",
-                   help="headword list: 'lemma' or 'lemma<TAB>pos' per line; expanded by the language's generator")
+                   help="headword list: 'lemma' or 'lemma<TAB>pos' per line; expanded by the language's generator "
+                   "('-' = standard input, as for --words, --tagged and --models)")
     p.add_argument("--words", action="append", default=[], metavar="FILE",
                    help="plain word list: one inflected form per line, admitted as is")
     p.add_argument("--tagged", action="append", default=[], metavar="FILE",
@@ -161,11 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Hunspell dictionary X.dic (X.aff beside it) consulted for how to inflect the "
                    "--headwords; it contributes no words of its own. Czech: the paradigm source (default: the "
                    "shipped cs_CZ.dic). Polish: a headword SGJP does not know gets the paradigm its entry there "
-                   "would get from --hunspell (e.g. data/pl/pl_PL.dic)")
+                   "would get from --hunspell (e.g. the shipped pl_PL.dic, named in the examples below)")
     p.add_argument("--models", action="append", default=[], metavar="FILE",
                    help="Polish: a headword list whose SGJP lemmas serve as analogy models for the headwords and "
                    "Hunspell stems SGJP does not know, besides the build's own SGJP lemmas; their forms are not "
-                   "admitted (e.g. data/pl/headwords.txt, for a build from a short list of new words)")
+                   "admitted (e.g. 'default', the shipped headwords.txt, for a build from a short list of new words)")
     p.add_argument("-o", "--output", metavar="OUT.lex",
                    help="lexicon to write (a directory; its parent directories are created if missing); an "
                    "existing lexicon there is replaced, anything else is refused")
@@ -176,15 +185,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write every rejection (form, reason, where, detail) to FILE, tab-separated")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
-
-
-class Pass(NamedTuple):
-    """One run of the build's one loop (build_tools.pipeline): the items of a source, the pass that
-    expands them, and where items rejected as unknown-lemma wait for a later pass (Polish)."""
-
-    items: Iterable
-    language: pipeline.Language
-    defer: list | None = None
 
 
 def _source_stream(records, compiler, progress, counter: list):
@@ -207,274 +207,15 @@ def _source_stream(records, compiler, progress, counter: list):
         yield item
 
 
-# --- the languages: the passes each runs over headword and Hunspell sources ---------------------
-class Polish:
-    """Polish: SGJP (Morfeusz 2) expands the headwords; a Hunspell entry gets SGJP's paradigm, or a
-    paradigm guessed by analogy and corroborated by its affix forms; headwords SGJP lacks are
-    inflected by analogy once every list's SGJP lemmas are in (they are the models)."""
-
-    def __init__(self, args, manifest_sources: list) -> None:
-        self.dics = [Path(d) for d in args.hunspell]
-        self.paradigms = _polish_paradigms(args, manifest_sources)   # (.aff, stem -> entries) or None
-        self._workers = args.workers
-        self._attested = None
-        self._reads: dict[Path, tuple] = {}     # .dic -> (its .aff, its entries): read once a build
-        self._affix_forms: dict[Path, list] = {}   # .dic -> its entries' affix forms (the witness's)
-        self._models = None                     # the guessing models made last (guess_pl.Models)
-        self.given = _given_models(args, manifest_sources)     # --models (pl_models.GivenModels)
-        self._hinted = False
-
-    def _dic(self, dic: Path) -> tuple:
-        """(.aff, entries) of a .dic for the witness: the entries as an iterator that reads the
-        file while the witness's workers expand what it has read, and keeps them for the
-        Hunspell pass."""
-        read = self._reads.get(dic)
-        if read is not None:
-            return read[0], iter(read[1])
-        from build_tools.hunspell import read_aff
-        from build_tools.sources import aff_path_for, read_hunspell
-
-        aff = read_aff(aff_path_for(dic))
-        entries: list = []
-        self._reads[dic] = (aff, entries)
-
-        def kept():
-            for e in read_hunspell(dic, aff):
-                entries.append(e)
-                yield e
-        return aff, kept()
-
-    def attested(self):
-        """The words of the build's Hunspell dictionaries, the second witness of SGJP's forms
-        (expand_pl.hunspell_words); None without one."""
-        if self.dics and self._attested is None:
-            from build_tools.expand_pl import hunspell_words
-
-            per_dic: list = []
-            self._attested = hunspell_words(self.dics, reads=[self._dic(d) for d in self.dics],
-                                            workers=self._workers, entry_forms=per_dic)
-            self._affix_forms = dict(zip(self.dics, per_dic))
-            # millions of strings that live until the build ends: out of the collector's sight,
-            # here and in the forked workers (each full collection would walk them)
-            gc.freeze()
-        return self._attested
-
-    def builder_info(self) -> dict:
-        return {}
-
-    def release(self) -> None:
-        """Let go of what the passes shared (the witness, the .dic entries, the models)."""
-        self._attested = None
-        self._reads.clear()
-        self._affix_forms.clear()
-        self._models = None
-
-    def headwords(self, compiler, entries, builder: dict) -> Iterator[Pass]:
-        from build_tools.expand_pl import headword_pass
-
-        builder.update(_polish_builder_info())
-        items = ((e.lemma, e.source, e.line, e.pos) for e in entries)
-        yield Pass(items, headword_pass(compiler.judge, self.attested()), compiler.unknown_headwords)
-
-    def _entry_models(self, compiler, flags_of: dict):
-        """(the lemmas expanded so far, the models for guessing a Hunspell entry's paradigm): those
-        lemmas, and the --models lemmas, with the entry dictionary's flags."""
-        from build_tools.guess_pl import Models
-
-        done = frozenset(h for h in compiler.heads if h not in compiler.models)
-        lemmas = done | self.given.lemmas if self.given is not None else done
-        return done, Models(lemmas, flags_of, like=self._models)
-
-    def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
-        from build_tools.expand_pl import hunspell_pass
-
-        yield from self.finish(compiler)
-        attested = self.attested()             # before the entries are let go: it reads them too
-        aff, read = self._reads.pop(Path(dic), None) or _read_polish_dic(Path(dic))
-        flags_of, stems = _dic_index(read)
-        done, models = self._entry_models(compiler, flags_of)
-        self._hint(len(models))
-        affix_forms = self._affix_forms.pop(Path(dic), None)     # the witness's, one per entry
-        # The entries go to the workers in the order of their endings, each entry of a stem in
-        # file order: a word is guessed after models that share its ending, so a worker then
-        # meets the same models chunk after chunk and makes each model's paradigm about once,
-        # not once per worker (the lexicon does not depend on the order; the report's examples
-        # and the --rejected log list these entries in this order)
-        entries = [e for e in read if isinstance(e, HeadwordEntry)]
-        order = sorted(range(len(entries)), key=[e.lemma[::-1] for e in entries].__getitem__)
-        read = [e for e in read if not isinstance(e, HeadwordEntry)] + [entries[i] for i in order]
-        del entries
-        if affix_forms is not None:     # the item's last field: where its affix forms are
-            index = iter(order)
-            items = ((e.lemma, e.source, e.line, e.flags, next(index)) for e in stream(read))
-        else:
-            items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read))
-        yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
-                                        stems=frozenset(stems), attested=attested,
-                                        affix_forms=affix_forms))
-
-    def finish(self, compiler) -> Iterator[Pass]:
-        """Headwords SGJP does not know, inflected by analogy (expand_pl.guess_headword)."""
-        from build_tools.expand_pl import guess_pass
-        from build_tools.guess_pl import Models
-
-        unknown, compiler.unknown_headwords = compiler.unknown_headwords, []
-        if unknown:
-            models = self._models = Models(chain((h for h in compiler.heads if h not in compiler.models),
-                                                 self.given.lemmas if self.given is not None else ()))
-            self._hint(len(models))
-            if self.paradigms is not None:
-                unknown = yield from self._with_paradigms(compiler, unknown)
-            items = ((e.lemma, e.source, e.line, e.pos) for e in unknown)
-            yield Pass(items, guess_pass(compiler.judge, models))
-
-    def _with_paradigms(self, compiler, unknown: list):
-        """Headwords SGJP does not know that the --paradigms dictionary holds with flags: inflected as
-        its entry would be (a paradigm guessed by analogy and corroborated by the entry's affix
-        forms), with the headword list's line as the source; the dictionary's other entries give
-        nothing. Returns the headwords it does not hold (guessed from the headword alone)."""
-        from build_tools.expand_pl import hunspell_pass
-
-        aff, by_stem = self.paradigms
-        held, rest = [], []
-        for e in unknown:
-            entries = by_stem.get(e.lemma)
-            (held if entries else rest).append((e, entries))
-        if held:
-            done, models = self._entry_models(compiler, {stem: es[0].flags for stem, es in by_stem.items()})
-            items = ((e.lemma, e.source, e.line, entry.flags) for e, entries in held for entry in entries)
-            yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
-                                            stems=frozenset(by_stem)))
-        return [e for e, _ in rest]
-
-    def counts(self, compiler) -> dict:
-        counts = {"guessed_headwords": len(compiler.models)} if compiler.models else {}
-        if self.given is not None:
-            counts.update(models=len(self.given.lemmas), models_not_used=self.given.not_used)
-        return counts
-
-    def _hint(self, n_models: int) -> None:
-        """Few models and no --models: say how to guess from more (not an error)."""
-        if self.given is None and n_models < FEW_MODELS and not self._hinted:
-            self._hinted = True
-            print(f"lexicon-build: note: words SGJP does not know are inflected by analogy with only "
-                  f"{n_models} model{'' if n_models == 1 else 's'} (the build's own SGJP lemmas); pass "
-                  f"--models data/pl/headwords.txt to take models from a larger list", file=sys.stderr)
+# --- the languages (build_tools/polish/language.py, build_tools/czech/language.py): the passes each
+# runs over headword and Hunspell sources; a build imports only its own language's (module, class)
+LANGUAGES = {"pl": ("build_tools.polish.language", "Polish"), "cs": ("build_tools.czech.language", "Czech")}
 
 
-FEW_MODELS = 50_000     # fewer analogy models than this: --models is suggested (README: measured)
-
-
-def _polish_paradigms(args, manifest_sources: list):
-    """The --paradigms dictionary of a Polish build, recorded in the manifest: (its .aff, stem ->
-    its flagged entries); None without --paradigms."""
-    if not args.paradigms:
-        return None
-    from build_tools.sources import check_text_source, hunspell_files, sha256_of
-
-    dic = Path(args.paradigms)
-    aff_path = hunspell_files(dic, "paradigm source")
-    check_text_source("hunspell", dic)
-    for kind, p in (("paradigms", dic), ("paradigms-aff", aff_path)):
-        manifest_sources.append({"kind": kind, "name": p.name, "sha256": sha256_of(p), "bytes": p.stat().st_size})
-    aff, read = _read_polish_dic(dic)
-    by_stem: dict[str, list] = {}
-    for e in read:
-        if isinstance(e, HeadwordEntry) and e.flags:
-            by_stem.setdefault(e.lemma, []).append(e)
-    return aff, by_stem
-
-
-def _given_models(args, manifest_sources: list):
-    """The --models files (checked as text, recorded in the manifest) read into their SGJP
-    lemmas (pl_models.read_models); None without --models."""
-    if not args.models:
-        return None
-    from build_tools.pl_models import read_models
-    from build_tools.sources import check_text_source, sha256_of
-
-    for f in args.models:
-        p = Path(f)
-        if not p.is_file():
-            raise BuildError(f"--models {f}: " + ("not a file" if p.exists() else "no such file"))
-        check_text_source("models", p)
-        manifest_sources.append({"kind": "models", "name": p.name, "sha256": sha256_of(p),
-                                 "bytes": p.stat().st_size})
-    _polish_builder_info()          # morfeusz2 is there (or a one-line error)
-    return read_models(args.models, workers=args.workers)
-
-
-def _read_polish_dic(dic: Path):
-    """A Polish .dic: (its .aff, its entries)."""
-    from build_tools.hunspell import read_aff
-    from build_tools.sources import aff_path_for, read_hunspell
-
-    aff = read_aff(aff_path_for(dic))
-    return aff, list(read_hunspell(dic, aff))
-
-
-def _dic_index(read: list) -> tuple[dict, set]:
-    """stem -> flags, and the stems, of a .dic's entries."""
-    flags_of: dict[str, str] = {}
-    stems = set()
-    for e in read:
-        if isinstance(e, HeadwordEntry):
-            stems.add(e.lemma)
-            if e.flags:
-                flags_of[e.lemma] = e.flags
-    return flags_of, stems
-
-
-class Czech:
-    """Czech: the paradigm engine (build_tools.czech) over Hunspell stems and flags; headword
-    lists are inflected with the paradigm source (--paradigms)."""
-
-    def __init__(self, args, manifest_sources: list) -> None:
-        from build_tools.czech.build import CzechBuild, CzechSourceError
-        from build_tools.sources import check_text_source
-
-        if args.models:
-            raise BuildError("--models is for Polish builds (Czech: --paradigms)")
-        try:
-            self.czech = CzechBuild(args.paradigms)
-        except CzechSourceError as exc:
-            raise BuildError(str(exc)) from None
-        if args.paradigms:
-            check_text_source("hunspell", args.paradigms, CZECH_ENCODING)
-        if args.headwords:
-            manifest_sources.extend(self.czech.paradigm_manifest())
-
-    def builder_info(self) -> dict:
-        return {"czech_engine": self.czech.engine_manifest()}
-
-    def release(self) -> None:
-        pass
-
-    def headwords(self, compiler, entries, builder: dict) -> Iterator[Pass]:
-        self.czech.use_paradigms()
-        yield self._pass(entries)
-
-    def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
-        from build_tools.sources import read_hunspell
-
-        self.czech.use_dictionary(dic)
-        yield self._pass(stream(read_hunspell(dic)))
-
-    def _pass(self, entries) -> Pass:
-        from build_tools.czech import czech_pass
-
-        czech = self.czech
-        return Pass(*czech_pass(entries, czech.dictionary, stats=czech.stats, headwords=czech.headwords))
-
-    def finish(self, compiler) -> Iterator[Pass]:
-        return iter(())
-
-    def counts(self, compiler) -> dict:
-        return {"guessed_headwords": self.czech.stats["guessed"]}
-
-
-LANGUAGES = {"pl": Polish, "cs": Czech}
-CZECH_ENCODING = "utf-8"      # the Czech engine reads a .dic and its .aff as UTF-8, whatever SET says
+def _language_class(language: str):
+    """The class of a rule set's language, or None when no expander is known for it."""
+    where = LANGUAGES.get(language)
+    return getattr(importlib.import_module(where[0]), where[1]) if where is not None else None
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -486,8 +227,6 @@ def _same_file(a: str, b: str) -> bool:
 
 def run(args) -> int:
     """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
-    from lexicon_service import __version__
-
     from lexicon_service.movegen.graph import build_move_graph
 
     from build_tools.compile import Compiler
@@ -496,19 +235,25 @@ def run(args) -> int:
     t0 = time.monotonic()
     rule_set, profile = _rules_and_profile(args)
     language = rule_set.language
-    sources, manifest_sources = _check_sources(args, CZECH_ENCODING if language == "cs" else None)
+    lang_class = _language_class(language)
+    sources, manifest_sources = _check_sources(args, getattr(lang_class, "hunspell_encoding", None))
     if args.paradigms and not args.headwords:
         raise BuildError("--paradigms says how to inflect --headwords lists, and there are none "
                          "(a --hunspell dictionary is inflected by its own flags)")
     out = check_output(Path(args.output))
     name = _lexicon_name(args, out)
-    lang_class = LANGUAGES.get(language)
     lang = lang_class(args, manifest_sources) if lang_class is not None else None
     if lang is None and args.paradigms:
         raise BuildError("--paradigms is for Czech and Polish builds")
     if lang is None and args.models:
         raise BuildError("--models is for Polish builds")
     log = _open_rejected(args, sources, out)
+    if not args.quiet:      # the first progress bar of a Polish build comes after Morfeusz has loaded (6-13 s)
+        # (--models and --paradigms have loaded it already, reading their lists)
+        morfeusz = language == "pl" and (args.headwords or args.hunspell) and not (args.models or args.paradigms)
+        first = "; loading Morfeusz 2 (SGJP) first, which takes about 10 s" if morfeusz else ""
+        sys.stderr.write(f"lexicon-build: building {out} for rule set {rule_set.id}{first}\n")
+        sys.stderr.flush()
     compiler = Compiler(profile, rule_set.tile_set, rejected_log=log)
     builder = {"name": "lexicon-build", "version": __version__}
     if lang is not None:
@@ -677,18 +422,6 @@ def _read(args, sources, language: str, lang, compiler, builder: dict) -> Iterat
         yield from lang.finish(compiler)
 
 
-def _polish_builder_info() -> dict:
-    try:
-        from importlib.metadata import version
-
-        import morfeusz2
-
-        return {"morfeusz2": version("morfeusz2"),
-                "sgjp": morfeusz2.Morfeusz(generate=True).dict_id()}
-    except Exception as exc:  # reported by the expander itself
-        raise BuildError(f"Polish expansion needs morfeusz2 (pip install morfeusz2): {exc}") from None
-
-
 def _shortened(text: str, limit: int = 80) -> str:
     """An example as the summary shows it: a 50 MB input line is not printed whole."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
@@ -716,7 +449,7 @@ def print_summary(out: Path, manifest: dict, report, seconds: float, models=None
         unknown_to = "SGJP" if manifest["rule_set"].get("language") == "pl" else "the paradigm source"
         w(f"  inflected by analogy ({unknown_to} does not know them; lexicon-service explain "
           f"names the model): {c['guessed_headwords']} headwords\n")
-    if models is not None:      # --models (pl_models.GivenModels)
+    if models is not None:      # --models (polish.models.GivenModels)
         w(f"  analogy models from --models: {len(models.lemmas)} SGJP lemmas of {models.entries} entries; "
           f"not used (no SGJP lemma, or a bad line): {models.not_used}"
           + (f", e.g. {', '.join(models.examples)}" if models.examples else "") + "\n")
@@ -754,8 +487,9 @@ def sigterm_raises():
     return sigterm_action(_raise_terminated)
 
 
-def _run_interruptible(args) -> int:
+def _run_interruptible(parser, args, spool_dir: Path) -> int:
     try:
+        resolve_arguments(parser, args, spool_dir)
         return run(args)
     except KeyboardInterrupt:
         print("lexicon-build: interrupted; nothing written", file=sys.stderr)
@@ -765,6 +499,35 @@ def _run_interruptible(args) -> int:
         return 128 + signal.SIGTERM
 
 
+STDIN_KINDS = ("words", "headwords", "tagged", "models")     # the sources that may be '-' (standard input)
+
+
+def resolve_arguments(parser: argparse.ArgumentParser, args, spool_dir: Path) -> None:
+    """--defaults RULESET as its --rules and shipped sources (before the user's own), --models default
+    as the shipped list, and a '-' source as standard input, copied once into ``spool_dir`` (a build
+    reads each source several times: checked, hashed, counted, read)."""
+    if args.defaults:
+        if args.rules and args.rules != args.defaults:
+            parser.error(f"--defaults {args.defaults} builds rule set {args.defaults}, not --rules {args.rules}")
+        args.rules = args.defaults
+        for kind, paths in default_sources(args.defaults).items():
+            setattr(args, kind, [str(path) for path in paths] + getattr(args, kind))
+    if not args.rules:
+        parser.error("give --rules RULESET (or --defaults RULESET for a default build)")
+    args.models = [str(default_models()) if m == "default" else m for m in args.models]
+    dashes = [(kind, i) for kind in STDIN_KINDS for i, f in enumerate(getattr(args, kind)) if f == "-"]
+    if "-" in args.hunspell:
+        parser.error("--hunspell -: a Hunspell dictionary needs its .aff beside it; give the .dic file")
+    if len(dashes) > 1:
+        parser.error("'-' (standard input) may be given once")
+    if dashes:
+        kind, i = dashes[0]
+        spooled = spool_dir / "stdin"
+        with open(spooled, "wb") as out:
+            shutil.copyfileobj(getattr(sys.stdin, "buffer", sys.stdin), out)
+        getattr(args, kind)[i] = str(spooled)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -772,10 +535,10 @@ def main(argv: list[str] | None = None) -> int:
         from build_tools.save import add_move_graph
 
         return run_reporting_errors("lexicon-build", lambda a: add_move_graph(a.move_graph_only) and 0, args)
-    if args.rules is None or args.output is None:
-        parser.error("the following arguments are required: --rules, -o/--output")
-    with sigterm_raises():
-        return run_reporting_errors("lexicon-build", _run_interruptible, args)
+    if args.output is None:
+        parser.error("the following arguments are required: -o/--output")
+    with tempfile.TemporaryDirectory(prefix="lexicon-build-") as spool_dir, sigterm_raises():
+        return run_reporting_errors("lexicon-build", _run_interruptible, parser, args, Path(spool_dir))
 
 
 if __name__ == "__main__":

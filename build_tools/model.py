@@ -1,5 +1,5 @@
 """Records passed between build stages. Shared contract of the sources, the language expanders
-(`build_tools/expand_pl.py`, `build_tools/czech/`) and the compiler: extend, never break.
+(`build_tools/polish/`, `build_tools/czech/`) and the compiler: extend, never break.
 
 Tags use the common tag vocabulary of `build_tools/tags.py`: UniMorph schema features (N, ADJ, V,
 V.PTCP, V.MSDR, NOM, SG, PL, MASC, ..., CMPR, RSUP, NEG, IMP, ...) plus lexical-class features

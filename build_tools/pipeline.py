@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from build_tools.model import HeadwordEntry, Reading, Rejection
 from build_tools.parallel import chunked, intern_tagset, ordered_map, reset_tagsets
@@ -60,6 +60,15 @@ class Language:
     # Run in this process whatever the worker count (word lists: judging a line costs less than
     # sending it to a worker, and a build from a word list then forks nothing)
     in_process: bool = False
+
+
+class Pass(NamedTuple):
+    """One run of the build's one loop: the items of a source, the pass that expands them, and
+    where items rejected as unknown-lemma wait for a later pass (Polish)."""
+
+    items: Iterable
+    language: Language
+    defer: list | None = None
 
 
 @dataclass(slots=True)
@@ -110,6 +119,8 @@ def _work(chunk: list[Item]) -> ChunkResult:
             gc.enable()
 
 
+# Over 80 lines on purpose: the common case of judging a reading is inlined once, here (every
+# reading of a build passes through this loop).
 def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
     res = ChunkResult(pid=os.getpid())
     counts, examples, rejected, log_lines, defs = res.counts, res.examples, res.rejected, res.log_lines, res.defs

@@ -124,7 +124,7 @@ def test_hunspell_continuation_flags(tmp_path):
 
 def test_hunspell_condition_index_matches_regex(tmp_path):
     """The per-ending affix index gives exactly what trying every affix's regex gives."""
-    from build_tools.hunspell import _condition
+    from build_tools.hunspell.read import _condition
 
     aff_text = """SET UTF-8
 SFX S Y 7
@@ -147,7 +147,7 @@ PFX R   ab    x     ab
         for flag in ("S", "R"):
             brute = []
             for a in aff.affixes[flag]:
-                pat = _condition(".", a.kind) if a.items == () else a.condition
+                pat = _condition(".", a.kind) if a.items == () else a.pattern
                 if not pat.search(w):
                     continue
                 f = a.apply(w)

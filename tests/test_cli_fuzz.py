@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from build_tools.cli import main as build_main
-from build_tools.czech.affix import AffixTable
+from build_tools.hunspell import read_affix_table
 from build_tools.hunspell import expand_word, read_aff
 from lexicon_service.cli import main as service_main
 from test_cli_hostile import SPAWN, assert_one_line_error, build_args, run_main
@@ -72,7 +72,7 @@ def test_both_readers_take_a_header_with_a_comment_and_ignore_fields_after_the_c
     parsed = read_aff(aff)
     assert [(a.cross, a.add) for a in parsed.affixes["A"]] == [(False, "y"), (False, "x")]
     assert sorted(expand_word("ka", ("A",), parsed)) == ["ka", "kax", "kay"]
-    table = AffixTable.read(aff)
+    table = read_affix_table(aff)
     assert [(r.add, r.condition) for r in table.classes["A"].rules] == [("y", "[^b]a"), ("x", ".")]
     assert table.classes["A"].cross is False
 
@@ -82,7 +82,7 @@ def test_czech_reader_refuses_a_flag_that_is_both_prefix_and_suffix(tmp_path):
     aff.write_text("SFX A Y 1\nSFX A 0 y .\nPFX A Y 1\nPFX A 0 x .\n", encoding="utf-8")
     assert [a.kind for a in read_aff(aff).affixes["A"]] == ["SFX", "PFX"]   # Polish keeps both
     with pytest.raises(ValueError, match=r"x\.aff:3: flag 'A' is both PFX and SFX"):
-        AffixTable.read(aff)
+        read_affix_table(aff)
 
 
 # the same bad lines stop the Polish and the Czech build alike, with an error naming the file and line

@@ -1,4 +1,4 @@
-"""Czech engine fixes found by the quality breakdown (build_tools/czech/quality.py): each a general rule
+"""Czech engine fixes found by the quality breakdown (tools/czech_quality.py): each a general rule
 over cs_CZ.dic lines, tested on representative words (paradigm tables)."""
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def test_flagless_palatalised_animate_plural(form, lemma):
 
 
 def test_palatalised_stem():
-    from build_tools.czech.unflagged import palatalised
+    from build_tools.czech.flagless.nouns import palatalised
     assert [palatalised(s) for s in ("šnek", "boh", "Čech", "bratr", "Řek", "vlk", "pán")] == \
         ["šnec", "boz", "Češ", "bratř", "Řec", "vlc", "pán"]
     assert not has("šneki", "", "šneki", "N")      # no such dictionary line: nothing made up
@@ -453,6 +453,6 @@ def test_animate_plural_variant_lines(form, lemma):
 
 
 def test_animate_plural_variant_needs_an_animate_masculine():
-    from build_tools.czech.flagless import animate_plural_variant
+    from build_tools.czech.flagless.rules import animate_plural_variant
     for word in ("stromové", "ženové", "hradi", "městi", "hradové", "ženaové"):
         assert animate_plural_variant(word, shipped(), expand_entry) == [], word

@@ -1,12 +1,12 @@
 """Flagless cs_CZ.dic lines (no paradigm flag): what each Czech profile admits and what stays rejected
-(build_tools/czech/flagless.py, data/closed_class.tsv, data/flagless.tsv)."""
+(build_tools/czech/flagless/rules.py, data/closed_class.tsv, data/flagless.tsv)."""
 
 from __future__ import annotations
 
 import pytest
 
 from build_tools.czech import expand_headwords
-from build_tools.czech.flagless import adverb_of_adjective, ordinal_adverb
+from build_tools.czech.flagless.rules import adverb_of_adjective, ordinal_adverb
 from czech_shipped import shipped
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
 

@@ -1,4 +1,4 @@
-"""Quality report and headword guessing (build_tools/czech/quality.py, driver.guess_flags).
+"""Quality report and headword guessing (tools/czech_quality.py, driver.guess_flags).
 The reference files here are synthetic (written for the test), not the licensed reference data."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import io
 from build_tools.czech import expand_headwords
 from build_tools.czech.guess import guess_flags
 from czech_shipped import shipped
-from build_tools.czech.quality import class_level_hit, class_of_tag, normalise_slot, run, slot_matches
+from tools.czech_quality import class_level_hit, class_of_tag, normalise_slot, run, slot_matches
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection
 
 
@@ -98,7 +98,7 @@ def test_class_level_admissibility_forgives_swapped_labels_only(tmp_path):
 def test_treebank_slot_exact_figure(tmp_path):
     """slot-CAC: a treebank present/imperative/l-participle form counts only under the treebank's own
     person and number (gender); a multi-valued UD feature (Gender=Fem,Neut) accepts any of its values."""
-    from build_tools.czech.quality import ud_slot, ud_slot_matches
+    from tools.czech_quality import ud_slot, ud_slot_matches
     fem_sg = frozenset({"V.PTCP", "ACT", "FEM", "SG"})
     syncretic = ud_slot("l-participle", {"Gender": "Fem,Neut", "Number": "Plur,Sing"})
     assert ud_slot_matches(syncretic, fem_sg)

@@ -37,6 +37,23 @@ def test_a_two_line_dictionary_admits_nothing_from_the_shipped_one(tmp_path):
     assert kinds == ["hunspell", "hunspell-aff"]        # no paradigm source: no --headwords
 
 
+def test_a_czech_dictionary_is_read_as_utf8_whatever_its_aff_declares(tmp_path):
+    # the Czech engine reads both files as UTF-8 (they are checked as UTF-8); the lines the build
+    # expands were decoded in the .aff's SET, and žena came out as Å¾ena, rejected
+    dic = _dic(tmp_path / "set.dic", ["žena/ZQ"])
+    aff = dic.with_suffix(".aff")
+    aff.write_bytes(aff.read_bytes().replace(b"SET UTF-8", b"SET ISO8859-2", 1))
+    out = tmp_path / "set.lex"
+    assert build_main(["--rules", "cs-kriskros", "--quiet", "--workers", "1", "--hunspell", str(dic),
+                       "-o", str(out)]) == 0
+    lex = load_lexicon(out)
+    try:
+        for word in ("žena", "ženy"):
+            assert lex.is_admissible(word), word
+    finally:
+        lex.close()
+
+
 def test_headwords_take_their_paradigms_from_the_given_dictionary_only(tmp_path):
     paradigms = _dic(tmp_path / "par.dic", ["žena/ZQ", "hrad/H"])
     heads = tmp_path / "heads.txt"

@@ -16,7 +16,7 @@ import pytest
 try:
     from lexicon_service.grpc_gen import session_pb2
 except ImportError:  # stubs not generated yet (make proto)
-    from build_tools import gen_proto
+    from tools import gen_proto
 
     gen_proto.generate()
     from lexicon_service.grpc_gen import session_pb2

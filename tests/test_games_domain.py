@@ -104,3 +104,13 @@ def test_the_store_refuses_a_second_writer_at_the_same_version(tmp_path):
     finally:
         first.close()
         second.close()
+
+
+def test_no_token_starts_with_a_dash(service, monkeypatch):
+    # token_urlsafe may start with '-', which `client game ... --game-token T` reads as an option
+    import secrets as secrets_module
+    drawn = iter(["-abc", "_def", "-ghi", "jkl", "-mno", "pqr", "stu"])
+    monkeypatch.setattr(secrets_module, "token_urlsafe", lambda n: next(drawn))
+    rs = load_rule_set("cs-scrabble")
+    _, tokens, director, _ = service.create_game("cs-scrabble", rs, ["A", "B"], seed=1)
+    assert [*tokens, director] == ["_def", "jkl", "pqr"]

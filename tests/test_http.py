@@ -34,6 +34,7 @@ WORDS = {
     "cs-kriskros": ["chata", "chaty", "kočka", "kočky", "ach", "cha", "pes", "psi", "dopravník", "moucha",
                     "lese", "les"],
 }
+AS_JSON = {"Content-Type": "application/json"}  # what httpx's json= sends; content= sends no Content-Type
 LIMITS = Limits(max_words=100, max_results=50, max_message_bytes=64 * 1024)
 
 
@@ -231,15 +232,16 @@ def test_errors_carry_the_grpc_code_and_message(http, stubs):
 
 
 @pytest.mark.parametrize("send, status, code, starts", [
-    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b"{not json"), 400, "INVALID_ARGUMENT", "body: not valid JSON"),
+    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b"{not json", headers=AS_JSON), 400, "INVALID_ARGUMENT",
+     "body: not valid JSON"),
     (lambda c: c.post("/v1/lexicons/pl-scrabble:check", json=["kot"]), 400, "INVALID_ARGUMENT", "body: a JSON object"),
     (lambda c: c.post("/v1/lexicons/pl-scrabble:check", json={"words": "kot"}), 400, "INVALID_ARGUMENT", "body: "),
     (lambda c: c.post("/v1/lexicons/pl-scrabble:check", json={"words": ["kot"], "colour": 1}), 400, "INVALID_ARGUMENT",
      "body: "),
     (lambda c: c.post("/v1/lexicons/pl-scrabble:check", json={"words": ["kot"], "lexicon": "cs-kriskros"}), 400,
      "INVALID_ARGUMENT", "lexicon: "),
-    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b"[" + b'"kot",' * 20000 + b'"kot"]'), 429,
-     "RESOURCE_EXHAUSTED", "request body larger than max"),
+    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b"[" + b'"kot",' * 20000 + b'"kot"]',
+                      headers=AS_JSON), 429, "RESOURCE_EXHAUSTED", "request body larger than max"),
     (lambda c: c.get("/v1/lexicons/pl-scrabble/words", params={"anagram": "KOT", "colour": "red"}), 400,
      "INVALID_ARGUMENT", "colour: "),
     (lambda c: c.get("/v1/lexicons/pl-scrabble/words", params={"anagram": "KOT", "limit": "x"}), 400,
@@ -248,17 +250,17 @@ def test_errors_carry_the_grpc_code_and_message(http, stubs):
      "INVALID_ARGUMENT", "use_all_tiles: "),
     (lambda c: c.post("/v1/lexicons/pl-scrabble:check", json={"words": ["kot"]}, headers={"x-server-timeout": "soon"}),
      400, "INVALID_ARGUMENT", "x-server-timeout: "),
-    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b"[" * 30000), 400, "INVALID_ARGUMENT",
+    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b"[" * 30000, headers=AS_JSON), 400, "INVALID_ARGUMENT",
      "body: JSON nested too deeply"),
-    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b'{"words": ["k\xff"]}'), 400, "INVALID_ARGUMENT",
-     "body: not valid JSON"),
+    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b'{"words": ["k\xff"]}', headers=AS_JSON), 400,
+     "INVALID_ARGUMENT", "body: not valid JSON"),
     (lambda c: c.post("/v1/moves:validate", json={"lexicon": "pl-scrabble", "play": {"position": 8}}), 400,
      "INVALID_ARGUMENT", "body: "),
     # JSON can spell a lone surrogate, which is no character (and was an INTERNAL on the :check fast path)
-    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b'{"words": ["kot", "\\ud800"]}'), 400,
+    (lambda c: c.post("/v1/lexicons/pl-scrabble:check", content=b'{"words": ["kot", "\\ud800"]}', headers=AS_JSON), 400,
      "INVALID_ARGUMENT", "words[1]: a lone surrogate"),
-    (lambda c: c.post("/v1/moves:validate", content=b'{"lexicon": "pl-scrabble", "play": {"word": "K\\uDFFF"}}'),
-     400, "INVALID_ARGUMENT", "play.word: a lone surrogate"),
+    (lambda c: c.post("/v1/moves:validate", content=b'{"lexicon": "pl-scrabble", "play": {"word": "K\\uDFFF"}}',
+                      headers=AS_JSON), 400, "INVALID_ARGUMENT", "play.word: a lone surrogate"),
     (lambda c: c.get("/v1/lexicons/pl-scrabble/words/" + "k" * 65 + ":explain"), 400, "INVALID_ARGUMENT", "word: 65"),
     (lambda c: c.get("/v1/nothing-here"), 404, "NOT_FOUND", "GET /v1/nothing-here"),
     (lambda c: c.get("/v1/moves:validate"), 405, "UNIMPLEMENTED", "GET /v1/moves:validate"),
@@ -285,7 +287,8 @@ def test_unparsable_requests_and_clients_that_go_away_are_logged_as_client_error
                 sock.sendall(b"GARBAGE \xff\r\n\r\n")
                 assert sock.recv(100).startswith(b"HTTP/1.1 400")
         with socket.create_connection((host, port)) as sock:
-            sock.sendall(b"POST /v1/lexicons/pl-scrabble:check HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
+            sock.sendall(b"POST /v1/lexicons/pl-scrabble:check HTTP/1.1\r\nHost: localhost\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
             time.sleep(0.2)
         time.sleep(1.0)  # the server notices the disconnect
     messages = [r.getMessage() for r in caplog.records]
@@ -295,7 +298,7 @@ def test_unparsable_requests_and_clients_that_go_away_are_logged_as_client_error
 
 
 def test_a_surrogate_pair_in_json_is_one_character(http):
-    r = http.post("/v1/lexicons/pl-scrabble:check", content=b'{"words": ["kot\\ud83d\\ude00", "kot"]}')
+    r = http.post("/v1/lexicons/pl-scrabble:check", content=b'{"words": ["kot\\ud83d\\ude00", "kot"]}', headers=AS_JSON)
     assert r.status_code == 200, r.text
     assert [w["status"] for w in r.json()["results"]] == ["WORD_STATUS_UNKNOWN_LETTER", "WORD_STATUS_VALID"]
 

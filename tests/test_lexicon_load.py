@@ -1,6 +1,7 @@
 """Loading a lexicon: checksum, truncation, unknown formats (lexicon_service/lexicon.py)."""
 
 import json
+import os
 import shutil
 
 import pytest
@@ -9,7 +10,7 @@ from build_tools.cli import main as build_main
 from lexicon_service.cli import main as service_main
 from lexicon_service.judge import WordJudge
 from lexicon_service.lexicon import (
-    FORMAT_VERSION, LexiconCorruptError, LexiconError, LexiconFormatError, load_lexicon,
+    FORMAT_VERSION, LexiconCorruptError, LexiconError, LexiconFormatError, SharedFiles, load_lexicon,
 )
 
 
@@ -100,3 +101,56 @@ def test_cli_reports_corruption_in_one_line(copy, capsys):
 def test_lexicon_name_lookup_in_directory(built, capsys):
     assert service_main(["check", "--lexicons", str(built.parent), "--lexicon", "small", "kot", "kotx"]) == 1  # one invalid
     assert capsys.readouterr().out == "kot\tvalid\nkotx\tinvalid\n"
+
+
+def _mapped_from(lex) -> str:
+    return os.readlink(f"/proc/self/fd/{lex._file.fileno()}")
+
+
+@pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="sealed copies need memfd_create (Linux)")
+def test_shared_sealed_copies_are_mapped_and_never_change(copy):
+    """serve --processes: the supervisor reads the files once into sealed memfds and the children map
+    those; a file rewritten on disk changes nothing served, and nobody can write the sealed copy."""
+    shared = SharedFiles.read_directory(copy.parent)
+    try:
+        # by content: here the forms and the headwords are the same four words, one trie, held once
+        assert len(shared.files) == 2 and shared.total_bytes() == sum(
+            (copy / name).stat().st_size for name in ("headwords.marisa", "readings.bin"))
+        inherited = SharedFiles.from_environment(shared.environment())
+        lex = load_lexicon(copy, shared=inherited, check_structure=True)
+        assert _mapped_from(lex).startswith("/memfd:lexicon:")
+        for name in ("forms.marisa", "headwords.marisa", "readings.bin"):  # rewritten in place
+            p = copy / name
+            p.write_bytes(b"\xff" * p.stat().st_size)
+        assert lex.is_admissible("kota") and not lex.is_admissible("kotb")
+        assert [r.headword for r in lex.explain("kota")] == ["kota"]
+        for fd in inherited.fds():
+            with pytest.raises(PermissionError):  # F_SEAL_WRITE
+                os.pwrite(fd, b"x", 0)
+            with pytest.raises(PermissionError):  # F_SEAL_SHRINK
+                os.ftruncate(fd, 0)
+        lex.close()
+        with pytest.raises(LexiconCorruptError):  # a copy of its own from the damaged files: refused
+            load_lexicon(copy)
+    finally:
+        shared.close()
+
+
+def test_only_sealed_copies_of_the_manifests_bytes_are_shared(copy, tmp_path):
+    """A descriptor that is not a sealed memfd of the file's size (a plain file, a copy that could still
+    change) is not used: the loader makes its private copy, as without sharing."""
+    manifest = json.loads((copy / "manifest.json").read_text())
+    files = manifest["files"]
+    plain = {name: open(copy / name, "rb") for name in ("forms.marisa", "headwords.marisa", "readings.bin")}
+    try:
+        given = SharedFiles({files[name]["sha256"]: (fh.fileno(), files[name]["bytes"])
+                             for name, fh in plain.items()})
+        with load_lexicon(copy, shared=given) as lex:
+            assert not _mapped_from(lex).startswith("/memfd:") and lex.is_admissible("kota")
+        garbage = SharedFiles.from_environment("nonsense,abc:1:2," + "0" * 64 + ":999999:5")
+        assert len(garbage.files) == 1
+        with load_lexicon(copy, shared=garbage) as lex:
+            assert lex.is_admissible("kota")
+    finally:
+        for fh in plain.values():
+            fh.close()

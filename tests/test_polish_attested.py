@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("morfeusz2")
 
 from build_tools.cli import main as build_main  # noqa: E402
-from build_tools.expand_pl import hunspell_words  # noqa: E402
+from build_tools.polish.witness import hunspell_words  # noqa: E402
 from lexicon_service.lexicon import load_lexicon  # noqa: E402
 
 # kot/K attests kota only; acanek, zrobić, robić, zielony and biały are bare stems (the lemma,
@@ -108,7 +108,7 @@ def test_a_lemma_without_a_vowel_is_an_abbreviation(builds):
 
 
 def test_adverbs_derived_from_adjective_headwords_are_tagged_but_admitted(builds):
-    """bagażowo is derived from the headword bagażowy (expand_pl._derived_adverbs): Hunspell has
+    """bagażowo is derived from the headword bagażowy (polish/paradigms._derived_adverbs): Hunspell has
     the adjective but not the adverb, so it is UNATTESTED, which pl.profile does not deny for
     adverbs (a partial headword list would lose real adverbs: pl.profile); końcowo, which
     Hunspell has, is attested."""

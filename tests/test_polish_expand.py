@@ -5,7 +5,9 @@ import pytest
 pytest.importorskip("morfeusz2")
 
 from build_tools.compile import FormJudge  # noqa: E402
-from build_tools.expand_pl import dotted_abbreviations, expand_headwords, expand_lemma  # noqa: E402
+from build_tools.polish.paradigms import expand_lemma
+from build_tools.polish.passes import expand_headwords
+from build_tools.polish.sgjp import dotted_abbreviations  # noqa: E402
 from build_tools.model import ExpandedForm, HeadwordEntry, Rejection  # noqa: E402
 from build_tools.profiles import load_profile  # noqa: E402
 from lexicon_service.rules import load_rule_set  # noqa: E402
@@ -200,7 +202,7 @@ def test_combining_forms_are_not_words():
 def test_adverbs_derived_from_adjective_headwords():
     """SGJP keeps adjectival adverbs as lemmas of their own: an adjective headword brings its
     adverb (stem + -o/-e/-ie, when SGJP knows that adverb), with all degrees and nie-."""
-    from build_tools.expand_pl import expand_one
+    from build_tools.polish.paradigms import expand_one
 
     forms = {f: (h, p) for f, h, _t, p in expand_one("końcowy")[0]}
     assert forms["końcowo"][0] == "końcowo" and "niekońcowo" in forms
@@ -220,7 +222,7 @@ def test_dotted_abbreviations_on_real_sgjp():
 def test_headwords_from_a_word_list_are_common_sgjp_lemmas_not_yet_known(tmp_path):
     from pathlib import Path
 
-    from build_tools.make_pl_headwords import headwords_from_word_list
+    from tools.make_pl_headwords import headwords_from_word_list
 
     words = tmp_path / "list.txt"
     # achałam: fused past tense -> achać; psami -> pies (known); afryce: only a proper name;

@@ -1,10 +1,10 @@
-"""Polish inflection by analogy (build_tools/guess_pl.py) for a headword-list entry SGJP lacks."""
+"""Polish inflection by analogy (build_tools/polish/guess.py) for a headword-list entry SGJP lacks."""
 
 import pytest
 
 pytest.importorskip("morfeusz2")
 
-from build_tools.guess_pl import Models, guess  # noqa: E402
+from build_tools.polish.guess import Models, guess  # noqa: E402
 
 
 def parts(results):
@@ -46,7 +46,7 @@ def test_model_derived_from_the_word_by_a_prefix():
 
 
 def test_parts_most_nearest_models_have_are_added():
-    from build_tools.guess_pl import _with_majority_parts
+    from build_tools.polish.guess import _with_majority_parts
 
     def item(tag, add):
         return ("", 1, add, tag, (), (), ())
@@ -71,7 +71,7 @@ def test_an_uncertain_guess_admits_the_headword_alone():
     assert model == "patyk" and {r[0] for r in results} == {"glandyk"}
     assert results[0][2].startswith("subst:sg:nom:m")
     # an uncertain adverb or adjective takes no nie- either
-    from build_tools.expand_pl import expand_lemma
+    from build_tools.polish.paradigms import expand_lemma
 
     model, results = guess("żelazo", Models(["krewniaczo", "smutek"]))
     assert model == "krewniaczo" and {r[0] for r in results} == {"żelazo"}
@@ -85,7 +85,7 @@ GLABUTEK = "glabutek glabutku glabutkiem glabutkowi glabutki glabutków glabutko
 
 
 def test_lemmas_by_analogy_of_words_sgjp_does_not_know():
-    from build_tools.make_pl_headwords import guessed_lemmas_of_words, unknown_words
+    from tools.make_pl_headwords import guessed_lemmas_of_words, unknown_words
 
     models = ["smutek", "kot", "patyk"]
     words = GLABUTEK + ["kot", "glandyk", "ojojo"]
@@ -110,8 +110,8 @@ def test_lemmas_by_analogy_of_words_sgjp_does_not_know():
 
 
 def test_list_density_is_the_share_of_sgjp_forms_on_the_list():
-    from build_tools.expand_pl import expand_lemma
-    from build_tools.make_pl_headwords import list_density
+    from build_tools.polish.paradigms import expand_lemma
+    from tools.make_pl_headwords import list_density
 
     kot = sorted({f for f, *_ in expand_lemma("kot")[0] if 3 <= len(f) <= 5})
     assert list_density(kot, ["kot"], sample=1) == 1.0
@@ -122,7 +122,7 @@ def test_list_density_is_the_share_of_sgjp_forms_on_the_list():
 
 
 def test_a_lemma_missing_from_a_partial_list_is_attested_by_its_forms():
-    from build_tools.make_pl_headwords import attested_lemmas_of_words
+    from tools.make_pl_headwords import attested_lemmas_of_words
 
     # aaronowy's citation form is not on the list, three of its forms are, and no other lemma
     # explains them; aktorzy is also a form of aktor, so it witnesses no verb aktorzyć
@@ -137,7 +137,7 @@ def test_a_lemma_missing_from_a_partial_list_is_attested_by_its_forms():
 
 
 def test_on_a_partial_list_a_lemma_longer_than_its_words_is_attested_by_its_forms():
-    from build_tools.make_pl_headwords import attested_lemmas_of_words
+    from tools.make_pl_headwords import attested_lemmas_of_words
 
     # malować is longer than the list's words: a complete list could not hold it, so one form
     # attests it; a partial one says no more of it than of a short lemma it lacks, so its forms
@@ -150,14 +150,14 @@ def test_on_a_partial_list_a_lemma_longer_than_its_words_is_attested_by_its_form
 
 
 def test_citation_candidates_swap_the_ending_of_known_words():
-    from build_tools.make_pl_headwords import citation_candidates
+    from tools.make_pl_headwords import citation_candidates
 
     got = citation_candidates(["glabutki", "glabutkiem", "glab"], ["smutki", "smutkiem", "kot"])
     assert got == {"glabutki": {"glabutek"}, "glabutkiem": {"glabutek"}, "glab": set()}
 
 
 def test_a_lemma_by_analogy_need_not_be_a_word_of_a_partial_list():
-    from build_tools.make_pl_headwords import guessed_lemmas_of_words
+    from tools.make_pl_headwords import guessed_lemmas_of_words
 
     models = ["smutek", "kot", "patyk"]
     words = ["glabutki", "glabutkiem", "glabutków", "smutki", "smutkiem", "kot"]
@@ -171,7 +171,7 @@ def test_a_lemma_by_analogy_need_not_be_a_word_of_a_partial_list():
 
 
 def test_a_word_of_a_partial_list_explaining_several_words_meets_the_derived_lemmas_bar():
-    from build_tools.make_pl_headwords import guessed_lemmas_of_words
+    from tools.make_pl_headwords import guessed_lemmas_of_words
 
     models = ["matka", "kot"]
     # glabutka (like matka) has 7 forms of 3-8 letters, two on the list (share 0.29): as well
@@ -186,7 +186,7 @@ def test_a_word_of_a_partial_list_explaining_several_words_meets_the_derived_lem
 
 
 def test_of_lemmas_by_analogy_explaining_as_many_words_the_paradigm_more_on_the_list_wins():
-    from build_tools.make_pl_headwords import guessed_lemmas_of_words
+    from tools.make_pl_headwords import guessed_lemmas_of_words
 
     # glabutka and glabutki: the feminine glabutka (like matka: 2 of its 7 forms on the list) and
     # glabutek (like kotek, proposed by kotka/kotki: 2 of 4) explain both; glabutek is taken and

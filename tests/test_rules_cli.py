@@ -37,7 +37,11 @@ def options(parser) -> dict[str, bool]:
 def test_local_and_client_commands_share_option_names(local, remote):
     mine, theirs = options(subparser(*local)), options(subparser(*remote))
     local_only = {"--setup", "-s", "--lexicons", "--show-board", "--end-2x"}
-    assert set(theirs) - {"-h", "--help"} <= set(mine)
+    # the connection options every client call also takes after the call (`client score ... --json`)
+    client_only = set(options(subparser("client"))) - {"-h", "--help"}
+    assert client_only == {"--address", "--token", "--tls-ca", "--tls", "--timeout", "--json"}
+    assert client_only <= set(theirs)
+    assert set(theirs) - {"-h", "--help"} - client_only <= set(mine)
     assert set(mine) - set(theirs) <= local_only
     for name in ("--rules", "-r", "--lexicon", "-l"):
         assert mine[name] and theirs[name]

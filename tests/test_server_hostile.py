@@ -321,6 +321,15 @@ def test_replay_counts_every_line_separator(game):
         assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and err.details().startswith("gcg: 2001 lines"), sep
 
 
+def test_replay_a_separator_after_the_last_line_adds_no_line(game):
+    """A 2,000-line record that ends in a newline was refused as '2001 lines' (the limit is 2,000)."""
+    for sep in ("\r", "\n", "\r\n", "\u2028"):
+        gcg = sep.join(["#player1 a A"] + [">a: - +0 0"] * 1999) + sep
+        game.ReplayGame(game_pb2.ReplayGameRequest(rule_set="pl-scrabble", gcg=gcg), timeout=30)
+        err = rpc_error(game.ReplayGame, game_pb2.ReplayGameRequest(rule_set="pl-scrabble", gcg=gcg + "#note x" + sep))
+        assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and err.details().startswith("gcg: 2001 lines"), sep
+
+
 def test_replay_refuses_an_oversized_record(game, lexicon_dir):
     srv, port = create_server("localhost:0", lexicon_dir, limits=Limits(max_message_bytes=1 << 20))
     with srv, grpc.insecure_channel(f"localhost:{port}") as ch:

@@ -20,7 +20,7 @@ import pytest
 try:
     from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc
 except ImportError:  # stubs not generated yet (make proto): generate them, as the build does
-    from build_tools import gen_proto
+    from tools import gen_proto
 
     gen_proto.generate()
     from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc

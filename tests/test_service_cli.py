@@ -31,13 +31,17 @@ def test_client_commands(server, capsys):
     _, port = server
     addr = ("client", "--address", f"localhost:{port}")
     code, out, _ = cli(capsys, *addr, "check", "-l", "pl-scrabble", "kot", "żółw")
-    assert code == 0 and "play acceptable" in out
+    assert code == 0 and out == "kot\tvalid\nżółw\tvalid\n"      # as the local `check` prints it
     code, out, _ = cli(capsys, *addr, "check", "-l", "pl-scrabble", "kot", "koto")
-    assert code == 1 and "koto\tINVALID" in out and "NOT acceptable" in out
+    assert code == 1 and out == "kot\tvalid\nkoto\tinvalid\n"
+    code, out, _ = cli(capsys, *addr, "check", "-l", "pl-scrabble", "--verdict-only", "kot", "żółw")
+    assert code == 0 and out == "play acceptable\n"
+    code, out, _ = cli(capsys, *addr, "check", "-l", "pl-scrabble", "--verdict-only", "kot", "koto")
+    assert code == 1 and out == "play NOT acceptable\n"
     code, out, _ = cli(capsys, *addr, "--json", "check", "-l", "pl-scrabble", "kot")
     assert code == 0 and '"acceptable": true' in out
     code, out, _ = cli(capsys, *addr, "explain", "-l", "pl-scrabble", "kot")
-    assert code == 0 and "valid" in out
+    assert code == 0 and out.startswith("kot\theadword kot\t")      # valid: its readings, as `explain` prints
     code, out, _ = cli(capsys, *addr, "find", "-l", "pl-scrabble", "--anagram", "KOT", "--all-tiles")
     assert code == 0 and out.split() == ["KOT", "KTO", "TOK"]
     code, out, _ = cli(capsys, *addr, "validate", "-l", "pl-scrabble", "--rack", "KOTABCD", "8H", "KOT")
@@ -149,6 +153,11 @@ def test_serve_with_several_processes_on_one_port(tmp_path):
         assert len(_children(proc.pid)) == 2
         # each child in a session of its own: a signal to the supervisor's group reaches it only as relayed
         assert all(os.getsid(child) != os.getsid(proc.pid) for child in _children(proc.pid))
+        # the children map the supervisor's sealed in-memory copies of the lexicon files, not copies of their own
+        for child in _children(proc.pid):
+            maps = Path(f"/proc/{child}/maps").read_text()
+            assert "/memfd:lexicon:pl-scrabble.lex/forms.marisa" in maps, maps
+            assert "/memfd:lexicon:pl-scrabble.lex/readings.bin" in maps, maps
         from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 
         def answers(word: str, connections: int = 8) -> list[bool]:
@@ -298,6 +307,19 @@ def test_serve_http_options_reach_every_process(tmp_path):
                 assert idle.recv(100) == b""  # closed by the server, having sent nothing
                 closed_after.append(time.monotonic() - started)
         assert max(closed_after) < 5, closed_after  # 1 s, not the default 30 s
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0, proc.log()
+
+
+def test_http_environment_variables_without_http_start_every_process(tmp_path):
+    """LEXICON_HTTP_* set without --http (an environment shared by several commands) is no error, as for
+    one process; the supervisor passed them to its children as options, each of which then failed with
+    '--http-max-connections needs --http'."""
+    env = {"LEXICON_HTTP_MAX_CONNECTIONS": "5", "LEXICON_HTTP_ALLOWED_HOSTS": "lexicon.example"}
+    with serve_process(tmp_path, "--lexicons", str(tmp_path / "lex"), "--processes", "2", "--workers", "1",
+                       "--fast-threads", "1", "--db", str(tmp_path / "games.db"), env=env) as proc:
+        line = proc.stdout.readline()
+        assert "(2 processes)" in line, (line, proc.log())
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(20) == 0, proc.log()
 

@@ -12,7 +12,7 @@ from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
-from .affix import AffixTable
+from ..hunspell import read_affix_table
 
 SHIPPED_PACKAGE = "build_tools.czech"
 SHIPPED_DIR = "hunspell"
@@ -36,7 +36,7 @@ class CzechDictionary:
     def __init__(self, dic_path: str | Path, aff_path: str | Path | None = None) -> None:
         self.dic_path = Path(dic_path)
         self.aff_path = Path(aff_path) if aff_path is not None else self.dic_path.with_suffix(".aff")
-        self.aff = AffixTable.read(self.aff_path)
+        self.aff = read_affix_table(self.aff_path)
         # lemma -> flag strings of its lines, in file order (a word may have several: stát noun and verb)
         self.entries: dict[str, list[str]] = {}
         flagged: dict[str, list[str]] = defaultdict(list)
@@ -69,7 +69,7 @@ class CzechDictionary:
         self.verbs = frozenset(verbs)           # infinitives with flag I (the long infinitive)
         self.nout = frozenset(nout)             # -nout infinitives
         self.comparative_adverbs = frozenset(cmp_adv)   # lines whose only paradigm flag is E
-        self.expansions: dict = {}              # (stem, flags) -> expand_entry items (flagless.py)
+        self.expansions: dict = {}              # (stem, flags) -> expand_entry items (flagless/rules.py)
 
     @classmethod
     def load(cls, dic_path: str | Path, aff_path: str | Path | None = None) -> "CzechDictionary":
@@ -108,12 +108,12 @@ class CzechDictionary:
 
     @cached_property
     def noun_index(self) -> dict:
-        from .unflagged import build_noun_index
+        from .flagless.nouns import build_noun_index
         return build_noun_index(self.plain)
 
     @cached_property
     def imperative_index(self) -> dict:
-        from .flagless import build_imperative_index
+        from .flagless.rules import build_imperative_index
         return build_imperative_index(self.plain, self.flagged)
 
     @cached_property
@@ -140,17 +140,11 @@ class CzechDictionary:
         from .passives import build_attested_passives
         return build_attested_passives(self.aff, self.entries, self.flagged)
 
-    @cached_property
-    def linked(self) -> dict[str, list[tuple[str, str]]]:
-        """lemma -> [(line, flags)] of the other lines the engine files under that lemma (links.py)."""
-        from .links import linked_headwords
-        return linked_headwords(self)
-
     def warm(self, headwords: bool = False) -> None:
         """Build every index now (before worker processes fork, so that they share them); `headwords`:
-        also what the expansion of a headword list needs."""
+        also what the expansion of a headword list needs (its links: links.linked_headwords)."""
         for name in ("present_index", "nul_participles", "noun_index", "imperative_index", "adjectives",
-                     "place_names", "attested_passives") + (("ending_index", "linked") if headwords else ()):
+                     "place_names", "attested_passives") + (("ending_index",) if headwords else ()):
             getattr(self, name)
 
     def manifest_entries(self, kind: str) -> list[dict]:

@@ -10,6 +10,7 @@ from ..pipeline import Expansion, Item, Language, expand_only
 from ..tags import ALTERNATIVE_CATEGORIES, CATEGORIES
 from .dictionary import CzechDictionary
 from .expand import _tag, expand_entry
+from .links import linked_headwords
 from .guess import GUESSED, guess_flags, guessed_comparative, pos_fits
 from .comparatives import comparative_candidates
 from .tables import verb_links_of
@@ -18,15 +19,15 @@ from .tagger import split_mixed, word_class
 CHUNK = 4000
 
 
-def _resolve(entry: HeadwordEntry, dic: CzechDictionary, headwords: bool = False
+def _resolve(entry: HeadwordEntry, dic: CzechDictionary, headwords: bool = False, linked: dict | None = None
              ) -> list[tuple[str, str | None, str | None, frozenset | None]]:
     """[(line word, flags or None when unclassifiable, model word when the flags are guessed, the lemmas
     whose readings are kept or None for all)]: one per line of the lemma in `dic` (all homonymous
     lines), or flags guessed by analogy. `headwords` (a headword list, not a dictionary's own lines):
-    also the lines the engine files under the lemma (links.py) and the adjective's comparative; and a
-    line gives only the forms of its own word (`kept`): the words its flags derive (zelený/K ->
-    zelenost, zelený/N -> nezelený) are headwords of their own, admitted when the list holds them
-    (seed 004: a negative adjective only when it is a headword itself)."""
+    also the lines the engine files under the lemma (`linked`: links.linked_headwords of `dic`) and the
+    adjective's comparative; and a line gives only the forms of its own word (`kept`): the words its
+    flags derive (zelený/K -> zelenost, zelený/N -> nezelený) are headwords of their own, admitted when
+    the list holds them (seed 004: a negative adjective only when it is a headword itself)."""
     if entry.flags is not None:
         return [(entry.lemma, entry.flags, None, None)]
     lemma = entry.lemma
@@ -49,7 +50,7 @@ def _resolve(entry: HeadwordEntry, dic: CzechDictionary, headwords: bool = False
         flags = fit or flags
     out = [(lemma, f, None, frozenset((lemma,)) if headwords else None) for f in flags]
     if headwords:
-        for word, f in dic.linked.get(lemma, ()):
+        for word, f in linked.get(lemma, ()):
             keep = frozenset((lemma,) if verb_links_of(word, dic) else (lemma, word))
             out.append((word, f, None, keep))
         if lemma.endswith(("ý", "í")) and any(word_class(lemma, f) == "adj" for f in flags):
@@ -222,8 +223,9 @@ def _items(entries: Iterable[HeadwordEntry], dic: CzechDictionary, headwords: bo
            stats: Counter | None = None) -> Iterator[Item]:
     """The resolved lines of the entries (see _resolve); `stats["guessed"]` counts the headwords
     inflected by analogy."""
+    linked = linked_headwords(dic) if headwords else None
     for e in entries:
-        resolved = _resolve(e, dic, headwords)
+        resolved = _resolve(e, dic, headwords, linked)
         if stats is not None and resolved[0][2] is not None:
             stats["guessed"] += 1
         for lemma, flags, model, keep in resolved:

@@ -1,6 +1,6 @@
 """Expand one Czech dictionary line (a stem with its flags) into tagged forms: guards, the hand-written
 tables, merged lines split, then one expander per word class (nouns.py, adjectives.py, verbs.py,
-participles.py, and the ordered classifier rules of plain.py for words without a paradigm flag).
+participles.py, and the ordered classifier rules of flagless/classify.py for words without a paradigm flag).
 Items: see output.py.
 """
 
@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 
+from ..hunspell import expand_chains
 from ..model import Reading, Rejection
-from . import plain
 from . import tables as irregular
+from .flagless import classify as plain
 from .adjectives import expand_adj
 from .dictionary import CzechDictionary
 from .nouns import expand_noun
@@ -67,7 +68,7 @@ def expand_entry(lemma: str, flags: str, dic: CzechDictionary) -> list[Reading |
 
     cls = word_class(lemma, flags)
     o = Output(f"{cls}/{flags}" if flags else cls)
-    expanded = dic.aff.expand(lemma, flags)
+    expanded = expand_chains(dic.aff, lemma, flags)
     if cls == "plain":
         expand_plain(lemma, flags, dic, expanded, o)
     else:
@@ -77,7 +78,7 @@ def expand_entry(lemma: str, flags: str, dic: CzechDictionary) -> list[Reading |
 
 
 def expand_plain(lemma: str, flags: str, dic, expanded, out: Output) -> None:
-    """Words without a paradigm flag: the ordered classifier rules of plain.py."""
+    """Words without a paradigm flag: the ordered classifier rules of flagless/classify.py."""
     for form, chain in expanded:
         ptags, base, sfx = split_prefix(form, chain)
         f = plain.Form(form, base, ptags, lemma, flags, dic, out.emit, out.items.extend, _tag, expand_entry)

@@ -22,6 +22,7 @@ from collections import defaultdict
 from functools import lru_cache
 from importlib import resources
 
+from ..hunspell import expand_chains
 from .tagger import PASS_ENDINGS, word_class
 
 PASSIVE_FLAGS = "TC"
@@ -67,7 +68,7 @@ def build_attested_passives(aff, entries: dict[str, list[str]], flagged: dict[st
             continue
         flags = "".join(fls)
         pflags = "".join(dict.fromkeys(f for f in flags if f in PASSIVE_FLAGS))
-        given = {form for form, chain in aff.expand(word, pflags) if chain and form.endswith(("n", "t"))} \
+        given = {form for form, chain in expand_chains(aff, word, pflags) if chain and form.endswith(("n", "t"))} \
             if pflags else set()
         if given or "O" in flags:
             own |= given

@@ -14,7 +14,6 @@ from collections import defaultdict
 from functools import lru_cache
 from importlib import resources
 
-from .affix import AffixTable, Rule
 
 NOUN_FLAGS = frozenset("PIVDUHLSZQCMK")
 VERB_FLAGS = frozenset("AJB")

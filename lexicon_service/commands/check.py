@@ -72,19 +72,29 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def input_words(words: list[str]):
+    """The words of a command: its arguments, else the non-empty lines of standard input (check, explain
+    and their client namesakes)."""
+    if words:
+        return iter(words)
+    stdin = getattr(sys.stdin, "buffer", sys.stdin)
+    return (word for word in (line.strip() for line in text_lines(stdin, "<stdin>")) if word)
+
+
+def verdict_line(word: str, valid: bool) -> str:
+    """One answer of `check` and `client check`."""
+    return f"{word}\t{'valid' if valid else 'invalid'}\n"
+
+
 def run(args) -> int:
     lex = open_lexicon(args.lexicon, args.lexicons)
-    stdin = getattr(sys.stdin, "buffer", sys.stdin)
-    words = args.words if args.words else (line.strip() for line in text_lines(stdin, "<stdin>"))
     out = sys.stdout
     bad = 0
     contains = lex.is_admissible
-    for word in words:
-        if not word:
-            continue
+    for word in input_words(args.words):
         key = key_of(lex, word)
         ok = key is not None and contains(key)
         bad += not ok
-        out.write(f"{word}\t{'valid' if ok else 'invalid'}\n")
+        out.write(verdict_line(word, ok))
     out.flush()
     return 1 if bad else 0

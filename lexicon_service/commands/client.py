@@ -1,52 +1,70 @@
 """`lexicon-service client`: a small command-line client of a running server.
 
     lexicon-service client check -l pl-scrabble ŻÓŁW ZÓŁW      # exit 0 all valid, 1 some invalid, 2 error (as `check`)
-    lexicon-service client explain -l cs-scrabble kočka
+    printf 'żółw\\nzółw\\n' | lexicon-service client check -l pl-scrabble     # words from stdin, as `check`
+    lexicon-service client explain -l cs-scrabble kočka kocka
     lexicon-service client find -l pl-scrabble --anagram 'KOT?' --limit 20
     lexicon-service client find -l cs-kriskros --pattern 'CH?T*'
     lexicon-service client validate -l pl-scrabble --rack PRÓBUJE "8B PRÓBUJE"
     lexicon-service client score -r pl-scrabble --board board.txt "9F DAR"
     lexicon-service client replay -l pl-scrabble game.gcg
+    lexicon-service client moves -l pl-scrabble --rack KOTABC? --setup "8E PIES" -n 5
     lexicon-service client lexicons | rulesets | health
 
 --address (env LEXICON_ADDRESS, default localhost:50051), --token (env LEXICON_TOKEN),
---tls-ca FILE (TLS, verifying the server with this CA; env LEXICON_TLS_CA), --timeout, --json.
-`validate`, `score` and `replay` take the options of the local commands of those names (--rules,
---board, --rack, --lexicon) and print the same answers; exit status 0 when all is valid / agrees,
-1 when not, 2 on an error.
+--tls-ca FILE (TLS, verifying the server with this CA; env LEXICON_TLS_CA), --timeout, --json, before
+the call or after it. `check`, `explain`, `validate`, `score`, `replay` and `moves` take the options of
+the local commands of those names (--rules, --board, --place, --setup, --rack, --lexicon; words from stdin
+when none are given) and print the same answers (`check`: a note such as a letter that is no tile goes to
+stderr; with --verdict-only only the judge's "play acceptable" or "play NOT acceptable").
+Exit status 0 when all is valid / agrees (`moves`: a play was found), 1 when not, 2 on an error.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
 from lexicon_service.cli import INT32, UserError, check_token, seconds, whole_number
+from lexicon_service.commands.check import input_words, verdict_line
+from lexicon_service.commands.explain import explanation_lines
+from lexicon_service.commands.moves import add_generate_arguments, exit_status, format_moves
 from lexicon_service.commands.replay import add_replay_arguments
 from lexicon_service.commands.validate import add_move_arguments, format_move, join_plays, read_board_rows
 
 
+def client_options(argument_default=None) -> argparse.ArgumentParser:
+    """The options of every call, accepted before the call and after it (`client check --json ...`):
+    the calls take them with argument_default=SUPPRESS, so a value given before the call stays."""
+    o = argparse.ArgumentParser(add_help=False, argument_default=argument_default)
+    o.add_argument("--address", help="server host:port (env LEXICON_ADDRESS; default localhost:50051)")
+    o.add_argument("--token", help="bearer token (env LEXICON_TOKEN)")
+    o.add_argument("--tls-ca", help="use TLS, trusting this PEM CA (env LEXICON_TLS_CA)")
+    o.add_argument("--tls", action="store_true", help="use TLS with the system's trusted CAs")
+    o.add_argument("--timeout", type=seconds, help="deadline in seconds (default 10)")
+    o.add_argument("--json", action="store_true", help="print the response as JSON")
+    return o
+
+
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("client", help="call a running lexicon-service server",
-                              description="Call a running lexicon-service gRPC server.")
-    p.add_argument("--address", default=None, help="server host:port (env LEXICON_ADDRESS; default localhost:50051)")
-    p.add_argument("--token", default=None, help="bearer token (env LEXICON_TOKEN)")
-    p.add_argument("--tls-ca", default=None, help="use TLS, trusting this PEM CA (env LEXICON_TLS_CA)")
-    p.add_argument("--tls", action="store_true", help="use TLS with the system's trusted CAs")
-    p.add_argument("--timeout", type=seconds, default=10.0, help="deadline in seconds (default 10)")
-    p.add_argument("--json", action="store_true", help="print the response as JSON")
+                              description="Call a running lexicon-service gRPC server.", parents=[client_options()])
+    p.set_defaults(timeout=10.0)
     sub = p.add_subparsers(dest="client_command", metavar="CALL")
+    anywhere = [client_options(argparse.SUPPRESS)]
 
-    c = sub.add_parser("check", help="CheckWords: are these words valid (and the whole play acceptable)?")
+    c = sub.add_parser("check", help="CheckWords: are these words valid (and the whole play acceptable)?",
+                       parents=anywhere)
     c.add_argument("-l", "--lexicon", required=True)
     c.add_argument("--verdict-only", action="store_true", help="only the judge's verdict, not which word failed")
-    c.add_argument("words", nargs="+")
+    c.add_argument("words", nargs="*", help="words to check (default: read from stdin, one per line)")
 
-    e = sub.add_parser("explain", help="ExplainWord: readings of a word")
+    e = sub.add_parser("explain", help="ExplainWord: readings of words", parents=anywhere)
     e.add_argument("-l", "--lexicon", required=True)
-    e.add_argument("word")
+    e.add_argument("words", nargs="*", metavar="word", help="words to explain (default: read from stdin, one per line)")
 
-    f = sub.add_parser("find", help="FindWords: anagrams, patterns, prefixes")
+    f = sub.add_parser("find", help="FindWords: anagrams, patterns, prefixes", parents=anywhere)
     f.add_argument("-l", "--lexicon", required=True)
     q = f.add_mutually_exclusive_group(required=True)
     q.add_argument("--anagram", help="rack letters, '?' = blank")
@@ -59,21 +77,26 @@ def add_parser(subparsers) -> None:
 
     for name, help_text in (("validate", "ValidateMove: is the play legal, are its words valid?"),
                             ("score", "ScoreMove: the play's score, word by word")):
-        m = sub.add_parser(name, help=help_text)
+        m = sub.add_parser(name, help=help_text, parents=anywhere)
         add_move_arguments(m)
         m.add_argument("-l", "--lexicon", default="", help="lexicon name on the server (judges the words)")
 
-    r = sub.add_parser("replay", help="ReplayGame: validate and score a GCG record")
+    r = sub.add_parser("replay", help="ReplayGame: validate and score a GCG record", parents=anywhere)
     add_replay_arguments(r)
     r.add_argument("-l", "--lexicon", default="", help="lexicon name on the server (judges the words)")
 
-    sub.add_parser("lexicons", help="ListLexicons")
-    rs = sub.add_parser("rulesets", help="ListRuleSets")
+    g = sub.add_parser("moves", help="GenerateMoves: the best legal moves from a rack on a board", parents=anywhere)
+    add_generate_arguments(g, setup_help="plays the server puts on the board first, in order (words not checked)",
+                           json_option=False)  # --json comes with the options of every call
+    g.add_argument("-l", "--lexicon", required=True, help="lexicon name on the server (it needs a move graph)")
+
+    sub.add_parser("lexicons", help="ListLexicons", parents=anywhere)
+    rs = sub.add_parser("rulesets", help="ListRuleSets", parents=anywhere)
     rs.add_argument("--source", action="store_true", help="include each rule set's source text")
-    sub.add_parser("health", help="the server's health status")
+    sub.add_parser("health", help="the server's health status", parents=anywhere)
     from lexicon_service.commands import game_client
 
-    game_client.add_game_parser(sub)
+    game_client.add_game_parser(sub, anywhere)
     p.set_defaults(func=run)
 
 
@@ -94,6 +117,42 @@ def _channel(args):
             root = read_input(ca)
         return grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=root))
     return grpc.insecure_channel(address)
+
+
+CHECK_BATCH = 1000      # words per CheckWords request (a server takes 10,000 by default)
+
+
+def batched(words, size: int):
+    batch = []
+    for word in words:
+        batch.append(word)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _board_rows(args) -> list[str]:
+    """The board sent with a play: --board's rows, with the tiles of --place put on them (as `validate`
+    does; the rule set, which spells them, comes from --rules)."""
+    rows = read_board_rows(args.board) if args.board else []
+    if not args.place:
+        return rows
+    if not args.rules:
+        raise UserError("--place needs --rules (the rule set spells the tiles)")
+    from lexicon_service.rules import Board, BoardError, RuleSetError, load_rule_set
+
+    from lexicon_service.commands.validate import place_tiles
+
+    try:
+        rule_set = load_rule_set(args.rules)
+        board = Board.from_rows(rule_set, rows) if rows else Board.empty(rule_set)
+    except (RuleSetError, BoardError) as exc:
+        raise UserError(str(exc)) from None
+    for text in args.place:
+        place_tiles(board, text)
+    return board.to_rows()
 
 
 def _read(path: str) -> str:
@@ -139,7 +198,7 @@ def run(args) -> int:
     from lexicon_service.rules.reasons import PlayError
 
     if not args.client_command:
-        raise UserError("which call? check, explain, find, validate, score, replay, lexicons, rulesets, health")
+        raise UserError("which call? check, explain, find, validate, score, replay, moves, lexicons, rulesets, health")
     if args.client_command == "game":
         from lexicon_service.commands import game_client
 
@@ -154,11 +213,13 @@ def run(args) -> int:
         game = game_pb2_grpc.GameServiceStub(channel)
         call = dict(timeout=args.timeout, metadata=metadata)
         try:
-            if cmd == "check":
-                resp = lex.CheckWords(lexicon_pb2.CheckWordsRequest(
-                    lexicon=args.lexicon, words=args.words, verdict_only=args.verdict_only), **call)
+            if cmd == "check":   # in batches: words read from stdin may be more than a request takes
+                answers = [lex.CheckWords(lexicon_pb2.CheckWordsRequest(
+                    lexicon=args.lexicon, words=batch, verdict_only=args.verdict_only), **call)
+                    for batch in batched(input_words(args.words), CHECK_BATCH)]
             elif cmd == "explain":
-                resp = lex.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon=args.lexicon, word=args.word), **call)
+                answers = [lex.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon=args.lexicon, word=word), **call)
+                           for word in input_words(args.words)]
             elif cmd == "find":
                 req = lexicon_pb2.FindWordsRequest(lexicon=args.lexicon, use_all_tiles=args.all_tiles,
                                                    min_length=args.min_length, max_length=args.max_length,
@@ -168,7 +229,7 @@ def run(args) -> int:
                         setattr(req, q, getattr(args, q))
                 resp = lex.FindWords(req, **call)
             elif cmd in ("validate", "score"):
-                board = read_board_rows(args.board) if args.board else []
+                board = _board_rows(args)
                 answers = []
                 for play in join_plays(args.plays):
                     try:
@@ -184,6 +245,19 @@ def run(args) -> int:
             elif cmd == "replay":
                 resp = game.ReplayGame(game_pb2.ReplayGameRequest(
                     lexicon=args.lexicon, rule_set=args.rules or "", gcg=_read(args.gcg)), **call)
+            elif cmd == "moves":
+                setup = []
+                for play in join_plays(args.setup):
+                    try:
+                        position, word = split_play(play)
+                    except PlayError as exc:
+                        raise UserError(f"--setup {play!r}: {exc.code.value}: {exc}") from None
+                    setup.append(game_pb2.Play(position=position, word=word))
+                resp = game.GenerateMoves(game_pb2.GenerateMovesRequest(
+                    lexicon=args.lexicon, rule_set=args.rules or "", rack=args.rack, setup=setup,
+                    board=_board_rows(args), limit=0 if args.all else args.n,
+                    min_length=args.min_length, must_use=args.must_use, must_contain=args.must_contain,
+                    plays_only=args.plays_only), **call)
             elif cmd == "lexicons":
                 resp = lex.ListLexicons(lexicon_pb2.ListLexiconsRequest(), **call)
             elif cmd == "rulesets":
@@ -193,23 +267,35 @@ def run(args) -> int:
         except grpc.RpcError as exc:
             raise UserError(f"{exc.code().name}: {exc.details()}") from None
 
+    if cmd == "moves":  # --json: the lines `moves --json` prints
+        lines = format_moves([(m.play, m.score, m.leave, m.words) for m in resp.moves], args.json)
+        if lines:
+            print("\n".join(lines))
+        if resp.truncated and args.all:
+            print(f"(more moves: the server sends at most {len(resp.moves)})", file=sys.stderr)
+        return exit_status(game_pb2.GeneratedMoveKind.Name(m.kind)[len("GENERATED_MOVE_KIND_"):].lower()
+                           for m in resp.moves)
     if args.json and cmd in ("validate", "score"):
         for _, answer in answers:
             print(json_format.MessageToJson(answer, ensure_ascii=False, indent=2))
+    elif args.json and cmd in ("check", "explain"):
+        for answer in answers:
+            print(json_format.MessageToJson(answer, ensure_ascii=False, indent=2))
     elif args.json:
         print(json_format.MessageToJson(resp, ensure_ascii=False, indent=2))
-    elif cmd == "check":
-        for r in resp.results:
-            note = f" ({r.message})" if r.message else ""
-            print(f"{r.word}\t{'valid' if r.valid else 'INVALID'}{note}")
-        print("play acceptable" if resp.acceptable else "play NOT acceptable")
-    elif cmd == "explain":
-        r = resp.result
-        print(f"{r.word}: {'valid' if r.valid else 'not valid'} in {resp.lexicon}" + (f" ({r.message})" if r.message else ""))
-        for reading in resp.readings:
-            origin = (f"\tguessed from {reading.model}" if reading.model
-                      else f"\tfrom {reading.origin}" if reading.origin else "")   # an older server: none
-            print(f"  {reading.form}\t{reading.headword}\t{reading.tag}\t{reading.rule}{origin}")
+    elif cmd == "check":    # as `check` prints it; the judge's verdict alone with --verdict-only
+        for answer in answers:
+            for r in answer.results:
+                sys.stdout.write(verdict_line(r.word, r.valid))
+                if r.message:
+                    print(f"{r.word}: {r.message}", file=sys.stderr)
+        if args.verdict_only:
+            print("play acceptable" if all(a.acceptable for a in answers) else "play NOT acceptable")
+    elif cmd == "explain":  # as `explain` prints it
+        for answer in answers:
+            r = answer.result
+            why = r.message or f"not in lexicon {answer.lexicon}"
+            print("\n".join(explanation_lines(r.word, answer.readings if r.valid else [], why)))
     elif cmd == "find":
         for w in resp.words:
             print(w.play or w.word)
@@ -231,7 +317,9 @@ def run(args) -> int:
                 print(info.source_text)
     else:
         print(health_pb2.HealthCheckResponse.ServingStatus.Name(resp.status))
-    if cmd == "check" and not resp.acceptable:
+    if cmd == "check" and not all(answer.acceptable for answer in answers):
+        return 1
+    if cmd == "explain" and not all(answer.result.valid for answer in answers):
         return 1
     if cmd in ("validate", "score") and not all(answer.valid for _, answer in answers):
         return 1

@@ -6,8 +6,8 @@
 One line per reading: the form, its headword, its tag (common tag vocabulary, build_tools/tags.py)
 the profile rule that admitted it, and where it came from: "from SGJP" (or the Czech paradigm
 engine, a word list, a tagged list), "from Hunspell affix form" (a form of an SGJP lemma that only
-the Hunspell entry attests), "guessed from <model lemma>" (inflected by analogy). Exit status 1
-when the word is not in the lexicon.
+the Hunspell entry attests), "guessed from <model lemma>" (inflected by analogy). Several words may
+be given, or read from standard input, one per line. Exit status 1 when a word is not in the lexicon.
 """
 
 from __future__ import annotations
@@ -17,38 +17,43 @@ import struct
 import sys
 
 from lexicon_service.cli import UserError
-from lexicon_service.commands.check import add_lexicon_argument, key_of, open_lexicon
+from lexicon_service.commands.check import add_lexicon_argument, input_words, key_of, open_lexicon
 
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser("explain", help="show headword, tag and rule of a word in a lexicon",
+    p = subparsers.add_parser("explain", help="show headword, tag and rule of words in a lexicon",
                               description=__doc__.split("\n\n")[0])
     add_lexicon_argument(p)
-    p.add_argument("word")
-    p.add_argument("--json", action="store_true", help="print the readings as JSON")
+    p.add_argument("words", nargs="*", metavar="word", help="words to explain (default: read from stdin, one per line)")
+    p.add_argument("--json", action="store_true", help="print each word's readings as one line of JSON")
     p.set_defaults(func=run)
+
+
+def explanation_lines(word: str, readings, why_invalid: str) -> list[str]:
+    """What `explain` and `client explain` print for one word: a line per reading, or why it is invalid."""
+    if not readings:
+        return [f"{word}: invalid ({why_invalid})"]
+    return [f"{r.form}\theadword {r.headword}\ttag {r.tag}\trule {r.rule}\t"
+            + (f"guessed from {r.model}" if r.model else f"from {r.origin}") for r in readings]
 
 
 def run(args) -> int:
     lex = open_lexicon(args.lexicon, args.lexicons)
-    key = key_of(lex, args.word)
-    try:
-        readings = lex.explain(key) if key is not None else []
-    except (IndexError, KeyError, TypeError, ValueError, struct.error) as exc:
-        # Files whose checksums match the manifest but whose content does not hold together.
-        raise UserError(f"{args.lexicon}: corrupt lexicon: its provenance tables do not fit together "
-                        f"({type(exc).__name__}: {exc})") from None
-    if args.json:
-        print(json.dumps({"word": args.word, "valid": bool(readings),
-                          "readings": [r.__dict__ for r in readings]}, ensure_ascii=False))
-        return 0 if readings else 1
-    if key is None:
-        print(f"{args.word}: invalid (a letter is not a tile of rule set {lex.rule_set.id})")
-        return 1
-    if not readings:
-        print(f"{args.word}: invalid (not in lexicon {lex.name})")
-        return 1
-    for r in readings:
-        origin = f"guessed from {r.model}" if r.model else f"from {r.origin}"
-        sys.stdout.write(f"{r.form}\theadword {r.headword}\ttag {r.tag}\trule {r.rule}\t{origin}\n")
-    return 0
+    invalid = 0
+    for word in input_words(args.words):
+        key = key_of(lex, word)
+        try:
+            readings = lex.explain(key) if key is not None else []
+        except (IndexError, KeyError, TypeError, ValueError, struct.error) as exc:
+            # Files whose checksums match the manifest but whose content does not hold together.
+            raise UserError(f"{args.lexicon}: corrupt lexicon: its provenance tables do not fit together "
+                            f"({type(exc).__name__}: {exc})") from None
+        invalid += not readings
+        if args.json:
+            print(json.dumps({"word": word, "valid": bool(readings), "readings": [r.__dict__ for r in readings]},
+                             ensure_ascii=False))
+            continue
+        why = (f"a letter is not a tile of rule set {lex.rule_set.id}" if key is None
+               else f"not in lexicon {lex.name}")
+        sys.stdout.write("".join(line + "\n" for line in explanation_lines(word, readings, why)))
+    return 1 if invalid else 0

@@ -3,6 +3,7 @@
     lexicon-service client game create -l pl-scrabble Ann Bob [--seed 7] [--challenge-rule void]
     export LEXICON_GAME_TOKEN=<Ann's token>          # or --game-token on each call
     lexicon-service client game show GAME            # board with coordinates, scores, clocks, your rack
+    lexicon-service client game show GAME --game-token=T   # a token may start with "-": give it with "="
     lexicon-service client game play GAME 8D WORD    # '.' = a tile on the board, lowercase = blank
     lexicon-service client game exchange GAME ABC
     lexicon-service client game pass GAME
@@ -10,7 +11,11 @@
     lexicon-service client game watch GAME           # every event as it happens
     lexicon-service client game record GAME > game.gcg
     lexicon-service client game interactive GAME     # a prompt: 8D WORD | exchange ABC | pass | challenge | show | quit
-    lexicon-service client game adjust|undo|end GAME ... --reason WHY   # with the director token
+    lexicon-service client game adjust GAME Ann -3 --reason WHY   # director: a player by name (or 0 = first)
+    lexicon-service client game undo|end GAME --reason WHY         # with the director token
+
+Options go before or after the action (`game show GAME --game-token T`); --json prints each
+response (watch: each event) as JSON.
 
 The game token goes in `authorization: Bearer`, or in `x-game-token` when the server itself wants a
 token (--token / LEXICON_TOKEN). `client.py` registers these under `client game`.
@@ -18,6 +23,7 @@ token (--token / LEXICON_TOKEN). `client.py` registers these under `client game`
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
@@ -31,39 +37,67 @@ def add_parser(subparsers) -> None:
     """Nothing at the top level: the commands live under `lexicon-service client game` (add_game_parser)."""
 
 
-def add_game_parser(client_subparsers) -> None:
+def add_game_parser(client_subparsers, anywhere: list) -> None:
+    """``anywhere``: parents giving every action the client's options (client.client_options); each
+    action also takes --game-token after it (`game show ID --game-token T`)."""
     g = client_subparsers.add_parser("game", help="play a server-held game (GameSessionService)",
-                                     description="Create, show and play server-held games.")
+                                     description="Create, show and play server-held games.", parents=anywhere)
     g.add_argument("--game-token", default=None, help="your player (or director) token (env LEXICON_GAME_TOKEN)")
+    token_after = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
+    token_after.add_argument("--game-token", help="your player (or director) token (env LEXICON_GAME_TOKEN)")
+    parents = [*anywhere, token_after]
     sub = g.add_subparsers(dest="game_command", metavar="ACTION")
-    c = sub.add_parser("create", help="create a game; prints its id and one token per player")
+    c = sub.add_parser("create", help="create a game; prints its id and one token per player", parents=parents)
     c.add_argument("-l", "--lexicon", required=True)
     c.add_argument("players", nargs="+", help="player names in turn order")
-    c.add_argument("--seed", type=whole_number(*UINT64), default=None, help="reproducible bag")
+    c.add_argument("--seed", type=whole_number(*UINT64), default=None, help="reproducible bag, for tests (a small seed can be found from a rack)")
     c.add_argument("--challenge-rule", choices=["single", "double", "penalty", "void"], default=None)
     c.add_argument("--game-seconds", type=whole_number(0, 24 * 3600), default=0, help="per-player game clock (0 = none)")
     for name, help_text in (("show", "the game as you see it"), ("pass", "pass (or accept the last play)"),
                             ("challenge", "challenge the last play"), ("watch", "print every event as it happens"),
                             ("record", "the GCG record"), ("interactive", "play at a prompt")):
-        s = sub.add_parser(name, help=help_text)
+        s = sub.add_parser(name, help=help_text, parents=parents)
         s.add_argument("game_id")
-    p = sub.add_parser("play", help="play a word: 8D WORD")
+    p = sub.add_parser("play", help="play a word: 8D WORD", parents=parents)
     p.add_argument("game_id")
     p.add_argument("position")
     p.add_argument("word")
     p.add_argument("--expected-version", type=whole_number(*UINT64), default=None)
-    e = sub.add_parser("exchange", help="exchange tiles")
+    e = sub.add_parser("exchange", help="exchange tiles", parents=parents)
     e.add_argument("game_id")
     e.add_argument("tiles")
     for name, help_text in (("undo", "director: undo the last move"), ("end", "director: end the game")):
-        s = sub.add_parser(name, help=help_text)
+        s = sub.add_parser(name, help=help_text, parents=parents)
         s.add_argument("game_id")
         s.add_argument("--reason", required=True)
-    a = sub.add_parser("adjust", help="director: adjust a player's score")
+    a = sub.add_parser("adjust", help="director: adjust a player's score", parents=parents)
     a.add_argument("game_id")
-    a.add_argument("player", type=whole_number(*UINT32), help="player index (0 = first)")
+    a.add_argument("player", type=_player, help="the player's name as the game shows it, or number (0 = first)")
     a.add_argument("delta", type=whole_number(*INT32))
     a.add_argument("--reason", required=True)
+
+
+def _player(text: str) -> int | str:
+    """`adjust`'s player as typed: a number (0 = first; within the request field's range) or a name."""
+    if text.lstrip("-").isascii() and text.lstrip("-").isdigit():
+        return whole_number(*UINT32)(text)
+    return text
+
+
+def player_index(names: list[str], player: int | str) -> int:
+    """`adjust`'s player: a number (0 = first), or a name of the game as shown (any case); a UserError
+    naming the players otherwise."""
+    if isinstance(player, int):
+        if player < len(names):
+            return player
+    elif player in names:
+        return names.index(player)
+    else:
+        folded = [i for i, name in enumerate(names) if name.casefold() == player.casefold()]
+        if len(folded) == 1:
+            return folded[0]
+    raise UserError(f"player {player}: not a player of this game ({', '.join(names)}; or a number from 0 to "
+                    f"{len(names) - 1})")
 
 
 def _metadata(args):
@@ -128,34 +162,43 @@ def run(args, channel_factory) -> int:
                 if args.seed is not None:
                     req.seed = args.seed
                 resp = stub.CreateGame(req, **call)
+                if args.json:
+                    print(_json(resp))
+                    return 0
                 print(f"game {resp.game_id} ({resp.rule_set})")
                 for name, token in zip(args.players, resp.player_tokens):
                     print(f"  {name}\t{token}")
                 print(f"  director\t{resp.director_token}")
                 return 0
             gid = args.game_id
+            if cmd == "interactive" and args.json:
+                raise UserError("--json: interactive play prints for a person; use show, play, ... with --json")
             if cmd == "show":
-                print(format_game(stub.GetGame(session_pb2.GetGameRequest(game_id=gid), **call)))
+                resp = stub.GetGame(session_pb2.GetGameRequest(game_id=gid), **call)
+                print(_json(resp) if args.json else format_game(resp))
             elif cmd in ("play", "exchange", "pass"):
                 _move(stub, session_pb2, gid, call, cmd, args)
             elif cmd == "challenge":
-                _challenge(stub, session_pb2, gid, call)
+                _challenge(stub, session_pb2, gid, call, args.json)
             elif cmd == "record":
-                sys.stdout.write(stub.GetGameRecord(session_pb2.GetGameRecordRequest(game_id=gid), **call).gcg)
+                resp = stub.GetGameRecord(session_pb2.GetGameRecordRequest(game_id=gid), **call)
+                sys.stdout.write(_json(resp) + "\n" if args.json else resp.gcg)
             elif cmd == "watch":
                 for event in stub.WatchGame(session_pb2.WatchGameRequest(game_id=gid), metadata=md):
-                    print(format_event(event), flush=True)
+                    print(_json(event, indent=None) if args.json else format_event(event), flush=True)
             elif cmd == "interactive":
                 return _interactive(stub, session_pb2, gid, call)
             else:
                 if cmd == "adjust":
+                    names = [p.name for p in stub.GetGame(session_pb2.GetGameRequest(game_id=gid), **call).players]
                     resp = stub.AdjustScore(session_pb2.AdjustScoreRequest(
-                        game_id=gid, player=args.player, delta=args.delta, reason=args.reason), **call)
+                        game_id=gid, player=player_index(names, args.player), delta=args.delta,
+                        reason=args.reason), **call)
                 elif cmd == "undo":
                     resp = stub.UndoLastMove(session_pb2.UndoLastMoveRequest(game_id=gid, reason=args.reason), **call)
                 else:
                     resp = stub.EndGame(session_pb2.EndGameRequest(game_id=gid, reason=args.reason), **call)
-                print(format_game(resp.game))
+                print(_json(resp) if args.json else format_game(resp.game))
         except grpc.RpcError as exc:
             raise UserError(f"{exc.code().name}: {exc.details()}") from None
     return 0
@@ -188,13 +231,25 @@ def _move(stub, pb, gid, call, cmd, args):
     else:
         setattr(req, "pass", True)
     resp = stub.SubmitMove(req, **call)
+    if args.json:
+        print(_json(resp))
+        return
     if cmd == "play":
         print(f"{req.play}: {resp.score:+d} ({', '.join(resp.words)})")
     print(format_game(resp.game))
 
 
-def _challenge(stub, pb, gid, call):
+def _json(message, indent: int | None = 2) -> str:
+    from google.protobuf import json_format
+
+    return json_format.MessageToJson(message, ensure_ascii=False, indent=indent)
+
+
+def _challenge(stub, pb, gid, call, as_json: bool = False):
     resp = stub.Challenge(pb.ChallengeRequest(game_id=gid), **call)
+    if as_json:
+        print(_json(resp))
+        return
     if resp.play_stood:
         print(f"the play stands ({resp.outcome})")
     else:

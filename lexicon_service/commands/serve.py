@@ -13,10 +13,15 @@ Flags override environment variables, which override defaults:
                                           process(es), tokens and TLS; see lexicon_service/http)
   --http-max-connections  LEXICON_HTTP_MAX_CONNECTIONS  1000 per process (beyond: 503)
   --http-receive-timeout  LEXICON_HTTP_RECEIVE_TIMEOUT  30 s for a request to arrive whole
+  --http-allowed-hosts    LEXICON_HTTP_ALLOWED_HOSTS    the Host names answered (default: the --http host,
+                                                        localhost, 127.0.0.1, [::1]; see server/README.md)
+  --http-cors-origins     LEXICON_HTTP_CORS_ORIGINS     origins whose pages may call the API (default none)
   --db           LEXICON_DB           the SQLite file of server-held games (default: games.db in
                                       $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service)
   --max-games    LEXICON_MAX_GAMES    10000 games in progress in that file (ended ones do not count);
                                       beyond, CreateGame gets RESOURCE_EXHAUSTED (HTTP 429)
+  --db-wal-limit LEXICON_DB_WAL_LIMIT 64 MiB the games database's write-ahead log may take (checkpointed
+                                      and truncated at half of it, and whenever moves pause for 1 s)
 SIGHUP reloads the lexicons (atomic swap; a failed reload keeps the old ones); SIGTERM/SIGINT stop
 gracefully (running calls get --grace seconds). grpc's C core log is off (GRPC_VERBOSITY=NONE) unless
 GRPC_VERBOSITY is set: it logs a line per unparsable header (see server/README.md).
@@ -35,9 +40,11 @@ import time
 from functools import partial
 
 from lexicon_service.cli import UserError, seconds
+from lexicon_service.games.store import WAL_LIMIT
 
 
 GRPC_VERBOSITY_ENV = "GRPC_VERBOSITY"
+DB_WAL_LIMIT_MIB = WAL_LIMIT >> 20
 
 
 def _env_int(name: str, default: int) -> int:
@@ -60,6 +67,7 @@ BOUNDS = {
     "max_message_bytes": (1024, 256 << 20),
     "max_concurrent_rpcs": (1, 1_000_000),
     "max_games": (1, 100_000),  # each create counts them inside the writers' transaction (0.58 ms at 11,000)
+    "db_wal_limit": (1, 65_536),  # MiB; at half of it the WAL is checkpointed, so one group commit must fit in half
     "http_max_connections": (1, 100_000),  # each open connection holds a socket and a little memory
     "http_receive_timeout": (1, 3_600),  # seconds
 }
@@ -108,6 +116,13 @@ def add_parser(subparsers) -> None:
                    help="seconds for an HTTP request (head and body) to arrive whole, else the connection is "
                         "closed (env LEXICON_HTTP_RECEIVE_TIMEOUT; default 30; "
                         f"1-{BOUNDS['http_receive_timeout'][1]:,})")
+    p.add_argument("--http-allowed-hosts", default=None, metavar="HOSTS",
+                   help="comma-separated Host names the HTTP server answers to (*.example.com: its subdomains; *: any); "
+                        "another Host gets 400 (env LEXICON_HTTP_ALLOWED_HOSTS; default: the --http host, localhost, "
+                        "127.0.0.1 and [::1], and on 0.0.0.0 or [::] also this machine's names and any IP address)")
+    p.add_argument("--http-cors-origins", default=None, metavar="ORIGINS",
+                   help="comma-separated origins (https://example.com:8443, or *) whose web pages may call the JSON "
+                        "API (env LEXICON_HTTP_CORS_ORIGINS; default none: CORS off)")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # set for --processes children
     p.add_argument("--token-file", default=None,
                    help="require 'authorization: Bearer <token>'; file holds one token per line "
@@ -118,7 +133,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--max-words", type=int, default=None,
                    help=f"CheckWords words per request (default 10000; 1-{BOUNDS['max_words'][1]:,})")
     p.add_argument("--max-results", type=int, default=None,
-                   help=f"FindWords results per request (default 1000; 1-{BOUNDS['max_results'][1]:,})")
+                   help=f"FindWords results and GenerateMoves moves per request (default 1000; 1-{BOUNDS['max_results'][1]:,})")
     p.add_argument("--max-message-bytes", type=int, default=None,
                    help="largest request accepted (default 4 MiB; "
                         f"{BOUNDS['max_message_bytes'][0]:,}-{BOUNDS['max_message_bytes'][1]:,})")
@@ -132,6 +147,10 @@ def add_parser(subparsers) -> None:
                    help="games in progress (not ended) the games database may hold, for all processes; beyond, "
                         "CreateGame gets RESOURCE_EXHAUSTED (env LEXICON_MAX_GAMES; default 10000; "
                         f"1-{BOUNDS['max_games'][1]:,})")
+    p.add_argument("--db-wal-limit", type=int, default=None, metavar="MIB",
+                   help="MiB the games database's write-ahead log may take; it is checkpointed and truncated at half "
+                        "of it and whenever moves pause (env LEXICON_DB_WAL_LIMIT; default "
+                        f"{DB_WAL_LIMIT_MIB}; 1-{BOUNDS['db_wal_limit'][1]:,})")
     p.add_argument("--grace", type=partial(seconds, zero_ok=True), default=5.0,
                    help="seconds running calls get on shutdown (default 5)")
     p.add_argument("--log-level", default=os.environ.get("LEXICON_LOG_LEVEL", "INFO"),
@@ -208,6 +227,11 @@ def run(args) -> int:
         from lexicon_service.lexicon import mark_structure_checked
 
         mark_structure_checked(checked.split(","))
+    shared_files = None
+    if os.environ.get(SHARED_FILES_ENV):  # the supervisor's sealed copies (a child never passes them on)
+        from lexicon_service.lexicon import SharedFiles
+
+        shared_files = SharedFiles.from_environment(os.environ.pop(SHARED_FILES_ENV))
     directory = args.lexicons or os.environ.get("LEXICON_DIR") or "lexicons"
     workers = _bounded("workers", args.workers, "LEXICON_WORKERS", 8)
     fast_threads = _bounded("fast_threads", args.fast_threads, "LEXICON_FAST_THREADS", 2)
@@ -215,8 +239,13 @@ def run(args) -> int:
     from lexicon_service.games.service import MAX_GAMES
 
     args.max_games = _bounded("max_games", args.max_games, "LEXICON_MAX_GAMES", MAX_GAMES)
-    http_flags = [f"--{flag.replace('_', '-')}" for flag in ("http_max_connections", "http_receive_timeout")
+    args.db_wal_limit = _bounded("db_wal_limit", args.db_wal_limit, "LEXICON_DB_WAL_LIMIT", DB_WAL_LIMIT_MIB)
+    http_flags = [f"--{flag.replace('_', '-')}" for flag in ("http_max_connections", "http_receive_timeout",
+                                                             "http_allowed_hosts", "http_cors_origins")
                   if getattr(args, flag) is not None]
+    # as the counts: an environment variable without --http is no error (it may be set for several commands)
+    http_lists = {flag: _option_or_env(args, flag, env) for flag, env in (
+        ("http_allowed_hosts", "LEXICON_HTTP_ALLOWED_HOSTS"), ("http_cors_origins", "LEXICON_HTTP_CORS_ORIGINS"))}
     # None: the HTTP server's own defaults (lexicon_service/http/server.py)
     args.http_max_connections = _bounded("http_max_connections", args.http_max_connections,
                                          "LEXICON_HTTP_MAX_CONNECTIONS")
@@ -254,12 +283,22 @@ def run(args) -> int:
     if http_address:
         args.http_max_connections = _within_open_files(args.http_max_connections, log)
     if http_address:  # checked before anything is loaded or listens
+        from lexicon_service.http.security import HostAllowList, parse_origins
         from lexicon_service.http.server import split_address
 
         try:
-            split_address(http_address)
+            http_host = split_address(http_address)[0]
         except ValueError as exc:
             raise UserError(str(exc)) from None
+        parsed = {}
+        for flag, parse in (("http_allowed_hosts", HostAllowList.parse), ("http_cors_origins", parse_origins)):
+            if getattr(args, flag) is not None:
+                try:
+                    parsed[flag] = parse(getattr(args, flag))
+                except ValueError as exc:
+                    raise UserError(f"{http_lists[flag]}: {exc}") from None
+        allowed_hosts = parsed.get("http_allowed_hosts") or HostAllowList.for_address(http_host)
+        cors_origins = parsed.get("http_cors_origins", ())
     if processes > 1:
         return _supervise(args, address, directory, workers, fast_threads, processes, http_address)
     # Alone, the server listens at once and answers NOT_SERVING while it loads. A process sharing
@@ -269,7 +308,8 @@ def run(args) -> int:
         server, port = create_server(address, directory, workers=workers, fast_threads=fast_threads,
                                      limits=limits, tokens=tokens, tls=tls, load=load_first,
                                      max_concurrent_rpcs=args.max_concurrent_rpcs, reuse_port=args.reuse_port,
-                                     games_db=args.db, max_games=args.max_games)
+                                     games_db=args.db, max_games=args.max_games,
+                                     db_wal_limit=args.db_wal_limit << 20, shared_files=shared_files)
     except OSError as exc:
         raise UserError(str(exc)) from None
     except ReloadError as exc:
@@ -291,7 +331,7 @@ def run(args) -> int:
                  ", bearer tokens required" if tokens else "", time.perf_counter() - started)
         if http_address:
             http = _start_http(server, http_address, limits, tokens, tls, workers, fast_threads, args.reuse_port,
-                               args.http_max_connections, args.http_receive_timeout)
+                               args.http_max_connections, args.http_receive_timeout, allowed_hosts, cors_origins)
             server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
         print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
@@ -305,6 +345,16 @@ def run(args) -> int:
             for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
                 signal.signal(signum, signal.SIG_IGN)
     return 0
+
+
+def _option_or_env(args, flag: str, env: str) -> str:
+    """Sets args.<flag> to the option's value, else the environment variable's (None: neither); returns
+    where it came from, for messages."""
+    where = "--" + flag.replace("_", "-")
+    if getattr(args, flag) is None and os.environ.get(env):
+        setattr(args, flag, os.environ[env])
+        where = f"{where} (environment variable {env})"
+    return where
 
 
 def _within_open_files(connections: int | None, log) -> int | None:
@@ -334,12 +384,14 @@ def _within_open_files(connections: int | None, log) -> int | None:
 
 
 def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool,
-                max_connections: int | None = None, receive_timeout: int | None = None):
+                max_connections: int | None = None, receive_timeout: int | None = None, allowed_hosts=None,
+                cors_origins=()):
     """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry."""
     from lexicon_service.http import HttpServer, create_app
 
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
-                     servicers={"session": server.game_sessions})
+                     servicers={"session": server.game_sessions}, allowed_hosts=allowed_hosts,
+                     cors_origins=cors_origins, service_health=server.health_status)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),
                                                  ("receive_timeout", receive_timeout)) if value is not None}
@@ -386,6 +438,7 @@ def _split_address(address: str) -> tuple[str, int]:
 
 MAX_DEFAULT_PROCESSES = 4
 CHECKED_TRIES_ENV = "LEXICON_CHECKED_TRIES"  # set by the supervisor for its children (sha256 list)
+SHARED_FILES_ENV = "LEXICON_SHARED_FILES"  # set by the supervisor for its children (SharedFiles.environment)
 SUPERVISOR_PID_ENV = "LEXICON_SUPERVISOR_PID"  # set by the supervisor for its children
 
 
@@ -417,7 +470,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
-    from lexicon_service.lexicon import LexiconError, check_directory_structure
+    from lexicon_service.lexicon import SharedFiles
     from lexicon_service.server.supervisor import Supervisor
 
     host, port = _split_address(address)
@@ -447,21 +500,23 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
     argv = [sys.executable, "-m", "lexicon_service", "serve", "--address", child_address, "--lexicons", directory,
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
-    for flag in ("token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results",
-                 "max_message_bytes", "max_concurrent_rpcs", "db", "max_games", "http_max_connections",
-                 "http_receive_timeout"):
+    flags = ["token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results", "max_message_bytes",
+             "max_concurrent_rpcs", "db", "max_games", "db_wal_limit"]
+    if http_address:  # (the HTTP options may come from environment variables, set without --http)
+        argv += ["--http", http_address]
+        flags += ["http_max_connections", "http_receive_timeout", "http_allowed_hosts", "http_cors_origins"]
+    for flag in flags:
         value = getattr(args, flag)
         if value is not None:
             argv += [f"--{flag.replace('_', '-')}", str(value)]
-    if http_address:
-        argv += ["--http", http_address]
-    # The tries' structure is checked once here, not again by every (re)started child.
+    # The lexicons' files are read (and checked against their manifests) once here, into sealed
+    # in-memory copies every (re)started child maps instead of copying them again: one copy's pages
+    # for all. The tries' structure is checked once here too, not again by every child.
     env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
-    try:
-        env[CHECKED_TRIES_ENV] = ",".join(check_directory_structure(directory))
-    except LexiconError:
-        pass  # the children report it
-    supervisor = Supervisor(argv, processes, env=env)
+    shared = SharedFiles.read_directory(directory)
+    env[SHARED_FILES_ENV] = shared.environment()
+    env[CHECKED_TRIES_ENV] = ",".join(shared.check_structure())
+    supervisor = Supervisor(argv, processes, env=env, pass_fds=shared.fds())
     restore = supervisor.install_signal_handlers()
     try:
         started = supervisor.start()
@@ -482,3 +537,4 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
         return supervisor.run()
     finally:
         restore()
+        shared.close()

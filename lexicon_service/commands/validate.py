@@ -26,6 +26,9 @@ def add_move_arguments(p) -> None:
                    help="board file: one line per row, '.' empty, uppercase tile, lowercase blank ('-' = stdin)")
     p.add_argument("--board-file", dest="board", help=argparse.SUPPRESS)
     p.add_argument("--rack", metavar="RACK", help='the player\'s rack, e.g. "ABC?" (default: not checked)')
+    p.add_argument("--place", action="append", default=[], metavar="PLAY",
+                   help='tiles put on the board as written before anything else is judged, no rule checked '
+                   '(single tiles, any square): --place "C1 T" --place "G1 M" (repeatable)')
 
 
 def add_parser(subparsers) -> None:
@@ -35,7 +38,8 @@ def add_parser(subparsers) -> None:
                               description=__doc__.split("\n\n")[0])
     add_move_arguments(p)
     p.add_argument("--setup", "-s", action="append", default=[], metavar="PLAY",
-                   help="a play to put on the board first (repeatable; applied in order, words not checked)")
+                   help="a play to put on the board first (repeatable; applied in order, words not checked; a "
+                   "legal placement, the first one across the centre: --place puts tiles anywhere)")
     add_lexicon_argument(p, required=False)
     p.add_argument("--show-board", action="store_true",
                    help="draw the board after each play (coordinates, premium squares, new tiles marked *)")
@@ -67,13 +71,56 @@ def read_board_rows(path: str) -> list[str]:
     return [row for row in rows if row]
 
 
-def _read_board(rule_set, path: str):
+def read_board(rule_set, path: str):
     from lexicon_service.rules import Board, BoardError
 
     try:
         return Board.from_rows(rule_set, read_board_rows(path))
     except BoardError as exc:
         raise UserError(f"{path}: {exc}") from None
+
+
+def check_rack(rule_set, rack: str) -> None:
+    """A rack the rule set can hold (`validate`, `moves`), else an error naming --rack."""
+    from lexicon_service.tiles import UnknownLetterError
+
+    try:
+        rack_tiles = rule_set.tile_set.spell_rack(rack)
+    except UnknownLetterError as exc:
+        raise UserError(f"--rack: {exc}") from None
+    if len(rack_tiles) > rule_set.rack_size:
+        raise UserError(f"--rack: {len(rack_tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
+
+
+def setup_board(rule_set, board, plays, hint: str = "") -> None:
+    """Apply `--setup` plays to `board` (`validate`, `moves`); one that cannot be placed is an error."""
+    from lexicon_service.rules import SetupError, apply_setup
+
+    try:
+        apply_setup(rule_set, board, plays)
+    except SetupError as exc:
+        raise UserError(f"--setup {exc.play!r}: {exc}{hint}") from None
+
+
+def place_tiles(board, text: str) -> None:
+    """--place: the tiles of a play put on the board as written, no rule checked (a board position such as
+    RULES.md's T at C1 and M at G1). '.' or the same letter over a tile keeps it; anything else is an error."""
+    from lexicon_service.rules import BoardError
+    from lexicon_service.rules.board import parse_play
+    from lexicon_service.rules.reasons import PlayError
+
+    try:
+        play, _ = parse_play(board.rule_set, text)
+        for row, col, tile in play.squares():
+            held = board.get(row, col)
+            if tile.letter is None and held is None and board.on_board(row, col):
+                raise BoardError(f"'.' over an empty square, row {row + 1}")
+            if tile.letter is not None and held is not None and held[0] != tile.letter:
+                raise BoardError(f"{tile.letter} over {held[0]}, row {row + 1}")
+            if held is None:
+                board.place(row, col, tile.letter or "", tile.is_blank)
+    except (PlayError, BoardError) as exc:
+        raise UserError(f"--place {text!r}: {exc}") from None
 
 
 _LETTER_MULTIPLIER = {"DL": 2, "TL": 3, "QL": 4}
@@ -115,7 +162,6 @@ def format_result(play: str, result) -> list[str]:
 
 def run(args) -> int:
     from lexicon_service.rules import Board, RuleSetError, load_rule_set, validate_move
-    from lexicon_service.tiles import UnknownLetterError
 
     if not args.rules:
         raise UserError("--rules is required (a rule set id such as pl-scrabble, or a .rules file)")
@@ -123,19 +169,12 @@ def run(args) -> int:
         rule_set = load_rule_set(args.rules)
     except RuleSetError as exc:
         raise UserError(str(exc)) from None
-    board = _read_board(rule_set, args.board) if args.board else Board.empty(rule_set)
+    board = read_board(rule_set, args.board) if args.board else Board.empty(rule_set)
+    for text in args.place:
+        place_tiles(board, text)
     if args.rack:  # the rack surrounds the plays: unreadable is an error, as in the server
-        try:
-            rack_tiles = rule_set.tile_set.spell_rack(args.rack)
-        except UnknownLetterError as exc:
-            raise UserError(f"--rack: {exc}") from None
-        if len(rack_tiles) > rule_set.rack_size:
-            raise UserError(f"--rack: {len(rack_tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
-    for setup in args.setup:
-        result = validate_move(rule_set, board, None, setup)
-        if result.score is None:
-            raise UserError(f"--setup {setup!r}: {result.reason.value}: {result.message}")
-        board.apply(result)
+        check_rack(rule_set, args.rack)
+    setup_board(rule_set, board, args.setup, hint=" (--place puts tiles without the rules of a play)")
     judge = None
     if args.lexicon:
         from lexicon_service.commands.replay import _judge

@@ -72,3 +72,22 @@ class DuplicateRequest(Exception):
     def __init__(self, version: int) -> None:
         self.version = version
         super().__init__(f"request already applied at version {version}")
+
+
+class StoreUnavailable(Exception):
+    """The games database cannot take this write now (disk full, a read-only file, an I/O error, a damaged
+    file): nothing was stored; the same request may be retried once the database can write again."""
+
+
+class GameDamaged(Exception):
+    """A game whose stored history cannot be read back whole (the database file is damaged): it is not
+    served and takes no move, so it is never answered differently from what was acknowledged."""
+
+    def __init__(self, game_id: str, detail: str) -> None:
+        self.game_id = game_id
+        super().__init__(f"game {shown(game_id)} cannot be read whole from the games database ({detail}); "
+                         "it is not served until the database is recovered")
+
+
+class DatabaseDamaged(Exception):
+    """The games database file fails its integrity check: the server refuses to use it."""

@@ -55,7 +55,14 @@ from lexicon_service.games.events import (
 )
 from lexicon_service.games.rules import CHALLENGE_RULES, GameOptions
 from lexicon_service.games.state import ENDED, FINAL_PASS, PLAYING, GameState, fold
-from lexicon_service.rules.moves import end_of_game_adjustments, validate_move
+from lexicon_service.games.store import NOT_A_PLAYER
+from lexicon_service.rules.game import (
+    BAG_BELOW_MINIMUM,
+    EXCHANGES_NOT_ALLOWED,
+    MORE_THAN_BAG,
+    exchange_refusal,
+)
+from lexicon_service.rules.moves import validate_move
 from lexicon_service.rules.reasons import Reason
 from lexicon_service.rules.ruleset import parse_rule_set
 from lexicon_service.tiles import UnknownLetterError
@@ -70,6 +77,14 @@ MAX_REASON = 500
 MAX_ADJUSTMENT = 10_000
 MAX_GAMES = 10_000  # games in progress per games database (serve --max-games): each holds its rule set's text
 MAX_CLOCK_EVENTS = 64  # per command: a long-idle timed game catches up over several calls
+
+
+def new_token() -> str:
+    """A secret bearer token that never starts with '-' (a command line would read it as an option)."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if token[0] != "-":
+            return token
 
 
 def token_hash(token: str) -> str:
@@ -92,12 +107,33 @@ class MoveOutcome:
 
 
 def _same_move(work, event, p: int, play_text: str, exchange: str, pass_: bool) -> bool:
-    """Whether a stored event is player p's move as this request gives it."""
+    """Whether a stored event is player p's move as this request gives it. The final pass (accepting the
+    last play) is stored as the end of the game it caused, with the passer still on turn."""
+    if isinstance(event, GameEnded):
+        return pass_ and event.reason == "out" and event.went_out not in (None, p) and work.turn == p
     if getattr(event, "player", None) != p:
         return False
     return (isinstance(event, Played) and bool(play_text) and event.play == play_text) or \
         (isinstance(event, Passed) and pass_ and event.reason == "pass") or \
         (isinstance(event, Exchanged) and bool(exchange) and list(event.tiles) == _spelled(work, exchange))
+
+
+def _own_challenge(event, c: int) -> bool:
+    return isinstance(event, Challenged) and event.challenger == c
+
+
+def _answered_version(rows) -> int:
+    """The version a command's first answer gave, from its rows on: a play's answer names the play; any
+    other command's, the version after the end or redraw it caused (they follow it at once)."""
+    version, kind, data = rows[0]
+    if kind == "play":
+        return version
+    for version_after, kind, data in rows[1:]:
+        if kind == "redraw" or (kind == "end" and not loads(kind, data).reason.startswith("director")):
+            version = version_after
+        else:
+            break
+    return version
 
 
 def _spelled(work, rack_text: str) -> list[str] | None:
@@ -108,8 +144,12 @@ def _spelled(work, rack_text: str) -> list[str] | None:
 
 
 class _Replay(Exception):
-    def __init__(self, version: int) -> None:
+    """The request was already carried out (its answer was lost): answer it again, to `player` alone."""
+
+    def __init__(self, version: int, player: int, challenge: bool = False) -> None:
         self.version = version
+        self.player = player
+        self.challenge = challenge
 
 
 class GameService:
@@ -140,14 +180,29 @@ class GameService:
             self._rule_sets.setdefault(text, rule_set)
         return rule_set
 
+    def _decoded(self, game_id: str, version: int, kind: str, data: str):
+        """A stored event; one that cannot be read back is damage in the file (GameDamaged), not a bug of the
+        call: the game is refused rather than answered from part of its history."""
+        try:
+            return loads(kind, data)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise self.store.damaged_game(game_id, f"event {version} ({str(kind)[:20]!r}) cannot be read: "
+                                                   f"{str(exc)[:80]}") from exc
+
     def fold_rows(self, game_id: str, rows, record: bool = False) -> GameState:
-        if not rows or rows[0][1] != "created":
+        if not rows:
             raise GameNotFound(game_id)
-        created = loads("created", rows[0][2])
-        rule_set = self._rule_set(created.rule_set_text)
+        if rows[0][1] != "created":
+            raise self.store.damaged_game(game_id, f"its first event is {str(rows[0][1])[:20]!r}, not 'created'")
+        created = self._decoded(game_id, 1, "created", rows[0][2])
+        try:
+            rule_set = self._rule_set(created.rule_set_text)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise self.store.damaged_game(game_id, f"its rule set cannot be read: {str(exc)[:80]}") from exc
         # Every game of a rule set shares one copy of its text (kept by the cached state).
         created = dataclasses.replace(created, rule_set_text=rule_set.source_text)
-        return fold(game_id, created, [(v, loads(k, d)) for v, k, d in rows[1:]], rule_set, record)
+        return fold(game_id, created, [(v, self._decoded(game_id, v, k, d)) for v, k, d in rows[1:]], rule_set,
+                    record)
 
     def _current(self, game_id: str) -> GameState:
         """The cached state caught up with the store. Call with the game's lock held."""
@@ -164,7 +219,7 @@ class GameService:
             else:
                 state = state.copy()  # the cached object may be being read by a call answering outside the lock
                 for version, kind, data in rows:
-                    state.apply(loads(kind, data))
+                    state.apply(self._decoded(game_id, version, kind, data))
                     assert state.version == version
         self._remember(game_id, state)
         return state
@@ -177,11 +232,12 @@ class GameService:
                 old, _ = self._cache.popitem(last=False)
                 self._locks.pop(old, None)
 
-    def _execute(self, game_id: str, decide, request_id: str | None = None):
+    def _execute(self, game_id: str, decide, request_id: str | None = None, token: str | None = None):
+        """`request_id`: stored with the events, scoped to the player whose `token` made the request."""
         if not isinstance(game_id, str) or not GAME_ID_RE.fullmatch(game_id):
             raise GameNotFound(game_id)  # before a lock is made for it: the locks would keep every id asked for
         try:
-            return self._execute_locked(game_id, decide, request_id)
+            return self._execute_locked(game_id, decide, request_id, token)
         except GameNotFound:
             self._forget_lock(game_id)
             raise
@@ -192,7 +248,7 @@ class GameService:
             if game_id not in self._cache:
                 self._locks.pop(game_id, None)
 
-    def _execute_locked(self, game_id: str, decide, request_id: str | None = None):
+    def _execute_locked(self, game_id: str, decide, request_id: str | None = None, token: str | None = None):
         with self._lock_for(game_id):
             for _ in range(16):
                 state = self._current(game_id)
@@ -202,11 +258,14 @@ class GameService:
                 self._settle(work, now, events)
                 error = None
                 result = None
+                request_player = NOT_A_PLAYER
                 try:
+                    if request_id:
+                        request_player = self._player(work, token)
                     result = decide(work, state.version, now, events)
                 except _Replay as replay:
                     if not events:
-                        return self._replayed(game_id, state, replay.version, result_player=None)
+                        return self._replayed(game_id, state, replay)
                     error = replay
                 except GameError as exc:
                     error = exc
@@ -220,16 +279,14 @@ class GameService:
                                               + [(state.version + i, k, d) for i, (k, d) in enumerate(rows, 1)])
                     try:
                         self.store.append(game_id, state.version, rows, request_id if error is None else None,
-                                          ended=work.status == ENDED)
-                    except Conflict:
+                                          request_player=request_player, ended=work.status == ENDED)
+                    except (Conflict, DuplicateRequest):  # decided again: a duplicate is then a replay
                         continue
-                    except DuplicateRequest as dup:
-                        return self._replayed(game_id, self._current(game_id), dup.version, result_player=None)
                     self._remember(game_id, work)
                     with self.changed:
                         self.changed.notify_all()
                 if isinstance(error, _Replay):
-                    return self._replayed(game_id, work, error.version, result_player=None)
+                    return self._replayed(game_id, work, error)
                 if error is not None:
                     raise error
                 return result(work) if callable(result) else result
@@ -262,21 +319,18 @@ class GameService:
                 self._after_turn(work, events, deadline)
 
     def _end(self, work: GameState, reason: str, at: float, went_out: int | None = None) -> GameEnded:
-        adjustments = end_of_game_adjustments(work.rule_set, work.racks, went_out)
+        adjustments = work.flow.end_adjustments(went_out)
         return GameEnded(reason, went_out, tuple(adjustments), work.time_penalties(at), at)
 
     def _after_turn(self, work: GameState, events: list, at: float) -> None:
         """The game-end rules that a scoreless turn can trigger (RULES.md section 6)."""
         if work.status != PLAYING:
             return
-        end = work.rule_set.end
-        if end.passing_rounds and work.passes_in_a_row >= end.passing_rounds * work.n_players:
-            if work.options.start_redraw and work.board.is_empty():
-                self._emit(work, events, self._redraw(work, at))
-            else:
-                self._emit(work, events, self._end(work, "passes", at))
-        elif end.scoreless_turns and work.scoreless_turns >= end.scoreless_turns:
-            self._emit(work, events, self._end(work, "scoreless-turns", at))
+        due = work.flow.due_end()
+        if work.flow.passing_rounds_over() and work.options.start_redraw and work.board.is_empty():
+            self._emit(work, events, self._redraw(work, at))
+        elif due is not None:
+            self._emit(work, events, self._end(work, due, at))
 
     def _shuffle_in(self, work: GameState, tiles) -> tuple[str, ...]:
         """The bag with `tiles` put back at random places (the bag's order is already random, so this
@@ -360,8 +414,8 @@ class GameService:
             k = min(rule_set.rack_size, len(bag))
             racks.append(tuple(bag[len(bag) - k:]))
             del bag[len(bag) - k:]
-        tokens = [secrets.token_urlsafe(24) for _ in names]
-        director = secrets.token_urlsafe(24)
+        tokens = [new_token() for _ in names]
+        director = new_token()
         created = GameCreated(lexicon_name, rule_set.source_text, tuple(names), tuple(token_hash(t) for t in tokens),
                               token_hash(director), options.as_dict(), tuple(racks), tuple(bag), seed, self.clock())
         self._rule_sets.setdefault(rule_set.source_text, rule_set)
@@ -393,25 +447,23 @@ class GameService:
             raise InvalidInput("play", f"{len(play)} characters; too long for a play")
         if len(exchange) > 64:
             raise InvalidInput("exchange", f"{len(exchange)} characters; too long for a rack")
-        if len(request_id) > MAX_REQUEST_ID:
-            raise InvalidInput("request_id", f"at most {MAX_REQUEST_ID} characters")
+        self._valid_request_id(request_id)
         play_text = " ".join(play.split())
-        state_box = {}
 
         def decide(work: GameState, base: int, now: float, events: list):
             p = self._player(work, token)
-            state_box["player"] = p
-            if request_id:
-                done = self.store.request_version(game_id, request_id)
-                if done is not None:
-                    raise _Replay(done)
+            self._check_request_id(work, request_id, p)
+
+            def same(event) -> bool:
+                return _same_move(work, event, p, play_text, exchange, pass_)
+
             if expected_version is not None and expected_version != base:
-                if expected_version < base:
-                    self._check_retry(work, expected_version, p, play_text, exchange, pass_)
+                if expected_version < base and not request_id:  # an id not yet used is a new request
+                    self._check_retry(work, expected_version, p, same)
                 raise StaleVersion(expected_version, base)
             if (work.status == ENDED or work.turn != p) and expected_version is None and not request_id \
                     and not events:
-                self._check_repeat(work, p, play_text, exchange, pass_)
+                self._check_repeat(work, p, same)
             if work.status == ENDED:
                 raise Refused("GAME_OVER", f"the game has ended ({work.end_reason})")
             if work.turn != p:
@@ -427,23 +479,33 @@ class GameService:
                 return self._exchange(work, p, exchange, now, spent, events)
             return self._play(work, p, play_text, now, spent, events, judges)
 
-        outcome = self._execute(game_id, decide, request_id or None)
-        return outcome
+        return self._execute(game_id, decide, request_id or None, token)
 
-    def _check_retry(self, work, expected_version, p, play_text, exchange, pass_) -> None:
-        """A request repeated after it succeeded (the answer was lost): answer it again."""
+    @staticmethod
+    def _valid_request_id(request_id: str) -> None:
+        if len(request_id) > MAX_REQUEST_ID:
+            raise InvalidInput("request_id", f"at most {MAX_REQUEST_ID} characters")
+
+    def _check_request_id(self, work, request_id: str, player: int, challenge: bool = False) -> None:
+        """A request id this player already used in this game: its request was carried out; answer again."""
+        if request_id:
+            done = self.store.request_version(work.game_id, request_id, player)
+            if done is not None:
+                raise _Replay(done, player, challenge)
+
+    def _check_retry(self, work, expected_version, p, same, challenge: bool = False) -> None:
+        """A request repeated after it succeeded (the answer was lost): answer it again. `same(event)`:
+        whether the event after `expected_version` is what this request asks for."""
         rows = self.store.load(work.game_id, expected_version)
-        if not rows:
-            return
-        version, kind, data = rows[0]
-        if _same_move(work, loads(kind, data), p, play_text, exchange, pass_):
-            raise _Replay(version)
+        if rows and same(loads(rows[0][1], rows[0][2])):
+            raise _Replay(_answered_version(rows), p, challenge)
 
-    def _check_repeat(self, work, p, play_text, exchange, pass_) -> None:
+    def _check_repeat(self, work, p, same) -> None:
         """A move sent again without request_id or expected_version, out of turn, while the same player's
         identical move is still the last one made (followed at most by what it caused at once: the end
         of the game, a redraw): the retry of a move whose answer was lost. Answer it again rather than
-        refuse it as out of turn, which would tell the client its move failed."""
+        refuse it as out of turn, which would tell the client its move failed. (A final pass sent again
+        so is GAME_OVER: it cannot be told from a pass after the end; with an id or version it is a retry.)"""
         rows = self.store.load(work.game_id, max(0, work.version - 3))
         while rows:
             version, kind, data = rows.pop()
@@ -455,23 +517,37 @@ class GameService:
         caused = self.store.load(work.game_id, version)
         if any(loads(k, d).at != event.at for _, k, d in caused):
             return  # the end or redraw came later (a timeout), not from this move
-        if _same_move(work, event, p, play_text, exchange, pass_):
+        if same(event):
             # the version the first answer gave: a play's own, a pass's or exchange's after what it caused
-            raise _Replay(version if isinstance(event, Played) or not caused else caused[-1][0])
+            raise _Replay(version if isinstance(event, Played) or not caused else caused[-1][0], p)
 
-    def _replayed(self, game_id, state: GameState, version: int, result_player):
-        """The answer again, at `version`: the move's, or (a request id is stored on the last event a
-        command appended) the end of the game or redraw it caused, after the move."""
+    def _replayed(self, game_id, state: GameState, replay: _Replay) -> MoveOutcome:
+        """The answer again, to the player who made the request, as that player sees the game now. The
+        request's events end at `replay.version` (a request id is stored on the last event a command
+        appended: the move, or the end of the game or redraw it caused)."""
+        version, player = replay.version, replay.player
         rows = [row for row in self.store.load(game_id, max(0, version - 4)) if row[0] <= version]
         event = None
+        event_version = version
         while rows:
-            _, kind, data = rows.pop()
+            event_version, kind, data = rows.pop()
             event = loads(kind, data)
             if not isinstance(event, (GameEnded, Redrawn)):
                 break
-        player = getattr(event, "player", None)
-        return MoveOutcome(version, state, player, getattr(event, "score", 0), getattr(event, "words", ()),
-                           replayed=True)
+        challenged = _own_challenge(event, player)
+        if challenged != replay.challenge:
+            what = "challenge" if challenged else "move"
+            raise InvalidInput("request_id", f"already used by your {what} at version {version}; "
+                                             "a new request needs a new id")
+        if challenged:
+            return MoveOutcome(version, state, player, replayed=True, invalid_words=event.invalid_words,
+                               outcome=event.outcome)
+        if isinstance(event, Played) and event.player == player:  # the play's own version, as first answered
+            return MoveOutcome(event_version, state, player, event.score, event.words, replayed=True)
+        if isinstance(event, CorrectionRefused) and event.player == player:
+            return MoveOutcome(version, state, player, replayed=True, invalid_words=event.invalid_words,
+                               outcome="correction-refused")
+        return MoveOutcome(version, state, player, replayed=True)
 
     def _pass(self, work, p, now, spent, events):
         if work.status == FINAL_PASS:
@@ -494,12 +570,13 @@ class GameService:
             raise InvalidInput("exchange", str(exc), Reason.UNKNOWN_LETTER.value) from None
         if not tiles:
             raise InvalidInput("exchange", "no tiles")
-        if not rs.exchange.allowed:
+        refusal = exchange_refusal(rs, len(work.bag), len(tiles))
+        if refusal == EXCHANGES_NOT_ALLOWED:
             raise Refused("EXCHANGE_NOT_ALLOWED", f"{rs.id} has no exchanges")
-        if len(work.bag) < rs.exchange.min_tiles_in_bag:
+        if refusal == BAG_BELOW_MINIMUM:
             raise Refused("BAG_TOO_SMALL", f"{len(work.bag)} tiles in the bag; an exchange needs at least "
                                            f"{rs.exchange.min_tiles_in_bag}")
-        if len(tiles) > len(work.bag):
+        if refusal == MORE_THAN_BAG:
             raise Refused("BAG_TOO_SMALL", f"{len(tiles)} tiles to exchange, {len(work.bag)} in the bag")
         missing = Counter(tiles) - Counter(work.racks[p])
         if missing:
@@ -555,10 +632,17 @@ class GameService:
         return lambda w: MoveOutcome(version, w, p, result.score, result.words)
 
     def challenge(self, game_id: str, token: str | None, expected_version: int | None = None,
-                  judges=None) -> MoveOutcome:
+                  judges=None, request_id: str = "") -> MoveOutcome:
+        """Like a move, idempotent by request id or expected_version: a retry of a challenge that was
+        carried out gets its first answer (replayed), also when it ended the game."""
+        self._valid_request_id(request_id)
+
         def decide(work: GameState, base: int, now: float, events: list):
             c = self._player(work, token)
+            self._check_request_id(work, request_id, c, challenge=True)
             if expected_version is not None and expected_version != base:
+                if expected_version < base and not request_id:
+                    self._check_retry(work, expected_version, c, lambda event: _own_challenge(event, c), True)
                 raise StaleVersion(expected_version, base)
             if work.status == ENDED:
                 raise Refused("GAME_OVER", f"the game has ended ({work.end_reason})")
@@ -592,7 +676,7 @@ class GameService:
             version = work.version
             return lambda w: MoveOutcome(version, w, c, invalid_words=invalid, outcome=outcome)
 
-        return self._execute(game_id, decide)
+        return self._execute(game_id, decide, request_id or None, token)
 
     # --- director --------------------------------------------------------------------------------------
     @staticmethod
@@ -684,7 +768,7 @@ class GameService:
             for row in pending:
                 seen.append(row)
                 version, kind, data = row
-                event = loads(kind, data)
+                event = self._decoded(game_id, version, kind, data)
                 if isinstance(event, MoveUndone):
                     local = self.fold_rows(game_id, seen)
                 else:

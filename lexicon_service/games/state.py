@@ -26,7 +26,7 @@ from lexicon_service.games.events import (
     ScoreAdjusted,
 )
 from lexicon_service.games.rules import GameOptions
-from lexicon_service.rules.board import Board
+from lexicon_service.rules.game import GameFlow
 from lexicon_service.rules.gcg import (
     CHALLENGE_BONUS,
     END_RACK,
@@ -40,8 +40,7 @@ from lexicon_service.rules.gcg import (
     GcgPlayer,
     format_gcg,
 )
-from lexicon_service.rules.ruleset import column_letter
-from lexicon_service.tiles import BLANK, write_tiles
+from lexicon_service.tiles import write_tiles
 
 PLAYING, FINAL_PASS, ENDED = "playing", "final-pass", "ended"
 
@@ -49,20 +48,22 @@ PLAYING, FINAL_PASS, ENDED = "playing", "final-pass", "ended"
 class LastPlay:
     """The play that may still be challenged (it is the last turn event)."""
 
-    __slots__ = ("player", "version", "event", "rack_before", "scoreless_before")
+    __slots__ = ("player", "version", "event", "rack_before")
 
-    def __init__(self, player, version, event, rack_before, scoreless_before):
+    def __init__(self, player, version, event, rack_before):
         self.player = player
         self.version = version
         self.event = event
         self.rack_before = rack_before
-        self.scoreless_before = scoreless_before
 
 
 class GameState:
-    __slots__ = ("game_id", "created", "rule_set", "options", "players", "version", "board", "racks", "bag",
-                 "scores", "turn", "status", "turn_started", "time_used", "passes_in_a_row", "scoreless_turns",
-                 "last_play", "correcting", "lost_turns", "went_out", "end_reason", "last_move_version",
+    """A live game: its game flow (`rules.game.GameFlow`: board, bag, racks, scores, the rules that end
+    it) and what a server adds: turn, clocks, the challenge window, corrections, the record."""
+
+    __slots__ = ("game_id", "created", "rule_set", "options", "players", "version", "flow",
+                 "turn", "status", "turn_started", "time_used",
+                 "last_play", "correcting", "lost_turns", "end_reason", "last_move_version",
                  "last_move_text", "record", "_pending_notes", "_board_view", "board_changes")
 
     def __init__(self, game_id: str, created: GameCreated, rule_set, record: bool = False) -> None:
@@ -73,20 +74,14 @@ class GameState:
         self.options = GameOptions(**created.options)
         self.players = created.players
         self.version = 1
-        self.board = Board.empty(rule_set)
-        self.racks = [list(r) for r in created.racks]
-        self.bag = list(created.bag)
-        self.scores = [0] * n
+        self.flow = GameFlow(rule_set, created.racks, created.bag)
         self.turn = 0
         self.status = PLAYING
         self.turn_started = created.at
         self.time_used = [0.0] * n
-        self.passes_in_a_row = 0
-        self.scoreless_turns = 0
         self.last_play: LastPlay | None = None
         self.correcting: int | None = None
         self.lost_turns = [0] * n
-        self.went_out: int | None = None
         self.end_reason = ""
         self.last_move_version = 0
         self.last_move_text = ""
@@ -100,22 +95,45 @@ class GameState:
             self.record.pragmas.append(("lexicon", created.lexicon))
             self.record.pragmas.append(("description", f"lexicon-service game {game_id}, lexicon "
                                                        f"{created.lexicon}, rule set {rule_set.id}"))
-            if created.seed is not None:
-                self.record.pragmas.append(("note", f"seed {created.seed}"))
 
     # --- derived -----------------------------------------------------------------------------------
     @property
     def n_players(self) -> int:
         return len(self.players)
 
+    @property
+    def board(self):
+        return self.flow.board
+
+    @property
+    def racks(self) -> list[list[str]]:
+        return self.flow.racks
+
+    @property
+    def bag(self) -> list[str]:
+        return self.flow.bag
+
+    @property
+    def scores(self) -> list[int]:
+        return self.flow.scores
+
+    @property
+    def went_out(self) -> int | None:
+        return self.flow.went_out
+
+    @property
+    def scoreless_turns(self) -> int:
+        return self.flow.scoreless_turns
+
+    @property
+    def passes_in_a_row(self) -> int:
+        return self.flow.passes_in_a_row
+
     def copy(self) -> "GameState":
         other = GameState.__new__(GameState)
         for name in GameState.__slots__:
             setattr(other, name, getattr(self, name))
-        other.board = self.board.copy()
-        other.racks = [r[:] for r in self.racks]
-        other.bag = self.bag[:]
-        other.scores = self.scores[:]
+        other.flow = self.flow.copy()
         other.time_used = self.time_used[:]
         other.lost_turns = self.lost_turns[:]
         other.record = None  # records are built by full folds only
@@ -162,28 +180,8 @@ class GameState:
     def _view(self):
         view = self._board_view
         if view is None or view[0] != self.board_changes:
-            view = self._board_view = (self.board_changes, self.board.to_rows(), self._board_text())
+            view = self._board_view = (self.board_changes, self.board.to_rows(), self.board.render_text())
         return view
-
-    def _board_text(self) -> str:
-        rs = self.rule_set
-        cols = self.board.columns
-        marks = {(2, 1): "'", (3, 1): '"', (1, 2): "-", (1, 3): "="}
-        header = "    " + " ".join(f"{column_letter(c):>2}" for c in range(cols))
-        lines = [header]
-        for r in range(self.board.rows):
-            cells = []
-            for c in range(cols):
-                i = r * cols + c
-                letter = self.board.letters[i]
-                if letter is None:
-                    cells.append(f"{marks.get(rs.premium(r, c), '.'):>2}")
-                else:
-                    shown = letter.lower() if self.board.blanks[i] else letter
-                    cells.append(f"{shown:>2}")
-            lines.append(f"{r + 1:>3} " + " ".join(cells))
-        lines.append("    ' DL  \" TL  - DW  = TW; lowercase = blank")
-        return "\n".join(lines)
 
     # --- the fold ------------------------------------------------------------------------------------
     def apply(self, event) -> None:
@@ -203,8 +201,7 @@ class GameState:
                 break
             self.lost_turns[self.turn] -= 1
             self._line(self.turn, PASS, 0, notes=["turn lost to a failed challenge"])
-            self.scoreless_turns += 1
-            self.passes_in_a_row += 1
+            self.flow.pass_turn(self.turn)
         self.turn_started = at
 
     def _spend(self, player: int, spent: float) -> None:
@@ -230,43 +227,28 @@ class GameState:
     def _on_played(self, e: Played) -> None:
         p = e.player
         rack_before = self.racks[p][:]
-        rack = self.racks[p]
-        for _, _, letter, blank in e.placements:
-            rack.remove(BLANK if blank else letter)
-        for row, col, letter, blank in e.placements:
-            self.board.place(row, col, letter, blank)
+        drawn = self.flow.play(p, e.placements, e.score, move=e)
+        if drawn != e.drawn:
+            raise ValueError(f"event log of game {self.game_id}: {self.players[p]} drew {e.drawn}, "
+                             f"the bag gives {drawn}")
         self.board_changes += 1
-        if e.drawn:
-            del self.bag[len(self.bag) - len(e.drawn):]
-            rack.extend(e.drawn)
-        self.scores[p] += e.score
         self._spend(p, e.spent)
         position, word = e.play.split()
         self._line(p, PLAY, e.score, rack=rack_before, position=position, word=word,
                    notes=["correction"] if e.correction else ())
-        scoreless_before = (self.scoreless_turns, self.passes_in_a_row)
-        self.scoreless_turns = 0 if e.score > 0 else self.scoreless_turns + 1
-        self.passes_in_a_row = 0
-        self.last_play = None if e.correction else LastPlay(p, self.version + 1, e, rack_before, scoreless_before)
+        self.last_play = None if e.correction else LastPlay(p, self.version + 1, e, rack_before)
         self.last_move_version = self.version + 1
         self.last_move_text = f"{self.players[p]}: {e.play} {e.score:+d}"
-        if not rack and not self.bag:
-            self.went_out = p
+        if self.flow.went_out == p:
             self.status = FINAL_PASS
         self._advance(e.at)
 
     def _on_exchanged(self, e: Exchanged) -> None:
         p = e.player
         rack_before = self.racks[p][:]
-        rack = self.racks[p]
-        for tile in e.tiles:
-            rack.remove(tile)
-        rack.extend(e.drawn)
-        self.bag = list(e.bag)
+        self.flow.exchange(p, e.tiles, e.drawn, e.bag)
         self._spend(p, e.spent)
         self._line(p, EXCHANGE, 0, rack=rack_before, exchanged=_tiles_text(self.rule_set, e.tiles))
-        self.scoreless_turns += 1
-        self.passes_in_a_row = 0
         self.last_play = None
         self.last_move_version = self.version + 1
         self.last_move_text = f"{self.players[p]}: exchanged {len(e.tiles)}"
@@ -282,8 +264,7 @@ class GameState:
             self._note(f"{self.players[p]}: no correction ({e.reason}); turn lost")
         else:
             self._line(p, PASS, 0, rack=self.racks[p], notes=[] if e.reason == "pass" else [e.reason])
-            self.scoreless_turns += 1
-            self.passes_in_a_row += 1
+            self.flow.pass_turn(p)
         self.last_play = None
         self._advance(e.at)
 
@@ -298,24 +279,16 @@ class GameState:
         played = last.event
         p = last.player
         if e.outcome in ("withdrawn", "correction"):
-            for row, col, _, _ in played.placements:
-                i = row * self.board.columns + col
-                self.board.letters[i] = None
-                self.board.blanks[i] = False
-                self.board.tile_count -= 1
-            self.board._runs = None
+            withdrawn = self.flow.withdraw(p, e.bag)
+            if withdrawn is None or withdrawn.move is not played:
+                raise ValueError(f"event log of game {self.game_id}: the challenged play is not "
+                                 f"{self.players[p]}'s last")
             self.board_changes += 1
-            self.racks[p] = last.rack_before[:]
-            self.bag = list(e.bag)
-            self.scores[p] -= played.score
             self._line(p, WITHDRAWN, -played.score, rack=last.rack_before,
                        notes=[f"challenged by {self.players[c]}: {', '.join(e.invalid_words)} not valid"])
-            self.scoreless_turns = last.scoreless_before[0] + 1
-            self.passes_in_a_row = 0
             self.last_move_text = f"{self.players[c]} challenged {self.players[p]}: withdrawn"
             if self.status == FINAL_PASS:
                 self.status = PLAYING
-                self.went_out = None
             if e.outcome == "correction":
                 self.turn = p
                 self.correcting = p
@@ -324,13 +297,12 @@ class GameState:
         self.last_move_text = f"{self.players[c]} challenged {self.players[p]}: the play stands"
         self._note(f"challenged by {self.players[c]}: the play stands")
         if e.outcome == "penalty":
-            self.scores[c] -= e.penalty
+            self.flow.adjust(c, -e.penalty)
             self._line(c, CHALLENGE_BONUS, -e.penalty, notes=["failed challenge penalty"])
         elif e.outcome == "challenger-loses-turn":
             if self.turn == c and self.status == PLAYING:
                 self._line(c, PASS, 0, rack=self.racks[c], notes=["turn lost to a failed challenge"])
-                self.scoreless_turns += 1
-                self.passes_in_a_row += 1
+                self.flow.pass_turn(c)
                 self._advance(e.at)
             elif self.status == PLAYING:
                 self.lost_turns[c] += 1
@@ -345,10 +317,7 @@ class GameState:
         self._advance(e.at)
 
     def _on_redrawn(self, e: Redrawn) -> None:
-        self.racks = [list(r) for r in e.racks]
-        self.bag = list(e.bag)
-        self.passes_in_a_row = 0
-        self.scoreless_turns = 0
+        self.flow.redraw(e.racks, e.bag)
         self._note("nobody could make a first word: every rack went back and was drawn again")
         self.last_move_text = "every rack redrawn"
 
@@ -360,7 +329,7 @@ class GameState:
         for p, adjustment in enumerate(e.adjustments):
             if not adjustment:
                 continue
-            self.scores[p] += adjustment
+            self.flow.adjust(p, adjustment)
             if p == e.went_out or adjustment > 0:
                 others = [t for q, r in enumerate(racks) if q != p for t in r]
                 self._line(p, END_RACK, adjustment, end_rack=_tiles_text(self.rule_set, others))
@@ -368,7 +337,7 @@ class GameState:
                 self._line(p, END_RACK, adjustment, rack=racks[p], end_rack=_tiles_text(self.rule_set, racks[p]))
         for p, penalty in enumerate(e.time_penalties):
             if penalty:
-                self.scores[p] += penalty
+                self.flow.adjust(p, penalty)
                 self._line(p, TIME_PENALTY, penalty, notes=["overtime"])
         self.status = ENDED
         self.end_reason = e.reason
@@ -377,7 +346,7 @@ class GameState:
         self.last_move_text = f"game over ({e.reason})"
 
     def _on_adjusted(self, e: ScoreAdjusted) -> None:
-        self.scores[e.player] += e.delta
+        self.flow.adjust(e.player, e.delta)
         self._line(e.player, CHALLENGE_BONUS, e.delta, notes=[f"director adjustment: {e.reason}"])
 
     def _on_undone(self, e: MoveUndone) -> None:
@@ -387,10 +356,13 @@ class GameState:
     def gcg_text(self, viewer: int | str = "director") -> str:
         """The GCG record as `viewer` (a player index, "director" or "observer") may see it: while the game
         is on, a player sees racks and exchanged tiles of their own events only, an observer none; once
-        it has ended, or for the director, everything."""
+        it has ended, or for the director, everything. The seed, which gives the order of the whole bag,
+        only the director sees, once the game has ended (a director may deal other games from it)."""
         if self.record is None:
             raise ValueError("this state keeps no record (fold with record=True)")
         record = copy.copy(self.record)
+        if viewer == "director" and self.status == ENDED and self.created.seed is not None:
+            record.pragmas = record.pragmas + [("note", f"seed {self.created.seed}")]
         everything = self.status == ENDED or viewer == "director"
         own = self.players[viewer] if isinstance(viewer, int) else None
         if not everything:

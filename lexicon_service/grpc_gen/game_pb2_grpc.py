@@ -60,6 +60,11 @@ class GameServiceStub:
                 request_serializer=lexicon_dot_v1_dot_game__pb2.ExportGcgRequest.SerializeToString,
                 response_deserializer=lexicon_dot_v1_dot_game__pb2.ExportGcgResponse.FromString,
                 _registered_method=True)
+        self.GenerateMoves = channel.unary_unary(
+                '/lexicon.v1.GameService/GenerateMoves',
+                request_serializer=lexicon_dot_v1_dot_game__pb2.GenerateMovesRequest.SerializeToString,
+                response_deserializer=lexicon_dot_v1_dot_game__pb2.GenerateMovesResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -102,6 +107,17 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GenerateMoves(self, request, context):
+        """The legal moves from a rack on a board, best first: every play whose words the lexicon admits,
+        and the exchange and pass. A lexicon built without a move graph is FAILED_PRECONDITION (the
+        message names the fix); a rack or board the rule set cannot hold is INVALID_ARGUMENT naming the
+        field. The work is bounded by the rack (the rule set's size and blanks), the call's deadline
+        and the server's maximum time for one generation (ServerLimits.max_generate_seconds).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -129,6 +145,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ExportGcg,
                     request_deserializer=lexicon_dot_v1_dot_game__pb2.ExportGcgRequest.FromString,
                     response_serializer=lexicon_dot_v1_dot_game__pb2.ExportGcgResponse.SerializeToString,
+            ),
+            'GenerateMoves': grpc.unary_unary_rpc_method_handler(
+                    servicer.GenerateMoves,
+                    request_deserializer=lexicon_dot_v1_dot_game__pb2.GenerateMovesRequest.FromString,
+                    response_serializer=lexicon_dot_v1_dot_game__pb2.GenerateMovesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -267,6 +288,33 @@ class GameService:
             '/lexicon.v1.GameService/ExportGcg',
             lexicon_dot_v1_dot_game__pb2.ExportGcgRequest.SerializeToString,
             lexicon_dot_v1_dot_game__pb2.ExportGcgResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GenerateMoves(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lexicon.v1.GameService/GenerateMoves',
+            lexicon_dot_v1_dot_game__pb2.GenerateMovesRequest.SerializeToString,
+            lexicon_dot_v1_dot_game__pb2.GenerateMovesResponse.FromString,
             options,
             channel_credentials,
             insecure,

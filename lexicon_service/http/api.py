@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import grpc
 from google.protobuf import json_format
+from starlette.responses import Response
 
 from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2
 from lexicon_service.server.errors import bounded
@@ -51,20 +52,25 @@ HTTP_STATUS = {
 class ApiError(Exception):
     """A call that ends with a gRPC status other than OK."""
 
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+    def __init__(self, code: grpc.StatusCode, message: str, http_status: int | None = None) -> None:
         # what a client sent may be quoted: at most a few hundred characters of it, and no lone surrogate
         # (which no JSON encoder writes)
         message = bounded(message.encode("utf-8", "replace").decode("utf-8"))
         super().__init__(message)
         self.code = code
         self.message = message
+        self._http_status = http_status  # an HTTP-only refusal more specific than the code's (415)
 
     @property
     def http_status(self) -> int:
-        return HTTP_STATUS.get(self.code, 500)
+        return self._http_status or HTTP_STATUS.get(self.code, 500)
 
     def body(self) -> dict:
         return {"error": {"code": self.http_status, "status": self.code.name, "message": self.message}}
+
+
+def error_response(exc: ApiError, headers=None) -> Response:
+    return Response(dumps(exc.body()), status_code=exc.http_status, media_type="application/json", headers=headers)
 
 
 def invalid(message: str) -> ApiError:
@@ -133,6 +139,8 @@ ROUTES = (
              "Is the play legal, are its words admissible, what does it score (ValidateMove).", body=True, fast=True),
     ApiRoute("POST", "/v1/moves:score", "game", "ScoreMove", game_pb2.ScoreMoveRequest,
              "Score a play without judging its words (ScoreMove).", body=True, fast=True),
+    ApiRoute("POST", "/v1/moves:generate", "game", "GenerateMoves", game_pb2.GenerateMovesRequest,
+             "The legal moves from a rack on a board, best first (GenerateMoves).", body=True),
     ApiRoute("POST", "/v1/games:replay", "game", "ReplayGame", game_pb2.ReplayGameRequest,
              "Replay a GCG record line by line (ReplayGame).", body=True),
 )
@@ -149,7 +157,8 @@ SESSION_ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("POST", "/v1/games/{game_id}:move", "session", "SubmitMove", session_pb2.SubmitMoveRequest,
              "Play, exchange or pass; expected_version refuses a stale move with ABORTED (SubmitMove).", body=True),
     ApiRoute("POST", "/v1/games/{game_id}:challenge", "session", "Challenge", session_pb2.ChallengeRequest,
-             "Challenge the last play under the game's challenge rule (Challenge).", body=True),
+             "Challenge the last play under the game's challenge rule; a retry with the same request_id or "
+             "expected_version gets the first answer (Challenge).", body=True),
     ApiRoute("GET", "/v1/games/{game_id}/record", "session", "GetGameRecord", session_pb2.GetGameRecordRequest,
              "The GCG record of the game so far (GetGameRecord)."),
     ApiRoute("POST", "/v1/games/{game_id}:adjustScore", "session", "AdjustScore", session_pb2.AdjustScoreRequest,

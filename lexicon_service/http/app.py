@@ -17,6 +17,7 @@ pages, their files, `/openapi.json` and `/healthz` are open, as gRPC health is.
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 import threading
 import time
@@ -25,6 +26,7 @@ from importlib import resources
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -33,6 +35,8 @@ from starlette.staticfiles import StaticFiles
 from lexicon_service.grpc_gen import game_pb2, session_pb2
 from lexicon_service.http import api
 from lexicon_service.http.openapi import build_openapi
+from lexicon_service.http.security import (AllowedHosts, HostAllowList, SecurityHeaders, cors_middleware, page_policy,
+                                           require_json)
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.errors import status_of
 from lexicon_service.server.game_servicer import GameServicer
@@ -58,10 +62,6 @@ def inline_page(name: str) -> bytes:
     html = re.sub(r'<link rel="stylesheet" href="/static/([\w.-]+)">', lambda m: embed("style", m.group(1)), html)
     html = re.sub(r'<script src="/static/([\w.-]+)"></script>', lambda m: embed("script", m.group(1)), html)
     return html.encode("utf-8")
-
-
-def _error(exc: api.ApiError, headers=None) -> Response:
-    return Response(api.dumps(exc.body()), status_code=exc.http_status, media_type=JSON, headers=headers)
 
 
 def _answer(method, message, ctx) -> dict:
@@ -94,6 +94,12 @@ async def read_body(request: Request, max_bytes: int) -> bytes:
     return b"".join(chunks)
 
 
+async def read_json_body(request: Request, max_bytes: int) -> dict:
+    """The request's JSON object; the body must be declared application/json (security.require_json)."""
+    require_json(request.headers.get("content-type"))
+    return api.parse_json_body(await read_body(request, max_bytes), max_bytes)
+
+
 def _deadline(request: Request) -> float | None:
     raw = request.headers.get(TIMEOUT_HEADER)
     if raw is None:
@@ -102,8 +108,10 @@ def _deadline(request: Request) -> float | None:
         seconds = float(raw)
     except ValueError:
         raise api.invalid(f"{TIMEOUT_HEADER}: {raw!r} is not a number of seconds") from None
-    if not seconds > 0:
-        raise api.invalid(f"{TIMEOUT_HEADER}: must be positive")
+    if not (seconds >= 0 and math.isfinite(seconds)):
+        raise api.invalid(f"{TIMEOUT_HEADER}: {raw!r}; must be a finite number of seconds, at least 0")
+    if seconds == 0:  # as a gRPC timeout of 0: the deadline has passed before any work
+        raise api.ApiError(api.grpc.StatusCode.DEADLINE_EXCEEDED, f"{TIMEOUT_HEADER}: 0; deadline exceeded")
     return time.monotonic() + seconds
 
 
@@ -167,8 +175,7 @@ class _Api:
                 self.authorise(request)
                 ctx = api.ServicerContext(_deadline(request), request.headers.items())
                 if route.body:
-                    data = api.parse_json_body(await read_body(request, self.limits.max_message_bytes),
-                                               self.limits.max_message_bytes)
+                    data = await read_json_body(request, self.limits.max_message_bytes)
                 elif route.query:
                     data = api.from_query(route.request, request.query_params.multi_items())
                 else:
@@ -178,10 +185,10 @@ class _Api:
                 answer = await self.call(route, method, message, ctx)
                 return Response(api.dumps(answer), media_type=JSON, headers=_trailing(ctx))
             except api.ApiError as exc:
-                return _error(exc, _trailing(ctx))
+                return api.error_response(exc, _trailing(ctx))
             except Exception as exc:  # noqa: BLE001 - a bug must still answer in the API's error format
                 code, message = status_of(exc)  # INTERNAL, its traceback logged at most 10 times a minute
-                return _error(api.ApiError(code, message), _trailing(ctx))
+                return api.error_response(api.ApiError(code, message), _trailing(ctx))
 
         handle.__name__ = route.rpc
         return handle
@@ -230,9 +237,9 @@ class _Api:
                                        f"too many event streams open (max {self.max_streams})")
                 self.streams.add(stop)
         except api.ApiError as exc:
-            return _error(exc)
+            return api.error_response(exc)
         except Exception as exc:  # noqa: BLE001
-            return _error(api.ApiError(*status_of(exc)))
+            return api.error_response(api.ApiError(*status_of(exc)))
 
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
@@ -294,26 +301,30 @@ class _Api:
         try:
             self.authorise(request)
             deadline = _deadline(request)
-            data = api.parse_json_body(await read_body(request, self.limits.max_message_bytes),
-                                       self.limits.max_message_bytes)
+            data = await read_json_body(request, self.limits.max_message_bytes)
             message = api.to_message(data, game_pb2.ReplayGameRequest)
             game = self.servicers["game"]
             answer = await anyio.to_thread.run_sync(view_game, game, message, api.ServicerContext(deadline),
                                                     limiter=self.limiter)
             return Response(api.dumps(answer), media_type=JSON)
         except api.ApiError as exc:
-            return _error(exc)
+            return api.error_response(exc)
         except Exception as exc:  # noqa: BLE001
-            return _error(api.ApiError(*status_of(exc)))
+            return api.error_response(api.ApiError(*status_of(exc)))
 
 
 def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: int = 8, fast_threads: int = 2,
                is_serving=None, servicers: dict | None = None, max_streams: int = 64,
-               heartbeat: float = 15.0) -> Starlette:
+               heartbeat: float = 15.0, allowed_hosts: HostAllowList | None = None, cors_origins=(),
+               service_health=None) -> Starlette:
     """The app over `registry`. `is_serving()` (default: the lexicons are loaded) drives /healthz.
+    `service_health(name)` ("SERVING", "NOT_SERVING", None for an unknown name; the gRPC server's
+    LexiconServer.health_status) answers /healthz?service=<name>, as grpc.health.v1 Check does.
     `servicers` adds servicers by the name api.ApiRoute.service gives them ("session": the game sessions,
     with their event stream: at most `max_streams` open, a heartbeat every `heartbeat` s).
-    `app.state.close_streams()` ends the event streams (HttpServer.stop calls it)."""
+    `allowed_hosts`: the Host names answered (default: localhost, 127.0.0.1, [::1]; serve passes
+    HostAllowList.for_address of its --http host); `cors_origins`: the origins whose pages may call the
+    API (default none: CORS off). `app.state.close_streams()` ends the event streams (HttpServer.stop calls it)."""
     limits = limits or Limits()
     servicers = {"lexicon": LexiconServicer(registry, limits), "game": GameServicer(registry, limits),
                  **(servicers or {})}
@@ -330,19 +341,28 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
         return Response(openapi, media_type=JSON)
 
     async def healthz(request: Request) -> Response:
+        service = request.query_params.get("service")
+        if service is not None and service_health is not None:
+            status = service_health(service)
+            if status is None:
+                return JSONResponse({"status": "SERVICE_UNKNOWN"}, status_code=404)
+            return JSONResponse({"status": status}, status_code=200 if status == "SERVING" else 503)
         ok = serving()
         return JSONResponse({"status": "SERVING" if ok else "NOT_SERVING"}, status_code=200 if ok else 503)
 
     def page(name: str):
         content = inline_page(name)
+        headers = {"Cache-Control": "no-cache", "Content-Security-Policy": page_policy(content.decode("utf-8"))}
 
         async def serve_page(request: Request) -> Response:
-            return Response(content, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"})
+            return Response(content, media_type="text/html; charset=utf-8", headers=headers)
         return serve_page
 
     async def service_worker(request: Request) -> Response:
+        # the worker runs under this policy: it fetches (and caches) the pages of this origin
         return FileResponse(str(STATIC / "sw.js"), media_type="text/javascript; charset=utf-8",
-                            headers={"Cache-Control": "no-cache"})
+                            headers={"Cache-Control": "no-cache",
+                                     "Content-Security-Policy": "default-src 'none'; connect-src 'self'"})
 
     async def home(request: Request) -> Response:
         return RedirectResponse("/judge")
@@ -360,8 +380,11 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
             exc.status_code, api.grpc.StatusCode.INVALID_ARGUMENT)
         body = {"error": {"code": exc.status_code, "status": code.name,
                           "message": f"{request.method} {request.url.path}: {exc.detail}"}}
-        return Response(api.dumps(body), status_code=exc.status_code, media_type=JSON)
+        return Response(api.dumps(body), status_code=exc.status_code, media_type=JSON, headers=exc.headers)
 
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    # outermost first: every answer (a refused Host's too) gets the security headers
+    middleware = [Middleware(SecurityHeaders), Middleware(AllowedHosts, allow_list=allowed_hosts or HostAllowList()),
+                  *cors_middleware(cors_origins)]
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: http_error})
     app.state.close_streams = state.close_streams
     return app

@@ -70,14 +70,23 @@ def build_openapi() -> dict:
                 "message": {"type": "string", "description": "the gRPC status message, e.g. 'words[3]: empty word'"},
             }}}},
     }
-    errors = {str(status): {"description": code.name, "content": {
-        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-        for code, status in ((api.grpc.StatusCode.INVALID_ARGUMENT, 400),
-                             (api.grpc.StatusCode.UNAUTHENTICATED, 401),
-                             (api.grpc.StatusCode.NOT_FOUND, 404),
-                             (api.grpc.StatusCode.RESOURCE_EXHAUSTED, 429),
-                             (api.grpc.StatusCode.UNAVAILABLE, 503),
-                             (api.grpc.StatusCode.DEADLINE_EXCEEDED, 504))}
+
+    def error(description: str) -> dict:
+        return {"description": description, "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+    errors = {str(status): error(code.name) for code, status in (
+        (api.grpc.StatusCode.INVALID_ARGUMENT, 400), (api.grpc.StatusCode.UNAUTHENTICATED, 401),
+        (api.grpc.StatusCode.NOT_FOUND, 404), (api.grpc.StatusCode.RESOURCE_EXHAUSTED, 429),
+        (api.grpc.StatusCode.UNAVAILABLE, 503), (api.grpc.StatusCode.DEADLINE_EXCEEDED, 504))}
+    errors["400"]["description"] += " (also a Host header this server does not answer to)"
+    body_errors = {**errors, "415": error(
+        "INVALID_ARGUMENT: the body is not declared Content-Type: application/json (a charset parameter may "
+        "say utf-8); every route with a body requires it, even for an empty one")}
+    timeout = {"name": "X-Server-Timeout", "in": "header", "required": False,
+               "description": "seconds the call may take (its deadline, as a gRPC timeout); 0: the deadline has "
+                              "passed, 504 DEADLINE_EXCEEDED without any work; leave out for no deadline",
+               "schema": {"type": "number", "minimum": 0}}
     paths: dict = {}
     for route in (*api.ROUTES, *api.SESSION_ROUTES):  # every route, served or not: the API's description
         request_name = _add_message(route.request.DESCRIPTOR, schemas)
@@ -89,14 +98,14 @@ def build_openapi() -> dict:
                 if fd.name not in path_names:
                     parameters.append({"name": fd.name, "in": "query", "required": False,
                                        "schema": _field_schema(fd, schemas)})
-        parameters.append({"name": "X-Server-Timeout", "in": "header", "required": False,
-                           "description": "seconds the call may take (its deadline)", "schema": {"type": "number"}})
+        parameters.append(timeout)
         operation = {
             "operationId": route.rpc,
             "summary": route.summary,
             "parameters": parameters,
             "responses": {"200": {"description": "OK", "content": {"application/json": {
-                "schema": {"$ref": f"#/components/schemas/{response_name}"}}}}, **errors},
+                "schema": {"$ref": f"#/components/schemas/{response_name}"}}}},
+                **(body_errors if route.body else errors)},
         }
         if route.body:
             operation["requestBody"] = {"required": True, "description": (
@@ -111,20 +120,22 @@ def build_openapi() -> dict:
         "replay": {"$ref": f"#/components/schemas/{response_name}"},
         "layout": {"type": "object", "description": "rows, columns, premiums (row-major names: DL, TL, DW, TW, "
                    "or empty), start square, tile points", "additionalProperties": True},
-        "steps": {"type": "array", "description": "one per replay line: the board after it and, for a play, "
-                  "its ScoreMove breakdown", "items": {"type": "object", "properties": {
+        "steps": {"type": "array", "description": "one per replay line: the board after it, for a play its "
+                  "ScoreMove breakdown, and the record's #note lines of that event (a server-held game notes a "
+                  "director's score adjustment so)", "items": {"type": "object", "properties": {
                       "board": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
-                      "move": {"allOf": [{"$ref": "#/components/schemas/ScoreMoveResponse"}], "nullable": True}}}},
+                      "move": {"allOf": [{"$ref": "#/components/schemas/ScoreMoveResponse"}], "nullable": True},
+                      "recordNotes": {"type": "array", "items": {"type": "string"}}}}},
     }}
     paths["/v1/games:view"] = {"post": {
         "operationId": "ViewGame",
         "summary": "The game viewer's call: ReplayGame plus the board after every line and each play's "
                    "score breakdown (HTTP only).",
-        "parameters": [{"name": "X-Server-Timeout", "in": "header", "required": False, "schema": {"type": "number"}}],
+        "parameters": [timeout],
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": {"$ref": f"#/components/schemas/{request_name}"}}}},
         "responses": {"200": {"description": "OK", "content": {"application/json": {
-            "schema": {"$ref": "#/components/schemas/GameView"}}}}, **errors},
+            "schema": {"$ref": "#/components/schemas/GameView"}}}}, **body_errors},
     }}
     event_name = _add_message(session_pb2.WatchGameResponse.DESCRIPTOR, schemas)
     paths[api.WATCH_PATH] = {"get": {
@@ -148,7 +159,11 @@ def build_openapi() -> dict:
             "The gRPC services lexicon.v1.LexiconService, lexicon.v1.GameService and "
             "lexicon.v1.GameSessionService over HTTP/JSON (proto3 JSON mapping). Errors carry the gRPC "
             "status code name and message. Game calls take the game token as `Authorization: Bearer`, or "
-            "as `X-Game-Token` when the server has tokens of its own.")},
+            "as `X-Game-Token` when the server has tokens of its own. A request body must be sent as "
+            "`Content-Type: application/json` (else 415); the `Host` header must name the server (else 400; "
+            "`serve --http-allowed-hosts`). Cross-origin calls from web pages (CORS) are refused unless the "
+            "server lists the page's origin (`serve --http-cors-origins`). Every answer carries "
+            "X-Content-Type-Options, X-Frame-Options, Referrer-Policy and Content-Security-Policy headers.")},
         "paths": paths,
         "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
         "security": [{}, {"bearer": []}],

@@ -40,23 +40,17 @@ def layout(rule_set) -> dict:
     }
 
 
-def _cells(board) -> list[list[str]]:
-    """Each square: "" empty, the letter ("CH" for a multi-letter tile), lowercase for a blank."""
-    cols = board.columns
-    return [[(letter.lower() if blank else letter) if letter else ""
-             for letter, blank in zip(board.letters[r * cols:(r + 1) * cols], board.blanks[r * cols:(r + 1) * cols])]
-            for r in range(board.rows)]
-
-
 def view_game(game_servicer, request: game_pb2.ReplayGameRequest, context) -> dict:
-    """{"replay": ReplayGameResponse, "layout": ..., "steps": [{"board": cells, "move": ScoreMoveResponse|null}]},
-    one step per replay line. Errors are the servicers' (raised through `context.abort`)."""
+    """{"replay": ReplayGameResponse, "layout": ..., "steps": [{"board": cells, "move": ScoreMoveResponse|null,
+    "recordNotes": the event's #note lines}]}, one step per replay line. Errors are the servicers' (raised
+    through `context.abort`)."""
     report = game_servicer.ReplayGame(request, context)
     with game_servicer.registry.acquire() as snapshot:
         rule_set = resolve_rule_set(snapshot, report.rule_set)
     game = parse_gcg(request.gcg, "<request>")  # ReplayGame parsed it already: it cannot fail here
     boards: list[tuple[list[str], list[list[str]]]] = []
-    replay(rule_set, game, on_line=lambda line, board: boards.append((board.to_rows(), _cells(board))))
+    replay(rule_set, game, on_line=lambda line, board: boards.append((board.to_rows(), board.cells())))
+    notes_at = {event.line: event.notes for event in game.events}
     steps = []
     before = None  # board rows before the line (None: empty board)
     for line, (rows, cells) in zip(report.lines, boards):
@@ -66,6 +60,6 @@ def view_game(game_servicer, request: game_pb2.ReplayGameRequest, context) -> di
                 rule_set=rule_set.id, board=before or (), play=game_pb2.Play(position=line.position, word=line.word)),
                 context)
             move = _dict(scored)
-        steps.append({"board": cells, "move": move})
+        steps.append({"board": cells, "move": move, "recordNotes": notes_at.get(line.line, [])})
         before = rows
     return {"replay": _dict(report), "layout": layout(rule_set), "steps": steps}

@@ -1,15 +1,16 @@
 """The game-rules engine: rule sets as data, board, move validation, scoring, GCG records and replay."""
 
 from lexicon_service.rules.board import Board, BoardError, Coordinate, Play, parse_coordinate, parse_play
+from lexicon_service.rules.game import GameFlow, end_of_game_adjustments, rack_value
 from lexicon_service.rules.gcg import GcgError, GcgEvent, GcgGame, format_gcg, parse_gcg, read_gcg, write_gcg
 from lexicon_service.rules.moves import (
     MoveResult,
     ScoreBreakdown,
+    SetupError,
     TileScore,
     WordScore,
     apply_move,
-    end_of_game_adjustments,
-    rack_value,
+    apply_setup,
     validate_move,
     validate_placements,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "Board",
     "BoardError",
     "Coordinate",
+    "GameFlow",
     "GcgError",
     "GcgEvent",
     "GcgGame",
@@ -41,9 +43,11 @@ __all__ = [
     "RuleSet",
     "RuleSetError",
     "ScoreBreakdown",
+    "SetupError",
     "TileScore",
     "WordScore",
     "apply_move",
+    "apply_setup",
     "end_of_game_adjustments",
     "format_gcg",
     "format_report",

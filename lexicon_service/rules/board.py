@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from lexicon_service.rules.reasons import PlayError, Reason
-from lexicon_service.rules.ruleset import RuleSet, column_letter
+from lexicon_service.rules.ruleset import RuleSet, column_letter, square_name
 from lexicon_service.tiles import BLANK, PlayTile, UnknownLetterError, normalise, write_tiles
 
 
@@ -265,10 +265,26 @@ class Board:
         self._counts = None
 
     def apply(self, move) -> None:
-        """Place the new tiles of a MoveResult (see rules.moves.apply_move)."""
-        from lexicon_service.rules.moves import apply_move  # moves imports this module
+        """Place the new tiles of a placeable MoveResult (tiles never move afterwards)."""
+        if move.score is None:
+            raise PlayError(move.reason, f"cannot apply a play that cannot be placed: {move.message}")
+        for row, col, letter, blank in move.placements:
+            self.place(row, col, letter, blank)
 
-        apply_move(self, move)
+    def lift(self, placements) -> None:
+        """Take the tiles of `placements` ((row, col, ...) of a play) back off the board: a play
+        withdrawn after a successful challenge."""
+        squares = [(row, col) for row, col, *_ in placements]
+        for row, col in squares:  # all or nothing
+            if self.get(row, col) is None:
+                raise BoardError(f"square {square_name(row, col)} holds no tile to lift")
+        for row, col in squares:
+            i = row * self.columns + col
+            self.letters[i] = None
+            self.blanks[i] = False
+            self.tile_count -= 1
+        self._runs = None
+        self._counts = None
 
     def to_rows(self) -> list[str]:
         cols, ts = self.columns, self.rule_set.tile_set
@@ -277,6 +293,14 @@ class Board:
 
     def __str__(self) -> str:
         return "\n".join(self.to_rows())
+
+    def cells(self) -> list[list[str]]:
+        """Each square as it reads, row by row: "" empty, its letter ("CH" for a multi-letter tile),
+        lowercase for a blank."""
+        cols = self.columns
+        return [[(letter.lower() if blank else letter) if letter else ""
+                 for letter, blank in zip(self.letters[r * cols:(r + 1) * cols], self.blanks[r * cols:(r + 1) * cols])]
+                for r in range(self.rows)]
 
     def render_text(self, new=(), legend: bool = True) -> str:
         """The board for people: column letters and row numbers, tiles (blanks lowercase, multi-letter
@@ -287,15 +311,12 @@ class Board:
         width = max([len(t.letter) for t in self.rule_set.tile_set.tiles] + [1])
         marked = {(r, c) for r, c, *_ in new}
         out = ["   " + " ".join(f"{column_letter(c):>{width}} " for c in range(cols)).rstrip()]
-        for r in range(self.rows):
+        for r, row in enumerate(self.cells()):
             cells = []
-            for c in range(cols):
+            for c, text in enumerate(row):
                 i = r * cols + c
-                letter = self.letters[i]
-                if letter is None:
+                if not text:
                     text = _PREMIUM_SYMBOLS.get((lm[i], wm[i]), "+" if lm[i] > 1 or wm[i] > 1 else ".")
-                else:
-                    text = letter.lower() if self.blanks[i] else letter
                 cells.append(f"{text:>{width}}" + ("*" if (r, c) in marked else " "))
             out.append(f"{r + 1:>2} " + " ".join(cells).rstrip())
         if legend:

@@ -298,10 +298,34 @@ def _evaluate(rule_set: RuleSet, board: Board, rack, placements, across: bool, j
     n_new = len(placements)
     if not n_new:
         return _fail(Reason.NO_TILES, "the play places no tile", rule_set)
-    tile_set = rule_set.tile_set
-    cols, rows = board.columns, board.rows
+    # Each check answers a failed MoveResult (falsy: tested against None) or None.
+    failure = _check_tiles(rule_set, board, placements)
+    if failure is None:
+        failure = _check_rack(rule_set, rack, placements)
+    if failure is None:
+        failure = _check_position(rule_set, board, placements)
+    if failure is not None:
+        return failure
+    words = _words(rule_set, board, placements, across)
+    if not words:
+        return _fail(Reason.TOO_FEW_TILES, "the play forms no word of two or more tiles", rule_set)
+    cols = board.columns
+    score = 0
+    for w in words:
+        score += w[4] * w[5]
+    bingo = n_new == rule_set.rack.bingo_tiles
+    if bingo:
+        score += rule_set.rack.bingo_bonus
+    row_col = tuple([(idx // cols, idx % cols, letter, blank) for idx, letter, blank in placements])
+    result = MoveResult(True, Reason.OK, "", rule_set, (), score, bingo, row_col, across, tuple(words))
+    return _judge_words(rule_set, board, result, words, judge)
 
-    # Letters: blanks only as the blank alphabet allows; real tiles only letters that have tiles.
+
+def _check_tiles(rule_set: RuleSet, board: Board, placements) -> MoveResult | None:
+    """Letters the set has (blanks only as the blank alphabet allows), at most a rack's worth, and no
+    more copies of a tile than exist, counting those on the board. None when the tiles are fine."""
+    tile_set = rule_set.tile_set
+    n_new = len(placements)
     by_letter = tile_set._by_letter
     blank_letters = tile_set.blank_letters
     for idx, letter, blank in placements:
@@ -338,8 +362,13 @@ def _evaluate(rule_set: RuleSet, board: Board, rack, placements, across: bool, j
             return _fail(Reason.TILE_COUNT_EXCEEDED,
                          f"{k} {letter} played, {on_board} on the board; {rule_set.id} has {have} "
                          f"(a blank may show it: lowercase)", rule_set)
+    return None
 
+
+def _check_rack(rule_set: RuleSet, rack, placements) -> MoveResult | None:
+    """The rack (None: not checked) holds the new tiles."""
     if rack is not None:
+        tile_set = rule_set.tile_set
         try:
             rack_left = _parse_rack(rule_set, rack)
         except UnknownLetterError as exc:
@@ -352,9 +381,14 @@ def _evaluate(rule_set: RuleSet, board: Board, rack, placements, across: bool, j
                 what = "a blank" if blank else f"a {letter}"
                 return _fail(Reason.TILE_NOT_IN_RACK, f"the rack {tile_set.rack_text(_parse_rack(rule_set, rack))} "
                                                       f"has no {what} for this play", rule_set)
+    return None
 
+
+def _check_position(rule_set: RuleSet, board: Board, placements) -> MoveResult | None:
+    """The first play's size and square; later plays touch the board (where the rule set says so)."""
+    n_new = len(placements)
+    cols, rows = board.columns, board.rows
     letters = board.letters
-    blanks = board.blanks
     if board.tile_count == 0:
         if n_new < rule_set.first_play.min_tiles:
             return _fail(Reason.TOO_FEW_TILES,
@@ -374,8 +408,16 @@ def _evaluate(rule_set: RuleSet, board: Board, rack, placements, across: bool, j
                 break
         else:
             return _fail(Reason.NOT_CONNECTED, "the play touches no tile on the board", rule_set)
+    return None
 
-    # Words and scores.
+
+def _words(rule_set: RuleSet, board: Board, placements, across: bool) -> list[_WordData]:
+    """Every word of two or more tiles the play forms, main word first, with its letter sum and word
+    multiplier."""
+    tile_set = rule_set.tile_set
+    cols, rows = board.columns, board.rows
+    letters = board.letters
+    blanks = board.blanks
     new_at = {idx: (letter, blank) for idx, letter, blank in placements}
     points_of = tile_set._points
     key_of = tile_set._key_of_letter
@@ -431,18 +473,11 @@ def _evaluate(rule_set: RuleSet, board: Board, rack, placements, across: bool, j
             after = c + 1 < cols and letters[idx + 1] is not None
         if before or after:
             words.append(run(idx, not across))
-    if not words:
-        return _fail(Reason.TOO_FEW_TILES, "the play forms no word of two or more tiles", rule_set)
+    return words
 
-    score = 0
-    for w in words:
-        score += w[4] * w[5]
-    bingo = n_new == rule_set.rack.bingo_tiles
-    if bingo:
-        score += rule_set.rack.bingo_bonus
-    row_col = tuple([(idx // cols, idx % cols, letter, blank) for idx, letter, blank in placements])
-    result = MoveResult(True, Reason.OK, "", rule_set, (), score, bingo, row_col, across, tuple(words))
 
+def _judge_words(rule_set: RuleSet, board: Board, result: MoveResult, words, judge) -> MoveResult:
+    """The words' length, uniqueness on the board (where the rule set asks) and admissibility."""
     min_length = rule_set.words.min_length
     if min_length > 2:
         short = tuple(_display(w[2]) for w in words if len(w[2]) < min_length)
@@ -499,42 +534,25 @@ def _duplicate_words(board: Board, words) -> list[int]:
 
 def apply_move(board: Board, result: MoveResult) -> None:
     """Put the new tiles of a placeable play on the board (tiles never move afterwards)."""
-    if result.score is None:
-        raise PlayError(result.reason, f"cannot apply a play that cannot be placed: {result.message}")
-    for row, col, letter, blank in result.placements:
-        board.place(row, col, letter, blank)
+    board.apply(result)
 
 
-def rack_value(rule_set: RuleSet, rack) -> int:
-    """Points of the tiles on a rack (blanks count their face value, 0)."""
-    letters = _parse_rack(rule_set, rack) or []
-    tile_set = rule_set.tile_set
-    return sum(tile_set.blank_points if x == BLANK else tile_set.tile(x).points for x in letters)
+class SetupError(ValueError):
+    """A play of a hand-made position that cannot be placed; `index` says which one (0-based)."""
+
+    def __init__(self, index: int, play, result: MoveResult) -> None:
+        self.index = index
+        self.play = play
+        self.result = result
+        super().__init__(f"{result.reason.value}: {result.message}")
 
 
-def end_of_game_adjustments(rule_set: RuleSet, racks, went_out: int | None = None,
-                            out_bonus: str | None = None) -> list[int]:
-    """Final rack adjustment per player (RULES.md section 6).
+def apply_setup(rule_set: RuleSet, board: Board, plays) -> None:
+    """Put `plays` on `board` in order, their words not judged (a position set up by hand, as
+    `validate --setup` and GenerateMoves' `setup` make it). One that cannot be placed raises SetupError."""
+    for i, play in enumerate(plays):
+        result = validate_move(rule_set, board, None, play)
+        if result.score is None:
+            raise SetupError(i, play, result)
+        apply_move(board, result)
 
-    racks: the tiles left on each player's rack (text or letters); went_out: index of the player who
-    emptied their rack, or None. out_bonus overrides the rule set: "none", "others-racks" (+x/-x) or
-    "twice-others-racks" (the 2x two-player convention: the out-player gains 2x, the others lose nothing).
-    """
-    values = [rack_value(rule_set, rack) for rack in racks]
-    bonus_rule = out_bonus or rule_set.end.out_bonus
-    if bonus_rule not in ("none", "others-racks", "twice-others-racks"):
-        raise ValueError(f"unknown out bonus rule {bonus_rule!r}")
-    if went_out is not None and not 0 <= went_out < len(values):
-        raise ValueError(f"player {went_out + 1} does not exist")
-    adjustments = [0] * len(values)
-    twice = went_out is not None and bonus_rule == "twice-others-racks"
-    for i, value in enumerate(values):
-        if rule_set.end.subtract_own_rack and not twice:
-            adjustments[i] -= value
-    if went_out is not None:
-        others = sum(v for i, v in enumerate(values) if i != went_out)
-        if bonus_rule == "others-racks":
-            adjustments[went_out] += others
-        elif twice:
-            adjustments[went_out] += 2 * others
-    return adjustments

@@ -16,6 +16,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from lexicon_service.rules.board import Board
+from lexicon_service.rules.game import (
+    BAG_BELOW_MINIMUM,
+    END_PASSES,
+    END_SCORELESS,
+    EXCHANGES_NOT_ALLOWED,
+    MORE_THAN_BAG,
+    GameFlow,
+    exchange_refusal,
+    out_play_bonus,
+    own_rack_penalty,
+    tiles_value,
+)
 from lexicon_service.rules.gcg import (
     CHALLENGE_BONUS,
     END_RACK,
@@ -27,10 +39,10 @@ from lexicon_service.rules.gcg import (
     GcgEvent,
     GcgGame,
 )
-from lexicon_service.rules.moves import MoveResult, validate_move
+from lexicon_service.rules.moves import validate_move
 from lexicon_service.rules.reasons import Reason
 from lexicon_service.rules.ruleset import RuleSet
-from lexicon_service.tiles import BLANK, UnknownLetterError
+from lexicon_service.tiles import UnknownLetterError
 
 
 @dataclass
@@ -75,8 +87,6 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
     """Replay `game`; judge (optional) marks words a lexicon refuses; out_bonus overrides the rule
     set's end-of-game bonus ("others-racks" or "twice-others-racks", the 2x two-player convention).
     on_line (optional) is called as on_line(line, board) after each line (the game viewer draws it)."""
-    tile_set = rule_set.tile_set
-    board = Board.empty(rule_set)
     n_players = max(1, len(game.players))
     lo, hi = rule_set.game.players
     report_notes = []
@@ -84,180 +94,185 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
         report_notes.append(f"{n_players} players; {rule_set.id} is for {lo}-{hi}")
     if not game.has_racks:
         report_notes.append("the record gives no racks: rack checks skipped (bag tracked by tile counts)")
-    rack_counts = [0] * n_players
-    bag = tile_set.total_tiles
-    for i in range(n_players):  # everyone starts with a full rack
-        rack_counts[i] = min(rule_set.rack_size, bag)
-        bag -= rack_counts[i]
-    full_bag = Counter(tile_set.bag())
-    on_board: Counter = Counter()  # tiles placed (blanks as "?"), to check racks against what is left
+    checker = _Checker(rule_set, GameFlow.counted(rule_set, n_players), judge, out_bonus or rule_set.end.out_bonus)
     recorded_totals = [0] * n_players
-    expected_totals = [0] * n_players
-    bonus_rule = out_bonus or rule_set.end.out_bonus
     lines: list[ReplayLine] = []
-    # The last play of each player that is still withdrawable: (line, result, drawn tiles)
-    last_play: dict[int, tuple[ReplayLine, MoveResult | None, int]] = {}
-    # Game end (RULES.md section 6): rack emptied with the bag empty, N scoreless turns, passing rounds.
-    scoreless_turns = 0
-    passes_in_a_row = 0
-    scoreless_before_play: dict[int, tuple[int, int]] = {}
-    game_over: str | None = None
-
     for event in game.events:
-        p = game.player_index(event.player)
-        line = ReplayLine(event, p, None, 0, bag_before=bag)
-        expected: int | None = None
-        rack = None
-        if event.rack and event.kind not in (END_RACK, WITHDRAWN):  # a withdrawal repeats the phony's rack
-            try:
-                rack = list(tile_set.spell_rack(event.rack))
-            except UnknownLetterError as exc:
-                line.problems.append(f"rack {event.rack!r}: {exc}")
-            if rack is not None and len(rack) != rack_counts[p]:
-                line.notes.append(f"rack has {len(rack)} tiles; {rack_counts[p]} expected from the bag count")
-            if rack is not None:
-                too_many = Counter(rack) - (full_bag - on_board)
-                if too_many:
-                    line.problems.append(f"the rack {event.rack} holds tiles the game no longer has: "
-                                         f"{tile_set.rack_text(sorted(too_many.elements()))}")
-
-        if event.kind == PLAY:
-            result = validate_move(rule_set, board, None, (event.position, event.word))
-            if result.score is None:
-                line.problems.append(f"illegal play: {result.reason.value}: {result.message}")
-            elif result.reason is not Reason.OK and result.reason is not Reason.DUPLICATE_WORD:
-                line.problems.append(f"illegal play: {result.reason.value}: {result.message}")
-            if result.score is not None and rack is not None:
-                missing = _missing_from_rack(rack, result.tiles_used)
-                if missing:
-                    line.problems.append(f"illegal play: {Reason.TILE_NOT_IN_RACK.value}: "
-                                         f"{tile_set.rack_text(missing)} not on the rack {event.rack}")
-            if result.score is not None:
-                expected = result.score
-                line.words = result.words
-                board.apply(result)
-                on_board.update(result.tiles_used)
-                used = len(result.placements)
-                drawn = min(used, bag)
-                bag -= drawn
-                rack_counts[p] += drawn - used
-                last_play[p] = (line, result, drawn)
-                if judge is not None:
-                    refused = [w for w, k in zip(result.words, result.word_keys) if not judge.is_admissible(k)]
-                    if refused:
-                        line.notes.append(f"not admissible: {', '.join(refused)}")
-                if rule_set.words.same_word_twice != "allowed" and result.reason is Reason.DUPLICATE_WORD:
-                    line.notes.append(f"word twice on the board: {', '.join(result.invalid_words)}")
-            else:
-                last_play.pop(p, None)
-        elif event.kind == WITHDRAWN:
-            previous = last_play.pop(p, None)
-            if previous is None or previous[1] is None:
-                line.problems.append("withdrawal without a play of this player to withdraw")
-            else:
-                prev_line, prev_result, drawn = previous
-                _take_back(board, prev_result)
-                on_board.subtract(prev_result.tiles_used)
-                bag += drawn
-                rack_counts[p] += len(prev_result.placements) - drawn
-                expected = -(prev_line.expected_score or 0)
-                line.words = prev_result.words
-                # Tiles went back: the phony was not admissible (or was withdrawn anyway).
-        elif event.kind == EXCHANGE:
-            count = _exchange_count(tile_set, event.exchanged, line)
-            expected = 0
-            if not rule_set.exchange.allowed:
-                line.problems.append(f"exchanges are not allowed in {rule_set.id}")
-            elif bag < rule_set.exchange.min_tiles_in_bag:
-                line.problems.append(f"illegal exchange: {bag} tiles in the bag, {rule_set.id} needs at least "
-                                     f"{rule_set.exchange.min_tiles_in_bag}")
-            elif count is not None and count > bag:
-                line.problems.append(f"illegal exchange: {count} tiles exchanged, only {bag} in the bag")
-            if count is not None and rack is not None and event.exchanged and not event.exchanged.isdecimal():
-                try:
-                    left = list(rack)
-                    for tile in tile_set.spell_rack(event.exchanged):
-                        left.remove(tile)
-                except UnknownLetterError as exc:
-                    line.problems.append(f"exchanged tiles: {exc}")
-                except ValueError:
-                    line.problems.append(f"exchanged {event.exchanged} is not on the rack {event.rack}")
-            last_play.pop(p, None)
-        elif event.kind == PASS:
-            expected = 0
-            last_play.pop(p, None)
-        elif event.kind in (CHALLENGE_BONUS, TIME_PENALTY):
-            expected = event.score  # set by the director/clock: accepted as recorded
-            if event.kind == TIME_PENALTY and event.score > 0:
-                line.problems.append("a time penalty cannot add points")
-            if event.kind == CHALLENGE_BONUS:
-                rule = rule_set.challenge
-                if rule.rule != "penalty":
-                    line.notes.append(f"{rule_set.id} challenge rule is {rule.rule}: no bonus expected")
-                elif event.score != rule.penalty_points:
-                    line.notes.append(f"{rule_set.id} challenge bonus is {rule.penalty_points}")
-        elif event.kind == END_RACK:
-            try:
-                value = sum(tile_set.blank_points if x == BLANK else tile_set.tile(x).points
-                            for x in tile_set.spell_rack(event.end_rack))
-            except UnknownLetterError as exc:
-                line.problems.append(f"end rack: {exc}")
-                value = None
-            if value is not None:
-                if not event.own_end_rack:
-                    # Points for the others' racks, to the player who went out.
-                    if bonus_rule == "twice-others-racks":
-                        expected = 2 * value
-                    elif bonus_rule == "others-racks":
-                        expected = value
-                    else:
-                        expected = 0
-                        if value:
-                            line.problems.append(f"{rule_set.id} gives no points for the others' racks")
-                else:
-                    expected = -value if rule_set.end.subtract_own_rack else 0
-
-        if event.kind in (PLAY, PASS, EXCHANGE, WITHDRAWN):
-            if game_over and event.kind != WITHDRAWN:
-                line.notes.append(f"after the end of the game ({game_over})")
-            if event.kind == PLAY:
-                scoreless_before_play[p] = (scoreless_turns, passes_in_a_row)
-                scoreless_turns = 0 if (expected or 0) > 0 else scoreless_turns + 1
-                passes_in_a_row = 0
-                if bag == 0 and rack_counts[p] == 0 and expected is not None and not game_over:
-                    game_over = f"{event.player} went out on line {event.line}"
-            elif event.kind == WITHDRAWN:
-                before = scoreless_before_play.pop(p, (scoreless_turns, passes_in_a_row))
-                scoreless_turns = before[0] + 1  # the phony's turn scored nothing
-                passes_in_a_row = 0
-                if game_over and game_over.startswith(f"{event.player} went out"):
-                    game_over = None  # the out-play was withdrawn
-            else:
-                scoreless_turns += 1
-                passes_in_a_row = passes_in_a_row + 1 if event.kind == PASS else 0
-            end = rule_set.end
-            if not game_over and end.scoreless_turns and scoreless_turns >= end.scoreless_turns:
-                game_over = f"{scoreless_turns} consecutive scoreless turns, line {event.line}"
-            if not game_over and end.passing_rounds and passes_in_a_row >= end.passing_rounds * n_players:
-                game_over = f"every player passed {end.passing_rounds} round(s) in a row, line {event.line}"
-
-        line.expected_score = expected
-        previous_total = recorded_totals[p]
-        if expected is not None and expected != event.score:
-            line.problems.append(f"score {event.score:+d} recorded, {expected:+d} computed")
+        line = checker.check(event, game.player_index(event.player))
+        previous_total = recorded_totals[line.player_index]
+        if line.expected_score is not None and line.expected_score != event.score:
+            line.problems.append(f"score {event.score:+d} recorded, {line.expected_score:+d} computed")
         if previous_total + event.score != event.cumulative:
             line.problems.append(f"total {event.cumulative} recorded, but {previous_total} {event.score:+d} = "
                                  f"{previous_total + event.score}")
-        line.expected_total = previous_total + (expected if expected is not None else event.score)
-        recorded_totals[p] = event.cumulative
-        expected_totals[p] += expected if expected is not None else 0
+        line.expected_total = previous_total + (line.expected_score if line.expected_score is not None
+                                                else event.score)
+        recorded_totals[line.player_index] = event.cumulative
         lines.append(line)
         if on_line is not None:
-            on_line(line, board)
+            on_line(line, checker.flow.board)
+    flow = checker.flow
+    if checker.game_over:
+        report_notes.append(f"game over: {checker.game_over}")
+    return ReplayReport(rule_set, game, lines, flow.board, recorded_totals, flow.scores[:], report_notes,
+                        len(flow.bag), [flow.rack_size(p) for p in range(flow.n_players)])
 
-    if game_over:
-        report_notes.append(f"game over: {game_over}")
-    return ReplayReport(rule_set, game, lines, board, recorded_totals, expected_totals, report_notes, bag, rack_counts)
+
+class _Checker:
+    """Runs each recorded event through the game flow and says what in the record disagrees with it."""
+
+    def __init__(self, rule_set: RuleSet, flow: GameFlow, judge, bonus_rule: str) -> None:
+        self.rule_set = rule_set
+        self.flow = flow
+        self.judge = judge
+        self.bonus_rule = bonus_rule
+        self.full_bag = Counter(rule_set.tile_set.bag())
+        self.game_over: str | None = None  # why the game ended (RULES.md section 6), once it has
+
+    def check(self, event: GcgEvent, p: int) -> ReplayLine:
+        line = ReplayLine(event, p, None, 0, bag_before=len(self.flow.bag))
+        rack = None
+        if event.rack and event.kind not in (END_RACK, WITHDRAWN):  # a withdrawal repeats the phony's rack
+            rack = self._rack(line)
+        if event.kind == PLAY:
+            line.expected_score = self._play(line, rack)
+        elif event.kind == WITHDRAWN:
+            line.expected_score = self._withdrawal(line)
+        elif event.kind == EXCHANGE:
+            line.expected_score = self._exchange(line, rack)
+        elif event.kind == PASS:
+            line.expected_score = 0
+            self.flow.pass_turn(p)
+        elif event.kind in (CHALLENGE_BONUS, TIME_PENALTY):
+            line.expected_score = self._bonus(line)
+        elif event.kind == END_RACK:
+            line.expected_score = self._end_rack(line)
+        if event.kind in (PLAY, PASS, EXCHANGE, WITHDRAWN):
+            self._game_end(line)
+        return line
+
+    def _rack(self, line: ReplayLine) -> list[str] | None:
+        """The recorded rack, checked against the tiles the game still has."""
+        event, tile_set = line.event, self.rule_set.tile_set
+        try:
+            rack = list(tile_set.spell_rack(event.rack))
+        except UnknownLetterError as exc:
+            line.problems.append(f"rack {event.rack!r}: {exc}")
+            return None
+        expected_count = self.flow.rack_size(line.player_index)
+        if len(rack) != expected_count:
+            line.notes.append(f"rack has {len(rack)} tiles; {expected_count} expected from the bag count")
+        too_many = Counter(rack) - (self.full_bag - Counter(self.flow.board.tile_counts()))
+        if too_many:
+            line.problems.append(f"the rack {event.rack} holds tiles the game no longer has: "
+                                 f"{tile_set.rack_text(sorted(too_many.elements()))}")
+        return rack
+
+    def _play(self, line: ReplayLine, rack) -> int | None:
+        event, p = line.event, line.player_index
+        result = validate_move(self.rule_set, self.flow.board, None, (event.position, event.word))
+        if result.score is None or result.reason not in (Reason.OK, Reason.DUPLICATE_WORD):
+            line.problems.append(f"illegal play: {result.reason.value}: {result.message}")
+        if result.score is None:
+            self.flow.unplaceable_play(p)
+            return None
+        if rack is not None:
+            missing = _missing_from_rack(rack, result.tiles_used)
+            if missing:
+                line.problems.append(f"illegal play: {Reason.TILE_NOT_IN_RACK.value}: "
+                                     f"{self.rule_set.tile_set.rack_text(missing)} not on the rack {event.rack}")
+        line.words = result.words
+        self.flow.play(p, result.placements, result.score, move=result)
+        if self.judge is not None:
+            refused = [w for w, k in zip(result.words, result.word_keys) if not self.judge.is_admissible(k)]
+            if refused:
+                line.notes.append(f"not admissible: {', '.join(refused)}")
+        if self.rule_set.words.same_word_twice != "allowed" and result.reason is Reason.DUPLICATE_WORD:
+            line.notes.append(f"word twice on the board: {', '.join(result.invalid_words)}")
+        return result.score
+
+    def _withdrawal(self, line: ReplayLine) -> int | None:
+        withdrawn = self.flow.withdraw(line.player_index)
+        if withdrawn is None:
+            line.problems.append("withdrawal without a play of this player to withdraw")
+            return None
+        line.words = withdrawn.move.words
+        return -withdrawn.score
+
+    def _exchange(self, line: ReplayLine, rack) -> int:
+        event, rule_set = line.event, self.rule_set
+        count = _exchange_count(rule_set.tile_set, event.exchanged, line)
+        bag = len(self.flow.bag)
+        refusal = exchange_refusal(rule_set, bag, count)
+        if refusal == EXCHANGES_NOT_ALLOWED:
+            line.problems.append(f"exchanges are not allowed in {rule_set.id}")
+        elif refusal == BAG_BELOW_MINIMUM:
+            line.problems.append(f"illegal exchange: {bag} tiles in the bag, {rule_set.id} needs at least "
+                                 f"{rule_set.exchange.min_tiles_in_bag}")
+        elif refusal == MORE_THAN_BAG:
+            line.problems.append(f"illegal exchange: {count} tiles exchanged, only {bag} in the bag")
+        if count is not None and rack is not None and event.exchanged and not event.exchanged.isdecimal():
+            try:
+                left = list(rack)
+                for tile in rule_set.tile_set.spell_rack(event.exchanged):
+                    left.remove(tile)
+            except UnknownLetterError as exc:
+                line.problems.append(f"exchanged tiles: {exc}")
+            except ValueError:
+                line.problems.append(f"exchanged {event.exchanged} is not on the rack {event.rack}")
+        self.flow.exchange(line.player_index)  # the tiles are counted, not known: no count changes
+        return 0
+
+    def _bonus(self, line: ReplayLine) -> int:
+        """A challenge bonus or a time penalty: set by the director or the clock, accepted as recorded."""
+        event, rule = line.event, self.rule_set.challenge
+        if event.kind == TIME_PENALTY and event.score > 0:
+            line.problems.append("a time penalty cannot add points")
+        if event.kind == CHALLENGE_BONUS:
+            if rule.rule != "penalty":
+                line.notes.append(f"{self.rule_set.id} challenge rule is {rule.rule}: no bonus expected")
+            elif event.score != rule.penalty_points:
+                line.notes.append(f"{self.rule_set.id} challenge bonus is {rule.penalty_points}")
+        self.flow.adjust(line.player_index, event.score)
+        return event.score
+
+    def _end_rack(self, line: ReplayLine) -> int | None:
+        """The racks left at the end: points for the others' racks to the player who went out, or a
+        player's own rack taken off."""
+        event = line.event
+        try:
+            value = tiles_value(self.rule_set, self.rule_set.tile_set.spell_rack(event.end_rack))
+        except UnknownLetterError as exc:
+            line.problems.append(f"end rack: {exc}")
+            return None
+        if event.own_end_rack:
+            expected = own_rack_penalty(self.rule_set, value)
+        else:
+            expected = out_play_bonus(self.bonus_rule, value)
+            if expected is None:
+                expected = 0
+                if value:
+                    line.problems.append(f"{self.rule_set.id} gives no points for the others' racks")
+        self.flow.adjust(line.player_index, expected)
+        return expected
+
+    def _game_end(self, line: ReplayLine) -> None:
+        """Whether this turn ended the game (or undid its end, by withdrawing the play that went out)."""
+        event, flow = line.event, self.flow
+        if self.game_over and event.kind != WITHDRAWN:
+            line.notes.append(f"after the end of the game ({self.game_over})")
+        if event.kind == PLAY:
+            if flow.went_out == line.player_index and line.expected_score is not None and not self.game_over:
+                self.game_over = f"{event.player} went out on line {event.line}"
+        elif event.kind == WITHDRAWN:
+            if self.game_over and self.game_over.startswith(f"{event.player} went out"):
+                self.game_over = None  # the out-play was withdrawn
+        due = None if self.game_over else flow.due_end()
+        if due == END_SCORELESS:
+            self.game_over = f"{flow.scoreless_turns} consecutive scoreless turns, line {event.line}"
+        elif due == END_PASSES:
+            self.game_over = (f"every player passed {self.rule_set.end.passing_rounds} round(s) in a row, "
+                              f"line {event.line}")
 
 
 def _missing_from_rack(rack, used) -> list[str]:
@@ -269,18 +284,6 @@ def _missing_from_rack(rack, used) -> list[str]:
         else:
             missing.append(tile)
     return missing
-
-
-def _take_back(board: Board, result: MoveResult) -> None:
-    """Lift the tiles of a withdrawn play off the board."""
-    cols = board.columns
-    for row, col, _, _ in result.placements:
-        i = row * cols + col
-        board.letters[i] = None
-        board.blanks[i] = False
-        board.tile_count -= 1
-    board._runs = None
-    board._counts = None
 
 
 def _exchange_count(tile_set, exchanged: str | None, line: ReplayLine) -> int | None:

@@ -7,6 +7,8 @@ Servicers never call `context.abort` themselves: they raise, and `@rpc` maps the
 | `FieldError` (incl. `LimitError`)           | INVALID_ARGUMENT   | "<field>: <what is wrong>"   |
 | `UnknownLexiconError`, `UnknownRuleSetError`| NOT_FOUND          | "lexicon 'x' is not loaded…" |
 | `RuleSetMismatchError`                      | INVALID_ARGUMENT   | "rule_set: …"                |
+| `movegen.MoveGenerationError` (has `field`) | INVALID_ARGUMENT   | "<field>: <what is wrong>"   |
+| `movegen.MoveGraphMissing`                  | FAILED_PRECONDITION| how to build the move graph  |
 | `DeadlineError`                             | DEADLINE_EXCEEDED  |                              |
 | `CancelledError` (client gone)              | CANCELLED          |                              |
 | `NotReadyError`                             | UNAVAILABLE        | lexicons still loading       |
@@ -117,6 +119,29 @@ def require(condition: bool, field_name: str, message: str) -> None:
         raise FieldError(field_name, message)
 
 
+MOVE_GRAPH_MISSING = ("the lexicon has no move graph (it was built before move generation); the server adds one "
+                      "with `lexicon-build --move-graph-only LEXICON_DIR/NAME.lex` and a reload (SIGHUP)")
+
+
+def _move_generation_errors() -> tuple[type, type]:
+    """(MoveGenerationError, MoveGraphMissing), imported when first needed: the move generator loads
+    its own modules, which calls that never generate moves need not import."""
+    from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing
+
+    return MoveGenerationError, MoveGraphMissing
+
+
+def as_field_error(exc: BaseException) -> FieldError | None:
+    """The FieldError a domain error that names its own request field stands for (the move
+    generator's MoveGenerationError: `rack`, `board`...), else None."""
+    if isinstance(exc, FieldError):
+        return exc
+    if isinstance(exc, ValueError) and isinstance(exc, _move_generation_errors()[0]):
+        message = str(exc)  # some of its messages start with the field already
+        return FieldError(exc.field, message.removeprefix(f"{exc.field}: "))
+    return None
+
+
 def _lexicon_error_types() -> tuple[type, ...]:
     try:
         from lexicon_service.lexicon import LexiconError
@@ -214,6 +239,11 @@ def _status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
         return grpc.StatusCode.CANCELLED, str(exc)
     if isinstance(exc, NotReadyError):
         return grpc.StatusCode.UNAVAILABLE, str(exc)
+    if isinstance(exc, _move_generation_errors()[1]):  # the generator's message names a path on the server
+        return grpc.StatusCode.FAILED_PRECONDITION, MOVE_GRAPH_MISSING
+    field_error = as_field_error(exc)
+    if field_error is not None:
+        return grpc.StatusCode.INVALID_ARGUMENT, str(field_error)
     if isinstance(exc, _lexicon_error_types()):
         _limited("lexicon failure", logging.ERROR, "lexicon failure while serving: %s", exc)
         return grpc.StatusCode.INTERNAL, f"lexicon failure: {exc}"
@@ -237,9 +267,10 @@ def rpc(method):
     def wrapper(self, request, context):
         try:
             return method(self, request, context)
-        except FieldError as exc:
-            context.abort_with_status(field_status(exc))
         except Exception as exc:  # noqa: BLE001 - this is the mapping point
+            field_error = as_field_error(exc)
+            if field_error is not None:
+                context.abort_with_status(field_status(field_error))
             code, message = status_of(exc)
             context.abort(code, message)
 

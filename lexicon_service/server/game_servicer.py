@@ -1,4 +1,4 @@
-"""GameService: ValidateMove, ScoreMove, ReplayGame, ListRuleSets, ExportGcg.
+"""GameService: ValidateMove, ScoreMove, ReplayGame, ListRuleSets, ExportGcg, GenerateMoves.
 
 A move is judged under the rule set of the lexicon named in the request; a `rule_set` given as well
 must be that same rule set (INVALID_ARGUMENT otherwise), so a Polish lexicon is never used with Czech
@@ -12,15 +12,17 @@ tables below, built from the rules engine's own names, so a code without an enum
 from __future__ import annotations
 
 import re
+import time
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
-from lexicon_service.rules import Board, Reason, list_rule_sets, load_rule_set, square_name, validate_move
+from lexicon_service.rules import (Board, Reason, SetupError, apply_setup, list_rule_sets, load_rule_set,
+                                   square_name, validate_move)
 from lexicon_service.rules import gcg
 from lexicon_service.rules.gcg import GcgEvent, GcgGame, GcgPlayer, format_gcg, parse_gcg
 from lexicon_service.rules.moves import premium_name
 from lexicon_service.rules.replay import replay
 from lexicon_service.tiles import BLANK, UnknownLetterError
-from lexicon_service.server.errors import FieldError, LimitError, field, require, rpc
+from lexicon_service.server.errors import DeadlineError, FieldError, LimitError, field, require, rpc
 from lexicon_service.server.limits import Limits, deadline_of
 from lexicon_service.server.registry import resolve_rule_set
 
@@ -49,13 +51,24 @@ def _enum_value(enum, prefix: str, choice: str) -> int:
     return enum.Value(f"{prefix}_{choice.upper().replace('-', '_')}")
 
 
+# GeneratedMove.kind (lexicon_service/movegen) -> GeneratedMoveKind.
+MOVE_KINDS = {kind: game_pb2.GeneratedMoveKind.Value(f"GENERATED_MOVE_KIND_{kind.upper()}")
+              for kind in ("play", "exchange", "pass")}
+
+
 # Every line separator str.splitlines knows ("\r\n" is one); the GCG reader splits on fewer of them.
 _LINE_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def count_lines(text: str) -> int:
-    """Lines of `text` split on every line separator, without building the lines."""
-    return sum(1 for _ in _LINE_BREAKS.finditer(text)) + 1
+    """Lines of `text` as len(text.splitlines()) counts them (a separator ends a line: a last line with a
+    newline is not followed by an empty one), without building the lines."""
+    breaks = 0
+    last_end = 0
+    for match in _LINE_BREAKS.finditer(text):
+        breaks += 1
+        last_end = match.end()
+    return breaks + (last_end < len(text))
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -101,6 +114,20 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             if len(tiles) > rule_set.rack_size:
                 raise FieldError("rack", f"{len(tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
         return rack
+
+    def _setup(self, rule_set, board, plays) -> None:
+        """Put the request's setup plays on `board` (words not judged); each failure names its play."""
+        if len(plays) > rule_set.rows * rule_set.columns:
+            raise LimitError("setup", f"{len(plays)} plays; more than the board has squares")
+        for i, play in enumerate(plays):
+            require(bool(play.position), f"setup[{i}].position", "required (e.g. '8D' across, 'D8' down)")
+            require(bool(play.word), f"setup[{i}].word", "required")
+            if len(play.word) > 8 * max(rule_set.rows, rule_set.columns):
+                raise LimitError(f"setup[{i}].word", f"{len(play.word)} characters; longer than the board")
+        try:
+            apply_setup(rule_set, board, [(play.position, play.word) for play in plays])
+        except SetupError as exc:
+            raise FieldError(f"setup[{exc.index}]", str(exc)) from None
 
     def _play(self, rule_set, play):
         require(bool(play.position), "play.position", "required (e.g. '8D' across, 'D8' down)")
@@ -166,6 +193,49 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     @rpc
     def ScoreMove(self, request, context):
         return self._move(request, context, game_pb2.ScoreMoveResponse, judge_words=False)
+
+    @rpc
+    def GenerateMoves(self, request, context):
+        from lexicon_service.movegen import generate_moves
+
+        limits = self.limits
+        if not 0 <= request.limit <= limits.max_results:
+            raise LimitError("limit", f"{request.limit} moves; 0 (the server's maximum) to {limits.max_results}")
+        limit = request.limit or limits.max_results
+        for name in ("must_use", "must_contain", "sort"):
+            value = getattr(request, name)
+            if len(value) > limits.max_word_chars:
+                raise LimitError(name, f"{len(value)} characters; at most {limits.max_word_chars}")
+        # The call's deadline, and the server's own bound on one generation: a worker is never held longer.
+        call_deadline = deadline_of(context)
+        deadline = time.monotonic() + limits.max_generate_seconds
+        if call_deadline is not None:
+            deadline = min(deadline, call_deadline)
+        with self.registry.acquire() as snapshot:
+            rule_set, lexicon = self._context(snapshot, request, need_lexicon=True)
+            board = self._board(rule_set, request.board)
+            self._setup(rule_set, board, request.setup)
+            require(bool(request.rack), "rack", "required (e.g. 'KOTABC?')")
+            rack = self._rack(rule_set, request.rack)
+            # The generator checks the rest (the blanks and letters the set has, the filters) and names the
+            # field of what it refuses (MoveGenerationError, mapped in errors.py).
+            try:
+                moves = generate_moves(
+                    rule_set, board, rack, lexicon, limit=limit + 1, sort=request.sort or "score",
+                    min_length=request.min_length or None, must_use=request.must_use or None,
+                    must_contain=request.must_contain or None,
+                    bag_count=request.bag_count if request.HasField("bag_count") else None,
+                    include_exchanges=not request.plays_only, include_pass=not request.plays_only,
+                    deadline=deadline)
+            except TimeoutError:  # the generator's own check of `deadline`
+                if call_deadline is not None and deadline == call_deadline:
+                    raise DeadlineError("move generation") from None
+                raise DeadlineError(f"move generation (at most {limits.max_generate_seconds:g} s on this server)") \
+                    from None
+        return game_pb2.GenerateMovesResponse(
+            moves=[game_pb2.GeneratedMove(play=m.play, kind=MOVE_KINDS[m.kind], score=m.score, words=m.words,
+                                          leave=m.leave, tiles_used=m.tiles_used) for m in moves[:limit]],
+            truncated=len(moves) > limit, rule_set=rule_set.id, lexicon=request.lexicon)
 
     @rpc
     def ReplayGame(self, request, context):

@@ -13,7 +13,11 @@ one status here (`_status_of`), falling back to the server's common mapping (err
 | StaleVersion         | ABORTED             | trailing metadata `lexicon-version`      |
 | LexiconUnavailable   | UNAVAILABLE         |                                          |
 | TooManyGames         | RESOURCE_EXHAUSTED  | (HTTP 429)                               |
+| StoreUnavailable     | UNAVAILABLE         | the games database cannot write now (disk full, read-only); nothing stored, retry |
 | sqlite3 operational  | UNAVAILABLE         | the games database failed; nothing stored |
+| GameDamaged          | DATA_LOSS           | the game's stored history cannot be read whole (HTTP 500) |
+
+Database errors are logged by the store's logger, one line per kind per 10 s (lexicon_service/ratelimit.py).
 """
 
 from __future__ import annotations
@@ -25,16 +29,19 @@ import sqlite3
 import grpc
 
 from lexicon_service.games.errors import (
+    GameDamaged,
     GameNotFound,
     InvalidInput,
     LexiconUnavailable,
     PermissionDenied,
     Refused,
     StaleVersion,
+    StoreUnavailable,
     TooManyGames,
     Unauthenticated,
 )
 from lexicon_service.games.service import GameService
+from lexicon_service.games.store import log as database_log
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import FieldError, bounded, status_of
@@ -72,8 +79,12 @@ def _game_status_of(exc: BaseException):
         return grpc.StatusCode.UNAVAILABLE, str(exc), ()
     if isinstance(exc, TooManyGames):
         return grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc), ()
+    if isinstance(exc, StoreUnavailable):  # logged by the store
+        return grpc.StatusCode.UNAVAILABLE, str(exc), ()
+    if isinstance(exc, GameDamaged):
+        return grpc.StatusCode.DATA_LOSS, str(exc), ()
     if isinstance(exc, sqlite3.OperationalError):  # locked past the busy timeout, disk full, I/O: nothing was stored
-        log.warning("the games database failed: %s", exc)
+        database_log.warning("the games database failed: %s", exc, extra={"kind": "failed call"})
         return grpc.StatusCode.UNAVAILABLE, f"the games database failed ({exc}); nothing was changed, retry", ()
     code, message = status_of(exc)
     return code, message, ()
@@ -185,7 +196,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
                 game_id, token, play=request.play, exchange=request.exchange, pass_=getattr(request, "pass"),
                 expected_version=expected, request_id=request.request_id, judges=snapshot.lexicons.get)
         state = outcome.state
-        role = outcome.player if outcome.player is not None else -1
+        role = outcome.player  # the caller: a replay answers only the player who made the request
         return session_pb2.SubmitMoveResponse(
             version=outcome.version, score=outcome.score, words=outcome.words, rack=outcome.rack,
             replayed=outcome.replayed, game=self.view(state, role, self.games.clock()))
@@ -195,10 +206,12 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         game_id = self._game_id(request)
         expected = request.expected_version if request.HasField("expected_version") else None
         with self.registry.acquire() as snapshot:
-            outcome = self.games.challenge(game_id, self._token(context), expected, judges=snapshot.lexicons.get)
+            outcome = self.games.challenge(game_id, self._token(context), expected, judges=snapshot.lexicons.get,
+                                           request_id=request.request_id)
         return session_pb2.ChallengeResponse(
             version=outcome.version, play_stood=not outcome.invalid_words, invalid_words=outcome.invalid_words,
-            outcome=outcome.outcome, game=self.view(outcome.state, outcome.player, self.games.clock()))
+            outcome=outcome.outcome, game=self.view(outcome.state, outcome.player, self.games.clock()),
+            replayed=outcome.replayed)
 
     @_game_rpc
     def GetGameRecord(self, request, context):

@@ -50,6 +50,10 @@ def _jsonable(value):
     return str(value)
 
 
+# bytes.translate table: a word's membership (0 or 1, a bool as a byte) -> its status
+_STATUS_OF_FOUND = bytes([INVALID, VALID]) + bytes(254)
+
+
 class _WordChecker:
     """Per-lexicon hot path of CheckWords (cached on the registry snapshot)."""
 
@@ -83,20 +87,20 @@ class _WordChecker:
             return VALID, key, ""
         return INVALID, key, ""
 
-    def statuses(self, words) -> list[int] | None:
-        """The status of each word (as `check` gives it), for a whole batch at once: the words are
-        converted to tile keys together (FastKeyer.keys) and only looked up one by one. None when
-        the batch needs the word-by-word path (a word the fast path cannot key)."""
+    def statuses(self, words) -> bytes | None:
+        """The status of each word (as `check` gives it), a byte each, for a whole batch at once: the
+        words are converted to tile keys together (FastKeyer.keys) and looked up by the trie's own
+        method mapped over them, with no Python code run per word. None when the batch needs the
+        word-by-word path (a word the fast path cannot key)."""
         keys = self.fast_keys(words)
         if keys is None:
             return None
-        admissible = self.admissible
+        statuses = bytes(map(self.admissible, keys)).translate(_STATUS_OF_FOUND)
         lo, hi = self.min_len, self.max_len
         lengths = list(map(len, keys))
         if lo <= min(lengths) and max(lengths) <= hi:
-            return [VALID if admissible(k) else INVALID for k in keys]
-        return [BAD_LENGTH if n < lo or n > hi else VALID if admissible(k) else INVALID
-                for k, n in zip(keys, lengths)]
+            return statuses
+        return bytes(BAD_LENGTH if n < lo or n > hi else status for status, n in zip(statuses, lengths))
 
     def tiles(self, key) -> tuple[str, ...]:
         return self.letters_of_key(key) if key else ()
@@ -298,7 +302,8 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
             max_word_chars=limits.max_word_chars, max_results=limits.max_results,
             default_results=limits.default_results, search_budget=limits.search_budget,
             max_search_cpu_seconds=limits.max_request_cpu, max_board_rows=limits.max_board_rows,
-            max_gcg_lines=limits.max_gcg_lines, max_gcg_chars=limits.max_gcg_chars)
+            max_gcg_lines=limits.max_gcg_lines, max_gcg_chars=limits.max_gcg_chars,
+            max_generate_seconds=limits.max_generate_seconds)
 
     @staticmethod
     def _infos(snapshot):

@@ -14,12 +14,13 @@ class Limits:
     max_words: int = 10_000  # CheckWords words per request
     max_word_chars: int = 64  # characters per word (CheckWords, ExplainWord, FindWords queries)
     default_results: int = 100  # FindWords when limit = 0
-    max_results: int = 1_000  # FindWords limit
+    max_results: int = 1_000  # FindWords and GenerateMoves limit
     search_budget: int = 500_000  # FindWords work units (trie steps, keys matched) per request; beyond: truncated
     max_request_cpu: float = 0.3  # seconds of CPU a FindWords search may take (a backstop to the work budget); beyond: truncated
     max_board_rows: int = 26
     max_gcg_lines: int = 2_000  # ReplayGame lines, split on every line separator (\n, \r\n, \r, ...)
     max_gcg_chars: int = 256 * 1024  # ReplayGame record size
+    max_generate_seconds: float = 1.0  # GenerateMoves: one generation's time (the call's deadline may be shorter)
 
 
 def deadline_of(context) -> float | None:

@@ -4,7 +4,7 @@ grpcio-reflection (1.85) implements only `grpc.reflection.v1alpha.ServerReflecti
 file through `FileDescriptor.CopyToProto`, which carries no comments (the Python stubs hold none).
 `grpc.reflection.v1.ServerReflection` is the same protocol under a new name (grpcurl asks for it
 first), so the same servicer answers both. Our own files are served from the descriptor set that
-`make proto` writes with source info (build_tools/gen_descriptors.py), so a reflection client sees
+`make proto` writes with source info (tools/gen_descriptors.py), so a reflection client sees
 every doc comment; a file missing from the set, or one that no longer matches the loaded stubs, is
 served as before, without comments.
 """

@@ -14,13 +14,16 @@ a call is spread over gRPC's polling thread, the pool threads and gRPC's own I/O
 other builds running, it fell from 137 ms to 6.5 ms. See lexicon_service/server/README.md.
 
 Health checking (grpc.health.v1) reports NOT_SERVING until the lexicons are loaded, SERVING after,
-and NOT_SERVING again during a graceful shutdown. Reflection (v1 and v1alpha, with the protos' comments)
+and NOT_SERVING again during a graceful shutdown. The server-held games have a status of their own
+(GAME_SESSION_SERVICE): NOT_SERVING also while their database cannot be written (disk full, a read-only
+or damaged file); word checks need no database, so the other names stay SERVING. Reflection (v1 and v1alpha, with the protos' comments)
 is on, so grpcurl works without protos.
 `server.reload()` (SIGHUP in `lexicon-service serve`) swaps in freshly loaded lexicons atomically.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import queue
@@ -38,7 +41,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
 from lexicon_service.games.service import MAX_GAMES, GameService
-from lexicon_service.games.store import SqliteStore
+from lexicon_service.games.errors import DatabaseDamaged
+from lexicon_service.games.store import WAL_LIMIT, SqliteStore
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
 from lexicon_service.server.errors import log_client_error, quiet_grpc_tracebacks
@@ -63,6 +67,11 @@ _SERVICE_FILES = (lexicon_pb2, game_pb2, session_pb2, health_pb2)
 class _HealthServicer(health.HealthServicer):
     """grpcio-health-checking leaves Health.List unimplemented: every call logged a traceback (a
     client could fill the log, or a pipe the log goes to, and stall the server). Answer it."""
+
+    def status(self, name: str):
+        """The status set for a service name (None: a name never set), as Check answers it."""
+        with self._lock:
+            return self._server_status.get(name)
 
     def List(self, request, context):
         with self._lock:
@@ -222,7 +231,7 @@ class LexiconServer:
     behave as grpc.Server's, callable from any thread."""
 
     def __init__(self, grpc_server: grpc.Server, pools, registry: LexiconRegistry,
-                 health_servicer: health.HealthServicer, port: int, address: str) -> None:
+                 health_servicer: health.HealthServicer, port: int, address: str, games_writable=lambda: True) -> None:
         self.grpc_server = grpc_server
         self._pools = tuple(pools)
         self.registry = registry
@@ -235,6 +244,7 @@ class LexiconServer:
         self._done: threading.Event | None = None
         self.on_stop: list = []  # called once grpc has stopped, before anything closes (serve's HTTP server)
         self.on_close: list = []  # called once the server has stopped (the game store)
+        self._games_writable = games_writable  # whether the games database takes writes now
         registry.on_reload(lambda snapshot: self._set_health(SERVING))
         self._set_health(SERVING if registry.ready else NOT_SERVING)
 
@@ -242,7 +252,20 @@ class LexiconServer:
         if self._stopped.is_set():
             return
         for name in ("", *SERVICE_NAMES):
-            self.health.set(name, status)
+            games_down = name == GAME_SESSION_SERVICE and not self._games_writable()
+            self.health.set(name, NOT_SERVING if games_down else status)
+
+    def games_changed(self, writable: bool) -> None:
+        """The games database turned writable or not (the store's on_change): the games' health follows."""
+        if self._stopped.is_set():
+            return
+        self.health.set(GAME_SESSION_SERVICE, SERVING if writable and self.registry.ready else NOT_SERVING)
+
+    def health_status(self, service: str = "") -> str | None:
+        """"SERVING" or "NOT_SERVING" as grpc.health.v1 Check answers for `service` (None: a name it does not
+        know); the HTTP health route reads it."""
+        status = self.health.status(service)
+        return None if status is None else health_pb2.HealthCheckResponse.ServingStatus.Name(status)
 
     def start(self) -> LexiconServer:
         self.grpc_server.start()
@@ -321,7 +344,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   tokens=(), tls: TlsConfig | None = None, load: bool = True, loader=None,
                   max_concurrent_rpcs: int | None = None, reuse_port: bool = False,
                   fast_threads: int = FAST_THREADS, games_db=None, game_clock=None,
-                  watch_streams: int = WATCH_STREAMS, max_games: int | None = MAX_GAMES) -> tuple[LexiconServer, int]:
+                  watch_streams: int = WATCH_STREAMS, max_games: int | None = MAX_GAMES,
+                  db_wal_limit: int = WAL_LIMIT, shared_files=None) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
@@ -334,19 +358,26 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     `games_db`: the SQLite file of the server-held games (None: a temporary one, removed on stop);
     `game_clock`: the games' clock (default time.time; tests inject one). `watch_streams`: WatchGame streams
     open at once (beyond: RESOURCE_EXHAUSTED). `max_games`: games in progress in `games_db` (beyond,
-    CreateGame gets RESOURCE_EXHAUSTED; None: no limit).
+    CreateGame gets RESOURCE_EXHAUSTED; None: no limit). `db_wal_limit`: bytes the games database's
+    write-ahead log may take. A damaged games database raises OSError saying how to recover.
+    `shared_files`: sealed copies of lexicon files (lexicon.SharedFiles, from `serve --processes`'
+    supervisor) the default loader maps instead of private copies.
     """
     limits = limits or Limits()
     quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
         raise ValueError("workers and fast_threads must be at least 1")
+    if loader is None and shared_files is not None:
+        from lexicon_service.lexicon import load_lexicon
+
+        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files)
     registry = LexiconRegistry(lexicon_dir, loader=loader)
     if load:
         registry.reload()
     pool = HandoffPool(workers, thread_name_prefix="lexicon-rpc")
     fast = HandoffPool(fast_threads, thread_name_prefix="lexicon-fast")
     interceptors = [BearerTokenInterceptor(tokens)] if tokens else []
-    games_store, games_cleanup = _open_games_store(games_db)
+    games_store, games_cleanup = _open_games_store(games_db, db_wal_limit)
     game_pool = HandoffPool(GAME_THREADS, thread_name_prefix="lexicon-game")
     watch_pool = HandoffPool(watch_streams + WATCH_SPARE_THREADS, thread_name_prefix="lexicon-watch")
     options = [
@@ -392,23 +423,27 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         registry.close()
         games_cleanup()
         raise
-    server = LexiconServer(grpc_server, (pool, fast, game_pool, watch_pool), registry, health_servicer, port, address)
+    server = LexiconServer(grpc_server, (pool, fast, game_pool, watch_pool), registry, health_servicer, port, address,
+                           games_writable=lambda: games_store.writable)
+    games_store.on_change(server.games_changed)
     server.games = games
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
     server.on_close.append(games_cleanup)
     return server, port
 
 
-def _open_games_store(path):
+def _open_games_store(path, wal_limit: int = WAL_LIMIT):
     """(store, cleanup) for the games database; without a path, a temporary file removed on cleanup."""
     if path:
         try:
-            store = SqliteStore(path)
+            store = SqliteStore(path, wal_limit=wal_limit)
+        except DatabaseDamaged as exc:
+            raise OSError(str(exc)) from None
         except sqlite3.Error as exc:
             raise OSError(f"cannot open the games database {path}: {exc}") from None
         return store, store.close
     directory = tempfile.mkdtemp(prefix="lexicon-games-")
-    store = SqliteStore(os.path.join(directory, "games.db"))
+    store = SqliteStore(os.path.join(directory, "games.db"), wal_limit=wal_limit)
 
     def cleanup():
         store.close()

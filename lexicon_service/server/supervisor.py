@@ -55,9 +55,10 @@ class _Slot:
 
 
 class Supervisor:
-    def __init__(self, argv: list[str], processes: int, env: dict | None = None) -> None:
+    def __init__(self, argv: list[str], processes: int, env: dict | None = None, pass_fds=()) -> None:
         self.argv = argv
         self.env = env
+        self.pass_fds = tuple(pass_fds)  # inherited by every child (the lexicons' sealed copies)
         self.slots = [_Slot(i) for i in range(processes)]
         self.stopping = False
         self.stopped_by_signal = False
@@ -89,7 +90,7 @@ class Supervisor:
         # hang-up, kill -HUP -PGID) reaches a child only as the supervisor relays it, once, and a
         # SIGHUP waits while the child loads (the child stops with the supervisor: PDEATHSIG, serve.py)
         slot.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE, text=True, env=self.env,
-                                        start_new_session=True)
+                                        start_new_session=True, pass_fds=self.pass_fds)
         slot.started = time.monotonic()
         slot.restart_at = None
         threading.Thread(target=self._watch_output, args=(slot, slot.process), daemon=True,

@@ -2,7 +2,11 @@
 lexicons built in tmp. Skipped when /usr/bin/chromium (or $CHROMIUM) or Playwright is missing;
 `make e2e` / `make test` install chromium first when they can.
 
-Screenshots go to $E2E_ARTIFACTS (make e2e: ./screenshots) or else to a pytest tmp directory."""
+Screenshots go to $E2E_ARTIFACTS (make e2e: ./screenshots) or else to a pytest tmp directory.
+
+The pages run under a Content-Security-Policy without 'unsafe-eval' (lexicon_service/http/security.py):
+give wait_for_function a function, `() => ...`; Playwright evaluates a bare expression with eval, which
+the policy refuses. A page that breaks the policy fails its test (the `page` fixture)."""
 
 from __future__ import annotations
 
@@ -105,6 +109,8 @@ def page(browser_context):
     page = browser_context.new_page()
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda message: errors.append(message.text)
+            if message.type == "error" and "Content Security Policy" in message.text else None)
     yield page
     page.close()
     assert not errors, errors

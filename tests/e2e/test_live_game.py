@@ -3,6 +3,8 @@ watches the game's event stream; the board is redrawn after each one."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 
@@ -39,7 +41,8 @@ def test_viewer_follows_a_live_game(page, game_web, artifacts):
     page.keyboard.press("Enter")
     page.wait_for_selector("body[data-live-version='1']")
     assert page.locator("#board g.tile").count() == 0
-    assert f"Following game {gid}: version 1" in page.locator("#liveStatus").inner_text()
+    status = page.locator("#liveStatus").inner_text()
+    assert status.startswith(f"Following game {gid}") and "version" not in status   # no internal numbers
 
     rs = load_rule_set(RULE_SET)
     rack = api.get(f"/v1/games/{gid}", headers={"Authorization": f"Bearer {ann}"}).json()["rack"]
@@ -63,4 +66,56 @@ def test_viewer_follows_a_live_game(page, game_web, artifacts):
              json={"reason": "e2e"}).raise_for_status()
     page.wait_for_selector("body[data-live-ended='1']")
     assert "ended" in page.locator("#liveStatus").inner_text()
+    api.close()
+
+
+def _panel_rows(page) -> list[list[str]]:
+    return page.locator("#livePlayers tr").evaluate_all(
+        "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+
+
+def test_live_game_panel_for_directors(page, game_web, artifacts):
+    """Whose turn, the clocks running down, the bag, the last move; scores 'so far' until the game has
+    ended; a director's adjustment shown as one."""
+    api = httpx.Client(base_url=game_web, timeout=10)
+    game = api.post("/v1/games", json={"lexicon": RULE_SET, "playerNames": ["Ann", "Bob"], "seed": "5",
+                                       "gameSeconds": 600}).json()
+    gid, (ann, bob), director = game["gameId"], game["playerTokens"], game["directorToken"]
+    page.goto(game_web + f"/games?lang=en&game={gid}")
+    page.wait_for_selector("body[data-live-version='1']")
+    rows = _panel_rows(page)
+    assert [r[1] for r in rows] == ["Ann", "Bob"] and rows[0][0] == "▶" and rows[0][4] == "on turn" and rows[1][0] == ""
+    assert rows[1][3] == "10:00"
+    bag = api.get(f"/v1/games/{gid}").json()["bagCount"]
+    assert f"Bag: {bag} tiles" in page.locator("#liveInfo").inner_text()
+    # Ann's clock runs down between events (expect polls: the page's CSP refuses evaluated strings)
+    from playwright.sync_api import expect      # here: without playwright the e2e tests are skipped, not broken
+
+    expect(page.locator("#livePlayers tr.turn td.clock")).to_have_text(re.compile(r"^9:5\d$"), timeout=5000)
+
+    rs = load_rule_set(RULE_SET)
+    rack = api.get(f"/v1/games/{gid}", headers={"Authorization": f"Bearer {ann}"}).json()["rack"]
+    play = two_tile_play(rs, tiles_of(rs, rack), "8H")
+    api.post(f"/v1/games/{gid}:move", headers={"Authorization": f"Bearer {ann}"}, json={"play": play}).raise_for_status()
+    page.wait_for_selector("body[data-live-version='2']")
+    rows = _panel_rows(page)
+    assert rows[1][0] == "▶" and rows[0][0] == "" and rows[0][2] != "0"
+    assert f"Last move: " in page.locator("#liveInfo").inner_text()
+    assert page.locator("#summary caption").inner_text() == "Scores so far"
+
+    adjusted = api.post(f"/v1/games/{gid}:adjustScore", headers={"Authorization": f"Bearer {director}"},
+                        json={"player": 1, "delta": -3, "reason": "late"})
+    assert adjusted.status_code == 200, adjusted.text
+    page.wait_for_selector("body[data-live-version='3']")
+    assert "(director adjustment)" in page.locator("#lines li").last.inner_text()
+    assert _panel_rows(page)[1][2] == "-3"
+    assert "director adjustment" in page.locator("#detail h2").inner_text()
+    page.screenshot(path=str(artifacts / "viewer-live-panel.png"), full_page=True)
+
+    api.post(f"/v1/games/{gid}:end", headers={"Authorization": f"Bearer {director}"},
+             json={"reason": "e2e"}).raise_for_status()
+    page.wait_for_selector("body[data-live-status='GAME_STATUS_ENDED']")
+    assert page.locator("#summary caption").inner_text() == "Final scores"
+    assert page.locator("#liveInfo").inner_text().startswith("Game over")
+    assert page.locator("#livePlayers tr.turn").count() == 0
     api.close()

@@ -31,7 +31,8 @@ def origins(page, word: str) -> list[str]:
     page.locator("#word").focus()
     page.keyboard.type(word)
     page.keyboard.press("Enter")
-    page.wait_for_function(f"[...document.querySelectorAll('#explanation td')].some(td => td.textContent === {word!r})")
+    page.wait_for_function(
+        f"() => [...document.querySelectorAll('#explanation td')].some(td => td.textContent === {word!r})")
     headers = page.locator("#explanation th").all_inner_texts()
     column = len(headers) - 1
     rows = page.locator("#explanation tr").evaluate_all("rows => rows.slice(1).map(r => [...r.cells].map(c => c.textContent))")

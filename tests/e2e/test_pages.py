@@ -18,7 +18,7 @@ def judge_once(page, words: str) -> tuple[str, str, float]:
     page.keyboard.type(words)
     n = page.evaluate("window.judgeTimings.length")
     page.keyboard.press("Enter")
-    page.wait_for_function(f"window.judgeTimings.length > {n}")
+    page.wait_for_function(f"() => window.judgeTimings.length > {n}")
     timing = page.evaluate("window.judgeTimings[window.judgeTimings.length - 1]")
     verdict = page.locator("#verdict")
     return verdict.get_attribute("class"), verdict.inner_text().strip(), timing["shown"] - timing["sent"]
@@ -48,7 +48,7 @@ def test_judge_polish_by_keyboard(page, web_url, artifacts):
     assert "zółw" not in page.locator("main").inner_text().replace(page.input_value("#words"), "")
     page.screenshot(path=str(artifacts / "judge-pl-not-acceptable.png"))
     # the verdict clears itself (here after 2 s), input included
-    page.wait_for_function("document.getElementById('verdict').textContent === ''", timeout=5000)
+    page.wait_for_function("() => document.getElementById('verdict').textContent === ''", timeout=5000)
     assert page.input_value("#words") == ""
 
 

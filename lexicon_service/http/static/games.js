@@ -2,7 +2,9 @@
 // each line, ScoreMove's breakdown of each play), drawn as SVG; step with the keyboard; save SVG/PNG.
 // A live game is followed through its event stream (GET /v1/games/{id}/events, Server-Sent Events read
 // with fetch, so that a game token can go in a header): after each event the record so far
-// (GET /v1/games/{id}/record) is shown as a pasted one is, so no rule is restated here.
+// (GET /v1/games/{id}/record) is shown as a pasted one is, so no rule is restated here; the game's
+// state (GET /v1/games/{id}) gives the panel above the board: whose turn, the clocks (counting down
+// between events), the bag, the last move, and whether the scores are final.
 "use strict";
 const $ = id => document.getElementById(id);
 const CELL = 40, EDGE = 26;
@@ -73,6 +75,14 @@ function tilesText(tiles) {
   return span;
 }
 
+// A director's score adjustment is recorded as a GCG bonus line with this #note (games/state.py).
+const isAdjustment = i => view.steps[i].recordNotes.some(n => n.startsWith("director adjustment"));
+
+function kindName(i) {
+  const line = view.replay.lines[i];
+  return isAdjustment(i) ? t("kindAdjustment") : t("kind" + line.kind[0].toUpperCase() + line.kind.slice(1));
+}
+
 function renderDetail() {
   const d = $("detail");
   d.innerHTML = "";
@@ -80,7 +90,7 @@ function renderDetail() {
   if (index < 0) { h.textContent = t("start"); d.append(h); return; }
   const line = view.replay.lines[index], move = view.steps[index].move;
   h.textContent = `${t("move")} ${index + 1}/${view.steps.length}: ${line.player} — ` +
-                  (line.kind === "play" ? `${line.position} ${line.word}` : t("kind" + line.kind[0].toUpperCase() + line.kind.slice(1))) +
+                  (line.kind === "play" ? `${line.position} ${line.word}` : kindName(index)) +
                   ` — ${line.hasScore ? (line.score >= 0 ? "+" : "") + line.score : "?"} (${t("total")} ${line.expectedTotal})`;
   d.append(h);
   if (move) {
@@ -102,7 +112,8 @@ function renderDetail() {
   const rec = document.createElement("p");
   rec.textContent = `${t("recorded")}: ${line.recordedScore >= 0 ? "+" : ""}${line.recordedScore} → ${line.recordedTotal}`;
   d.append(rec);
-  for (const [items, cls, key] of [[line.problems, "problem", "problems"], [line.notes, "", "notes"]]) {
+  const notes = [...view.steps[index].recordNotes, ...line.notes];
+  for (const [items, cls, key] of [[line.problems, "problem", "problems"], [notes, "", "notes"]]) {
     if (!items.length) continue;
     const p = document.createElement("p");
     p.className = cls;
@@ -131,7 +142,7 @@ function renderLines() {
   list.innerHTML = "";
   view.replay.lines.forEach((line, i) => {
     const li = document.createElement("li");
-    li.textContent = `${line.line}: ${line.text}`;
+    li.textContent = `${line.line}: ${line.text}` + (isAdjustment(i) ? ` (${t("kindAdjustment")})` : "");
     if (!line.ok) li.className = "bad";
     li.addEventListener("click", () => go(i));
     list.append(li);
@@ -150,7 +161,9 @@ function renderLines() {
     row.insertCell().textContent = f.player; row.insertCell().textContent = f.recorded; row.insertCell().textContent = f.computed;
   }
   const cap = table.createCaption();
-  cap.textContent = t("finalScores");
+  // a followed game's scores are final only once it has ended (a pasted record is taken as complete)
+  const ongoing = live && live.state && live.state.status !== "GAME_STATUS_ENDED";
+  cap.textContent = t(ongoing ? "scoresSoFar" : "finalScores");
   s.append(table);
   for (const n of view.replay.notes) { const q = document.createElement("p"); q.textContent = n; s.append(q); }
 }
@@ -178,7 +191,49 @@ async function show() {
   document.body.dataset.shown = "1";
 }
 
-let live = null;  // the followed game: { id, abort, busy, dirty, rack }
+let live = null;  // the followed game: { id, abort, busy, dirty, rack, state, stateAt }
+
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// The panel of a followed game, from its last GetGame answer; the clock of the player on turn runs down
+// from the answer's time (redrawn every second by the interval below, not fetched).
+function renderLivePanel() {
+  const panel = $("livePanel");
+  if (!live || !live.state) { panel.hidden = true; return; }
+  const g = live.state, ended = g.status === "GAME_STATUS_ENDED";
+  const elapsed = performance.now() - live.stateAt;
+  const table = $("livePlayers");
+  table.innerHTML = "";
+  g.players.forEach((p, i) => {
+    const onTurn = !ended && i === (g.turn || 0);
+    const row = table.insertRow();
+    row.className = onTurn ? "turn" : "";
+    row.insertCell().textContent = onTurn ? "▶" : "";
+    row.insertCell().textContent = p.name;
+    row.insertCell().textContent = p.score || 0;
+    const clock = row.insertCell();
+    clock.className = "clock";
+    const remaining = Number(p.timeRemainingMs || 0);
+    if (remaining) {
+      const left = onTurn ? remaining - elapsed : remaining;
+      clock.textContent = clockText(left);
+      clock.classList.toggle("low", left < 60000);
+    }
+    row.insertCell().textContent = onTurn ? t("onTurn") : "";
+  });
+  const info = [ended ? t("gameOver") + (g.endReason ? ` (${g.endReason})` : "")
+                      : g.status === "GAME_STATUS_AWAITING_FINAL_PASS" ? t("awaitingFinalPass") : "",
+                t("bagCount", { n: g.bagCount || 0 }),
+                g.lastMove ? `${t("lastMove")}: ${g.lastMove}` : ""].filter(Boolean);
+  $("liveInfo").textContent = info.join(" · ");
+  panel.hidden = false;
+  document.body.dataset.liveStatus = g.status;
+}
+
+setInterval(() => { if (live && live.state && live.state.status !== "GAME_STATUS_ENDED") renderLivePanel(); }, 1000);
 
 function setLive(text, error) {
   const s = $("liveStatus");
@@ -193,16 +248,20 @@ async function showLive(me) {
   try {
     do {
       me.dirty = false;
+      const state = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}`);
       const record = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}/record`);
       const answer = await callApi("POST", "/v1/games:view", { gcg: record.gcg });
       if (me !== live) return;
+      me.state = state;
+      me.stateAt = performance.now();
+      renderLivePanel();
       view = answer;
       $("gcg").value = record.gcg;
       $("status").textContent = "";
       $("viewer").hidden = false;
       renderLines();
       go(view.steps.length - 1);
-      setLive(t("following", { id: me.id, v: record.version }) + (me.rack ? ` · ${t("play")}: ${me.rack}` : ""));
+      setLive(t("following", { id: me.id }) + (me.rack ? ` · ${t("play")}: ${me.rack}` : ""));
       document.body.dataset.liveVersion = record.version;
     } while (me.dirty);
   } catch (err) {
@@ -234,7 +293,8 @@ async function follow() {
   const id = $("gameId").value.trim();
   if (!id) return;
   if (live) live.abort.abort();
-  const me = live = { id, abort: new AbortController(), busy: false, dirty: false, rack: "" };
+  const me = live = { id, abort: new AbortController(), busy: false, dirty: false, rack: "", state: null, stateAt: 0 };
+  renderLivePanel();
   const headers = { Accept: "text/event-stream" };
   const serverToken = localStorage.getItem("token"), gameToken = $("gameToken").value.trim();
   if (serverToken) headers.Authorization = "Bearer " + serverToken;
@@ -307,7 +367,7 @@ function savePng() {
 }
 
 function showPasted() {
-  if (live) { live.abort.abort(); live = null; setLive(""); }
+  if (live) { live.abort.abort(); live = null; setLive(""); renderLivePanel(); }
   show();
 }
 

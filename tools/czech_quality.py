@@ -1,6 +1,6 @@
 """Quality report: forms generated for the lemmas of the Czech reference data vs. the reference.
 
-    python -m build_tools.czech.quality --shared ../shared [--examples 5] [--class noun-nom-pl]
+    python -m tools.czech_quality --shared ../shared [--examples 5] [--class noun-nom-pl]
 
 Reference (measurement only, never copied into the project): UniMorph tables ces.train, ces.dev,
 czech-train-high, czech-dev (lemma, form, features) and the Czech-CAC treebank forms (form, lemma, upos,
@@ -54,11 +54,12 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from ..model import Reading
-from .dictionary import CzechDictionary
-from .expand import expand_entry
-from .comparatives import comparative_candidates, comparative_rules
-from .tables import verb_links_of
+from build_tools.model import Reading
+from build_tools.czech.dictionary import CzechDictionary
+from build_tools.czech.expand import expand_entry
+from build_tools.czech.comparatives import comparative_candidates, comparative_rules
+from build_tools.czech.links import linked_headwords
+from build_tools.czech.tables import verb_links_of
 
 CLASSES = ["noun-nom-sg", "noun-nom-pl", "adj-nom", "infinitive", "present", "imperative",
            "l-participle", "passive", "comparative"]
@@ -251,7 +252,7 @@ def generate(lemma: str, entries: dict[str, list[str]], aff: CzechDictionary):
     """{class: {form: paradigm}} for a lemma, from all its dictionary entries (as the build expands them)."""
     global _LINKS
     if _LINKS is None:
-        _LINKS = aff.linked
+        _LINKS = linked_headwords(aff)
     out: dict[str, dict[str, str]] = defaultdict(dict)
     tags: dict[str, list] = defaultdict(list)
     vtags: dict[str, list] = defaultdict(list)       # incl. register variants (COL, LIT): adjusted metric

@@ -106,7 +106,7 @@ def generate(proto_dir: Path = PROTO_DIR, out_dir: Path = OUT_DIR) -> list[Path]
             changed.append(old)
     init = out_dir / "__init__.py"
     if not init.exists():
-        init.write_text('"""Generated gRPC stubs (see build_tools/gen_proto.py)."""\n', encoding="utf-8")
+        init.write_text('"""Generated gRPC stubs (see tools/gen_proto.py)."""\n', encoding="utf-8")
     return changed
 
 
@@ -117,7 +117,7 @@ def stale_stubs(proto_dir: Path = PROTO_DIR, out_dir: Path = OUT_DIR) -> list[st
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m build_tools.gen_proto", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.gen_proto", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 when the stubs in grpc_gen/ are not what the protos generate")
     args = parser.parse_args(argv)

@@ -1,6 +1,6 @@
 """How the flagless lines of cs_CZ.dic (no paradigm flag, at most N) are classified, with samples per class.
 
-    python -m build_tools.czech.flagless_report [--samples N] [--list CLASS]
+    python -m tools.czech_flagless_report [--samples N] [--list CLASS]
 
 Classes are the paradigm names expand.py gives the line's own word (closed, adv/deadjectival, other
 headword ...); `unclassified` lines are rejected. For review only; nothing is written.
@@ -12,9 +12,9 @@ import argparse
 import random
 from collections import defaultdict
 
-from ..model import Reading, Rejection
-from .dictionary import CzechDictionary
-from .expand import expand_entry
+from build_tools.model import Reading, Rejection
+from build_tools.czech.dictionary import CzechDictionary
+from build_tools.czech.expand import expand_entry
 
 
 def flagless_lines(dic_path):

@@ -41,6 +41,11 @@ from bisect import bisect_left
 from itertools import islice
 from typing import Iterable
 
+from build_tools.tags import COMMON_NAME_CLASSES
+
+from .paradigms import expand_lemma
+from .sgjp import class_of_tag, generate
+
 _TOP = "\U0010ffff"
 PER_LEVEL = 12         # models looked at per shared-ending length
 MIN_SHARED = 2         # letters of ending a model must share at least
@@ -135,12 +140,10 @@ def paradigms(model: str) -> list[tuple[str, int, tuple]]:
     got = _PARADIGMS.get(model)
     if got is not None:
         return got
-    from build_tools.expand_pl import _generate
-    from build_tools.tags import COMMON_NAME_CLASSES
 
     by_lid: dict[str, list] = {}
     try:
-        results = _generate(model)
+        results = generate(model)
     except Exception:
         results = []
     n_model = len(model)
@@ -169,7 +172,6 @@ def paradigms(model: str) -> list[tuple[str, int, tuple]]:
             q = _QUALS[quals] = tuple(x for x in quals if "niepopr." in x)
         by_lid.setdefault(lid, []).append((pre, n_model - k, form[len(pre) + k:], tag, names, q,
                                            details))
-    from build_tools.expand_pl import class_of_tag
 
     # SGJP splits some lemmas into homonyms of one class (zsiekać:Vp, zsiekać:Vi for the two
     # aspects): the word is given their union; homonyms of different classes stay apart
@@ -185,14 +187,13 @@ def paradigms(model: str) -> list[tuple[str, int, tuple]]:
 
 
 def apply(word: str, items: tuple) -> list[tuple]:
-    """The word's forms by a paradigm, in the shape of expand_pl._generate's results."""
+    """The word's forms by a paradigm, in the shape of sgjp.generate's results."""
     n = len(word)
     return [(pre + word[:n - strip] + add, word, tag, names, quals, details)
             for pre, strip, add, tag, names, quals, details in items]
 
 
 def _candidates(rev_list, word, deepest, want_class, per_level=PER_LEVEL):
-    from build_tools.expand_pl import class_of_tag
 
     for shared, models in levels(rev_list, word, deepest, per_level):
         found = []
@@ -209,7 +210,7 @@ def _candidates(rev_list, word, deepest, want_class, per_level=PER_LEVEL):
 
 def guess(word: str, models: Models, *, flags: str | None = None, hforms: set | None = None,
           want_class: str | None = None, listed=frozenset()):
-    """-> (model lemma, results in _generate's shape) or (None, reason). ``listed``: the
+    """-> (model lemma, results in sgjp.generate's shape) or (None, reason). ``listed``: the
     dictionary's other entries, which attest paradigm parts too (see ``attested``)."""
     if hforms:
         return _guess_corroborated(word, models, flags, hforms, want_class, listed)
@@ -260,7 +261,7 @@ def guess(word: str, models: Models, *, flags: str | None = None, hforms: set | 
 def citation_only(items: tuple) -> tuple:
     """The paradigm's items that give the lemma itself (no prefix, nothing stripped or added):
     the headword alone, under the paradigm's tags for it, with no nie- or fused form built on
-    it (expand_pl reads those from the details' kind and nie fields)."""
+    it (paradigms.expand_lemma reads those from the details' kind and nie fields)."""
     return tuple(i[:6] + (i[6][:2] + (0, False) + i[6][4:],)
                  for i in items if not i[0] and not i[1] and not i[2])
 
@@ -283,7 +284,6 @@ def _with_majority_parts(items: tuple, voters: list) -> tuple:
 
 def _expanded(word: str, results: list) -> set[str]:
     """Every form the build makes of a paradigm (fused forms, nie- included)."""
-    from build_tools.expand_pl import expand_lemma
 
     forms, _reason = expand_lemma(word, results=results)
     return {f for f, *_ in forms}

@@ -1,5 +1,5 @@
 """Flagless dictionary lines (no inflection flag; at most the negation flag N) that are not case forms of
-flagless nouns nor present forms of flagless verbs (unflagged.py, finite.py):
+flagless nouns nor present forms of flagless verbs (nouns.py, ../finite.py):
 
 1. **Forms of another headword.** cs_CZ.dic lists many inflected forms as separate flagless lines
    (hrejte beside hrát/BTN, zombii beside zombie). Such a line needs no classification of its own: the
@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import lru_cache
 
-from ..model import Reading
-from .unflagged import PALATALISE, SOFTEN
+from ...model import Reading
+from .nouns import PALATALISE, SOFTEN
 
 # ---------------------------------------------------------------- 1. forms of other headwords
 
@@ -78,7 +78,7 @@ def _candidate_stems(word: str, aff, dic: dict) -> set[tuple[str, str]]:
 def forms_of_other_headwords(word: str, dic, expand_entry) -> list[tuple]:
     """The readings that other flagged headwords of the dictionary `dic` generate for `word`."""
     items = []
-    from .tagger import word_class
+    from ..tagger import word_class
     for stem, flags in sorted(_candidate_stems(word, dic.aff, dic.flagged)):
         if word_class(stem, flags) == "plain":
             continue        # only paradigm headwords (no recursion into other plain lines)
@@ -143,7 +143,7 @@ DEICTIC_SUFFIXES = ("hle", "to")
 def deictic_demonstrative(word: str, dic, expand_entry) -> list[tuple[str, tuple[str, ...]]]:
     """[(lemma, tag)] when WORD is a form of a demonstrative plus -hle/-to (tenhle, tahle, tihle,
     tomhle, takovýhle, takovéto): the tags of the form without the suffix, lemma with the suffix."""
-    from . import tables
+    from .. import tables
 
     for sfx in DEICTIC_SUFFIXES:
         if not word.endswith(sfx) or len(word) < len(sfx) + 2:
@@ -300,7 +300,7 @@ def ordinal_adverb(word: str, dic) -> bool:
 def reviewed_words() -> dict[str, tuple[tuple[str, ...], ...]]:
     """data/flagless.tsv: word -> tags (a word may have several lines)."""
     from importlib import resources
-    text = resources.files(__package__).joinpath("data", "flagless.tsv").read_text(encoding="utf-8")
+    text = resources.files("build_tools.czech").joinpath("data", "flagless.tsv").read_text(encoding="utf-8")
     out: dict[str, list] = defaultdict(list)
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):

@@ -1,6 +1,6 @@
 """Analogy models given to a Polish build (``lexicon-build --models FILE``).
 
-A headword SGJP does not know is inflected like the SGJP lemma it resembles most (guess_pl). The
+A headword SGJP does not know is inflected like the SGJP lemma it resembles most (guess.py). The
 models are the SGJP lemmas the build itself expanded, plus the SGJP lemmas of the ``--models``
 files: a headword list (``lemma`` or ``lemma<TAB>pos``; the part of speech is not used). A
 model's own forms are not admitted: a model only lends its paradigm. A line that is no SGJP
@@ -15,6 +15,8 @@ from typing import Iterable, NamedTuple
 
 from build_tools.model import Rejection
 
+from .sgjp import analyse, generate
+
 EXAMPLES = 4
 EXAMPLE_CHARS = 40      # an example line is cut to this (a hostile file may hold a line of megabytes)
 
@@ -28,16 +30,14 @@ class GivenModels(NamedTuple):
 
 def sgjp_lemma(word: str) -> bool:
     """Is the word an SGJP lemma of a common word, one the guesser can take as a model?"""
-    from build_tools.expand_pl import _analyse, _generate
-
     if not word.isalpha() or not word.islower():
         return False
     try:
         # analysis is cheap and finds most lemmas; generation (what a model's paradigm is made
-        # of, guess_pl.paradigms) decides the rest (SGJP analyses nieusłyszenie as a form of usłyszeć)
-        if any(a[2][2] != "ign" and a[2][1].split(":", 1)[0] == word for a in _analyse(word)):
+        # of, guess.paradigms) decides the rest (SGJP analyses nieusłyszenie as a form of usłyszeć)
+        if any(a[2][2] != "ign" and a[2][1].split(":", 1)[0] == word for a in analyse(word)):
             return True
-        return any(r[2] != "ign" and r[1].split(":", 1)[0] == word for r in _generate(word))
+        return any(r[2] != "ign" and r[1].split(":", 1)[0] == word for r in generate(word))
     except Exception:       # Morfeusz raises on odd input (several words): no model
         return False
 

@@ -20,7 +20,7 @@ PLURAL_OBLIQUE = {"ů", "ům", "y", "ech", "ích", "ové", "í", "emi", "ěmi", 
 
 
 def _rows():
-    text = resources.files(__package__).joinpath("data", "unflagged.tsv").read_text(encoding="utf-8")
+    text = resources.files("build_tools.czech").joinpath("data", "unflagged.tsv").read_text(encoding="utf-8")
     for line in text.splitlines():
         if line.strip() and not line.startswith("#"):
             yield line.split("\t")

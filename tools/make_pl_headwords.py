@@ -1,8 +1,8 @@
 """Regenerate the shipped Polish headword lists (one-off data-preparation tool; the build itself
 only reads the lists).
 
-    python -m build_tools.make_pl_headwords --dic data/pl/pl_PL.dic -o data/pl/headwords.txt
-    python -m build_tools.make_pl_headwords \
+    python -m tools.make_pl_headwords --dic data/pl/pl_PL.dic -o data/pl/headwords.txt
+    python -m tools.make_pl_headwords \
         --word-list ../shared/data/polish/pl_sjp_growy_lexica_subset_2020.txt \
         --known data/pl/headwords.txt -o data/pl/headwords-sjp-growy.txt \
         --guessed-output data/pl/headwords-sjp-growy-guessed.txt
@@ -37,7 +37,7 @@ a held-out recall as well: a build from the lemmas of one half of the list only,
 measured on the other half.
 
 With --guessed-output, a third list holds lemmas by analogy for the list's words that SGJP does
-not know at all (``guessed_lemmas_of_words``: the inverse of guess_pl, preferring a lemma that
+not know at all (``guessed_lemmas_of_words``: the inverse of polish/guess.py, preferring a lemma that
 explains several words of the list); only lemmas are written, the build guesses their paradigms.
 A lemma by analogy need not be a word of the list: each unknown word also proposes the lemmas
 the list's SGJP words of the same ending have (``citation_candidates``: blankuje, blankuj ->
@@ -53,21 +53,16 @@ from pathlib import Path
 from build_tools.tags import COMMON_NAME_CLASSES
 
 
-_ANA = None
-
-
 def _lemmas_of_each(forms: list[str]) -> list[tuple[str, frozenset[str]]]:
     """(form, the common lemmas of its first segment) for each of FORMS: not abbreviations,
     agglutinates, punctuation or proper names."""
-    global _ANA
-    if _ANA is None:
-        import morfeusz2
+    from build_tools.polish import sgjp
 
-        _ANA = morfeusz2.Morfeusz(expand_tags=False)
+    ana = sgjp.analyser()
     out = []
     for form in forms:
         heads = set()
-        for start, _end, (_f, lemma, tag, names, _q) in _ANA.analyse(form):
+        for start, _end, (_f, lemma, tag, names, _q) in ana.analyse(form):
             if start != 0 or tag == "ign" or tag.startswith(("brev", "aglt", "interp")):
                 continue
             head = lemma.split(":", 1)[0]
@@ -132,7 +127,7 @@ def attested_lemmas_of_words(words: list[str], workers: int = 2, *, density: flo
         density = list_density(words, cited)
     by_forms: set[str] = set()
     if density < COMPLETE_LIST:
-        from build_tools.expand_pl import expand_lemma
+        from build_tools.polish.paradigms import expand_lemma
 
         cited = {h for h in cited if h in listed}
         sole = Counter(next(iter(heads)) for heads in each.values() if len(heads) == 1)
@@ -181,7 +176,7 @@ def list_density(words: list[str], lemmas, sample: int = 100) -> float:
     CRC-32 is 0 modulo SAMPLE."""
     import zlib
 
-    from build_tools.expand_pl import expand_lemma
+    from build_tools.polish.paradigms import expand_lemma
 
     listed = set(words)
     lengths = range(min(map(len, listed), default=0), max(map(len, listed), default=0) + 1)
@@ -196,9 +191,9 @@ def list_density(words: list[str], lemmas, sample: int = 100) -> float:
 
 def unknown_words(words: list[str]) -> list[str]:
     """The words whose first segment Morfeusz 2 (SGJP) analyses only as ``ign``."""
-    import morfeusz2
+    from build_tools.polish import sgjp
 
-    ana = morfeusz2.Morfeusz(expand_tags=False)
+    ana = sgjp.analyser()
     out = []
     for w in words:
         first = [r for r in ana.analyse(w) if r[0] == 0]
@@ -272,9 +267,9 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
                             share: float = GUESS_SHARE, density: float = 1.0
                             ) -> tuple[list[str], dict[str, int]]:
     """Lemmas by analogy for the WORDS SGJP does not know (``unknown_words``; those in EXCLUDE,
-    the Hunspell entries' words, are left to the --hunspell pass): the inverse of guess_pl.
+    the Hunspell entries' words, are left to the --hunspell pass): the inverse of polish/guess.py.
     Each such word W is a candidate lemma; the build would guess its paradigm from MODEL_LEMMAS
-    (guess_pl.guess, headword only, as for a headword-list entry), and the candidate explains
+    (polish.guess.guess, headword only, as for a headword-list entry), and the candidate explains
     the unknown words that paradigm makes. Candidates are taken greedily, the one explaining
     most unknown words first (of those, the one with the larger share of its forms on the
     list), while they explain a word not yet explained, and kept when at least SHARE x DENSITY
@@ -284,8 +279,8 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
     word explained by nothing else is its own lemma (the build's guess decides how it
     inflects: an uncertain guess admits the headword alone). The lemmas ``citation_candidates``
     proposes are candidates too, after a word of the list that explains as many."""
-    from build_tools import guess_pl
-    from build_tools.expand_pl import expand_lemma
+    from build_tools.polish import guess as guess_pl
+    from build_tools.polish.paradigms import expand_lemma
 
     listed = set(words)
     lengths = range(min(map(len, listed), default=0), max(map(len, listed), default=0) + 1)
@@ -352,12 +347,11 @@ def guessed_lemmas_of_words(words: list[str], model_lemmas, exclude=frozenset(),
 
 
 def headwords_from_dic(dic: Path, workers: int = 2) -> tuple[list[str], dict[str, int]]:
-    import morfeusz2
-
     from build_tools.hunspell import expand_word, read_aff, read_dic
+    from build_tools.polish import sgjp
     from build_tools.sources import aff_path_for
 
-    gen = morfeusz2.Morfeusz(generate=True, expand_tags=False)
+    gen = sgjp.generator()
     aff = read_aff(aff_path_for(dic))
     out: set[str] = set()
     forms: set[str] = set()

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import tables as irregular
-from .flagless import (adverb_of_adjective, animate_plural_variant, collective_numeral, deictic_demonstrative,
+from .. import tables as irregular
+from ..tagger import tag_short
+from .rules import (adverb_of_adjective, animate_plural_variant, collective_numeral, deictic_demonstrative,
                        forms_of_other_headwords, ordinal_adverb, reviewed_words, short_adjective,
                        third_plural_variant)
-from .tagger import tag_short
 
 
 @dataclass
@@ -165,7 +165,7 @@ CLASSIFIERS = (
     ("present-line", _present),                         # musím beside muset (finite.py)
     ("nul-participle", _nul_participle),                # kliknul beside kliknout
     ("linked-infinitive", _linked_infinitive),          # říci, říct (data/verb_links.tsv)
-    ("flagless-noun", _noun),                           # dům, domu, domy (unflagged.py)
+    ("flagless-noun", _noun),                           # dům, domu, domy (nouns.py)
     ("comparative-adverb", _comparative_adverb),        # déle/E, více/E
     ("short-comparative-adverb", _short_comparative_adverb),  # spíš beside spíše/E
     ("reviewed-only", _reviewed_only),                  # in a reviewed list: nothing more

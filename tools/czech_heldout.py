@@ -10,7 +10,7 @@ removed from it, so that every one is inflected by analogy.
   reference does not list for that lemma at all (under any tag: the tables shift persons and tenses,
   adoptuješ is filed as a past form; register variants such as adoptuju are not counted).
 
-    python -m build_tools.czech.heldout --shared ../shared [--share 3] [--examples 10] [--misses FILE]
+    python -m tools.czech_heldout --shared ../shared [--share 3] [--examples 10] [--misses FILE]
 
 `--misses FILE` writes every missed slot of both measurements, one per line
 (`full|removed<TAB>lemma/class: form<TAB>what the expansion gives the lemma in that class`).
@@ -26,11 +26,12 @@ import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from ..model import HeadwordEntry, Reading
-from .dictionary import CzechDictionary
-from .driver import _resolve, kept, mark_guessed
-from .expand import expand_entry
-from .quality import UNIMORPH_FILES, class_of_tag, load_reference
+from build_tools.model import HeadwordEntry, Reading
+from build_tools.czech.dictionary import CzechDictionary
+from build_tools.czech.driver import _resolve, kept, mark_guessed
+from build_tools.czech.links import linked_headwords
+from build_tools.czech.expand import expand_entry
+from tools.czech_quality import UNIMORPH_FILES, class_of_tag, load_reference
 
 def reference(shared: Path) -> dict[str, dict[str, set[str]]]:
     """lemma -> form class -> forms, from all the UniMorph tables (quality.load_reference); under the
@@ -73,9 +74,10 @@ def measure(lemmas: list[str], ref, dic: CzechDictionary, known: dict | None = N
     variants: dict = defaultdict(lambda: defaultdict(set))     # register variants (COL, LIT)
     guessed = set()
     unclassified = []
+    linked = linked_headwords(dic)
     for i, lemma in enumerate(lemmas, 1):
         # as the build expands a headword-list entry, with the engine's own tags (register markers kept)
-        for head, flags, model, keep in _resolve(HeadwordEntry(lemma, "heldout", i), dic, headwords=True):
+        for head, flags, model, keep in _resolve(HeadwordEntry(lemma, "heldout", i), dic, True, linked):
             if flags is None:
                 unclassified.append(head)
                 continue

@@ -1,0 +1,178 @@
+"""What a new user meets in the first ten minutes, one row per inconsistency that stopped one: local and
+client commands print the same, every command taking words reads stdin when none is given, --json on
+every client call, options accepted after their command, players by name or number, --version on both
+commands, '-' for stdin, and tiles put on a board without the rules of a play (--place)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from build_tools.cli import main as build_main
+from lexicon_service.cli import main
+from lexicon_service.server import create_server
+from test_service import lexicon_dir  # noqa: F401 (fixture)
+
+
+@pytest.fixture(scope="module")
+def address(lexicon_dir, tmp_path_factory):  # noqa: F811
+    srv, port = create_server("localhost:0", lexicon_dir, workers=4,
+                              games_db=str(tmp_path_factory.mktemp("games") / "games.db"))
+    srv.start()
+    yield f"localhost:{port}"
+    srv.stop(None).wait()   # its store and lexicons closed: a later in-process build forks only without threads
+
+
+class Cli:
+    def __init__(self, capsys, monkeypatch, lexicons, address):
+        self.capsys, self.monkeypatch, self.lexicons, self.address = capsys, monkeypatch, str(lexicons), address
+
+    def run(self, *argv, stdin: str = "", command=main):
+        self.monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8"))
+        try:
+            code = command(list(argv))
+        except SystemExit as exc:       # argparse's own errors and --version
+            code = exc.code
+        out, err = self.capsys.readouterr()
+        return code, out, err
+
+    def local(self, *argv, **kw):
+        return self.run(*argv, "--lexicons", self.lexicons, **kw)
+
+    def client(self, *argv, **kw):
+        return self.run("client", "--address", self.address, *argv, **kw)
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch, lexicon_dir, address):  # noqa: F811
+    return Cli(capsys, monkeypatch, lexicon_dir, address)
+
+
+def check_reads_stdin_and_prints_as_local(cli):
+    local = cli.local("check", "-l", "pl-scrabble", stdin="żółw\nzółw\n")
+    remote = cli.client("check", "-l", "pl-scrabble", stdin="żółw\nzółw\n")
+    assert local == (1, "żółw\tvalid\nzółw\tinvalid\n", "")
+    assert remote[:2] == local[:2]
+    assert cli.client("check", "-l", "pl-scrabble", "kot", "żółw")[:2] == (0, "kot\tvalid\nżółw\tvalid\n")
+    code, out, _ = cli.client("check", "-l", "pl-scrabble", "--verdict-only", "kot", "koto")
+    assert (code, out) == (1, "play NOT acceptable\n")
+
+
+def explain_takes_several_words_and_stdin(cli):
+    local = cli.local("explain", "-l", "pl-scrabble", "kot", "koto")
+    assert local[0] == 1 and local[1].startswith("kot\theadword ") and local[1].endswith(
+        "koto: invalid (not in lexicon pl-scrabble)\n")
+    assert cli.client("explain", "-l", "pl-scrabble", "kot", "koto")[:2] == local[:2]
+    assert cli.local("explain", "-l", "pl-scrabble", stdin="kot\nkoto\n")[:2] == local[:2]
+    assert cli.client("explain", "-l", "pl-scrabble", stdin="kot\nkoto\n")[:2] == local[:2]
+    code, out, _ = cli.local("explain", "-l", "pl-scrabble", "--json", "kot", "koto")
+    assert code == 1 and [json.loads(line)["valid"] for line in out.splitlines()] == [True, False]
+
+
+def _create(cli, *before) -> dict:
+    code, out, err = cli.client(*before, "game", "create", "-l", "pl-scrabble", "Ann", "Bob", "--seed", "7",
+                                *(() if before else ("--json",)))
+    assert code == 0, err
+    return json.loads(out)
+
+
+def json_on_every_client_call(cli):
+    for before in ((), ("--json",)):       # before the call or after it
+        created = _create(cli, *before)
+        assert created["gameId"] and len(created["playerTokens"]) == 2
+    gid, ann = created["gameId"], created["playerTokens"][0]
+    code, out, _ = cli.client("game", "show", gid, f"--game-token={ann}", "--json")
+    assert code == 0 and json.loads(out)["players"][0]["name"] == "Ann"
+    code, out, _ = cli.client("game", "record", gid, "--json", f"--game-token={ann}")
+    assert code == 0 and "gcg" in json.loads(out)
+    code, out, _ = cli.client("check", "-l", "pl-scrabble", "kot", "--json")
+    assert code == 0 and json.loads(out)["acceptable"] is True
+
+
+def options_after_the_action(cli):
+    # tokens are given as --game-token=T: one may start with '-', which argparse would take for an option
+    created = _create(cli)
+    gid, ann = created["gameId"], created["playerTokens"][0]
+    after = cli.client("game", "show", gid, f"--game-token={ann}")
+    before = cli.client("game", f"--game-token={ann}", "show", gid)
+    assert after[0] == 0 and after == before and "your rack:" in after[1], after
+    assert cli.client("lexicons", "--timeout", "5")[0] == 0
+
+
+def players_by_name_or_number(cli):
+    created = _create(cli)
+    gid, director = created["gameId"], created["directorToken"]
+    code, out, err = cli.client("game", "adjust", gid, "Bob", "-3", "--reason", "late", f"--game-token={director}",
+                                "--json")
+    assert code == 0, err
+    assert [p.get("score", 0) for p in json.loads(out)["game"]["players"]] == [0, -3]
+    code, out, _ = cli.client("game", "adjust", gid, "0", "2", "--reason", "x", f"--game-token={director}", "--json")
+    assert code == 0 and [p.get("score", 0) for p in json.loads(out)["game"]["players"]] == [2, -3]
+    code, _, err = cli.client("game", "adjust", gid, "Eve", "1", "--reason", "x", f"--game-token={director}")
+    assert code == 2 and "Eve" in err and "Ann, Bob" in err
+
+
+def version_on_both_commands(cli):
+    for command, name in ((main, "lexicon-service"), (build_main, "lexicon-build")):
+        code, out, _ = cli.run("--version", command=command)
+        assert code == 0 and out.startswith(f"{name} ")
+
+
+def build_reads_a_list_from_stdin(cli, tmp_path):
+    # a process of its own: a build forks (its trie), and this process runs the server's threads
+    out = tmp_path / "w.lex"
+    built = subprocess.run([sys.executable, "-m", "build_tools.cli", "--rules", "pl-scrabble", "--words", "-",
+                            "--workers", "1", "-o", str(out)], input="kot\npies\n", capture_output=True, text=True,
+                           timeout=120, close_fds=False)
+    assert built.returncode == 0, built.stderr
+    assert cli.run("check", "-l", str(out), "kot", "pies", "kotx")[:2] == (1, "kot\tvalid\npies\tvalid\nkotx\tinvalid\n")
+    code, _, err = cli.run("--rules", "pl-scrabble", "--words", "-", "--headwords", "-", "-o", str(out),
+                           command=build_main)
+    assert code == 2 and "once" in err
+
+
+def a_polish_build_speaks_before_morfeusz_loads(cli, tmp_path):
+    # its first progress bar comes after Morfeusz has loaded (6-13 s on a busy machine), nothing before it
+    (tmp_path / "heads.txt").write_text("kot\n", encoding="utf-8")
+    built = subprocess.run([sys.executable, "-m", "build_tools.cli", "--rules", "pl-scrabble", "--headwords",
+                            str(tmp_path / "heads.txt"), "--workers", "1", "-o", str(tmp_path / "h.lex")],
+                           capture_output=True, text=True, timeout=300, close_fds=False)
+    assert built.returncode == 0, built.stderr
+    first = built.stderr.splitlines()[0]
+    assert first == (f"lexicon-build: building {tmp_path / 'h.lex'} for rule set pl-scrabble; loading Morfeusz 2 "
+                     "(SGJP) first, which takes about 10 s")
+
+
+def tiles_placed_without_the_rules_of_a_play(cli):
+    # RULES.md: T at C1 and M at G1, then 1A WY.ĘŻA.Y scores 225 (single tiles off the centre: not a first play)
+    place = ("--place", "C1 T", "--place", "G1 M")
+    code, out, _ = cli.run("validate", "-r", "pl-scrabble", *place, "1A WY.ĘŻA.Y")
+    assert code == 0 and out.startswith("1A WY.ĘŻA.Y: valid, 225 points")
+    assert cli.client("score", "-r", "pl-scrabble", *place, "1A WY.ĘŻA.Y")[:2] == (code, out)
+    code, _, err = cli.run("validate", "-r", "pl-scrabble", "--setup", "C1 T", "1A WY.ĘŻA.Y")
+    assert code == 2 and "--place" in err
+    code, _, err = cli.run("validate", "-r", "pl-scrabble", "--place", "C1 T", "--place", "C1 M", "8H KOT")
+    assert code == 2 and "--place 'C1 M'" in err
+
+
+CASES = {
+    "client check reads stdin, prints as check": check_reads_stdin_and_prints_as_local,
+    "explain takes several words and stdin": explain_takes_several_words_and_stdin,
+    "--json on every client call (game create)": json_on_every_client_call,
+    "options after the action (game show ID --game-token T)": options_after_the_action,
+    "game adjust: a player by name or number": players_by_name_or_number,
+    "--version on lexicon-build and lexicon-service": version_on_both_commands,
+    "lexicon-build --words - reads stdin": build_reads_a_list_from_stdin,
+    "validate --place: tiles without first-play rules": tiles_placed_without_the_rules_of_a_play,
+    "a Polish build speaks before Morfeusz loads": a_polish_build_speaks_before_morfeusz_loads,
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_cli_consistency(case, cli, tmp_path):
+    test = CASES[case]
+    test(cli, tmp_path) if test.__code__.co_argcount == 2 else test(cli)
