@@ -25,7 +25,7 @@ from lexicon_service.rules import Board, validate_move
 LETTERS = {"pl-scrabble": ["A", "E", "I", "O", "K", "T", "Ż", "Z"],
            "cs-scrabble": ["A", "O", "K", "T", "Ř", "E", "Q", "W"],     # Q, W: only a blank shows them
            "cs-kriskros": ["A", "O", "CH", "C", "H", "K", "T", "Á"]}
-EXTRA = {"pl-scrabble": ["kot", "koty", "kota", "tok"],
+EXTRA = {"pl-scrabble": ["kot", "koty", "kota", "tok", "żak", "aż"],
          "cs-scrabble": ["kot", "koty", "wok", "qat"],
          "cs-kriskros": ["chata", "kot", "koty", "cech", "kotouchat", "takto"]}
 
@@ -286,3 +286,15 @@ def test_answers_are_bounded(lexicons):
     assert info.value.field == "limit"
     best = generate_moves(lex.rule_set, None, "KOTA??AO", lex, limit=3)
     assert len(best) == 3 and best[0].score >= best[1].score >= best[2].score
+
+
+def test_no_more_copies_of_a_tile_than_the_set_holds(lexicons):
+    """Polish has one Ż: with one on the board, a rack's Ż (a client's mistake) makes no play, as
+    validate_move refuses it (TILE_COUNT_EXCEEDED); a blank may still show Ż."""
+    lex = lexicons["pl-scrabble"]
+    rs = lex.rule_set
+    board = Board.from_rows(rs, ["." * 15] * 7 + [".......ŻAK....."] + ["." * 15] * 7)
+    moves = _plays(generate_moves(rs, board, "ŻA?", lex))
+    assert moves and all("Ż" in m.leave for m in moves)
+    assert any("ż" in m.play for m in moves)
+    assert sorted(moves, key=lambda m: m.play) == sorted(reference_moves(rs, board, "ŻA?", lex), key=lambda m: m.play)

@@ -731,7 +731,7 @@ static void run_all(Gen *g) {
         }
 }
 
-/* generate(arcs, n_tiles, rows, cols, lm, wm, pts, blank_mask, bingo_tiles, bingo_bonus, min_len, first_cover,
+/* generate(arcs, n_tiles, rows, cols, lm, wm, pts, bag, blank_mask, bingo_tiles, bingo_bonus, min_len, first_cover,
  *          first_min_tiles, must_connect, forbid_dup, board, rack, mode, limit, min_main_len, must_use,
  *          must_contain, deadline)
  * mode 0: sorted list of (score, down, row, col, tiles bytes, n_new), at most `limit` (0 = all;
@@ -739,13 +739,13 @@ static void run_all(Gen *g) {
  * mode 1: the number of moves; mode 2: whether there is one. Raises TimeoutError past `deadline`
  * (time.monotonic() seconds; <= 0: none). */
 static PyObject *generate(PyObject *self, PyObject *args) {
-    Py_buffer arcs, lm, wm, pts, board, rack, must_use, must_contain;
+    Py_buffer arcs, lm, wm, pts, bag, board, rack, must_use, must_contain;
     int rows, cols, bingo_tiles, bingo_bonus, min_len, first_cover, first_min_tiles, must_connect, forbid_dup;
     int mode, min_main_len, n_tiles;
     unsigned long long blank_mask;
     Py_ssize_t limit;
     double deadline;
-    if (!PyArg_ParseTuple(args, "y*iiiy*y*y*Kiiiiiiiy*y*iniy*y*d", &arcs, &n_tiles, &rows, &cols, &lm, &wm, &pts,
+    if (!PyArg_ParseTuple(args, "y*iiiy*y*y*y*Kiiiiiiiy*y*iniy*y*d", &arcs, &n_tiles, &rows, &cols, &lm, &wm, &pts, &bag,
                           &blank_mask, &bingo_tiles, &bingo_bonus, &min_len, &first_cover, &first_min_tiles,
                           &must_connect, &forbid_dup, &board, &rack, &mode, &limit, &min_main_len,
                           &must_use, &must_contain, &deadline))
@@ -753,7 +753,7 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Gen *g = NULL;
     if (rows < 1 || cols < 1 || rows > MAX_DIM || cols > MAX_DIM || lm.len != rows * cols || wm.len != rows * cols
-        || board.len != rows * cols || pts.len != MAX_TILES + 1 || rack.len != MAX_TILES + 1
+        || board.len != rows * cols || pts.len != MAX_TILES + 1 || bag.len != MAX_TILES + 1 || rack.len != MAX_TILES + 1
         || (must_use.len && must_use.len != MAX_TILES + 1) || must_contain.len > MAX_DIM || mode < 0 || mode > 2
         || limit < 0 || limit > MAX_LISTED || arcs.len < 4 || arcs.len % 4 || n_tiles < 1 || n_tiles > MAX_TILES) {
         PyErr_SetString(PyExc_ValueError, "generate: bad arguments");
@@ -789,6 +789,14 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     g->must_contain_len = (int)must_contain.len;
     memcpy(g->must_contain, must_contain.buf, must_contain.len);
     for (int t = n_tiles + 1; t <= MAX_TILES; t++) g->rack[t] = 0;
+    /* no more copies of a tile than the set holds beside those on the board (validate_move refuses more) */
+    int on_board[MAX_TILES + 1] = {0};
+    for (int i = 0; i < rows * cols; i++)
+        if (B[i]) on_board[(B[i] & SQ_BLANK) ? 0 : (B[i] & SQ_TILE)]++;
+    for (int t = 0; t <= MAX_TILES; t++) {
+        int left = ((const uint8_t *)bag.buf)[t] - on_board[t];
+        if (g->rack[t] > left) g->rack[t] = (uint8_t)(left > 0 ? left : 0);
+    }
     for (int t = 1; t <= n_tiles; t++) if (g->rack[t]) g->rack_mask |= 1ull << t;
     g->max_moves = MAX_LISTED;
     if (mode == 0 && limit > 0) {
@@ -825,7 +833,7 @@ static PyObject *generate(PyObject *self, PyObject *args) {
 done:
     if (g) free(g->moves);
     free(g);
-    PyBuffer_Release(&arcs); PyBuffer_Release(&lm); PyBuffer_Release(&wm); PyBuffer_Release(&pts);
+    PyBuffer_Release(&arcs); PyBuffer_Release(&lm); PyBuffer_Release(&wm); PyBuffer_Release(&pts); PyBuffer_Release(&bag);
     PyBuffer_Release(&board); PyBuffer_Release(&rack); PyBuffer_Release(&must_use); PyBuffer_Release(&must_contain);
     return result;
 }
