@@ -202,3 +202,20 @@ def test_requests_waiting_for_a_thread_are_not_read_and_decoded_all_at_once(monk
     finally:
         release.set()
         server.stop()
+
+
+def test_a_body_answered_unread_is_dropped_and_the_next_request_on_the_connection_is_answered():
+    # the read-ahead bound paused reading again while the rest of such a body was being dropped: the
+    # connection hung
+    async def refuse(request):
+        await asyncio.sleep(0.3)  # the body arrives meanwhile, beyond what is read ahead
+        return PlainTextResponse("no", status_code=400)
+
+    app = Starlette(routes=[Route("/refuse", refuse, methods=["POST"]), Route("/", _app().routes[0].endpoint)])
+    server = HttpServer(app, "127.0.0.1:0").start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=5) as client:
+            assert client.post("/refuse", content=b"x" * 200_000).status_code == 400
+            assert client.get("/").text == "hello"  # the same kept-alive connection
+    finally:
+        server.stop()

@@ -96,7 +96,8 @@ class _LimitedProtocol(HttpToolsProtocol):
 
     def on_body(self, body: bytes) -> None:
         super().on_body(body)
-        if len(self.cycle.body) > READ_AHEAD_BYTES:  # the app has not taken it: read no further
+        # the app has not taken it: read no further (once answered, the rest of the body is read and dropped)
+        if not self.cycle.response_complete and len(self.cycle.body) > READ_AHEAD_BYTES:
             self.flow.pause_reading()
 
     def on_message_begin(self) -> None:
