@@ -61,6 +61,18 @@ def name_candidates(adjective: str) -> list[str]:
     return out
 
 
+def irregular_name_candidates(adjective: str) -> list[str]:
+    """Lowercase place names of the irregular derivations, tried when the regular ones find no place:
+    -ecký added to the bare stem (Most -> mostecký, Ústí -> ústecký) and -sk + -ský (Novosibirsk ->
+    novosibirský)."""
+    if adjective.endswith("ecký"):
+        b = adjective[:-4]
+        return [b, b + "í"]
+    if adjective.endswith("ský"):
+        return [adjective[:-3] + "sk"]
+    return []
+
+
 def _without_inserted_vowel(stem: str) -> str | None:
     """The stem without the e/ě before its last consonant (brněn- -> brn-, neger- -> negr-), or None."""
     if len(stem) > 4 and stem[-2:-1] in ("e", "ě") and stem[-1] not in VOWELS:
@@ -93,26 +105,93 @@ def _common_word_stems(adjective: str) -> list[str]:
 
 
 def place_of(adjective: str, dic) -> str | None:
+    """The capitalised place name a -ský/-cký adjective headword derives from (place_of_single_word),
+    or its second part's (compound_place_of: staropražský, českobudějovický); None otherwise."""
+    return place_of_single_word(adjective, dic) or compound_place_of(adjective, dic)
+
+
+def place_of_single_word(adjective: str, dic) -> str | None:
     """The capitalised place name a -ský/-cký adjective headword derives from, when it is a place-name
     adjective (not a country, continent, nation or language adjective); None otherwise. An adjective
-    that may as well derive from a common word of the dictionary (táborský: tábor; ostrovský: ostrov)
-    is not taken (precision first)."""
+    that may as well derive from a common word of the dictionary that is a person, an animal or no
+    noun (rybářský: rybář; dvorský: dvůr) is not taken (precision first); an inanimate common noun
+    spelled like the place does not stand in the way (táborský: Tábor, beside tábor and táborový).
+    The irregular derivations are tried only when the regular ones reach no place name."""
     if not adjective.endswith(("ský", "cký")) or len(adjective) < 6:
         return None
-    cands = name_candidates(adjective)
+    regular = name_candidates(adjective)
+    if any(c[:1].upper() + c[1:] in dic.place_names for c in regular):
+        return _place_among(adjective, regular, dic)
+    if any(c in dic.flagged and _common_word_of_its_own(c, dic) for c in regular):
+        return None                                  # milenecký: milenec, not Milena
+    return _place_among(adjective, irregular_name_candidates(adjective), dic)
+
+
+def _place_among(adjective: str, cands: list[str], dic) -> str | None:
     found = [(c, c[:1].upper() + c[1:]) for c in cands]
     found = [(c, name) for c, name in found if name in dic.place_names]
     if not found:
         return None
     if any(c.endswith(COUNTRY_ENDINGS) or name in countries() for c, name in found):
         return None                                  # český, polský, norský, americký, kanadský
-    if any(c in dic.flagged for c, _name in found) \
-            or any(w in dic.entries for c in cands if c[-1] not in VOWELS for w in _lengthened(c)) \
+    if any(c in dic.flagged and _common_word_of_its_own(c, dic) for c, _name in found) \
+            or any(c in dic.flagged and _names_a_person(c, dic) for c in cands) \
+            or any(_common_word_of_its_own(w, dic) for c in cands if c[-1] not in VOWELS for w in _lengthened(c)) \
             or any(w in dic.flagged for w in _common_word_stems(adjective)):
-        return None                                  # táborský, dvorský, lesnický, negerský, kubický
+        return None                                  # rybářský, dvorský, lesnický, negerský, kubický
     for _c, name in found:
-        if any(_declines_as_place(name, f) for f in dic.place_names[name]):
+        if any(_declines_as_place(name, f) for f in dic.place_names[name]) and not _womans_name(name, dic):
             return name
+    return None
+
+
+def _womans_name(name: str, dic) -> bool:
+    """A feminine -a name that the dictionary also declines as a person (P, V: Jana/PVZQ, Martina,
+    Petra) beside a man's name without the -a (Jan/PV, Martin, Petr): it declines like a feminine
+    place name (Ostrava/ZQ), but names a person. Praha/ZQ, Lima/ZQ have no person flag."""
+    if not name.endswith("a"):
+        return False
+    def person(word: str) -> bool:
+        return any((g := noun_gender(word, f)) and "ANIM" in g for fl in dic.place_names.get(word, ()) for f in fl)
+    return person(name) and person(name[:-1])
+
+
+def _common_word_of_its_own(word: str, dic) -> bool:
+    """Whether the lowercase word a -ský/-cký adjective derives from may be the adjective's own source,
+    not the place name spelled alike: a person or animal (rybář/U -> rybářský: persons form -ský
+    adjectives), a word that is no noun or a line without flags (dvůr -> dvorský). An inanimate common noun is not (most/HR, tábor/LR,
+    plzeň/Z, ústí/S: things form -ní/-ový adjectives, mostní, táborový; their -ský/-cký adjective is
+    the town's: mostecký, táborský, plzeňský, ústecký)."""
+    lines = dic.flags_of(word)
+    if lines is None:
+        return False
+    genders = [noun_gender(word, f) for fl in lines for f in fl]
+    genders = [g for g in genders if g]
+    return not genders or any("ANIM" in g for g in genders)
+
+
+def _names_a_person(word: str, dic) -> bool:
+    """A declension flag of the word gives an animate noun (rybář/U: rybářský, beside a village Rybáře)."""
+    return any((g := noun_gender(word, f)) and "ANIM" in g for fl in dic.flags_of(word) or () for f in fl)
+
+
+def compound_place_of(adjective: str, dic) -> str | None:
+    """The place name behind a compound adjective of a two-word name or a part of a place: a first part
+    that is an adjective's stem + -o (staro-: starý, česko-: český, horno-: horní) and a second part
+    that is itself an adjective of the dictionary and a place-name adjective (staropražský,
+    českobudějovický, velkomeziříčský). The longest second part in the dictionary decides
+    (kvazipolitický: politický, not a place's, though litický is), and
+    an adjective whose whole stem is a common word is not a compound (pivovarský: pivovar)."""
+    if any(c in dic.flagged for c in name_candidates(adjective)):
+        return None
+    for i in range(4, len(adjective) - 5):
+        tail = adjective[i:]
+        if tail not in dic.entries:
+            continue
+        first = adjective[: i - 1]
+        if adjective[i - 1] in "oé" and any(first + e in dic.entries for e in ("ý", "í", "ský", "cký")):
+            return place_of_single_word(tail, dic)
+        return None
     return None
 
 
