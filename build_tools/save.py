@@ -33,7 +33,7 @@ from lexicon_service.lexicon_format import (
     file_entry_of,
     is_lexicon_file,
     is_manifest,
-    json_bytes,
+    listed_files,
     manifest_bytes,
     move_graph_bytes,
     tables_bytes as encode_tables,
@@ -181,14 +181,13 @@ def add_move_graph(path: str | os.PathLike) -> Path:
     root = Path(path)
     with load_lexicon(root) as lexicon:
         data = move_graph_bytes(lexicon.keys(), lexicon.rule_set)
-    manifest = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+        manifest = lexicon.manifest
     tmp_graph = root / f"{MOVE_GRAPH}.tmp-{os.getpid()}"
     tmp_manifest = root / f"{MANIFEST}.tmp-{os.getpid()}"
     try:
         entry = _write(tmp_graph, data)
         os.rename(tmp_graph, root / MOVE_GRAPH)
-        manifest["files"] = dict(manifest["files"], **{MOVE_GRAPH: entry})
-        _write(tmp_manifest, json_bytes(manifest))
+        _write(tmp_manifest, manifest_bytes(manifest, dict(listed_files(root, manifest), **{MOVE_GRAPH: entry})))
         os.rename(tmp_manifest, root / MANIFEST)
     finally:
         for tmp in (tmp_graph, tmp_manifest):

@@ -28,6 +28,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     FORMAT_VERSION,
     FORMS,
     HEADWORDS,
+    MOVE_GRAPH,
     NAME_RE,
     OPTIONAL_FILES,
     READINGS,
@@ -49,7 +50,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     verify_entry,
     verify_files,
 )
-from lexicon_service.movegen.graph import FILE_NAME as MOVE_GRAPH
+
 
 MAX_FILE_BYTES = 4 << 30  # no lexicon file is this large; a bigger one is not read
 
