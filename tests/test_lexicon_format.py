@@ -8,21 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from build_tools.cli import main as build_main
 from lexicon_service import lexicon_format as fmt
 from lexicon_service.lexicon import load_lexicon
+from tests.lexicon_helpers import build_word_list_lexicon
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    d = tmp_path_factory.mktemp("lex")
-    words = d / "w.txt"
-    words.write_text("kot\nkoty\npies\n", encoding="utf-8")
-    out = d / "small.lex"
-    assert build_main(["--rules", "pl-scrabble", "--quiet", "--words", str(words), "-o", str(out)]) == 0
-    return out, words
+    out = build_word_list_lexicon(tmp_path_factory.mktemp("lex"), "kot\nkoty\npies\n")
+    return out, out.parent / "w.txt"
 
 
 def test_worked_example_of_the_docstring():
