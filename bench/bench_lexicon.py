@@ -122,8 +122,8 @@ def recall(lex, shared: Path, misses_out: Path) -> dict:
     for k in short:
         if k not in listed:
             rs = lex.explain(k)
-            src = ("guessed" if any(r.rule == "guessed" for r in rs) else "neuter-fused"
-                   if _only_neuter_fused(rs) else "hunspell-affix"
+            src = ("neuter-fused" if _only_neuter_fused(rs) else "guessed"
+                   if any(r.rule == "guessed" for r in rs) else "hunspell-affix"
                    if all(r.rule == "hunspell-affix-form" for r in rs) else "sgjp")
             off_by[src] = off_by.get(src, 0) + 1
     return {"total": total, "ok": ok, "scope": scope, "scope_ok": scope_ok, "misses": len(misses),
@@ -132,9 +132,12 @@ def recall(lex, shared: Path, misses_out: Path) -> dict:
 
 
 def _only_neuter_fused(readings) -> bool:
-    return bool(readings) and all(
-        r.rule == "fused-form" and "NEUT" in r.tag.split(";") and ("1" in r.tag.split(";") or "2" in r.tag.split(";"))
-        for r in readings)
+    # a guessed verb's fused forms (biegłom) are the same forms as an SGJP verb's (zrobiłom)
+    def neuter_fused(r) -> bool:
+        tag = r.tag.split(";")
+        return ((r.rule == "fused-form" or r.rule == "guessed" and "FUSED" in tag) and "NEUT" in tag
+                and ("1" in tag or "2" in tag))
+    return bool(readings) and all(map(neuter_fused, readings))
 
 
 def held_out_heads(words: list[str]) -> tuple[list[str], list[str], list[str], dict]:
