@@ -24,7 +24,7 @@ PL_DATA   := $(addprefix build_tools/data/pl/,headwords.txt headwords-sjp-growy.
 
 FUZZ_REQUESTS ?= 200000
 
-.PHONY: install run test e2e chromium bench fuzz quality lexicons proto clean buf-lint buf-breaking clients clients-go
+.PHONY: install run test e2e chromium postgresql bench bench-cluster fuzz quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
 # Installed once per change of pyproject.toml or of the C core; the stamp keeps `make test` fast afterwards.
 $(VENV)/.installed: pyproject.toml lexicon_service/movegen/_core.c
@@ -86,28 +86,45 @@ $(LEXICONS)/cs-kriskros.lex: $(CS_DIC) $(CS_AFF) | $(VENV)/.installed
 run: install lexicons
 	$(VENV)/bin/lexicon-service serve --address $(ADDRESS) --http $(HTTP) --lexicons $(LEXICONS) --workers $(WORKERS)
 
-test: install chromium buf-lint buf-breaking
+test: install chromium postgresql buf-lint buf-breaking
 	$(PY) -m pytest
 
 # Browser tests (tests/e2e): Debian's chromium, headless, driven by Playwright. Screenshots: ./screenshots.
 e2e: install chromium
 	E2E_ARTIFACTS=$(CURDIR)/screenshots $(PY) -m pytest tests/e2e -s
 
-# Installs Debian's chromium when missing and apt-get can (as root), saying so first and showing apt's own
-# lines (about 100 packages); CHROMIUM=no never installs it. Without chromium the browser tests skip.
+# $(call apt_install,PACKAGE,PRESENT-TEST,SWITCH,VALUE,WHAT-FOR,TESTS): installs Debian's PACKAGE when PRESENT-TEST
+# fails and apt-get can (as root), saying so first and showing apt's own lines; SWITCH=no never installs it.
+define apt_install
+	@if $(2); then :; \
+	elif [ "$(4)" = no ]; then echo "$(1): not installed ($(3)=no): $(6) will be skipped"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "$(1): installing Debian's $(1) with apt-get $(5); $(3)=no skips them instead"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(1) \
+	  || echo "$(1): apt-get failed (above): $(6) will be skipped"; \
+	else echo "$(1) is not installed and cannot be (needs root and apt-get): $(6) will be skipped"; fi
+endef
+
+# Debian's chromium (about 100 packages) for the browser tests; CHROMIUM=no: they skip.
 CHROMIUM ?= install
 chromium:
-	@if command -v chromium >/dev/null 2>&1; then :; \
-	elif [ "$(CHROMIUM)" = no ]; then echo "chromium: not installed (CHROMIUM=no): the browser tests will be skipped"; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "chromium: installing Debian's chromium with apt-get (about 100 packages) for the browser tests in tests/e2e; CHROMIUM=no skips them instead"; \
-	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
-	  || echo "chromium: apt-get failed (above): the browser tests will be skipped"; \
-	else echo "chromium is not installed and cannot be (needs root and apt-get): the browser tests will be skipped"; fi
+	$(call apt_install,chromium,command -v chromium >/dev/null 2>&1,CHROMIUM,$(CHROMIUM),(about 100 packages) for the browser tests in tests/e2e,the browser tests)
+
+# The PostgreSQL tests (tests/test_games_postgres.py, and the game tests on both stores) start their own
+# server from Debian's package; POSTGRESQL=no: they skip, each listed with the reason.
+POSTGRESQL ?= install
+postgresql:
+	$(call apt_install,postgresql,ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1,POSTGRESQL,$(POSTGRESQL),for the PostgreSQL game-store tests,the PostgreSQL tests)
 
 # Benchmarks on full data; each script prints its measurements and a ratio to a baseline measured in the same run.
 bench: install lexicons
 	@set -e; for b in bench/bench_*.py; do echo "=== $$b"; $(PY) $$b --shared $(SHARED) --lexicons $(LEXICONS); done
+
+# Two servers on one PostgreSQL behind nginx (deploy/cluster.py): durable moves/s over 400 games through the
+# proxy against raw single-row committed INSERTs on that PostgreSQL, in the same run (docs/deploy.md).
+bench-cluster: install lexicons postgresql
+	@command -v nginx >/dev/null || { echo "bench-cluster: nginx not found (apt-get install nginx)" >&2; exit 1; }
+	$(PY) bench/bench_cluster.py --lexicons $(LEXICONS)
 
 # Fuzz every RPC of a real server on loopback (fields and raw bytes): counts INTERNAL answers
 # (target 0), the worst server CPU for one request and the memory growth of the largest requests.

@@ -1,5 +1,6 @@
 """Suite-wide settings."""
 
+import contextlib
 import os
 
 import pytest
@@ -24,3 +25,55 @@ def _games_database_in_a_temporary_place(tmp_path_factory):
     if "LEXICON_DB" not in os.environ:
         os.environ["LEXICON_DB"] = str(tmp_path_factory.mktemp("games") / "games.db")
     yield
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One PostgreSQL server for the whole session (deploy/local_postgres.py); skipped, with the reason
+    in the summary, where PostgreSQL or psycopg is not installed."""
+    from deploy.local_postgres import SKIP_REASON, PostgresServer, postgres_bin
+
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        pytest.skip(SKIP_REASON)
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e '.[postgres]')")
+    server = PostgresServer(bin_dir)
+    yield server
+    server.destroy()
+
+
+@pytest.fixture
+def postgres_url(postgres_server):
+    """A URL whose tables live in a schema of this test's own."""
+    return postgres_server.fresh_url()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_kind(request):
+    return request.param
+
+
+@pytest.fixture
+def make_store(store_kind, tmp_path, request):
+    """make_store(name="games"): a game store of the parametrised kind; stores made with one name share
+    their games (one SQLite file, one PostgreSQL schema), as servers sharing a database do. Closed after."""
+    made, urls = [], {}
+
+    def make(name="games"):
+        if store_kind == "sqlite":
+            from lexicon_service.games.store import SqliteStore
+
+            store = SqliteStore(tmp_path / f"{name}.db", synchronous="OFF")
+        else:
+            from lexicon_service.games.pgstore import PostgresStore
+
+            if name not in urls:
+                urls[name] = request.getfixturevalue("postgres_server").fresh_url()
+            store = PostgresStore(urls[name])
+        made.append(store)
+        return store
+
+    yield make
+    for store in made:
+        with contextlib.suppress(OSError):  # a test may have closed it (a restart)
+            store.close()

@@ -40,8 +40,10 @@ def clock():
 
 
 @pytest.fixture
-def server(lexicon_dir, tmp_path, clock):
-    srv, port = create_server("localhost:0", lexicon_dir, games_db=str(tmp_path / "games.db"), game_clock=clock)
+def server(lexicon_dir, tmp_path, clock, store_kind, request):
+    """A server on each store: an SQLite file, and PostgreSQL (tests/conftest.py) where installed."""
+    db = str(tmp_path / "games.db") if store_kind == "sqlite" else request.getfixturevalue("postgres_url")
+    srv, port = create_server("localhost:0", lexicon_dir, games_db=db, game_clock=clock)
     srv.start()
     yield srv, port
     srv.stop(None).wait()

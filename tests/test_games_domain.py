@@ -7,17 +7,14 @@ import pytest
 
 from lexicon_service.games.errors import Conflict, Refused
 from lexicon_service.games.service import GameService
-from lexicon_service.games.store import SqliteStore
 from lexicon_service.judge import WordSetJudge
 from lexicon_service.rules import load_rule_set, parse_gcg, parse_rule_set, replay
 from tests.game_helpers import FakeClock, find_play, tiles_of
 
 
 @pytest.fixture
-def service(tmp_path):
-    store = SqliteStore(tmp_path / "games.db", synchronous="OFF")
-    yield GameService(store, clock=FakeClock())
-    store.close()
+def service(make_store):
+    return GameService(make_store(), clock=FakeClock())
 
 
 def _text(state, p):
@@ -91,19 +88,15 @@ def test_a_repeated_move_that_ended_the_game_is_answered_again(service):
     assert refused.value.reason == "GAME_OVER"
 
 
-def test_the_store_refuses_a_second_writer_at_the_same_version(tmp_path):
-    first = SqliteStore(tmp_path / "g.db", synchronous="OFF")
-    second = SqliteStore(tmp_path / "g.db", synchronous="OFF")  # another process's store, same file
-    try:
-        assert first.append("0123456789abcdef", 0, [("created", "{}")]) == 1
-        assert first.append("0123456789abcdef", 1, [("pass", "{}")], request_id="r") == 2
-        with pytest.raises(Conflict):
-            second.append("0123456789abcdef", 1, [("pass", "{}")])
-        assert [v for v, _, _ in second.load("0123456789abcdef")] == [1, 2]
-        assert second.request_version("0123456789abcdef", "r") == 2
-    finally:
-        first.close()
-        second.close()
+def test_the_store_refuses_a_second_writer_at_the_same_version(make_store):
+    first = make_store()
+    second = make_store()  # another process's store, same file or database
+    assert first.append("0123456789abcdef", 0, [("created", "{}")]) == 1
+    assert first.append("0123456789abcdef", 1, [("pass", "{}")], request_id="r") == 2
+    with pytest.raises(Conflict):
+        second.append("0123456789abcdef", 1, [("pass", "{}")])
+    assert [v for v, _, _ in second.load("0123456789abcdef")] == [1, 2]
+    assert second.request_version("0123456789abcdef", "r") == 2
 
 
 def test_no_token_starts_with_a_dash(service, monkeypatch):
@@ -114,3 +107,47 @@ def test_no_token_starts_with_a_dash(service, monkeypatch):
     rs = load_rule_set("cs-scrabble")
     _, tokens, director, _ = service.create_game("cs-scrabble", rs, ["A", "B"], seed=1)
     assert [*tokens, director] == ["_def", "jkl", "pqr"]
+
+
+def test_with_a_notifying_store_a_watcher_reads_the_store_only_when_its_game_changed(tmp_path):
+    import threading
+    import time
+
+    from lexicon_service.games.store import SqliteStore
+
+    class NotifyingStore(SqliteStore):  # as PostgresStore: tells of every server's appends
+        loads = 0
+
+        def subscribe(self, callback):
+            self.publish = callback
+
+        def load(self, game_id, after=0):
+            self.loads += 1
+            return super().load(game_id, after)
+
+    store = NotifyingStore(tmp_path / "g.db", synchronous="OFF")
+    service = GameService(store, clock=FakeClock())
+    game_id, tokens, _, _ = service.create_game("pl-scrabble", load_rule_set("pl-scrabble"), ["A", "B"], seed=1)
+    watching = threading.Event()
+    watching.set()
+    stream = service.watch(game_id, 0, watching.is_set, poll=0.02)
+    assert next(stream)[1] == 1
+    got = []
+    reader = threading.Thread(target=lambda: got.extend(stream))
+    reader.start()
+    try:
+        time.sleep(0.2)
+        before = store.loads
+        for _ in range(10):  # another game's appends, and time passing: no read
+            store.publish("ffffffffffffffff")
+            time.sleep(0.02)
+        assert store.loads == before
+        service.submit_move(game_id, tokens[0], pass_=True)  # this game's: read, delivered
+        deadline = time.monotonic() + 5
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert [version for _, version, _ in got] == [2] and store.loads > before
+    finally:
+        watching.clear()
+        reader.join(5)
+        store.close()

@@ -22,35 +22,30 @@ from tests.game_helpers import FakeClock, find_play, two_tile_lexicons
 RULE_SET = "pl-scrabble"
 
 
-def test_games_in_progress_are_bounded_and_ended_ones_do_not_count(tmp_path):
+def test_games_in_progress_are_bounded_and_ended_ones_do_not_count(make_store):
     rs = load_rule_set(RULE_SET)
-    store = SqliteStore(tmp_path / "games.db", synchronous="OFF")
-    try:
-        service = GameService(store, clock=FakeClock(), max_games=2)
-        first, tokens, director, _ = service.create_game(RULE_SET, rs, ["A", "B"], seed=1)
-        service.create_game(RULE_SET, rs, ["A", "B"], seed=2)
-        with pytest.raises(TooManyGames, match="2 games in progress"):
-            service.create_game(RULE_SET, rs, ["A", "B"], seed=3)
-        assert store.live_games() == 2
-        state, _, _ = service.get_game(first, None)
-        service.submit_move(first, tokens[0], play=find_play(rs, [], state.racks[0], max_tiles=2))
-        service.end_game(first, director, "test")
-        assert store.live_games() == 1
-        third = service.create_game(RULE_SET, rs, ["A", "B"], seed=3)[0]
-        with pytest.raises(TooManyGames):
-            service.create_game(RULE_SET, rs, ["A", "B"], seed=4)
-        service.undo_last_move(first, director, "the end was a mistake")  # the game is in progress again
-        assert service.get_game(first, None)[0].status == "playing"
-        assert store.live_games() == 3
-    finally:
-        store.close()
-    reopened = SqliteStore(tmp_path / "games.db", synchronous="OFF")  # a restart: the count is in the file
-    try:
-        assert reopened.live_games() == 3
-        with pytest.raises(TooManyGames):
-            GameService(reopened, clock=FakeClock(), max_games=3).create_game(RULE_SET, rs, ["A", "B"], seed=5)
-    finally:
-        reopened.close()
+    store = make_store()
+    service = GameService(store, clock=FakeClock(), max_games=2)
+    first, tokens, director, _ = service.create_game(RULE_SET, rs, ["A", "B"], seed=1)
+    service.create_game(RULE_SET, rs, ["A", "B"], seed=2)
+    with pytest.raises(TooManyGames, match="2 games in progress"):
+        service.create_game(RULE_SET, rs, ["A", "B"], seed=3)
+    assert store.live_games() == 2
+    state, _, _ = service.get_game(first, None)
+    service.submit_move(first, tokens[0], play=find_play(rs, [], state.racks[0], max_tiles=2))
+    service.end_game(first, director, "test")
+    assert store.live_games() == 1
+    third = service.create_game(RULE_SET, rs, ["A", "B"], seed=3)[0]
+    with pytest.raises(TooManyGames):
+        service.create_game(RULE_SET, rs, ["A", "B"], seed=4)
+    service.undo_last_move(first, director, "the end was a mistake")  # the game is in progress again
+    assert service.get_game(first, None)[0].status == "playing"
+    assert store.live_games() == 3
+    store.close()
+    reopened = make_store()  # a restart: the count is in the database
+    assert reopened.live_games() == 3
+    with pytest.raises(TooManyGames):
+        GameService(reopened, clock=FakeClock(), max_games=3).create_game(RULE_SET, rs, ["A", "B"], seed=5)
 
 
 def test_a_database_made_before_the_count_gets_it_from_its_log(tmp_path):

@@ -17,7 +17,9 @@ Flags override environment variables, which override defaults:
                                                         localhost, 127.0.0.1, [::1]; see server/README.md)
   --http-cors-origins     LEXICON_HTTP_CORS_ORIGINS     origins whose pages may call the API (default none)
   --db           LEXICON_DB           the SQLite file of server-held games (default: games.db in
-                                      $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service)
+                                      $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service),
+                                      or postgresql://user@host/db: servers on several hosts share
+                                      it (pip install 'czpl-lexicon[postgres]'; server/README.md)
   --max-games    LEXICON_MAX_GAMES    10000 games in progress in that file (ended ones do not count);
                                       beyond, CreateGame gets RESOURCE_EXHAUSTED (HTTP 429)
   --db-wal-limit LEXICON_DB_WAL_LIMIT 64 MiB the games database's write-ahead log may take (checkpointed
@@ -40,6 +42,7 @@ import time
 from functools import partial
 
 from lexicon_service.cli import UserError, seconds
+from lexicon_service.games.pgstore import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
 
 
@@ -141,7 +144,8 @@ def add_parser(subparsers) -> None:
                    help="beyond this many calls in progress, new ones get RESOURCE_EXHAUSTED (default: no limit; "
                         f"1-{BOUNDS['max_concurrent_rpcs'][1]:,})")
     p.add_argument("--db", default=None,
-                   help="SQLite file of the server-held games, shared by every process (env LEXICON_DB; default "
+                   help="SQLite file of the server-held games, shared by every process, or a postgresql:// URL "
+                        "shared by servers on several hosts (needs the [postgres] extra) (env LEXICON_DB; default "
                         "$XDG_STATE_HOME/lexicon-service/games.db)")
     p.add_argument("--max-games", type=int, default=None,
                    help="games in progress (not ended) the games database may hold, for all processes; beyond, "
@@ -407,6 +411,8 @@ def _games_db(path: str | None) -> str:
     if not path:
         state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
         path = os.path.join(state, "lexicon-service", "games.db")
+    if is_postgres_url(path):
+        return path
     parent = os.path.dirname(os.path.abspath(path))
     try:
         os.makedirs(parent, exist_ok=True)

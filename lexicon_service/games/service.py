@@ -162,7 +162,29 @@ class GameService:
         self._cache_lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._rule_sets: dict[str, object] = {}
-        self.changed = threading.Condition()  # notified after every append from this process
+        self.changed = threading.Condition()  # notified after every append from this process (any, with LISTEN)
+        # Under `changed`: per watched game, [watchers, appends seen], and how often notifications may have
+        # been missed (the store's listening connection was down): a watcher reads the store again only when
+        # its game's count or the epoch moved.
+        self._watched: dict[str, list[int]] = {}
+        self._missed_epoch = 0
+        # A store that tells of other servers' appends (PostgreSQL's LISTEN/NOTIFY) lets watchers wait for
+        # it instead of polling; SQLite cannot, and its watchers read the file every `poll` s.
+        self.notified = hasattr(store, "subscribe")
+        if self.notified:
+            store.subscribe(self._appended_elsewhere)
+
+    def _appended_elsewhere(self, game_id) -> None:
+        with self.changed:
+            if game_id is None:
+                self._missed_epoch += 1
+            elif game_id in self._watched:
+                self._watched[game_id][1] += 1
+            self.changed.notify_all()
+
+    def _watch_mark(self, game_id: str) -> tuple[int, int]:
+        entry = self._watched.get(game_id)
+        return self._missed_epoch, entry[1] if entry else 0
 
     # --- plumbing --------------------------------------------------------------------------------
     def _lock_for(self, game_id: str) -> threading.Lock:
@@ -283,8 +305,7 @@ class GameService:
                     except (Conflict, DuplicateRequest):  # decided again: a duplicate is then a replay
                         continue
                     self._remember(game_id, work)
-                    with self.changed:
-                        self.changed.notify_all()
+                    self._appended_elsewhere(game_id)  # wakes this process's watchers of the game
                 if isinstance(error, _Replay):
                     return self._replayed(game_id, work, error)
                 if error is not None:
@@ -754,9 +775,25 @@ class GameService:
     def watch(self, game_id: str, after: int = 0, active=lambda: True, poll: float = 0.25):
         """Yield (state after the event, version, event) for every event after version `after`: the
         stored history first, then each new one as it is appended (by any process: the store is
-        polled every `poll` s, and appends in this process wake the watcher at once). Due timeouts
-        are fired while waiting. Ends when the game has ended or `active()` turns false."""
-        rows = self.store.load(game_id, 0) if GAME_ID_RE.fullmatch(game_id or "") else []
+        polled every `poll` s, and appends in this process wake the watcher at once; with a store that
+        notifies, as PostgreSQL's, any server's append wakes it and `poll` only bounds the checks of
+        `active()`). Due timeouts are fired while waiting. Ends when the game has ended or `active()` turns false."""
+        if not GAME_ID_RE.fullmatch(game_id or ""):
+            raise GameNotFound(game_id)
+        with self.changed:
+            self._watched.setdefault(game_id, [0, 0])[0] += 1
+            seen_appends = self._watch_mark(game_id)
+        try:
+            yield from self._watch(game_id, after, active, poll, seen_appends)
+        finally:
+            with self.changed:
+                entry = self._watched[game_id]
+                entry[0] -= 1
+                if not entry[0]:
+                    del self._watched[game_id]
+
+    def _watch(self, game_id: str, after: int, active, poll: float, seen_appends: tuple[int, int]):
+        rows = self.store.load(game_id, 0)
         if not rows:
             raise GameNotFound(game_id)
         seen = [rows[0]]
@@ -782,5 +819,11 @@ class GameService:
                 self.tick(game_id)
             else:
                 with self.changed:
-                    self.changed.wait(poll)
+                    if not self.notified or self._watch_mark(game_id) == seen_appends:
+                        self.changed.wait(poll)
+                    if self.notified and self._watch_mark(game_id) == seen_appends:
+                        pending = ()  # nothing appended to this game: `active()` and the clock checked again
+                        continue
+            with self.changed:
+                seen_appends = self._watch_mark(game_id)
             pending = self.store.load(game_id, local.version)

@@ -9,9 +9,8 @@ what makes more than a few hundred durable moves per second possible on one disk
 different processes take turns through an flock on `<db>.lock` before BEGIN IMMEDIATE: the kernel
 wakes the next one as soon as a commit ends, where SQLite's own busy handler would sleep 1-100 ms.
 
-A PostgreSQL store would keep the same table and the same primary key (INSERT ... fails on a
-duplicate (game_id, version) exactly as here), use one connection pool per server, and let
-LISTEN/NOTIFY replace the polling that WatchGame does across processes; see the README.
+PostgresStore (games/pgstore.py) keeps the same table and primary key in PostgreSQL, for servers on
+several hosts.
 
 Faults of the file (lexicon_service/server/README.md, "Storage"): opening runs PRAGMA integrity_check and
 refuses a damaged file (DatabaseDamaged, with how to recover). At run time a read that finds damage
@@ -162,6 +161,40 @@ def _primary_code(exc: BaseException) -> int | None:
     return code & 0xFF if code is not None else None
 
 
+class StoreHealth:
+    """Whether a store's writes can succeed now, and who to tell when that changes (the server's games
+    health): shared by SqliteStore and PostgresStore (games/pgstore.py)."""
+
+    damaged: str | None = None  # what damage a read found: no write is taken after it
+    unwritable: str | None = None  # why the last write failed: None when writes succeed
+
+    def _init_health(self) -> None:
+        self._listeners: list = []
+        self._state_lock = threading.Lock()
+
+    @property
+    def writable(self) -> bool:
+        """Whether writes can succeed: not damaged, and the last write (or probe) succeeded."""
+        return self.damaged is None and self.unwritable is None
+
+    def on_change(self, listener) -> None:
+        """Call `listener(writable)` whenever `writable` changes."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener(self.writable)
+
+    def _wrote(self) -> None:
+        if self.unwritable is None:
+            return
+        with self._state_lock:
+            was, self.unwritable = self.unwritable, None
+        if was is not None:
+            log.warning("the games database %s takes writes again", self.path)
+            self._changed()
+
+
 class _Append:
     __slots__ = ("game_id", "base", "rows", "request_id", "request_player", "ended", "max_live", "done", "version",
                  "error")
@@ -179,7 +212,7 @@ class _Append:
         self.error = None
 
 
-class SqliteStore:
+class SqliteStore(StoreHealth):
     """The event log in one SQLite file, shared by every server process that opens it."""
 
     def __init__(self, path, *, synchronous: str = "FULL", busy_timeout_ms: int = 10_000,
@@ -188,11 +221,8 @@ class SqliteStore:
         self._synchronous = synchronous
         self._busy_ms = busy_timeout_ms
         self.wal_limit = wal_limit
-        self.damaged: str | None = None  # what damage a read found: no write is taken after it
-        self.unwritable: str | None = None  # why the last write failed (disk full, read-only): None when writes succeed
+        self._init_health()
         self.checkpoints = 0  # TRUNCATE checkpoints done
-        self._listeners: list = []
-        self._state_lock = threading.Lock()
         self._wal_dirty = False  # appended since the last TRUNCATE checkpoint
         self._local = threading.local()
         self._lock = threading.Condition()
@@ -281,15 +311,6 @@ class SqliteStore:
         return self._reader().execute("SELECT count(*) FROM live_games").fetchone()[0]
 
     # --- the file's health -------------------------------------------------------------------------
-    @property
-    def writable(self) -> bool:
-        """Whether writes can succeed: not damaged, and the last write (or probe) succeeded."""
-        return self.damaged is None and self.unwritable is None
-
-    def on_change(self, listener) -> None:
-        """Call `listener(writable)` whenever `writable` changes."""
-        self._listeners.append(listener)
-
     def damaged_game(self, game_id: str, detail: str, whole_file: bool = False) -> GameDamaged:
         """The error to raise for a game whose history cannot be read whole; logged. A game that cannot be
         read takes no move, as every command reads it first. `whole_file`: the damage is in the file's
@@ -322,19 +343,6 @@ class SqliteStore:
         else:  # locked past the busy timeout, and the like: this write only
             log.warning("a write to the games database %s failed: %s", self.path, exc, extra={"kind": f"write {code}"})
         return StoreUnavailable(f"the games database cannot write now ({exc}); nothing was stored, retry later")
-
-    def _wrote(self) -> None:
-        if self.unwritable is None:
-            return
-        with self._state_lock:
-            was, self.unwritable = self.unwritable, None
-        if was is not None:
-            log.warning("the games database %s takes writes again", self.path)
-            self._changed()
-
-    def _changed(self) -> None:
-        for listener in list(self._listeners):
-            listener(self.writable)
 
     def _probe(self) -> None:
         """Rewrite the header's user_version with its own value (one page, one commit): whether writes

@@ -42,6 +42,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
 from lexicon_service.games.service import MAX_GAMES, GameService
 from lexicon_service.games.errors import DatabaseDamaged
+from lexicon_service.games.pgstore import PostgresStore, is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
@@ -355,7 +356,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     processes (SO_REUSEPORT, and the kernel spreads connections over them); without it a busy
     port is an error. `workers`: threads for the long calls (FindWords, ReplayGame, listings,
     health...). `fast_threads`: threads for the short calls (CheckWords, ValidateMove, ScoreMove).
-    `games_db`: the SQLite file of the server-held games (None: a temporary one, removed on stop);
+    `games_db`: the SQLite file of the server-held games (None: a temporary one, removed on stop), or a
+    postgresql:// URL (games/pgstore.py);
     `game_clock`: the games' clock (default time.time; tests inject one). `watch_streams`: WatchGame streams
     open at once (beyond: RESOURCE_EXHAUSTED). `max_games`: games in progress in `games_db` (beyond,
     CreateGame gets RESOURCE_EXHAUSTED; None: no limit). `db_wal_limit`: bytes the games database's
@@ -434,6 +436,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
 
 def _open_games_store(path, wal_limit: int = WAL_LIMIT):
     """(store, cleanup) for the games database; without a path, a temporary file removed on cleanup."""
+    if is_postgres_url(path):
+        return (store := PostgresStore(path)), store.close  # OSError when it cannot be reached or set up
     if path:
         try:
             store = SqliteStore(path, wal_limit=wal_limit)
