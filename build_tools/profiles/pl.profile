@@ -94,6 +94,10 @@ deny      unattested-adjp    UNATTESTED ADJP               # 12 / 1 (blisku)
 # adverb as a lemma of its own; in the held-out build (headwords from half the list, bench) it
 # removes 73 off-list forms and 346 half-B words
 # deny    unattested-adverb  UNATTESTED ADV !CMPR !SPRL
+# not enabled: words SGJP knows only inside multi-word expressions (frag), 6 / 34 (del, eleison,
+# propos, session; lost: dawien, friko, bezcen, dyrdum): SGJP marks foreign fragments and the native
+# words PFS admits as "used only next to other words" alike, and pl_PL.dic lists both unflagged
+# deny    phrase-fragment    FIXED
 allow     guessed            GUESSED  # inflected by analogy (guess_pl): a headword SGJP lacks
 allow     hunspell-affix-form HUNSPELL # an affix form of an SGJP lemma SGJP lacks (abisalów): 95% on the list
 allow     fused-form         FUSED
