@@ -113,12 +113,14 @@ class HttpFuzzer:
                 body["board"] = [("." * 15 if r.random() < 0.8 else self.text(20)) for _ in range(r.choice([0, 15, 16, 27]))]
             if r.random() < 0.2:
                 body["bagCount"] = self.number()
-        elif rpc == "ReplayGame":
+        elif rpc in ("ReplayGame", "AnalyseGame"):
             body = {"ruleSet": r.choice(["pl-scrabble", "cs-scrabble", "", self.text(4)]),
                     "gcg": r.choice(["\n", "\r", "\r\n", "\u2028"]).join(
                         r.choice(["#player1 A A", "#player2 B B", ">A: ABCDEFG 8D KOT +10 10", ">B: - +0 0",
                                   ">A: ABC -ABC +0 10", "#rack1 KOT", ">B: (challenge) +5 5", self.text(30)])
                         for _ in range(r.randrange(1, 20)))}
+            if rpc == "AnalyseGame":
+                body["lexicon"] = self.lexicon()
         elif rpc == "CreateGame":
             body = {"lexicon": self.lexicon(), "playerNames": r.choice([["Ann", "Bob"], ["Ann"], ["Ann", "Ann"],
                                                                          [self.text(8), self.text(8)], ["a"] * 5]),

@@ -145,6 +145,9 @@ class Fuzzer:
         if cls is game_pb2.ReplayGameRequest:
             return cls(lexicon=r.choice(["", *self.lexicons]), rule_set=r.choice(["", "pl-scrabble", self.text(4)]),
                        gcg=self.gcg())
+        if cls is game_pb2.AnalyseGameRequest:
+            return cls(lexicon=r.choice(["", *self.lexicons, *self.lexicons]),
+                       rule_set=r.choice(["", "", "pl-scrabble", self.text(4)]), gcg=self.gcg())
         if cls is game_pb2.ListRuleSetsRequest:
             return cls(include_source=r.random() < 0.5)
         if cls is health_pb2.HealthCheckRequest:
@@ -400,6 +403,8 @@ def largest_requests(lexicons: list[str], words: list[str]):
     for sep in ("\n", "\r"):
         yield f"ReplayGame 2,000 lines ({sep!r})", "/lexicon.v1.GameService/ReplayGame", \
             game_pb2.ReplayGameRequest(rule_set="pl-scrabble", gcg=sep.join(gcg_lines))
+    yield "AnalyseGame 2,000 lines, a rack on each", "/lexicon.v1.GameService/AnalyseGame", \
+        game_pb2.AnalyseGameRequest(lexicon=lexicon, gcg="\n".join(gcg_lines))
     yield "ReplayGame 256k characters", "/lexicon.v1.GameService/ReplayGame", \
         game_pb2.ReplayGameRequest(rule_set="pl-scrabble", gcg="#player1 a A\n#note " + "x" * (256 * 1024 - 30))
     yield "ReplayGame 4 MB (refused)", "/lexicon.v1.GameService/ReplayGame", \

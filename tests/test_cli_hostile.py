@@ -429,6 +429,9 @@ def test_fuzzed_word_list_and_stdin(tmp_path, lexicon, capsys, monkeypatch, data
     (["--http", "127.0.0.1:0", "--http-max-connections", "100000000"], "--http-max-connections must be"),
     (["--http", "127.0.0.1:0", "--http-receive-timeout", "0"], "--http-receive-timeout must be at least 1"),
     (["--http-receive-timeout", "5"], "--http-receive-timeout needs --http"),
+    (["--http", "127.0.0.1:0", "--http-write-timeout", "0"], "--http-write-timeout must be at least 1"),
+    (["--http-write-timeout", "5"], "--http-write-timeout needs --http"),
+    (["--grpc-max-streams", "0"], "--grpc-max-streams must be at least 1 and at most 10,000"),
 ])
 def test_serve_refuses_absurd_counts_naming_the_option(tmp_path, capsys, argv, needle):
     """Each was accepted before: a server that would start 1e8 threads or 1e5 processes (a fork bomb),

@@ -25,7 +25,7 @@ from lexicon_service.rules import Board, validate_move
 LETTERS = {"pl-scrabble": ["A", "E", "I", "O", "K", "T", "Ż", "Z"],
            "cs-scrabble": ["A", "O", "K", "T", "Ř", "E", "Q", "W"],     # Q, W: only a blank shows them
            "cs-kriskros": ["A", "O", "CH", "C", "H", "K", "T", "Á"]}
-EXTRA = {"pl-scrabble": ["kot", "koty", "kota", "tok"],
+EXTRA = {"pl-scrabble": ["kot", "koty", "kota", "tok", "żak", "aż"],
          "cs-scrabble": ["kot", "koty", "wok", "qat"],
          "cs-kriskros": ["chata", "kot", "koty", "cech", "kotouchat", "takto"]}
 
@@ -69,20 +69,21 @@ def test_native_equals_reference_and_validate_move(lexicons, rule_set_id):
     letters = [x for x in LETTERS[rule_set_id] if x in rs.tile_set.letters]
     n = checked = openings = 0
     for board, rack in positions(rs, lex, rng, 150, letters=letters):
-        native = _plays(generate_moves(rs, board, rack, lex))
-        assert len({m.play for m in native}) == len(native)
         # the reference takes seconds on an empty board where the first play may go anywhere: one
-        # opening with a blank per rule set is compared, the others only with validate_move
-        if board.tile_count or (openings == 0 and "?" in rack):
+        # opening with one blank per rule set is compared, the others' best 200 only with validate_move
+        if board.tile_count or (openings == 0 and rack.count("?") == 1):
             openings += not board.tile_count
+            native = _plays(generate_moves(rs, board, rack, lex))
+            assert len({m.play for m in native}) == len(native)
+            assert count_moves(rs, board, rack, lex) == len(native)
             reference = reference_moves(rs, board, rack, lex)    # its plays are validate_move's verdicts
             assert sorted(native, key=lambda m: m.play) == sorted(reference, key=lambda m: m.play), (str(board), rack)
-        else:  # an opening (tens of thousands of plays where it may go anywhere): a sample
-            for move in native[::max(1, len(native) // 200)]:
+        else:
+            native = _plays(generate_moves(rs, board, rack, lex, limit=200))
+            for move in native:
                 result = validate_move(rs, board, rack, move.play, judge=lex)
                 assert result.valid and result.score == move.score and result.words == move.words, (move, result)
                 assert move.tiles_used == len(result.placements)
-        assert count_moves(rs, board, rack, lex) == len(native)
         assert has_move(rs, board, rack, lex) == bool(native)
         n += 1
         checked += len(native)
@@ -272,3 +273,29 @@ def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damag
     shutil.copy2(lexicons["pl-scrabble"].path / "manifest.json", copy / "manifest.json")
     with pytest.raises(LexiconCorruptError, match="moves.kwg"):
         load_lexicon(copy)
+
+
+def test_answers_are_bounded(lexicons):
+    """A Kris Kros opening with two jokers has millions of plays (on a real lexicon): an answer lists
+    at most MAX_LISTED (more without a limit is refused, field "limit"); the top k come from a heap."""
+    lex = lexicons["cs-kriskros"]
+    import lexicon_service.movegen as movegen
+
+    assert movegen.MAX_LISTED == 1_000_000
+    with pytest.raises(MoveGenerationError) as info:
+        generate_moves(lex.rule_set, None, "KOTA??AO", lex, limit=movegen.MAX_LISTED + 1)
+    assert info.value.field == "limit"
+    best = generate_moves(lex.rule_set, None, "KOTA??AO", lex, limit=3)
+    assert len(best) == 3 and best[0].score >= best[1].score >= best[2].score
+
+
+def test_no_more_copies_of_a_tile_than_the_set_holds(lexicons):
+    """Polish has one Ż: with one on the board, a rack's Ż (a client's mistake) makes no play, as
+    validate_move refuses it (TILE_COUNT_EXCEEDED); a blank may still show Ż."""
+    lex = lexicons["pl-scrabble"]
+    rs = lex.rule_set
+    board = Board.from_rows(rs, ["." * 15] * 7 + [".......ŻAK....."] + ["." * 15] * 7)
+    moves = _plays(generate_moves(rs, board, "ŻA?", lex))
+    assert moves and all("Ż" in m.leave for m in moves)
+    assert any("ż" in m.play for m in moves)
+    assert sorted(moves, key=lambda m: m.play) == sorted(reference_moves(rs, board, "ŻA?", lex), key=lambda m: m.play)

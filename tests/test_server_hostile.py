@@ -698,3 +698,41 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except (OSError, IndexError):
         return "Z"
+
+
+def test_a_connection_gets_at_most_max_streams_calls_open_and_the_others_are_refused(lexicon_dir):
+    # before: no limit; one connection that opened 3,000 streams and read none of their answers made the
+    # server hold them all (~660 MB)
+    unread_streams = bench_module("bench_slow_readers").UnreadStreams
+    srv, port = create_server("127.0.0.1:0", lexicon_dir, max_streams_per_connection=4)
+    srv.start()
+    client = None
+    try:
+        client = unread_streams(port)
+        # answers of ~200 KB (an unknown letter's message for each word): more than the 64 KB window the client
+        # grants the connection, so none ends and each stream stays open
+        message = lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=["kotx"] * 3000).SerializeToString()
+        client.open_streams(20, message, limit=10)
+        deadline = time.monotonic() + 10
+        while client.refused + client.answered_headers < 20 and time.monotonic() < deadline:
+            client.read(0.1)
+        assert client.max_streams == 4
+        assert client.answered_headers == 4 and client.refused == 16
+        assert client.goaway is None and not client.closed
+    finally:
+        if client is not None:
+            client.sock.close()
+        srv.stop(0).wait()
+
+
+def test_the_default_stream_limit_is_advertised(server):
+    from lexicon_service.server.server import MAX_STREAMS_PER_CONNECTION
+
+    client = bench_module("bench_slow_readers").UnreadStreams(server[1])
+    try:
+        deadline = time.monotonic() + 5
+        while client.max_streams is None and time.monotonic() < deadline:
+            client.read(0.1)
+        assert client.max_streams == MAX_STREAMS_PER_CONNECTION == 64
+    finally:
+        client.sock.close()

@@ -16,6 +16,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from lexicon_service.cli import main
+from bench_modules import bench_module
 from test_service import WORDS, lexicon_dir, server, write_lexicon  # noqa: F401 (fixtures)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -353,3 +354,23 @@ def test_supervisor_counts_a_child_killed_by_the_stop_signal_as_stopped():
         slot.ready.set()
     supervisor.signal_all(signal.SIGTERM)
     assert supervisor.run(poll=0.01) == 0
+
+
+def test_serve_grpc_max_streams_reaches_every_process(tmp_path):
+    """--grpc-max-streams (and LEXICON_GRPC_MAX_STREAMS) is what every --processes child advertises."""
+    unread_streams = bench_module("bench_slow_readers").UnreadStreams
+    with serve_process(tmp_path, "--lexicons", str(tmp_path / "lex"), "--processes", "2", "--workers", "1",
+                       "--fast-threads", "1", "--db", str(tmp_path / "games.db"), "--grpc-max-streams", "3") as proc:
+        m = re.search(r"on 127\.0\.0\.1:(\d+)", proc.stdout.readline())
+        assert m, proc.log()
+        advertised = []
+        for _ in range(4):  # new connections: the kernel spreads them over both processes
+            client = unread_streams(int(m.group(1)))
+            deadline = time.monotonic() + 10
+            while client.max_streams is None and time.monotonic() < deadline:
+                client.read(0.1)
+            advertised.append(client.max_streams)
+            client.sock.close()
+        assert advertised == [3] * 4, advertised
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0, proc.log()

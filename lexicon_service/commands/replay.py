@@ -49,11 +49,11 @@ def _judge(name: str, lexicons_dir: str, rule_set=None):
     return lexicon
 
 
-def run(args) -> int:
+def read_record(args):
+    """The GCG record named by args.gcg and its rule set (--rules, else the record's #rules pragma)."""
     from lexicon_service.cli import read_input
     from lexicon_service.rules import RuleSetError, load_rule_set
     from lexicon_service.rules.gcg import GcgError, gcg_of_bytes
-    from lexicon_service.rules.replay import format_report, replay
 
     name = "<stdin>" if args.gcg == "-" else args.gcg
     data = read_input(args.gcg)      # bounded: not read_gcg, which reads all there is
@@ -72,6 +72,13 @@ def run(args) -> int:
         rule_set = load_rule_set(rules_name)
     except RuleSetError as exc:
         raise UserError(str(exc)) from None
+    return game, rule_set
+
+
+def run(args) -> int:
+    from lexicon_service.rules.replay import format_report, replay
+
+    game, rule_set = read_record(args)
     judge = _judge(args.lexicon, args.lexicons, rule_set) if args.lexicon else None
     report = replay(rule_set, game, judge=judge, out_bonus="twice-others-racks" if args.end_2x else None)
     print(format_report(report))

@@ -13,6 +13,8 @@ Flags override environment variables, which override defaults:
                                           process(es), tokens and TLS; see lexicon_service/http)
   --http-max-connections  LEXICON_HTTP_MAX_CONNECTIONS  1000 per process (beyond: 503)
   --http-receive-timeout  LEXICON_HTTP_RECEIVE_TIMEOUT  30 s for a request to arrive whole
+  --http-write-timeout    LEXICON_HTTP_WRITE_TIMEOUT    30 s a client may take none of its queued answer
+  --grpc-max-streams      LEXICON_GRPC_MAX_STREAMS      64 calls open at once on one gRPC connection
   --http-allowed-hosts    LEXICON_HTTP_ALLOWED_HOSTS    the Host names answered (default: the --http host,
                                                         localhost, 127.0.0.1, [::1]; see server/README.md)
   --http-cors-origins     LEXICON_HTTP_CORS_ORIGINS     origins whose pages may call the API (default none)
@@ -73,6 +75,8 @@ BOUNDS = {
     "db_wal_limit": (1, 65_536),  # MiB; at half of it the WAL is checkpointed, so one group commit must fit in half
     "http_max_connections": (1, 100_000),  # each open connection holds a socket and a little memory
     "http_receive_timeout": (1, 3_600),  # seconds
+    "http_write_timeout": (1, 3_600),  # seconds
+    "grpc_max_streams": (1, 10_000),  # each open stream may hold its answer (~1 MB for 10,000 words)
 }
 
 
@@ -119,6 +123,14 @@ def add_parser(subparsers) -> None:
                    help="seconds for an HTTP request (head and body) to arrive whole, else the connection is "
                         "closed (env LEXICON_HTTP_RECEIVE_TIMEOUT; default 30; "
                         f"1-{BOUNDS['http_receive_timeout'][1]:,})")
+    p.add_argument("--http-write-timeout", type=int, default=None, metavar="SECONDS",
+                   help="seconds an HTTP client may take none of its queued answer, else the connection is "
+                        "closed (env LEXICON_HTTP_WRITE_TIMEOUT; default 30; "
+                        f"1-{BOUNDS['http_write_timeout'][1]:,})")
+    p.add_argument("--grpc-max-streams", type=int, default=None,
+                   help="calls open at once on one gRPC connection (HTTP/2 MAX_CONCURRENT_STREAMS; a client "
+                        "queues the others) (env LEXICON_GRPC_MAX_STREAMS; default 64; "
+                        f"1-{BOUNDS['grpc_max_streams'][1]:,})")
     p.add_argument("--http-allowed-hosts", default=None, metavar="HOSTS",
                    help="comma-separated Host names the HTTP server answers to (*.example.com: its subdomains; *: any); "
                         "another Host gets 400 (env LEXICON_HTTP_ALLOWED_HOSTS; default: the --http host, localhost, "
@@ -216,6 +228,7 @@ def run(args) -> int:
 
     quiet_grpc_core()
     from lexicon_service.server import Limits, TlsConfig, create_server, install_signal_handlers
+    from lexicon_service.server.memory import release_freed_memory
     from lexicon_service.server.registry import ReloadError
 
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -245,7 +258,8 @@ def run(args) -> int:
     args.max_games = _bounded("max_games", args.max_games, "LEXICON_MAX_GAMES", MAX_GAMES)
     args.db_wal_limit = _bounded("db_wal_limit", args.db_wal_limit, "LEXICON_DB_WAL_LIMIT", DB_WAL_LIMIT_MIB)
     http_flags = [f"--{flag.replace('_', '-')}" for flag in ("http_max_connections", "http_receive_timeout",
-                                                             "http_allowed_hosts", "http_cors_origins")
+                                                             "http_write_timeout", "http_allowed_hosts",
+                                                             "http_cors_origins")
                   if getattr(args, flag) is not None]
     # as the counts: an environment variable without --http is no error (it may be set for several commands)
     http_lists = {flag: _option_or_env(args, flag, env) for flag, env in (
@@ -255,6 +269,8 @@ def run(args) -> int:
                                          "LEXICON_HTTP_MAX_CONNECTIONS")
     args.http_receive_timeout = _bounded("http_receive_timeout", args.http_receive_timeout,
                                          "LEXICON_HTTP_RECEIVE_TIMEOUT")
+    args.http_write_timeout = _bounded("http_write_timeout", args.http_write_timeout, "LEXICON_HTTP_WRITE_TIMEOUT")
+    args.grpc_max_streams = _bounded("grpc_max_streams", args.grpc_max_streams, "LEXICON_GRPC_MAX_STREAMS")
     for flag in ("max_words", "max_results", "max_message_bytes", "max_concurrent_rpcs"):
         _bounded(flag, getattr(args, flag))
     if not os.path.isdir(directory):
@@ -313,7 +329,9 @@ def run(args) -> int:
                                      limits=limits, tokens=tokens, tls=tls, load=load_first,
                                      max_concurrent_rpcs=args.max_concurrent_rpcs, reuse_port=args.reuse_port,
                                      games_db=args.db, max_games=args.max_games,
-                                     db_wal_limit=args.db_wal_limit << 20, shared_files=shared_files)
+                                     db_wal_limit=args.db_wal_limit << 20, shared_files=shared_files,
+                                     **({} if args.grpc_max_streams is None
+                                        else {"max_streams_per_connection": args.grpc_max_streams}))
     except OSError as exc:
         raise UserError(str(exc)) from None
     except ReloadError as exc:
@@ -329,13 +347,15 @@ def run(args) -> int:
             hint = " (build the default ones: make lexicons)" if "no *.lex" in str(exc) else ""
             raise UserError(f"cannot load lexicons: {exc}{hint}") from None
         _tune_gc()
+        release_freed_memory()
         host = address.rsplit(":", 1)[0]
         log.info("serving %s on %s:%d (%s, %d workers, %d fast threads%s) after %.2f s",
                  ", ".join(snapshot.names()), host, port, "TLS" if tls else "plaintext", workers, fast_threads,
                  ", bearer tokens required" if tokens else "", time.perf_counter() - started)
         if http_address:
             http = _start_http(server, http_address, limits, tokens, tls, workers, fast_threads, args.reuse_port,
-                               args.http_max_connections, args.http_receive_timeout, allowed_hosts, cors_origins)
+                               args.http_max_connections, args.http_receive_timeout, args.http_write_timeout,
+                               allowed_hosts, cors_origins)
             server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
         print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
@@ -388,8 +408,8 @@ def _within_open_files(connections: int | None, log) -> int | None:
 
 
 def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool,
-                max_connections: int | None = None, receive_timeout: int | None = None, allowed_hosts=None,
-                cors_origins=()):
+                max_connections: int | None = None, receive_timeout: int | None = None,
+                write_timeout: int | None = None, allowed_hosts=None, cors_origins=()):
     """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry."""
     from lexicon_service.http import HttpServer, create_app
 
@@ -398,7 +418,8 @@ def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_th
                      cors_origins=cors_origins, service_health=server.health_status)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),
-                                                 ("receive_timeout", receive_timeout)) if value is not None}
+                                                 ("receive_timeout", receive_timeout),
+                                                 ("write_timeout", write_timeout)) if value is not None}
         return HttpServer(app, address, tls=tls, reuse_port=reuse_port, **given).start()
     except (OSError, ValueError) as exc:
         server.stop(0).wait()
@@ -507,10 +528,11 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
     flags = ["token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results", "max_message_bytes",
-             "max_concurrent_rpcs", "db", "max_games", "db_wal_limit"]
+             "max_concurrent_rpcs", "db", "max_games", "db_wal_limit", "grpc_max_streams"]
     if http_address:  # (the HTTP options may come from environment variables, set without --http)
         argv += ["--http", http_address]
-        flags += ["http_max_connections", "http_receive_timeout", "http_allowed_hosts", "http_cors_origins"]
+        flags += ["http_max_connections", "http_receive_timeout", "http_write_timeout", "http_allowed_hosts",
+                  "http_cors_origins"]
     for flag in flags:
         value = getattr(args, flag)
         if value is not None:

@@ -65,6 +65,11 @@ class GameServiceStub:
                 request_serializer=lexicon_dot_v1_dot_game__pb2.GenerateMovesRequest.SerializeToString,
                 response_deserializer=lexicon_dot_v1_dot_game__pb2.GenerateMovesResponse.FromString,
                 _registered_method=True)
+        self.AnalyseGame = channel.unary_unary(
+                '/lexicon.v1.GameService/AnalyseGame',
+                request_serializer=lexicon_dot_v1_dot_game__pb2.AnalyseGameRequest.SerializeToString,
+                response_deserializer=lexicon_dot_v1_dot_game__pb2.AnalyseGameResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -118,6 +123,16 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AnalyseGame(self, request, context):
+        """Analyse a GCG record: for each play, exchange and pass whose line gives the rack, the best move by
+        score on the board before it and the points given away. The lexicon needs a move graph
+        (FAILED_PRECONDITION otherwise); the record is bounded as in ReplayGame, each turn's search by
+        ServerLimits.max_generate_seconds, the whole analysis by 5 times that and by the call's deadline.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -150,6 +165,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GenerateMoves,
                     request_deserializer=lexicon_dot_v1_dot_game__pb2.GenerateMovesRequest.FromString,
                     response_serializer=lexicon_dot_v1_dot_game__pb2.GenerateMovesResponse.SerializeToString,
+            ),
+            'AnalyseGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnalyseGame,
+                    request_deserializer=lexicon_dot_v1_dot_game__pb2.AnalyseGameRequest.FromString,
+                    response_serializer=lexicon_dot_v1_dot_game__pb2.AnalyseGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -315,6 +335,33 @@ class GameService:
             '/lexicon.v1.GameService/GenerateMoves',
             lexicon_dot_v1_dot_game__pb2.GenerateMovesRequest.SerializeToString,
             lexicon_dot_v1_dot_game__pb2.GenerateMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyseGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lexicon.v1.GameService/AnalyseGame',
+            lexicon_dot_v1_dot_game__pb2.AnalyseGameRequest.SerializeToString,
+            lexicon_dot_v1_dot_game__pb2.AnalyseGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

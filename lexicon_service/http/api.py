@@ -143,6 +143,8 @@ ROUTES = (
              "The legal moves from a rack on a board, best first (GenerateMoves).", body=True),
     ApiRoute("POST", "/v1/games:replay", "game", "ReplayGame", game_pb2.ReplayGameRequest,
              "Replay a GCG record line by line (ReplayGame).", body=True),
+    ApiRoute("POST", "/v1/games:analyse", "game", "AnalyseGame", game_pb2.AnalyseGameRequest,
+             "The best move of each turn of a GCG record and the points given away (AnalyseGame).", body=True),
 )
 # Game sessions (GameSessionService). The caller's game token travels as in gRPC: `Authorization: Bearer
 # <token>`, or `X-Game-Token: <token>` when the server has tokens of its own (then Authorization carries

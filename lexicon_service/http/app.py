@@ -149,6 +149,10 @@ class _Api:
         # lexicon_service/server/README.md: more 1,000-word calls per second than answered on the loop).
         self.fast_limiter = anyio.CapacityLimiter(fast_threads)
         self.limiter = anyio.CapacityLimiter(workers)
+        # Requests read and decoded at once, by pool (fast or not): twice its threads, so the next is ready
+        # when one ends. The others wait with their bodies unread (a 100 KB check decoded holds ~1 MB: 1,000
+        # of them waiting for the 2 fast threads held ~900 MB; docs/slow-readers.md)
+        self.decoding = {True: anyio.Semaphore(2 * fast_threads), False: anyio.Semaphore(2 * workers)}
 
     def authorise(self, request: Request) -> None:
         if self.auth is None:
@@ -170,6 +174,12 @@ class _Api:
         fields = api.path_fields(route.path)
 
         async def handle(request: Request) -> Response:
+            if route.body:
+                async with self.decoding[route.fast]:
+                    return await answer(request)
+            return await answer(request)
+
+        async def answer(request: Request) -> Response:
             ctx = None
             try:
                 self.authorise(request)
@@ -296,6 +306,10 @@ class _Api:
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     async def view_game(self, request: Request) -> Response:
+        async with self.decoding[False]:
+            return await self._view_game(request)
+
+    async def _view_game(self, request: Request) -> Response:
         from lexicon_service.http.viewer import view_game
 
         try:

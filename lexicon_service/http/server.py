@@ -25,18 +25,80 @@ MAX_CONNECTIONS = 1_000
 # the request's first byte; then the connection is closed. uvicorn times only idle keep-alive
 # connections, so one that never sends (or sends a header byte a minute) would hold a place forever.
 RECEIVE_TIMEOUT = 30.0
+# Seconds a connection may hold answer bytes its client takes none of; then it is aborted and its queue
+# dropped. uvicorn has no write timeout: a client that never read held its whole answer (~1 MB for a
+# 10,000-word check) until it went away, and a keep-alive close waited for the queue to drain forever.
+WRITE_TIMEOUT = 30.0
+# Answer bytes queued, per process, for clients that have not taken them; beyond, the connections whose
+# clients took nothing for the longest are aborted first. With the write timeout alone, 1,000 clients
+# that never read held ~1 GB (docs/slow-readers.md).
+MAX_QUEUED_BYTES = 32 << 20
+# Request bytes a connection reads ahead of the app (plaintext; uvicorn reads 256 KiB at a time and buffers
+# 64 KiB of body): a request waiting for its turn (create_app decodes a few at a time) keeps the rest of
+# its body in the kernel, not in this process.
+READ_AHEAD_BYTES = 8 << 10
 
 
-class _ReceiveTimeoutProtocol(HttpToolsProtocol):
+class _QueuedAnswers:
+    """The answer bytes the connections of one HttpServer hold queued for their clients: at most
+    `max_bytes` in all; beyond, the connections stalled the longest are aborted."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.holding: set = set()  # protocols with bytes queued
+        self.estimate = 0  # bytes queued when last counted, plus what was queued since (queues only drain)
+
+    def queued(self, protocol, size: int) -> None:
+        self.holding.add(protocol)
+        self.estimate += size
+        if self.estimate <= self.max_bytes:
+            return
+        sizes = {p: p.look_at_queue() for p in self.holding}
+        total = sum(sizes.values())
+        for p in sorted(sizes, key=lambda p: p.stalled_since):
+            if total <= self.max_bytes:
+                break
+            if sizes[p]:
+                total -= sizes[p]
+                p.abort_stalled(f"{total + sizes[p]:,} bytes of answers were queued for clients that had not "
+                                f"taken them (the most: {self.max_bytes:,})")
+                sizes[p] = 0
+        self.holding = {p for p, size in sizes.items() if size}
+        self.estimate = total
+
+    def drained(self, protocol) -> None:
+        self.holding.discard(protocol)
+
+
+class _LimitedProtocol(HttpToolsProtocol):
     """uvicorn's HTTP/1.1 protocol, closing a connection whose request is not received within
-    `receive_timeout` seconds (set by HttpServer on a subclass)."""
+    `receive_timeout` seconds, or whose client takes none of its queued answer for `write_timeout`
+    seconds; `queues` bounds the answer bytes queued by all connections (set by HttpServer on a
+    subclass). uvicorn stops producing while anything is queued (a write buffer limit of 1 byte:
+    it pauses writing), so a connection holds at most the one message being written, and at most
+    READ_AHEAD_BYTES of a request body the app has not taken."""
 
     receive_timeout = RECEIVE_TIMEOUT
+    write_timeout = WRITE_TIMEOUT
+    queues: _QueuedAnswers
     _receive_timer = None
+    _write_timer = None
+    _last_queued = 0
+    stalled_since = 0.0
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
+        # pause_writing whenever bytes wait for the client (1, not 0: TLS's transport pauses at >= high)
+        transport.set_write_buffer_limits(high=1, low=0)
+        if hasattr(transport, "max_size"):  # asyncio's socket transport: the most one read takes
+            transport.max_size = READ_AHEAD_BYTES
         self._arm()
+
+    def on_body(self, body: bytes) -> None:
+        super().on_body(body)
+        # the app has not taken it: read no further (once answered, the rest of the body is read and dropped)
+        if not self.cycle.response_complete and len(self.cycle.body) > READ_AHEAD_BYTES:
+            self.flow.pause_reading()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -49,7 +111,55 @@ class _ReceiveTimeoutProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc) -> None:
         self._disarm()
+        self._stop_write_timer()
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        size = self.queued_bytes()
+        if self._write_timer is None:
+            self.stalled_since = self.loop.time()
+            self._last_queued = size
+            self._write_timer = self.loop.call_later(self.write_timeout / 4, self._write_timer_fired)
+        self.queues.queued(self, size)
+
+    def resume_writing(self) -> None:
+        self._stop_write_timer()
+        super().resume_writing()
+
+    def queued_bytes(self) -> int:
+        return self.transport.get_write_buffer_size()
+
+    def abort_stalled(self, why: str) -> None:
+        log_client_error("slow HTTP reader", "aborted an HTTP connection: %s", why)
+        self._stop_write_timer()
+        self.transport.abort()  # close() would wait for the queue to drain
+
+    def look_at_queue(self) -> int:
+        """The bytes queued; `stalled_since` moves on if the client took some since the last look."""
+        size = self.queued_bytes()
+        if size < self._last_queued:
+            self.stalled_since = self.loop.time()
+        self._last_queued = size
+        return size
+
+    def _write_timer_fired(self) -> None:
+        """Every quarter of the write timeout while bytes are queued."""
+        self._write_timer = None
+        size = self.look_at_queue()
+        if size == 0:
+            self.queues.drained(self)
+            return
+        if self.loop.time() - self.stalled_since >= self.write_timeout:
+            self.abort_stalled(f"its client took none of {size:,} queued bytes in {self.write_timeout:g} s")
+            return
+        self._write_timer = self.loop.call_later(self.write_timeout / 4, self._write_timer_fired)
+
+    def _stop_write_timer(self) -> None:
+        if self._write_timer is not None:
+            self._write_timer.cancel()
+            self._write_timer = None
+        self.queues.drained(self)
 
     def _arm(self) -> None:
         self._receive_timer = self.loop.call_later(self.receive_timeout, self._receive_timed_out)
@@ -118,7 +228,8 @@ class HttpServer:
     """start() returns once uvicorn listens; stop() closes connections and joins the thread."""
 
     def __init__(self, app, address: str, *, tls=None, reuse_port: bool = False,
-                 max_connections: int = MAX_CONNECTIONS, receive_timeout: float = RECEIVE_TIMEOUT) -> None:
+                 max_connections: int = MAX_CONNECTIONS, receive_timeout: float = RECEIVE_TIMEOUT,
+                 write_timeout: float = WRITE_TIMEOUT, max_queued_bytes: int = MAX_QUEUED_BYTES) -> None:
         self.socket = bind_socket(address, reuse_port)
         self.port = self.socket.getsockname()[1]
         self.host = split_address(address)[0] or "0.0.0.0"
@@ -129,7 +240,9 @@ class HttpServer:
             if tls.client_ca_file:
                 kwargs.update(ssl_ca_certs=tls.client_ca_file, ssl_cert_reqs=ssl.CERT_REQUIRED)
         self.app = app
-        protocol = type("ReceiveTimeoutProtocol", (_ReceiveTimeoutProtocol,), {"receive_timeout": receive_timeout})
+        protocol = type("LimitedProtocol", (_LimitedProtocol,), {
+            "receive_timeout": receive_timeout, "write_timeout": write_timeout,
+            "queues": _QueuedAnswers(max_queued_bytes)})
         config = uvicorn.Config(app, lifespan="off", access_log=False, log_level="warning",
                                 server_header=False, timeout_graceful_shutdown=5, http=protocol,
                                 limit_concurrency=max_connections + 1, **kwargs)  # uvicorn counts the new one

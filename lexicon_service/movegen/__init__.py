@@ -30,6 +30,7 @@ __all__ = ["GeneratedMove", "MoveGraphMissing", "MoveGenerationError", "MoveGene
            "generate_moves", "has_move", "count_moves"]
 
 SORTS = ("score",)
+MAX_LISTED = 1_000_000  # plays one answer lists at most (a Kris Kros opening with a joker has ~900,000)
 _MAX_TILES = 63
 _NEW, _BLANK, _TILE = 0x80, 0x40, 0x3F
 
@@ -86,11 +87,14 @@ class _Static:
         self.blank_mask = mask
         cover = rule_set.first_play.must_cover
         self.cover = -1 if cover is None else cover[0] * rule_set.columns + cover[1]
-        self.args = (len(self.letters), rule_set.rows, rule_set.columns, self.lm, self.wm, self.points,
+        self.bag = ts.bag()
+        bag = bytearray(_MAX_TILES + 1)  # copies in the set, by tile number ([0] blanks)
+        for letter, count in self.bag.items():
+            bag[0 if letter == BLANK else self.number[letter]] = min(count, 255)
+        self.args = (len(self.letters), rule_set.rows, rule_set.columns, self.lm, self.wm, self.points, bytes(bag),
                      self.blank_mask, rule_set.rack.bingo_tiles, rule_set.rack.bingo_bonus,
                      rule_set.words.min_length, self.cover, rule_set.first_play.min_tiles,
                      int(rule_set.later_plays.must_connect), int(rule_set.words.same_word_twice != "allowed"))
-        self.bag = ts.bag()
         self.real = {None: 0, **{letter: n for letter, n in self.number.items()}}
 
     def board_bytes(self, board: Board) -> bytes:
@@ -101,7 +105,6 @@ class _Static:
                 if blank:
                     squares[i] |= _BLANK
         return bytes(squares)
-        self.bag = ts.bag()
 
 
 _statics: dict[int, tuple[RuleSet, _Static]] = {}
@@ -124,7 +127,7 @@ def _graph(rule_set: RuleSet, lexicon):
         raise MoveGraphMissing(f"the lexicon {getattr(lexicon, 'name', '?')!r} has no move graph; add one with "
                                f"`lexicon-build --move-graph-only {getattr(lexicon, 'path', 'LEX.lex')}`")
     lex_rules = lexicon.rule_set
-    if tuple(lex_rules.tile_set.alphabet) != tuple(rule_set.tile_set.alphabet) or (
+    if lex_rules is not rule_set and tuple(lex_rules.tile_set.alphabet) != tuple(rule_set.tile_set.alphabet) or (
             max(lex_rules.rows, lex_rules.columns) < max(rule_set.rows, rule_set.columns)):
         raise MoveGenerationError("rule_set", f"the lexicon {lexicon.name!r} is for {lex_rules.id}, "
                                               f"whose letters or board differ from {rule_set.id}'s")
@@ -162,19 +165,13 @@ def _board(rule_set: RuleSet, board) -> Board:
     return board
 
 
-def _rack_counts(static: _Static, rule_set: RuleSet, board: Board, letters) -> bytearray:
-    """Tiles of each number on the rack ([0] = blanks), at most what the set has left beside the
-    board (validate_move refuses more copies of a letter than the set holds)."""
+def _rack_counts(static: _Static, letters) -> bytes:
+    """Tiles of each number on the rack ([0] = blanks); the C core caps them by what the set has
+    left beside the board."""
     counts = bytearray(_MAX_TILES + 1)
     for letter in letters:
         counts[0 if letter == BLANK else static.number[letter]] += 1
-    if board.tile_count:
-        on_board = board.tile_counts()
-        for letter in set(letters):
-            if letter in on_board:
-                n = 0 if letter == BLANK else static.number[letter]
-                counts[n] = max(0, min(counts[n], static.bag.get(letter, 0) - on_board[letter]))
-    return counts
+    return bytes(counts)
 
 
 def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, must_use=None, must_contain=None,
@@ -210,7 +207,7 @@ def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, mus
     if min_length is not None and (not isinstance(min_length, int) or isinstance(min_length, bool)
                                    or min_length < 0):
         raise MoveGenerationError("min_length", "min_length must be a whole number of tiles, 0 or more")
-    counts = _rack_counts(static, rule_set, board, letters)
+    counts = _rack_counts(static, letters)
     result = _core_generate(arcs, static, board_bytes, counts, mode, limit, min(min_length or 0, 255), need,
                             contain, deadline)
     return result, static, board, letters
@@ -220,10 +217,12 @@ def _core_generate(arcs, static, board_bytes, counts, mode, limit, min_length, n
     from lexicon_service.movegen import _core
 
     try:
-        return _core.generate(arcs, *static.args, board_bytes, bytes(counts), mode, limit, min_length, need,
+        return _core.generate(arcs, *static.args, board_bytes, counts, mode, limit, min_length, need,
                               contain, float(deadline) if deadline is not None else 0.0)
     except TimeoutError:
         raise MoveGenerationTimeout("move generation passed its deadline") from None
+    except OverflowError:
+        raise MoveGenerationError("limit", f"more than {MAX_LISTED:,} plays: give a limit") from None
 
 
 def play_text(tile_set, across: bool, row: int, col: int, tiles) -> str:
@@ -321,13 +320,14 @@ def generate_moves(rule_set: RuleSet, board: Board, rack, lexicon, *, limit: int
     tiles; must_use: tiles (rack notation, "?" a blank) every play must place; must_contain: text the
     main word must contain (as tiles). With any of these three, only plays are listed. bag_count:
     tiles in the bag (exchanges need the rule set's minimum; None: as with a full bag). deadline: a
-    time.monotonic() value; past it MoveGenerationTimeout. Raises MoveGraphMissing when the lexicon
+    time.monotonic() value; past it MoveGenerationTimeout. Without a limit, more than MAX_LISTED plays
+    is a MoveGenerationError (field "limit"). Raises MoveGraphMissing when the lexicon
     has no move graph, MoveGenerationError (with `field`) for a bad rack, board or option.
     """
     if sort not in SORTS:
         raise MoveGenerationError("sort", f"sort must be one of {', '.join(SORTS)}")
-    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
-        raise MoveGenerationError("limit", "limit must be a positive whole number")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LISTED):
+        raise MoveGenerationError("limit", f"limit must be a whole number from 1 to {MAX_LISTED:,}")
     if bag_count is not None and (not isinstance(bag_count, int) or isinstance(bag_count, bool) or bag_count < 0):
         raise MoveGenerationError("bag_count", "bag_count must be a whole number, 0 or more")
     found, static, board, letters = _call(rule_set, board, rack, lexicon, 0, limit=limit or 0,

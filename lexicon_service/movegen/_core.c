@@ -20,6 +20,7 @@
 #define SEP 0
 #define MAX_TILES 63
 #define MAX_DIM 32
+#define MAX_LISTED 1000000  /* plays listed at most (a limit, or all) */
 
 #define SQ_TILE 0x3F
 #define SQ_BLANK 0x40
@@ -390,6 +391,8 @@ typedef struct {
     MoveRec *moves;
     size_t n_moves, cap_moves, limit;
     int heap;
+    size_t max_moves;  /* without a limit: more plays than this is an error */
+    int too_many;
     int oom;
     double deadline;
     int timed_out;
@@ -533,6 +536,7 @@ static void record(Gen *g, int start, int end, int msum, int wmul, int xtot, int
         }
         return;
     }
+    if (g->n_moves == g->max_moves) { g->too_many = 1; g->stop = 1; return; }
     if (g->n_moves == g->cap_moves) {
         size_t cap = g->cap_moves ? g->cap_moves * 2 : 1024;
         MoveRec *m = realloc(g->moves, cap * sizeof(MoveRec));
@@ -545,7 +549,7 @@ static void record(Gen *g, int start, int end, int msum, int wmul, int xtot, int
 
 static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new);
 
-static void go_on(Gen *g, int pos, uint32_t ai, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
+static inline __attribute__((always_inline)) void go_on(Gen *g, int pos, uint32_t ai, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
     uint32_t a = g->arcs[ai];
     uint32_t child = a & ARC_INDEX_MASK;
     const uint8_t *sq = g->L_sq;
@@ -727,20 +731,21 @@ static void run_all(Gen *g) {
         }
 }
 
-/* generate(arcs, n_tiles, rows, cols, lm, wm, pts, blank_mask, bingo_tiles, bingo_bonus, min_len, first_cover,
+/* generate(arcs, n_tiles, rows, cols, lm, wm, pts, bag, blank_mask, bingo_tiles, bingo_bonus, min_len, first_cover,
  *          first_min_tiles, must_connect, forbid_dup, board, rack, mode, limit, min_main_len, must_use,
  *          must_contain, deadline)
- * mode 0: sorted list of (score, down, row, col, tiles bytes, n_new), at most `limit` (0 = all);
+ * mode 0: sorted list of (score, down, row, col, tiles bytes, n_new), at most `limit` (0 = all;
+ *         OverflowError past MAX_LISTED);
  * mode 1: the number of moves; mode 2: whether there is one. Raises TimeoutError past `deadline`
  * (time.monotonic() seconds; <= 0: none). */
 static PyObject *generate(PyObject *self, PyObject *args) {
-    Py_buffer arcs, lm, wm, pts, board, rack, must_use, must_contain;
+    Py_buffer arcs, lm, wm, pts, bag, board, rack, must_use, must_contain;
     int rows, cols, bingo_tiles, bingo_bonus, min_len, first_cover, first_min_tiles, must_connect, forbid_dup;
     int mode, min_main_len, n_tiles;
     unsigned long long blank_mask;
     Py_ssize_t limit;
     double deadline;
-    if (!PyArg_ParseTuple(args, "y*iiiy*y*y*Kiiiiiiiy*y*iniy*y*d", &arcs, &n_tiles, &rows, &cols, &lm, &wm, &pts,
+    if (!PyArg_ParseTuple(args, "y*iiiy*y*y*y*Kiiiiiiiy*y*iniy*y*d", &arcs, &n_tiles, &rows, &cols, &lm, &wm, &pts, &bag,
                           &blank_mask, &bingo_tiles, &bingo_bonus, &min_len, &first_cover, &first_min_tiles,
                           &must_connect, &forbid_dup, &board, &rack, &mode, &limit, &min_main_len,
                           &must_use, &must_contain, &deadline))
@@ -748,9 +753,9 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Gen *g = NULL;
     if (rows < 1 || cols < 1 || rows > MAX_DIM || cols > MAX_DIM || lm.len != rows * cols || wm.len != rows * cols
-        || board.len != rows * cols || pts.len != MAX_TILES + 1 || rack.len != MAX_TILES + 1
+        || board.len != rows * cols || pts.len != MAX_TILES + 1 || bag.len != MAX_TILES + 1 || rack.len != MAX_TILES + 1
         || (must_use.len && must_use.len != MAX_TILES + 1) || must_contain.len > MAX_DIM || mode < 0 || mode > 2
-        || limit < 0 || arcs.len < 4 || arcs.len % 4 || n_tiles < 1 || n_tiles > MAX_TILES) {
+        || limit < 0 || limit > MAX_LISTED || arcs.len < 4 || arcs.len % 4 || n_tiles < 1 || n_tiles > MAX_TILES) {
         PyErr_SetString(PyExc_ValueError, "generate: bad arguments");
         goto done;
     }
@@ -784,8 +789,17 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     g->must_contain_len = (int)must_contain.len;
     memcpy(g->must_contain, must_contain.buf, must_contain.len);
     for (int t = n_tiles + 1; t <= MAX_TILES; t++) g->rack[t] = 0;
+    /* no more copies of a tile than the set holds beside those on the board (validate_move refuses more) */
+    int on_board[MAX_TILES + 1] = {0};
+    for (int i = 0; i < rows * cols; i++)
+        if (B[i]) on_board[(B[i] & SQ_BLANK) ? 0 : (B[i] & SQ_TILE)]++;
+    for (int t = 0; t <= MAX_TILES; t++) {
+        int left = ((const uint8_t *)bag.buf)[t] - on_board[t];
+        if (g->rack[t] > left) g->rack[t] = (uint8_t)(left > 0 ? left : 0);
+    }
     for (int t = 1; t <= n_tiles; t++) if (g->rack[t]) g->rack_mask |= 1ull << t;
-    if (mode == 0 && limit > 0 && limit <= 100000) {
+    g->max_moves = MAX_LISTED;
+    if (mode == 0 && limit > 0) {
         g->heap = 1;
         g->limit = (size_t)limit;
         g->moves = malloc(g->limit * sizeof(MoveRec));
@@ -796,6 +810,10 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     run_all(g);
     Py_END_ALLOW_THREADS
     if (g->oom) { PyErr_NoMemory(); goto done; }
+    if (g->too_many) {
+        PyErr_Format(PyExc_OverflowError, "more than %d plays", MAX_LISTED);
+        goto done;
+    }
     if (g->timed_out) { PyErr_SetString(PyExc_TimeoutError, "move generation passed its deadline"); goto done; }
     if (mode == 1) { result = PyLong_FromLongLong(g->count); goto done; }
     if (mode == 2) { result = PyBool_FromLong(g->count > 0); goto done; }
@@ -815,7 +833,7 @@ static PyObject *generate(PyObject *self, PyObject *args) {
 done:
     if (g) free(g->moves);
     free(g);
-    PyBuffer_Release(&arcs); PyBuffer_Release(&lm); PyBuffer_Release(&wm); PyBuffer_Release(&pts);
+    PyBuffer_Release(&arcs); PyBuffer_Release(&lm); PyBuffer_Release(&wm); PyBuffer_Release(&pts); PyBuffer_Release(&bag);
     PyBuffer_Release(&board); PyBuffer_Release(&rack); PyBuffer_Release(&must_use); PyBuffer_Release(&must_contain);
     return result;
 }

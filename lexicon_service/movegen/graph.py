@@ -29,14 +29,14 @@ word can be grown from any of its tiles: leftwards first, then, after "^", right
 suffix structures are stored once (the automaton is minimal), nodes are emitted children first.
 
 Worked example: alphabet "A B" (A = 1, B = 2), words AB and B. The strings are "A^B", "BA" (from
-AB) and "B" (from B). Sorted: A^B, B, BA. The graph (index: tile, flags, -> child)::
+AB) and "B" (from B). Nodes are laid out breadth-first from the root (index: tile, flags, -> child)::
 
-    0: ^  end          -> 4      root pointer
-    1: A  end accepts  -> 0      node {A}: after "B" read leftwards, A completes "BA" = AB reversed
-    2: B  end accepts  -> 0      node {B}: after "A^", B completes "A^B"
-    3: ^  end          -> 2      node {^}: after "A", the separator, then B
-    4: A  -        -> 3          root node: A ...
-    5: B  end accepts  -> 1      ... or B (itself the word B; then A for BA)
+    0: ^  end            -> 1      root pointer
+    1: A                 -> 3      root node: A ...
+    2: B  end accepts    -> 4      ... or B: the word B itself (the string "B")
+    3: ^  end            -> 5      after A: the separator
+    4: A  end accepts    -> 0      after B: A completes "BA", AB read leftwards from its B
+    5: B  end accepts    -> 0      after "A^": B completes "A^B", AB grown from its A
 
 Move generation (``_core.c``) starts at an anchor square, follows board tiles and rack tiles
 leftwards through this graph, then takes "^" and goes right; cross-checks of a square are found by

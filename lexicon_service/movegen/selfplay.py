@@ -20,7 +20,7 @@ def bag_of(rule_set, letters=None) -> list[str]:
 def positions(rule_set, lexicon, rng: random.Random, count: int, *, letters=None, best: bool = False):
     """Yield `count` positions (board, rack text) met in self-play games; each turn plays the best
     move (`best`) or a random one, exchanges all tiles when there is none, and a game ends (a new
-    one starts) when the bag is empty and no play is left."""
+    one starts) when no play is left and the bag is empty, or after three exchanges in a row."""
     ts = rule_set.tile_set
     made = 0
     while made < count:
@@ -28,6 +28,7 @@ def positions(rule_set, lexicon, rng: random.Random, count: int, *, letters=None
         rng.shuffle(bag)
         board = Board.empty(rule_set)
         rack: list[str] = []
+        exchanges = 0
         while made < count:
             while len(rack) < rule_set.rack_size and bag:
                 rack.append(bag.pop())
@@ -37,12 +38,14 @@ def positions(rule_set, lexicon, rng: random.Random, count: int, *, letters=None
             moves = generate_moves(rule_set, board, rack_text, lexicon, include_exchanges=False,
                                    include_pass=False, limit=1 if best else None)
             if not moves:
-                if not bag:
+                exchanges += 1
+                if not bag or exchanges == 3:
                     break
                 bag.extend(rack)
                 rng.shuffle(bag)
                 rack = []
                 continue
+            exchanges = 0
             move = moves[0] if best else rng.choice(moves)
             result = validate_move(rule_set, board, rack_text, move.play, judge=lexicon)
             board.apply(result)

@@ -1,4 +1,4 @@
-"""GameService: ValidateMove, ScoreMove, ReplayGame, ListRuleSets, ExportGcg, GenerateMoves.
+"""GameService: ValidateMove, ScoreMove, ReplayGame, ListRuleSets, ExportGcg, GenerateMoves, AnalyseGame.
 
 A move is judged under the rule set of the lexicon named in the request; a `rule_set` given as well
 must be that same rule set (INVALID_ARGUMENT otherwise), so a Polish lexicon is never used with Czech
@@ -50,6 +50,10 @@ def _enum_value(enum, prefix: str, choice: str) -> int:
     """A rule-set choice ("others-racks") as its enum value (OUT_BONUS_OTHERS_RACKS)."""
     return enum.Value(f"{prefix}_{choice.upper().replace('-', '_')}")
 
+
+# AnalyseGame: the whole analysis may take this many times ServerLimits.max_generate_seconds (5 s by default;
+# the 50 turns of a real Polish game take 0.12 s).
+ANALYSIS_GENERATIONS = 5
 
 # GeneratedMove.kind (lexicon_service/movegen) -> GeneratedMoveKind.
 MOVE_KINDS = {kind: game_pb2.GeneratedMoveKind.Value(f"GENERATED_MOVE_KIND_{kind.upper()}")
@@ -237,20 +241,24 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                                           leave=m.leave, tiles_used=m.tiles_used) for m in moves[:limit]],
             truncated=len(moves) > limit, rule_set=rule_set.id, lexicon=request.lexicon)
 
-    @rpc
-    def ReplayGame(self, request, context):
-        gcg = request.gcg
+    def _record(self, gcg: str) -> tuple[GcgGame, str]:
+        """The request's GCG record (bounded by the server's limits) and the rule set its #rules names."""
         if len(gcg) > self.limits.max_gcg_chars:
             raise LimitError("gcg", f"{len(gcg)} characters; at most {self.limits.max_gcg_chars}")
         require(bool(gcg.strip()), "gcg", "empty record")
         n_lines = count_lines(gcg)
         if n_lines > self.limits.max_gcg_lines:
             raise LimitError("gcg", f"{n_lines} lines; at most {self.limits.max_gcg_lines}")
-        deadline_of(context)
         with field("gcg"):
-            game = parse_gcg(request.gcg, "<request>")
+            game = parse_gcg(gcg, "<request>")
         recorded_rules = next((args.strip().split()[0] for keyword, args in game.pragmas
                                if keyword == "rules" and args.strip()), "")
+        return game, recorded_rules
+
+    @rpc
+    def ReplayGame(self, request, context):
+        deadline_of(context)
+        game, recorded_rules = self._record(request.gcg)
         with self.registry.acquire() as snapshot:
             if request.lexicon or request.rule_set:
                 rule_set, lexicon = self._context(snapshot, request, need_lexicon=False)
@@ -278,6 +286,36 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                                            rule_set=rule_set.id, lexicon=request.lexicon,
                                            final_board=report.board.to_rows(), bag_count=report.bag,
                                            final_racks=_final_racks(game, report))
+
+    @rpc
+    def AnalyseGame(self, request, context):
+        from lexicon_service.movegen.analysis import analyse_game, annotate
+
+        call_deadline = deadline_of(context)
+        game, recorded_rules = self._record(request.gcg)
+        # A record may hold up to max_gcg_lines turns: the whole analysis gets a few generations' time.
+        budget = ANALYSIS_GENERATIONS * self.limits.max_generate_seconds
+        deadline = time.monotonic() + budget
+        if call_deadline is not None:
+            deadline = min(deadline, call_deadline)
+        with self.registry.acquire() as snapshot:
+            rule_set, lexicon = self._context(snapshot, request, need_lexicon=True)
+            if recorded_rules and recorded_rules != rule_set.id:
+                raise FieldError("gcg", f"the record is for rule set {recorded_rules!r}, not {rule_set.id!r}")
+            try:
+                turns = analyse_game(rule_set, game, lexicon, deadline=deadline,
+                                     turn_seconds=self.limits.max_generate_seconds)
+            except TimeoutError:  # the generator's own check of the deadlines
+                if call_deadline is not None and deadline == call_deadline:
+                    raise DeadlineError("game analysis") from None
+                raise DeadlineError(f"game analysis (at most {budget:g} s on this server, "
+                                    f"{self.limits.max_generate_seconds:g} s a turn)") from None
+        return game_pb2.AnalyseGameResponse(
+            turns=[game_pb2.TurnAnalysis(
+                turn=t.turn, line=t.line, player=t.player, rack=t.rack or "", played=t.played,
+                played_score=t.played_score, withdrawn=t.withdrawn, best=t.best or "", best_score=t.best_score,
+                given_away=t.given_away, best_words=t.best_words, note=t.note) for t in turns],
+            annotated_gcg=format_gcg(annotate(game, turns)), rule_set=rule_set.id, lexicon=request.lexicon)
 
     @rpc
     def ListRuleSets(self, request, context):

@@ -126,6 +126,16 @@ GAME_THREADS = 8  # 8, 16 and 32 measured by bench/bench_games.py: 8 spent the l
 WATCH_STREAMS = 56
 WATCH_SPARE_THREADS = 8
 POOL_JOIN_SECONDS = 5.0  # bound on the wait for the pools' threads after grpc stopped
+# Streams (calls) open at once on one connection (HTTP/2 MAX_CONCURRENT_STREAMS); beyond, the client's
+# library queues its calls, and a stream opened anyway is refused. gRPC's own default has no limit: one
+# connection that opened 3,000 CheckWords streams and read none of their answers held ~660 MB. An unread
+# stream holds its answer twice (grpc's copy and the Python message until sent: ~1.2 MB for 6,500 words),
+# so 64 of them ~75 MB (docs/slow-readers.md); gRPC clients queue calls beyond it.
+MAX_STREAMS_PER_CONNECTION = 64
+# A connection whose peer does not answer a ping within KEEPALIVE_TIMEOUT_MS of it is closed, with what
+# it held: a client gone without a word (or one that stopped reading its socket) was closed after 100 s.
+KEEPALIVE_TIME_MS = 60_000
+KEEPALIVE_TIMEOUT_MS = 20_000
 GAME_METHODS = ("CreateGame", "GetGame", "SubmitMove", "Challenge", "GetGameRecord", "AdjustScore", "UndoLastMove",
                 "EndGame")
 
@@ -346,7 +356,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   max_concurrent_rpcs: int | None = None, reuse_port: bool = False,
                   fast_threads: int = FAST_THREADS, games_db=None, game_clock=None,
                   watch_streams: int = WATCH_STREAMS, max_games: int | None = MAX_GAMES,
-                  db_wal_limit: int = WAL_LIMIT, shared_files=None) -> tuple[LexiconServer, int]:
+                  db_wal_limit: int = WAL_LIMIT, shared_files=None,
+                  max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
@@ -363,7 +374,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     CreateGame gets RESOURCE_EXHAUSTED; None: no limit). `db_wal_limit`: bytes the games database's
     write-ahead log may take. A damaged games database raises OSError saying how to recover.
     `shared_files`: sealed copies of lexicon files (lexicon.SharedFiles, from `serve --processes`'
-    supervisor) the default loader maps instead of private copies.
+    supervisor) the default loader maps instead of private copies. `max_streams_per_connection`: calls
+    open at once on one client connection (HTTP/2 MAX_CONCURRENT_STREAMS).
     """
     limits = limits or Limits()
     quiet_grpc_tracebacks()
@@ -386,6 +398,10 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", max(limits.max_message_bytes, 16 * 1024 * 1024)),
         ("grpc.so_reuseport", 1 if reuse_port else 0),  # without: a busy port fails instead of being shared
+        ("grpc.max_concurrent_streams", max_streams_per_connection),
+        ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
+        ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+        ("grpc.http2.max_pings_without_data", 0),  # keep pinging an idle connection: its peer may be gone
     ]
     try:
         grpc_server = grpc.server(pool, interceptors=interceptors, options=options,

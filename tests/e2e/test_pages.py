@@ -162,6 +162,26 @@ def test_game_viewer_draws_a_replayed_game(page, web_url, artifacts, tmp_path):
     assert page.locator("#board svg g.tile").count() == 19
 
 
+def test_game_viewer_shows_the_best_play_beside_the_played_one(page, web_url, artifacts):
+    page.goto(web_url + "/games?lang=cs")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#gcg").fill(GCG.read_text(encoding="utf-8"))
+    page.select_option("#lexicon", "cs-kriskros")       # its lexicon has a move graph: each turn is analysed
+    page.locator("#show").click()
+    page.wait_for_selector("body[data-shown='1']")
+    page.locator("#board").focus()
+    page.keyboard.press("Home")
+    assert page.locator("#bestFigure").is_hidden()     # the empty board before the first turn
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#bestFigure").is_visible()
+    best = page.locator("#bestBoard svg")
+    placed = best.locator("g.tile.new").count()
+    assert placed >= 2 and best.locator("g.tile").count() == placed   # the first turn: on an empty board
+    assert "Nejlepší tah: " in page.locator("#detail").inner_text()
+    assert page.locator("#board svg g.tile").count() == 4         # the played [CH]ATA, as before
+    page.screenshot(path=str(artifacts / "games-best.png"), full_page=True)
+
+
 def test_judge_shell_works_offline_and_says_verdicts_need_the_server(page, web_url, browser_context):
     page.goto(web_url + "/judge?lang=en&lexicon=pl-scrabble")
     page.wait_for_selector("body[data-ready='1']")

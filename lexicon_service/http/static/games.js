@@ -1,5 +1,6 @@
 // The game viewer: a GCG record replayed by the server (POST /v1/games:view: ReplayGame, the board after
-// each line, ScoreMove's breakdown of each play), drawn as SVG; step with the keyboard; save SVG/PNG.
+// each line, ScoreMove's breakdown of each play, and with a lexicon that has a move graph each turn's best
+// play, drawn on a second board beside the played one), drawn as SVG; step with the keyboard; save SVG/PNG.
 // A live game is followed through its event stream (GET /v1/games/{id}/events, Server-Sent Events read
 // with fetch, so that a game token can go in a header): after each event the record so far
 // (GET /v1/games/{id}/record) is shown as a pasted one is, so no rule is restated here; the game's
@@ -19,8 +20,10 @@ function boardAt(i) {
   return i < 0 ? Array.from({ length: L.rows }, () => Array(L.columns).fill("")) : view.steps[i].board;
 }
 
-function drawBoard(i) {
-  const L = view.layout, cells = boardAt(i), before = boardAt(i - 1);
+// best: a turn's analysis (view.steps[i].best): its board and squares instead of line i's
+function drawBoard(i, best) {
+  const L = view.layout, cells = best ? best.bestBoard : boardAt(i), before = boardAt(i - 1);
+  const bestSquares = new Set(best ? best.bestSquares.map(([r, c]) => `${r},${c}`) : []);
   const w = EDGE + L.columns * CELL + 4, h = EDGE + L.rows * CELL + 4;
   const out = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" ` +
                `font-family="DejaVu Sans, Noto Sans, sans-serif" role="img" aria-label="${esc(t("games"))}">`,
@@ -47,10 +50,10 @@ function drawBoard(i) {
       const x = EDGE + c * CELL, y = EDGE + r * CELL;
       const blank = s !== s.toUpperCase();
       const letter = s.toUpperCase();
-      const fresh = i >= 0 && !before[r][c];
+      const fresh = best ? bestSquares.has(`${r},${c}`) : i >= 0 && !before[r][c];
       out.push(`<g class="tile${blank ? " blank" : ""}${fresh ? " new" : ""}" data-square="${String.fromCharCode(65 + c)}${r + 1}">`);
       out.push(`<rect x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="4" fill="${blank ? "#fffaf0" : "#f3d9a4"}" ` +
-               `stroke="${fresh ? "#e67300" : "#8a6d3b"}" stroke-width="${fresh ? 3 : 1.2}"/>`);
+               `stroke="${fresh ? (best ? "#1a8f3a" : "#e67300") : "#8a6d3b"}" stroke-width="${fresh ? 3 : 1.2}"/>`);
       if (blank) out.push(`<circle cx="${x + CELL / 2}" cy="${y + CELL / 2}" r="${CELL / 2 - 6}" fill="none" stroke="#b0001b" stroke-width="1.5" stroke-dasharray="3 2"/>`);
       out.push(`<text x="${x + CELL / 2}" y="${y + CELL / 2 + (letter.length > 1 ? 6 : 8)}" font-size="${letter.length > 1 ? 16 : 22}" ` +
                `font-weight="bold" text-anchor="middle" fill="${blank ? "#b0001b" : "#1a1a1a"}">${esc(letter)}</text>`);
@@ -109,6 +112,14 @@ function renderDetail() {
     row.insertCell().textContent = t("total"); row.insertCell(); row.insertCell().textContent = move.total;
     d.append(table);
   }
+  const best = view.steps[index].best;
+  if (best && best.best) {
+    const p = document.createElement("p");
+    p.id = "bestText";
+    p.textContent = `${t("bestPlay")}: ${best.best} ${best.bestScore >= 0 ? "+" : ""}${best.bestScore}` +
+                    (best.givenAway !== undefined && best.givenAway !== null ? ` (${best.givenAway} ${t("givenAway")})` : "");
+    d.append(p);
+  }
   const rec = document.createElement("p");
   rec.textContent = `${t("recorded")}: ${line.recordedScore >= 0 ? "+" : ""}${line.recordedScore} → ${line.recordedTotal}`;
   d.append(rec);
@@ -124,6 +135,10 @@ function renderDetail() {
 
 function render() {
   $("board").innerHTML = drawBoard(index);
+  const best = index >= 0 ? view.steps[index].best : null;
+  $("bestFigure").hidden = !(best && best.bestBoard);
+  $("bestBoard").innerHTML = best && best.bestBoard ? drawBoard(index, best) : "";
+  $("bestCaption").textContent = best && best.bestBoard ? `${t("bestPlay")}: ${best.best} ${best.bestScore >= 0 ? "+" : ""}${best.bestScore}` : "";
   $("step").textContent = index < 0 ? t("start") : `${t("move")} ${index + 1}/${view.steps.length}`;
   for (const [i, li] of [...$("lines").children].entries()) li.classList.toggle("current", i === index);
   const current = $("lines").children[index];

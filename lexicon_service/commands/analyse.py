@@ -1,0 +1,57 @@
+"""`lexicon-service analyse`: the best move of each turn of a GCG record beside the one played.
+
+    lexicon-service analyse game.gcg -r pl-scrabble -l pl-scrabble [--json] [-o annotated.gcg]
+
+Per play, exchange and pass whose line gives the rack: the move played and its score, the best move by
+score for that rack on the board before the turn, and the points given away (a withdrawn play gave
+away the whole best score). The lexicon needs a move graph (`lexicon-build --move-graph-only`).
+--json: one object a line (turn, line, player, rack, played, played_score, withdrawn, best, best_score,
+given_away, best_words, note); -o: the record with a `#note` giving the best move after each turn.
+Exit status 0, or 2 with a message.
+"""
+
+from __future__ import annotations
+
+import json
+
+from lexicon_service.cli import UserError
+
+
+def add_parser(subparsers) -> None:
+    from lexicon_service.commands.check import add_lexicon_argument
+    from lexicon_service.commands.replay import add_replay_arguments
+
+    p = subparsers.add_parser("analyse", help="the best move of each turn of a GCG record and the points given away",
+                              description=__doc__.split("\n\n")[0])
+    add_replay_arguments(p)
+    add_lexicon_argument(p)
+    p.add_argument("--json", action="store_true", help="one JSON object per turn, a line each")
+    p.add_argument("--output", "-o", metavar="FILE.gcg", help="write the record annotated with the best moves")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from lexicon_service.commands.replay import _judge, read_record
+    from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing
+    from lexicon_service.movegen.analysis import analyse_game, annotate, format_analysis
+    from lexicon_service.rules.gcg import format_gcg
+
+    game, rule_set = read_record(args)
+    lexicon = _judge(args.lexicon, args.lexicons, rule_set)
+    try:
+        turns = analyse_game(rule_set, game, lexicon)
+    except MoveGraphMissing as exc:
+        raise UserError(str(exc)) from None
+    except MoveGenerationError as exc:
+        raise UserError(f"--lexicon: {exc}") from None
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as out:
+                out.write(format_gcg(annotate(game, turns)))
+        except OSError as exc:
+            raise UserError(f"--output: {exc.strerror or exc}: {args.output}") from None
+    if args.json:
+        print("\n".join(json.dumps(turn.as_dict(), ensure_ascii=False) for turn in turns))
+    else:
+        print(format_analysis(turns))
+    return 0
