@@ -54,7 +54,7 @@
 # Features used: PROPN ABBR UNKNOWN CLITIC NONSTD ADJA UNATTESTED GUESSED HUNSPELL FUSED N V.MSDR ADJ ADV V
 #                NOVOWEL LY
 #                V.PTCP V.CVB PRO NUM ADP CONJ PART INTJ PRED FIXED ARCH DIAL INDIV RARE NEG IMP ACT ADJP
-#                CMPR SPRL
+#                CMPR SPRL PFV
 [profile]
 name = pl
 language = pl
@@ -81,6 +81,10 @@ deny      unattested-nie     UNATTESTED NEG ADJ|ADV        # 74 / 0 (niedziwy, n
 deny      unattested-rare-verb UNATTESTED RARE V|V.PTCP|V.CVB  # 632 / 102 (bazgramy, buchłem)
 deny      unattested-noun    UNATTESTED N !V.MSDR          # 1,985 / 410 (abatowie, allelów)
 deny      unattested-verb    UNATTESTED V !IMP !FUSED      # 200 / 50 (bladnęła, zsiwili)
+# the emphatic -że/-ż of a perfective imperative pl_PL.dic does not make (the witness of a fused
+# form is its base form): 55 / 15 (dogodźże, naórzmyż, jmijże; lost: pogodźże, oziąbże, użądlże),
+# measured for issue 26 (docs/polish-precision.md); imperfective ones stay (41 / 23)
+deny      unattested-perfective-emphatic UNATTESTED FUSED IMP PFV
 # not enabled: perfective imperatives, 203 / 67 (doórz, dogodźże; lost: pogodź, oziąb), just at
 # the bar, and half of the game-list words lost are held-out words (bench: held-out recall)
 # deny    unattested-perfective-imperative UNATTESTED IMP PFV
