@@ -207,3 +207,19 @@ def test_hints_over_http(server):
             assert r.status_code in (400, 401), r.text
     finally:
         web.stop()
+
+
+def test_computers_on_a_dead_board_pass_after_a_scoreless_round_and_the_game_ends(server):
+    # Kris Kros lets anyone exchange at any time and has no scoreless-turn limit: computers that kept
+    # exchanging on a board where no word can ever be made would play for ever
+    import time
+    _, port = server
+    robots = [session_pb2.ComputerPlayer(seat=0), session_pb2.ComputerPlayer(seat=1)]
+    created, _, director = create(port, "cs-kriskros", names=("R1", "R2"), seed=BLOCKED_SEED,
+                                  computer_players=robots)
+    deadline = time.monotonic() + 20
+    while director.get().status != session_pb2.GAME_STATUS_ENDED and time.monotonic() < deadline:
+        time.sleep(0.05)
+    game = director.get()
+    assert game.status == session_pb2.GAME_STATUS_ENDED and game.end_reason == "passes", game
+    assert game.version < 20

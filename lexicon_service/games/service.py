@@ -418,7 +418,8 @@ class GameService:
                             return  # the lexicon was unloaded: the move timer decides
                         move = choose_move(state.rule_set, state.board, state.rack_text(seat), len(state.bag),
                                            lexicon, level, self._rng(state, "computer"),
-                                           time.monotonic() + seconds)
+                                           time.monotonic() + seconds,
+                                           may_exchange=state.scoreless_turns < state.n_players)
                     move_kind, text = move.kind, move.play
                 try:
                     try:
