@@ -104,15 +104,20 @@ def summary(name: str, seconds: list[float], target: float | None = None) -> str
     return line
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def position_arguments(doc: str) -> argparse.ArgumentParser:
+    """The options of a bench over self-play positions (this one, bench_computer.py)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--shared", default="../shared", help="shared data directory (unused: positions come from self-play)")
     parser.add_argument("--lexicons", default="lexicons", help="directory of the default lexicons")
     parser.add_argument("--games", type=int, default=30, help="self-play games (up to 3 positions each)")
     parser.add_argument("--rounds", type=int, default=3, help="times every position is asked")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--strict", action="store_true", help="exit 1 when the target is missed")
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> int:
+    args = position_arguments(__doc__).parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench-movegen-") as work:
         directory = lexicon_with_move_graph(Path(args.lexicons), Path(work))

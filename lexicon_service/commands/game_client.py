@@ -1,6 +1,7 @@
 """`lexicon-service client game ...`: play a server-held game from a terminal.
 
     lexicon-service client game create -l pl-scrabble Ann Bob [--seed 7] [--challenge-rule void]
+    lexicon-service client game create -l pl-scrabble Ann Robot --computer Robot:beginner   # the server plays Robot
     export LEXICON_GAME_TOKEN=<Ann's token>          # or --game-token on each call
     lexicon-service client game show GAME            # board with coordinates, scores, clocks, your rack
     lexicon-service client game show GAME --game-token=T   # a token may start with "-": give it with "="
@@ -10,6 +11,7 @@
     lexicon-service client game challenge GAME
     lexicon-service client game watch GAME           # every event as it happens
     lexicon-service client game record GAME > game.gcg
+    lexicon-service client game hint GAME [--limit 5] # the best plays for your rack (games created --allow-hints)
     lexicon-service client game interactive GAME     # a prompt: 8D WORD | exchange ABC | pass | challenge | show | quit
     lexicon-service client game adjust GAME Ann -3 --reason WHY   # director: a player by name (or 0 = first)
     lexicon-service client game undo|end GAME --reason WHY         # with the director token
@@ -53,11 +55,20 @@ def add_game_parser(client_subparsers, anywhere: list) -> None:
     c.add_argument("--seed", type=whole_number(*UINT64), default=None, help="reproducible bag, for tests (a small seed can be found from a rack)")
     c.add_argument("--challenge-rule", choices=["single", "double", "penalty", "void"], default=None)
     c.add_argument("--game-seconds", type=whole_number(0, 24 * 3600), default=0, help="per-player game clock (0 = none)")
+    c.add_argument("--computer", action="append", default=[], type=_computer, metavar="NAME[:LEVEL]",
+                   help="the server plays this seat (a player name or number, 0 = first); LEVEL best (default), "
+                        "club or beginner; repeatable")
+    c.add_argument("--allow-hints", action="store_true",
+                   help="players may ask `hint` for the best plays of their own rack (casual games)")
     for name, help_text in (("show", "the game as you see it"), ("pass", "pass (or accept the last play)"),
                             ("challenge", "challenge the last play"), ("watch", "print every event as it happens"),
                             ("record", "the GCG record"), ("interactive", "play at a prompt")):
         s = sub.add_parser(name, help=help_text, parents=parents)
         s.add_argument("game_id")
+    h = sub.add_parser("hint", help="the best plays for your own rack (a game created with --allow-hints)",
+                       parents=parents)
+    h.add_argument("game_id")
+    h.add_argument("--limit", type=whole_number(1, 20), default=5, help="at most this many moves (1-20)")
     p = sub.add_parser("play", help="play a word: 8D WORD", parents=parents)
     p.add_argument("game_id")
     p.add_argument("position")
@@ -75,6 +86,12 @@ def add_game_parser(client_subparsers, anywhere: list) -> None:
     a.add_argument("player", type=_player, help="the player's name as the game shows it, or number (0 = first)")
     a.add_argument("delta", type=whole_number(*INT32))
     a.add_argument("--reason", required=True)
+
+
+def _computer(text: str) -> tuple[int | str, str]:
+    """--computer NAME[:LEVEL] -> (player, level)."""
+    name, _, level = text.partition(":")
+    return _player(name), level
 
 
 def _player(text: str) -> int | str:
@@ -147,8 +164,8 @@ def run(args, channel_factory) -> int:
 
     cmd = args.game_command
     if not cmd:
-        raise UserError("which action? create, show, play, exchange, pass, challenge, watch, record, interactive, "
-                        "adjust, undo, end")
+        raise UserError("which action? create, show, play, exchange, pass, challenge, hint, watch, record, "
+                        "interactive, adjust, undo, end")
     md = _metadata(args)
     with channel_factory(args) as channel:
         stub = session_pb2_grpc.GameSessionServiceStub(channel)
@@ -158,7 +175,10 @@ def run(args, channel_factory) -> int:
                 rules = {None: 0, "single": 1, "double": 2, "penalty": 3, "void": 4}
                 req = session_pb2.CreateGameRequest(lexicon=args.lexicon, player_names=args.players,
                                                     challenge_rule=rules[args.challenge_rule],
-                                                    game_seconds=args.game_seconds)
+                                                    game_seconds=args.game_seconds,
+                                                    allow_hints=args.allow_hints)
+                for seat, level in args.computer:
+                    req.computer_players.add(seat=player_index(args.players, seat), level=level)
                 if args.seed is not None:
                     req.seed = args.seed
                 resp = stub.CreateGame(req, **call)
@@ -167,7 +187,7 @@ def run(args, channel_factory) -> int:
                     return 0
                 print(f"game {resp.game_id} ({resp.rule_set})")
                 for name, token in zip(args.players, resp.player_tokens):
-                    print(f"  {name}\t{token}")
+                    print(f"  {name}\t{token or '(computer)'}")
                 print(f"  director\t{resp.director_token}")
                 return 0
             gid = args.game_id
@@ -180,6 +200,14 @@ def run(args, channel_factory) -> int:
                 _move(stub, session_pb2, gid, call, cmd, args)
             elif cmd == "challenge":
                 _challenge(stub, session_pb2, gid, call, args.json)
+            elif cmd == "hint":
+                resp = stub.GetHint(session_pb2.GetHintRequest(game_id=gid, limit=args.limit), **call)
+                if args.json:
+                    print(_json(resp))
+                else:
+                    print(f"rack {resp.rack} (version {resp.version})")
+                    for move in resp.moves:
+                        print(f"  {move.play:<24} {move.score:>4}  {', '.join(move.words)}")
             elif cmd == "record":
                 resp = stub.GetGameRecord(session_pb2.GetGameRecordRequest(game_id=gid), **call)
                 sys.stdout.write(_json(resp) + "\n" if args.json else resp.gcg)

@@ -88,7 +88,7 @@ class Redrawn:
 
 @dataclass(frozen=True)
 class GameEnded:
-    reason: str  # out | passes | scoreless-turns | director: <why>
+    reason: str  # out | passes | scoreless-turns | blocked | director: <why>
     went_out: int | None
     adjustments: tuple[int, ...]  # end-of-game rack adjustment per player
     time_penalties: tuple[int, ...]  # overtime penalty per player (<= 0)

@@ -23,10 +23,19 @@ class GameOptions:
     game_seconds: int  # per-player game clock; 0 = none
     overtime_penalty: int  # points per started minute over the game clock
     start_redraw: bool  # a full round of passes before the first play redraws every rack
+    hints: bool = False  # players may ask for the best plays of their own rack (casual games; CreateGame)
+    computer_levels: tuple = ()  # per seat: "" a person, else the level of the server's computer player
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "computer_levels", tuple(self.computer_levels))  # stored as a JSON list
+
+    def computer(self, seat: int) -> str:
+        """The level of the computer player in `seat`, or "" for a person."""
+        return self.computer_levels[seat] if 0 <= seat < len(self.computer_levels) else ""
 
     @classmethod
     def of(cls, rule_set, challenge_rule: str = "", game_seconds: int = 0,
-           overtime_penalty: int | None = None) -> "GameOptions":
+           overtime_penalty: int | None = None, hints: bool = False, computer_levels=()) -> "GameOptions":
         rule = challenge_rule or rule_set.challenge.rule
         if rule not in CHALLENGE_RULES:
             raise ValueError(f"unknown challenge rule {rule!r} (one of {', '.join(CHALLENGE_RULES)})")
@@ -40,6 +49,8 @@ class GameOptions:
             game_seconds=int(game_seconds),
             overtime_penalty=DEFAULT_OVERTIME_PENALTY if overtime_penalty is None else int(overtime_penalty),
             start_redraw=rule_set.first_play.redraw_if_blocked,
+            hints=bool(hints),
+            computer_levels=tuple(computer_levels),
         )
 
     def as_dict(self) -> dict:

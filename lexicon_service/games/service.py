@@ -15,15 +15,18 @@ it (the next call touching the game, or a WatchGame stream waiting on it).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import hmac
+import logging
 import random
 import re
 import secrets
 import threading
 import time
 from collections import Counter, OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 
 from lexicon_service.games.errors import (
     Conflict,
@@ -53,11 +56,13 @@ from lexicon_service.games.events import (
     kind_of,
     loads,
 )
+from lexicon_service.games.computer import choose_move, level_refusal
 from lexicon_service.games.rules import CHALLENGE_RULES, GameOptions
 from lexicon_service.games.state import ENDED, FINAL_PASS, PLAYING, GameState, fold
 from lexicon_service.games.store import NOT_A_PLAYER
 from lexicon_service.rules.game import (
     BAG_BELOW_MINIMUM,
+    END_BLOCKED,
     EXCHANGES_NOT_ALLOWED,
     MORE_THAN_BAG,
     exchange_refusal,
@@ -77,6 +82,13 @@ MAX_REASON = 500
 MAX_ADJUSTMENT = 10_000
 MAX_GAMES = 10_000  # games in progress per games database (serve --max-games): each holds its rule set's text
 MAX_CLOCK_EVENTS = 64  # per command: a long-idle timed game catches up over several calls
+MAX_HINTS = 20  # plays one hint answer lists
+HINT_SECONDS = 2.0  # the move generator's bound for one hint (a worker is never held longer)
+COMPUTER_SECONDS = 2.0  # the move generator's bound for one computer move (and half the move timer at most)
+MAX_REDRAWS = 8  # server-decided start redraws in a row per command (a lexicon nobody can start with stops here)
+
+
+log = logging.getLogger("lexicon_service.games")
 
 
 def new_token() -> str:
@@ -153,8 +165,15 @@ class _Replay(Exception):
 
 
 class GameService:
-    def __init__(self, store, *, clock=time.time, cache_size: int = 10_000, max_games: int | None = MAX_GAMES) -> None:
+    def __init__(self, store, *, clock=time.time, cache_size: int = 10_000, max_games: int | None = MAX_GAMES,
+                 lexicons=None) -> None:
         self.store = store
+        # lexicons(): a context manager giving name -> lexicon (or None) for the call's duration; the server
+        # decides blocked starts and ends with their move graphs. None: players' passes decide them.
+        self.lexicons = lexicons
+        # Computer players move here, off the request path: one thread, one game's move at a time.
+        self._computers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer-player")
+        self._computers_due: set[str] = set()  # games whose computer move is queued
         self.max_games = max_games  # games in progress (ended ones do not count); None: no limit
         self.clock = clock
         self.cache_size = cache_size
@@ -259,7 +278,8 @@ class GameService:
         if not isinstance(game_id, str) or not GAME_ID_RE.fullmatch(game_id):
             raise GameNotFound(game_id)  # before a lock is made for it: the locks would keep every id asked for
         try:
-            return self._execute_locked(game_id, decide, request_id, token)
+            with (self.lexicons() if self.lexicons is not None else contextlib.nullcontext(None)) as lexicons:
+                return self._execute_locked(game_id, decide, request_id, token, lexicons)
         except GameNotFound:
             self._forget_lock(game_id)
             raise
@@ -270,21 +290,22 @@ class GameService:
             if game_id not in self._cache:
                 self._locks.pop(game_id, None)
 
-    def _execute_locked(self, game_id: str, decide, request_id: str | None = None, token: str | None = None):
+    def _execute_locked(self, game_id: str, decide, request_id: str | None = None, token: str | None = None,
+                        lexicons=None):
         with self._lock_for(game_id):
             for _ in range(16):
                 state = self._current(game_id)
                 now = self.clock()
                 work = state.copy()
                 events: list = []
-                self._settle(work, now, events)
+                self._settle(work, now, events, lexicons)
                 error = None
                 result = None
                 request_player = NOT_A_PLAYER
                 try:
                     if request_id:
                         request_player = self._player(work, token)
-                    result = decide(work, state.version, now, events)
+                    result = decide(work, state.version, now, events, lexicons)
                 except _Replay as replay:
                     if not events:
                         return self._replayed(game_id, state, replay)
@@ -306,6 +327,7 @@ class GameService:
                         continue
                     self._remember(game_id, work)
                     self._appended_elsewhere(game_id)  # wakes this process's watchers of the game
+                    self._computer_due(game_id, work)
                 if isinstance(error, _Replay):
                     return self._replayed(game_id, work, error)
                 if error is not None:
@@ -318,14 +340,14 @@ class GameService:
             work.apply(event)
         events.append(event)
 
-    def _rng(self, work: GameState):
+    def _rng(self, work: GameState, purpose: str = ""):
         seed = work.created.seed
         if seed is None:
             return secrets.SystemRandom()
-        return random.Random(f"{seed}/{work.version}")
+        return random.Random(f"{seed}/{work.version}" + (f"/{purpose}" if purpose else ""))
 
     # --- clocks and the end of the game ------------------------------------------------------------
-    def _settle(self, work: GameState, now: float, events: list) -> None:
+    def _settle(self, work: GameState, now: float, events: list, lexicons=None) -> None:
         for _ in range(MAX_CLOCK_EVENTS):
             deadline = work.deadline()
             if deadline is None or now < deadline:
@@ -337,14 +359,15 @@ class GameService:
                                                 deadline - work.turn_started))
             else:
                 self._emit(work, events, Passed(work.turn, "timeout", deadline, deadline - work.turn_started))
-                self._after_turn(work, events, deadline)
+                self._after_turn(work, events, deadline, lexicons)
 
     def _end(self, work: GameState, reason: str, at: float, went_out: int | None = None) -> GameEnded:
         adjustments = work.flow.end_adjustments(went_out)
         return GameEnded(reason, went_out, tuple(adjustments), work.time_penalties(at), at)
 
-    def _after_turn(self, work: GameState, events: list, at: float) -> None:
-        """The game-end rules that a scoreless turn can trigger (RULES.md section 6)."""
+    def _after_turn(self, work: GameState, events: list, at: float, lexicons=None) -> None:
+        """The game-end rules that a turn can trigger (RULES.md section 6), then the ones the server decides
+        from the racks: the start redraw and the end when nobody can move (`_blocked`)."""
         if work.status != PLAYING:
             return
         due = work.flow.due_end()
@@ -352,6 +375,118 @@ class GameService:
             self._emit(work, events, self._redraw(work, at))
         elif due is not None:
             self._emit(work, events, self._end(work, due, at))
+            return
+        self._decide_blocked(work, events, at, lexicons)
+
+    # --- computer players ---------------------------------------------------------------------------------
+    def _computer_due(self, game_id: str, state: GameState) -> None:
+        """Queue the computer's move when a computer seat is on turn (once per game at a time)."""
+        if state.status == ENDED or state.turn is None or not state.options.computer(state.turn) \
+                or self.lexicons is None:
+            return
+        with self._cache_lock:
+            if game_id in self._computers_due:
+                return
+            self._computers_due.add(game_id)
+        try:
+            self._computers.submit(self._computer_move, game_id)
+        except RuntimeError:  # shut down: the server is stopping
+            with self._cache_lock:
+                self._computers_due.discard(game_id)
+
+    def _computer_move(self, game_id: str) -> None:
+        """The computer on turn moves: from its own view (board, its rack, the bag's count), within the move
+        timer (COMPUTER_SECONDS at most). A game changed meanwhile is looked at again."""
+        try:
+            for _ in range(4):
+                with self._cache_lock:
+                    self._computers_due.discard(game_id)
+                state = self.tick(game_id)  # not get_game: a computer that cannot move must not queue itself again
+                seat = state.turn
+                level = state.options.computer(seat) if state.status != ENDED else ""
+                if not level or state.correcting is not None:
+                    return
+                if state.status == FINAL_PASS:
+                    move_kind, text = "pass", ""
+                else:
+                    seconds = COMPUTER_SECONDS
+                    if state.options.move_seconds:
+                        seconds = min(seconds, state.options.move_seconds / 2)
+                    with self.lexicons() as lexicons:
+                        lexicon = lexicons(state.created.lexicon) if lexicons is not None else None
+                        if lexicon is None:
+                            return  # the lexicon was unloaded: the move timer decides
+                        move = choose_move(state.rule_set, state.board, state.rack_text(seat), len(state.bag),
+                                           lexicon, level, self._rng(state, "computer"),
+                                           time.monotonic() + seconds,
+                                           may_exchange=state.scoreless_turns < state.n_players)
+                    move_kind, text = move.kind, move.play
+                try:
+                    try:
+                        self.submit_move(game_id, None, play=text if move_kind == "play" else "",
+                                         exchange=text[1:] if move_kind == "exchange" else "",
+                                         pass_=move_kind == "pass", expected_version=state.version,
+                                         computer_seat=seat)
+                    except (Refused, InvalidInput):
+                        if move_kind == "pass":
+                            raise
+                        log.warning("game %s: the computer's %s %r was refused; it passes", game_id, move_kind, text)
+                        self.submit_move(game_id, None, pass_=True, expected_version=state.version,
+                                         computer_seat=seat)
+                    return
+                except StaleVersion:
+                    continue
+        except Exception:  # noqa: BLE001 - a computer that cannot move must not stop the others; its timer runs
+            log.exception("the computer player of game %s could not move", game_id)
+
+    def close(self) -> None:
+        """Stop the computer players (queued moves are dropped; the move timers still run)."""
+        self._computers.shutdown(wait=True, cancel_futures=True)
+
+    def _decide_blocked(self, work: GameState, events: list, at: float, lexicons) -> None:
+        """Before any play, nobody can make a word and the rule set redraws ([first-play] redraw-if-blocked):
+        every rack is dealt again (at most MAX_REDRAWS times); otherwise, when nobody can move and the rule
+        set says so ([end] ends-when-blocked) and no exchange can be made, the game ends. Only with the game's move graph."""
+        rs = work.rule_set
+        redraw = work.options.start_redraw and rs.first_play.redraw_if_blocked
+        if work.status != PLAYING or work.correcting is not None or not (redraw or rs.end.ends_when_blocked):
+            return
+        for _ in range(MAX_REDRAWS):
+            if not self._blocked(work, lexicons):
+                return
+            if not (redraw and work.board.is_empty()):
+                # a play that may still be challenged is not final: the next turn decides
+                challengeable = work.last_play is not None and work.options.challenge_rule != "void"
+                # while an exchange can still bring a word, a move that may make one remains
+                can_exchange = exchange_refusal(rs, len(work.bag), 1) is None
+                if rs.end.ends_when_blocked and not challengeable and not can_exchange:
+                    self._emit(work, events, self._end(work, END_BLOCKED, at))
+                return
+            self._emit(work, events, self._redraw(work, at))
+
+    @staticmethod
+    def _blocked(work: GameState, lexicons) -> bool:
+        """Whether no rack can make a play; False when the game's lexicon or its move graph is not at hand."""
+        return all(GameService._can_move(work, p, lexicons) is False for p in range(work.n_players))
+
+    @staticmethod
+    def _can_move(work: GameState, p: int, lexicons) -> bool | None:
+        """Whether player p's rack can make a play; None when the game's lexicon or its move graph is not at hand."""
+        from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing, has_move
+
+        lexicon = lexicons(work.created.lexicon) if lexicons is not None else None
+        if lexicon is None or getattr(lexicon, "move_graph", None) is None:
+            return None
+        if not work.racks[p]:
+            return False
+        try:
+            return has_move(work.rule_set, work.board, work.rack_text(p), lexicon)
+        except MoveGraphMissing:
+            return None
+        except MoveGenerationError as exc:
+            if exc.field != "rule_set":
+                raise
+            return None  # a lexicon reloaded for other letters or board
 
     def _shuffle_in(self, work: GameState, tiles) -> tuple[str, ...]:
         """The bag with `tiles` put back at random places (the bag's order is already random, so this
@@ -407,7 +542,8 @@ class GameService:
 
     # --- commands --------------------------------------------------------------------------------------
     def create_game(self, lexicon_name: str, rule_set, player_names, seed: int | None = None,
-                    challenge_rule: str = "", game_seconds: int = 0, overtime_penalty: int | None = None):
+                    challenge_rule: str = "", game_seconds: int = 0, overtime_penalty: int | None = None,
+                    allow_hints: bool = False, computer_levels=()):
         """-> (game_id, player tokens, director token, version)."""
         names = list(player_names)
         lo, hi = rule_set.game.players
@@ -426,7 +562,16 @@ class GameService:
             raise InvalidInput("game_seconds", "at most one day")
         if overtime_penalty is not None and not 0 <= overtime_penalty <= 1000:
             raise InvalidInput("overtime_penalty", "0-1000 points per minute")
-        options = GameOptions.of(rule_set, challenge_rule, game_seconds, overtime_penalty)
+        levels = list(computer_levels) + [""] * (len(names) - len(computer_levels))
+        if len(levels) > len(names):
+            raise InvalidInput("computer_levels", f"{len(computer_levels)} seats for {len(names)} players")
+        for seat, level in enumerate(levels):
+            if level and level_refusal(level):
+                raise InvalidInput(f"computer_levels[{seat}]", level_refusal(level))
+        if any(levels) and self.lexicons is None:
+            raise Refused("NO_COMPUTER_PLAYERS", "computer_players: this server has no computer players")
+        options = GameOptions.of(rule_set, challenge_rule, game_seconds, overtime_penalty, allow_hints,
+                                 levels if any(levels) else ())
         bag = [letter for letter, count in rule_set.tile_set.bag().items() for _ in range(count)]
         rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
         rng.shuffle(bag)
@@ -446,21 +591,64 @@ class GameService:
                 self.store.append(game_id, 0, [("created", dumps(created))], ended=False, max_live=self.max_games)
             except Conflict:
                 continue
-            return game_id, tokens, director, 1
+            decided_at_start = rule_set.first_play.redraw_if_blocked or rule_set.end.ends_when_blocked
+            if self.lexicons is None or not (decided_at_start or any(levels)):  # nothing to decide now
+                return game_id, tokens, director, 1
+            state = self._execute(game_id, self._start)
+            self._computer_due(game_id, state)
+            # nobody moves for a computer player: its token is never shown
+            shown_tokens = [t if not options.computer(seat) else "" for seat, t in enumerate(tokens)]
+            return game_id, shown_tokens, director, state.version
         raise RuntimeError("could not allocate a game id")
+
+    def _start(self, work, base, now, events, lexicons=None):
+        """A new game: the server redraws at once when nobody can make a first word."""
+        self._decide_blocked(work, events, now, lexicons)
+        return lambda w: w
 
     def get_game(self, game_id: str, token: str | None):
         """-> (state, caller role, now). Lets the clock fire what is due first."""
 
-        def decide(work, base, now, events):
+        def decide(work, base, now, events, lexicons=None):
             role = self.role(work, token)
             return lambda w: (w, role, now)
 
-        return self._execute(game_id, decide)
+        state, role, now = self._execute(game_id, decide)
+        self._computer_due(game_id, state)  # a computer move a restart left undone
+        return state, role, now
+
+    def hint(self, game_id: str, token: str | None, limit: int = 5, lexicons=None, deadline: float | None = None):
+        """-> (state, player, moves): the best plays (and the exchange or pass when there is none better)
+        for the asking player's own rack, in a game created with allow_hints. Nothing is stored: no other
+        caller ever sees a hint. `deadline`: a time.monotonic() bound (HINT_SECONDS at most)."""
+        from lexicon_service.movegen import generate_moves
+
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_HINTS:
+            raise InvalidInput("limit", f"1-{MAX_HINTS} plays")
+        state, role, _ = self.get_game(game_id, token)
+        if role == "observer":
+            raise Unauthenticated("a player token is required: a hint is for the asking player's own rack")
+        if role == "director":
+            raise PermissionDenied("a hint is for a player's own rack; use a player token")
+        if not state.options.hints:
+            raise Refused("HINTS_NOT_ALLOWED", "this game was created without allow_hints")
+        if state.status == ENDED:
+            raise Refused("GAME_OVER", f"the game has ended ({state.end_reason})")
+        name = state.created.lexicon
+        with (self.lexicons() if lexicons is None and self.lexicons is not None
+              else contextlib.nullcontext(lexicons)) as held:
+            lexicon = held(name) if held is not None else None
+            if lexicon is None:
+                raise LexiconUnavailable(name)
+            bound = time.monotonic() + HINT_SECONDS
+            moves = generate_moves(state.rule_set, state.board, state.rack_text(role), lexicon, limit=limit,
+                                   bag_count=len(state.bag), deadline=bound if deadline is None else min(deadline, bound))
+        return state, role, moves
 
     def submit_move(self, game_id: str, token: str | None, *, play: str = "", exchange: str = "",
                     pass_: bool = False, expected_version: int | None = None, request_id: str = "",
-                    judges=None) -> MoveOutcome:
+                    judges=None, computer_seat: int | None = None) -> MoveOutcome:
+        """A player's move (`token`), or the server's computer player's in `computer_seat` (no token)."""
         given = [bool(play), bool(exchange), bool(pass_)]
         if sum(given) != 1:
             raise InvalidInput("play", "give exactly one of play, exchange or pass")
@@ -471,8 +659,10 @@ class GameService:
         self._valid_request_id(request_id)
         play_text = " ".join(play.split())
 
-        def decide(work: GameState, base: int, now: float, events: list):
-            p = self._player(work, token)
+        def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
+            p = self._player(work, token) if computer_seat is None else computer_seat
+            if computer_seat is not None and not work.options.computer(computer_seat):
+                raise PermissionDenied(f"seat {computer_seat} is not a computer player's")
             self._check_request_id(work, request_id, p)
 
             def same(event) -> bool:
@@ -494,11 +684,13 @@ class GameService:
                 raise Refused("AWAITING_FINAL_PASS", f"{work.players[work.went_out]} went out: pass to accept the "
                                                      "last play (the game ends) or challenge it")
             spent = now - work.turn_started
+            lexicons = lexicons if lexicons is not None else judges
+            judges_ = judges if judges is not None else lexicons
             if pass_:
-                return self._pass(work, p, now, spent, events)
+                return self._pass(work, p, now, spent, events, lexicons)
             if exchange:
-                return self._exchange(work, p, exchange, now, spent, events)
-            return self._play(work, p, play_text, now, spent, events, judges)
+                return self._exchange(work, p, exchange, now, spent, events, lexicons)
+            return self._play(work, p, play_text, now, spent, events, judges_, lexicons)
 
         return self._execute(game_id, decide, request_id or None, token)
 
@@ -570,18 +762,21 @@ class GameService:
                                outcome="correction-refused")
         return MoveOutcome(version, state, player, replayed=True)
 
-    def _pass(self, work, p, now, spent, events):
+    def _pass(self, work, p, now, spent, events, lexicons=None):
         if work.status == FINAL_PASS:
             self._emit(work, events, self._end(work, "out", now, work.went_out))
         elif work.correcting is not None:
             self._emit(work, events, Passed(p, "correction-given-up", now, spent))
         else:
+            if work.rule_set.end.pass_only_when_blocked and self._can_move(work, p, lexicons):
+                raise Refused("CAN_MOVE", f"{work.rule_set.id} allows a pass only to a player who cannot make a "
+                                          "play ([end] pass-only-when-blocked), and your rack can")
             self._emit(work, events, Passed(p, "pass", now, spent))
-            self._after_turn(work, events, now)
+            self._after_turn(work, events, now, lexicons)
         version = work.version
         return lambda w: MoveOutcome(version, w, p)
 
-    def _exchange(self, work, p, text, now, spent, events):
+    def _exchange(self, work, p, text, now, spent, events, lexicons=None):
         rs = work.rule_set
         if work.correcting is not None:
             raise Refused("CORRECTING", "in the correction window only a play or a pass")
@@ -610,7 +805,7 @@ class GameService:
         for tile in tiles:
             kept.insert(rng.randrange(len(kept) + 1), tile)
         self._emit(work, events, Exchanged(p, tuple(tiles), drawn, tuple(kept), now, spent))
-        self._after_turn(work, events, now)
+        self._after_turn(work, events, now, lexicons)
         version = work.version
         return lambda w: MoveOutcome(version, w, p)
 
@@ -621,7 +816,7 @@ class GameService:
             raise LexiconUnavailable(name)
         return judge
 
-    def _play(self, work, p, text, now, spent, events, judges):
+    def _play(self, work, p, text, now, spent, events, judges, lexicons=None):
         rs = work.rule_set
         correcting = work.correcting is not None
         judge = self._judge(work, judges) if (work.options.challenge_rule == "void" or correcting) else None
@@ -633,7 +828,7 @@ class GameService:
         if not result.valid:
             if result.reason is Reason.WORD_NOT_ADMISSIBLE and correcting:
                 self._emit(work, events, CorrectionRefused(p, text, tuple(result.invalid_words), now, spent))
-                self._after_turn(work, events, now)
+                self._after_turn(work, events, now, lexicons)
                 version = work.version
                 return lambda w: MoveOutcome(version, w, p, 0, result.words, invalid_words=result.invalid_words,
                                              outcome="correction-refused")
@@ -647,7 +842,7 @@ class GameService:
         if work.status == FINAL_PASS and (correcting or work.options.challenge_rule == "void"):
             self._emit(work, events, self._end(work, "out", now, p))
         else:
-            self._after_turn(work, events, now)
+            self._after_turn(work, events, now, lexicons)
         version = events.index(event)  # the play's own version, also when an end follows it
         version = work.version - (len(events) - 1 - version)
         return lambda w: MoveOutcome(version, w, p, result.score, result.words)
@@ -658,8 +853,9 @@ class GameService:
         carried out gets its first answer (replayed), also when it ended the game."""
         self._valid_request_id(request_id)
 
-        def decide(work: GameState, base: int, now: float, events: list):
+        def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
             c = self._player(work, token)
+            lexicons = lexicons if lexicons is not None else judges
             self._check_request_id(work, request_id, c, challenge=True)
             if expected_version is not None and expected_version != base:
                 if expected_version < base and not request_id:
@@ -684,7 +880,7 @@ class GameService:
                 bag = self._shuffle_in(work, played.drawn)
                 self._emit(work, events, Challenged(c, last.version, invalid, outcome, 0, bag, now))
                 if outcome == "withdrawn":
-                    self._after_turn(work, events, now)
+                    self._after_turn(work, events, now, lexicons)
             else:
                 outcome = {"single": "stands", "double": "challenger-loses-turn", "penalty": "penalty"}[rule]
                 penalty = work.options.penalty_points if rule == "penalty" else 0
@@ -693,7 +889,7 @@ class GameService:
                 if was_final:
                     self._emit(work, events, self._end(work, "out", now, work.went_out))
                 elif outcome == "challenger-loses-turn":
-                    self._after_turn(work, events, now)
+                    self._after_turn(work, events, now, lexicons)
             version = work.version
             return lambda w: MoveOutcome(version, w, c, invalid_words=invalid, outcome=outcome)
 
@@ -716,7 +912,7 @@ class GameService:
         if not -MAX_ADJUSTMENT <= delta <= MAX_ADJUSTMENT or delta == 0:
             raise InvalidInput("delta", f"a non-zero number of points within ±{MAX_ADJUSTMENT}")
 
-        def decide(work, base, now, events):
+        def decide(work, base, now, events, lexicons=None):
             self._director(work, token)
             if not 0 <= player < work.n_players:
                 raise InvalidInput("player", f"no player {player}; players are 0-{work.n_players - 1}")
@@ -728,7 +924,7 @@ class GameService:
     def undo_last_move(self, game_id: str, token: str | None, reason: str):
         reason = self._reason(reason)
 
-        def decide(work, base, now, events):
+        def decide(work, base, now, events, lexicons=None):
             self._director(work, token)
             if not work.last_move_version:
                 raise Refused("NOTHING_TO_UNDO", "no move has been made")
@@ -740,7 +936,7 @@ class GameService:
     def end_game(self, game_id: str, token: str | None, reason: str):
         reason = self._reason(reason)
 
-        def decide(work, base, now, events):
+        def decide(work, base, now, events, lexicons=None):
             self._director(work, token)
             if work.status == ENDED:
                 raise Refused("GAME_OVER", f"the game has already ended ({work.end_reason})")
@@ -752,7 +948,7 @@ class GameService:
     # --- reading ---------------------------------------------------------------------------------------
     def tick(self, game_id: str) -> GameState:
         """Let the clock fire what is due; the current state."""
-        return self._execute(game_id, lambda work, base, now, events: (lambda w: w))
+        return self._execute(game_id, lambda work, base, now, events, lexicons: (lambda w: w))
 
     def record(self, game_id: str, token: str | None = None) -> tuple[str, int]:
         """(GCG text, version) of the game so far, as the caller may see it (GameState.gcg_text)."""

@@ -26,7 +26,7 @@ from lexicon_service.games.events import (
     ScoreAdjusted,
 )
 from lexicon_service.games.rules import GameOptions
-from lexicon_service.rules.game import GameFlow
+from lexicon_service.rules.game import END_BLOCKED, NOTE_BLOCKED, NOTE_REDRAWN, GameFlow
 from lexicon_service.rules.gcg import (
     CHALLENGE_BONUS,
     END_RACK,
@@ -318,10 +318,12 @@ class GameState:
 
     def _on_redrawn(self, e: Redrawn) -> None:
         self.flow.redraw(e.racks, e.bag)
-        self._note("nobody could make a first word: every rack went back and was drawn again")
+        self._note(NOTE_REDRAWN)
         self.last_move_text = "every rack redrawn"
 
     def _on_ended(self, e: GameEnded) -> None:
+        if e.reason == END_BLOCKED:  # on the last turn, before the racks are settled
+            self._note(NOTE_BLOCKED)
         if self.turn is not None and self.status != ENDED:
             self._spend(self.turn, e.at - self.turn_started)
             self.turn_started = e.at

@@ -22,57 +22,64 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from lexicon_service.grpc_gen import game_pb2 as lexicon_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18lexicon/v1/session.proto\x12\nlexicon.v1\"\xd3\x01\n\x11\x43reateGameRequest\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12\x14\n\x0cplayer_names\x18\x02 \x03(\t\x12\x11\n\x04seed\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12\x31\n\x0e\x63hallenge_rule\x18\x04 \x01(\x0e\x32\x19.lexicon.v1.ChallengeRule\x12\x14\n\x0cgame_seconds\x18\x05 \x01(\r\x12\x1d\n\x10overtime_penalty\x18\x06 \x01(\rH\x01\x88\x01\x01\x42\x07\n\x05_seedB\x13\n\x11_overtime_penalty\"w\n\x12\x43reateGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rplayer_tokens\x18\x02 \x03(\t\x12\x16\n\x0e\x64irector_token\x18\x03 \x01(\t\x12\x10\n\x08rule_set\x18\x04 \x01(\t\x12\x0f\n\x07version\x18\x05 \x01(\x04\"!\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"o\n\x0bPlayerState\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05score\x18\x02 \x01(\x05\x12\x12\n\nrack_count\x18\x03 \x01(\r\x12\x14\n\x0ctime_used_ms\x18\x04 \x01(\x03\x12\x19\n\x11time_remaining_ms\x18\x05 \x01(\x03\"\xb6\x03\n\x0fGetGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07lexicon\x18\x02 \x01(\t\x12\x10\n\x08rule_set\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x04\x12&\n\x06status\x18\x05 \x01(\x0e\x32\x16.lexicon.v1.GameStatus\x12(\n\x07players\x18\x06 \x03(\x0b\x32\x17.lexicon.v1.PlayerState\x12\x0c\n\x04turn\x18\x07 \x01(\r\x12\x0b\n\x03you\x18\x08 \x01(\x05\x12\x0c\n\x04rack\x18\t \x01(\t\x12\r\n\x05\x62oard\x18\n \x03(\t\x12\x12\n\nboard_text\x18\x0b \x01(\t\x12\x11\n\tbag_count\x18\x0c \x01(\r\x12\x18\n\x10move_deadline_ms\x18\r \x01(\x03\x12\x15\n\rchallengeable\x18\x0e \x01(\x08\x12\x12\n\ncorrecting\x18\x0f \x01(\x08\x12\x11\n\tlast_move\x18\x10 \x01(\t\x12\x12\n\nend_reason\x18\x11 \x01(\t\x12\x31\n\x0e\x63hallenge_rule\x18\x12 \x01(\x0e\x32\x19.lexicon.v1.ChallengeRule\x12\x0e\n\x06now_ms\x18\x13 \x01(\x03\"\x9a\x01\n\x11SubmitMoveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04play\x18\x02 \x01(\t\x12\x10\n\x08\x65xchange\x18\x03 \x01(\t\x12\x0c\n\x04pass\x18\x04 \x01(\x08\x12\x1d\n\x10\x65xpected_version\x18\x05 \x01(\x04H\x00\x88\x01\x01\x12\x12\n\nrequest_id\x18\x06 \x01(\tB\x13\n\x11_expected_version\"\x8e\x01\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\r\n\x05score\x18\x02 \x01(\x05\x12\r\n\x05words\x18\x03 \x03(\t\x12\x0c\n\x04rack\x18\x04 \x01(\t\x12\x10\n\x08replayed\x18\x05 \x01(\x08\x12)\n\x04game\x18\x06 \x01(\x0b\x32\x1b.lexicon.v1.GetGameResponse\"k\n\x10\x43hallengeRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x02 \x01(\x04H\x00\x88\x01\x01\x12\x12\n\nrequest_id\x18\x03 \x01(\tB\x13\n\x11_expected_version\"\x9d\x01\n\x11\x43hallengeResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x12\n\nplay_stood\x18\x02 \x01(\x08\x12\x15\n\rinvalid_words\x18\x03 \x03(\t\x12\x0f\n\x07outcome\x18\x04 \x01(\t\x12)\n\x04game\x18\x05 \x01(\x0b\x32\x1b.lexicon.v1.GetGameResponse\x12\x10\n\x08replayed\x18\x06 \x01(\x08\":\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x04\"\x8d\x02\n\x11WatchGameResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0e\n\x06player\x18\x03 \x01(\x05\x12\x13\n\x0bplayer_name\x18\x04 \x01(\t\x12\x0c\n\x04move\x18\x05 \x01(\t\x12\r\n\x05score\x18\x06 \x01(\x05\x12\r\n\x05words\x18\x07 \x03(\t\x12\x0e\n\x06scores\x18\x08 \x03(\x05\x12\x0c\n\x04turn\x18\t \x01(\r\x12&\n\x06status\x18\n \x01(\x0e\x32\x16.lexicon.v1.GameStatus\x12\r\n\x05\x61t_ms\x18\x0b \x01(\x03\x12\x15\n\rtime_spent_ms\x18\x0c \x01(\x03\x12\x0e\n\x06\x64\x65tail\x18\r \x01(\t\x12\x0c\n\x04rack\x18\x0e \x01(\t\"\'\n\x14GetGameRecordRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"5\n\x15GetGameRecordResponse\x12\x0b\n\x03gcg\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x04\"T\n\x12\x41\x64justScoreRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\r\x12\r\n\x05\x64\x65lta\x18\x03 \x01(\x05\x12\x0e\n\x06reason\x18\x04 \x01(\t\"6\n\x13UndoLastMoveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"1\n\x0e\x45ndGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"Q\n\x13\x41\x64justScoreResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12)\n\x04game\x18\x02 \x01(\x0b\x32\x1b.lexicon.v1.GetGameResponse\"R\n\x14UndoLastMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12)\n\x04game\x18\x02 \x01(\x0b\x32\x1b.lexicon.v1.GetGameResponse\"M\n\x0f\x45ndGameResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12)\n\x04game\x18\x02 \x01(\x0b\x32\x1b.lexicon.v1.GetGameResponse*\x9a\x01\n\rChallengeRule\x12\x1e\n\x1a\x43HALLENGE_RULE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x43HALLENGE_RULE_SINGLE\x10\x01\x12\x19\n\x15\x43HALLENGE_RULE_DOUBLE\x10\x02\x12\x1a\n\x16\x43HALLENGE_RULE_PENALTY\x10\x03\x12\x17\n\x13\x43HALLENGE_RULE_VOID\x10\x04*~\n\nGameStatus\x12\x1b\n\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_STATUS_PLAYING\x10\x01\x12#\n\x1fGAME_STATUS_AWAITING_FINAL_PASS\x10\x02\x12\x15\n\x11GAME_STATUS_ENDED\x10\x03\x32\xc5\x05\n\x12GameSessionService\x12K\n\nCreateGame\x12\x1d.lexicon.v1.CreateGameRequest\x1a\x1e.lexicon.v1.CreateGameResponse\x12\x42\n\x07GetGame\x12\x1a.lexicon.v1.GetGameRequest\x1a\x1b.lexicon.v1.GetGameResponse\x12K\n\nSubmitMove\x12\x1d.lexicon.v1.SubmitMoveRequest\x1a\x1e.lexicon.v1.SubmitMoveResponse\x12H\n\tChallenge\x12\x1c.lexicon.v1.ChallengeRequest\x1a\x1d.lexicon.v1.ChallengeResponse\x12J\n\tWatchGame\x12\x1c.lexicon.v1.WatchGameRequest\x1a\x1d.lexicon.v1.WatchGameResponse0\x01\x12T\n\rGetGameRecord\x12 .lexicon.v1.GetGameRecordRequest\x1a!.lexicon.v1.GetGameRecordResponse\x12N\n\x0b\x41\x64justScore\x12\x1e.lexicon.v1.AdjustScoreRequest\x1a\x1f.lexicon.v1.AdjustScoreResponse\x12Q\n\x0cUndoLastMove\x12\x1f.lexicon.v1.UndoLastMoveRequest\x1a .lexicon.v1.UndoLastMoveResponse\x12\x42\n\x07\x45ndGame\x12\x1a.lexicon.v1.EndGameRequest\x1a\x1b.lexicon.v1.EndGameResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18lexicon/v1/session.proto\x12\nlexicon.v1\x1a\x15lexicon/v1/game.proto\"\x9e\x02\n\x11\x43reateGameRequest\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12\x14\n\x0cplayer_names\x18\x02 \x03(\t\x12\x11\n\x04seed\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12\x31\n\x0e\x63hallenge_rule\x18\x04 \x01(\x0e\x32\x19.lexicon.v1.ChallengeRule\x12\x14\n\x0cgame_seconds\x18\x05 \x01(\r\x12\x1d\n\x10overtime_penalty\x18\x06 \x01(\rH\x01\x88\x01\x01\x12\x13\n\x0b\x61llow_hints\x18\x07 \x01(\x08\x12\x34\n\x10\x63omputer_players\x18\x08 \x03(\x0b\x32\x1a.lexicon.v1.ComputerPlayerB\x07\n\x05_seedB\x13\n\x11_overtime_penalty\"-\n\x0e\x43omputerPlayer\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05level\x18\x02 \x01(\t\"w\n\x12\x43reateGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rplayer_tokens\x18\x02 \x03(\t\x12\x16\n\x0e\x64irector_token\x18\x03 \x01(\t\x12\x10\n\x08rule_set\x18\x04 \x01(\t\x12\x0f\n\x07version\x18\x05 \x01(\x04\"!\n\x0eGetGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"\x87\x01\n\x0bPlayerState\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05score\x18\x02 \x01(\x05\x12\x12\n\nrack_count\x18\x03 \x01(\r\x12\x14\n\x0ctime_used_ms\x18\x04 \x01(\x03\x12\x19\n\x11time_remaining_ms\x18\x05 \x01(\x03\x12\x16\n\x0e\x63omputer_level\x18\x06 \x01(\t\"\xcd\x03\n\x0fGetGameResponse\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07lexicon\x18\x02 \x01(\t\x12\x10\n\x08rule_set\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x04\x12&\n\x06status\x18\x05 \x01(\x0e\x32\x16.lexicon.v1.GameStatus\x12(\n\x07players\x18\x06 \x03(\x0b\x32\x17.lexicon.v1.PlayerState\x12\x0c\n\x04turn\x18\x07 \x01(\r\x12\x0b\n\x03you\x18\x08 \x01(\x05\x12\x0c\n\x04rack\x18\t \x01(\t\x12\r\n\x05\x62oard\x18\n \x03(\t\x12\x12\n\nboard_text\x18\x0b \x01(\t\x12\x11\n\tbag_count\x18\x0c \x01(\r\x12\x18\n\x10move_deadline_ms\x18\r \x01(\x03\x12\x15\n\rchallengeable\x18\x0e \x01(\x08\x12\x12\n\ncorrecting\x18\x0f \x01(\x08\x12\x11\n\tlast_move\x18\x10 \x01(\t\x12\x12\n\nend_reason\x18\x11 \x01(\t\x12\x31\n\x0e\x63hallenge_rule\x18\x12 \x01(\x0e\x32\x19.lexicon.v1.ChallengeRule\x12\x0e\n\x06now_ms\x18\x13 \x01(\x03\x12\x15\n\rhints_allowed\x18\x14 \x01(\x08\"\x9a\x01\n\x11SubmitMoveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04play\x18\x02 \x01(\t\x12\x10\n\x08\x65xchange\x18\x03 \x01(\t\x12\x0c\n\x04pass\x18\x04 \x01(\x08\x12\x1d\n\x10\x65xpected_version\x18\x05 \x01(\x04H\x00\x88\x01\x01\x12\x12\n\nrequest_id\x18\x06 \x01(\tB\x13\n\x11_expected_version\"\x8e\x01\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\r\n\x05score\x18\x02 \x01(\x05\x12\r\n\x05words\x18\x03 \x03(\t\x12\x0c\n\x04rack\x18\x04 \x01(\t\x12\x10\n\x08replayed\x18\x05 \x01(\x08\x12)\n\x04game\x18\x06 \x01(\x0b\x32\x1b.lexicon.v1.GetGameResponse\"k\n\x10\x43hallengeRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x02 \x01(\x04H\x00\x88\x01\x01\x12\x12\n\nrequest_id\x18\x03 \x01(\tB\x13\n\x11_expected_version\"\x9d\x01\n\x11\x43hallengeResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x12\n\nplay_stood\x18\x02 \x01(\x08\x12\x15\n\rinvalid_words\x18\x03 \x03(\t\x12\x0f\n\x07outcome\x18\x04 \x01(\t\x12)\n\x04game\x18\x05 \x01(\x0b\x32\x1b.lexicon.v1.GetGameResponse\x12\x10\n\x08replayed\x18\x06 \x01(\x08\":\n\x10WatchGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x04\"\x8d\x02\n\x11WatchGameResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0e\n\x06player\x18\x03 \x01(\x05\x12\x13\n\x0bplayer_name\x18\x04 \x01(\t\x12\x0c\n\x04move\x18\x05 \x01(\t\x12\r\n\x05score\x18\x06 \x01(\x05\x12\r\n\x05words\x18\x07 \x03(\t\x12\x0e\n\x06scores\x18\x08 \x03(\x05\x12\x0c\n\x04turn\x18\t \x01(\r\x12&\n\x06status\x18\n \x01(\x0e\x32\x16.lexicon.v1.GameStatus\x12\r\n\x05\x61t_ms\x18\x0b \x01(\x03\x12\x15\n\rtime_spent_ms\x18\x0c \x01(\x03\x12\x0e\n\x06\x64\x65tail\x18\r \x01(\t\x12\x0c\n\x04rack\x18\x0e \x01(\t\"\'\n\x14GetGameRecordRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\"5\n\x15GetGameRecordResponse\x12\x0b\n\x03gcg\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x04\"T\n\x12\x41\x64justScoreRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\r\x12\r\n\x05\x64\x65lta\x18\x03 \x01(\x05\x12\x0e\n\x06reason\x18\x04 \x01(\t\"6\n\x13UndoLastMoveRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"1\n\x0e\x45ndGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"Q\n\x13\x41\x64justScoreResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12)\n\x04game\x18\x02 \x01(\x0b\x32\x1b.lexicon.v1.GetGameResponse\"R\n\x14UndoLastMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12)\n\x04game\x18\x02 \x01(\x0b\x32\x1b.lexicon.v1.GetGameResponse\"M\n\x0f\x45ndGameResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12)\n\x04game\x18\x02 \x01(\x0b\x32\x1b.lexicon.v1.GetGameResponse\"0\n\x0eGetHintRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\"Z\n\x0fGetHintResponse\x12(\n\x05moves\x18\x01 \x03(\x0b\x32\x19.lexicon.v1.GeneratedMove\x12\x0f\n\x07version\x18\x02 \x01(\x04\x12\x0c\n\x04rack\x18\x03 \x01(\t*\x9a\x01\n\rChallengeRule\x12\x1e\n\x1a\x43HALLENGE_RULE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x43HALLENGE_RULE_SINGLE\x10\x01\x12\x19\n\x15\x43HALLENGE_RULE_DOUBLE\x10\x02\x12\x1a\n\x16\x43HALLENGE_RULE_PENALTY\x10\x03\x12\x17\n\x13\x43HALLENGE_RULE_VOID\x10\x04*~\n\nGameStatus\x12\x1b\n\x17GAME_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13GAME_STATUS_PLAYING\x10\x01\x12#\n\x1fGAME_STATUS_AWAITING_FINAL_PASS\x10\x02\x12\x15\n\x11GAME_STATUS_ENDED\x10\x03\x32\x89\x06\n\x12GameSessionService\x12K\n\nCreateGame\x12\x1d.lexicon.v1.CreateGameRequest\x1a\x1e.lexicon.v1.CreateGameResponse\x12\x42\n\x07GetGame\x12\x1a.lexicon.v1.GetGameRequest\x1a\x1b.lexicon.v1.GetGameResponse\x12K\n\nSubmitMove\x12\x1d.lexicon.v1.SubmitMoveRequest\x1a\x1e.lexicon.v1.SubmitMoveResponse\x12H\n\tChallenge\x12\x1c.lexicon.v1.ChallengeRequest\x1a\x1d.lexicon.v1.ChallengeResponse\x12J\n\tWatchGame\x12\x1c.lexicon.v1.WatchGameRequest\x1a\x1d.lexicon.v1.WatchGameResponse0\x01\x12T\n\rGetGameRecord\x12 .lexicon.v1.GetGameRecordRequest\x1a!.lexicon.v1.GetGameRecordResponse\x12N\n\x0b\x41\x64justScore\x12\x1e.lexicon.v1.AdjustScoreRequest\x1a\x1f.lexicon.v1.AdjustScoreResponse\x12Q\n\x0cUndoLastMove\x12\x1f.lexicon.v1.UndoLastMoveRequest\x1a .lexicon.v1.UndoLastMoveResponse\x12\x42\n\x07\x45ndGame\x12\x1a.lexicon.v1.EndGameRequest\x1a\x1b.lexicon.v1.EndGameResponse\x12\x42\n\x07GetHint\x12\x1a.lexicon.v1.GetHintRequest\x1a\x1b.lexicon.v1.GetHintResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'lexicon.v1.session_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CHALLENGERULE']._serialized_start=2403
-  _globals['_CHALLENGERULE']._serialized_end=2557
-  _globals['_GAMESTATUS']._serialized_start=2559
-  _globals['_GAMESTATUS']._serialized_end=2685
-  _globals['_CREATEGAMEREQUEST']._serialized_start=41
-  _globals['_CREATEGAMEREQUEST']._serialized_end=252
-  _globals['_CREATEGAMERESPONSE']._serialized_start=254
-  _globals['_CREATEGAMERESPONSE']._serialized_end=373
-  _globals['_GETGAMEREQUEST']._serialized_start=375
-  _globals['_GETGAMEREQUEST']._serialized_end=408
-  _globals['_PLAYERSTATE']._serialized_start=410
-  _globals['_PLAYERSTATE']._serialized_end=521
-  _globals['_GETGAMERESPONSE']._serialized_start=524
-  _globals['_GETGAMERESPONSE']._serialized_end=962
-  _globals['_SUBMITMOVEREQUEST']._serialized_start=965
-  _globals['_SUBMITMOVEREQUEST']._serialized_end=1119
-  _globals['_SUBMITMOVERESPONSE']._serialized_start=1122
-  _globals['_SUBMITMOVERESPONSE']._serialized_end=1264
-  _globals['_CHALLENGEREQUEST']._serialized_start=1266
-  _globals['_CHALLENGEREQUEST']._serialized_end=1373
-  _globals['_CHALLENGERESPONSE']._serialized_start=1376
-  _globals['_CHALLENGERESPONSE']._serialized_end=1533
-  _globals['_WATCHGAMEREQUEST']._serialized_start=1535
-  _globals['_WATCHGAMEREQUEST']._serialized_end=1593
-  _globals['_WATCHGAMERESPONSE']._serialized_start=1596
-  _globals['_WATCHGAMERESPONSE']._serialized_end=1865
-  _globals['_GETGAMERECORDREQUEST']._serialized_start=1867
-  _globals['_GETGAMERECORDREQUEST']._serialized_end=1906
-  _globals['_GETGAMERECORDRESPONSE']._serialized_start=1908
-  _globals['_GETGAMERECORDRESPONSE']._serialized_end=1961
-  _globals['_ADJUSTSCOREREQUEST']._serialized_start=1963
-  _globals['_ADJUSTSCOREREQUEST']._serialized_end=2047
-  _globals['_UNDOLASTMOVEREQUEST']._serialized_start=2049
-  _globals['_UNDOLASTMOVEREQUEST']._serialized_end=2103
-  _globals['_ENDGAMEREQUEST']._serialized_start=2105
-  _globals['_ENDGAMEREQUEST']._serialized_end=2154
-  _globals['_ADJUSTSCORERESPONSE']._serialized_start=2156
-  _globals['_ADJUSTSCORERESPONSE']._serialized_end=2237
-  _globals['_UNDOLASTMOVERESPONSE']._serialized_start=2239
-  _globals['_UNDOLASTMOVERESPONSE']._serialized_end=2321
-  _globals['_ENDGAMERESPONSE']._serialized_start=2323
-  _globals['_ENDGAMERESPONSE']._serialized_end=2400
-  _globals['_GAMESESSIONSERVICE']._serialized_start=2688
-  _globals['_GAMESESSIONSERVICE']._serialized_end=3397
+  _globals['_CHALLENGERULE']._serialized_start=2738
+  _globals['_CHALLENGERULE']._serialized_end=2892
+  _globals['_GAMESTATUS']._serialized_start=2894
+  _globals['_GAMESTATUS']._serialized_end=3020
+  _globals['_CREATEGAMEREQUEST']._serialized_start=64
+  _globals['_CREATEGAMEREQUEST']._serialized_end=350
+  _globals['_COMPUTERPLAYER']._serialized_start=352
+  _globals['_COMPUTERPLAYER']._serialized_end=397
+  _globals['_CREATEGAMERESPONSE']._serialized_start=399
+  _globals['_CREATEGAMERESPONSE']._serialized_end=518
+  _globals['_GETGAMEREQUEST']._serialized_start=520
+  _globals['_GETGAMEREQUEST']._serialized_end=553
+  _globals['_PLAYERSTATE']._serialized_start=556
+  _globals['_PLAYERSTATE']._serialized_end=691
+  _globals['_GETGAMERESPONSE']._serialized_start=694
+  _globals['_GETGAMERESPONSE']._serialized_end=1155
+  _globals['_SUBMITMOVEREQUEST']._serialized_start=1158
+  _globals['_SUBMITMOVEREQUEST']._serialized_end=1312
+  _globals['_SUBMITMOVERESPONSE']._serialized_start=1315
+  _globals['_SUBMITMOVERESPONSE']._serialized_end=1457
+  _globals['_CHALLENGEREQUEST']._serialized_start=1459
+  _globals['_CHALLENGEREQUEST']._serialized_end=1566
+  _globals['_CHALLENGERESPONSE']._serialized_start=1569
+  _globals['_CHALLENGERESPONSE']._serialized_end=1726
+  _globals['_WATCHGAMEREQUEST']._serialized_start=1728
+  _globals['_WATCHGAMEREQUEST']._serialized_end=1786
+  _globals['_WATCHGAMERESPONSE']._serialized_start=1789
+  _globals['_WATCHGAMERESPONSE']._serialized_end=2058
+  _globals['_GETGAMERECORDREQUEST']._serialized_start=2060
+  _globals['_GETGAMERECORDREQUEST']._serialized_end=2099
+  _globals['_GETGAMERECORDRESPONSE']._serialized_start=2101
+  _globals['_GETGAMERECORDRESPONSE']._serialized_end=2154
+  _globals['_ADJUSTSCOREREQUEST']._serialized_start=2156
+  _globals['_ADJUSTSCOREREQUEST']._serialized_end=2240
+  _globals['_UNDOLASTMOVEREQUEST']._serialized_start=2242
+  _globals['_UNDOLASTMOVEREQUEST']._serialized_end=2296
+  _globals['_ENDGAMEREQUEST']._serialized_start=2298
+  _globals['_ENDGAMEREQUEST']._serialized_end=2347
+  _globals['_ADJUSTSCORERESPONSE']._serialized_start=2349
+  _globals['_ADJUSTSCORERESPONSE']._serialized_end=2430
+  _globals['_UNDOLASTMOVERESPONSE']._serialized_start=2432
+  _globals['_UNDOLASTMOVERESPONSE']._serialized_end=2514
+  _globals['_ENDGAMERESPONSE']._serialized_start=2516
+  _globals['_ENDGAMERESPONSE']._serialized_end=2593
+  _globals['_GETHINTREQUEST']._serialized_start=2595
+  _globals['_GETHINTREQUEST']._serialized_end=2643
+  _globals['_GETHINTRESPONSE']._serialized_start=2645
+  _globals['_GETHINTRESPONSE']._serialized_end=2735
+  _globals['_GAMESESSIONSERVICE']._serialized_start=3023
+  _globals['_GAMESESSIONSERVICE']._serialized_end=3800
 # @@protoc_insertion_point(module_scope)

@@ -79,6 +79,11 @@ class GameSessionServiceStub:
                 request_serializer=lexicon_dot_v1_dot_session__pb2.EndGameRequest.SerializeToString,
                 response_deserializer=lexicon_dot_v1_dot_session__pb2.EndGameResponse.FromString,
                 _registered_method=True)
+        self.GetHint = channel.unary_unary(
+                '/lexicon.v1.GameSessionService/GetHint',
+                request_serializer=lexicon_dot_v1_dot_session__pb2.GetHintRequest.SerializeToString,
+                response_deserializer=lexicon_dot_v1_dot_session__pb2.GetHintResponse.FromString,
+                _registered_method=True)
 
 
 class GameSessionServiceServicer:
@@ -145,6 +150,15 @@ class GameSessionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetHint(self, request, context):
+        """The best plays for the caller's own rack now, in a game created with allow_hints (else
+        FAILED_PRECONDITION HINTS_NOT_ALLOWED). A player token only; nothing is stored, so no other caller
+        (GetGame, WatchGame, the record) ever sees a hint. The lexicon needs a move graph.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameSessionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -192,6 +206,11 @@ def add_GameSessionServiceServicer_to_server(servicer, server):
                     servicer.EndGame,
                     request_deserializer=lexicon_dot_v1_dot_session__pb2.EndGameRequest.FromString,
                     response_serializer=lexicon_dot_v1_dot_session__pb2.EndGameResponse.SerializeToString,
+            ),
+            'GetHint': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetHint,
+                    request_deserializer=lexicon_dot_v1_dot_session__pb2.GetHintRequest.FromString,
+                    response_serializer=lexicon_dot_v1_dot_session__pb2.GetHintResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -437,6 +456,33 @@ class GameSessionService:
             '/lexicon.v1.GameSessionService/EndGame',
             lexicon_dot_v1_dot_session__pb2.EndGameRequest.SerializeToString,
             lexicon_dot_v1_dot_session__pb2.EndGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetHint(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lexicon.v1.GameSessionService/GetHint',
+            lexicon_dot_v1_dot_session__pb2.GetHintRequest.SerializeToString,
+            lexicon_dot_v1_dot_session__pb2.GetHintResponse.FromString,
             options,
             channel_credentials,
             insecure,

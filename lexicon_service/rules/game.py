@@ -26,6 +26,12 @@ MORE_THAN_BAG = "more-than-bag"
 # Why the game is over (`GameFlow.due_end`).
 END_PASSES = "passes"
 END_SCORELESS = "scoreless-turns"
+END_BLOCKED = "blocked"  # no rack could make a play ([end] ends-when-blocked; the server decides it)
+
+# Notes a server-held game's record carries for what the server decided from the racks: a replay has
+# no lexicon to decide it again, so it reads them.
+NOTE_REDRAWN = "nobody could make a first word: every rack went back and was drawn again"
+NOTE_BLOCKED = "nobody can make a play: the game ends"
 
 
 def exchange_refusal(rule_set: RuleSet, bag_size: int, count: int | None) -> str | None:

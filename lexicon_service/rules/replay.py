@@ -22,6 +22,8 @@ from lexicon_service.rules.game import (
     END_SCORELESS,
     EXCHANGES_NOT_ALLOWED,
     MORE_THAN_BAG,
+    NOTE_BLOCKED,
+    NOTE_REDRAWN,
     GameFlow,
     exchange_refusal,
     out_play_bonus,
@@ -267,6 +269,10 @@ class _Checker:
         elif event.kind == WITHDRAWN:
             if self.game_over and self.game_over.startswith(f"{event.player} went out"):
                 self.game_over = None  # the out-play was withdrawn
+        if NOTE_REDRAWN in event.notes:  # the server redrew every rack: the counts restart
+            flow.redraw(flow.racks, flow.bag)
+        if NOTE_BLOCKED in event.notes and not self.game_over:  # decided by the server from the racks
+            self.game_over = f"nobody could make a play, line {event.line}"
         due = None if self.game_over else flow.due_end()
         if due == END_SCORELESS:
             self.game_over = f"{flow.scoreless_turns} consecutive scoreless turns, line {event.line}"

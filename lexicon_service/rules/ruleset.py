@@ -83,7 +83,9 @@ class FirstPlayRules:
 
     must_cover: tuple[int, int] | None = None  # (row, col), 0-based; None = anywhere
     min_tiles: int = 2  # fewest tiles the first play may place
-    redraw_if_blocked: bool = False  # a full round of passes before any play returns every rack and deals again
+    # Before any play, nobody can make a word: every rack goes back and is dealt again. The server decides it
+    # itself when the game's lexicon has a move graph; else a full round of passes before any play does.
+    redraw_if_blocked: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,12 @@ class EndRules:
     passing_rounds: int = 2  # consecutive rounds in which everyone passes that end the game; 0 = never
     subtract_own_rack: bool = True  # each player loses the value of their remaining tiles
     out_bonus: str = "others-racks"  # player who went out gains: none | others-racks | twice-others-racks
+    # No rack can make a play any more: the game ends. The server decides it when the game's lexicon
+    # has a move graph (a record carries the reason as a note); without one, passes end such a game.
+    ends_when_blocked: bool = False
+    # A pass says "I cannot make a play" (Kris Kros "dál" read strictly): the server refuses it while the
+    # player's rack can make one (with the move graph; without one, or on a timeout, a pass is a pass).
+    pass_only_when_blocked: bool = False
 
 
 @dataclass(frozen=True)

@@ -237,8 +237,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 raise DeadlineError(f"move generation (at most {limits.max_generate_seconds:g} s on this server)") \
                     from None
         return game_pb2.GenerateMovesResponse(
-            moves=[game_pb2.GeneratedMove(play=m.play, kind=MOVE_KINDS[m.kind], score=m.score, words=m.words,
-                                          leave=m.leave, tiles_used=m.tiles_used) for m in moves[:limit]],
+            moves=[generated_move(m) for m in moves[:limit]],
             truncated=len(moves) > limit, rule_set=rule_set.id, lexicon=request.lexicon)
 
     def _record(self, gcg: str) -> tuple[GcgGame, str]:
@@ -369,6 +368,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                   for p, total in zip(game.players, totals)]
         return game_pb2.ExportGcgResponse(gcg=format_gcg(game), scores=[e.score for e in game.events],
                                           final_scores=finals)
+
+
+def generated_move(move) -> game_pb2.GeneratedMove:
+    """A movegen.GeneratedMove as the API gives it (GenerateMoves, GetHint)."""
+    return game_pb2.GeneratedMove(play=move.play, kind=MOVE_KINDS[move.kind], score=move.score, words=move.words,
+                                  leave=move.leave, tiles_used=move.tiles_used)
 
 
 def rule_set_info(rs, lexicons, include_source: bool):

@@ -40,11 +40,14 @@ from lexicon_service.games.errors import (
     TooManyGames,
     Unauthenticated,
 )
-from lexicon_service.games.service import GameService
+from lexicon_service.games.computer import DEFAULT_LEVEL, level_refusal
+from lexicon_service.games.service import HINT_SECONDS, GameService
 from lexicon_service.games.store import log as database_log
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
-from lexicon_service.server.errors import FieldError, bounded, status_of
+from lexicon_service.server.errors import DeadlineError, FieldError, bounded, status_of
+from lexicon_service.server.game_servicer import generated_move
+from lexicon_service.server.limits import deadline_of
 from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
@@ -148,7 +151,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             used = state.time_used_now(p, now)
             players.append(session_pb2.PlayerState(
                 name=name, score=state.scores[p], rack_count=len(state.racks[p]), time_used_ms=_ms(used),
-                time_remaining_ms=_ms(limit - used) if limit else 0))
+                time_remaining_ms=_ms(limit - used) if limit else 0, computer_level=state.options.computer(p)))
         return session_pb2.GetGameResponse(
             game_id=state.game_id, lexicon=state.created.lexicon, rule_set=state.rule_set.id, version=state.version,
             status=_STATUS[state.status], players=players, turn=state.turn, you=you,
@@ -158,7 +161,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             challengeable=state.last_play is not None and state.options.challenge_rule != "void"
             and state.status != ENDED,
             correcting=state.correcting is not None, last_move=state.last_move_text, end_reason=state.end_reason,
-            challenge_rule=_RULES[state.options.challenge_rule], now_ms=_ms(now))
+            challenge_rule=_RULES[state.options.challenge_rule], now_ms=_ms(now), hints_allowed=state.options.hints)
 
     # --- RPCs --------------------------------------------------------------------------------------------
     @_game_rpc
@@ -173,13 +176,34 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         with self.registry.acquire() as snapshot:
             lexicon = snapshot.lexicon(request.lexicon)
             rule_set = lexicon.rule_set
+            has_move_graph = lexicon.move_graph is not None
+        levels = self._computer_levels(request)
+        if any(levels) and not has_move_graph:
+            raise Refused("NO_MOVE_GRAPH", f"computer_players: the lexicon {request.lexicon!r} has no move graph; "
+                                           "add one with `lexicon-build --move-graph-only`")
         game_id, tokens, director, version = self.games.create_game(
             request.lexicon, rule_set, list(request.player_names),
             seed=request.seed if request.HasField("seed") else None, challenge_rule=rule,
             game_seconds=request.game_seconds,
-            overtime_penalty=request.overtime_penalty if request.HasField("overtime_penalty") else None)
+            overtime_penalty=request.overtime_penalty if request.HasField("overtime_penalty") else None,
+            allow_hints=request.allow_hints, computer_levels=levels)
         return session_pb2.CreateGameResponse(game_id=game_id, player_tokens=tokens, director_token=director,
                                               rule_set=rule_set.id, version=version)
+
+    @staticmethod
+    def _computer_levels(request) -> list[str]:
+        """The level per seat ("" a person) of CreateGameRequest.computer_players."""
+        n = len(request.player_names)
+        levels = [""] * n
+        for i, computer in enumerate(request.computer_players):
+            if computer.seat >= n:
+                raise FieldError(f"computer_players[{i}].seat", f"no seat {computer.seat}; seats are 0-{n - 1}")
+            if levels[computer.seat]:
+                raise FieldError(f"computer_players[{i}].seat", f"seat {computer.seat} given twice")
+            if computer.level and level_refusal(computer.level):
+                raise FieldError(f"computer_players[{i}].level", level_refusal(computer.level))
+            levels[computer.seat] = computer.level or DEFAULT_LEVEL
+        return levels
 
     @_game_rpc
     def GetGame(self, request, context):
@@ -212,6 +236,19 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             version=outcome.version, play_stood=not outcome.invalid_words, invalid_words=outcome.invalid_words,
             outcome=outcome.outcome, game=self.view(outcome.state, outcome.player, self.games.clock()),
             replayed=outcome.replayed)
+
+    @_game_rpc
+    def GetHint(self, request, context):
+        game_id = self._game_id(request)
+        deadline = deadline_of(context)
+        with self.registry.acquire() as snapshot:
+            try:
+                state, player, moves = self.games.hint(game_id, self._token(context), request.limit or 5,
+                                                       lexicons=snapshot.lexicons.get, deadline=deadline)
+            except TimeoutError:
+                raise DeadlineError(f"hint (at most {HINT_SECONDS:g} s)") from None
+        return session_pb2.GetHintResponse(moves=[generated_move(m) for m in moves], version=state.version,
+                                           rack=state.rack_text(player))
 
     @_game_rpc
     def GetGameRecord(self, request, context):

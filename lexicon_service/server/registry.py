@@ -241,6 +241,21 @@ class LexiconRegistry:
             if close:
                 snapshot._close()
 
+    @contextlib.contextmanager
+    def lexicons_in_use(self):
+        """name -> lexicon (None when not loaded) of the current snapshot, held for the call's duration;
+        nothing (None) before the first load."""
+        try:
+            held = self.acquire()
+            snapshot = held.__enter__()
+        except NotReadyError:
+            yield None
+            return
+        try:
+            yield snapshot.lexicons.get
+        finally:
+            held.__exit__(None, None, None)
+
     def close(self) -> None:
         with self._lock:
             snapshot, self._current = self._current, None

@@ -411,7 +411,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
             _Routed(LexiconServicer(registry, limits), fast, FAST_METHODS[LEXICON_SERVICE]), services)
         game_pb2_grpc.add_GameServiceServicer_to_server(
             _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), services)
-        games = GameService(games_store, clock=game_clock or time.time, max_games=max_games)
+        games = GameService(games_store, clock=game_clock or time.time, max_games=max_games,
+                            lexicons=registry.lexicons_in_use)
         game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
         watch = _StreamLimit(game_sessions.WatchGame, watch_streams, "WatchGame")
         session = _Routed(_Routed(game_sessions, game_pool, GAME_METHODS), watch_pool, ("WatchGame",),
@@ -446,6 +447,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     games_store.on_change(server.games_changed)
     server.games = games
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
+    server.on_stop.append(games.close)  # the computer players, before the lexicons close
     server.on_close.append(games_cleanup)
     return server, port
 

@@ -1,0 +1,138 @@
+"""Computer players at the table, through a real server on loopback: a whole human-vs-computer game played
+from the command line, the levels (seeded: the same moves every time), and the requests refused."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+
+from lexicon_service.cli import main
+from lexicon_service.games.computer import LEVELS, choose_move
+from lexicon_service.grpc_gen import session_pb2
+from lexicon_service.lexicon import load_lexicon
+from lexicon_service.movegen import generate_moves
+from lexicon_service.rules import Board, load_rule_set, parse_gcg, replay
+from movegen_helpers import without_move_graph
+from test_service import write_lexicon
+from test_table import server  # noqa: F401 - a real server on this module's lexicon_dir
+from tests.game_helpers import create, two_tile_words
+
+# every two-tile and every three-tile word: games that run a while
+TWO = two_tile_words("pl-scrabble")
+WORDS = TWO + ["".join(w) for w in itertools.product(sorted(set("".join(TWO))), repeat=3)]
+
+
+@pytest.fixture(scope="module")
+def lexicon_dir(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("computer-lexicons") / "lex"
+    directory.mkdir()
+    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS)
+    without_move_graph(write_lexicon(directory, "pl-no-graph", "pl-scrabble", ["kot", "pies"]))
+    return directory
+
+
+def cli_json(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_a_human_plays_a_whole_game_against_the_computer_from_the_cli(server, lexicon_dir, capsys):
+    _, port = server
+    client = ["client", "--address", f"localhost:{port}", "--json", "game"]
+    created = cli_json(capsys, *client, "create", "-l", "pl-scrabble", "Ann", "Robot", "--computer", "Robot:best",
+                       "--seed", "7", "--allow-hints")
+    game_id, ann = created["gameId"], f"--game-token={created['playerTokens'][0]}"
+    assert created["playerTokens"][1] == ""  # nobody can move for the computer
+    moves = 0
+    for _ in range(400):
+        game = cli_json(capsys, *client, "show", game_id, ann)
+        if game.get("status") == "GAME_STATUS_ENDED":
+            break
+        if game.get("turn", 0) != 0:
+            time.sleep(0.02)  # the computer moves off the request path
+            continue
+        assert game["players"][1]["computerLevel"] == "best"
+        best = cli_json(capsys, *client, "hint", game_id, ann, "--limit", "1")["moves"][0]
+        if best.get("kind") == "GENERATED_MOVE_KIND_PLAY":
+            position, word = best["play"].split()
+            cli_json(capsys, *client, "play", game_id, position, word, ann)
+        elif best.get("kind") == "GENERATED_MOVE_KIND_EXCHANGE":
+            cli_json(capsys, *client, "exchange", game_id, best["play"][1:], ann)
+        else:
+            cli_json(capsys, *client, "pass", game_id, ann)
+        moves += 1
+    else:
+        pytest.fail("the game did not end")
+    record = cli_json(capsys, *client, "record", game_id, ann)["gcg"]
+    robot = [line for line in record.splitlines() if line.startswith(">Robot:")]
+    # a play, and once the board is closed (only words of two and three tiles) the whole rack exchanged
+    assert any("+" in line and " -" not in line for line in robot) and any(" -" in line for line in robot), record
+    assert moves >= 3 and game["endReason"], (game, record)
+    report = replay(load_rule_set("pl-scrabble"), parse_gcg(record), judge=load_lexicon(lexicon_dir / "pl-scrabble.lex"))
+    assert report.ok, [(line.event.text, line.problems) for line in report.disagreements]
+
+
+def test_levels_choose_lower_ranked_plays_the_same_for_a_seed(lexicon_dir):
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    rs = lexicon.rule_set
+    board = Board.empty(rs)
+    rack = "KOTAPIE"
+    ranked = [m.play for m in generate_moves(rs, board, rack, lexicon) if m.kind == "play"]
+    assert choose_move(rs, board, rack, 80, lexicon, "best", random.Random(1)).play == ranked[0]
+    for level, (first, end) in LEVELS.items():
+        picks = {choose_move(rs, board, rack, 80, lexicon, level, random.Random(seed)).play for seed in range(20)}
+        assert picks <= set(ranked[first:end])
+        again = {choose_move(rs, board, rack, 80, lexicon, level, random.Random(seed)).play for seed in range(20)}
+        assert picks == again
+    assert ranked[0] not in {choose_move(rs, board, rack, 80, lexicon, "beginner", random.Random(s)).play
+                             for s in range(20)}
+
+
+def test_no_play_exchanges_or_passes(lexicon_dir):
+    pl = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    rs = pl.rule_set
+    full = Board.from_rows(rs, ["A" * 15] * 15)  # no square left to play on
+    move = choose_move(rs, full, "KOT", 50, pl, "best", random.Random(1))
+    assert move.kind == "exchange" and move.tiles_used == 3
+    assert choose_move(rs, full, "KOT", 0, pl, "best", random.Random(1)).kind == "pass"  # no bag to exchange with
+    assert choose_move(rs, Board.empty(rs), "KOT", 50, pl, "best", random.Random(1)).kind == "play"
+
+
+def test_computer_seats_refused_with_the_field_named(server):
+    _, port = server
+    cases = [
+        (dict(lexicon="pl-no-graph", computer_players=[session_pb2.ComputerPlayer(seat=1)]),
+         grpc.StatusCode.FAILED_PRECONDITION, "computer_players"),
+        (dict(lexicon="pl-scrabble", computer_players=[session_pb2.ComputerPlayer(seat=2)]),
+         grpc.StatusCode.INVALID_ARGUMENT, "computer_players[0].seat"),
+        (dict(lexicon="pl-scrabble", computer_players=[session_pb2.ComputerPlayer(seat=1, level="god")]),
+         grpc.StatusCode.INVALID_ARGUMENT, "computer_players[0].level"),
+        (dict(lexicon="pl-scrabble", computer_players=[session_pb2.ComputerPlayer(seat=0),
+                                                       session_pb2.ComputerPlayer(seat=0)]),
+         grpc.StatusCode.INVALID_ARGUMENT, "computer_players[1].seat"),
+    ]
+    for fields, code, field in cases:
+        lexicon = fields.pop("lexicon")
+        with pytest.raises(grpc.RpcError) as info:
+            create(port, lexicon, **fields)
+        assert info.value.code() == code and f"{field}:" in info.value.details(), info.value.details()
+
+
+def test_a_computer_in_the_first_seat_opens_by_itself(server):
+    _, port = server
+    created, (robot, ann), _ = create(port, "pl-scrabble", names=("Robot", "Ann"), seed=3,
+                                      computer_players=[session_pb2.ComputerPlayer(seat=0, level="beginner")])
+    assert created.player_tokens[0] == ""
+    deadline = time.monotonic() + 10
+    while ann.get().turn != 1 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    game = ann.get()
+    assert game.turn == 1 and game.players[0].computer_level == "beginner" and game.players[0].score > 0
