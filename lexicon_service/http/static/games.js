@@ -78,8 +78,8 @@ function tilesText(tiles) {
   return span;
 }
 
-// A director's score adjustment is recorded as a GCG bonus line with this #note (games/state.py).
-const isAdjustment = i => view.steps[i].recordNotes.some(n => n.startsWith("director adjustment"));
+// A director's score adjustment: a GCG bonus line with its #note, as the viewer says (rules/gcg.py).
+const isAdjustment = i => view.steps[i].directorAdjustment;
 
 function kindName(i) {
   const line = view.replay.lines[i];
