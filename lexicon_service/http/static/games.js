@@ -195,7 +195,7 @@ async function show() {
     view = await callApi("POST", "/v1/games:view", body);
   } catch (err) {
     status.className = "status error";
-    status.textContent = err.offline ? t("offline") : t("error") + ": " + err.message;
+    status.textContent = errorText(err);
     return;
   }
   status.textContent = "";
@@ -280,7 +280,7 @@ async function showLive(me) {
       document.body.dataset.liveVersion = record.version;
     } while (me.dirty);
   } catch (err) {
-    if (me === live) setLive(t("error") + ": " + err.message, true);
+    if (me === live) setLive(errorText(err), true);
   } finally {
     me.busy = false;
   }
@@ -299,7 +299,7 @@ function onStreamBlock(me, block) {
   }
   if (!data.length) return;
   const payload = JSON.parse(data.join("\n"));
-  if (name === "rpc-error") { setLive(t("error") + ": " + payload.error.status + ": " + payload.error.message, true); return; }
+  if (name === "rpc-error") { setLive(errorText(apiErrorOf(payload)), true); return; }
   if (payload.rack) me.rack = payload.rack;
   showLive(me);
 }
@@ -325,8 +325,8 @@ async function follow() {
     return;
   }
   if (!response.ok) {
-    const e = (await response.json().catch(() => ({}))).error || {};
-    if (me === live) setLive(t("error") + ": " + (e.status ? e.status + ": " : "") + (e.message || response.statusText), true);
+    const error = apiErrorOf(await response.json().catch(() => ({})), response);
+    if (me === live) setLive(errorText(error), true);
     return;
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
