@@ -183,14 +183,22 @@ function renderLines() {
   for (const n of view.replay.notes) { const q = document.createElement("p"); q.textContent = n; s.append(q); }
 }
 
+// A record without "#rules" and no lexicon chosen: the rule set to replay it under is offered.
+const namesRules = gcg => /^#rules[ \t]+\S/m.test(gcg);
+function offerRuleSet() {
+  $("ruleSetChoice").hidden = !$("ruleSet").options.length || !!$("lexicon").value || namesRules($("gcg").value);
+}
+
 async function show() {
   const gcg = $("gcg").value;
+  offerRuleSet();
   if (!gcg.trim()) return;
   const status = $("status");
   status.className = "status";
   status.textContent = t("loading");
   const body = { gcg };
   if ($("lexicon").value) body.lexicon = $("lexicon").value;
+  else if (!$("ruleSetChoice").hidden) body.ruleSet = $("ruleSet").value;
   try {
     view = await callApi("POST", "/v1/games:view", body);
   } catch (err) {
@@ -416,6 +424,11 @@ document.addEventListener("keydown", e => {
     const lexicons = await loadLexicons(select, null);
     for (const l of lexicons) $("lexicon").add(new Option(l.name, l.name));
   } catch (err) { /* the record's #rules still works */ }
+  try {
+    const ruleSets = (await callApi("GET", "/v1/rulesets")).ruleSets || [];
+    for (const rs of ruleSets) $("ruleSet").add(new Option(rs.id, rs.id, false, rs.language === LANG));
+  } catch (err) { /* the record's #rules or a lexicon still works */ }
+  for (const id of ["gcg", "lexicon"]) $(id).addEventListener("input", offerRuleSet);
   const game = new URLSearchParams(location.search).get("game");
   if (game) { $("gameId").value = game; follow(); } else $("gcg").focus();
   document.body.dataset.ready = "1";
