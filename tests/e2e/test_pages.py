@@ -224,3 +224,18 @@ def test_game_viewer_offers_a_rule_set_for_a_record_without_rules(page, web_url,
     page.locator("#gcg").fill(record)
     page.locator("#lexicon").select_option("pl-scrabble")  # a lexicon brings its rule set
     assert not page.locator("#ruleSetChoice").is_visible()
+
+
+def test_game_viewer_end_rack_option(page, web_url):
+    """A record of the two-player 2x end (the PFS convention) agrees once the page's option says so."""
+    page.goto(web_url + "/games?lang=pl")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#gcg").fill("#rules pl-scrabble\n>a: 8G KOT +10 10\n>b: H7 O. +2 2\n>a: (ŹA) +20 30\n")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_selector("body[data-shown='1']")
+    assert page.locator("#summary p.problem").count() == 1
+    page.evaluate("() => { delete document.body.dataset.shown; }")
+    page.locator("#end2x").check()
+    page.locator("#show").click()
+    page.wait_for_selector("body[data-shown='1']")
+    assert page.locator("#summary p.problem").count() == 0 and "20" in page.locator("#lines li").last.inner_text()

@@ -199,6 +199,7 @@ async function show() {
   const body = { gcg };
   if ($("lexicon").value) body.lexicon = $("lexicon").value;
   else if (!$("ruleSetChoice").hidden) body.ruleSet = $("ruleSet").value;
+  if ($("end2x").checked) body.end2x = true;
   try {
     view = await callApi("POST", "/v1/games:view", body);
   } catch (err) {
