@@ -235,8 +235,7 @@ def _expand_list_item(item: Item) -> Expansion:
 
 # A word list's forms skip the profile's tag rules (the list is the authority); a tagged list's are
 # judged by them. Both are judged in the build's process: there is nothing to expand, and sending
-# the lines to workers cost more CPU than it saved (a 59,000-line list: 1.5 s with 2 workers, 1.0 s in
-# one process)
+# the lines to workers cost more CPU than it saved (docs/measurements.md)
 WORD_LIST = Language(_expand_list_item, chunk=2000, untagged_rule=WORD_LIST_RULE, in_process=True)
 TAGGED_LIST = Language(_expand_list_item, chunk=2000, in_process=True)
 LIST_PASSES = {"words": WORD_LIST, "tagged": TAGGED_LIST}

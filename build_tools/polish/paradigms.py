@@ -35,10 +35,9 @@
 
 Adverbs derived from adjectives (końcowy -> końcowo, farny -> farnie): for an adjective
 headword, stem + -o/-e/-ie is expanded too when SGJP knows it as a common adverb lemma
-(``_derived_adverbs``). Of these forms of 2-8 letters, 82% are on the sjp.pl game list (they
-add 0.17% to its recall); prefixed verbs that SGJP derives in the same way (do-, na-, wy- + a
-headword verb: 17%) and SGJP lemmas of lowercased proper-name stems of pl_PL.dic (12%) were
-measured too and are not added.
+(``_derived_adverbs``): most of them are on the sjp.pl game list, unlike prefixed verbs derived
+the same way or SGJP lemmas of lowercased proper-name stems, which are not added (the shares are in
+docs/measurements.md).
 
 The prefix nie- (PFS: once, with adjectives, adjectival adverbs, gerunds and participles):
 SGJP already generates negated gerunds and participles; for adjectives (``adj`` forms of the
