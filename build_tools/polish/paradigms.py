@@ -46,11 +46,9 @@ expander adds ``nie`` + form, tagged NEG (niezielony, niezielonej, niebiało). N
 adverb (no nienieładny; but nieniebieski, as niebieski is no nie- word), and not for pronominal
 adjectives (``NO_NIE``: mój, ten, który, ...).
 
-Checked against the sjp.pl game list, which holds nearly every game word of 2-8 letters: of
-the forms of those lengths in the default lexicon, 93% of plain SGJP forms are on it, 90% of
-the fused forms and 87% of the nie- forms (the rest are mostly rare or archaic SGJP words that
-sjp.pl lacks); -by on other particles (jużby, kiedyby: 24-44%) and SGJP ad-adjectival forms
-(lipcowo: 14%) were far below and are not admitted.
+Each of these is admitted because most of its forms are on the sjp.pl game list; -by on other
+particles (jużby, kiedyby) and SGJP ad-adjectival forms (lipcowo) were far below and are not
+admitted (the shares are in docs/measurements.md).
 
 Hunspell as a second witness: when the build has a Hunspell dictionary, ``witness.hunspell_words``
 collects every word it makes, and ``expand_lemma`` (given that set as ``attested``) adds UNATTESTED to an SGJP form of a lemma whose citation
