@@ -263,7 +263,7 @@ def aff_path_for(dic_path: str | Path) -> Path:
 def hunspell_files(dic: str | Path, what: str) -> Path:
     """The .aff beside a .dic given as `what` (hunspell source, paradigm source); SourceError, one
     line, when either is missing. For a missing cs_CZ.dic it says where the installed package keeps
-    the shipped one (the README's path is the checkout's)."""
+    the shipped one (the path in docs/build.md is the checkout's)."""
     dic = Path(dic)
     if not dic.is_file():
         from build_tools.czech.dictionary import shipped_paths
