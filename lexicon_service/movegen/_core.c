@@ -711,17 +711,122 @@ static int setup(Gen *g, const uint8_t *board, int first_cover, int must_connect
     return 0;
 }
 
+static void select_line(Gen *g, int d, int line) {
+    g->dir = d; g->line = line; g->len = g->line_len[d];
+    g->L_sq = g->sq[d][line]; g->L_lm = g->lm[d][line]; g->L_wm = g->wm[d][line];
+    g->L_anchor = g->anchor[d][line]; g->L_cc = g->cc[d][line]; g->L_xs = g->xs[d][line];
+}
+
+/* An upper bound of the score of every play the search finds from the anchor at `a` of the selected
+ * line ("shadow" bound): over every run of squares through the anchor that the search may fill
+ * (new tiles not left of an earlier anchor, every empty square open to some rack tile, no more empty
+ * squares than rack tiles), the score with the rack's points put where they count most (largest
+ * points on the largest multipliers), ignoring which words exist. -1: no play from this anchor. */
+static int anchor_bound(Gen *g, int a, const int *vals, int n_rack) {
+    const uint8_t *sq = g->L_sq;
+    uint64_t open = g->rack_mask | (g->rack[0] ? g->blank_mask : 0);
+    if (!(g->L_cc[a] & open)) return -1;
+    int len = g->len, best = -1;
+    /* leftmost start: over tiles and over empty, open squares that are not anchors */
+    int lo = a, empties = 1;
+    while (lo > 0) {
+        int p = lo - 1;
+        if (sq[p]) { lo = p; continue; }
+        if (g->L_anchor[p] || !(g->L_cc[p] & open) || empties == n_rack) break;
+        lo = p; empties++;
+    }
+    for (int s = a; s >= lo; s--) {
+        if (s > 0 && sq[s - 1]) continue;   /* a word starts after an empty square */
+        int used = 0, fixed = 0, wmul = 1, xconst = 0;
+        int mult_main[MAX_DIM], mult_x[MAX_DIM];
+        for (int p = s; p < a; p++) {
+            if (sq[p]) { if (!(sq[p] & SQ_BLANK)) fixed += g->pts[sq[p] & SQ_TILE]; continue; }
+            mult_main[used] = g->L_lm[p];
+            mult_x[used] = g->L_xs[p] >= 0 ? g->L_lm[p] * g->L_wm[p] : 0;
+            if (g->L_xs[p] >= 0) xconst += g->L_xs[p] * g->L_wm[p];
+            wmul *= g->L_wm[p];
+            used++;
+        }
+        for (int e = a; e < len; e++) {
+            if (sq[e]) { if (!(sq[e] & SQ_BLANK)) fixed += g->pts[sq[e] & SQ_TILE]; }
+            else {
+                if (used == n_rack || !(g->L_cc[e] & open)) break;
+                mult_main[used] = g->L_lm[e];
+                mult_x[used] = g->L_xs[e] >= 0 ? g->L_lm[e] * g->L_wm[e] : 0;
+                if (g->L_xs[e] >= 0) xconst += g->L_xs[e] * g->L_wm[e];
+                wmul *= g->L_wm[e];
+                used++;
+            }
+            if (e + 1 < len && sq[e + 1]) continue;  /* a word ends before an empty square */
+            int m[MAX_DIM];
+            for (int i = 0; i < used; i++) {      /* insertion sort, largest first */
+                int v = mult_main[i] * wmul + mult_x[i], j = i;
+                while (j > 0 && m[j - 1] < v) { m[j] = m[j - 1]; j--; }
+                m[j] = v;
+            }
+            int score = fixed * wmul + xconst + (used == g->bingo_tiles ? g->bingo_bonus : 0);
+            for (int i = 0; i < used; i++) score += vals[i] * m[i];
+            if (score > best) best = score;
+        }
+    }
+    return best;
+}
+
+typedef struct { int bound; uint8_t dir, line, pos; } Anchor;
+
+static int anchor_cmp(const void *x, const void *y) {
+    const Anchor *a = x, *b = y;
+    if (a->bound != b->bound) return a->bound > b->bound ? -1 : 1;
+    if (a->dir != b->dir) return a->dir - b->dir;
+    if (a->line != b->line) return a->line - b->line;
+    return a->pos - b->pos;
+}
+
+/* Top-k: anchors best bound first; once k plays are kept, an anchor whose bound is below the worst
+ * kept score cannot add a play, nor can any after it. */
+static void run_best_first(Gen *g, uint32_t root) {
+    int vals[MAX_DIM], n_rack = 0;
+    for (int t = MAX_TILES; t >= 0; t--)
+        for (int k = 0; k < g->rack[t] && n_rack < MAX_DIM; k++) vals[n_rack++] = t ? g->pts[t] : 0;
+    for (int i = 1; i < n_rack; i++) {            /* largest first */
+        int v = vals[i], j = i;
+        while (j > 0 && vals[j - 1] < v) { vals[j] = vals[j - 1]; j--; }
+        vals[j] = v;
+    }
+    Anchor *list = malloc(sizeof(Anchor) * 2 * MAX_DIM * MAX_DIM);
+    if (!list) { g->oom = 1; g->stop = 1; return; }
+    int n = 0;
+    for (int d = 0; d < 2; d++)
+        for (int line = 0; line < g->n_lines[d]; line++) {
+            select_line(g, d, line);
+            for (int pos = 0; pos < g->len; pos++) {
+                if (!g->L_anchor[pos]) continue;
+                int bound = anchor_bound(g, pos, vals, n_rack);
+                if (bound < 0) continue;
+                list[n++] = (Anchor){bound, (uint8_t)d, (uint8_t)line, (uint8_t)pos};
+            }
+        }
+    qsort(list, n, sizeof(Anchor), anchor_cmp);
+    for (int i = 0; i < n && !g->stop; i++) {
+        if (g->n_moves == g->limit && list[i].bound < g->moves[0].score) break;
+        if ((i & 15) == 0 && g->deadline > 0 && now_monotonic() > g->deadline) { g->timed_out = 1; g->stop = 1; break; }
+        select_line(g, list[i].dir, list[i].line);
+        g->anchor_pos = list[i].pos;
+        gen(g, list[i].pos, root, 1, list[i].pos, 0, 1, 0, 0);
+    }
+    free(list);
+}
+
 static void run_all(Gen *g) {
     int rack_tiles = 0;
     for (int t = 0; t <= MAX_TILES; t++) rack_tiles += g->rack[t];
     if (!rack_tiles) return;
     uint32_t root = g->arcs[0] & ARC_INDEX_MASK;
     if (!root) return;
+    if (g->heap) { run_best_first(g, root); return; }
     for (int d = 0; d < 2 && !g->stop; d++)
         for (int line = 0; line < g->n_lines[d] && !g->stop; line++) {
-            g->dir = d; g->line = line; g->len = g->line_len[d];
-            g->L_sq = g->sq[d][line]; g->L_lm = g->lm[d][line]; g->L_wm = g->wm[d][line];
-            g->L_anchor = g->anchor[d][line]; g->L_cc = g->cc[d][line]; g->L_xs = g->xs[d][line];
+            select_line(g, d, line);
             if (g->deadline > 0 && now_monotonic() > g->deadline) { g->timed_out = 1; g->stop = 1; return; }
             for (int pos = 0; pos < g->len && !g->stop; pos++) {
                 if (!g->L_anchor[pos]) continue;
