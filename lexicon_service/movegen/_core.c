@@ -717,11 +717,24 @@ static void select_line(Gen *g, int d, int line) {
     g->L_anchor = g->anchor[d][line]; g->L_cc = g->cc[d][line]; g->L_xs = g->xs[d][line];
 }
 
+/* The most points a rack tile may bring to this empty square of the selected line (0: only a blank). */
+static inline int square_cap(const Gen *g, int p) {
+    uint64_t fits = g->L_cc[p] & g->rack_mask;
+    int best = 0;
+    while (fits) {
+        int t = __builtin_ctzll(fits);
+        if (g->pts[t] > best) best = g->pts[t];
+        fits &= fits - 1;
+    }
+    return best;
+}
+
 /* An upper bound of the score of every play the search finds from the anchor at `a` of the selected
  * line ("shadow" bound): over every run of squares through the anchor that the search may fill
  * (new tiles not left of an earlier anchor, every empty square open to some rack tile, no more empty
  * squares than rack tiles), the score with the rack's points put where they count most (largest
- * points on the largest multipliers), ignoring which words exist. -1: no play from this anchor. */
+ * points on the largest multipliers, or each square's best fitting tile if less), ignoring which
+ * words exist. -1: no play from this anchor. */
 static int anchor_bound(Gen *g, int a, const int *vals, int n_rack) {
     const uint8_t *sq = g->L_sq;
     uint64_t open = g->rack_mask | (g->rack[0] ? g->blank_mask : 0);
@@ -738,11 +751,12 @@ static int anchor_bound(Gen *g, int a, const int *vals, int n_rack) {
     for (int s = a; s >= lo; s--) {
         if (s > 0 && sq[s - 1]) continue;   /* a word starts after an empty square */
         int used = 0, fixed = 0, wmul = 1, xconst = 0;
-        int mult_main[MAX_DIM], mult_x[MAX_DIM];
+        int mult_main[MAX_DIM], mult_x[MAX_DIM], cap[MAX_DIM];
         for (int p = s; p < a; p++) {
             if (sq[p]) { if (!(sq[p] & SQ_BLANK)) fixed += g->pts[sq[p] & SQ_TILE]; continue; }
             mult_main[used] = g->L_lm[p];
             mult_x[used] = g->L_xs[p] >= 0 ? g->L_lm[p] * g->L_wm[p] : 0;
+            cap[used] = square_cap(g, p);
             if (g->L_xs[p] >= 0) xconst += g->L_xs[p] * g->L_wm[p];
             wmul *= g->L_wm[p];
             used++;
@@ -753,19 +767,22 @@ static int anchor_bound(Gen *g, int a, const int *vals, int n_rack) {
                 if (used == n_rack || !(g->L_cc[e] & open)) break;
                 mult_main[used] = g->L_lm[e];
                 mult_x[used] = g->L_xs[e] >= 0 ? g->L_lm[e] * g->L_wm[e] : 0;
+                cap[used] = square_cap(g, e);
                 if (g->L_xs[e] >= 0) xconst += g->L_xs[e] * g->L_wm[e];
                 wmul *= g->L_wm[e];
                 used++;
             }
             if (e + 1 < len && sq[e + 1]) continue;  /* a word ends before an empty square */
-            int m[MAX_DIM];
+            int m[MAX_DIM], by_rack = 0, by_square = 0;
             for (int i = 0; i < used; i++) {      /* insertion sort, largest first */
                 int v = mult_main[i] * wmul + mult_x[i], j = i;
+                by_square += cap[i] * v;
                 while (j > 0 && m[j - 1] < v) { m[j] = m[j - 1]; j--; }
                 m[j] = v;
             }
-            int score = fixed * wmul + xconst + (used == g->bingo_tiles ? g->bingo_bonus : 0);
-            for (int i = 0; i < used; i++) score += vals[i] * m[i];
+            for (int i = 0; i < used; i++) by_rack += vals[i] * m[i];
+            int score = fixed * wmul + xconst + (used == g->bingo_tiles ? g->bingo_bonus : 0)
+                        + (by_rack < by_square ? by_rack : by_square);
             if (score > best) best = score;
         }
     }
