@@ -614,6 +614,33 @@ static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum
  * word in the GADDAG (reverse of after, x, reverse of before). */
 static uint64_t cross_set(const uint32_t *arcs, const uint8_t *line, int pos, int lo, int hi) {
     uint32_t node = arcs[0] & ARC_INDEX_MASK;
+    if (pos > lo && pos - lo >= hi - pos) {
+        /* the longer part before: walk it reversed, the separator, then x and `after` per candidate
+         * (each candidate then walks the shorter part) */
+        for (int q = pos - 1; q >= lo; q--) {
+            uint32_t ai = find_arc(arcs, node, line[q] & SQ_TILE);
+            if (!ai) return 0;
+            node = arcs[ai] & ARC_INDEX_MASK;
+        }
+        uint32_t si = find_arc(arcs, node, SEP);
+        if (!si) return 0;
+        node = arcs[si] & ARC_INDEX_MASK;
+        uint64_t set = 0;
+        for (uint32_t ai = node; ai; ai++) {
+            uint32_t a = arcs[ai];
+            int ok = pos == hi ? (a & ARC_ACCEPTS) != 0 : 0;
+            uint32_t n2 = a & ARC_INDEX_MASK;
+            for (int q = pos + 1; q <= hi && n2; q++) {
+                uint32_t bi = find_arc(arcs, n2, line[q] & SQ_TILE);
+                if (!bi) break;
+                if (q == hi) { ok = (arcs[bi] & ARC_ACCEPTS) != 0; break; }
+                n2 = arcs[bi] & ARC_INDEX_MASK;
+            }
+            if (ok) set |= 1ull << arc_tile(a);
+            if (a & ARC_END) break;
+        }
+        return set;
+    }
     for (int q = hi; q > pos; q--) {
         uint32_t ai = find_arc(arcs, node, line[q] & SQ_TILE);
         if (!ai) return 0;
