@@ -756,6 +756,27 @@ static inline int square_cap(const Gen *g, int p) {
     return best;
 }
 
+/* A run of squares of the selected line being scored for the bound: the tiles on the board, and per
+ * empty square its multipliers and the most points a rack tile may bring to it. */
+typedef struct {
+    int used, fixed, wmul, xconst;
+    int mult_main[MAX_DIM], mult_x[MAX_DIM], cap[MAX_DIM];
+} Span;
+
+static inline void span_add(const Gen *g, Span *sp, int p) {
+    uint8_t b = g->L_sq[p];
+    if (b) {
+        if (!(b & SQ_BLANK)) sp->fixed += g->pts[b & SQ_TILE];
+        return;
+    }
+    int i = sp->used++, cross = g->L_xs[p] >= 0;
+    sp->mult_main[i] = g->L_lm[p];
+    sp->mult_x[i] = cross ? g->L_lm[p] * g->L_wm[p] : 0;
+    sp->cap[i] = square_cap(g, p);
+    if (cross) sp->xconst += g->L_xs[p] * g->L_wm[p];
+    sp->wmul *= g->L_wm[p];
+}
+
 /* An upper bound of the score of every play the search finds from the anchor at `a` of the selected
  * line ("shadow" bound): over every run of squares through the anchor that the search may fill
  * (new tiles not left of an earlier anchor, every empty square open to some rack tile, no more empty
@@ -777,38 +798,21 @@ static int anchor_bound(Gen *g, int a, const int *vals, int n_rack) {
     }
     for (int s = a; s >= lo; s--) {
         if (s > 0 && sq[s - 1]) continue;   /* a word starts after an empty square */
-        int used = 0, fixed = 0, wmul = 1, xconst = 0;
-        int mult_main[MAX_DIM], mult_x[MAX_DIM], cap[MAX_DIM];
-        for (int p = s; p < a; p++) {
-            if (sq[p]) { if (!(sq[p] & SQ_BLANK)) fixed += g->pts[sq[p] & SQ_TILE]; continue; }
-            mult_main[used] = g->L_lm[p];
-            mult_x[used] = g->L_xs[p] >= 0 ? g->L_lm[p] * g->L_wm[p] : 0;
-            cap[used] = square_cap(g, p);
-            if (g->L_xs[p] >= 0) xconst += g->L_xs[p] * g->L_wm[p];
-            wmul *= g->L_wm[p];
-            used++;
-        }
+        Span sp = {.wmul = 1};
+        for (int p = s; p < a; p++) span_add(g, &sp, p);
         for (int e = a; e < len; e++) {
-            if (sq[e]) { if (!(sq[e] & SQ_BLANK)) fixed += g->pts[sq[e] & SQ_TILE]; }
-            else {
-                if (used == n_rack || !(g->L_cc[e] & open)) break;
-                mult_main[used] = g->L_lm[e];
-                mult_x[used] = g->L_xs[e] >= 0 ? g->L_lm[e] * g->L_wm[e] : 0;
-                cap[used] = square_cap(g, e);
-                if (g->L_xs[e] >= 0) xconst += g->L_xs[e] * g->L_wm[e];
-                wmul *= g->L_wm[e];
-                used++;
-            }
+            if (!sq[e] && (sp.used == n_rack || !(g->L_cc[e] & open))) break;
+            span_add(g, &sp, e);
             if (e + 1 < len && sq[e + 1]) continue;  /* a word ends before an empty square */
-            int m[MAX_DIM], by_rack = 0, by_square = 0;
+            int m[MAX_DIM], by_rack = 0, by_square = 0, used = sp.used;
             for (int i = 0; i < used; i++) {      /* insertion sort, largest first */
-                int v = mult_main[i] * wmul + mult_x[i], j = i;
-                by_square += cap[i] * v;
+                int v = sp.mult_main[i] * sp.wmul + sp.mult_x[i], j = i;
+                by_square += sp.cap[i] * v;
                 while (j > 0 && m[j - 1] < v) { m[j] = m[j - 1]; j--; }
                 m[j] = v;
             }
             for (int i = 0; i < used; i++) by_rack += vals[i] * m[i];
-            int score = fixed * wmul + xconst + (used == g->bingo_tiles ? g->bingo_bonus : 0)
+            int score = sp.fixed * sp.wmul + sp.xconst + (used == g->bingo_tiles ? g->bingo_bonus : 0)
                         + (by_rack < by_square ? by_rack : by_square);
             if (score > best) best = score;
         }
