@@ -318,7 +318,7 @@ class _Api:
             data = await read_json_body(request, self.limits.max_message_bytes)
             message = api.to_message(data, game_pb2.ReplayGameRequest)
             game = self.servicers["game"]
-            answer = await anyio.to_thread.run_sync(view_game, game, message, api.ServicerContext(deadline),
+            answer = await anyio.to_thread.run_sync(view_game, game.registry, game.limits, message, deadline,
                                                     limiter=self.limiter)
             return Response(api.dumps(answer), media_type=JSON)
         except api.ApiError as exc:

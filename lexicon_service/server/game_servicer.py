@@ -18,13 +18,13 @@ from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
 from lexicon_service.rules import (Board, Reason, SetupError, apply_setup, list_rule_sets, load_rule_set,
                                    square_name, validate_move)
 from lexicon_service.rules import gcg
-from lexicon_service.rules.gcg import GcgEvent, GcgGame, GcgPlayer, format_gcg, parse_gcg
+from lexicon_service.rules.gcg import GcgEvent, GcgGame, GcgPlayer, format_gcg
 from lexicon_service.rules.moves import premium_name
 from lexicon_service.rules.replay import replay
 from lexicon_service.tiles import BLANK, UnknownLetterError
+from lexicon_service.app import plays
 from lexicon_service.server.errors import DeadlineError, FieldError, LimitError, field, require, rpc
 from lexicon_service.server.limits import Limits, deadline_of
-from lexicon_service.server.registry import resolve_rule_set
 
 # Reason (rules/reasons.py) -> MoveReason: every code has the enum value of its name.
 MOVE_REASONS = {reason: game_pb2.MoveReason.Value(f"MOVE_REASON_{reason.name}") for reason in Reason}
@@ -51,28 +51,9 @@ def _enum_value(enum, prefix: str, choice: str) -> int:
     return enum.Value(f"{prefix}_{choice.upper().replace('-', '_')}")
 
 
-# AnalyseGame: the whole analysis may take this many times ServerLimits.max_generate_seconds (5 s by default;
-# the 50 turns of a real Polish game take 0.12 s).
-ANALYSIS_GENERATIONS = 5
-
 # GeneratedMove.kind (lexicon_service/movegen) -> GeneratedMoveKind.
 MOVE_KINDS = {kind: game_pb2.GeneratedMoveKind.Value(f"GENERATED_MOVE_KIND_{kind.upper()}")
               for kind in ("play", "exchange", "pass")}
-
-
-# Every line separator str.splitlines knows ("\r\n" is one); the GCG reader splits on fewer of them.
-_LINE_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-
-
-def count_lines(text: str) -> int:
-    """Lines of `text` as len(text.splitlines()) counts them (a separator ends a line: a last line with a
-    newline is not followed by an empty one), without building the lines."""
-    breaks = 0
-    last_end = 0
-    for match in _LINE_BREAKS.finditer(text):
-        breaks += 1
-        last_end = match.end()
-    return breaks + (last_end < len(text))
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -81,22 +62,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self.limits = limits or Limits()
 
     # --- request parsing (each failure names its field) -----------------------------------------
-    def _context(self, snapshot, request, *, need_lexicon: bool):
+    @staticmethod
+    def _context(snapshot, request, *, need_lexicon: bool):
         """(rule_set, lexicon or None) of a request; checks that they agree."""
-        lexicon = None
-        if request.lexicon:
-            lexicon = snapshot.lexicon(request.lexicon)
-        elif need_lexicon:
-            raise FieldError("lexicon", "required")
-        if lexicon is not None:
-            rule_set = lexicon.rule_set
-            if request.rule_set and request.rule_set != rule_set.id:
-                raise FieldError("rule_set", f"lexicon {request.lexicon!r} is for rule set {rule_set.id!r}, "
-                                             f"not {request.rule_set!r}")
-            return rule_set, lexicon
-        if not request.rule_set:
-            raise FieldError("lexicon", "a lexicon or a rule_set is required")
-        return resolve_rule_set(snapshot, request.rule_set), None
+        return plays.game_context(snapshot, request.lexicon, request.rule_set, need_lexicon=need_lexicon)
 
     def _board(self, rule_set, rows):
         if not rows:
@@ -143,7 +112,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     # --- answers ---------------------------------------------------------------------------------
     @staticmethod
-    def _move_response(response_type, result, rule_set, lexicon_name: str, board, rack: str):
+    def _move_response(response_type, result, rule_set, lexicon_name: str, board, rack: str, board_after=None):
+        """The answer to a move: `board` the board before it, or `board_after` the board after it."""
         invalid = list(result.invalid_words or ())
         invalid_set = set(invalid)
         words = []
@@ -165,9 +135,10 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             reason_code=MOVE_REASONS[result.reason],
         )
         if result.score is not None:  # placed: the board after it, and the rack it leaves
-            after = board.copy()
-            after.apply(result)
-            response.board.extend(after.to_rows())
+            if board_after is None:
+                board_after = board.copy()
+                board_after.apply(result)
+            response.board.extend(board_after.to_rows())
             if rack:
                 leave = list(rule_set.tile_set.spell_rack(rack))
                 try:
@@ -240,81 +211,24 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             moves=[generated_move(m) for m in moves[:limit]],
             truncated=len(moves) > limit, rule_set=rule_set.id, lexicon=request.lexicon)
 
-    def _record(self, gcg: str) -> tuple[GcgGame, str]:
-        """The request's GCG record (bounded by the server's limits) and the rule set its #rules names."""
-        if len(gcg) > self.limits.max_gcg_chars:
-            raise LimitError("gcg", f"{len(gcg)} characters; at most {self.limits.max_gcg_chars}")
-        require(bool(gcg.strip()), "gcg", "empty record")
-        n_lines = count_lines(gcg)
-        if n_lines > self.limits.max_gcg_lines:
-            raise LimitError("gcg", f"{n_lines} lines; at most {self.limits.max_gcg_lines}")
-        with field("gcg"):
-            game = parse_gcg(gcg, "<request>")
-        recorded_rules = next((args.strip().split()[0] for keyword, args in game.pragmas
-                               if keyword == "rules" and args.strip()), "")
-        return game, recorded_rules
-
     @rpc
     def ReplayGame(self, request, context):
         deadline_of(context)
-        game, recorded_rules = self._record(request.gcg)
         with self.registry.acquire() as snapshot:
-            if request.lexicon or request.rule_set:
-                rule_set, lexicon = self._context(snapshot, request, need_lexicon=False)
-            elif recorded_rules:
-                rule_set, lexicon = resolve_rule_set(snapshot, recorded_rules), None
-            else:
-                raise FieldError("lexicon", "a lexicon or a rule_set is required (the record has no #rules)")
-            if recorded_rules and recorded_rules != rule_set.id:
-                raise FieldError("gcg", f"the record is for rule set {recorded_rules!r}, not {rule_set.id!r}")
-            report = replay(rule_set, game, judge=lexicon)
-        lines = []
-        for line in report.lines:
-            event = line.event
-            lines.append(game_pb2.ReplayLine(
-                line=event.line, text=event.text, player=event.player, kind=event.kind,
-                position=event.position or "", word=event.word or "", ok=line.ok,
-                has_score=line.expected_score is not None, score=line.expected_score or 0,
-                recorded_score=event.score, recorded_total=event.cumulative, expected_total=line.expected_total,
-                words=list(line.words), problems=list(line.problems), notes=list(line.notes),
-                event_type=event_type(event),
-            ))
-        finals = [game_pb2.PlayerScore(player=player.nick, recorded=recorded, computed=computed)
-                  for player, recorded, computed in zip(game.players, report.totals, report.expected_totals)]
-        return game_pb2.ReplayGameResponse(ok=report.ok, lines=lines, final_scores=finals, notes=list(report.notes),
-                                           rule_set=rule_set.id, lexicon=request.lexicon,
-                                           final_board=report.board.to_rows(), bag_count=report.bag,
-                                           final_racks=_final_racks(game, report))
+            replayed = plays.replay_record(snapshot, self.limits, request.lexicon, request.rule_set, request.gcg)
+        return replay_response(replayed, request.lexicon)
 
     @rpc
     def AnalyseGame(self, request, context):
-        from lexicon_service.movegen.analysis import analyse_game, annotate
+        from lexicon_service.movegen.analysis import annotate
 
         call_deadline = deadline_of(context)
-        game, recorded_rules = self._record(request.gcg)
-        # A record may hold up to max_gcg_lines turns: the whole analysis gets a few generations' time.
-        budget = ANALYSIS_GENERATIONS * self.limits.max_generate_seconds
-        deadline = time.monotonic() + budget
-        if call_deadline is not None:
-            deadline = min(deadline, call_deadline)
         with self.registry.acquire() as snapshot:
-            rule_set, lexicon = self._context(snapshot, request, need_lexicon=True)
-            if recorded_rules and recorded_rules != rule_set.id:
-                raise FieldError("gcg", f"the record is for rule set {recorded_rules!r}, not {rule_set.id!r}")
-            try:
-                turns = analyse_game(rule_set, game, lexicon, deadline=deadline,
-                                     turn_seconds=self.limits.max_generate_seconds)
-            except TimeoutError:  # the generator's own check of the deadlines
-                if call_deadline is not None and deadline == call_deadline:
-                    raise DeadlineError("game analysis") from None
-                raise DeadlineError(f"game analysis (at most {budget:g} s on this server, "
-                                    f"{self.limits.max_generate_seconds:g} s a turn)") from None
+            replayed, turns = plays.analyse_record(snapshot, self.limits, request.lexicon, request.rule_set,
+                                                   request.gcg, call_deadline)
         return game_pb2.AnalyseGameResponse(
-            turns=[game_pb2.TurnAnalysis(
-                turn=t.turn, line=t.line, player=t.player, rack=t.rack or "", played=t.played,
-                played_score=t.played_score, withdrawn=t.withdrawn, best=t.best or "", best_score=t.best_score,
-                given_away=t.given_away, best_words=t.best_words, note=t.note) for t in turns],
-            annotated_gcg=format_gcg(annotate(game, turns)), rule_set=rule_set.id, lexicon=request.lexicon)
+            turns=[turn_analysis(t) for t in turns], annotated_gcg=format_gcg(annotate(replayed.game, turns)),
+            rule_set=replayed.rule_set.id, lexicon=request.lexicon)
 
     @rpc
     def ListRuleSets(self, request, context):
@@ -368,6 +282,42 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                   for p, total in zip(game.players, totals)]
         return game_pb2.ExportGcgResponse(gcg=format_gcg(game), scores=[e.score for e in game.events],
                                           final_scores=finals)
+
+
+def replay_response(replayed, lexicon_name: str) -> game_pb2.ReplayGameResponse:
+    """A replayed record (app.plays.Replayed) as ReplayGame answers it."""
+    game, report = replayed.game, replayed.report
+    lines = []
+    for line in report.lines:
+        event = line.event
+        lines.append(game_pb2.ReplayLine(
+            line=event.line, text=event.text, player=event.player, kind=event.kind,
+            position=event.position or "", word=event.word or "", ok=line.ok,
+            has_score=line.expected_score is not None, score=line.expected_score or 0,
+            recorded_score=event.score, recorded_total=event.cumulative, expected_total=line.expected_total,
+            words=list(line.words), problems=list(line.problems), notes=list(line.notes),
+            event_type=event_type(event),
+        ))
+    finals = [game_pb2.PlayerScore(player=player.nick, recorded=recorded, computed=computed)
+              for player, recorded, computed in zip(game.players, report.totals, report.expected_totals)]
+    return game_pb2.ReplayGameResponse(ok=report.ok, lines=lines, final_scores=finals, notes=list(report.notes),
+                                       rule_set=replayed.rule_set.id, lexicon=lexicon_name,
+                                       final_board=report.board.to_rows(), bag_count=report.bag,
+                                       final_racks=_final_racks(game, report))
+
+
+def turn_analysis(t) -> game_pb2.TurnAnalysis:
+    """A movegen.analysis.TurnAnalysis as AnalyseGame answers it."""
+    return game_pb2.TurnAnalysis(
+        turn=t.turn, line=t.line, player=t.player, rack=t.rack or "", played=t.played,
+        played_score=t.played_score, withdrawn=t.withdrawn, best=t.best or "", best_score=t.best_score,
+        given_away=t.given_away, best_words=t.best_words, note=t.note)
+
+
+def score_response(result, rule_set, board_after) -> game_pb2.ScoreMoveResponse:
+    """A placed play's MoveResult as ScoreMove answers it (no lexicon, no rack), given the board after it."""
+    return GameServicer._move_response(game_pb2.ScoreMoveResponse, result, rule_set, "", None, "",
+                                       board_after=board_after)
 
 
 def generated_move(move) -> game_pb2.GeneratedMove:
