@@ -166,7 +166,9 @@ class _Api:
         """The servicer's answer as its proto3 JSON dict, computed in a thread of the route's pool."""
         limiter = self.fast_limiter if route.fast else self.limiter
         if route.rpc == "CheckWords":
-            return await anyio.to_thread.run_sync(api.check_words_json, method, message, ctx, limiter=limiter)
+            lexicons = self.servicers["lexicon"]
+            return await anyio.to_thread.run_sync(api.check_words_json, lexicons.registry, lexicons.limits, message,
+                                                  ctx.deadline, limiter=limiter)
         return await anyio.to_thread.run_sync(_answer, method, message, ctx, limiter=limiter)
 
     def handler(self, route: api.ApiRoute):
