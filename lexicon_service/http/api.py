@@ -27,30 +27,8 @@ from starlette.responses import Response
 
 from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2
 from lexicon_service.app import words
-from lexicon_service.server.errors import bounded
+from lexicon_service.server.errors import HTTP_STATUS, bounded
 from lexicon_service.server.limits import check_deadline
-
-# google/rpc/code.proto: the HTTP mapping of each canonical code.
-HTTP_STATUS = {
-    grpc.StatusCode.OK: 200,
-    grpc.StatusCode.CANCELLED: 499,
-    grpc.StatusCode.UNKNOWN: 500,
-    grpc.StatusCode.INVALID_ARGUMENT: 400,
-    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
-    grpc.StatusCode.NOT_FOUND: 404,
-    grpc.StatusCode.ALREADY_EXISTS: 409,
-    grpc.StatusCode.PERMISSION_DENIED: 403,
-    grpc.StatusCode.UNAUTHENTICATED: 401,
-    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
-    grpc.StatusCode.FAILED_PRECONDITION: 400,
-    grpc.StatusCode.ABORTED: 409,
-    grpc.StatusCode.OUT_OF_RANGE: 400,
-    grpc.StatusCode.UNIMPLEMENTED: 501,
-    grpc.StatusCode.INTERNAL: 500,
-    grpc.StatusCode.UNAVAILABLE: 503,
-    grpc.StatusCode.DATA_LOSS: 500,
-}
-
 
 class ApiError(Exception):
     """A call that ends with a gRPC status other than OK."""
