@@ -91,3 +91,37 @@ def test_the_viewer_replays_the_record_once(registry, monkeypatch):
             assert (len(replays), len(boards_read)) == (1, 0)
     finally:
         web.stop()
+
+
+def test_a_play_is_judged_and_moves_generated_as_plain_values(registry):
+    with registry.acquire() as snapshot:
+        move = plays.judge_move(snapshot, Limits(), "pl-scrabble", "", [], "KOTABCD", "8H", "KOT", judge_words=True)
+        scored = plays.judge_move(snapshot, Limits(), "", "pl-scrabble", [], "", "8H", "KXT", judge_words=False)
+        generated = plays.generate(snapshot, Limits(), "pl-scrabble", "", [], [("8H", "KOT")], "ABCDEF?",
+                                   plays.MoveFilters(limit=3), None)
+    assert move.result.valid and move.result.score == 10 and move.leave == "ABCD"
+    assert move.board_after.to_rows() != plays.Board.empty(move.rule_set).to_rows()
+    assert not scored.result.valid and scored.board_after is None and scored.leave is None
+    assert len(generated.moves) == 3 and generated.truncated
+    assert [m.score for m in generated.moves] == sorted((m.score for m in generated.moves), reverse=True)
+
+
+@pytest.mark.parametrize("call, field", [
+    (lambda s: plays.judge_move(s, Limits(), "", "", [], "", "8H", "KOT", judge_words=True), "lexicon"),
+    (lambda s: plays.judge_move(s, Limits(), "pl-scrabble", "", [], "", "", "KOT", judge_words=True),
+     "play.position"),
+    (lambda s: plays.judge_move(s, Limits(max_board_rows=20), "pl-scrabble", "", ["x" * 200], "", "8H", "KOT",
+                                judge_words=True), "board[0]"),
+    (lambda s: plays.judge_move(s, Limits(), "pl-scrabble", "", ["x" * 15], "", "8H", "KOT", judge_words=True),
+     "board"),
+    (lambda s: plays.judge_move(s, Limits(), "pl-scrabble", "", [], "KOT#", "8H", "KOT", judge_words=False), "rack"),
+    (lambda s: plays.generate(s, Limits(), "pl-scrabble", "", [], [("8H", "")], "KOT", plays.MoveFilters(), None),
+     "setup[0].word"),
+    (lambda s: plays.generate(s, Limits(), "pl-scrabble", "", [], [], "", plays.MoveFilters(), None), "rack"),
+    (lambda s: plays.generate(s, Limits(), "pl-scrabble", "", [], [], "KOT", plays.MoveFilters(limit=-1), None),
+     "limit"),
+])
+def test_a_bad_play_or_position_names_its_field(registry, call, field):
+    with registry.acquire() as snapshot, pytest.raises(FieldError) as caught:
+        call(snapshot)
+    assert caught.value.field == field

@@ -1,5 +1,6 @@
-"""Plays and game records: the request context of a game call, the record's bounds, replay, analysis and
-the game viewer's whole answer from one replay.
+"""Plays and game records: the context of a game call (lexicon, rule set, board, rack), validating and
+scoring a play, generating moves, and a record's replay, analysis and the game viewer's whole answer from
+one replay.
 
 Values in and out are plain (names, strings, rule-engine objects, dataclasses); a deadline is a
 time.monotonic() value or None. Client mistakes raise FieldError naming the field (server/errors.py).
@@ -11,6 +12,7 @@ import re
 import time
 from dataclasses import dataclass, field as dataclass_field
 
+from lexicon_service.rules import SetupError, apply_setup, validate_move
 from lexicon_service.rules.board import Board
 from lexicon_service.rules.gcg import GcgGame, parse_gcg
 from lexicon_service.rules.moves import MoveResult
@@ -54,6 +56,156 @@ def game_context(snapshot, lexicon_name: str, rule_set_name: str, *, need_lexico
     if not rule_set_name:
         raise FieldError("lexicon", "a lexicon or a rule_set is required")
     return resolve_rule_set(snapshot, rule_set_name), None
+
+
+def read_board(limits: Limits, rule_set, rows) -> Board:
+    """A board from its rows (empty: the empty board), bounded by the server's limits."""
+    if not rows:
+        return Board.empty(rule_set)
+    if len(rows) > limits.max_board_rows:
+        raise LimitError("board", f"{len(rows)} rows; a board has at most {limits.max_board_rows}")
+    for i, row in enumerate(rows):
+        if len(row) > 8 * limits.max_board_rows:
+            raise LimitError(f"board[{i}]", f"{len(row)} characters; too long for a board row")
+    with field("board"):
+        return Board.from_rows(rule_set, list(rows))
+
+
+def read_rack(rule_set, rack: str) -> str:
+    """A rack as given ("" for none), checked: letters of the rule set, at most a rack's tiles."""
+    if len(rack) > 4 * max(rule_set.rack_size, 8):
+        raise LimitError("rack", f"{len(rack)} characters; too long for a rack")
+    if rack:
+        with field("rack"):
+            tiles = rule_set.tile_set.spell_rack(rack)
+        if len(tiles) > rule_set.rack_size:
+            raise FieldError("rack", f"{len(tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
+    return rack
+
+
+def apply_setup_plays(rule_set, board: Board, setup) -> None:
+    """Put setup plays, (position, word) pairs, on `board` (words not judged); each failure names its play."""
+    if len(setup) > rule_set.rows * rule_set.columns:
+        raise LimitError("setup", f"{len(setup)} plays; more than the board has squares")
+    for i, (position, word) in enumerate(setup):
+        require(bool(position), f"setup[{i}].position", "required (e.g. '8D' across, 'D8' down)")
+        require(bool(word), f"setup[{i}].word", "required")
+        if len(word) > 8 * max(rule_set.rows, rule_set.columns):
+            raise LimitError(f"setup[{i}].word", f"{len(word)} characters; longer than the board")
+    try:
+        apply_setup(rule_set, board, list(setup))
+    except SetupError as exc:
+        raise FieldError(f"setup[{exc.index}]", str(exc)) from None
+
+
+def check_play(rule_set, position: str, word: str) -> tuple[str, str]:
+    require(bool(position), "play.position", "required (e.g. '8D' across, 'D8' down)")
+    require(bool(word), "play.word", "required")
+    if len(word) > 8 * max(rule_set.rows, rule_set.columns):
+        raise LimitError("play.word", f"{len(word)} characters; longer than the board")
+    # What the play says is judged (valid: false with its reason code), as in a replay and the CLI.
+    return (position, word)
+
+
+@dataclass
+class JudgedMove:
+    """A play judged on a board: the rules' MoveResult; when it could be placed, the board after it and
+    the rack it leaves (None: no rack given, or the rack lacks its tiles)."""
+
+    rule_set: object
+    result: MoveResult
+    board_after: Board | None = None
+    leave: str | None = None
+
+
+def judged(rule_set, result: MoveResult, board_before: Board, rack: str) -> JudgedMove:
+    move = JudgedMove(rule_set, result)
+    if result.score is None:
+        return move
+    move.board_after = board_before.copy()
+    move.board_after.apply(result)
+    if rack:
+        leave = list(rule_set.tile_set.spell_rack(rack))
+        try:
+            for tile in result.tiles_used:
+                leave.remove(tile)
+        except ValueError:
+            pass  # TILE_NOT_IN_RACK: no leave
+        else:
+            move.leave = rule_set.tile_set.rack_text(leave)
+    return move
+
+
+def judge_move(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, board_rows, rack: str,
+               position: str, word: str, *, judge_words: bool) -> JudgedMove:
+    """ValidateMove (judge_words: the lexicon, required, judges the words) and ScoreMove."""
+    rule_set, lexicon = game_context(snapshot, lexicon_name, rule_set_name, need_lexicon=judge_words)
+    board = read_board(limits, rule_set, board_rows)
+    rack = read_rack(rule_set, rack)
+    play = check_play(rule_set, position, word)
+    result = validate_move(rule_set, board, rack or None, play, judge=lexicon if judge_words else None)
+    return judged(rule_set, result, board, rack)
+
+
+@dataclass(frozen=True)
+class MoveFilters:
+    """What a move generation may be asked beside the position: how many moves (0: the server's maximum),
+    their order, filters, and the tiles left in the bag (None: unknown)."""
+
+    limit: int = 0
+    sort: str = ""
+    min_length: int = 0
+    must_use: str = ""
+    must_contain: str = ""
+    bag_count: int | None = None
+    plays_only: bool = False
+
+
+@dataclass
+class Generated:
+    rule_set: object
+    moves: list  # movegen.GeneratedMove, best first
+    truncated: bool
+
+
+def _check_filters(limits: Limits, filters: MoveFilters) -> None:
+    if not 0 <= filters.limit <= limits.max_results:
+        raise LimitError("limit", f"{filters.limit} moves; 0 (the server's maximum) to {limits.max_results}")
+    for name in ("must_use", "must_contain", "sort"):
+        value = getattr(filters, name)
+        if len(value) > limits.max_word_chars:
+            raise LimitError(name, f"{len(value)} characters; at most {limits.max_word_chars}")
+
+
+def generate(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, board_rows, setup, rack: str,
+             filters: MoveFilters, call_deadline: float | None) -> Generated:
+    """The legal moves from `rack` on the board (rows, then the (position, word) setup plays), best first."""
+    from lexicon_service.movegen import generate_moves
+
+    _check_filters(limits, filters)
+    limit = filters.limit or limits.max_results
+    # The call's deadline, and the server's own bound on one generation: a worker is never held longer.
+    deadline = time.monotonic() + limits.max_generate_seconds
+    if call_deadline is not None:
+        deadline = min(deadline, call_deadline)
+    rule_set, lexicon = game_context(snapshot, lexicon_name, rule_set_name, need_lexicon=True)
+    board = read_board(limits, rule_set, board_rows)
+    apply_setup_plays(rule_set, board, setup)
+    require(bool(rack), "rack", "required (e.g. 'KOTABC?')")
+    rack = read_rack(rule_set, rack)
+    # The generator checks the rest (the blanks and letters the set has, the filters) and names the
+    # field of what it refuses (MoveGenerationError, mapped in errors.py).
+    try:
+        moves = generate_moves(
+            rule_set, board, rack, lexicon, limit=limit + 1, sort=filters.sort or "score",
+            min_length=filters.min_length or None, must_use=filters.must_use or None,
+            must_contain=filters.must_contain or None, bag_count=filters.bag_count,
+            include_exchanges=not filters.plays_only, include_pass=not filters.plays_only, deadline=deadline)
+    except TimeoutError:  # the generator's own check of `deadline`
+        if call_deadline is not None and deadline == call_deadline:
+            raise DeadlineError("move generation") from None
+        raise DeadlineError(f"move generation (at most {limits.max_generate_seconds:g} s on this server)") from None
+    return Generated(rule_set, moves[:limit], len(moves) > limit)
 
 
 def read_record(limits: Limits, gcg: str) -> tuple[GcgGame, str]:

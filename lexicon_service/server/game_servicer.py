@@ -12,18 +12,16 @@ tables below, built from the rules engine's own names, so a code without an enum
 from __future__ import annotations
 
 import re
-import time
 
+from lexicon_service.app import plays
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
-from lexicon_service.rules import (Board, Reason, SetupError, apply_setup, list_rule_sets, load_rule_set,
-                                   square_name, validate_move)
+from lexicon_service.rules import Reason, list_rule_sets, load_rule_set, square_name
 from lexicon_service.rules import gcg
 from lexicon_service.rules.gcg import GcgEvent, GcgGame, GcgPlayer, format_gcg
 from lexicon_service.rules.moves import premium_name
 from lexicon_service.rules.replay import replay
 from lexicon_service.tiles import BLANK, UnknownLetterError
-from lexicon_service.app import plays
-from lexicon_service.server.errors import DeadlineError, FieldError, LimitError, field, require, rpc
+from lexicon_service.server.errors import FieldError, LimitError, field, require, rpc
 from lexicon_service.server.limits import Limits, deadline_of
 
 # Reason (rules/reasons.py) -> MoveReason: every code has the enum value of its name.
@@ -67,99 +65,13 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         """(rule_set, lexicon or None) of a request; checks that they agree."""
         return plays.game_context(snapshot, request.lexicon, request.rule_set, need_lexicon=need_lexicon)
 
-    def _board(self, rule_set, rows):
-        if not rows:
-            return Board.empty(rule_set)
-        if len(rows) > self.limits.max_board_rows:
-            raise LimitError("board", f"{len(rows)} rows; a board has at most {self.limits.max_board_rows}")
-        for i, row in enumerate(rows):
-            if len(row) > 8 * self.limits.max_board_rows:
-                raise LimitError(f"board[{i}]", f"{len(row)} characters; too long for a board row")
-        with field("board"):
-            return Board.from_rows(rule_set, list(rows))
-
-    def _rack(self, rule_set, rack: str) -> str:
-        if len(rack) > 4 * max(rule_set.rack_size, 8):
-            raise LimitError("rack", f"{len(rack)} characters; too long for a rack")
-        if rack:
-            with field("rack"):
-                tiles = rule_set.tile_set.spell_rack(rack)
-            if len(tiles) > rule_set.rack_size:
-                raise FieldError("rack", f"{len(tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
-        return rack
-
-    def _setup(self, rule_set, board, plays) -> None:
-        """Put the request's setup plays on `board` (words not judged); each failure names its play."""
-        if len(plays) > rule_set.rows * rule_set.columns:
-            raise LimitError("setup", f"{len(plays)} plays; more than the board has squares")
-        for i, play in enumerate(plays):
-            require(bool(play.position), f"setup[{i}].position", "required (e.g. '8D' across, 'D8' down)")
-            require(bool(play.word), f"setup[{i}].word", "required")
-            if len(play.word) > 8 * max(rule_set.rows, rule_set.columns):
-                raise LimitError(f"setup[{i}].word", f"{len(play.word)} characters; longer than the board")
-        try:
-            apply_setup(rule_set, board, [(play.position, play.word) for play in plays])
-        except SetupError as exc:
-            raise FieldError(f"setup[{exc.index}]", str(exc)) from None
-
-    def _play(self, rule_set, play):
-        require(bool(play.position), "play.position", "required (e.g. '8D' across, 'D8' down)")
-        require(bool(play.word), "play.word", "required")
-        if len(play.word) > 8 * max(rule_set.rows, rule_set.columns):
-            raise LimitError("play.word", f"{len(play.word)} characters; longer than the board")
-        # What the play says is judged (valid: false with its reason code), as in ReplayGame and the CLI.
-        return (play.position, play.word)
-
     # --- answers ---------------------------------------------------------------------------------
-    @staticmethod
-    def _move_response(response_type, result, rule_set, lexicon_name: str, board, rack: str, board_after=None):
-        """The answer to a move: `board` the board before it, or `board_after` the board after it."""
-        invalid = list(result.invalid_words or ())
-        invalid_set = set(invalid)
-        words = []
-        breakdown = result.breakdown
-        bingo_bonus = 0
-        if breakdown is not None:
-            bingo_bonus = breakdown.bingo_bonus
-            for i, w in enumerate(breakdown.words):
-                tiles = [game_pb2.TileScore(letter=t.letter, points=t.points, premium=t.premium or "",
-                                            blank=t.is_blank, new=t.is_new) for t in w.tiles]
-                words.append(game_pb2.WordScore(
-                    word=w.text, main=i == 0, valid=w.text not in invalid_set, tiles=tiles,
-                    letter_sum=w.letter_sum, multiplier=w.word_multiplier, subtotal=w.subtotal,
-                ))
-        response = response_type(
-            valid=result.valid, reason=result.reason.value, message=result.message or "",
-            invalid_words=invalid, words=words, bingo=result.bingo, bingo_bonus=bingo_bonus,
-            total=result.score or 0, rule_set=rule_set.id, lexicon=lexicon_name,
-            reason_code=MOVE_REASONS[result.reason],
-        )
-        if result.score is not None:  # placed: the board after it, and the rack it leaves
-            if board_after is None:
-                board_after = board.copy()
-                board_after.apply(result)
-            response.board.extend(board_after.to_rows())
-            if rack:
-                leave = list(rule_set.tile_set.spell_rack(rack))
-                try:
-                    for tile in result.tiles_used:
-                        leave.remove(tile)
-                except ValueError:
-                    pass  # TILE_NOT_IN_RACK: no leave
-                else:
-                    response.rack_leave = rule_set.tile_set.rack_text(leave)
-        return response
-
     def _move(self, request, context, response_type, *, judge_words: bool):
         deadline_of(context)
         with self.registry.acquire() as snapshot:
-            rule_set, lexicon = self._context(snapshot, request, need_lexicon=judge_words)
-            board = self._board(rule_set, request.board)
-            rack = self._rack(rule_set, request.rack)
-            play = self._play(rule_set, request.play)
-            judge = lexicon if judge_words else None
-            result = validate_move(rule_set, board, rack or None, play, judge=judge)
-            return self._move_response(response_type, result, rule_set, request.lexicon, board, rack)
+            move = plays.judge_move(snapshot, self.limits, request.lexicon, request.rule_set, request.board,
+                                    request.rack, request.play.position, request.play.word, judge_words=judge_words)
+        return move_response(response_type, move, request.lexicon)
 
     @rpc
     def ValidateMove(self, request, context):
@@ -171,45 +83,18 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
     @rpc
     def GenerateMoves(self, request, context):
-        from lexicon_service.movegen import generate_moves
-
-        limits = self.limits
-        if not 0 <= request.limit <= limits.max_results:
-            raise LimitError("limit", f"{request.limit} moves; 0 (the server's maximum) to {limits.max_results}")
-        limit = request.limit or limits.max_results
-        for name in ("must_use", "must_contain", "sort"):
-            value = getattr(request, name)
-            if len(value) > limits.max_word_chars:
-                raise LimitError(name, f"{len(value)} characters; at most {limits.max_word_chars}")
-        # The call's deadline, and the server's own bound on one generation: a worker is never held longer.
+        filters = plays.MoveFilters(
+            limit=request.limit, sort=request.sort, min_length=request.min_length, must_use=request.must_use,
+            must_contain=request.must_contain, bag_count=request.bag_count if request.HasField("bag_count") else None,
+            plays_only=request.plays_only)
         call_deadline = deadline_of(context)
-        deadline = time.monotonic() + limits.max_generate_seconds
-        if call_deadline is not None:
-            deadline = min(deadline, call_deadline)
         with self.registry.acquire() as snapshot:
-            rule_set, lexicon = self._context(snapshot, request, need_lexicon=True)
-            board = self._board(rule_set, request.board)
-            self._setup(rule_set, board, request.setup)
-            require(bool(request.rack), "rack", "required (e.g. 'KOTABC?')")
-            rack = self._rack(rule_set, request.rack)
-            # The generator checks the rest (the blanks and letters the set has, the filters) and names the
-            # field of what it refuses (MoveGenerationError, mapped in errors.py).
-            try:
-                moves = generate_moves(
-                    rule_set, board, rack, lexicon, limit=limit + 1, sort=request.sort or "score",
-                    min_length=request.min_length or None, must_use=request.must_use or None,
-                    must_contain=request.must_contain or None,
-                    bag_count=request.bag_count if request.HasField("bag_count") else None,
-                    include_exchanges=not request.plays_only, include_pass=not request.plays_only,
-                    deadline=deadline)
-            except TimeoutError:  # the generator's own check of `deadline`
-                if call_deadline is not None and deadline == call_deadline:
-                    raise DeadlineError("move generation") from None
-                raise DeadlineError(f"move generation (at most {limits.max_generate_seconds:g} s on this server)") \
-                    from None
+            generated = plays.generate(snapshot, self.limits, request.lexicon, request.rule_set, request.board,
+                                       [(play.position, play.word) for play in request.setup], request.rack,
+                                       filters, call_deadline)
         return game_pb2.GenerateMovesResponse(
-            moves=[generated_move(m) for m in moves[:limit]],
-            truncated=len(moves) > limit, rule_set=rule_set.id, lexicon=request.lexicon)
+            moves=[generated_move(m) for m in generated.moves], truncated=generated.truncated,
+            rule_set=generated.rule_set.id, lexicon=request.lexicon)
 
     @rpc
     def ReplayGame(self, request, context):
@@ -314,10 +199,39 @@ def turn_analysis(t) -> game_pb2.TurnAnalysis:
         given_away=t.given_away, best_words=t.best_words, note=t.note)
 
 
+def move_response(response_type, move, lexicon_name: str):
+    """A judged play (app.plays.JudgedMove) as ValidateMove or ScoreMove (`response_type`) answers it."""
+    result = move.result
+    invalid = list(result.invalid_words or ())
+    invalid_set = set(invalid)
+    words = []
+    breakdown = result.breakdown
+    bingo_bonus = 0
+    if breakdown is not None:
+        bingo_bonus = breakdown.bingo_bonus
+        for i, w in enumerate(breakdown.words):
+            tiles = [game_pb2.TileScore(letter=t.letter, points=t.points, premium=t.premium or "",
+                                        blank=t.is_blank, new=t.is_new) for t in w.tiles]
+            words.append(game_pb2.WordScore(
+                word=w.text, main=i == 0, valid=w.text not in invalid_set, tiles=tiles,
+                letter_sum=w.letter_sum, multiplier=w.word_multiplier, subtotal=w.subtotal,
+            ))
+    response = response_type(
+        valid=result.valid, reason=result.reason.value, message=result.message or "",
+        invalid_words=invalid, words=words, bingo=result.bingo, bingo_bonus=bingo_bonus,
+        total=result.score or 0, rule_set=move.rule_set.id, lexicon=lexicon_name,
+        reason_code=MOVE_REASONS[result.reason],
+    )
+    if move.board_after is not None:  # placed: the board after it, and the rack it leaves
+        response.board.extend(move.board_after.to_rows())
+    if move.leave is not None:
+        response.rack_leave = move.leave
+    return response
+
+
 def score_response(result, rule_set, board_after) -> game_pb2.ScoreMoveResponse:
     """A placed play's MoveResult as ScoreMove answers it (no lexicon, no rack), given the board after it."""
-    return GameServicer._move_response(game_pb2.ScoreMoveResponse, result, rule_set, "", None, "",
-                                       board_after=board_after)
+    return move_response(game_pb2.ScoreMoveResponse, plays.JudgedMove(rule_set, result, board_after), "")
 
 
 def generated_move(move) -> game_pb2.GeneratedMove:
