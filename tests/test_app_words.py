@@ -71,3 +71,36 @@ def test_explain_and_find(registry):
     assert explained.status == words.VALID and explained.tiles == ("K", "O", "T") and explained.readings
     assert "KOT" in [w.word.upper() for w in found.words] and not found.truncated
     assert caught.value.field == "prefix" and no_query.value.field == "query"
+
+
+def test_word_and_play_routes_need_no_servicer_context(registry, monkeypatch):
+    """The JSON routes of words and plays call the plain functions: no grpc-like context is made for them."""
+    import httpx
+
+    from lexicon_service.http import HttpServer, api, create_app
+
+    made = []
+    context_init = api.ServicerContext.__init__
+
+    def counting_init(self, *args, **kwargs):
+        made.append(1)
+        context_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(api.ServicerContext, "__init__", counting_init)
+    web = HttpServer(create_app(registry), "localhost:0").start()
+    try:
+        with httpx.Client(base_url=web.url, timeout=30) as client:
+            answers = [
+                client.post("/v1/lexicons/pl-scrabble:check", json={"words": ["kot", "kotx", "k"]}),
+                client.get("/v1/lexicons/pl-scrabble/words/kot:explain"),
+                client.get("/v1/lexicons/pl-scrabble/words", params={"anagram": "tok"}),
+                client.post("/v1/moves:validate", json={"lexicon": "pl-scrabble", "play": {"position": "8H",
+                                                                                          "word": "KOT"}}),
+                client.post("/v1/moves:generate", json={"lexicon": "pl-scrabble", "rack": "KOT", "limit": 2}),
+                client.post("/v1/moves:score", json={"lexicon": "pl-scrabble", "play": {"word": "KOT"}}),
+            ]
+    finally:
+        web.stop()
+    assert [r.status_code for r in answers] == [200, 200, 200, 200, 200, 400]
+    assert answers[-1].json()["error"]["message"].startswith("play.position: ")
+    assert made == []

@@ -68,6 +68,20 @@ def _answer(method, message, ctx) -> dict:
     return api.to_json_dict(method(message, ctx))
 
 
+# Servicers whose every method `Name(request, context)` is the gRPC face of a plain method
+# `name(request, deadline)` (errors.grpc_method): their routes call the plain one.
+PLAIN_SERVICES = ("lexicon", "game")
+
+
+def plain_name(rpc: str) -> str:
+    """CheckWords -> check_words."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", rpc).lower()
+
+
+def _plain_answer(method, message, deadline) -> dict:
+    return api.to_json_dict(method(message, deadline))
+
+
 def _trailing(ctx) -> dict | None:
     """A servicer's trailing metadata, as response headers."""
     if ctx is None or not ctx.trailing:
@@ -162,17 +176,22 @@ class _Api:
         if problem is not None:
             raise api.ApiError(api.grpc.StatusCode.UNAUTHENTICATED, problem)
 
-    async def call(self, route: api.ApiRoute, method, message, ctx: api.ServicerContext) -> dict:
-        """The servicer's answer as its proto3 JSON dict, computed in a thread of the route's pool."""
+    async def call(self, route: api.ApiRoute, method, message, deadline: float | None,
+                   ctx: api.ServicerContext | None) -> dict:
+        """The servicer's answer as its proto3 JSON dict, computed in a thread of the route's pool. A word or
+        play route calls the servicer's plain method with the request's deadline (no servicer context)."""
         limiter = self.fast_limiter if route.fast else self.limiter
         if route.rpc == "CheckWords":
             lexicons = self.servicers["lexicon"]
             return await anyio.to_thread.run_sync(api.check_words_json, lexicons.registry, lexicons.limits, message,
-                                                  ctx.deadline, limiter=limiter)
+                                                  deadline, limiter=limiter)
+        if ctx is None:
+            return await anyio.to_thread.run_sync(_plain_answer, method, message, deadline, limiter=limiter)
         return await anyio.to_thread.run_sync(_answer, method, message, ctx, limiter=limiter)
 
     def handler(self, route: api.ApiRoute):
-        method = getattr(self.servicers[route.service], route.rpc)
+        servicer = self.servicers[route.service]
+        method = getattr(servicer, plain_name(route.rpc) if route.service in PLAIN_SERVICES else route.rpc)
         fields = api.path_fields(route.path)
 
         async def handle(request: Request) -> Response:
@@ -185,7 +204,9 @@ class _Api:
             ctx = None
             try:
                 self.authorise(request)
-                ctx = api.ServicerContext(_deadline(request), request.headers.items())
+                deadline = _deadline(request)
+                if route.service not in PLAIN_SERVICES:  # a session call reads the headers, sets trailers
+                    ctx = api.ServicerContext(deadline, request.headers.items())
                 if route.body:
                     data = await read_json_body(request, self.limits.max_message_bytes)
                 elif route.query:
@@ -194,7 +215,7 @@ class _Api:
                     data = {}
                 api.bind_path(data, route.request, {f: request.path_params[f] for f in fields})
                 message = api.to_message(data, route.request, "query" if route.query else "body")
-                answer = await self.call(route, method, message, ctx)
+                answer = await self.call(route, method, message, deadline, ctx)
                 return Response(api.dumps(answer), media_type=JSON, headers=_trailing(ctx))
             except api.ApiError as exc:
                 return api.error_response(exc, _trailing(ctx))

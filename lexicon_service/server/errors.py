@@ -300,3 +300,18 @@ def rpc(method):
             context.abort(code, message)
 
     return wrapper
+
+
+def grpc_method(plain):
+    """The gRPC method of a servicer's plain method `plain(self, request, deadline, context)`: called with
+    the call's deadline (a time.monotonic() value, None for none) and its context, every exception mapped
+    by `rpc`. The JSON API calls the plain method with the HTTP request's deadline and no context."""
+
+    def method(self, request, context):
+        remaining = context.time_remaining()
+        deadline = None if remaining is None else time.monotonic() + remaining
+        return plain(self, request, deadline, context)
+
+    method.__name__ = method.__qualname__ = "".join(part.title() for part in plain.__name__.split("_"))
+    method.__doc__ = plain.__doc__
+    return rpc(method)

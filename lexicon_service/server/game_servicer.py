@@ -21,8 +21,8 @@ from lexicon_service.rules.gcg import GcgEvent, GcgGame, GcgPlayer, format_gcg
 from lexicon_service.rules.moves import premium_name
 from lexicon_service.rules.replay import replay
 from lexicon_service.tiles import BLANK, UnknownLetterError
-from lexicon_service.server.errors import FieldError, LimitError, field, require, rpc
-from lexicon_service.server.limits import Limits, deadline_of
+from lexicon_service.server.errors import FieldError, LimitError, field, grpc_method, require
+from lexicon_service.server.limits import Limits, check_deadline
 
 # Reason (rules/reasons.py) -> MoveReason: every code has the enum value of its name.
 MOVE_REASONS = {reason: game_pb2.MoveReason.Value(f"MOVE_REASON_{reason.name}") for reason in Reason}
@@ -66,28 +66,26 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return plays.game_context(snapshot, request.lexicon, request.rule_set, need_lexicon=need_lexicon)
 
     # --- answers ---------------------------------------------------------------------------------
-    def _move(self, request, context, response_type, *, judge_words: bool):
-        deadline_of(context)
+    def _move(self, request, deadline, response_type, *, judge_words: bool):
+        check_deadline(deadline)
         with self.registry.acquire() as snapshot:
             move = plays.judge_move(snapshot, self.limits, request.lexicon, request.rule_set, request.board,
                                     request.rack, request.play.position, request.play.word, judge_words=judge_words)
         return move_response(response_type, move, request.lexicon)
 
-    @rpc
-    def ValidateMove(self, request, context):
-        return self._move(request, context, game_pb2.ValidateMoveResponse, judge_words=True)
+    def validate_move(self, request, deadline: float | None = None, context=None):
+        return self._move(request, deadline, game_pb2.ValidateMoveResponse, judge_words=True)
 
-    @rpc
-    def ScoreMove(self, request, context):
-        return self._move(request, context, game_pb2.ScoreMoveResponse, judge_words=False)
+    def score_move(self, request, deadline: float | None = None, context=None):
+        return self._move(request, deadline, game_pb2.ScoreMoveResponse, judge_words=False)
 
-    @rpc
-    def GenerateMoves(self, request, context):
+    def generate_moves(self, request, deadline: float | None = None, context=None):
         filters = plays.MoveFilters(
             limit=request.limit, sort=request.sort, min_length=request.min_length, must_use=request.must_use,
             must_contain=request.must_contain, bag_count=request.bag_count if request.HasField("bag_count") else None,
             plays_only=request.plays_only)
-        call_deadline = deadline_of(context)
+        check_deadline(deadline)
+        call_deadline = deadline
         with self.registry.acquire() as snapshot:
             generated = plays.generate(snapshot, self.limits, request.lexicon, request.rule_set, request.board,
                                        [(play.position, play.word) for play in request.setup], request.rack,
@@ -96,18 +94,17 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             moves=[generated_move(m) for m in generated.moves], truncated=generated.truncated,
             rule_set=generated.rule_set.id, lexicon=request.lexicon)
 
-    @rpc
-    def ReplayGame(self, request, context):
-        deadline_of(context)
+    def replay_game(self, request, deadline: float | None = None, context=None):
+        check_deadline(deadline)
         with self.registry.acquire() as snapshot:
             replayed = plays.replay_record(snapshot, self.limits, request.lexicon, request.rule_set, request.gcg)
         return replay_response(replayed, request.lexicon)
 
-    @rpc
-    def AnalyseGame(self, request, context):
+    def analyse_game(self, request, deadline: float | None = None, context=None):
         from lexicon_service.movegen.analysis import annotate
 
-        call_deadline = deadline_of(context)
+        check_deadline(deadline)
+        call_deadline = deadline
         with self.registry.acquire() as snapshot:
             replayed, turns = plays.analyse_record(snapshot, self.limits, request.lexicon, request.rule_set,
                                                    request.gcg, call_deadline)
@@ -115,8 +112,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             turns=[turn_analysis(t) for t in turns], annotated_gcg=format_gcg(annotate(replayed.game, turns)),
             rule_set=replayed.rule_set.id, lexicon=request.lexicon)
 
-    @rpc
-    def ListRuleSets(self, request, context):
+    def list_rule_sets(self, request, deadline: float | None = None, context=None):
         with self.registry.acquire() as snapshot:
             by_rule_set: dict[str, list[str]] = {}
             for name in snapshot.names():
@@ -129,13 +125,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                  for rid in sorted(rule_sets)]
         return game_pb2.ListRuleSetsResponse(rule_sets=infos)
 
-    @rpc
-    def ExportGcg(self, request, context):
+    def export_gcg(self, request, deadline: float | None = None, context=None):
         n_players = len(request.players)
         require(n_players > 0, "players", "at least one player is required")
         if len(request.moves) > self.limits.max_gcg_lines:
             raise LimitError("moves", f"{len(request.moves)} moves; at most {self.limits.max_gcg_lines}")
-        deadline_of(context)
+        check_deadline(deadline)
         with self.registry.acquire() as snapshot:
             rule_set, lexicon = self._context(snapshot, request, need_lexicon=False)
             lo, hi = rule_set.game.players
@@ -167,6 +162,15 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                   for p, total in zip(game.players, totals)]
         return game_pb2.ExportGcgResponse(gcg=format_gcg(game), scores=[e.score for e in game.events],
                                           final_scores=finals)
+
+    # the gRPC methods: the plain methods above, with the call's deadline
+    ValidateMove = grpc_method(validate_move)
+    ScoreMove = grpc_method(score_move)
+    GenerateMoves = grpc_method(generate_moves)
+    ReplayGame = grpc_method(replay_game)
+    AnalyseGame = grpc_method(analyse_game)
+    ListRuleSets = grpc_method(list_rule_sets)
+    ExportGcg = grpc_method(export_gcg)
 
 
 def replay_response(replayed, lexicon_name: str) -> game_pb2.ReplayGameResponse:

@@ -16,8 +16,8 @@ from google.protobuf import struct_pb2
 
 from lexicon_service.app import words
 from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
-from lexicon_service.server.errors import rpc
-from lexicon_service.server.limits import Limits, deadline_of
+from lexicon_service.server.errors import grpc_method
+from lexicon_service.server.limits import Limits, check_deadline
 
 VALID = lexicon_pb2.WORD_STATUS_VALID
 INVALID = lexicon_pb2.WORD_STATUS_INVALID
@@ -43,9 +43,8 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
         self.limits = limits or Limits()
 
     # --- RPCs ---------------------------------------------------------------------------------
-    @rpc
-    def CheckWords(self, request, context):
-        deadline = deadline_of(context)
+    def check_words(self, request, deadline: float | None = None, context=None):
+        check_deadline(deadline)
         include_tiles = request.include_tiles
         compact = request.compact and not include_tiles
         verdict_only = request.verdict_only
@@ -77,8 +76,7 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
                     add(word=word, valid=False, status=status, message=messages[i])
         return response
 
-    @rpc
-    def ExplainWord(self, request, context):
+    def explain_word(self, request, deadline: float | None = None, context=None):
         with self.registry.acquire() as snapshot:
             found = words.explain_word(snapshot, self.limits, request.lexicon, request.word)
         readings = [lexicon_pb2.Reading(form=r.form, headword=r.headword, tag=r.tag, rule=r.rule, model=r.model,
@@ -87,10 +85,9 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
                                         message=found.message, tiles=found.tiles)
         return lexicon_pb2.ExplainWordResponse(lexicon=request.lexicon, result=result, readings=readings)
 
-    @rpc
-    def FindWords(self, request, context):
+    def find_words(self, request, deadline: float | None = None, context=None):
         query = request.WhichOneof("query")
-        deadline = deadline_of(context)
+        check_deadline(deadline)
         with self.registry.acquire() as snapshot:
             found = words.find_words(
                 snapshot, self.limits, request.lexicon, query, getattr(request, query) if query else "",
@@ -100,11 +97,16 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
             lexicon=request.lexicon, truncated=found.truncated,
             words=[lexicon_pb2.FoundWord(word=w.word, length=w.length, play=w.play) for w in found.words])
 
-    @rpc
-    def ListLexicons(self, request, context):
+    def list_lexicons(self, request, deadline: float | None = None, context=None):
         with self.registry.acquire() as snapshot:
             infos = self._infos(snapshot)
         return lexicon_pb2.ListLexiconsResponse(lexicons=infos, limits=self._limits_message)
+
+    # the gRPC methods: the plain methods above, with the call's deadline
+    CheckWords = grpc_method(check_words)
+    ExplainWord = grpc_method(explain_word)
+    FindWords = grpc_method(find_words)
+    ListLexicons = grpc_method(list_lexicons)
 
     @property
     def _limits_message(self) -> lexicon_pb2.ServerLimits:
