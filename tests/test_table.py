@@ -40,6 +40,11 @@ def lexicon_dir(tmp_path_factory) -> Path:
     strict.write_text(KRISKROS.read_text(encoding="utf-8").replace("pass-only-when-blocked = no",
                                                                    "pass-only-when-blocked = yes"), encoding="utf-8")
     write_lexicon(directory, "kk-strict", str(strict), WORDS)
+    closed = directory.parent / "kk-no-exchange.rules"  # Kris Kros where no exchange can bring a new word
+    closed.write_text(KRISKROS.read_text(encoding="utf-8").replace("[exchange]\nallowed = yes",
+                                                                   "[exchange]\nallowed = no"), encoding="utf-8")
+    assert "allowed = no" in closed.read_text(encoding="utf-8")
+    write_lexicon(directory, "kk-no-exchange", str(closed), WORDS)
     without_move_graph(write_lexicon(directory, "kk-no-graph", "cs-kriskros", WORDS))
     return directory
 
@@ -72,9 +77,18 @@ def test_kriskros_start_where_nobody_can_move_redraws_by_itself(server, lexicon_
     assert ann.get().status == session_pb2.GAME_STATUS_PLAYING and ann.get().turn == 0
 
 
-def test_a_game_whose_racks_go_dead_ends_by_itself_and_replays(server, lexicon_dir):
+def test_a_blocked_game_goes_on_while_an_exchange_could_still_bring_a_word(server):
     _, port = server
     created, (ann, bob), director = create(port, "cs-kriskros", seed=BLOCKED_SEED)
+    ann.play("8H XÓ")
+    answer = bob.pass_()  # nobody can play, but the bag is full and Kris Kros exchanges at any time
+    assert answer.game.status == session_pb2.GAME_STATUS_PLAYING
+    assert NOTE_BLOCKED not in director.record()
+
+
+def test_a_game_whose_racks_go_dead_ends_by_itself_and_replays(server, lexicon_dir):
+    _, port = server
+    created, (ann, bob), director = create(port, "kk-no-exchange", seed=BLOCKED_SEED)
     ann.play("8H XÓ")
     # the play may still be challenged: the game goes on until Bob's turn is over
     assert bob.get().status == session_pb2.GAME_STATUS_PLAYING
@@ -83,8 +97,8 @@ def test_a_game_whose_racks_go_dead_ends_by_itself_and_replays(server, lexicon_d
     assert answer.game.end_reason == "blocked"
     gcg = director.record()
     assert f"#note {NOTE_BLOCKED}" in gcg
-    report = replay(load_rule_set("cs-kriskros"), parse_gcg(gcg),
-                    judge=load_lexicon(lexicon_dir / "cs-kriskros.lex"))
+    lexicon = load_lexicon(lexicon_dir / "kk-no-exchange.lex")
+    report = replay(lexicon.rule_set, parse_gcg(gcg), judge=lexicon)
     assert report.ok, [(line.event.text, line.problems) for line in report.disagreements]
     assert any("nobody could make a play" in note for note in report.notes), report.notes
 
@@ -109,7 +123,8 @@ def test_a_pass_claiming_no_move_is_refused_where_the_rule_set_says_so(server):
     assert dict(info.value.trailing_metadata())["lexicon-reason"] == "CAN_MOVE"
     assert "pass-only-when-blocked" in info.value.details()
     ann.play("8H XÓ")
-    assert bob.pass_().game.status == session_pb2.GAME_STATUS_ENDED  # Bob cannot: his pass stands, nobody can move
+    answer = bob.pass_()  # Bob cannot play: his pass stands (the game goes on: an exchange may still help)
+    assert answer.game.last_move == "Bob: pass" and answer.game.turn == 0
     # the shipped Kris Kros rule set lets a player pass at any time (RULES.md)
     created, (ann, bob), director = create(port, "cs-kriskros", seed=BLOCKED_SEED)
     assert ann.pass_().game.turn == 1
@@ -192,3 +207,19 @@ def test_hints_over_http(server):
             assert r.status_code in (400, 401), r.text
     finally:
         web.stop()
+
+
+def test_computers_on_a_dead_board_pass_after_a_scoreless_round_and_the_game_ends(server):
+    # Kris Kros lets anyone exchange at any time and has no scoreless-turn limit: computers that kept
+    # exchanging on a board where no word can ever be made would play for ever
+    import time
+    _, port = server
+    robots = [session_pb2.ComputerPlayer(seat=0), session_pb2.ComputerPlayer(seat=1)]
+    created, _, director = create(port, "cs-kriskros", names=("R1", "R2"), seed=BLOCKED_SEED,
+                                  computer_players=robots)
+    deadline = time.monotonic() + 20
+    while director.get().status != session_pb2.GAME_STATUS_ENDED and time.monotonic() < deadline:
+        time.sleep(0.05)
+    game = director.get()
+    assert game.status == session_pb2.GAME_STATUS_ENDED and game.end_reason == "passes", game
+    assert game.version < 20

@@ -30,14 +30,16 @@ def level_refusal(level: str) -> str | None:
 
 
 def choose_move(rule_set, board, rack: str, bag_count: int, lexicon, level: str, rng,
-                deadline: float | None = None) -> GeneratedMove:
-    """The move a computer player of `level` makes with `rack` on `board` (`rng`: a random.Random)."""
+                deadline: float | None = None, may_exchange: bool = True) -> GeneratedMove:
+    """The move a computer player of `level` makes with `rack` on `board` (`rng`: a random.Random).
+    Without a play it exchanges its rack where allowed and `may_exchange`, else passes (the caller says
+    no after a scoreless round, so that players who cannot move end the game by passing)."""
     first, end = LEVELS[level]
     moves = generate_moves(rule_set, board, rack, lexicon, limit=end, bag_count=bag_count, deadline=deadline)
     plays = [m for m in moves if m.kind == "play"]
     if plays:
         return rng.choice(plays[first:end] or plays[-1:])
     tiles = rule_set.tile_set.spell_rack(rack)
-    if tiles and exchange_refusal(rule_set, bag_count, len(tiles)) is None:
+    if may_exchange and tiles and exchange_refusal(rule_set, bag_count, len(tiles)) is None:
         return GeneratedMove("exchange", "-" + rack, 0, (), "", len(tiles))
     return GeneratedMove("pass", "-", 0, (), rack, 0)

@@ -418,7 +418,8 @@ class GameService:
                             return  # the lexicon was unloaded: the move timer decides
                         move = choose_move(state.rule_set, state.board, state.rack_text(seat), len(state.bag),
                                            lexicon, level, self._rng(state, "computer"),
-                                           time.monotonic() + seconds)
+                                           time.monotonic() + seconds,
+                                           may_exchange=state.scoreless_turns < state.n_players)
                     move_kind, text = move.kind, move.play
                 try:
                     try:
@@ -445,7 +446,7 @@ class GameService:
     def _decide_blocked(self, work: GameState, events: list, at: float, lexicons) -> None:
         """Before any play, nobody can make a word and the rule set redraws ([first-play] redraw-if-blocked):
         every rack is dealt again (at most MAX_REDRAWS times); otherwise, when nobody can move and the rule
-        set says so ([end] ends-when-blocked), the game ends. Only with the game's move graph."""
+        set says so ([end] ends-when-blocked) and no exchange can be made, the game ends. Only with the game's move graph."""
         rs = work.rule_set
         redraw = work.options.start_redraw and rs.first_play.redraw_if_blocked
         if work.status != PLAYING or work.correcting is not None or not (redraw or rs.end.ends_when_blocked):
@@ -456,7 +457,9 @@ class GameService:
             if not (redraw and work.board.is_empty()):
                 # a play that may still be challenged is not final: the next turn decides
                 challengeable = work.last_play is not None and work.options.challenge_rule != "void"
-                if rs.end.ends_when_blocked and not challengeable:
+                # while an exchange can still bring a word, a move that may make one remains
+                can_exchange = exchange_refusal(rs, len(work.bag), 1) is None
+                if rs.end.ends_when_blocked and not challengeable and not can_exchange:
                     self._emit(work, events, self._end(work, END_BLOCKED, at))
                 return
             self._emit(work, events, self._redraw(work, at))
