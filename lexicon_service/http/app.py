@@ -69,8 +69,9 @@ def _answer(method, message, ctx) -> dict:
 
 
 # Servicers whose every method `Name(request, context)` is the gRPC face of a plain method
-# `name(request, deadline)` (errors.grpc_method): their routes call the plain one.
-PLAIN_SERVICES = ("lexicon", "game")
+# `name(request, deadline)` (errors.grpc_method): their routes call the plain one. Any other servicer given
+# to create_app (the sessions', a test's) is called as gRPC calls it, with a ServicerContext.
+PLAIN_SERVICERS = (LexiconServicer, GameServicer)
 
 
 def plain_name(rpc: str) -> str:
@@ -181,7 +182,7 @@ class _Api:
         """The servicer's answer as its proto3 JSON dict, computed in a thread of the route's pool. A word or
         play route calls the servicer's plain method with the request's deadline (no servicer context)."""
         limiter = self.fast_limiter if route.fast else self.limiter
-        if route.rpc == "CheckWords":
+        if ctx is None and route.rpc == "CheckWords":
             lexicons = self.servicers["lexicon"]
             return await anyio.to_thread.run_sync(api.check_words_json, lexicons.registry, lexicons.limits, message,
                                                   deadline, limiter=limiter)
@@ -191,7 +192,8 @@ class _Api:
 
     def handler(self, route: api.ApiRoute):
         servicer = self.servicers[route.service]
-        method = getattr(servicer, plain_name(route.rpc) if route.service in PLAIN_SERVICES else route.rpc)
+        plain = isinstance(servicer, PLAIN_SERVICERS)
+        method = getattr(servicer, plain_name(route.rpc) if plain else route.rpc)
         fields = api.path_fields(route.path)
 
         async def handle(request: Request) -> Response:
@@ -205,7 +207,7 @@ class _Api:
             try:
                 self.authorise(request)
                 deadline = _deadline(request)
-                if route.service not in PLAIN_SERVICES:  # a session call reads the headers, sets trailers
+                if not plain:  # a session call reads the headers, sets trailers
                     ctx = api.ServicerContext(deadline, request.headers.items())
                 if route.body:
                     data = await read_json_body(request, self.limits.max_message_bytes)
