@@ -241,8 +241,9 @@ class Replayed:
 
 
 def replay_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, gcg: str, *,
-                  keep_boards: bool = False) -> Replayed:
-    """Replay a GCG record under the named lexicon or rule set (else the record's #rules)."""
+                  keep_boards: bool = False, end_2x: bool = False) -> Replayed:
+    """Replay a GCG record under the named lexicon or rule set (else the record's #rules); end_2x: the
+    end-rack bonus is twice the others' racks (the two-player convention), whatever the rule set says."""
     game, recorded_rules = read_record(limits, gcg)
     if lexicon_name or rule_set_name:
         rule_set, lexicon = game_context(snapshot, lexicon_name, rule_set_name, need_lexicon=False)
@@ -253,7 +254,8 @@ def replay_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: st
     _check_recorded_rules(recorded_rules, rule_set)
     boards: list[Board] = []
     on_line = (lambda line, board: boards.append(board.copy())) if keep_boards else None
-    report = replay(rule_set, game, judge=lexicon, on_line=on_line)
+    report = replay(rule_set, game, judge=lexicon, out_bonus="twice-others-racks" if end_2x else None,
+                    on_line=on_line)
     return Replayed(rule_set, lexicon, game, report, boards)
 
 
@@ -303,9 +305,9 @@ class GameView:
 
 
 def view_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, gcg: str,
-                call_deadline: float | None) -> GameView:
+                call_deadline: float | None, *, end_2x: bool = False) -> GameView:
     """The viewer's whole answer from one parse and one replay of the record."""
-    replayed = replay_record(snapshot, limits, lexicon_name, rule_set_name, gcg, keep_boards=True)
+    replayed = replay_record(snapshot, limits, lexicon_name, rule_set_name, gcg, keep_boards=True, end_2x=end_2x)
     moves = [line.move if line.event.kind == "play" and line.expected_score is not None else None
              for line in replayed.report.lines]
     turns = {}

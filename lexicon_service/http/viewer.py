@@ -63,17 +63,20 @@ def view_game(registry, limits, request: game_pb2.ReplayGameRequest, deadline: f
     (see best_step). Errors are the app layer's domain errors."""
     check_deadline(deadline)
     with registry.acquire() as snapshot:
-        view = view_record(snapshot, limits, request.lexicon, request.rule_set, request.gcg, deadline)
+        view = view_record(snapshot, limits, request.lexicon, request.rule_set, request.gcg, deadline,
+                           end_2x=request.end_2x)
     replayed = view.replayed
     rule_set = replayed.rule_set
-    notes_at = {event.line: event.notes for event in replayed.game.events}
+    events_at = {event.line: event for event in replayed.game.events}
     steps = []
     before = None  # the board before the line (None: empty board)
     for line, board, result in zip(replayed.report.lines, replayed.boards, view.moves):
         move = _dict(score_response(result, rule_set, board)) if result is not None else None
         turn = view.turns.get(line.event.line)
         turn = turn_analysis(turn) if turn is not None else None
-        steps.append({"board": board.cells(), "move": move, "recordNotes": notes_at.get(line.event.line, []),
+        event = events_at.get(line.event.line)
+        steps.append({"board": board.cells(), "move": move, "recordNotes": event.notes if event else [],
+                      "directorAdjustment": bool(event and event.director_adjustment),
                       "best": best_step(rule_set, before, turn) if turn is not None else None})
         before = board
     return {"replay": _dict(replay_response(replayed, request.lexicon)), "layout": layout(rule_set), "steps": steps}

@@ -97,7 +97,8 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
     def replay_game(self, request, deadline: float | None = None, context=None):
         check_deadline(deadline)
         with self.registry.acquire() as snapshot:
-            replayed = plays.replay_record(snapshot, self.limits, request.lexicon, request.rule_set, request.gcg)
+            replayed = plays.replay_record(snapshot, self.limits, request.lexicon, request.rule_set, request.gcg,
+                                           end_2x=request.end_2x)
         return replay_response(replayed, request.lexicon)
 
     def analyse_game(self, request, deadline: float | None = None, context=None):
