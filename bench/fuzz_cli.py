@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 from build_tools.cli import main as build_main  # noqa: E402
 from lexicon_service.cli import build_parser as service_parser  # noqa: E402
 from lexicon_service.cli import main as service_main  # noqa: E402
+from lexicon_service.lexicon_format import file_entry  # noqa: E402
 
 service_parser()   # imports every subcommand's module here, not in each forked case
 
@@ -287,12 +288,12 @@ def corrupt_lexicon(world: World, rnd: random.Random, lang: str) -> tuple[Path, 
         data = bytes(rnd.randrange(256) for _ in range(rnd.choice([0, 8, 300, 5000])))
         (dst / name).write_bytes(data)
         if kind == "consistent-garbage":
-            manifest["files"][name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+            manifest["files"][name] = file_entry(data)
     elif kind == "file-truncated":
         data = (dst / name).read_bytes()
         data = data[:rnd.randrange(len(data) + 1)]
         (dst / name).write_bytes(data)
-        manifest["files"][name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        manifest["files"][name] = file_entry(data)
     elif kind == "file-is-dir":
         (dst / name).unlink()
         (dst / name).mkdir()

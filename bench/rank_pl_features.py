@@ -70,7 +70,9 @@ def readings(lex_path: Path, shared: Path):
 
 
 def _neuter_fused(rs) -> bool:
-    return all("rule:fused-form" in f and "NEUT" in f and ("1" in f or "2" in f) for _h, f in rs)
+    # a guessed verb's fused forms (biegłom) are the same forms as an SGJP verb's (zrobiłom)
+    return all(("rule:fused-form" in f or "rule:guessed" in f and "FUSED" in f) and "NEUT" in f
+               and ("1" in f or "2" in f) for _h, f in rs)
 
 
 def _matches(terms, feats) -> bool:

@@ -227,10 +227,10 @@ def _same_file(a: str, b: str) -> bool:
 
 def run(args) -> int:
     """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
-    from lexicon_service.movegen.graph import build_move_graph
+    from lexicon_service.lexicon_format import move_graph_bytes, tables_bytes
 
     from build_tools.compile import Compiler
-    from build_tools.save import check_output, save_lexicon, tables_json
+    from build_tools.save import check_output, save_lexicon
 
     t0 = time.monotonic()
     rule_set, profile = _rules_and_profile(args)
@@ -271,7 +271,7 @@ def run(args) -> int:
         spent.clear()
         if lang is not None:
             lang.release()
-        encoded.append(tables_json(tables))
+        encoded.append(tables_bytes(tables))
 
     try:
         for step in _read(args, sources, language, lang, compiler, builder):          # read
@@ -301,7 +301,7 @@ def run(args) -> int:
         "builder": builder,
         "options": {"profile": profile.name, "rules": rule_set.id},
     }
-    move_graph = build_move_graph(forms.keys(), rule_set)                              # move graph
+    move_graph = move_graph_bytes(forms.keys(), rule_set)                              # move graph
     save_lexicon(out, forms, heads, tables, readings, manifest,                       # save
                  tables_bytes=encoded[0] if encoded else None, move_graph=move_graph)
     print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
@@ -349,7 +349,7 @@ def _rules_and_profile(args):
 def _check_sources(args, hunspell_encoding: str | None) -> tuple[list, list]:
     """[(kind, path)] in build order, and their manifest entries (sha256, size); a .dic and its
     .aff are checked as text in ``hunspell_encoding``, or else in the one the .aff declares."""
-    from build_tools.sources import check_text_source, hunspell_files, sha256_of
+    from build_tools.sources import check_text_source, hunspell_files, manifest_entry
 
     sources = [("words", f) for f in args.words] + [("tagged", f) for f in args.tagged] + \
               [("headwords", f) for f in args.headwords] + [("hunspell", f) for f in args.hunspell]
@@ -361,11 +361,9 @@ def _check_sources(args, hunspell_encoding: str | None) -> tuple[list, list]:
         aff = hunspell_files(p, "hunspell source") if kind == "hunspell" else None
         if aff is None and not p.is_file():
             raise BuildError(f"{kind} source {f}: " + ("not a file" if p.exists() else "no such file"))
-        manifest_sources.append({"kind": kind, "name": p.name, "sha256": sha256_of(p),
-                                 "bytes": p.stat().st_size})
+        manifest_sources.append(manifest_entry(kind, p))
         if aff is not None:
-            manifest_sources.append({"kind": "hunspell-aff", "name": aff.name,
-                                     "sha256": sha256_of(aff), "bytes": aff.stat().st_size})
+            manifest_sources.append(manifest_entry("hunspell-aff", aff))
         check_text_source(kind, p, hunspell_encoding)
     return sources, manifest_sources
 

@@ -27,10 +27,12 @@ import signal
 import tempfile
 from array import array
 from collections import Counter
-from itertools import accumulate, chain, compress, islice, repeat
+from itertools import chain, compress, islice, repeat
 from operator import and_, lshift, ne, or_, rshift
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
+
+from lexicon_service.lexicon_format import HEADWORD_SHIFT, TAGSET_MASK, pack_readings
 
 from build_tools.model import Rejection
 from build_tools.parallel import may_fork
@@ -209,7 +211,7 @@ class Compiler:
             hid = hmap.get(head)
             if hid is None:
                 hid = hmap[head] = len(hmap)
-            hids.append(hid << 32)
+            hids.append(hid << HEADWORD_SHIFT)
         self._add_keyed(keys, list(map(or_, chain.from_iterable(map(repeat, hids, sizes)), sids)))
 
     def tagset_id(self, pairs: tuple) -> int:
@@ -236,7 +238,7 @@ class Compiler:
         ``meanwhile(tables)``: the caller's work while the forms trie is built (a child process's)."""
         import marisa_trie
 
-        M = 0xFFFFFFFF
+        M = TAGSET_MASK
         keys = self.keys
         # the forms trie and the id of each key are built in a forked process meanwhile (C++ work
         # that holds the GIL: a thread would not overlap with the renumbering below)
@@ -244,7 +246,7 @@ class Compiler:
         try:
             heads = marisa_trie.Trie(self.heads)
             # the compiler's ids are insertion order: old id -> trie id, shifted into place
-            head_map = [h << 32 for h in map(heads.key_id, self.heads)]
+            head_map = [h << HEADWORD_SHIFT for h in map(heads.key_id, self.heads)]
             # Canonical numbering (a function of the final tables only, never of the order in which
             # tag sets were met: that order follows set iteration in the expanders, which varies
             # with the hash seed of each process, and the worker count): rules in profile order
@@ -271,12 +273,12 @@ class Compiler:
             # with several records (self.extra_*) are patched in below
             first = list(keys.values())
             sids = list(map(sid_new.__getitem__, map(and_, first, repeat(M))))
-            first = list(map(or_, map(head_map.__getitem__, map(rshift, first, repeat(32))), sids))
+            first = list(map(or_, map(head_map.__getitem__, map(rshift, first, repeat(HEADWORD_SHIFT))), sids))
             best = Counter(map(ts_rank.__getitem__, sids))
             del sids
             # the other records renumbered too, while the child still builds the trie
             erecs = self.extra_recs
-            new = list(map(or_, map(head_map.__getitem__, map(rshift, erecs, repeat(32))),
+            new = list(map(or_, map(head_map.__getitem__, map(rshift, erecs, repeat(HEADWORD_SHIFT))),
                            map(sid_new.__getitem__, map(and_, erecs, repeat(M)))))
             tables = {"tags": tag_names, "rules": rule_names,
                       "tagsets": [[list(p) for p in ts] for ts in tagset_list]}
@@ -320,9 +322,8 @@ class Compiler:
                 start = kid + 1
             flat += records[start:]
             records = flat
-        offsets = array("I", accumulate(lengths, initial=0) if lengths else range(n + 1))
         total = len(records)
-        readings = offsets.tobytes() + array("Q", records).tobytes()
+        readings = pack_readings(lengths, records)
         del records
         report = self.report
         report.forms = n

@@ -1,6 +1,6 @@
 """Save stage: write a lexicon directory atomically (temporary directory, then rename).
 
-The layout is described in ``lexicon_service/lexicon.py`` (the reader owns the format). Output is
+The format is ``lexicon_service/lexicon_format.py``'s (it owns both directions). Output is
 deterministic: no timestamps, JSON with sorted keys, marisa tries built from the same key sets;
 the same inputs give byte-identical files.
 
@@ -15,17 +15,30 @@ removed by the next save into the same directory (`remove_stale_temporaries`); l
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 import shutil
 from pathlib import Path
 
-from lexicon_service.lexicon import FILES, FORMAT, FORMAT_VERSION, OPTIONAL_FILES
+from lexicon_service.lexicon_format import (
+    FORMAT,
+    FORMS,
+    HEADWORDS,
+    MANIFEST,
+    MOVE_GRAPH,
+    READINGS,
+    TABLES,
+    file_entry,
+    file_entry_of,
+    is_lexicon_file,
+    is_manifest,
+    listed_files,
+    manifest_bytes,
+    move_graph_bytes,
+    tables_bytes as encode_tables,
+)
 
-MANIFEST = "manifest.json"
-MOVE_GRAPH = "moves.kwg"
 _TEMPORARY = re.compile(r"^(?P<name>.+)\.(?P<kind>tmp|old)-(?P<pid>\d+)$")
 
 
@@ -39,7 +52,7 @@ def is_lexicon(path: Path) -> bool:
         manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return path.is_dir() and isinstance(manifest, dict) and manifest.get("format") == FORMAT
+    return path.is_dir() and is_manifest(manifest)
 
 
 def check_output(out: str | os.PathLike) -> Path:
@@ -76,9 +89,8 @@ def _pid_alive(pid: int) -> bool:
 
 
 def _holds_only_lexicon_files(path: Path) -> bool:
-    allowed = {*FILES, *OPTIONAL_FILES, MANIFEST}
     try:
-        return all(p.name in allowed and p.is_file() and not p.is_symlink() for p in path.iterdir())
+        return all(is_lexicon_file(p.name) and p.is_file() and not p.is_symlink() for p in path.iterdir())
     except OSError:
         return False
 
@@ -113,23 +125,15 @@ def _write(path: Path, data: bytes) -> dict:
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
-    return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-
-
-def _json_bytes(obj) -> bytes:
-    return (json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode("utf-8")
-
-
-def tables_json(tables: dict) -> bytes:
-    """tables.json's bytes (``save_lexicon`` takes them made beforehand: a build makes them while
-    its forms trie is built)."""
-    return _json_bytes(tables)
+    return file_entry(data)
 
 
 def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, readings: bytes,
                  manifest: dict, *, tables_bytes: bytes | None = None, move_graph: bytes | None = None) -> Path:
     """Write the lexicon to ``out`` (a directory), replacing a previous lexicon (never anything
-    else) only when the new one is complete. Returns the path. ``tables_bytes``: ``tables_json(tables)``;
+    else) only when the new one is complete. Returns the path. ``tables_bytes``: tables.json's bytes
+    (``lexicon_format.tables_bytes(tables)``, made beforehand: a build makes them while its forms trie
+    is built), None to make them here;
     ``move_graph``: the bytes of moves.kwg (lexicon_service/movegen/graph.py), None for none."""
     out = check_output(out)
     remove_stale_temporaries(out.parent)
@@ -140,19 +144,15 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
     old = None
     try:
         files = {}
-        forms_trie.save(str(tmp / "forms.marisa"))
-        heads_trie.save(str(tmp / "headwords.marisa"))
-        for name in ("forms.marisa", "headwords.marisa"):
-            data = (tmp / name).read_bytes()
-            files[name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-        files["tables.json"] = _write(tmp / "tables.json",
-                                      tables_bytes if tables_bytes is not None else _json_bytes(tables))
-        files["readings.bin"] = _write(tmp / "readings.bin", readings)
+        forms_trie.save(str(tmp / FORMS))
+        heads_trie.save(str(tmp / HEADWORDS))
+        for name in (FORMS, HEADWORDS):
+            files[name] = file_entry_of(tmp / name)
+        files[TABLES] = _write(tmp / TABLES, tables_bytes if tables_bytes is not None else encode_tables(tables))
+        files[READINGS] = _write(tmp / READINGS, readings)
         if move_graph is not None:
             files[MOVE_GRAPH] = _write(tmp / MOVE_GRAPH, move_graph)
-        assert set(FILES) <= set(files) <= {*FILES, *OPTIONAL_FILES}
-        manifest = dict(manifest, format=FORMAT, format_version=FORMAT_VERSION, files=files)
-        _write(tmp / MANIFEST, _json_bytes(manifest))
+        _write(tmp / MANIFEST, manifest_bytes(manifest, files))
         if out.exists() or out.is_symlink():
             if not is_lexicon(out):  # appeared while we were building
                 raise OutputError(f"output {out} exists and is not a lexicon; not replaced")
@@ -177,19 +177,17 @@ def add_move_graph(path: str | os.PathLike) -> Path:
     moves.kwg is written under a temporary name and renamed, then the manifest the same way, so a
     reader sees the old lexicon or the new one."""
     from lexicon_service.lexicon import load_lexicon
-    from lexicon_service.movegen.graph import build_move_graph
 
     root = Path(path)
     with load_lexicon(root) as lexicon:
-        data = build_move_graph(lexicon.keys(), lexicon.rule_set)
-    manifest = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+        data = move_graph_bytes(lexicon.keys(), lexicon.rule_set)
+        manifest = lexicon.manifest
     tmp_graph = root / f"{MOVE_GRAPH}.tmp-{os.getpid()}"
     tmp_manifest = root / f"{MANIFEST}.tmp-{os.getpid()}"
     try:
         entry = _write(tmp_graph, data)
         os.rename(tmp_graph, root / MOVE_GRAPH)
-        manifest["files"] = dict(manifest["files"], **{MOVE_GRAPH: entry})
-        _write(tmp_manifest, _json_bytes(manifest))
+        _write(tmp_manifest, manifest_bytes(manifest, dict(listed_files(root, manifest), **{MOVE_GRAPH: entry})))
         os.rename(tmp_manifest, root / MANIFEST)
     finally:
         for tmp in (tmp_graph, tmp_manifest):

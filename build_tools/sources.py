@@ -29,9 +29,10 @@ Formats (UTF-8, an optional byte-order mark ignored; blank lines and lines start
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Iterator
+
+from lexicon_service.lexicon_format import source_entry
 
 from build_tools.model import HeadwordEntry, Reading, Rejection
 from build_tools.pipeline import Expansion, Item, Language
@@ -98,15 +99,13 @@ def check_text_source(kind: str, path: str | Path, hunspell_encoding: str | None
     check_text(path, encoding)
 
 
-def sha256_of(path: str | Path) -> str:
-    h = hashlib.sha256()
+def manifest_entry(kind: str, path: str | Path) -> dict:
+    """The manifest's record of a source file (``lexicon_format.source_entry``); SourceError naming
+    the file when it cannot be read."""
     try:
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h.update(block)
+        return source_entry(kind, path)
     except OSError as exc:
         raise _unreadable(path, exc) from None
-    return h.hexdigest()
 
 
 def _lines(path: str | Path) -> Iterator[tuple[int, str | None, bytes]]:

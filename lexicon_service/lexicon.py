@@ -1,22 +1,7 @@
 """A compiled lexicon, loaded for lookups (the runtime side; never imports build_tools).
 
-Artifact: a directory ``NAME.lex/`` (pymorphy2 style), written by ``lexicon-build`` into a
-temporary directory and renamed into place only when complete:
-
-    manifest.json     format, format_version, rule set (with its source text), profile,
-                      sources (name, kind, sha256), counts, builder version, options, and
-                      ``files``: the byte size and sha256 of every other file
-    forms.marisa      marisa-trie of the tile keys
-    headwords.marisa  marisa-trie of the headwords (id -> text with restore_key)
-    tables.json       tag strings, rule names, tag sets (lists of [tag id, rule id]); optional
-                      "models": {headword: model lemma} for headwords inflected by analogy, Czech
-                      and Polish alike (their readings: tag feature GUESSED, rule "guessed"; Czech
-                      lexicons of before it named the model in the rule, "guessed:<model>", which
-                      explain reads the same way)
-    readings.bin      provenance: uint32 offsets[n_forms + 1] indexed by the form's trie id,
-                      then uint64 records (headword id << 32 | tag set id), little-endian
-    moves.kwg         optional: the move graph (lexicon_service/movegen/graph.py); a lexicon
-                      without it serves checks, and move generation names the command that adds it
+The format (directory layout, manifest, readings.bin, tables.json) is described and owned by
+``lexicon_service/lexicon_format.py``.
 
 Loading reads the tries and tables into memory and maps a private copy of readings.bin (never a
 file that can change under the server), checks every file's size and sha256 on the bytes it uses,
@@ -27,11 +12,8 @@ format version, a bad name or rule set, with ``LexiconFormatError``.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import mmap
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -40,25 +22,37 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FORMAT = "czpl-lexicon"
-FORMAT_VERSION = 1
-SUPPORTED_VERSIONS = (1,)
-FILES = ("forms.marisa", "headwords.marisa", "tables.json", "readings.bin")
-OPTIONAL_FILES = ("moves.kwg",)  # checked like the others when the manifest lists them
-NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the errors: imported from here too
+    FILES,
+    FORMAT,
+    FORMAT_VERSION,
+    FORMS,
+    HEADWORDS,
+    MOVE_GRAPH,
+    NAME_RE,
+    OPTIONAL_FILES,
+    READINGS,
+    SUPPORTED_VERSIONS,
+    TABLES,
+    LexiconCorruptError,
+    LexiconError,
+    LexiconFormatError,
+    check_manifest,
+    check_readings_size,
+    checksum,
+    listed_files,
+    new_checksum,
+    parse_move_graph,
+    parse_tables,
+    read_manifest,
+    record_fields,
+    unpack_readings,
+    verify_entry,
+    verify_files,
+)
+
+
 MAX_FILE_BYTES = 4 << 30  # no lexicon file is this large; a bigger one is not read
-
-
-class LexiconError(Exception):
-    """Base of every error about a lexicon file."""
-
-
-class LexiconFormatError(LexiconError):
-    """Not a lexicon, or a lexicon of a format/version this program does not read."""
-
-
-class LexiconCorruptError(LexiconError):
-    """A lexicon whose files are truncated, missing or do not match their checksums."""
 
 
 @dataclass(frozen=True)
@@ -103,79 +97,6 @@ def origin_of(tag: str, rule: str, model: str, generator: str) -> str:
     return generator
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 22), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def read_manifest(path: str | os.PathLike) -> dict:
-    """The manifest of a lexicon directory, checked for format and version only."""
-    root = Path(path)
-    if not root.exists():
-        raise LexiconFormatError(f"{root}: no such lexicon")
-    if not root.is_dir():
-        raise LexiconFormatError(f"{root}: not a lexicon (a lexicon is a directory with manifest.json)")
-    mpath = root / "manifest.json"
-    if not mpath.is_file():
-        raise LexiconFormatError(f"{root}: not a lexicon (no manifest.json)")
-    try:
-        manifest = json.loads(mpath.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise LexiconCorruptError(f"{mpath}: corrupt manifest ({exc})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise LexiconFormatError(f"{root}: not a {FORMAT} lexicon (format is "
-                                 f"{manifest.get('format') if isinstance(manifest, dict) else '?'!r})")
-    version = manifest.get("format_version")
-    if version not in SUPPORTED_VERSIONS:
-        raise LexiconFormatError(
-            f"{root}: lexicon format version {version!r} is not supported by this program "
-            f"(it reads {', '.join(map(str, SUPPORTED_VERSIONS))}); rebuild it with lexicon-build "
-            f"or upgrade lexicon-service")
-    return manifest
-
-
-def verify_files(root: Path, manifest: dict) -> None:
-    """Check every file's size and sha256 against the manifest (as loading does)."""
-    files = _listed_files(root, manifest)
-    for name in [*FILES, *(n for n in OPTIONAL_FILES if n in files)]:
-        _check_file(root / name, files[name], _sha256(root / name) if (root / name).is_file() else None)
-
-
-def _listed_files(root: Path, manifest: dict) -> dict:
-    files = manifest.get("files")
-    if (not isinstance(files, dict) or not set(FILES) <= set(files) <= {*FILES, *OPTIONAL_FILES}
-            or not all(isinstance(v, dict) for v in files.values())):
-        raise LexiconCorruptError(f"{root}: manifest does not list the lexicon's files")
-    return files
-
-
-def _check_file(p: Path, want: dict, sha256: str | None, size: int | None = None) -> None:
-    if sha256 is None:
-        raise LexiconCorruptError(f"{p.parent}: missing file {p.name}")
-    size = p.stat().st_size if size is None else size
-    if size != want.get("bytes"):
-        raise LexiconCorruptError(f"{p}: truncated or altered ({size} bytes, manifest says {want.get('bytes')})")
-    if sha256 != want.get("sha256"):
-        raise LexiconCorruptError(f"{p}: checksum mismatch (sha256 differs from the manifest)")
-
-
-def check_manifest(root: Path, manifest: dict) -> None:
-    """The manifest fields the loader relies on have the right types (a manifest is input too)."""
-    name = manifest.get("name")
-    if name is not None and not (isinstance(name, str) and NAME_RE.fullmatch(name)):
-        raise LexiconFormatError(f"{root}: manifest name {name!r} is not a lexicon name "
-                                 "(letters, digits, '.', '_', '-'; at most 64)")
-    counts = manifest.get("counts")
-    if not isinstance(counts, dict) or not isinstance(counts.get("forms"), int) or counts["forms"] < 0:
-        raise LexiconFormatError(f"{root}: manifest counts.forms is missing or not a count")
-    rule_set = manifest.get("rule_set")
-    if not isinstance(rule_set, dict) or not isinstance(rule_set.get("source_text"), str):
-        raise LexiconFormatError(f"{root}: manifest rule_set.source_text is missing")
-
-
 def _read_at_most(fh, limit: int) -> bytes | None:
     """The file's bytes, None when there are more than ``limit``. Not ``fh.read(limit + 1)``: that
     allocates the whole limit (4 GiB) at once, which fails where memory is not overcommitted."""
@@ -203,7 +124,7 @@ def _read_checked(p: Path, want: dict, verify: bool) -> bytes:
     if data is None:
         raise LexiconCorruptError(f"{p}: larger than {MAX_FILE_BYTES} bytes")
     if verify:
-        _check_file(p, want, hashlib.sha256(data).hexdigest(), len(data))
+        verify_entry(p, want, checksum(data), len(data))
     return data
 
 
@@ -216,7 +137,7 @@ def _private_copy(p: Path, want: dict | None, verify: bool):
 def _copy_checked(p: Path, copy, want: dict | None, verify: bool):
     """(`copy` holding the file's bytes, their size, their sha256), checked against `want` (the
     manifest's entry) when `verify`; `copy` is closed on any failure."""
-    h = hashlib.sha256()
+    h = new_checksum()
     size = 0
     buffer = bytearray(1 << 20)  # one buffer, reused: no large allocations left behind in the heap
     view = memoryview(buffer)
@@ -231,7 +152,7 @@ def _copy_checked(p: Path, copy, want: dict | None, verify: bool):
         copy.flush()
         sha = h.hexdigest()
         if verify and want is not None:
-            _check_file(p, want, sha, size)
+            verify_entry(p, want, sha, size)
     except FileNotFoundError:
         copy.close()
         raise LexiconCorruptError(f"{p.parent}: missing file {p.name}") from None
@@ -246,7 +167,7 @@ def _copy_checked(p: Path, copy, want: dict | None, verify: bool):
 
 # A sealed copy can never change again: not be written, grown or shrunk, nor its seals undone.
 _SEALS = ("F_SEAL_SEAL", "F_SEAL_SHRINK", "F_SEAL_GROW", "F_SEAL_WRITE")
-SHARED_FILES = ("forms.marisa", "headwords.marisa", "readings.bin")  # what server processes share
+SHARED_FILES = (FORMS, HEADWORDS, READINGS)  # what server processes share
 
 
 def _seals() -> int | None:
@@ -300,7 +221,7 @@ class SharedFiles:
             return shared
         for root in sorted(Path(directory).glob("*.lex")):
             try:
-                files = _listed_files(root, read_manifest(root))
+                files = listed_files(root, read_manifest(root))
                 for name in SHARED_FILES:
                     want = files[name]
                     if want.get("sha256") in shared.files:
@@ -399,27 +320,6 @@ def _map_trie(p: Path, copy):
     return trie
 
 
-def _check_tables(p: Path, data: bytes):
-    try:
-        tables = json.loads(data.decode("utf-8"))
-        tags, rules, tagsets = tables["tags"], tables["rules"], tables["tagsets"]
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-        raise LexiconCorruptError(f"{p}: cannot read ({exc})") from None
-    if not (isinstance(tags, list) and isinstance(rules, list) and isinstance(tagsets, list)
-            and all(isinstance(x, str) for x in tags) and all(isinstance(x, str) for x in rules)):
-        raise LexiconCorruptError(f"{p}: tags, rules and tagsets must be lists (of strings)")
-    n_tags, n_rules = len(tags), len(rules)
-    for i, tagset in enumerate(tagsets):
-        if not isinstance(tagset, list) or not all(
-                isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is int and type(pair[1]) is int
-                and 0 <= pair[0] < n_tags and 0 <= pair[1] < n_rules for pair in tagset):
-            raise LexiconCorruptError(f"{p}: tagsets[{i}] refers to a tag or rule that does not exist")
-    models = tables.get("models", {})
-    if not (isinstance(models, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in models.items())):
-        raise LexiconCorruptError(f"{p}: models must map headwords to model lemmas (strings)")
-    return tags, rules, tagsets, _models_trie(models)
-
-
 def _models_trie(models: dict):
     """The models table (headword -> model lemma) as a trie of UTF-8 values: as a dict, Polish's 88,000
     entries held 20 MB of Python objects in every server process (and twice during a reload); the trie
@@ -511,12 +411,12 @@ class Lexicon:
         self.path = Path(path)
         self.manifest = read_manifest(self.path)
         check_manifest(self.path, self.manifest)
-        files = _listed_files(self.path, self.manifest)
+        files = listed_files(self.path, self.manifest)
         self.name: str = self.manifest.get("name") or self.path.stem
         self._generator = generator_of(self.manifest)
         self._file = None
         self._mm = None
-        tables = _read_checked(self.path / "tables.json", files["tables.json"], verify)
+        tables = _read_checked(self.path / TABLES, files[TABLES], verify)
         copies = []
         try:
             for name in SHARED_FILES:
@@ -529,10 +429,10 @@ class Lexicon:
         (forms, _, forms_sha), (heads, _, heads_sha), (self._file, size, _) = copies
         try:
             if check_structure:
-                check_trie_structure({str(self.path / "forms.marisa"): (forms, forms_sha),
-                                      str(self.path / "headwords.marisa"): (heads, heads_sha)})
-            self._forms = _map_trie(self.path / "forms.marisa", forms)
-            self._heads = _map_trie(self.path / "headwords.marisa", heads)
+                check_trie_structure({str(self.path / FORMS): (forms, forms_sha),
+                                      str(self.path / HEADWORDS): (heads, heads_sha)})
+            self._forms = _map_trie(self.path / FORMS, forms)
+            self._heads = _map_trie(self.path / HEADWORDS, heads)
         except BaseException:
             self._file.close()
             raise
@@ -540,20 +440,16 @@ class Lexicon:
             forms.close()  # the mappings keep the (unlinked) copies alive
             heads.close()
         try:
-            self._tags, self._rules, self._tagsets, self._models = _check_tables(self.path / "tables.json", tables)
+            self._tags, self._rules, self._tagsets, models = parse_tables(self.path / TABLES, tables)
+            self._models = _models_trie(models)
             n = len(self._forms)
             if n != self.manifest["counts"]["forms"]:
                 raise LexiconCorruptError(f"{self.path}: trie holds {n} forms, manifest says "
                                           f"{self.manifest['counts']['forms']}")
-            if size < 4 * (n + 1) or (size - 4 * (n + 1)) % 8:
-                raise LexiconCorruptError(f"{self.path / 'readings.bin'}: truncated")
-            if sys.byteorder != "little":  # the format is little-endian
-                raise LexiconFormatError("big-endian machines are not supported")
-            self._mm = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ) if size else None
-            mv = memoryview(self._mm) if self._mm is not None else memoryview(b"\0\0\0\0")
-            self._mv = mv
-            self._offsets = mv[: 4 * (n + 1)].cast("I")
-            self._records = mv[4 * (n + 1):].cast("Q")
+            check_readings_size(self.path / READINGS, size, n)
+            self._mm = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
+            self._mv = memoryview(self._mm)
+            self._offsets, self._records = unpack_readings(self.path / READINGS, self._mv, n)
             self._rule_set = None
             try:
                 self.rule_set  # noqa: B018 - parsed now, so a bad rule set is refused at load
@@ -563,20 +459,15 @@ class Lexicon:
             self._file.close()
             raise
         self.move_graph = None  # the move graph's arcs (movegen/graph.py), when the lexicon has one
-        if "moves.kwg" in files:
-            self.move_graph = self._load_move_graph(files["moves.kwg"], verify)
+        if MOVE_GRAPH in files:
+            self.move_graph = self._load_move_graph(files[MOVE_GRAPH], verify)
         # Fast bound membership test (the hot path of the rules engine).
         self.is_admissible = self._forms.__contains__
 
     def _load_move_graph(self, want: dict, verify: bool) -> bytes:
-        from lexicon_service.movegen.graph import MoveGraphError, parse_move_graph
-
-        p = self.path / "moves.kwg"
+        p = self.path / MOVE_GRAPH
         try:
-            return parse_move_graph(_read_checked(p, want, verify), self.rule_set)
-        except MoveGraphError as exc:
-            self.close()
-            raise LexiconCorruptError(f"{p}: {exc}") from None
+            return parse_move_graph(p, _read_checked(p, want, verify), self.rule_set)
         except BaseException:
             self.close()
             raise
@@ -630,13 +521,13 @@ class Lexicon:
         out: list[Reading] = []
         first, last = self._offsets[kid], self._offsets[kid + 1]
         if not first <= last <= len(self._records):
-            raise LexiconCorruptError(f"{self.path / 'readings.bin'}: offsets of form {kid} out of range")
+            raise LexiconCorruptError(f"{self.path / READINGS}: offsets of form {kid} out of range")
         n_heads, n_tagsets = len(self._heads), len(self._tagsets)
         for i in range(first, last):
             rec = self._records[i]
-            head_id, tagset_id = rec >> 32, rec & 0xFFFFFFFF
+            head_id, tagset_id = record_fields(rec)
             if head_id >= n_heads or tagset_id >= n_tagsets:
-                raise LexiconCorruptError(f"{self.path / 'readings.bin'}: reading {i} refers to a headword "
+                raise LexiconCorruptError(f"{self.path / READINGS}: reading {i} refers to a headword "
                                           "or tag set that does not exist")
             head = self._heads.restore_key(head_id)
             found = self._models.get(head)

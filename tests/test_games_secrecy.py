@@ -17,6 +17,7 @@ import httpx
 import pytest
 from google.protobuf import json_format
 
+from lexicon_service.games.errors import InvalidInput
 from lexicon_service.games.events import loads
 from lexicon_service.games.service import GameService
 from lexicon_service.games.state import ENDED, FINAL_PASS
@@ -360,7 +361,7 @@ def test_randomised_players_observers_and_retries_over_grpc_and_http(servers):
         table.append(create(rng.choice(transports), rng.choice((0, 1, 7, 42, 10 ** 6 + i)), names, rules[i % 3]))
     committed = []  # (game, player, rpc, body, first answer) of calls carried out, with an id or a version
     used = {}  # (game id, player) -> request ids that player's carried-out calls used
-    counts = {"committed": 0, "replayed": 0, "retried": 0, "refused": 0, "final": 0, "challenges": 0}
+    counts = {"committed": 0, "replayed": 0, "reused": 0, "retried": 0, "refused": 0, "final": 0, "challenges": 0}
 
     def checked(transport, game, viewer, rpc, body, token):
         answer = transport.call(rpc, body, token)
@@ -435,6 +436,10 @@ def test_randomised_players_observers_and_retries_over_grpc_and_http(servers):
         except Refusal as refusal:
             assert refusal.status in ALLOWED, (rpc, body, refusal)
             counts["refused"] += 1
+            if refusal.status == "INVALID_ARGUMENT" and "request_id" in str(refusal):
+                # an id this player used before, for another request: refused, never another's answer
+                assert body.get("requestId") in used.get((gid, p), ()), (rpc, body, p, used)
+                counts["reused"] += 1
             continue
         assert answer["game"]["you"] == p  # every answer is the caller's own view
         if answer.get("replayed"):  # only ever a request this player made before
@@ -464,5 +469,27 @@ def test_randomised_players_observers_and_retries_over_grpc_and_http(servers):
     for game, p, rpc, body, first in committed:  # and after the end
         retry(game, p, rpc, body, first)
     print(counts)
-    assert counts["committed"] > 100 and counts["replayed"] > 10 and counts["retried"] > 50
+    assert counts["committed"] > 100 and counts["retried"] > 50
+    assert counts["replayed"] + counts["reused"] > 10  # ids from the small pool met again: answered or refused
     assert counts["final"] >= 1 and counts["challenges"] >= 5
+
+
+def test_a_request_id_sent_again_with_another_move_is_refused_not_replayed(tmp_path):
+    """The same player's request id with a different move is not a retry: answering it as one would
+    tell the player a move was made that was not (their exchange silently dropped)."""
+    rs = load_rule_set(RULE_SET)
+    store = SqliteStore(tmp_path / "games.db", synchronous="OFF")
+    service = GameService(store)
+    game_id, tokens, _, _ = service.create_game(RULE_SET, rs, ["A", "B"], seed=3)
+    first = service.submit_move(game_id, tokens[0], pass_=True, request_id="r")
+    again = service.submit_move(game_id, tokens[0], pass_=True, request_id="r")
+    assert again.replayed and again.version == first.version
+    service.submit_move(game_id, tokens[1], pass_=True, request_id="r")  # Bob's own id "r"
+    rack = rack_text(service.get_game(game_id, None)[0].racks[0][:1])
+    with pytest.raises(InvalidInput, match="already used by your other move"):
+        service.submit_move(game_id, tokens[0], exchange=rack, request_id="r")
+    exchanged = service.submit_move(game_id, tokens[0], exchange=rack, request_id="r2")
+    assert not exchanged.replayed
+    with pytest.raises(InvalidInput, match="already used by your other move"):
+        service.submit_move(game_id, tokens[0], pass_=True, request_id="r2")
+    store.close()

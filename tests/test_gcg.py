@@ -240,3 +240,15 @@ def test_withdrawn_phony_with_a_rare_tile():
     record = ">a: ŹKOTABC 8G KŹT +26 26\n>a: ŹKOTABC -- -26 0\n>b: ABCDEFG - +0 0\n>a: ŹKOTABC 8G KOT +10 10\n"
     report = replay(load_rule_set("pl-scrabble"), parse_gcg(record))
     assert report.ok, format_report(report)
+
+
+def test_director_adjustment_is_not_a_challenge_bonus():
+    """A game server writes a director's score adjustment as a (challenge) line with its #note: replay
+    accepts it as recorded and says what it is, not that the challenge rule expects no bonus."""
+    record = (">a: 8G KOT +10 10\n>b: (challenge) -3 -3\n#note director adjustment: late\n"
+              ">a: (challenge) +5 15\n")
+    report = replay(load_rule_set("pl-scrabble"), parse_gcg(record))
+    assert report.ok
+    assert report.lines[1].notes == ["director adjustment, accepted as recorded"]
+    assert "no bonus expected" in report.lines[2].notes[0]  # a bonus without the note is still one
+    assert [line.expected_score for line in report.lines] == [10, -3, 5]

@@ -6,22 +6,17 @@ import shutil
 
 import pytest
 
-from build_tools.cli import main as build_main
 from lexicon_service.cli import main as service_main
 from lexicon_service.judge import WordJudge
 from lexicon_service.lexicon import (
     FORMAT_VERSION, LexiconCorruptError, LexiconError, LexiconFormatError, SharedFiles, load_lexicon,
 )
+from tests.lexicon_helpers import build_word_list_lexicon
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    d = tmp_path_factory.mktemp("lex")
-    words = d / "w.txt"
-    words.write_text("kot\nkota\npies\nżółw\n", encoding="utf-8")
-    out = d / "small.lex"
-    assert build_main(["--rules", "pl-scrabble", "--quiet", "--words", str(words), "-o", str(out)]) == 0
-    return out
+    return build_word_list_lexicon(tmp_path_factory.mktemp("lex"), "kot\nkota\npies\nżółw\n")
 
 
 @pytest.fixture

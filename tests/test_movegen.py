@@ -169,6 +169,28 @@ def test_order_and_limit(lexicons):
     assert generate_moves(rs, board, rack, lex) == full                   # deterministic
 
 
+@pytest.mark.parametrize("rule_set_id", sorted(LETTERS))
+def test_top_k_skipping_anchors_by_bound_equals_the_head_of_the_full_list(lexicons, rule_set_id):
+    """With a limit the search visits anchors best score bound first and stops where no bound can
+    beat the worst kept play: the answer is still the head of the full, sorted list (blanks, bingos,
+    premiums, filters; random self-play positions, openings included)."""
+    lex = lexicons[rule_set_id]
+    rs = lex.rule_set
+    letters = [x for x in LETTERS[rule_set_id] if x in rs.tile_set.letters]
+    compared = 0
+    for i, (board, rack) in enumerate(positions(rs, lex, random.Random(f"top-k {rule_set_id}"), 120,
+                                                letters=letters, best=True)):
+        if not board.tile_count and rs.first_play.must_cover is None and i % 10:
+            continue  # openings anywhere have ~10^5 plays: one in ten is enough
+        full = _plays(generate_moves(rs, board, rack, lex))
+        for k in (1, 2, 7, 40):
+            assert _plays(generate_moves(rs, board, rack, lex, limit=k)) == full[:k], (str(board), rack, k)
+        filtered = generate_moves(rs, board, rack, lex, min_length=3)
+        assert generate_moves(rs, board, rack, lex, min_length=3, limit=3) == filtered[:3], (str(board), rack)
+        compared += bool(full)
+    assert compared > 50
+
+
 def test_exchanges_follow_the_bag(lexicons):
     lex = lexicons["pl-scrabble"]
     rs = lex.rule_set

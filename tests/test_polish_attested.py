@@ -69,8 +69,8 @@ def test_unattested_forms_of_lemmas_hunspell_knows_are_denied_by_class(builds):
                      "niebiałego", "zielonego", "zielonej"):
             assert not L.is_admissible(form), form
         # kept classes: -ły adjectives, degrees, imperatives, fused forms (neuter ones too: PFS
-        # admits them)
-        for form in ("białego", "bielszy", "zieleńszy", "zrób", "zróbże", "rób", "róbże", "zrobiłem",
+        # admits them) other than the emphatic forms of perfective imperatives (zróbże: below)
+        for form in ("białego", "bielszy", "zieleńszy", "zrób", "rób", "róbże", "zrobiłem",
                      "zrobiłom", "zrobiłbym"):
             assert L.is_admissible(form), form
         (r,) = L.explain("białego")[:1]
@@ -132,3 +132,19 @@ def test_without_a_hunspell_dictionary_sgjp_alone_decides(builds):
         for form in ("acankowi", "kotem", "zrobię", "niebiałego", "białego", "zrób", "zielonego"):
             assert L.is_admissible(form), form
             assert all("UNATTESTED" not in r.tag for r in L.explain(form))
+
+
+def test_the_emphatic_form_of_an_unattested_perfective_imperative_is_denied(builds):
+    """zrób is no word of the small .dic (only zrobić is), so zróbże, zróbmyż, zróbcież are
+    UNATTESTED emphatic forms of a perfective imperative: denied (pl.profile, issue 26); the
+    imperative itself, the imperfective róbże and the past fused forms stay."""
+    with_dic, without, rejected, _ = builds
+    with load_lexicon(with_dic) as L:
+        for form in ("zróbże", "zróbmyż", "zróbcież"):
+            assert form not in L, form
+        for form in ("zrób", "zróbmy", "róbże", "róbmyż", "zrobiłem", "zrobiłbym"):
+            assert form in L, form
+    reasons = {line.split("\t")[0]: line.split("\t")[1] for line in rejected.splitlines() if line}
+    assert reasons["zróbże"] == "unattested-perfective-emphatic"
+    with load_lexicon(without) as L:          # no witness: SGJP alone decides
+        assert "zróbże" in L

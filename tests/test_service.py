@@ -640,6 +640,15 @@ def test_replay_game(game):
     assert game.ReplayGame(game_pb2.ReplayGameRequest(gcg=GCG), timeout=10).rule_set == "pl-scrabble"
 
 
+def test_replay_game_with_the_two_player_2x_end(game):
+    """end_2x: the player who went out scores twice the others' racks (as `replay --end-2x`)."""
+    two_x = ">a: 8G KOT +10 10\n>b: H7 O. +2 2\n>a: (ŹA) +20 30\n"
+    plain = game.ReplayGame(game_pb2.ReplayGameRequest(rule_set="pl-scrabble", gcg=two_x), timeout=10)
+    assert not plain.ok and [ln.line for ln in plain.lines if not ln.ok] == [3]
+    doubled = game.ReplayGame(game_pb2.ReplayGameRequest(rule_set="pl-scrabble", gcg=two_x, end_2x=True), timeout=10)
+    assert doubled.ok and doubled.lines[2].score == 20
+
+
 def test_replay_reports_disagreements_per_line(game):
     resp = game.ReplayGame(game_pb2.ReplayGameRequest(rule_set="pl-scrabble",
                                                       gcg=GCG.replace("+17 113", "+18 114")), timeout=10)

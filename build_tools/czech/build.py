@@ -9,9 +9,10 @@ manifest records of them and of the engine.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from pathlib import Path
+
+from lexicon_service.lexicon_format import checksum, source_entry
 
 from ..sources import SourceError, hunspell_files
 from .dictionary import CzechDictionary, engine_data_files, shipped_paths
@@ -29,11 +30,6 @@ def _check(dic: Path, what: str) -> Path:
         return hunspell_files(dic, what)
     except SourceError as exc:
         raise CzechSourceError(str(exc)) from None
-
-
-def _file_entry(kind: str, path: Path) -> dict:
-    data = path.read_bytes()
-    return {"kind": kind, "name": path.name, "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
 
 
 class CzechBuild:
@@ -64,10 +60,10 @@ class CzechBuild:
 
     def paradigm_manifest(self) -> list[dict]:
         kind = "paradigms-shipped" if self.shipped else "paradigms"
-        return [_file_entry(kind, self.paradigm_dic), _file_entry(kind + "-aff", self.paradigm_aff)]
+        return [source_entry(kind, self.paradigm_dic), source_entry(kind + "-aff", self.paradigm_aff)]
 
     @staticmethod
     def engine_manifest() -> dict:
         """The engine version and the sha256 of each of its data tables (build_tools/czech/data/*)."""
         return {"version": ENGINE_VERSION,
-                "data": {name: hashlib.sha256(content).hexdigest() for name, content in engine_data_files()}}
+                "data": {name: checksum(content) for name, content in engine_data_files()}}

@@ -6,11 +6,12 @@ expander and its worker processes. The indexes are computed on first use and kep
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
+
+from lexicon_service.lexicon_format import source_entry
 
 from ..hunspell import read_affix_table
 
@@ -149,18 +150,7 @@ class CzechDictionary:
 
     def manifest_entries(self, kind: str) -> list[dict]:
         """What the manifest records of this dictionary: both files with their sha256."""
-        out = []
-        for role, p in (("", self.dic_path), ("-aff", self.aff_path)):
-            out.append({"kind": kind + role, "name": p.name, "sha256": _sha256(p), "bytes": p.stat().st_size})
-        return out
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return [source_entry(kind + role, p) for role, p in (("", self.dic_path), ("-aff", self.aff_path))]
 
 
 def engine_data_files() -> list[tuple[str, bytes]]:

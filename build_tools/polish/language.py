@@ -16,7 +16,7 @@ from build_tools.errors import BuildError
 from build_tools.hunspell import read_aff
 from build_tools.model import HeadwordEntry
 from build_tools.pipeline import Pass
-from build_tools.sources import aff_path_for, check_text_source, hunspell_files, read_hunspell, sha256_of
+from build_tools.sources import aff_path_for, check_text_source, hunspell_files, read_hunspell, manifest_entry
 
 from . import sgjp
 from .guess import Models
@@ -176,7 +176,7 @@ def _polish_paradigms(args, manifest_sources: list):
     aff_path = hunspell_files(dic, "paradigm source")
     check_text_source("hunspell", dic)
     for kind, p in (("paradigms", dic), ("paradigms-aff", aff_path)):
-        manifest_sources.append({"kind": kind, "name": p.name, "sha256": sha256_of(p), "bytes": p.stat().st_size})
+        manifest_sources.append(manifest_entry(kind, p))
     aff, read = _read_polish_dic(dic)
     by_stem: dict[str, list] = {}
     for e in read:
@@ -195,8 +195,7 @@ def _given_models(args, manifest_sources: list):
         if not p.is_file():
             raise BuildError(f"--models {f}: " + ("not a file" if p.exists() else "no such file"))
         check_text_source("models", p)
-        manifest_sources.append({"kind": "models", "name": p.name, "sha256": sha256_of(p),
-                                 "bytes": p.stat().st_size})
+        manifest_sources.append(manifest_entry("models", p))
     builder_info()          # morfeusz2 is there (or a one-line error)
     return read_models(args.models, workers=args.workers)
 

@@ -32,7 +32,7 @@ import time
 
 from lexicon_service.cli import INT32, UINT32, UINT64, UserError, check_token, whole_number
 
-STATUS = {0: "?", 1: "playing", 2: "awaiting the final pass", 3: "ended"}
+GAME_ENDED, AWAITING_FINAL_PASS = 3, 2  # GameStatus values
 
 
 def add_parser(subparsers) -> None:
@@ -134,24 +134,39 @@ def _metadata(args):
     return md
 
 
+def clock_text(ms: int) -> str:
+    """A clock as m:ss, whole seconds rounded up (as the live page shows it); overtime as 0:00."""
+    seconds = max(0, -(-ms // 1000))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def format_game(game) -> str:
-    lines = [game.board_text, ""]
+    """The game as the live page's panel shows it: whose turn, the clocks, the bag, the last move, the
+    scores labelled final only once the game has ended; no internal version number."""
+    ended = game.status == GAME_ENDED
+    lines = [game.board_text, "", "final scores" if ended else "scores so far"]
     for i, p in enumerate(game.players):
-        mark = ">" if i == game.turn and game.status != 3 else " "
+        mark = ">" if i == game.turn and not ended else " "
         clock = ""
-        if p.time_remaining_ms or p.time_used_ms:
-            clock = f"  used {p.time_used_ms / 1000:.0f} s"
-            if p.time_remaining_ms:
-                clock += f", left {p.time_remaining_ms / 1000:.0f} s"
+        if p.time_remaining_ms > 0:
+            clock = f"  clock {clock_text(p.time_remaining_ms)} left"
+        elif p.time_remaining_ms < 0:
+            clock = f"  overtime {clock_text(-p.time_remaining_ms)}"
+        elif p.time_used_ms:
+            clock = f"  used {clock_text(p.time_used_ms)}"
         you = "  (you)" if i == game.you else ""
         lines.append(f"{mark} {p.name:<12} {p.score:>5}  {p.rack_count} tiles{clock}{you}")
-    lines.append(f"bag {game.bag_count}; version {game.version}; {STATUS.get(game.status, '?')}"
-                 + (f" ({game.end_reason})" if game.end_reason else ""))
+    if ended:
+        lines.append("game over" + (f" ({game.end_reason})" if game.end_reason else ""))
+    elif game.players and game.turn < len(game.players):
+        lines.append(f"on turn: {game.players[game.turn].name}"
+                     + ("  (awaiting the final pass)" if game.status == AWAITING_FINAL_PASS else ""))
+    lines.append(f"bag: {game.bag_count} tiles")
     if game.last_move:
         lines.append(f"last move: {game.last_move}" + ("  (may be challenged)" if game.challengeable else ""))
-    if game.move_deadline_ms:
+    if game.move_deadline_ms and not ended:
         left = game.move_deadline_ms - game.now_ms
-        lines.append(f"{'correction' if game.correcting else 'move'} timer: {max(0, left) / 1000:.0f} s left")
+        lines.append(f"{'correction' if game.correcting else 'move'} timer: {clock_text(left)} left")
     if game.rack:
         lines.append(f"your rack: {game.rack}")
     return "\n".join(lines)

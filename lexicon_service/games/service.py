@@ -130,6 +130,12 @@ def _same_move(work, event, p: int, play_text: str, exchange: str, pass_: bool) 
         (isinstance(event, Exchanged) and bool(exchange) and list(event.tiles) == _spelled(work, exchange))
 
 
+def _own_move(event, p: int) -> bool:
+    """Whether a stored event is a move player p made (a play, an exchange, a pass of their own)."""
+    return isinstance(event, (Played, Exchanged)) and event.player == p or \
+        isinstance(event, Passed) and event.player == p and event.reason == "pass"
+
+
 def _own_challenge(event, c: int) -> bool:
     return isinstance(event, Challenged) and event.challenger == c
 
@@ -158,10 +164,11 @@ def _spelled(work, rack_text: str) -> list[str] | None:
 class _Replay(Exception):
     """The request was already carried out (its answer was lost): answer it again, to `player` alone."""
 
-    def __init__(self, version: int, player: int, challenge: bool = False) -> None:
+    def __init__(self, version: int, player: int, challenge: bool = False, same=None) -> None:
         self.version = version
         self.player = player
         self.challenge = challenge
+        self.same = same  # for a move: whether a stored event is the move this request gives (_same_move)
 
 
 class GameService:
@@ -663,10 +670,11 @@ class GameService:
             p = self._player(work, token) if computer_seat is None else computer_seat
             if computer_seat is not None and not work.options.computer(computer_seat):
                 raise PermissionDenied(f"seat {computer_seat} is not a computer player's")
-            self._check_request_id(work, request_id, p)
 
             def same(event) -> bool:
                 return _same_move(work, event, p, play_text, exchange, pass_)
+
+            self._check_request_id(work, request_id, p, same=same)
 
             if expected_version is not None and expected_version != base:
                 if expected_version < base and not request_id:  # an id not yet used is a new request
@@ -699,12 +707,12 @@ class GameService:
         if len(request_id) > MAX_REQUEST_ID:
             raise InvalidInput("request_id", f"at most {MAX_REQUEST_ID} characters")
 
-    def _check_request_id(self, work, request_id: str, player: int, challenge: bool = False) -> None:
+    def _check_request_id(self, work, request_id: str, player: int, challenge: bool = False, same=None) -> None:
         """A request id this player already used in this game: its request was carried out; answer again."""
         if request_id:
             done = self.store.request_version(work.game_id, request_id, player)
             if done is not None:
-                raise _Replay(done, player, challenge)
+                raise _Replay(done, player, challenge, same)
 
     def _check_retry(self, work, expected_version, p, same, challenge: bool = False) -> None:
         """A request repeated after it succeeded (the answer was lost): answer it again. `same(event)`:
@@ -751,6 +759,9 @@ class GameService:
         if challenged != replay.challenge:
             what = "challenge" if challenged else "move"
             raise InvalidInput("request_id", f"already used by your {what} at version {version}; "
+                                             "a new request needs a new id")
+        if replay.same is not None and _own_move(event, player) and not replay.same(event):
+            raise InvalidInput("request_id", f"already used by your other move at version {version}; "
                                              "a new request needs a new id")
         if challenged:
             return MoveOutcome(version, state, player, replayed=True, invalid_words=event.invalid_words,

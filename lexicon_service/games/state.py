@@ -29,6 +29,7 @@ from lexicon_service.games.rules import GameOptions
 from lexicon_service.rules.game import END_BLOCKED, NOTE_BLOCKED, NOTE_REDRAWN, GameFlow
 from lexicon_service.rules.gcg import (
     CHALLENGE_BONUS,
+    DIRECTOR_ADJUSTMENT_NOTE,
     END_RACK,
     EXCHANGE,
     PASS,
@@ -349,7 +350,7 @@ class GameState:
 
     def _on_adjusted(self, e: ScoreAdjusted) -> None:
         self.flow.adjust(e.player, e.delta)
-        self._line(e.player, CHALLENGE_BONUS, e.delta, notes=[f"director adjustment: {e.reason}"])
+        self._line(e.player, CHALLENGE_BONUS, e.delta, notes=[f"{DIRECTOR_ADJUSTMENT_NOTE}: {e.reason}"])
 
     def _on_undone(self, e: MoveUndone) -> None:
         raise TypeError("MoveUndone is applied by fold(), which has the log")

@@ -78,7 +78,7 @@ def view_game(game_servicer, request: game_pb2.ReplayGameRequest, context) -> di
     game = parse_gcg(request.gcg, "<request>")  # ReplayGame parsed it already: it cannot fail here
     boards: list[tuple[list[str], list[list[str]]]] = []
     replay(rule_set, game, on_line=lambda line, board: boards.append((board.to_rows(), board.cells())))
-    notes_at = {event.line: event.notes for event in game.events}
+    events_at = {event.line: event for event in game.events}
     steps = []
     before = None  # board rows before the line (None: empty board)
     for line, (rows, cells) in zip(report.lines, boards):
@@ -89,7 +89,9 @@ def view_game(game_servicer, request: game_pb2.ReplayGameRequest, context) -> di
                 context)
             move = _dict(scored)
         turn = turns.get(line.line)
-        steps.append({"board": cells, "move": move, "recordNotes": notes_at.get(line.line, []),
+        event = events_at.get(line.line)
+        steps.append({"board": cells, "move": move, "recordNotes": event.notes if event else [],
+                      "directorAdjustment": bool(event and event.director_adjustment),
                       "best": best_step(rule_set, before, turn) if turn is not None else None})
         before = rows
     return {"replay": _dict(report), "layout": layout(rule_set), "steps": steps}

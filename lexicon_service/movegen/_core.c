@@ -614,6 +614,33 @@ static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum
  * word in the GADDAG (reverse of after, x, reverse of before). */
 static uint64_t cross_set(const uint32_t *arcs, const uint8_t *line, int pos, int lo, int hi) {
     uint32_t node = arcs[0] & ARC_INDEX_MASK;
+    if (pos > lo && pos - lo >= hi - pos) {
+        /* the longer part before: walk it reversed, the separator, then x and `after` per candidate
+         * (each candidate then walks the shorter part) */
+        for (int q = pos - 1; q >= lo; q--) {
+            uint32_t ai = find_arc(arcs, node, line[q] & SQ_TILE);
+            if (!ai) return 0;
+            node = arcs[ai] & ARC_INDEX_MASK;
+        }
+        uint32_t si = find_arc(arcs, node, SEP);
+        if (!si) return 0;
+        node = arcs[si] & ARC_INDEX_MASK;
+        uint64_t set = 0;
+        for (uint32_t ai = node; ai; ai++) {
+            uint32_t a = arcs[ai];
+            int ok = pos == hi ? (a & ARC_ACCEPTS) != 0 : 0;
+            uint32_t n2 = a & ARC_INDEX_MASK;
+            for (int q = pos + 1; q <= hi && n2; q++) {
+                uint32_t bi = find_arc(arcs, n2, line[q] & SQ_TILE);
+                if (!bi) break;
+                if (q == hi) { ok = (arcs[bi] & ARC_ACCEPTS) != 0; break; }
+                n2 = arcs[bi] & ARC_INDEX_MASK;
+            }
+            if (ok) set |= 1ull << arc_tile(a);
+            if (a & ARC_END) break;
+        }
+        return set;
+    }
     for (int q = hi; q > pos; q--) {
         uint32_t ai = find_arc(arcs, node, line[q] & SQ_TILE);
         if (!ai) return 0;
@@ -711,17 +738,143 @@ static int setup(Gen *g, const uint8_t *board, int first_cover, int must_connect
     return 0;
 }
 
+static void select_line(Gen *g, int d, int line) {
+    g->dir = d; g->line = line; g->len = g->line_len[d];
+    g->L_sq = g->sq[d][line]; g->L_lm = g->lm[d][line]; g->L_wm = g->wm[d][line];
+    g->L_anchor = g->anchor[d][line]; g->L_cc = g->cc[d][line]; g->L_xs = g->xs[d][line];
+}
+
+/* The most points a rack tile may bring to this empty square of the selected line (0: only a blank). */
+static inline int square_cap(const Gen *g, int p) {
+    uint64_t fits = g->L_cc[p] & g->rack_mask;
+    int best = 0;
+    while (fits) {
+        int t = __builtin_ctzll(fits);
+        if (g->pts[t] > best) best = g->pts[t];
+        fits &= fits - 1;
+    }
+    return best;
+}
+
+/* A run of squares of the selected line being scored for the bound: the tiles on the board, and per
+ * empty square its multipliers and the most points a rack tile may bring to it. */
+typedef struct {
+    int used, fixed, wmul, xconst;
+    int mult_main[MAX_DIM], mult_x[MAX_DIM], cap[MAX_DIM];
+} Span;
+
+static inline void span_add(const Gen *g, Span *sp, int p) {
+    uint8_t b = g->L_sq[p];
+    if (b) {
+        if (!(b & SQ_BLANK)) sp->fixed += g->pts[b & SQ_TILE];
+        return;
+    }
+    int i = sp->used++, cross = g->L_xs[p] >= 0;
+    sp->mult_main[i] = g->L_lm[p];
+    sp->mult_x[i] = cross ? g->L_lm[p] * g->L_wm[p] : 0;
+    sp->cap[i] = square_cap(g, p);
+    if (cross) sp->xconst += g->L_xs[p] * g->L_wm[p];
+    sp->wmul *= g->L_wm[p];
+}
+
+/* An upper bound of the score of every play the search finds from the anchor at `a` of the selected
+ * line ("shadow" bound): over every run of squares through the anchor that the search may fill
+ * (new tiles not left of an earlier anchor, every empty square open to some rack tile, no more empty
+ * squares than rack tiles), the score with the rack's points put where they count most (largest
+ * points on the largest multipliers, or each square's best fitting tile if less), ignoring which
+ * words exist. -1: no play from this anchor. */
+static int anchor_bound(Gen *g, int a, const int *vals, int n_rack) {
+    const uint8_t *sq = g->L_sq;
+    uint64_t open = g->rack_mask | (g->rack[0] ? g->blank_mask : 0);
+    if (!(g->L_cc[a] & open)) return -1;
+    int len = g->len, best = -1;
+    /* leftmost start: over tiles and over empty, open squares that are not anchors */
+    int lo = a, empties = 1;
+    while (lo > 0) {
+        int p = lo - 1;
+        if (sq[p]) { lo = p; continue; }
+        if (g->L_anchor[p] || !(g->L_cc[p] & open) || empties == n_rack) break;
+        lo = p; empties++;
+    }
+    for (int s = a; s >= lo; s--) {
+        if (s > 0 && sq[s - 1]) continue;   /* a word starts after an empty square */
+        Span sp = {.wmul = 1};
+        for (int p = s; p < a; p++) span_add(g, &sp, p);
+        for (int e = a; e < len; e++) {
+            if (!sq[e] && (sp.used == n_rack || !(g->L_cc[e] & open))) break;
+            span_add(g, &sp, e);
+            if (e + 1 < len && sq[e + 1]) continue;  /* a word ends before an empty square */
+            int m[MAX_DIM], by_rack = 0, by_square = 0, used = sp.used;
+            for (int i = 0; i < used; i++) {      /* insertion sort, largest first */
+                int v = sp.mult_main[i] * sp.wmul + sp.mult_x[i], j = i;
+                by_square += sp.cap[i] * v;
+                while (j > 0 && m[j - 1] < v) { m[j] = m[j - 1]; j--; }
+                m[j] = v;
+            }
+            for (int i = 0; i < used; i++) by_rack += vals[i] * m[i];
+            int score = sp.fixed * sp.wmul + sp.xconst + (used == g->bingo_tiles ? g->bingo_bonus : 0)
+                        + (by_rack < by_square ? by_rack : by_square);
+            if (score > best) best = score;
+        }
+    }
+    return best;
+}
+
+typedef struct { int bound; uint8_t dir, line, pos; } Anchor;
+
+static int anchor_cmp(const void *x, const void *y) {
+    const Anchor *a = x, *b = y;
+    if (a->bound != b->bound) return a->bound > b->bound ? -1 : 1;
+    if (a->dir != b->dir) return a->dir - b->dir;
+    if (a->line != b->line) return a->line - b->line;
+    return a->pos - b->pos;
+}
+
+/* Top-k: anchors best bound first; once k plays are kept, an anchor whose bound is below the worst
+ * kept score cannot add a play, nor can any after it. */
+static void run_best_first(Gen *g, uint32_t root) {
+    int vals[MAX_DIM], n_rack = 0;
+    for (int t = MAX_TILES; t >= 0; t--)
+        for (int k = 0; k < g->rack[t] && n_rack < MAX_DIM; k++) vals[n_rack++] = t ? g->pts[t] : 0;
+    for (int i = 1; i < n_rack; i++) {            /* largest first */
+        int v = vals[i], j = i;
+        while (j > 0 && vals[j - 1] < v) { vals[j] = vals[j - 1]; j--; }
+        vals[j] = v;
+    }
+    Anchor *list = malloc(sizeof(Anchor) * 2 * MAX_DIM * MAX_DIM);
+    if (!list) { g->oom = 1; g->stop = 1; return; }
+    int n = 0;
+    for (int d = 0; d < 2; d++)
+        for (int line = 0; line < g->n_lines[d]; line++) {
+            select_line(g, d, line);
+            for (int pos = 0; pos < g->len; pos++) {
+                if (!g->L_anchor[pos]) continue;
+                int bound = anchor_bound(g, pos, vals, n_rack);
+                if (bound < 0) continue;
+                list[n++] = (Anchor){bound, (uint8_t)d, (uint8_t)line, (uint8_t)pos};
+            }
+        }
+    qsort(list, n, sizeof(Anchor), anchor_cmp);
+    for (int i = 0; i < n && !g->stop; i++) {
+        if (g->n_moves == g->limit && list[i].bound < g->moves[0].score) break;
+        if ((i & 15) == 0 && g->deadline > 0 && now_monotonic() > g->deadline) { g->timed_out = 1; g->stop = 1; break; }
+        select_line(g, list[i].dir, list[i].line);
+        g->anchor_pos = list[i].pos;
+        gen(g, list[i].pos, root, 1, list[i].pos, 0, 1, 0, 0);
+    }
+    free(list);
+}
+
 static void run_all(Gen *g) {
     int rack_tiles = 0;
     for (int t = 0; t <= MAX_TILES; t++) rack_tiles += g->rack[t];
     if (!rack_tiles) return;
     uint32_t root = g->arcs[0] & ARC_INDEX_MASK;
     if (!root) return;
+    if (g->heap) { run_best_first(g, root); return; }
     for (int d = 0; d < 2 && !g->stop; d++)
         for (int line = 0; line < g->n_lines[d] && !g->stop; line++) {
-            g->dir = d; g->line = line; g->len = g->line_len[d];
-            g->L_sq = g->sq[d][line]; g->L_lm = g->lm[d][line]; g->L_wm = g->wm[d][line];
-            g->L_anchor = g->anchor[d][line]; g->L_cc = g->cc[d][line]; g->L_xs = g->xs[d][line];
+            select_line(g, d, line);
             if (g->deadline > 0 && now_monotonic() > g->deadline) { g->timed_out = 1; g->stop = 1; return; }
             for (int pos = 0; pos < g->len && !g->stop; pos++) {
                 if (!g->L_anchor[pos]) continue;

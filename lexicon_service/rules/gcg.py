@@ -12,6 +12,8 @@ rack at the end of an unfinished game), `#note text` (attached to the event befo
     >Ann: ABCDEFG (time) -10 19         time penalty
     >Ann: (DEF) +12 31                  end of game: points for the others' racks
     >Bob: DEF (DEF) -6 40               end of game: own rack subtracted
+    >Bob: (challenge) -3 37             with `#note director adjustment: WHY` after it: a director's
+                                        score adjustment (a game server writes one so), not a bonus
 
 Files are read as UTF-8, falling back to ISO-8859-1, unless `#character-encoding` says otherwise.
 Every error is a GcgError (a ValueError) naming the line.
@@ -39,6 +41,9 @@ class GcgError(ValueError):
 PLAY, WITHDRAWN, EXCHANGE, PASS, CHALLENGE_BONUS, TIME_PENALTY, END_RACK = (
     "play", "withdrawn", "exchange", "pass", "challenge", "time", "end-rack")
 
+# GCG has no event for a director's score adjustment: it is a (challenge) line with this note, "...: WHY".
+DIRECTOR_ADJUSTMENT_NOTE = "director adjustment"
+
 
 @dataclass
 class GcgEvent:
@@ -54,6 +59,11 @@ class GcgEvent:
     end_rack: str | None = None  # END_RACK: the tiles in parentheses
     notes: list[str] = field(default_factory=list)
     text: str = ""  # the original line
+
+    @property
+    def director_adjustment(self) -> bool:
+        """A (challenge) line that a director's score adjustment was written as (its #note says so)."""
+        return self.kind == CHALLENGE_BONUS and any(note.startswith(DIRECTOR_ADJUSTMENT_NOTE) for note in self.notes)
 
     @property
     def own_end_rack(self) -> bool:

@@ -226,11 +226,14 @@ class _Checker:
         return 0
 
     def _bonus(self, line: ReplayLine) -> int:
-        """A challenge bonus or a time penalty: set by the director or the clock, accepted as recorded."""
+        """A challenge bonus, a director's adjustment or a time penalty: set by the director or the clock,
+        accepted as recorded."""
         event, rule = line.event, self.rule_set.challenge
         if event.kind == TIME_PENALTY and event.score > 0:
             line.problems.append("a time penalty cannot add points")
-        if event.kind == CHALLENGE_BONUS:
+        if event.director_adjustment:
+            line.notes.append("director adjustment, accepted as recorded")
+        elif event.kind == CHALLENGE_BONUS:
             if rule.rule != "penalty":
                 line.notes.append(f"{self.rule_set.id} challenge rule is {rule.rule}: no bonus expected")
             elif event.score != rule.penalty_points:

@@ -267,7 +267,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                 raise FieldError("lexicon", "a lexicon or a rule_set is required (the record has no #rules)")
             if recorded_rules and recorded_rules != rule_set.id:
                 raise FieldError("gcg", f"the record is for rule set {recorded_rules!r}, not {rule_set.id!r}")
-            report = replay(rule_set, game, judge=lexicon)
+            report = replay(rule_set, game, judge=lexicon, out_bonus="twice-others-racks" if request.end_2x else None)
         lines = []
         for line in report.lines:
             event = line.event

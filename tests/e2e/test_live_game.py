@@ -119,3 +119,28 @@ def test_live_game_panel_for_directors(page, game_web, artifacts):
     assert page.locator("#liveInfo").inner_text().startswith("Game over")
     assert page.locator("#livePlayers tr.turn").count() == 0
     api.close()
+
+
+@pytest.mark.parametrize("lang, not_found, not_your_turn", [
+    ("cs", "nenalezeno (hra nebo slovník neexistuje) (NOT_FOUND)", "nejste na tahu (NOT_YOUR_TURN)"),
+    ("pl", "nie znaleziono (nie ma takiej gry lub słownika) (NOT_FOUND)", "to nie twój ruch (NOT_YOUR_TURN)"),
+])
+def test_czech_and_polish_pages_translate_refusals(page, game_web, artifacts, lang, not_found, not_your_turn):
+    """An error answer is shown by its code in the page's language: the status (a game that does not
+    exist) and a game refusal's reason (a move out of turn, from its `lexicon-reason` header)."""
+    api = httpx.Client(base_url=game_web, timeout=10)
+    game = api.post("/v1/games", json={"lexicon": RULE_SET, "playerNames": ["Ann", "Bob"], "seed": "6"}).json()
+    gid, bob = game["gameId"], game["playerTokens"][1]
+    page.goto(game_web + f"/games?lang={lang}&game=0123456789abcdef")
+    page.wait_for_selector("#liveStatus.problem")
+    shown = page.locator("#liveStatus").inner_text()
+    assert shown.endswith(": " + not_found) and "no game" not in shown
+    page.screenshot(path=str(artifacts / f"viewer-live-refusal-{lang}.png"), full_page=True)
+
+    refusal = page.evaluate("""async ([gid, token]) => {
+        localStorage.setItem("token", token);
+        try { await callApi("POST", `/v1/games/${gid}:move`, { pass: true }); return "accepted"; }
+        catch (err) { return errorText(err); } finally { localStorage.removeItem("token"); }
+    }""", [gid, bob])
+    assert refusal.endswith(": " + not_your_turn) and "turn" not in refusal.replace("NOT_YOUR_TURN", "")
+    api.close()

@@ -201,3 +201,41 @@ def test_judge_shell_works_offline_and_says_verdicts_need_the_server(page, web_u
         assert page.locator("#verdict").inner_text() == ""
     finally:
         browser_context.set_offline(False)
+
+
+def test_game_viewer_offers_a_rule_set_for_a_record_without_rules(page, web_url, artifacts):
+    """A pasted record without #rules, no lexicon chosen: the page offers the rule sets (the page's
+    language's preselected) and replays under the one chosen, instead of refusing the record."""
+    record = ">a: 8G KOT +10 10\n>b: - +0 0\n"
+    page.goto(web_url + "/games?lang=pl")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#gcg").fill(record)
+    assert page.locator("#ruleSetChoice").is_visible()
+    assert page.locator("#ruleSet").input_value() == "pl-scrabble"
+    assert "cs-scrabble" in page.locator("#ruleSet option").all_inner_texts()
+    page.keyboard.press("Control+Enter")
+    page.wait_for_selector("body[data-shown='1']")
+    assert page.locator("#board svg g.tile").count() == 3
+    assert page.locator("#status.error").count() == 0
+    page.screenshot(path=str(artifacts / "games-rule-set-choice.png"), full_page=True)
+
+    page.locator("#gcg").fill("#rules pl-scrabble\n" + record)  # the record names its rules: no choice
+    assert not page.locator("#ruleSetChoice").is_visible()
+    page.locator("#gcg").fill(record)
+    page.locator("#lexicon").select_option("pl-scrabble")  # a lexicon brings its rule set
+    assert not page.locator("#ruleSetChoice").is_visible()
+
+
+def test_game_viewer_end_rack_option(page, web_url):
+    """A record of the two-player 2x end (the PFS convention) agrees once the page's option says so."""
+    page.goto(web_url + "/games?lang=pl")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#gcg").fill("#rules pl-scrabble\n>a: 8G KOT +10 10\n>b: H7 O. +2 2\n>a: (ŹA) +20 30\n")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_selector("body[data-shown='1']")
+    assert page.locator("#summary p.problem").count() == 1
+    page.evaluate("() => { delete document.body.dataset.shown; }")
+    page.locator("#end2x").check()
+    page.locator("#show").click()
+    page.wait_for_selector("body[data-shown='1']")
+    assert page.locator("#summary p.problem").count() == 0 and "20" in page.locator("#lines li").last.inner_text()

@@ -78,8 +78,8 @@ function tilesText(tiles) {
   return span;
 }
 
-// A director's score adjustment is recorded as a GCG bonus line with this #note (games/state.py).
-const isAdjustment = i => view.steps[i].recordNotes.some(n => n.startsWith("director adjustment"));
+// A director's score adjustment: a GCG bonus line with its #note, as the viewer says (rules/gcg.py).
+const isAdjustment = i => view.steps[i].directorAdjustment;
 
 function kindName(i) {
   const line = view.replay.lines[i];
@@ -183,19 +183,28 @@ function renderLines() {
   for (const n of view.replay.notes) { const q = document.createElement("p"); q.textContent = n; s.append(q); }
 }
 
+// A record without "#rules" and no lexicon chosen: the rule set to replay it under is offered.
+const namesRules = gcg => /^#rules[ \t]+\S/m.test(gcg);
+function offerRuleSet() {
+  $("ruleSetChoice").hidden = !$("ruleSet").options.length || !!$("lexicon").value || namesRules($("gcg").value);
+}
+
 async function show() {
   const gcg = $("gcg").value;
+  offerRuleSet();
   if (!gcg.trim()) return;
   const status = $("status");
   status.className = "status";
   status.textContent = t("loading");
   const body = { gcg };
   if ($("lexicon").value) body.lexicon = $("lexicon").value;
+  else if (!$("ruleSetChoice").hidden) body.ruleSet = $("ruleSet").value;
+  if ($("end2x").checked) body.end2x = true;
   try {
     view = await callApi("POST", "/v1/games:view", body);
   } catch (err) {
     status.className = "status error";
-    status.textContent = err.offline ? t("offline") : t("error") + ": " + err.message;
+    status.textContent = errorText(err);
     return;
   }
   status.textContent = "";
@@ -280,7 +289,7 @@ async function showLive(me) {
       document.body.dataset.liveVersion = record.version;
     } while (me.dirty);
   } catch (err) {
-    if (me === live) setLive(t("error") + ": " + err.message, true);
+    if (me === live) setLive(errorText(err), true);
   } finally {
     me.busy = false;
   }
@@ -299,7 +308,7 @@ function onStreamBlock(me, block) {
   }
   if (!data.length) return;
   const payload = JSON.parse(data.join("\n"));
-  if (name === "rpc-error") { setLive(t("error") + ": " + payload.error.status + ": " + payload.error.message, true); return; }
+  if (name === "rpc-error") { setLive(errorText(apiErrorOf(payload)), true); return; }
   if (payload.rack) me.rack = payload.rack;
   showLive(me);
 }
@@ -325,8 +334,8 @@ async function follow() {
     return;
   }
   if (!response.ok) {
-    const e = (await response.json().catch(() => ({}))).error || {};
-    if (me === live) setLive(t("error") + ": " + (e.status ? e.status + ": " : "") + (e.message || response.statusText), true);
+    const error = apiErrorOf(await response.json().catch(() => ({})), response);
+    if (me === live) setLive(errorText(error), true);
     return;
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -416,6 +425,11 @@ document.addEventListener("keydown", e => {
     const lexicons = await loadLexicons(select, null);
     for (const l of lexicons) $("lexicon").add(new Option(l.name, l.name));
   } catch (err) { /* the record's #rules still works */ }
+  try {
+    const ruleSets = (await callApi("GET", "/v1/rulesets")).ruleSets || [];
+    for (const rs of ruleSets) $("ruleSet").add(new Option(rs.id, rs.id, false, rs.language === LANG));
+  } catch (err) { /* the record's #rules or a lexicon still works */ }
+  for (const id of ["gcg", "lexicon"]) $(id).addEventListener("input", offerRuleSet);
   const game = new URLSearchParams(location.search).get("game");
   if (game) { $("gameId").value = game; follow(); } else $("gcg").focus();
   document.body.dataset.ready = "1";

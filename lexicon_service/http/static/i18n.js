@@ -13,7 +13,7 @@ const STRINGS = {
     prefix: "Prefix", form: "Form", headword: "Headword", tag: "Tag", rule: "Rule", origin: "Origin", guessedFrom: "guessed from {model}", fromOrigin: "from {origin}", tiles: "Tiles", noReadings: "No reading: the word is not in the lexicon.",
     found: "{n} words", truncated: "(cut at the limit)", length: "Length", play: "From the rack",
     lookupHelp: "Alt+W: word · Alt+S: search · Enter: run",
-    gcg: "GCG record", openFile: "Open a GCG file", replay: "Show the game", fromRules: "(no lexicon: the record's #rules)",
+    gcg: "GCG record", openFile: "Open a GCG file", replay: "Show the game", fromRules: "(no lexicon: the record's #rules)", ruleSet: "Rule set", end2x: "The player who went out scores twice the others' racks (PFS)",
     gamesHelp: "Ctrl+Enter: show · ←/→: step · Home/End: first/last move · S: save SVG · P: save PNG",
     liveGame: "Live game", gameId: "Game id", gameToken: "Game token (optional)", follow: "Follow",
     following: "Following game {id}", liveEnded: "The game's event stream has ended.",
@@ -37,7 +37,7 @@ const STRINGS = {
     prefix: "Začátek slova", form: "Tvar", headword: "Heslo", tag: "Značka", rule: "Pravidlo", origin: "Původ", guessedFrom: "odhadnuto podle {model}", fromOrigin: "z {origin}", tiles: "Kameny", noReadings: "Žádné čtení: slovo ve slovníku není.",
     found: "{n} slov", truncated: "(zkráceno na limit)", length: "Délka", play: "Ze stojanu",
     lookupHelp: "Alt+W: slovo · Alt+S: hledání · Enter: spustit",
-    gcg: "Záznam GCG", openFile: "Otevřít soubor GCG", replay: "Zobrazit partii", fromRules: "(bez slovníku: #rules záznamu)",
+    gcg: "Záznam GCG", openFile: "Otevřít soubor GCG", replay: "Zobrazit partii", fromRules: "(bez slovníku: #rules záznamu)", ruleSet: "Pravidla", end2x: "Kdo dohraje, získá dvojnásobek kamenů soupeřů (PFS)",
     gamesHelp: "Ctrl+Enter: zobrazit · ←/→: tahy · Home/End: první/poslední tah · S: uložit SVG · P: uložit PNG",
     liveGame: "Živá partie", gameId: "Číslo partie", gameToken: "Token partie (nepovinný)", follow: "Sledovat",
     following: "Sleduji partii {id}", liveEnded: "Přenos událostí partie skončil.",
@@ -61,7 +61,7 @@ const STRINGS = {
     prefix: "Początek słowa", form: "Forma", headword: "Hasło", tag: "Znacznik", rule: "Reguła", origin: "Pochodzenie", guessedFrom: "odgadnięte według {model}", fromOrigin: "z {origin}", tiles: "Płytki", noReadings: "Brak odczytów: słowa nie ma w słowniku.",
     found: "{n} słów", truncated: "(obcięte do limitu)", length: "Długość", play: "Ze stojaka",
     lookupHelp: "Alt+W: słowo · Alt+S: wyszukiwanie · Enter: uruchom",
-    gcg: "Zapis GCG", openFile: "Otwórz plik GCG", replay: "Pokaż partię", fromRules: "(bez słownika: #rules zapisu)",
+    gcg: "Zapis GCG", openFile: "Otwórz plik GCG", replay: "Pokaż partię", fromRules: "(bez słownika: #rules zapisu)", ruleSet: "Zasady", end2x: "Kończący dostaje podwójną wartość płytek przeciwników (PFS)",
     gamesHelp: "Ctrl+Enter: pokaż · ←/→: ruchy · Home/End: pierwszy/ostatni ruch · S: zapisz SVG · P: zapisz PNG",
     liveGame: "Gra na żywo", gameId: "Identyfikator gry", gameToken: "Token gry (opcjonalny)", follow: "Śledź",
     following: "Śledzę grę {id}", liveEnded: "Strumień zdarzeń gry się zakończył.",
@@ -134,8 +134,94 @@ function setupLanguageSwitch(onChange) {
   }
 })();
 
+// The server's error answers, by their code: a refusal's reason (the `lexicon-reason` header) when the
+// page knows it, else the status (gRPC code name, or the HTTP status of an answer without a JSON body).
+// English shows the server's own message; tests/test_i18n_errors.py keeps every code the server sends here.
+const ERROR_TEXTS = {
+  cs: {
+    CANCELLED: "požadavek byl zrušen", UNKNOWN: "neznámá chyba serveru", INVALID_ARGUMENT: "chybný údaj v požadavku",
+    DEADLINE_EXCEEDED: "server neodpověděl včas", NOT_FOUND: "nenalezeno (hra nebo slovník neexistuje)",
+    ALREADY_EXISTS: "už existuje", PERMISSION_DENIED: "tento token na to nemá právo",
+    RESOURCE_EXHAUSTED: "server je přetížen nebo požadavek přesahuje limit; zkuste to později",
+    FAILED_PRECONDITION: "hra to teď nedovoluje", ABORTED: "hra se mezitím změnila; zkuste to znovu",
+    OUT_OF_RANGE: "hodnota mimo rozsah", UNIMPLEMENTED: "server tuto funkci nemá", INTERNAL: "vnitřní chyba serveru",
+    UNAVAILABLE: "server nebo slovník je nedostupný; zkuste to později", DATA_LOSS: "záznam hry je poškozen",
+    UNAUTHENTICATED: "chybí platný token", 400: "chybný požadavek", 404: "nenalezeno", 413: "požadavek je příliš velký",
+    429: "příliš mnoho požadavků; zkuste to později", 500: "vnitřní chyba serveru", 503: "server je nedostupný",
+    BUSY: "hra se měnila příliš často; zkuste to znovu", NO_COMPUTER_PLAYERS: "tento server nemá počítačové hráče",
+    NO_MOVE_GRAPH: "slovník nemá graf tahů, bez něj počítač nehraje",
+    HINTS_NOT_ALLOWED: "hra byla založena bez nápověd", GAME_OVER: "hra skončila", NOT_YOUR_TURN: "nejste na tahu",
+    AWAITING_FINAL_PASS: "soupeř dohrál: potvrďte konec pasem, nebo napadněte tah",
+    CAN_MOVE: "pasovat smí jen hráč, který nemůže táhnout", CORRECTING: "v době na opravu jen tah nebo pas",
+    EXCHANGE_NOT_ALLOWED: "tato pravidla výměnu nemají", BAG_TOO_SMALL: "v sáčku je na výměnu málo kamenů",
+    CHALLENGES_VOID: "hra posuzuje každý tah hned: napadat nelze", NOTHING_TO_CHALLENGE: "není co napadnout",
+    OWN_PLAY: "vlastní tah napadnout nelze", NOTHING_TO_UNDO: "není co vrátit",
+    MALFORMED_PLAY: "tah nelze přečíst", UNKNOWN_LETTER: "písmeno, které hra nemá", OFF_BOARD: "tah mimo desku",
+    PLAY_MISMATCH: "tah nesouhlasí s deskou", SQUARE_OCCUPIED: "pole je obsazené",
+    INCOMPLETE_WORD: "slovo pokračuje za tahem: souřadnice musí být začátek slova", NO_TILES: "tah nepokládá žádný kámen",
+    NOT_IN_LINE: "kameny nejsou v jedné řadě", GAP: "mezi kameny je mezera",
+    BAD_BLANK_LETTER: "žolík jako písmeno, které pravidla nedovolují", TOO_MANY_TILES: "víc kamenů, než pojme stojan",
+    TOO_MANY_BLANKS: "víc žolíků, než hra má", TILE_COUNT_EXCEEDED: "víc kamenů jednoho druhu, než hra má",
+    TILE_NOT_IN_RACK: "kámen, který na stojanu není", TOO_FEW_TILES: "málo kamenů",
+    FIRST_PLAY_NOT_ON_CENTRE: "první tah musí vést přes střed", NOT_CONNECTED: "tah nenavazuje na kameny na desce",
+    WORD_TOO_SHORT: "slovo je příliš krátké", DUPLICATE_WORD: "slovo už ve hře je",
+    WORD_NOT_ADMISSIBLE: "slovo není ve slovníku",
+  },
+  pl: {
+    CANCELLED: "żądanie anulowano", UNKNOWN: "nieznany błąd serwera", INVALID_ARGUMENT: "błędna dana w żądaniu",
+    DEADLINE_EXCEEDED: "serwer nie odpowiedział na czas", NOT_FOUND: "nie znaleziono (nie ma takiej gry lub słownika)",
+    ALREADY_EXISTS: "już istnieje", PERMISSION_DENIED: "ten token nie ma do tego prawa",
+    RESOURCE_EXHAUSTED: "serwer jest przeciążony lub żądanie przekracza limit; spróbuj później",
+    FAILED_PRECONDITION: "gra teraz na to nie pozwala", ABORTED: "gra w międzyczasie się zmieniła; spróbuj ponownie",
+    OUT_OF_RANGE: "wartość poza zakresem", UNIMPLEMENTED: "serwer nie ma tej funkcji", INTERNAL: "wewnętrzny błąd serwera",
+    UNAVAILABLE: "serwer lub słownik jest niedostępny; spróbuj później", DATA_LOSS: "zapis gry jest uszkodzony",
+    UNAUTHENTICATED: "brak ważnego tokenu", 400: "błędne żądanie", 404: "nie znaleziono", 413: "żądanie jest za duże",
+    429: "za dużo żądań; spróbuj później", 500: "wewnętrzny błąd serwera", 503: "serwer jest niedostępny",
+    BUSY: "gra zmieniała się zbyt często; spróbuj ponownie", NO_COMPUTER_PLAYERS: "ten serwer nie ma graczy komputerowych",
+    NO_MOVE_GRAPH: "słownik nie ma grafu ruchów, bez niego komputer nie gra",
+    HINTS_NOT_ALLOWED: "gra została założona bez podpowiedzi", GAME_OVER: "gra się skończyła", NOT_YOUR_TURN: "to nie twój ruch",
+    AWAITING_FINAL_PASS: "przeciwnik skończył: zatwierdź koniec pasem albo sprawdź ruch",
+    CAN_MOVE: "pasować może tylko gracz, który nie może wykonać ruchu", CORRECTING: "w czasie na poprawkę tylko ruch lub pas",
+    EXCHANGE_NOT_ALLOWED: "te zasady nie mają wymiany", BAG_TOO_SMALL: "w worku jest za mało płytek na wymianę",
+    CHALLENGES_VOID: "gra ocenia każdy ruch od razu: nie można sprawdzać", NOTHING_TO_CHALLENGE: "nie ma czego sprawdzać",
+    OWN_PLAY: "nie można sprawdzać własnego ruchu", NOTHING_TO_UNDO: "nie ma czego cofnąć",
+    MALFORMED_PLAY: "nie można odczytać ruchu", UNKNOWN_LETTER: "litera, której gra nie ma", OFF_BOARD: "ruch poza planszą",
+    PLAY_MISMATCH: "ruch nie zgadza się z planszą", SQUARE_OCCUPIED: "pole jest zajęte",
+    INCOMPLETE_WORD: "słowo ciągnie się poza ruch: współrzędna musi być początkiem słowa", NO_TILES: "ruch nie kładzie żadnej płytki",
+    NOT_IN_LINE: "płytki nie są w jednej linii", GAP: "między płytkami jest przerwa",
+    BAD_BLANK_LETTER: "blank jako litera, na którą zasady nie pozwalają", TOO_MANY_TILES: "więcej płytek, niż mieści stojak",
+    TOO_MANY_BLANKS: "więcej blanków, niż ma gra", TILE_COUNT_EXCEEDED: "więcej płytek jednego rodzaju, niż ma gra",
+    TILE_NOT_IN_RACK: "płytka, której nie ma na stojaku", TOO_FEW_TILES: "za mało płytek",
+    FIRST_PLAY_NOT_ON_CENTRE: "pierwszy ruch musi przechodzić przez środek", NOT_CONNECTED: "ruch nie łączy się z płytkami na planszy",
+    WORD_TOO_SHORT: "słowo jest za krótkie", DUPLICATE_WORD: "słowo już jest w grze",
+    WORD_NOT_ADMISSIBLE: "słowa nie ma w słowniku",
+  },
+};
+
 class ApiError extends Error {
-  constructor(status, message, offline) { super(message); this.status = status; this.offline = !!offline; }
+  constructor(status, message, offline, reason) {
+    super(message);
+    this.status = status;
+    this.offline = !!offline;
+    this.reason = reason || "";
+  }
+}
+
+// An error answer's JSON ({"error": {...}}, or {} without one) as an ApiError: status, the server's message,
+// the reason code; `response`, when there is one, for its status and `lexicon-reason` header.
+function apiErrorOf(data, response) {
+  const e = (data && data.error) || {};
+  return new ApiError(e.status || (response && response.status), (e.status ? e.status + ": " : "") +
+                      (e.message || (response && response.statusText) || ""),
+                      false, response && response.headers.get("lexicon-reason"));
+}
+
+// What the page says about an error, in its language: the code's text where this language has one.
+function errorText(err) {
+  if (err.offline) return t("offline");
+  const texts = ERROR_TEXTS[LANG] || {};
+  const code = texts[err.reason] ? err.reason : err.status;
+  return t("error") + ": " + (texts[code] ? `${texts[code]} (${code})` : err.message);
 }
 
 async function callApi(method, path, body) {
@@ -149,10 +235,7 @@ async function callApi(method, path, body) {
     throw new ApiError("OFFLINE", t("offline"), true);
   }
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const e = data.error || {};
-    throw new ApiError(e.status || response.status, (e.status ? e.status + ": " : "") + (e.message || response.statusText));
-  }
+  if (!response.ok) throw apiErrorOf(data, response);
   return data;
 }
 

@@ -81,7 +81,7 @@ async function judge() {
     els.verdict.textContent = "";
     els.verdict.className = "verdict";
     els.status.className = "status error";
-    els.status.textContent = err.offline ? t("offline") : t("error") + ": " + err.message;
+    els.status.textContent = errorText(err);
   }
 }
 
@@ -114,7 +114,7 @@ function relabel() {
     lexicons = await loadLexicons(els.lexicon, remembered);
   } catch (err) {
     els.status.className = "status error";
-    els.status.textContent = err.offline ? t("offline") : t("error") + ": " + err.message;
+    els.status.textContent = errorText(err);
     return;
   }
   if (!lexicons.length) { els.status.textContent = t("noLexicons"); return; }

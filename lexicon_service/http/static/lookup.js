@@ -6,7 +6,7 @@ const lexicon = () => lexicons.find(l => l.name === $("lexicon").value) || { nam
 
 function fail(where, err) {
   where.className = "status error";
-  where.textContent = err.offline ? t("offline") : t("error") + ": " + err.message;
+  where.textContent = errorText(err);
 }
 
 function cell(row, text, tag) {
