@@ -129,8 +129,8 @@ def test_check_words_json_equals_the_servicer_answer(grpc_server):
     for words in (["kot", "zółw", "kotx", "k", "żółw", "Kot", "x" * 20], ["kot", "psy"], ["zółw", "kotq"]):
         full = servicer.CheckWords(lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=words),
                                    api.ServicerContext())
-        got = api.check_words_json(servicer.CheckWords, lexicon_pb2.CheckWordsRequest(
-            lexicon="pl-scrabble", words=words), api.ServicerContext())
+        got = api.check_words_json(servicer.registry, servicer.limits, lexicon_pb2.CheckWordsRequest(
+            lexicon="pl-scrabble", words=words), None)
         assert got == as_json(full), words
         assert json.loads(api.dumps(got)) == got
 

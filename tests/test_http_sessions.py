@@ -199,10 +199,17 @@ def test_event_streams_are_bounded_and_end_when_clients_leave(http, servers):
         for client in clients[:3]:
             s = client.stream("GET", f"/v1/games/{gid}/events")
             streams.append((s, s.__enter__()))
-        for _, response in streams:
-            assert read_events(response.iter_lines(), 1)[0][0][2]["kind"] == "created"
-        r = clients[3].get(f"/v1/games/{gid}/events")
-        assert (r.status_code, r.json()["error"]["status"]) == (429, "RESOURCE_EXHAUSTED")
+        # each line iterator is kept while its stream should stay open: httpx closes the connection when
+        # an abandoned iterator is dropped, and the server then ends that stream (the 4th was let in)
+        lines = [response.iter_lines() for _, response in streams]
+        for stream_lines in lines:
+            assert read_events(stream_lines, 1)[0][0][2]["kind"] == "created"
+        time.sleep(0.6)  # past a heartbeat and a poll: streams whose clients had gone would have ended
+        # streamed: were a 4th stream let in, its status fails the test instead of an endless read
+        with clients[3].stream("GET", f"/v1/games/{gid}/events") as r:
+            assert r.status_code == 429
+            r.read()
+            assert r.json()["error"]["status"] == "RESOURCE_EXHAUSTED"
         for s, _ in streams:
             s.__exit__(None, None, None)
         deadline = time.monotonic() + 5  # noticed at the next heartbeat, the thread ends within a poll

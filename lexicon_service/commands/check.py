@@ -5,8 +5,8 @@
     kotx	invalid
 
 One line out per non-empty line in: ``word<TAB>valid`` or ``word<TAB>invalid``. Words are typed in
-any case; they are spelled into tiles of the lexicon's rule set (a letter outside its tiles makes
-the word invalid). Input is UTF-8 (a byte-order mark is ignored; other bytes are an error naming the
+any case; they are spelled into tiles of the lexicon's rule set and judged as the server's CheckWords
+judges them (app/words.py: a letter outside its tiles, or a length no board holds, makes the word invalid). Input is UTF-8 (a byte-order mark is ignored; other bytes are an error naming the
 line). Exit status 0 when every word is valid, 1 when any is invalid, 2 on an error (as `client check`).
 """
 
@@ -87,13 +87,14 @@ def verdict_line(word: str, valid: bool) -> str:
 
 
 def run(args) -> int:
+    from lexicon_service.app.words import VALID, WordChecker
+
     lex = open_lexicon(args.lexicon, args.lexicons)
     out = sys.stdout
     bad = 0
-    contains = lex.is_admissible
+    check = WordChecker(lex).check  # the server's rules: letters, lengths, the lexicon
     for word in input_words(args.words):
-        key = key_of(lex, word)
-        ok = key is not None and contains(key)
+        ok = check(word)[0] == VALID
         bad += not ok
         out.write(verdict_line(word, ok))
     out.flush()

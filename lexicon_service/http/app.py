@@ -68,6 +68,21 @@ def _answer(method, message, ctx) -> dict:
     return api.to_json_dict(method(message, ctx))
 
 
+# Servicers whose every method `Name(request, context)` is the gRPC face of a plain method
+# `name(request, deadline)` (errors.grpc_method): their routes call the plain one. Any other servicer given
+# to create_app (the sessions', a test's) is called as gRPC calls it, with a ServicerContext.
+PLAIN_SERVICERS = (LexiconServicer, GameServicer)
+
+
+def plain_name(rpc: str) -> str:
+    """CheckWords -> check_words."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", rpc).lower()
+
+
+def _plain_answer(method, message, deadline) -> dict:
+    return api.to_json_dict(method(message, deadline))
+
+
 def _trailing(ctx) -> dict | None:
     """A servicer's trailing metadata, as response headers."""
     if ctx is None or not ctx.trailing:
@@ -162,15 +177,23 @@ class _Api:
         if problem is not None:
             raise api.ApiError(api.grpc.StatusCode.UNAUTHENTICATED, problem)
 
-    async def call(self, route: api.ApiRoute, method, message, ctx: api.ServicerContext) -> dict:
-        """The servicer's answer as its proto3 JSON dict, computed in a thread of the route's pool."""
+    async def call(self, route: api.ApiRoute, method, message, deadline: float | None,
+                   ctx: api.ServicerContext | None) -> dict:
+        """The servicer's answer as its proto3 JSON dict, computed in a thread of the route's pool. A word or
+        play route calls the servicer's plain method with the request's deadline (no servicer context)."""
         limiter = self.fast_limiter if route.fast else self.limiter
-        if route.rpc == "CheckWords":
-            return await anyio.to_thread.run_sync(api.check_words_json, method, message, ctx, limiter=limiter)
+        if ctx is None and route.rpc == "CheckWords":
+            lexicons = self.servicers["lexicon"]
+            return await anyio.to_thread.run_sync(api.check_words_json, lexicons.registry, lexicons.limits, message,
+                                                  deadline, limiter=limiter)
+        if ctx is None:
+            return await anyio.to_thread.run_sync(_plain_answer, method, message, deadline, limiter=limiter)
         return await anyio.to_thread.run_sync(_answer, method, message, ctx, limiter=limiter)
 
     def handler(self, route: api.ApiRoute):
-        method = getattr(self.servicers[route.service], route.rpc)
+        servicer = self.servicers[route.service]
+        plain = isinstance(servicer, PLAIN_SERVICERS)
+        method = getattr(servicer, plain_name(route.rpc) if plain else route.rpc)
         fields = api.path_fields(route.path)
 
         async def handle(request: Request) -> Response:
@@ -183,7 +206,9 @@ class _Api:
             ctx = None
             try:
                 self.authorise(request)
-                ctx = api.ServicerContext(_deadline(request), request.headers.items())
+                deadline = _deadline(request)
+                if not plain:  # a session call reads the headers, sets trailers
+                    ctx = api.ServicerContext(deadline, request.headers.items())
                 if route.body:
                     data = await read_json_body(request, self.limits.max_message_bytes)
                 elif route.query:
@@ -192,7 +217,7 @@ class _Api:
                     data = {}
                 api.bind_path(data, route.request, {f: request.path_params[f] for f in fields})
                 message = api.to_message(data, route.request, "query" if route.query else "body")
-                answer = await self.call(route, method, message, ctx)
+                answer = await self.call(route, method, message, deadline, ctx)
                 return Response(api.dumps(answer), media_type=JSON, headers=_trailing(ctx))
             except api.ApiError as exc:
                 return api.error_response(exc, _trailing(ctx))
@@ -318,7 +343,7 @@ class _Api:
             data = await read_json_body(request, self.limits.max_message_bytes)
             message = api.to_message(data, game_pb2.ReplayGameRequest)
             game = self.servicers["game"]
-            answer = await anyio.to_thread.run_sync(view_game, game, message, api.ServicerContext(deadline),
+            answer = await anyio.to_thread.run_sync(view_game, game.registry, game.limits, message, deadline,
                                                     limiter=self.limiter)
             return Response(api.dumps(answer), media_type=JSON)
         except api.ApiError as exc:

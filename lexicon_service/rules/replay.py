@@ -41,7 +41,7 @@ from lexicon_service.rules.gcg import (
     GcgEvent,
     GcgGame,
 )
-from lexicon_service.rules.moves import validate_move
+from lexicon_service.rules.moves import MoveResult, validate_move
 from lexicon_service.rules.reasons import Reason
 from lexicon_service.rules.ruleset import RuleSet
 from lexicon_service.tiles import UnknownLetterError
@@ -57,6 +57,7 @@ class ReplayLine:
     problems: list[str] = field(default_factory=list)  # disagreements: make the replay fail
     notes: list[str] = field(default_factory=list)  # information only
     bag_before: int | None = None
+    move: MoveResult | None = None  # a play's result as the rules scored it (None: not placed)
 
     @property
     def ok(self) -> bool:
@@ -184,6 +185,7 @@ class _Checker:
                 line.problems.append(f"illegal play: {Reason.TILE_NOT_IN_RACK.value}: "
                                      f"{self.rule_set.tile_set.rack_text(missing)} not on the rack {event.rack}")
         line.words = result.words
+        line.move = result
         self.flow.play(p, result.placements, result.score, move=result)
         if self.judge is not None:
             refused = [w for w, k in zip(result.words, result.word_keys) if not self.judge.is_admissible(k)]

@@ -1,4 +1,4 @@
-"""The one place where domain errors become gRPC status codes.
+"""The one place where domain errors become gRPC status codes (and so HTTP codes: HTTP_STATUS).
 
 Servicers never call `context.abort` themselves: they raise, and `@rpc` maps the exception:
 
@@ -14,6 +14,9 @@ Servicers never call `context.abort` themselves: they raise, and `@rpc` maps the
 | `NotReadyError`                             | UNAVAILABLE        | lexicons still loading       |
 | `LexiconError` (corrupt data at run time)   | INTERNAL           | logged                       |
 | anything else                               | INTERNAL           | "internal error", logged     |
+
+The JSON API answers each status with the HTTP code google/rpc/code.proto gives it (HTTP_STATUS: 400
+for INVALID_ARGUMENT and FAILED_PRECONDITION, 404 NOT_FOUND, 504 DEADLINE_EXCEEDED...).
 
 Every INVALID_ARGUMENT from a `FieldError` also carries a `google.rpc.Status` (trailing metadata
 `grpc-status-details-bin`) with a `google.rpc.BadRequest` detail: one field violation naming the field
@@ -251,6 +254,28 @@ def _status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.INTERNAL, "internal error"
 
 
+# google/rpc/code.proto: the HTTP mapping of each canonical code.
+HTTP_STATUS = {
+    grpc.StatusCode.OK: 200,
+    grpc.StatusCode.CANCELLED: 499,
+    grpc.StatusCode.UNKNOWN: 500,
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.ALREADY_EXISTS: 409,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
+    grpc.StatusCode.UNAUTHENTICATED: 401,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.FAILED_PRECONDITION: 400,
+    grpc.StatusCode.ABORTED: 409,
+    grpc.StatusCode.OUT_OF_RANGE: 400,
+    grpc.StatusCode.UNIMPLEMENTED: 501,
+    grpc.StatusCode.INTERNAL: 500,
+    grpc.StatusCode.UNAVAILABLE: 503,
+    grpc.StatusCode.DATA_LOSS: 500,
+}
+
+
 def field_status(exc: FieldError) -> grpc.Status:
     """INVALID_ARGUMENT with its google.rpc details: a BadRequest naming the field."""
     code, message = status_of(exc)
@@ -275,3 +300,18 @@ def rpc(method):
             context.abort(code, message)
 
     return wrapper
+
+
+def grpc_method(plain):
+    """The gRPC method of a servicer's plain method `plain(self, request, deadline, context)`: called with
+    the call's deadline (a time.monotonic() value, None for none) and its context, every exception mapped
+    by `rpc`. The JSON API calls the plain method with the HTTP request's deadline and no context."""
+
+    def method(self, request, context):
+        remaining = context.time_remaining()
+        deadline = None if remaining is None else time.monotonic() + remaining
+        return plain(self, request, deadline, context)
+
+    method.__name__ = method.__qualname__ = "".join(part.title() for part in plain.__name__.split("_"))
+    method.__doc__ = plain.__doc__
+    return rpc(method)

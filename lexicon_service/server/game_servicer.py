@@ -12,19 +12,17 @@ tables below, built from the rules engine's own names, so a code without an enum
 from __future__ import annotations
 
 import re
-import time
 
+from lexicon_service.app import plays
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
-from lexicon_service.rules import (Board, Reason, SetupError, apply_setup, list_rule_sets, load_rule_set,
-                                   square_name, validate_move)
+from lexicon_service.rules import Reason, list_rule_sets, load_rule_set, square_name
 from lexicon_service.rules import gcg
-from lexicon_service.rules.gcg import GcgEvent, GcgGame, GcgPlayer, format_gcg, parse_gcg
+from lexicon_service.rules.gcg import GcgEvent, GcgGame, GcgPlayer, format_gcg
 from lexicon_service.rules.moves import premium_name
 from lexicon_service.rules.replay import replay
 from lexicon_service.tiles import BLANK, UnknownLetterError
-from lexicon_service.server.errors import DeadlineError, FieldError, LimitError, field, require, rpc
-from lexicon_service.server.limits import Limits, deadline_of
-from lexicon_service.server.registry import resolve_rule_set
+from lexicon_service.server.errors import FieldError, LimitError, field, grpc_method, require
+from lexicon_service.server.limits import Limits, check_deadline
 
 # Reason (rules/reasons.py) -> MoveReason: every code has the enum value of its name.
 MOVE_REASONS = {reason: game_pb2.MoveReason.Value(f"MOVE_REASON_{reason.name}") for reason in Reason}
@@ -51,28 +49,9 @@ def _enum_value(enum, prefix: str, choice: str) -> int:
     return enum.Value(f"{prefix}_{choice.upper().replace('-', '_')}")
 
 
-# AnalyseGame: the whole analysis may take this many times ServerLimits.max_generate_seconds (5 s by default;
-# the 50 turns of a real Polish game take 0.12 s).
-ANALYSIS_GENERATIONS = 5
-
 # GeneratedMove.kind (lexicon_service/movegen) -> GeneratedMoveKind.
 MOVE_KINDS = {kind: game_pb2.GeneratedMoveKind.Value(f"GENERATED_MOVE_KIND_{kind.upper()}")
               for kind in ("play", "exchange", "pass")}
-
-
-# Every line separator str.splitlines knows ("\r\n" is one); the GCG reader splits on fewer of them.
-_LINE_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-
-
-def count_lines(text: str) -> int:
-    """Lines of `text` as len(text.splitlines()) counts them (a separator ends a line: a last line with a
-    newline is not followed by an empty one), without building the lines."""
-    breaks = 0
-    last_end = 0
-    for match in _LINE_BREAKS.finditer(text):
-        breaks += 1
-        last_end = match.end()
-    return breaks + (last_end < len(text))
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -81,243 +60,60 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         self.limits = limits or Limits()
 
     # --- request parsing (each failure names its field) -----------------------------------------
-    def _context(self, snapshot, request, *, need_lexicon: bool):
+    @staticmethod
+    def _context(snapshot, request, *, need_lexicon: bool):
         """(rule_set, lexicon or None) of a request; checks that they agree."""
-        lexicon = None
-        if request.lexicon:
-            lexicon = snapshot.lexicon(request.lexicon)
-        elif need_lexicon:
-            raise FieldError("lexicon", "required")
-        if lexicon is not None:
-            rule_set = lexicon.rule_set
-            if request.rule_set and request.rule_set != rule_set.id:
-                raise FieldError("rule_set", f"lexicon {request.lexicon!r} is for rule set {rule_set.id!r}, "
-                                             f"not {request.rule_set!r}")
-            return rule_set, lexicon
-        if not request.rule_set:
-            raise FieldError("lexicon", "a lexicon or a rule_set is required")
-        return resolve_rule_set(snapshot, request.rule_set), None
-
-    def _board(self, rule_set, rows):
-        if not rows:
-            return Board.empty(rule_set)
-        if len(rows) > self.limits.max_board_rows:
-            raise LimitError("board", f"{len(rows)} rows; a board has at most {self.limits.max_board_rows}")
-        for i, row in enumerate(rows):
-            if len(row) > 8 * self.limits.max_board_rows:
-                raise LimitError(f"board[{i}]", f"{len(row)} characters; too long for a board row")
-        with field("board"):
-            return Board.from_rows(rule_set, list(rows))
-
-    def _rack(self, rule_set, rack: str) -> str:
-        if len(rack) > 4 * max(rule_set.rack_size, 8):
-            raise LimitError("rack", f"{len(rack)} characters; too long for a rack")
-        if rack:
-            with field("rack"):
-                tiles = rule_set.tile_set.spell_rack(rack)
-            if len(tiles) > rule_set.rack_size:
-                raise FieldError("rack", f"{len(tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
-        return rack
-
-    def _setup(self, rule_set, board, plays) -> None:
-        """Put the request's setup plays on `board` (words not judged); each failure names its play."""
-        if len(plays) > rule_set.rows * rule_set.columns:
-            raise LimitError("setup", f"{len(plays)} plays; more than the board has squares")
-        for i, play in enumerate(plays):
-            require(bool(play.position), f"setup[{i}].position", "required (e.g. '8D' across, 'D8' down)")
-            require(bool(play.word), f"setup[{i}].word", "required")
-            if len(play.word) > 8 * max(rule_set.rows, rule_set.columns):
-                raise LimitError(f"setup[{i}].word", f"{len(play.word)} characters; longer than the board")
-        try:
-            apply_setup(rule_set, board, [(play.position, play.word) for play in plays])
-        except SetupError as exc:
-            raise FieldError(f"setup[{exc.index}]", str(exc)) from None
-
-    def _play(self, rule_set, play):
-        require(bool(play.position), "play.position", "required (e.g. '8D' across, 'D8' down)")
-        require(bool(play.word), "play.word", "required")
-        if len(play.word) > 8 * max(rule_set.rows, rule_set.columns):
-            raise LimitError("play.word", f"{len(play.word)} characters; longer than the board")
-        # What the play says is judged (valid: false with its reason code), as in ReplayGame and the CLI.
-        return (play.position, play.word)
+        return plays.game_context(snapshot, request.lexicon, request.rule_set, need_lexicon=need_lexicon)
 
     # --- answers ---------------------------------------------------------------------------------
-    @staticmethod
-    def _move_response(response_type, result, rule_set, lexicon_name: str, board, rack: str):
-        invalid = list(result.invalid_words or ())
-        invalid_set = set(invalid)
-        words = []
-        breakdown = result.breakdown
-        bingo_bonus = 0
-        if breakdown is not None:
-            bingo_bonus = breakdown.bingo_bonus
-            for i, w in enumerate(breakdown.words):
-                tiles = [game_pb2.TileScore(letter=t.letter, points=t.points, premium=t.premium or "",
-                                            blank=t.is_blank, new=t.is_new) for t in w.tiles]
-                words.append(game_pb2.WordScore(
-                    word=w.text, main=i == 0, valid=w.text not in invalid_set, tiles=tiles,
-                    letter_sum=w.letter_sum, multiplier=w.word_multiplier, subtotal=w.subtotal,
-                ))
-        response = response_type(
-            valid=result.valid, reason=result.reason.value, message=result.message or "",
-            invalid_words=invalid, words=words, bingo=result.bingo, bingo_bonus=bingo_bonus,
-            total=result.score or 0, rule_set=rule_set.id, lexicon=lexicon_name,
-            reason_code=MOVE_REASONS[result.reason],
-        )
-        if result.score is not None:  # placed: the board after it, and the rack it leaves
-            after = board.copy()
-            after.apply(result)
-            response.board.extend(after.to_rows())
-            if rack:
-                leave = list(rule_set.tile_set.spell_rack(rack))
-                try:
-                    for tile in result.tiles_used:
-                        leave.remove(tile)
-                except ValueError:
-                    pass  # TILE_NOT_IN_RACK: no leave
-                else:
-                    response.rack_leave = rule_set.tile_set.rack_text(leave)
-        return response
-
-    def _move(self, request, context, response_type, *, judge_words: bool):
-        deadline_of(context)
+    def _move(self, request, deadline, response_type, *, judge_words: bool):
+        check_deadline(deadline)
         with self.registry.acquire() as snapshot:
-            rule_set, lexicon = self._context(snapshot, request, need_lexicon=judge_words)
-            board = self._board(rule_set, request.board)
-            rack = self._rack(rule_set, request.rack)
-            play = self._play(rule_set, request.play)
-            judge = lexicon if judge_words else None
-            result = validate_move(rule_set, board, rack or None, play, judge=judge)
-            return self._move_response(response_type, result, rule_set, request.lexicon, board, rack)
+            move = plays.judge_move(snapshot, self.limits, request.lexicon, request.rule_set, request.board,
+                                    request.rack, request.play.position, request.play.word, judge_words=judge_words)
+        return move_response(response_type, move, request.lexicon)
 
-    @rpc
-    def ValidateMove(self, request, context):
-        return self._move(request, context, game_pb2.ValidateMoveResponse, judge_words=True)
+    def validate_move(self, request, deadline: float | None = None, context=None):
+        return self._move(request, deadline, game_pb2.ValidateMoveResponse, judge_words=True)
 
-    @rpc
-    def ScoreMove(self, request, context):
-        return self._move(request, context, game_pb2.ScoreMoveResponse, judge_words=False)
+    def score_move(self, request, deadline: float | None = None, context=None):
+        return self._move(request, deadline, game_pb2.ScoreMoveResponse, judge_words=False)
 
-    @rpc
-    def GenerateMoves(self, request, context):
-        from lexicon_service.movegen import generate_moves
-
-        limits = self.limits
-        if not 0 <= request.limit <= limits.max_results:
-            raise LimitError("limit", f"{request.limit} moves; 0 (the server's maximum) to {limits.max_results}")
-        limit = request.limit or limits.max_results
-        for name in ("must_use", "must_contain", "sort"):
-            value = getattr(request, name)
-            if len(value) > limits.max_word_chars:
-                raise LimitError(name, f"{len(value)} characters; at most {limits.max_word_chars}")
-        # The call's deadline, and the server's own bound on one generation: a worker is never held longer.
-        call_deadline = deadline_of(context)
-        deadline = time.monotonic() + limits.max_generate_seconds
-        if call_deadline is not None:
-            deadline = min(deadline, call_deadline)
+    def generate_moves(self, request, deadline: float | None = None, context=None):
+        filters = plays.MoveFilters(
+            limit=request.limit, sort=request.sort, min_length=request.min_length, must_use=request.must_use,
+            must_contain=request.must_contain, bag_count=request.bag_count if request.HasField("bag_count") else None,
+            plays_only=request.plays_only)
+        check_deadline(deadline)
+        call_deadline = deadline
         with self.registry.acquire() as snapshot:
-            rule_set, lexicon = self._context(snapshot, request, need_lexicon=True)
-            board = self._board(rule_set, request.board)
-            self._setup(rule_set, board, request.setup)
-            require(bool(request.rack), "rack", "required (e.g. 'KOTABC?')")
-            rack = self._rack(rule_set, request.rack)
-            # The generator checks the rest (the blanks and letters the set has, the filters) and names the
-            # field of what it refuses (MoveGenerationError, mapped in errors.py).
-            try:
-                moves = generate_moves(
-                    rule_set, board, rack, lexicon, limit=limit + 1, sort=request.sort or "score",
-                    min_length=request.min_length or None, must_use=request.must_use or None,
-                    must_contain=request.must_contain or None,
-                    bag_count=request.bag_count if request.HasField("bag_count") else None,
-                    include_exchanges=not request.plays_only, include_pass=not request.plays_only,
-                    deadline=deadline)
-            except TimeoutError:  # the generator's own check of `deadline`
-                if call_deadline is not None and deadline == call_deadline:
-                    raise DeadlineError("move generation") from None
-                raise DeadlineError(f"move generation (at most {limits.max_generate_seconds:g} s on this server)") \
-                    from None
+            generated = plays.generate(snapshot, self.limits, request.lexicon, request.rule_set, request.board,
+                                       [(play.position, play.word) for play in request.setup], request.rack,
+                                       filters, call_deadline)
         return game_pb2.GenerateMovesResponse(
-            moves=[generated_move(m) for m in moves[:limit]],
-            truncated=len(moves) > limit, rule_set=rule_set.id, lexicon=request.lexicon)
+            moves=[generated_move(m) for m in generated.moves], truncated=generated.truncated,
+            rule_set=generated.rule_set.id, lexicon=request.lexicon)
 
-    def _record(self, gcg: str) -> tuple[GcgGame, str]:
-        """The request's GCG record (bounded by the server's limits) and the rule set its #rules names."""
-        if len(gcg) > self.limits.max_gcg_chars:
-            raise LimitError("gcg", f"{len(gcg)} characters; at most {self.limits.max_gcg_chars}")
-        require(bool(gcg.strip()), "gcg", "empty record")
-        n_lines = count_lines(gcg)
-        if n_lines > self.limits.max_gcg_lines:
-            raise LimitError("gcg", f"{n_lines} lines; at most {self.limits.max_gcg_lines}")
-        with field("gcg"):
-            game = parse_gcg(gcg, "<request>")
-        recorded_rules = next((args.strip().split()[0] for keyword, args in game.pragmas
-                               if keyword == "rules" and args.strip()), "")
-        return game, recorded_rules
-
-    @rpc
-    def ReplayGame(self, request, context):
-        deadline_of(context)
-        game, recorded_rules = self._record(request.gcg)
+    def replay_game(self, request, deadline: float | None = None, context=None):
+        check_deadline(deadline)
         with self.registry.acquire() as snapshot:
-            if request.lexicon or request.rule_set:
-                rule_set, lexicon = self._context(snapshot, request, need_lexicon=False)
-            elif recorded_rules:
-                rule_set, lexicon = resolve_rule_set(snapshot, recorded_rules), None
-            else:
-                raise FieldError("lexicon", "a lexicon or a rule_set is required (the record has no #rules)")
-            if recorded_rules and recorded_rules != rule_set.id:
-                raise FieldError("gcg", f"the record is for rule set {recorded_rules!r}, not {rule_set.id!r}")
-            report = replay(rule_set, game, judge=lexicon, out_bonus="twice-others-racks" if request.end_2x else None)
-        lines = []
-        for line in report.lines:
-            event = line.event
-            lines.append(game_pb2.ReplayLine(
-                line=event.line, text=event.text, player=event.player, kind=event.kind,
-                position=event.position or "", word=event.word or "", ok=line.ok,
-                has_score=line.expected_score is not None, score=line.expected_score or 0,
-                recorded_score=event.score, recorded_total=event.cumulative, expected_total=line.expected_total,
-                words=list(line.words), problems=list(line.problems), notes=list(line.notes),
-                event_type=event_type(event),
-            ))
-        finals = [game_pb2.PlayerScore(player=player.nick, recorded=recorded, computed=computed)
-                  for player, recorded, computed in zip(game.players, report.totals, report.expected_totals)]
-        return game_pb2.ReplayGameResponse(ok=report.ok, lines=lines, final_scores=finals, notes=list(report.notes),
-                                           rule_set=rule_set.id, lexicon=request.lexicon,
-                                           final_board=report.board.to_rows(), bag_count=report.bag,
-                                           final_racks=_final_racks(game, report))
+            replayed = plays.replay_record(snapshot, self.limits, request.lexicon, request.rule_set, request.gcg,
+                                           end_2x=request.end_2x)
+        return replay_response(replayed, request.lexicon)
 
-    @rpc
-    def AnalyseGame(self, request, context):
-        from lexicon_service.movegen.analysis import analyse_game, annotate
+    def analyse_game(self, request, deadline: float | None = None, context=None):
+        from lexicon_service.movegen.analysis import annotate
 
-        call_deadline = deadline_of(context)
-        game, recorded_rules = self._record(request.gcg)
-        # A record may hold up to max_gcg_lines turns: the whole analysis gets a few generations' time.
-        budget = ANALYSIS_GENERATIONS * self.limits.max_generate_seconds
-        deadline = time.monotonic() + budget
-        if call_deadline is not None:
-            deadline = min(deadline, call_deadline)
+        check_deadline(deadline)
+        call_deadline = deadline
         with self.registry.acquire() as snapshot:
-            rule_set, lexicon = self._context(snapshot, request, need_lexicon=True)
-            if recorded_rules and recorded_rules != rule_set.id:
-                raise FieldError("gcg", f"the record is for rule set {recorded_rules!r}, not {rule_set.id!r}")
-            try:
-                turns = analyse_game(rule_set, game, lexicon, deadline=deadline,
-                                     turn_seconds=self.limits.max_generate_seconds)
-            except TimeoutError:  # the generator's own check of the deadlines
-                if call_deadline is not None and deadline == call_deadline:
-                    raise DeadlineError("game analysis") from None
-                raise DeadlineError(f"game analysis (at most {budget:g} s on this server, "
-                                    f"{self.limits.max_generate_seconds:g} s a turn)") from None
+            replayed, turns = plays.analyse_record(snapshot, self.limits, request.lexicon, request.rule_set,
+                                                   request.gcg, call_deadline)
         return game_pb2.AnalyseGameResponse(
-            turns=[game_pb2.TurnAnalysis(
-                turn=t.turn, line=t.line, player=t.player, rack=t.rack or "", played=t.played,
-                played_score=t.played_score, withdrawn=t.withdrawn, best=t.best or "", best_score=t.best_score,
-                given_away=t.given_away, best_words=t.best_words, note=t.note) for t in turns],
-            annotated_gcg=format_gcg(annotate(game, turns)), rule_set=rule_set.id, lexicon=request.lexicon)
+            turns=[turn_analysis(t) for t in turns], annotated_gcg=format_gcg(annotate(replayed.game, turns)),
+            rule_set=replayed.rule_set.id, lexicon=request.lexicon)
 
-    @rpc
-    def ListRuleSets(self, request, context):
+    def list_rule_sets(self, request, deadline: float | None = None, context=None):
         with self.registry.acquire() as snapshot:
             by_rule_set: dict[str, list[str]] = {}
             for name in snapshot.names():
@@ -330,13 +126,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                  for rid in sorted(rule_sets)]
         return game_pb2.ListRuleSetsResponse(rule_sets=infos)
 
-    @rpc
-    def ExportGcg(self, request, context):
+    def export_gcg(self, request, deadline: float | None = None, context=None):
         n_players = len(request.players)
         require(n_players > 0, "players", "at least one player is required")
         if len(request.moves) > self.limits.max_gcg_lines:
             raise LimitError("moves", f"{len(request.moves)} moves; at most {self.limits.max_gcg_lines}")
-        deadline_of(context)
+        check_deadline(deadline)
         with self.registry.acquire() as snapshot:
             rule_set, lexicon = self._context(snapshot, request, need_lexicon=False)
             lo, hi = rule_set.game.players
@@ -368,6 +163,80 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
                   for p, total in zip(game.players, totals)]
         return game_pb2.ExportGcgResponse(gcg=format_gcg(game), scores=[e.score for e in game.events],
                                           final_scores=finals)
+
+    # the gRPC methods: the plain methods above, with the call's deadline
+    ValidateMove = grpc_method(validate_move)
+    ScoreMove = grpc_method(score_move)
+    GenerateMoves = grpc_method(generate_moves)
+    ReplayGame = grpc_method(replay_game)
+    AnalyseGame = grpc_method(analyse_game)
+    ListRuleSets = grpc_method(list_rule_sets)
+    ExportGcg = grpc_method(export_gcg)
+
+
+def replay_response(replayed, lexicon_name: str) -> game_pb2.ReplayGameResponse:
+    """A replayed record (app.plays.Replayed) as ReplayGame answers it."""
+    game, report = replayed.game, replayed.report
+    lines = []
+    for line in report.lines:
+        event = line.event
+        lines.append(game_pb2.ReplayLine(
+            line=event.line, text=event.text, player=event.player, kind=event.kind,
+            position=event.position or "", word=event.word or "", ok=line.ok,
+            has_score=line.expected_score is not None, score=line.expected_score or 0,
+            recorded_score=event.score, recorded_total=event.cumulative, expected_total=line.expected_total,
+            words=list(line.words), problems=list(line.problems), notes=list(line.notes),
+            event_type=event_type(event),
+        ))
+    finals = [game_pb2.PlayerScore(player=player.nick, recorded=recorded, computed=computed)
+              for player, recorded, computed in zip(game.players, report.totals, report.expected_totals)]
+    return game_pb2.ReplayGameResponse(ok=report.ok, lines=lines, final_scores=finals, notes=list(report.notes),
+                                       rule_set=replayed.rule_set.id, lexicon=lexicon_name,
+                                       final_board=report.board.to_rows(), bag_count=report.bag,
+                                       final_racks=_final_racks(game, report))
+
+
+def turn_analysis(t) -> game_pb2.TurnAnalysis:
+    """A movegen.analysis.TurnAnalysis as AnalyseGame answers it."""
+    return game_pb2.TurnAnalysis(
+        turn=t.turn, line=t.line, player=t.player, rack=t.rack or "", played=t.played,
+        played_score=t.played_score, withdrawn=t.withdrawn, best=t.best or "", best_score=t.best_score,
+        given_away=t.given_away, best_words=t.best_words, note=t.note)
+
+
+def move_response(response_type, move, lexicon_name: str):
+    """A judged play (app.plays.JudgedMove) as ValidateMove or ScoreMove (`response_type`) answers it."""
+    result = move.result
+    invalid = list(result.invalid_words or ())
+    invalid_set = set(invalid)
+    words = []
+    breakdown = result.breakdown
+    bingo_bonus = 0
+    if breakdown is not None:
+        bingo_bonus = breakdown.bingo_bonus
+        for i, w in enumerate(breakdown.words):
+            tiles = [game_pb2.TileScore(letter=t.letter, points=t.points, premium=t.premium or "",
+                                        blank=t.is_blank, new=t.is_new) for t in w.tiles]
+            words.append(game_pb2.WordScore(
+                word=w.text, main=i == 0, valid=w.text not in invalid_set, tiles=tiles,
+                letter_sum=w.letter_sum, multiplier=w.word_multiplier, subtotal=w.subtotal,
+            ))
+    response = response_type(
+        valid=result.valid, reason=result.reason.value, message=result.message or "",
+        invalid_words=invalid, words=words, bingo=result.bingo, bingo_bonus=bingo_bonus,
+        total=result.score or 0, rule_set=move.rule_set.id, lexicon=lexicon_name,
+        reason_code=MOVE_REASONS[result.reason],
+    )
+    if move.board_after is not None:  # placed: the board after it, and the rack it leaves
+        response.board.extend(move.board_after.to_rows())
+    if move.leave is not None:
+        response.rack_leave = move.leave
+    return response
+
+
+def score_response(result, rule_set, board_after) -> game_pb2.ScoreMoveResponse:
+    """A placed play's MoveResult as ScoreMove answers it (no lexicon, no rack), given the board after it."""
+    return move_response(game_pb2.ScoreMoveResponse, plays.JudgedMove(rule_set, result, board_after), "")
 
 
 def generated_move(move) -> game_pb2.GeneratedMove:
