@@ -69,7 +69,7 @@ clients-go: $(BUF)
 	$(BUF) generate --template clients/buf.gen.go.yaml
 
 # --- default lexicons (built only when missing or when their sources change) ---
-# The first build takes minutes (README, Quick start: measured time and memory).
+# The first build takes minutes (docs/build.md: measured time and memory).
 lexicons: $(LEXICONS)/pl-scrabble.lex $(LEXICONS)/cs-scrabble.lex $(LEXICONS)/cs-kriskros.lex
 
 # Polish: SGJP (morfeusz2) expansion of the shipped headword lists, plus the sjp.pl Hunspell forms.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 POLISH_HEADWORD_LISTS = ("headwords.txt", "headwords-sjp-growy.txt", "headwords-sjp-growy-guessed.txt")
 POLISH_DIC = "pl_PL.dic"
-# `--models default`: the SGJP lemmas of the main Polish headword list (README, Polish section)
+# `--models default`: the SGJP lemmas of the main Polish headword list (docs/build.md, Polish section)
 DEFAULT_MODELS = "headwords.txt"
 
 

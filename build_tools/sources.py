@@ -235,8 +235,7 @@ def _expand_list_item(item: Item) -> Expansion:
 
 # A word list's forms skip the profile's tag rules (the list is the authority); a tagged list's are
 # judged by them. Both are judged in the build's process: there is nothing to expand, and sending
-# the lines to workers cost more CPU than it saved (a 59,000-line list: 1.5 s with 2 workers, 1.0 s in
-# one process)
+# the lines to workers cost more CPU than it saved (docs/measurements.md)
 WORD_LIST = Language(_expand_list_item, chunk=2000, untagged_rule=WORD_LIST_RULE, in_process=True)
 TAGGED_LIST = Language(_expand_list_item, chunk=2000, in_process=True)
 LIST_PASSES = {"words": WORD_LIST, "tagged": TAGGED_LIST}
@@ -264,7 +263,7 @@ def aff_path_for(dic_path: str | Path) -> Path:
 def hunspell_files(dic: str | Path, what: str) -> Path:
     """The .aff beside a .dic given as `what` (hunspell source, paradigm source); SourceError, one
     line, when either is missing. For a missing cs_CZ.dic it says where the installed package keeps
-    the shipped one (the README's path is the checkout's)."""
+    the shipped one (the path in docs/build.md is the checkout's)."""
     dic = Path(dic)
     if not dic.is_file():
         from build_tools.czech.dictionary import shipped_paths

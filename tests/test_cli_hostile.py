@@ -497,7 +497,7 @@ def test_client_refuses_a_port_past_65535(capsys):
 
 @pytest.mark.parametrize("flag", ["--hunspell", "--paradigms"])
 def test_a_missing_cs_czech_dictionary_error_says_where_the_shipped_one_is(tmp_path, capsys, flag):
-    """The README's example path (build_tools/czech/hunspell/cs_CZ.dic) is the checkout's: installed
+    """The example path of docs/build.md (build_tools/czech/hunspell/cs_CZ.dic) is the checkout's: installed
     from a wheel, the error must say where the package keeps it."""
     from build_tools.czech.dictionary import shipped_paths
 

@@ -285,7 +285,7 @@ def test_wheel_carries_the_default_build_sources(wheel):
 def test_wheel_names_the_shipped_polish_lists(venv, tmp_path):
     """Outside a checkout, `--defaults pl-scrabble` and `--models default` find the shipped lists (the
     build's own hint, --models data/pl/headwords.txt, was 'no such file' there). The full default build
-    takes minutes (README); here its sources resolve and a small build takes its models from them."""
+    takes minutes (docs/build.md); here its sources resolve and a small build takes its models from them."""
     bin_ = venv / "bin"
     env = _clean_env()
     help_text = _run([bin_ / "lexicon-build", "--help"], env=env).stdout

@@ -1,5 +1,5 @@
 """One policy for answers and errors: every reason code is an answer (valid: false), the same from
-validate_move, ValidateMove/ScoreMove, ReplayGame and the CLI; README.md lists exactly these codes."""
+validate_move, ValidateMove/ScoreMove, ReplayGame and the CLI; docs/rules.md lists exactly these codes."""
 
 from __future__ import annotations
 
@@ -75,8 +75,8 @@ def test_placement_codes(reason):
 
 
 def test_readme_reason_table_is_the_code_table():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert reason_table() in readme, "README.md: paste `python -m lexicon_service.rules.reasons`"
+    readme = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert reason_table() in readme, "docs/rules.md: paste `python -m lexicon_service.rules.reasons`"
     listed = set(re.findall(r"^\| `([A-Z_]+)` \|", readme, re.M))
     assert listed == {r.value for r in Reason} - {"OK"}
 

@@ -6,7 +6,7 @@ PFX/SFX line as read.py parses it), and the two indexes the engines look rules u
   last (first, for prefixes) ``_K`` letters are computed once per ending and cached; only
   conditions longer than that are checked with a regular expression. The result is the same as
   trying every rule of a flag on every stem (tests compare both; identical on all of pl_PL.dic),
-  about 4x faster on pl_PL.
+  and faster (docs/measurements.md).
 - ``AffixTable`` (the Czech paradigm engine; expand.expand_chains): one class per flag, rules
   numbered within it (taggers read a form's chain of rules to know its paradigm slot), cached by
   the word's ending (a condition looks at no more than ``span`` final letters).

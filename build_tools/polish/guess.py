@@ -297,7 +297,7 @@ def agreement(word: str, results: list, hforms: set) -> int:
 def _guess_corroborated(word, models, flags, hforms, want_class, listed=frozenset()):
     if len(hforms) == 1:
         # one form attests no paradigm; sjp.pl leaves uninflected mostly foreign words and
-        # phrases (culture, absentes): 58% of such words are on the game list of 2020
+        # phrases (culture, absentes), only about half of them on the game list (docs/measurements.md)
         return None, "unflagged-unknown"
     pools = []
     same = models.by_flags.get(flags) if flags else None

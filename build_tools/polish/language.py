@@ -164,7 +164,7 @@ class Polish:
                   f"--models data/pl/headwords.txt in a checkout) to take models from a larger list", file=sys.stderr)
 
 
-FEW_MODELS = 50_000     # fewer analogy models than this: --models is suggested (README: measured)
+FEW_MODELS = 50_000     # fewer analogy models than this: --models is suggested (docs/measurements.md)
 
 
 def _polish_paradigms(args, manifest_sources: list):

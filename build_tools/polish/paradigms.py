@@ -35,10 +35,9 @@
 
 Adverbs derived from adjectives (końcowy -> końcowo, farny -> farnie): for an adjective
 headword, stem + -o/-e/-ie is expanded too when SGJP knows it as a common adverb lemma
-(``_derived_adverbs``). Of these forms of 2-8 letters, 82% are on the sjp.pl game list (they
-add 0.17% to its recall); prefixed verbs that SGJP derives in the same way (do-, na-, wy- + a
-headword verb: 17%) and SGJP lemmas of lowercased proper-name stems of pl_PL.dic (12%) were
-measured too and are not added.
+(``_derived_adverbs``): most of them are on the sjp.pl game list, unlike prefixed verbs derived
+the same way or SGJP lemmas of lowercased proper-name stems, which are not added (the shares are in
+docs/measurements.md).
 
 The prefix nie- (PFS: once, with adjectives, adjectival adverbs, gerunds and participles):
 SGJP already generates negated gerunds and participles; for adjectives (``adj`` forms of the
@@ -47,11 +46,9 @@ expander adds ``nie`` + form, tagged NEG (niezielony, niezielonej, niebiało). N
 adverb (no nienieładny; but nieniebieski, as niebieski is no nie- word), and not for pronominal
 adjectives (``NO_NIE``: mój, ten, który, ...).
 
-Checked against the sjp.pl game list, which holds nearly every game word of 2-8 letters: of
-the forms of those lengths in the default lexicon, 93% of plain SGJP forms are on it, 90% of
-the fused forms and 87% of the nie- forms (the rest are mostly rare or archaic SGJP words that
-sjp.pl lacks); -by on other particles (jużby, kiedyby: 24-44%) and SGJP ad-adjectival forms
-(lipcowo: 14%) were far below and are not admitted.
+Each of these is admitted because most of its forms are on the sjp.pl game list; -by on other
+particles (jużby, kiedyby) and SGJP ad-adjectival forms (lipcowo) were far below and are not
+admitted (the shares are in docs/measurements.md).
 
 Hunspell as a second witness: when the build has a Hunspell dictionary, ``witness.hunspell_words``
 collects every word it makes, and ``expand_lemma`` (given that set as ``attested``) adds UNATTESTED to an SGJP form of a lemma whose citation

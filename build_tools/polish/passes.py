@@ -81,7 +81,7 @@ def affix_only_forms(state: PassState, stem: str, hforms: set, made) -> list:
     abbreviation, a combining form or an incorrect form stays out (SGJP's verdict on it stands),
     so does a nie- form (negation is the build's rule) and a form whose last ENDING letters
     end no form made so far (kotm).
-    On the sjp.pl game list of 2020, 95% of such forms of 2-8 letters are listed (README)."""
+    On the sjp.pl game list of 2020, 95% of such forms of 2-8 letters are listed (docs/measurements.md)."""
     out = []
     endings = None
     for f in sorted(hforms):

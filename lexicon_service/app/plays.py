@@ -21,8 +21,8 @@ from lexicon_service.server.errors import DeadlineError, FieldError, LimitError,
 from lexicon_service.server.limits import Limits
 from lexicon_service.server.registry import resolve_rule_set
 
-# An analysis may take this many times Limits.max_generate_seconds (5 s by default; the 50 turns of a
-# real Polish game take 0.12 s).
+# An analysis may take this many times Limits.max_generate_seconds (5 s by default; a real game's analysis
+# takes far less: docs/measurements.md).
 ANALYSIS_GENERATIONS = 5
 
 # Every line separator str.splitlines knows ("\r\n" is one); the GCG reader splits on fewer of them.

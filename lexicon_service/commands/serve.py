@@ -488,8 +488,7 @@ def _stop_with_supervisor() -> None:
 
 def default_processes() -> int:
     """One server process per core, at most 4: a Python process answers on one core at a time (the
-    interpreter lock). On the 2-core test machine 2 processes doubled batch throughput (284k -> 489k
-    words/s with per-word results) and unary throughput flat out; see lexicon_service/server/README.md."""
+    interpreter lock); measured on 2 cores in lexicon_service/server/README.md."""
     return max(1, min(os.cpu_count() or 1, MAX_DEFAULT_PROCESSES))
 
 

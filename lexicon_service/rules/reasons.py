@@ -43,7 +43,7 @@ class Reason(str, Enum):
         return DESCRIPTIONS[self]
 
 
-# What each code means; README.md's "Invalid plays" table is this table (a test keeps them equal).
+# What each code means; docs/rules.md's "Invalid plays" table is this table (a test keeps them equal).
 DESCRIPTIONS = {
     Reason.OK: "the play is legal (and its words admissible, when a lexicon judges them)",
     Reason.MALFORMED_PLAY: "the play text cannot be read: coordinate, brackets, parentheses, empty",
@@ -71,7 +71,7 @@ DESCRIPTIONS = {
 
 
 def reason_table() -> str:
-    """The README table of reason codes (every code a refused play can carry)."""
+    """The docs/rules.md table of reason codes (every code a refused play can carry)."""
     rows = ["| reason code | meaning |", "|---|---|"]
     rows += [f"| `{r.value}` | {DESCRIPTIONS[r]} |" for r in Reason if r is not Reason.OK]
     return "\n".join(rows)
@@ -85,5 +85,5 @@ class PlayError(ValueError):
         super().__init__(message)
 
 
-if __name__ == "__main__":  # python -m lexicon_service.rules.reasons > table (for README.md)
+if __name__ == "__main__":  # python -m lexicon_service.rules.reasons > table (for docs/rules.md)
     print(reason_table())

@@ -6,12 +6,9 @@ never holds them up. Everything else (FindWords, ExplainWord, ReplayGame, the li
 reflection) runs in `workers` threads. Both pools are `HandoffPool`s: each call goes to the thread
 that went idle last, so under light load one hot thread serves every call.
 
-This replaced a grpc.aio server that ran every call on one asyncio event-loop thread, system calls
-included. When that thread did not get a core to itself, calls queued behind it. Here the work of
-a call is spread over gRPC's polling thread, the pool threads and gRPC's own I/O threads. On the
-2-core test machine a unary call costs about the same server CPU as before (~300-450 us). p99 at
-2,000 calls/s offered fell from a median of 23 ms to 7 ms with the machine otherwise idle. With
-other builds running, it fell from 137 ms to 6.5 ms. See lexicon_service/server/README.md.
+The work of a call is spread over gRPC's polling thread, the pool threads and gRPC's own I/O
+threads, not queued behind one event-loop thread; why, and the latency measured against the
+grpc.aio server it replaced: lexicon_service/server/README.md.
 
 Health checking (grpc.health.v1) reports NOT_SERVING until the lexicons are loaded, SERVING after,
 and NOT_SERVING again during a graceful shutdown. The server-held games have a status of their own
@@ -119,7 +116,7 @@ FAST_METHODS = {
 FAST_THREADS = 2
 # Server-held games (GameSessionService): a move waits for its group commit (one fsync), so the game
 # calls get threads of their own, and each WatchGame stream holds one thread while it waits.
-GAME_THREADS = 8  # 8, 16 and 32 measured by bench/bench_games.py: 8 spent the least server CPU per move
+GAME_THREADS = 8  # the least server CPU per move of those tried (docs/measurements.md)
 # WatchGame streams held open at once, per process; beyond: RESOURCE_EXHAUSTED. Their pool has a few threads
 # more, which answer those at once: with as many streams as threads, the next call waited in the pool's
 # queue, unanswered, until its deadline (any client could stop everyone else's watching).
