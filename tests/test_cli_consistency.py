@@ -217,6 +217,22 @@ def local_commands_refuse_what_a_server_refuses(cli, tmp_path):
         assert (local[0], remote[0]) == (2, 2) and refusal in local[2] and refusal in remote[2], (local, remote)
 
 
+def explain_says_why_as_the_client(cli):
+    local = cli.local("explain", "-l", "pl-scrabble", "kotq", "k")
+    assert local[:2] == cli.client("explain", "-l", "pl-scrabble", "kotq", "k")[:2]
+    assert local[:2] == (1, "kotq: invalid (unknown letter 'q' at position 4 of 'kotq')\n"
+                            "k: invalid (1 tiles; words have 2 to 15)\n")
+
+
+def moves_all_says_when_it_stops(cli, monkeypatch):
+    from lexicon_service import local
+    from lexicon_service.server.limits import Limits
+
+    monkeypatch.setattr(local, "LIMITS", Limits(max_results=2))
+    code, out, err = cli.local("moves", "-l", "pl-scrabble", "--rack", "KOTYABC", "--all")
+    assert code == 0 and len(out.splitlines()) == 2 and err == "(more moves: at most 2 are listed)\n"
+
+
 CASES = {
     "client check reads stdin, prints as check": check_reads_stdin_and_prints_as_local,
     "explain takes several words and stdin": explain_takes_several_words_and_stdin,
@@ -231,10 +247,13 @@ CASES = {
     "validate --json prints what client validate|score --json print": validate_json_prints_as_client,
     "replay --json prints what client replay --json prints": replay_json_prints_as_client,
     "local commands refuse what a server refuses": local_commands_refuse_what_a_server_refuses,
+    "explain says why a word is invalid as client explain": explain_says_why_as_the_client,
+    "moves --all says when it stops listing": moves_all_says_when_it_stops,
 }
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_cli_consistency(case, cli, tmp_path):
+def test_cli_consistency(case, cli, tmp_path, monkeypatch):
     test = CASES[case]
-    test(cli, tmp_path) if test.__code__.co_argcount == 2 else test(cli)
+    fixtures = {"tmp_path": tmp_path, "monkeypatch": monkeypatch}
+    test(cli, **{name: fixtures[name] for name in test.__code__.co_varnames[1:test.__code__.co_argcount]})
