@@ -16,9 +16,9 @@ from pathlib import Path
 from lexicon_service.cli import MAX_INPUT_BYTES, UserError
 from lexicon_service.server.limits import Limits
 
-# A local run bounds neither time nor the moves it lists (beyond the generator's own MAX_LISTED), and
-# takes any record it can read (cli.read_input's bound); words keep the server's bounds, so that a word
-# a server refuses is refused here too.
+# A local run bounds neither time nor the moves it lists (up to movegen.MAX_LISTED: app.plays.generate asks
+# for one more than max_results, to know there were more) and takes any record it can read (cli.read_input's
+# bound); words keep the server's bounds, so that a word a server refuses is refused here too.
 LIMITS = Limits(max_results=999_999, max_generate_seconds=math.inf, max_gcg_chars=MAX_INPUT_BYTES,
                 max_gcg_lines=MAX_INPUT_BYTES)
 
