@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import psycopg  # noqa: E402
 import grpc  # noqa: E402
 from bench_games import LEXICON, create_games, first_tile  # noqa: E402
-from loadgen import load_average, percentile  # noqa: E402
+from loadgen import cpu_seconds, load_average, percentile  # noqa: E402
 
 from deploy.cluster import Cluster  # noqa: E402
 from lexicon_service.games.pgstore import POOL_SIZE  # noqa: E402
@@ -122,6 +122,24 @@ def drive(port: int, games, seconds: float, channels: int = 8) -> Driven:
     for c in chans:
         c.close()
     return out
+
+
+def cpu_by_process(cluster) -> dict[str, float]:
+    """CPU seconds so far (user + system, /proc/PID/stat) of each part: the servers, PostgreSQL (postmaster and
+    its backends, walwriter, checkpointer...), nginx (master and workers) and this load generator."""
+    postmaster = int(Path(cluster.postgres.data, "postmaster.pid").read_text().split()[0])
+    own = os.times()
+    return {"servers": sum(cpu_seconds(proc.pid) for proc in cluster.servers if proc is not None),
+            "PostgreSQL": cpu_seconds(postmaster), "nginx": cpu_seconds(cluster.nginx.pid),
+            "load generator": own.user + own.system}
+
+
+def database_counters(url: str) -> dict[str, int]:
+    """Committed transactions and WAL flushes (fsyncs) of the PostgreSQL server so far."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        commits = conn.execute("SELECT sum(xact_commit) FROM pg_stat_database").fetchone()[0]
+        wal_syncs, wal_records = conn.execute("SELECT wal_sync, wal_records FROM pg_stat_wal").fetchone()
+    return {"commits": int(commits), "WAL flushes": int(wal_syncs), "WAL records": int(wal_records)}
 
 
 def watch_latencies(cluster, moves: int) -> list[float]:
@@ -237,13 +255,23 @@ def main(argv=None) -> int:
             print(f"  baseline: raw single-row committed INSERTs over {connections} connections  "
                   f"{baseline:10,.0f} /s", flush=True)
             games = create_games(cluster.port, args.games, 1000)
+            cpu0, counters0 = cpu_by_process(cluster), database_counters(cluster.db)
             result = drive(cluster.port, games, args.seconds)
+            cpu1, counters1 = cpu_by_process(cluster), database_counters(cluster.db)
             rate = result.calls / result.elapsed
             print(f"  {args.games} games through the proxy, closed loop\n"
                   f"    {rate:10,.0f} moves/s ({rate / baseline:.2f}x the raw INSERT rate)  "
                   f"p50 {percentile(result.latencies, 50) * 1000:.2f} ms  "
                   f"p99 {percentile(result.latencies, 99) * 1000:.2f} ms  ({result.calls} moves; "
                   f"load {load_average()})", flush=True)
+            moves_done = max(result.calls, 1)
+            cpu_per_move = {part: (cpu1[part] - cpu0[part]) / moves_done * 1e6 for part in cpu0}
+            total_us = sum(cpu_per_move.values())
+            print("    CPU per move: " + ", ".join(f"{part} {us:,.0f} us" for part, us in cpu_per_move.items())
+                  + f"; total {total_us:,.0f} us: {os.cpu_count()} CPUs can do at most "
+                  f"{os.cpu_count() * 1e6 / total_us:,.0f} moves/s", flush=True)
+            print("    per move in PostgreSQL: " + ", ".join(
+                f"{(counters1[k] - counters0[k]) / moves_done:.2f} {k}" for k in counters0), flush=True)
             if result.failed:
                 print(f"    {result.failed} FAILED: {result.examples[:2]}")
                 rate = 0.0
