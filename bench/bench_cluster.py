@@ -126,11 +126,14 @@ def drive(port: int, games, seconds: float, channels: int = 8) -> Driven:
 
 def cpu_by_process(cluster) -> dict[str, float]:
     """CPU seconds so far (user + system, /proc/PID/stat) of each part: the servers, PostgreSQL (postmaster and
-    its backends, walwriter, checkpointer...), nginx (master and workers) and this load generator."""
+    its backends, walwriter, checkpointer..., ended backends included), nginx (master and workers) and this
+    load generator."""
     postmaster = int(Path(cluster.postgres.data, "postmaster.pid").read_text().split()[0])
+    fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
+    ended_backends = (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")  # cutime + cstime
     own = os.times()
     return {"servers": sum(cpu_seconds(proc.pid) for proc in cluster.servers if proc is not None),
-            "PostgreSQL": cpu_seconds(postmaster), "nginx": cpu_seconds(cluster.nginx.pid),
+            "PostgreSQL": cpu_seconds(postmaster) + ended_backends, "nginx": cpu_seconds(cluster.nginx.pid),
             "load generator": own.user + own.system}
 
 
@@ -251,9 +254,14 @@ def main(argv=None) -> int:
             print(f"bench_cluster: {os.cpu_count()} CPUs, load {load_average()}; nginx on {cluster.address}, "
                   f"{args.servers} servers, PostgreSQL (fsync on) in {cluster.postgres.dir}", flush=True)
             connections = POOL_SIZE * args.servers
+            raw_cpu0 = cpu_by_process(cluster)
             baseline = raw_inserts_per_s(cluster.db, connections, 2.0)
+            raw_cpu1 = cpu_by_process(cluster)
+            raw_us = {part: (raw_cpu1[part] - raw_cpu0[part]) / (baseline * 2.0) * 1e6
+                      for part in ("PostgreSQL", "load generator")}
             print(f"  baseline: raw single-row committed INSERTs over {connections} connections  "
-                  f"{baseline:10,.0f} /s", flush=True)
+                  f"{baseline:10,.0f} /s  (CPU per INSERT: PostgreSQL {raw_us['PostgreSQL']:,.0f} us, "
+                  f"the inserting client {raw_us['load generator']:,.0f} us)", flush=True)
             games = create_games(cluster.port, args.games, 1000)
             cpu0, counters0 = cpu_by_process(cluster), database_counters(cluster.db)
             result = drive(cluster.port, games, args.seconds)

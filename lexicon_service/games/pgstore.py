@@ -3,10 +3,11 @@
 The same table and primary key as SqliteStore (games/store.py): a duplicate (game_id, version) is the
 optimistic-concurrency conflict, so servers share games without an owner, and a timer due in a game held by
 several servers fires once (the first append wins, the others see Conflict and decide again). An append
-is one transaction on a connection of this server's pool; it returns only after COMMIT (PostgreSQL's own
-group commit gathers concurrent commits into one WAL flush). The same transaction sends NOTIFY
-lexicon_games with the game id: a listening connection per server wakes its WatchGame streams (gRPC and
-the HTTP event stream) for events appended by any server, with no polling of the table.
+is one statement, so one implicit transaction, on an autocommit connection of this server's pool; it
+returns only after COMMIT (PostgreSQL's own group commit gathers concurrent commits into one WAL flush).
+The same statement sends NOTIFY lexicon_games with the game id: a listening connection per server wakes
+its WatchGame streams (gRPC and the HTTP event stream) for events appended by the other servers, with no
+polling of the table, and tells GameService which of its cached games another server moved.
 
 What of SqliteStore applies here: request ids per player, --max-games counted in the transaction (creates
 serialised by an advisory lock), damaged games refused (DATA_LOSS) when their versions have gaps or
