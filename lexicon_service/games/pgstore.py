@@ -295,8 +295,7 @@ class PostgresStore(StoreHealth):
                         for op in creates:
                             if live >= op.max_live:
                                 op.error = TooManyGames(op.max_live)
-                            else:
-                                live += 1
+                            live += 1
                         refused = {op.game_id for op in creates if op.error is not None}
                         rows = [row for row in rows if row[1] != 1 or row[0] not in refused]
                     inserted = set(map(tuple, conn.execute(INSERT_ROWS, _columns(rows, 6)).fetchall()))
