@@ -15,7 +15,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from lexicon_service.games.errors import Conflict, DuplicateRequest, Refused, StoreUnavailable
+from lexicon_service.games.errors import Conflict, Refused, StoreUnavailable
 from lexicon_service.games.service import GameService
 from lexicon_service.grpc_gen import session_pb2
 from lexicon_service.rules import load_rule_set
@@ -385,56 +385,3 @@ def test_a_store_announces_other_stores_appends_not_its_own(postgres_url):
     finally:
         first.close()
         second.close()
-
-
-def test_appends_waiting_together_commit_together_and_a_taken_version_fails_only_its_own(postgres_url):
-    store, other = PostgresStore(postgres_url), PostgresStore(postgres_url)
-    try:
-        games = [f"{n:016x}" for n in range(0xc0, 0xc8)]
-        for game_id in games:
-            store.append(game_id, 0, [("created", "{}")], ended=False)
-        taken, repeated = games[0], games[1]
-        other.append(taken, 1, [("pass", "{}")])  # another server took version 2
-        store.append(repeated, 1, [("pass", "{}")], request_id="r1", request_player=0)
-        real_commit, first_held, release = store._commit, threading.Event(), threading.Event()
-
-        def held_commit(batch):
-            if not first_held.is_set():
-                first_held.set()
-                release.wait(10)
-            real_commit(batch)
-
-        store._commit = held_commit
-        results: dict[str, object] = {}
-
-        def append(game_id, base, rows, **kw):
-            try:
-                results[game_id] = store.append(game_id, base, rows, **kw)
-            except Exception as exc:  # noqa: BLE001 - the outcome is what the test looks at
-                results[game_id] = exc
-
-        first = threading.Thread(target=append, args=(games[2], 1, [("pass", "{}")]))
-        first.start()
-        assert first_held.wait(5)
-        threads = [threading.Thread(target=append, args=(taken, 1, [("pass", "{}"), ("ended", "{}")])),
-                   threading.Thread(target=append, args=(repeated, 2, [("pass", "{}")]),
-                                    kwargs={"request_id": "r1", "request_player": 0})]
-        threads += [threading.Thread(target=append, args=(game_id, 1, [("pass", "{}"), ("pass", "{}")]),
-                                     kwargs={"ended": True}) for game_id in games[3:]]
-        for t in threads:
-            t.start()
-        assert _wait_for(lambda: len(store._queue) == len(threads), 5)
-        commits = store.commits
-        release.set()
-        for t in [first, *threads]:
-            t.join(10)
-        assert store.commits == commits + 2  # the held one, then all the others in one transaction
-        assert isinstance(results[taken], Conflict)
-        assert [v for v, _, _ in store.load(taken)] == [1, 2]  # its version 3 did not stay without 2
-        assert isinstance(results[repeated], DuplicateRequest) and results[repeated].version == 2
-        assert results[games[2]] == 2 and all(results[g] == 3 for g in games[3:])
-        assert [v for v, _, _ in other.load(games[3])] == [1, 2, 3]
-        assert store.live_games() == len(games) - len(games[3:])
-    finally:
-        store.close()
-        other.close()

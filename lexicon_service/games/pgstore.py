@@ -27,7 +27,7 @@ import time
 import weakref
 
 from lexicon_service.games.errors import Conflict, DuplicateRequest, GameDamaged, StoreUnavailable, TooManyGames
-from lexicon_service.games.store import NOT_A_PLAYER, PROBE_SECONDS, StoreHealth, _Append
+from lexicon_service.games.store import NOT_A_PLAYER, PROBE_SECONDS, StoreHealth
 from lexicon_service.games.store import SCHEMA as SQLITE_SCHEMA
 
 try:
@@ -50,20 +50,17 @@ CREATE_LOCK = 0x6C657869  # pg_advisory_xact_lock key serialising schema creatio
 SCHEMA = SQLITE_SCHEMA.replace(") WITHOUT ROWID;", ");") + """
 CREATE TABLE IF NOT EXISTS store_probe (id INTEGER PRIMARY KEY, at TIMESTAMPTZ NOT NULL);
 """
-MAX_BATCH = 256  # appends in one transaction
-# The rows of a batch of appends; a row whose (game_id, version) or request id is taken is left out
-INSERT_ROWS = ("INSERT INTO events (game_id, version, kind, data, request_id, request_player) "
-               "SELECT * FROM unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::text[], %s::int[]) "
-               "ON CONFLICT DO NOTHING RETURNING game_id, version")
-# The games that ended and that go on, and a NOTIFY for each game appended to
-LIVE_AND_NOTIFY = ("WITH ended AS (DELETE FROM live_games WHERE game_id = ANY(%s::text[])), "
-                   "live AS (INSERT INTO live_games SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING) "
-                   "SELECT pg_notify(%s, game_id) FROM unnest(%s::text[]) AS game_id")
+LIVE = {True: "DELETE FROM live_games WHERE game_id = %s",
+        False: "INSERT INTO live_games VALUES (%s) ON CONFLICT DO NOTHING"}
 
 
-def _columns(rows: list[tuple], width: int) -> list[list]:
-    """Rows as columns: arrays for unnest()."""
-    return [list(column) for column in zip(*rows)] if rows else [[] for _ in range(width)]
+def append_statement(events: int, ended: bool | None) -> str:
+    """One statement, so one round trip and (in autocommit) one transaction: the events' rows, the game's
+    live_games row, and the NOTIFY; a duplicate (game_id, version) fails it whole."""
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * events)
+    live = f", live AS ({LIVE[ended]})" if ended is not None else ""
+    return (f"WITH appended AS (INSERT INTO events (game_id, version, kind, data, request_id, request_player) "
+            f"VALUES {values}){live} SELECT pg_notify(%s, %s)")
 
 
 def is_postgres_url(db: str | None) -> bool:
@@ -87,9 +84,6 @@ class PostgresStore(StoreHealth):
         self.path = _shown_url(url)  # what messages name, as SqliteStore's path
         self._init_health()  # `damaged` is never set: PostgreSQL refuses its own damaged pages
         self.appends = 0
-        self.commits = 0  # transactions committed: appends / commits = group size
-        self._queue: list = []
-        self._queue_lock = threading.Condition()
         self._pool_timeout = pool_timeout
         self._subscribers: list = []
         self._closed = threading.Event()
@@ -114,8 +108,6 @@ class PostgresStore(StoreHealth):
         self._listening = threading.Event()
         self._thread.start()
         self._listening.wait(CONNECT_TIMEOUT + 1)
-        self._committer = threading.Thread(target=self._commit_loop, name="games-commit", daemon=True)
-        self._committer.start()
 
     def _configure(self, conn) -> None:
         self._own_pids[conn.info.backend_pid] = None
@@ -230,121 +222,62 @@ class PostgresStore(StoreHealth):
         rows = list(rows)
         if not rows:
             return base_version
+        if self._closed.is_set():
+            raise RuntimeError("the game store is closed")
+        request_id = request_id or None
+        values = []
+        version = base_version
+        for i, (kind, data) in enumerate(rows):
+            version += 1
+            last = i == len(rows) - 1
+            values.append((game_id, version, kind, data, request_id if last else None,
+                           request_player if last else None))
         try:
-            for kind, data in rows:  # text PostgreSQL cannot hold: this append alone fails
+            for _, _, kind, data, _, _ in values:  # text PostgreSQL cannot hold: this append alone fails
                 if "\x00" in kind or "\x00" in data:
                     raise ValueError("NUL character")
                 kind.encode("utf-8"), data.encode("utf-8")
         except (ValueError, AttributeError) as exc:
             raise ValueError(f"the game store cannot take this event: {exc}") from None
-        op = _Append(game_id, base_version, rows, request_id or None, request_player, ended, max_live)
-        with self._queue_lock:
-            if self._closed.is_set():
-                raise RuntimeError("the game store is closed")
-            self._queue.append(op)
-            self._queue_lock.notify()
-        op.done.wait()
-        if op.error is not None:
-            raise op.error
-        return op.version
-
-    def _commit_loop(self) -> None:
-        """Group commit: the appends waiting when the last commit ended go in one transaction (one WAL flush
-        and one hold of PostgreSQL's NOTIFY lock, which serialises committing transactions that notify)."""
-        while True:
-            with self._queue_lock:
-                while not self._queue and not self._closed.is_set():
-                    self._queue_lock.wait()
-                if not self._queue:
-                    return
-                batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            try:
-                self._commit(batch)
-            except psycopg.Error:  # a value of one append (DataError...): each alone, so only that one fails
-                for op in batch:
-                    op.error = None
-                    try:
-                        self._commit([op])
-                    except psycopg.Error as exc:
-                        op.error = ValueError(f"the game store cannot take this event: {str(exc).strip()[:120]}")
-            except BaseException as exc:  # noqa: BLE001 - this thread must live on, or every append would wait
-                for op in batch:
-                    op.error = op.error or exc
-            for op in batch:
-                if op.error is not None:
-                    op.version = None
-                op.done.set()
-
-    def _commit(self, batch: list) -> None:
-        """One transaction for `batch`; each append gets its version or its error (Conflict, DuplicateRequest,
-        TooManyGames, StoreUnavailable). Raises psycopg.Error for an error of the values (nothing committed)."""
-        rows = []
-        for op in batch:
-            for i, (kind, data) in enumerate(op.rows, 1):
-                last = i == len(op.rows)
-                rows.append((op.game_id, op.base + i, kind, data, op.request_id if last else None,
-                             op.request_player if last else None))
-        rows.sort(key=lambda row: (row[0], row[1]))  # the same order in every server: no deadlock on a key
         try:
-            with self._connection() as conn:  # autocommit: an explicit transaction
-                with conn.transaction():
-                    creates = [op for op in batch if op.base == 0 and op.max_live is not None]
-                    if creates:  # counted in the transaction, exact across servers
-                        conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
-                        live = conn.execute("SELECT count(*) FROM live_games").fetchone()[0]
-                        for op in creates:
-                            if live >= op.max_live:
-                                op.error = TooManyGames(op.max_live)
-                            live += 1
-                        refused = {op.game_id for op in creates if op.error is not None}
-                        rows = [row for row in rows if row[1] != 1 or row[0] not in refused]
-                    inserted = set(map(tuple, conn.execute(INSERT_ROWS, _columns(rows, 6)).fetchall()))
-                    failed, undo = [], []
-                    for op in batch:
-                        if op.error is not None:
-                            continue
-                        mine = [(op.game_id, op.base + i) for i in range(1, len(op.rows) + 1)]
-                        kept = [key for key in mine if key in inserted]
-                        if len(kept) < len(mine):  # a row taken by another server's append: none of it stays
-                            failed.append(op)
-                            undo += kept
-                    if undo:
-                        conn.execute("DELETE FROM events WHERE (game_id, version) IN "
-                                     "(SELECT * FROM unnest(%s::text[], %s::int[]))", _columns(undo, 2))
-                    done = [op for op in batch if op.error is None and op not in failed]
-                    conn.execute(LIVE_AND_NOTIFY, (sorted({op.game_id for op in done if op.ended}),
-                                                   sorted({op.game_id for op in done if op.ended is False}),
-                                                   CHANNEL, sorted({op.game_id for op in done})))
-                for op in done:
-                    op.version = op.base + len(op.rows)
-                for op in failed:
+            with self._connection() as conn:  # autocommit
+                try:
+                    if base_version == 0 and max_live is not None:  # exact across servers
+                        with conn.transaction():
+                            conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
+                            if conn.execute("SELECT count(*) FROM live_games").fetchone()[0] >= max_live:
+                                raise TooManyGames(max_live)
+                            self._insert(conn, game_id, values, ended)
+                    else:
+                        self._insert(conn, game_id, values, ended)  # committed when it returns
+                except pg_errors.UniqueViolation:
                     found = None
-                    if op.request_id:
+                    if request_id:
                         found = conn.execute("SELECT version FROM events WHERE game_id = %s AND request_player = %s"
-                                             " AND request_id = %s", (op.game_id, op.request_player,
-                                                                      op.request_id)).fetchone()
-                    op.error = DuplicateRequest(found[0]) if found else Conflict(op.game_id)
-        except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure):
-            for op in batch:  # nothing committed: decided again
-                op.error = Conflict(op.game_id)
-            return
+                                             " AND request_id = %s", (game_id, request_player, request_id)).fetchone()
+                    if found:
+                        raise DuplicateRequest(found[0]) from None
+                    raise Conflict(game_id) from None
         except (psycopg.OperationalError, psycopg.InternalError, pg_errors.ReadOnlySqlTransaction,
                 pg_errors.DiskFull, pg_errors.InsufficientResources, PoolTimeout) as exc:
             # unreachable, restarting, read-only, full: nothing committed (an unknown outcome after a lost
             # COMMIT is resolved by the client's retry with its request id)
-            error = self._cannot_write(exc)
-            for op in batch:
-                op.error = error
-            return
-        self.appends += len(done)
-        self.commits += 1
+            raise self._cannot_write(exc) from exc
+        except psycopg.DataError as exc:
+            raise ValueError(f"the game store cannot take this event: {str(exc).strip()[:120]}") from None
+        self.appends += 1
         self._wrote()
+        return version
+
+    @staticmethod
+    def _insert(conn, game_id: str, values: list[tuple], ended: bool | None) -> None:
+        params = [field for row in values for field in row]
+        if ended is not None:
+            params.append(game_id)
+        conn.execute(append_statement(len(values), ended), params + [CHANNEL, game_id])
 
     def close(self) -> None:
-        with self._queue_lock:
-            self._closed.set()
-            self._queue_lock.notify_all()
-        self._committer.join(timeout=10)
+        self._closed.set()
         conn = self._listen_conn
         self._thread.join(timeout=PROBE_SECONDS + 1)
         if self._thread.is_alive() and conn is not None:
