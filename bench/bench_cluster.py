@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import psycopg  # noqa: E402
 import grpc  # noqa: E402
 from bench_games import LEXICON, create_games, first_tile  # noqa: E402
-from loadgen import cpu_seconds, load_average, percentile  # noqa: E402
+from loadgen import cpu_seconds, load_average, percentile, process_tree  # noqa: E402
 
 from deploy.cluster import Cluster  # noqa: E402
 from lexicon_service.games.pgstore import POOL_SIZE  # noqa: E402
@@ -129,12 +129,31 @@ def cpu_by_process(cluster) -> dict[str, float]:
     its backends, walwriter, checkpointer..., ended backends included), nginx (master and workers) and this
     load generator."""
     postmaster = int(Path(cluster.postgres.data, "postmaster.pid").read_text().split()[0])
-    fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
-    ended_backends = (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")  # cutime + cstime
+    postgres = 0.0
+    for pid in process_tree(postmaster):  # a backend ending meanwhile is counted in the postmaster's cutime
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        postgres += int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if pid == postmaster else 0)
     own = os.times()
     return {"servers": sum(cpu_seconds(proc.pid) for proc in cluster.servers if proc is not None),
-            "PostgreSQL": cpu_seconds(postmaster) + ended_backends, "nginx": cpu_seconds(cluster.nginx.pid),
+            "PostgreSQL": postgres / os.sysconf("SC_CLK_TCK"), "nginx": cpu_seconds(cluster.nginx.pid),
             "load generator": own.user + own.system}
+
+
+def postgres_cpu_by_backend(url: str) -> dict[str, float]:
+    """CPU seconds so far of PostgreSQL's live processes by what they are: the servers' pooled connections,
+    their listening connections (LISTEN), the WAL writer, and the rest (checkpointer, autovacuum...)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid, backend_type, query FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+                            ).fetchall()
+    parts: dict[str, float] = {}
+    for pid, backend_type, query in rows:
+        part = ("listening connections" if (query or "").startswith("LISTEN") else "pooled connections") \
+            if backend_type == "client backend" else backend_type if backend_type == "walwriter" else "other"
+        parts[part] = parts.get(part, 0.0) + cpu_seconds(pid)
+    return parts
 
 
 def database_counters(url: str) -> dict[str, int]:
@@ -264,7 +283,9 @@ def main(argv=None) -> int:
                   f"the inserting client {raw_us['load generator']:,.0f} us)", flush=True)
             games = create_games(cluster.port, args.games, 1000)
             cpu0, counters0 = cpu_by_process(cluster), database_counters(cluster.db)
+            backends0 = postgres_cpu_by_backend(cluster.db)
             result = drive(cluster.port, games, args.seconds)
+            backends1 = postgres_cpu_by_backend(cluster.db)
             cpu1, counters1 = cpu_by_process(cluster), database_counters(cluster.db)
             rate = result.calls / result.elapsed
             print(f"  {args.games} games through the proxy, closed loop\n"
@@ -278,6 +299,9 @@ def main(argv=None) -> int:
             print("    CPU per move: " + ", ".join(f"{part} {us:,.0f} us" for part, us in cpu_per_move.items())
                   + f"; total {total_us:,.0f} us: {os.cpu_count()} CPUs can do at most "
                   f"{os.cpu_count() * 1e6 / total_us:,.0f} moves/s", flush=True)
+            print("    PostgreSQL's CPU per move by process: " + ", ".join(
+                f"{part} {(backends1[part] - backends0.get(part, 0.0)) / moves_done * 1e6:,.0f} us"
+                for part in sorted(backends1)), flush=True)
             print("    per move in PostgreSQL: " + ", ".join(
                 f"{(counters1[k] - counters0[k]) / moves_done:.2f} {k}" for k in counters0), flush=True)
             if result.failed:
