@@ -8,7 +8,8 @@ Starts PostgreSQL (fsync on: every commit is durable), `--servers` servers (one 
     servers' pools hold together (16 each), each INSERT its own transaction;
   * durable moves/s over `--games` concurrent Kris Kros games through the proxy (closed loop, one-tile
     exchanges as in bench/bench_games.py: every move acknowledged after its commit), with its ratio to the
-    baseline.
+    baseline, and the CPU per move (/proc/PID/stat) of the servers, PostgreSQL (split by its processes),
+    nginx and this load generator, with commits and WAL flushes per move (docs/deploy.md reads them).
 """
 
 from __future__ import annotations
