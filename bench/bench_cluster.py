@@ -38,7 +38,10 @@ from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc  # noqa: E402
 TARGETS = {"moves_per_s": 1500.0, "ratio": 0.8, "watch_p99_ms": 50.0, "lost": 0}
 
 
-def raw_inserts_per_s(url: str, connections: int, seconds: float) -> float:
+RAW_INSERT = "INSERT INTO bench_raw (v) VALUES (%s)"
+
+
+def raw_inserts_per_s(url: str, connections: int, seconds: float, statement: str = RAW_INSERT) -> float:
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE TABLE IF NOT EXISTS bench_raw (id BIGSERIAL PRIMARY KEY, v TEXT)")
     counts = [0] * connections
@@ -48,7 +51,7 @@ def raw_inserts_per_s(url: str, connections: int, seconds: float) -> float:
     def insert(i: int) -> None:
         with psycopg.connect(url, autocommit=True) as conn:
             while not stop.is_set():
-                conn.execute("INSERT INTO bench_raw (v) VALUES (%s)", (payload,))  # autocommit: one commit each
+                conn.execute(statement, (payload,))  # autocommit: one commit each
                 counts[i] += 1
 
     threads = [threading.Thread(target=insert, args=(i,)) for i in range(connections)]
