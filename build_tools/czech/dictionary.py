@@ -13,7 +13,10 @@ from pathlib import Path
 
 from lexicon_service.lexicon_format import source_entry
 
-from ..hunspell import read_affix_table
+from ..hunspell import read_affix_table, read_dic
+
+# a .dic line as read_dic gives it: (line number, stem, flags, problem or None)
+DicLine = tuple[int, str, str, str | None]
 
 SHIPPED_PACKAGE = "build_tools.czech"
 SHIPPED_DIR = "hunspell"
@@ -35,34 +38,40 @@ class CzechDictionary:
     """Stems and flags of one .dic, its .aff, and the indexes built from them."""
 
     def __init__(self, dic_path: str | Path, aff_path: str | Path | None = None) -> None:
+        self._read(dic_path, aff_path)
+
+    def _read(self, dic_path: str | Path, aff_path: str | Path | None) -> list[DicLine]:
+        """Read the .aff and the .dic (``read_dic``, the one .dic parser) into this value; the .dic's
+        lines, for a build that also expands them as headwords."""
         self.dic_path = Path(dic_path)
         self.aff_path = Path(aff_path) if aff_path is not None else self.dic_path.with_suffix(".aff")
         self.aff = read_affix_table(self.aff_path)
+        lines = list(read_dic(self.dic_path, self.aff))
+        self._index_lines(lines)
+        return lines
+
+    def _index_lines(self, lines: list[DicLine]) -> None:
         # lemma -> flag strings of its lines, in file order (a word may have several: stát noun and verb)
         self.entries: dict[str, list[str]] = {}
         flagged: dict[str, list[str]] = defaultdict(list)
         plain, verbs, nout, cmp_adv = set(), set(), set(), set()
-        with open(self.dic_path, encoding="utf-8") as fh:
-            next(fh, None)          # the line count
-            for line in fh:
-                line = line.rstrip("\n")
-                if not line:
-                    continue
-                word, _, flags = line.partition("/")
-                self.entries.setdefault(word, []).append(flags)
-                if not word or word != word.lower():
-                    continue
-                fs = set(flags)
-                if fs <= {"N"}:
-                    plain.add(word)
-                    continue
-                flagged[word].append(flags)
-                if "I" in fs and word.endswith(INFINITIVE_ENDINGS):
-                    verbs.add(word)
-                if word.endswith("nout"):
-                    nout.add(word)
-                if "E" in fs and fs <= {"E", "N", "W"}:
-                    cmp_adv.add(word)
+        for _, word, flags, problem in lines:
+            if problem:
+                continue
+            self.entries.setdefault(word, []).append(flags)
+            if word != word.lower():
+                continue
+            fs = set(flags)
+            if fs <= {"N"}:
+                plain.add(word)
+                continue
+            flagged[word].append(flags)
+            if "I" in fs and word.endswith(INFINITIVE_ENDINGS):
+                verbs.add(word)
+            if word.endswith("nout"):
+                nout.add(word)
+            if "E" in fs and fs <= {"E", "N", "W"}:
+                cmp_adv.add(word)
         # lowercase word -> flag strings of its lines that carry a paradigm flag (not N-only)
         self.flagged: dict[str, tuple[str, ...]] = {w: tuple(f) for w, f in flagged.items()}
         # lowercase lines without a paradigm flag (none, or N only)
@@ -75,6 +84,14 @@ class CzechDictionary:
     @classmethod
     def load(cls, dic_path: str | Path, aff_path: str | Path | None = None) -> "CzechDictionary":
         return cls(dic_path, aff_path)
+
+    @classmethod
+    def load_with_lines(cls, dic_path: str | Path,
+                        aff_path: str | Path | None = None) -> tuple["CzechDictionary", list[DicLine]]:
+        """The dictionary and the .dic's lines it was built from, from one read: a build expands
+        those lines as its headwords (build.py), and does not read the file again."""
+        dictionary = cls.__new__(cls)
+        return dictionary, dictionary._read(dic_path, aff_path)
 
     @classmethod
     def shipped(cls) -> "CzechDictionary":
