@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from build_tools.cli import main as build_main
-from build_tools.czech.dictionary import shipped_paths
+from build_tools.czech.dictionary import CzechDictionary, shipped_paths
+from build_tools.sources import read_hunspell
 from lexicon_service.lexicon import load_lexicon
 
 
@@ -80,6 +81,17 @@ def test_a_czech_build_parses_its_dictionary_once(tmp_path):
         assert lex.is_admissible("ženy") and lex.is_admissible("hrady")
     finally:
         lex.close()
+
+
+def test_the_engine_reads_a_dictionary_as_the_headword_pass_does(tmp_path):
+    # one parser (read_dic) for both: CRLF line ends and a morphological field after the flags were
+    # part of the dictionary's flags (ZQ\r, H po:noun) while the headword pass read ZQ and H
+    dic = tmp_path / "crlf.dic"
+    dic.write_bytes("2\r\nžena/ZQ\r\nhrad/H po:noun\r\n".encode("utf-8"))
+    dic.with_suffix(".aff").write_bytes(shipped_paths()[1].read_bytes())
+    dictionary = CzechDictionary.load(dic)
+    assert dictionary.flags_of("žena") == ["ZQ"] and dictionary.flags_of("hrad") == ["H"]
+    assert [(e.lemma, e.flags) for e in read_hunspell(dic)] == [("žena", "ZQ"), ("hrad", "H")]
 
 
 def test_headwords_take_their_paradigms_from_the_given_dictionary_only(tmp_path):
