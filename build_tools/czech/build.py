@@ -15,7 +15,7 @@ from pathlib import Path
 from lexicon_service.lexicon_format import checksum, source_entry
 
 from ..sources import SourceError, hunspell_files
-from .dictionary import CzechDictionary, DicLine, engine_data_files, shipped_paths
+from .dictionary import CzechDictionary, DicLines, engine_data_files, shipped_paths
 
 # Bumped when the engine's code changes what it generates for the same inputs.
 ENGINE_VERSION = "4"
@@ -53,7 +53,7 @@ class CzechBuild:
         self.dictionary = self._paradigms
         self.headwords = True
 
-    def use_dictionary(self, dic: Path) -> list[DicLine]:
+    def use_dictionary(self, dic: Path) -> DicLines:
         """Expand the next source (a Hunspell dictionary) against itself; its lines, read once for
         both (the caller expands them as headwords)."""
         self.dictionary, lines = CzechDictionary.load_with_lines(dic, _check(dic, "hunspell source"))
