@@ -290,3 +290,28 @@ def test_town_adjectives_of_common_nouns_irregular_and_compound_names_are_out_of
     towns = ["mostecký", "ústecký", "plzeňský", "novosibirský", "staropražský", "mostecká", "plzeňská"]
     ordinary = ["mostní", "rybářský", "lesnický", "kubický", "lidský", "mořský", "paravojenský", "janský"]
     assert _admitted(out, towns + ordinary) == {**{w: False for w in towns}, **{w: True for w in ordinary}}
+
+
+def test_a_guessed_noun_with_a_softened_animal_adjective_is_animate(tmp_path):
+    """humr and křeček are not in the paradigm source. humří/Y and křeččí/Y, animal adjectives whose
+    stem softens (r -> ř, k -> č), say they are animals: křeček is inflected after the animate -ček
+    nouns (křečci, not křečky, as most -ček nouns there are things: bloček), and humr, which no animate
+    noun there ends like by two letters (hamr, trimr are things), after the animate nouns ending in its
+    last consonant (kapr: humři, not humry). svetr has no such adjective and stays a thing, as metr
+    (svetry)."""
+    lines = ["hamr/H", "trimr/H", "kapr/PI", "humří/Y", "bifteček/Q", "bloček/Q", "bodyček/Q", "byteček/Q",
+             "cvoček/Q", "brouček/PIV", "cvrček/PIV", "blbeček/PIV", "křeččí/Y", "metr/H", "kilometr/H", "parametr/H"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("humr\nkřeček\nsvetr\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["humr", "humři", "humry", "křeček", "křečci", "křečky", "svetr", "svetry",
+                           "svetři"]) == {
+        "humr": True, "humři": True, "humry": False, "křeček": True, "křečci": True, "křečky": False,
+        "svetr": True, "svetry": True, "svetři": False}
+    lex = load_lexicon(out)
+    try:
+        assert {r.model for r in lex.explain("humři")} == {"kapr"}
+    finally:
+        lex.close()
