@@ -315,3 +315,17 @@ def test_a_guessed_noun_with_a_softened_animal_adjective_is_animate(tmp_path):
         assert {r.model for r in lex.explain("humři")} == {"kapr"}
     finally:
         lex.close()
+
+
+def test_a_guessed_headword_sharing_two_letters_with_five_agreeing_words_is_classified(tmp_path):
+    """krádež is not in the paradigm source; only its last two letters are shared, by five Z
+    feminines (drůbež, loupež, ...) and no other word: enough evidence (krádeže), where ten such words
+    were needed before. mamyz, whose -yz three words share (hryz, kyz, ohryz), stays unclassified."""
+    lines = ["drůbež/Z", "fermež/Z", "loupež/Z", "přípřež/Z", "zápřež/Z", "hryz/H", "kyz/H", "ohryz/H"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("krádež\nmamyz\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["krádež", "krádeže", "mamyz", "mamyzy"]) == {
+        "krádež": True, "krádeže": True, "mamyz": False, "mamyzy": False}

@@ -22,7 +22,7 @@ POS_CLASSES = {"noun": "noun", "n": "noun", "subst": "noun", "adj": "adj", "a": 
 EXTRAS = frozenset("NRKEWCTXyO")
 MIN_ENDING, MAX_ENDING = 2, 7
 MIN_WORDS, MIN_AGREEMENT = 3, 0.5
-MIN_WORDS_SHORT_ENDING = 10     # evidence needed when only the last two letters are shared
+MIN_WORDS_SHORT_ENDING = 5     # evidence needed when only the last two letters are shared
 
 
 def pos_fits(lemma: str, flags: str, pos: str) -> bool:
@@ -94,7 +94,7 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
 
 def _plurality_guess(lemma: str, pos: str | None, idx) -> tuple[str, str] | None:
     """When no ending's words agree: the largest class at the longest ending shared by as many words
-    as an agreeing ending needs (3; 10 for two letters: qqqxyz stays unclassified) (krůta: of the -ta words 732 are ZQ feminines, 595 PD masculines like husita)."""
+    as an agreeing ending needs (3; 5 for two letters: qqqxyz, whose -yz only 3 words share, stays unclassified) (krůta: of the -ta words 732 are ZQ feminines, 595 PD masculines like husita)."""
     for k in range(min(MAX_ENDING, len(lemma) - 1), MIN_ENDING - 1, -1):
         counts = idx.get(lemma[-k:])
         if not counts:
