@@ -329,3 +329,41 @@ def test_a_guessed_headword_sharing_two_letters_with_five_agreeing_words_is_clas
                  "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
     assert _admitted(out, ["krádež", "krádeže", "mamyz", "mamyzy"]) == {
         "krádež": True, "krádeže": True, "mamyz": False, "mamyzy": False}
+
+
+def test_a_guessed_noun_keeps_or_drops_the_e_as_its_relational_adjective_does(tmp_path):
+    """uzel and šek are not in the paradigm source. uzlový/Y drops the e of uzel: of the masculine
+    things ending in -el, uzel follows those that drop it too (chumel: uzly, not uzely, as most -el
+    nouns there keep it: barel); šekový/Y keeps the e of šek: šeky, not šky, though most -ek nouns there
+    drop it (altánek)."""
+    lines = ["aerogel/H", "akvarel/H", "apel/H", "barel/H", "betel/H", "cumel/Q", "chumel/Q", "uzlový/YRN",
+             "altánek/Q", "balonek/Q", "banánek/Q", "bochánek/Q", "citronek/Q", "biftek/H", "flek/H",
+             "šekový/YR"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("uzel\nšek\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["uzel", "uzly", "uzely", "šek", "šeky", "šky"]) == {
+        "uzel": True, "uzly": True, "uzely": False, "šek": True, "šeky": True, "šky": False}
+
+
+def test_a_guessed_ce_noun_with_a_kyne_feminine_is_animate(tmp_path):
+    """zástupce is not in the paradigm source, where the -pce words are feminines (korupce: korupce);
+    zástupkyně/ZQ, its feminine, says it names a person: it is inflected after the animate -ce nouns
+    (zástupci). adopce has no such feminine and stays a feminine (adopce; no adopci, which would be
+    the plural of an animate -ce noun and is no nominative of adopce)."""
+    lines = ["absorpce/Z", "disrupce/Z", "koncepce/Z", "korupce/Z", "percepce/Z", "recepce/Z", "dárce/UV",
+             "soudce/UV", "správce/UV", "vůdce/UV", "nástupce/U", "zástupkyně/ZQ"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("zástupce\nadopce\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["zástupce", "zástupci", "zástupcové", "adopce", "adopci"]) == {
+        "zástupce": True, "zástupci": True, "zástupcové": True, "adopce": True, "adopci": False}
+    lex = load_lexicon(out)
+    try:
+        assert {r.model for r in lex.explain("zástupci")} <= {"dárce", "soudce", "správce", "vůdce"}
+    finally:
+        lex.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..hunspell import expand_chains
 from .tagger import noun_gender, word_class
 
 GUESSED = "GUESSED"
@@ -70,7 +71,10 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
     if pos_fits(lemma, "H", pos or "noun"):
         for witness, kind in ((animate_witness, _is_animate), (inanimate_witness, _is_masculine_inanimate),
                               (young_witness, _is_young_neuter)):
-            if witness(lemma, dic) is not None:
+            found = witness(lemma, dic)
+            if found is not None:
+                if kind is _is_masculine_inanimate and mobile_e_stem(lemma):
+                    kind = _keeping_the_stem_of(found, dic, kind)
                 guessed = _ending_guess(lemma, pos, idx, kind)
                 if guessed is not None:
                     return guessed
@@ -120,8 +124,11 @@ def animate_witness(lemma: str, dic) -> str | None:
     učitelčin; -ek/-ec nouns: potomek -> potomčin) or the animal adjective in -í (kojot -> kojotí/Y).
     Measured on cs_CZ.dic's single-line consonant-final nouns: the possessive is found for 1,062
     animate nouns and 12 inanimate ones (several of them homonyms: kopist, pretendent), the -í adjective
-    for 77 and 3, the feminine in -kyně of an -ec noun (lovec -> lovkyně) for 72 and 0
+    for 77 and 3, the feminine in -kyně of an -ec noun (lovec -> lovkyně) for 72 and 0, and of a -ce
+    noun (zástupce -> zástupkyně) for 48 of the dictionary's -ce nouns and 0 others
     (docs/czech-guessing.md)."""
+    if len(lemma) > 3 and lemma.endswith("ce") and any("Z" in f for f in dic.flags_of(lemma[:-2] + "kyně") or ()):
+        return lemma[:-2] + "kyně"          # the feminine of a soudce noun (zástupce -> zástupkyně)
     if len(lemma) < 3 or lemma[-1] in VOWEL_ENDINGS or lemma != lemma.lower():
         return None
     stems = [lemma] + ([lemma[:-2]] if lemma.endswith(("ek", "ec")) else [])
@@ -183,6 +190,26 @@ def inanimate_witness(lemma: str, dic) -> str | None:
         if any("Y" in f for f in dic.flags_of(w) or ()):
             return w
     return None
+
+
+def mobile_e_stem(lemma: str) -> str | None:
+    """The stem of an -eC noun without its e (uzel -> uzl, sen -> sn), the e a declension may drop."""
+    if len(lemma) >= 3 and lemma[-2] == "e" and lemma[-1] not in VOWEL_ENDINGS:
+        return lemma[:-2] + lemma[-1]
+    return None
+
+
+def _keeping_the_stem_of(adjective: str, dic, kind):
+    """`kind` narrowed to the classes that inflect an -eC noun on the stem its relational adjective
+    shows: without the e when the adjective drops it (uzlový: uzly, pytlový: pytle), with it when the
+    adjective keeps it (šekový: šeky, česnekový: česneky)."""
+    def fits(lemma: str, core: str) -> bool:
+        if not kind(lemma, core):
+            return False
+        drops = adjective.startswith(mobile_e_stem(lemma))
+        forms = [f for f, _rules in expand_chains(dic.aff, lemma, core) if f != lemma]
+        return bool(forms) and any(f.startswith(mobile_e_stem(lemma)) for f in forms) == drops
+    return fits
 
 
 SOFTENED = {"t": "ť", "n": "ň", "d": "ď"}
