@@ -98,7 +98,8 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
 
 def _plurality_guess(lemma: str, pos: str | None, idx) -> tuple[str, str] | None:
     """When no ending's words agree: the largest class at the longest ending shared by as many words
-    as an agreeing ending needs (3; 5 for two letters: qqqxyz, whose -yz only 3 words share, stays unclassified) (krůta: of the -ta words 732 are ZQ feminines, 595 PD masculines like husita)."""
+    as an agreeing ending needs (3; 5 for two letters: qqqxyz, whose -yz only 3 words share, stays
+    unclassified) (krůta: of the -ta words 732 are ZQ feminines, 595 PD masculines like husita)."""
     for k in range(min(MAX_ENDING, len(lemma) - 1), MIN_ENDING - 1, -1):
         counts = idx.get(lemma[-k:])
         if not counts:
