@@ -367,3 +367,19 @@ def test_a_guessed_ce_noun_with_a_kyne_feminine_is_animate(tmp_path):
         assert {r.model for r in lex.explain("zástupci")} <= {"dárce", "soudce", "správce", "vůdce"}
     finally:
         lex.close()
+
+
+def test_a_guessed_headword_with_only_its_last_letter_shared_takes_the_class_most_such_words_agree_on(
+        tmp_path):
+    """ráj and stůl removed from the paradigm source (the shipped dictionary), no ending of two letters
+    or more gives evidence for them (-áj: 4 words). Most single-line words ending in -j agree (the stroj
+    declension): ráje. stůl stays unclassified: its ů alternates with o (stolu), which no regular class
+    gives (no stůly)."""
+    lines = [l for l in shipped_paths()[0].read_text(encoding="utf-8").splitlines()[1:]
+             if l.partition("/")[0] not in {"ráj", "stůl"}]
+    heads = tmp_path / "heads.txt"
+    heads.write_text("ráj\nstůl\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["ráj", "ráje", "stůl", "stůly", "stoly"]) == {
+        "ráj": True, "ráje": True, "stůl": False, "stůly": False, "stoly": False}

@@ -111,6 +111,29 @@ def _plurality_guess(lemma: str, pos: str | None, idx) -> tuple[str, str] | None
         _core, (_n, fulls, models) = max(counts.items(), key=lambda kv: (kv[1][0], kv[0]))
         flags = max(fulls.items(), key=lambda kv: (kv[1], kv[0]))[0]
         return flags, models[flags]
+    return _last_letter_guess(lemma, pos, idx)
+
+
+# the words sharing only the last letter with a headword that are evidence enough when most agree
+MIN_WORDS_LAST_LETTER = 100
+
+
+def _last_letter_guess(lemma: str, pos: str | None, idx) -> tuple[str, str] | None:
+    """When no two letters give evidence: the class most words ending in the same letter agree on (at
+    least half of MIN_WORDS_LAST_LETTER or more: ráj, mudrc, kánoe), except for a ů in the last
+    syllable, which alternates with o in the other cases (stůl, stolu; dvůr, dvora) on lines of the
+    dictionary the ending index does not hold (flagless): a regular class would give stůly."""
+    if "ů" in lemma[-3:]:
+        return None
+    counts = idx.get(lemma[-1:]) or {}
+    if pos:
+        counts = {f: v for f, v in counts.items() if pos_fits(lemma, f, pos)}
+    total = sum(v[0] for v in counts.values())
+    if counts and total >= MIN_WORDS_LAST_LETTER:
+        _core, (n, fulls, models) = max(counts.items(), key=lambda kv: (kv[1][0], kv[0]))
+        if n / total >= MIN_AGREEMENT:
+            flags = max(fulls.items(), key=lambda kv: (kv[1], kv[0]))[0]
+            return flags, models[flags]
     return None
 
 
