@@ -292,6 +292,16 @@ def test_town_adjectives_of_common_nouns_irregular_and_compound_names_are_out_of
     assert _admitted(out, towns + ordinary) == {**{w: False for w in towns}, **{w: True for w in ordinary}}
 
 
+def _guessed_from(tmp_path: Path, lines: list[str], heads: str, real_lines: bool = True) -> Path:
+    """A cs-kriskros build of the headwords `heads` (one a line) with `lines` as the paradigm source;
+    `lines` must be lines of the shipped dictionary unless real_lines is False."""
+    if real_lines:
+        assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    (tmp_path / "heads.txt").write_text(heads, encoding="utf-8")
+    return _build(tmp_path, "cs-kriskros", "--headwords", str(tmp_path / "heads.txt"),
+                  "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+
+
 def test_a_guessed_noun_with_a_softened_animal_adjective_is_animate(tmp_path):
     """humr and křeček are not in the paradigm source. humří/Y and křeččí/Y, animal adjectives whose
     stem softens (r -> ř, k -> č), say they are animals: křeček is inflected after the animate -ček
@@ -301,11 +311,7 @@ def test_a_guessed_noun_with_a_softened_animal_adjective_is_animate(tmp_path):
     (svetry)."""
     lines = ["hamr/H", "trimr/H", "kapr/PI", "humří/Y", "bifteček/Q", "bloček/Q", "bodyček/Q", "byteček/Q",
              "cvoček/Q", "brouček/PIV", "cvrček/PIV", "blbeček/PIV", "křeččí/Y", "metr/H", "kilometr/H", "parametr/H"]
-    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
-    heads = tmp_path / "heads.txt"
-    heads.write_text("humr\nkřeček\nsvetr\n", encoding="utf-8")
-    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
-                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    out = _guessed_from(tmp_path, lines, "humr\nkřeček\nsvetr\n")
     assert _admitted(out, ["humr", "humři", "humry", "křeček", "křečci", "křečky", "svetr", "svetry",
                            "svetři"]) == {
         "humr": True, "humři": True, "humry": False, "křeček": True, "křečci": True, "křečky": False,
@@ -322,11 +328,7 @@ def test_a_guessed_headword_sharing_two_letters_with_five_agreeing_words_is_clas
     feminines (drůbež, loupež, ...) and no other word: enough evidence (krádeže), where ten such words
     were needed before. mamyz, whose -yz three words share (hryz, kyz, ohryz), stays unclassified."""
     lines = ["drůbež/Z", "fermež/Z", "loupež/Z", "přípřež/Z", "zápřež/Z", "hryz/H", "kyz/H", "ohryz/H"]
-    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
-    heads = tmp_path / "heads.txt"
-    heads.write_text("krádež\nmamyz\n", encoding="utf-8")
-    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
-                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    out = _guessed_from(tmp_path, lines, "krádež\nmamyz\n")
     assert _admitted(out, ["krádež", "krádeže", "mamyz", "mamyzy"]) == {
         "krádež": True, "krádeže": True, "mamyz": False, "mamyzy": False}
 
@@ -339,11 +341,7 @@ def test_a_guessed_noun_keeps_or_drops_the_e_as_its_relational_adjective_does(tm
     lines = ["aerogel/H", "akvarel/H", "apel/H", "barel/H", "betel/H", "cumel/Q", "chumel/Q", "uzlový/YRN",
              "altánek/Q", "balonek/Q", "banánek/Q", "bochánek/Q", "citronek/Q", "biftek/H", "flek/H",
              "šekový/YR"]
-    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
-    heads = tmp_path / "heads.txt"
-    heads.write_text("uzel\nšek\n", encoding="utf-8")
-    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
-                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    out = _guessed_from(tmp_path, lines, "uzel\nšek\n")
     assert _admitted(out, ["uzel", "uzly", "uzely", "šek", "šeky", "šky"]) == {
         "uzel": True, "uzly": True, "uzely": False, "šek": True, "šeky": True, "šky": False}
 
@@ -355,11 +353,7 @@ def test_a_guessed_ce_noun_with_a_kyne_feminine_is_animate(tmp_path):
     the plural of an animate -ce noun and is no nominative of adopce)."""
     lines = ["absorpce/Z", "disrupce/Z", "koncepce/Z", "korupce/Z", "percepce/Z", "recepce/Z", "dárce/UV",
              "soudce/UV", "správce/UV", "vůdce/UV", "nástupce/U", "zástupkyně/ZQ"]
-    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
-    heads = tmp_path / "heads.txt"
-    heads.write_text("zástupce\nadopce\n", encoding="utf-8")
-    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
-                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    out = _guessed_from(tmp_path, lines, "zástupce\nadopce\n")
     assert _admitted(out, ["zástupce", "zástupci", "zástupcové", "adopce", "adopci"]) == {
         "zástupce": True, "zástupci": True, "zástupcové": True, "adopce": True, "adopci": False}
     lex = load_lexicon(out)
@@ -377,9 +371,6 @@ def test_a_guessed_headword_with_only_its_last_letter_shared_takes_the_class_mos
     gives (no stůly)."""
     lines = [l for l in shipped_paths()[0].read_text(encoding="utf-8").splitlines()[1:]
              if l.partition("/")[0] not in {"ráj", "stůl"}]
-    heads = tmp_path / "heads.txt"
-    heads.write_text("ráj\nstůl\n", encoding="utf-8")
-    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
-                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    out = _guessed_from(tmp_path, lines, "ráj\nstůl\n", real_lines=False)
     assert _admitted(out, ["ráj", "ráje", "stůl", "stůly", "stoly"]) == {
         "ráj": True, "ráje": True, "stůl": False, "stůly": False, "stoly": False}

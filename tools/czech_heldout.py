@@ -196,22 +196,34 @@ def run(shared: Path, share: int = 3, examples: int = 8, dic: CzechDictionary | 
     return {"full": full, "removed": guessed}
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_split_arguments(ap: argparse.ArgumentParser) -> None:
+    """--shared, --share and --part: where the reference is and which lemmas are held out."""
     ap.add_argument("--shared", default="../shared", type=Path)
     ap.add_argument("--share", default=3, type=int, help="hold out every N-th lemma (default 3)")
     ap.add_argument("--part", default=0, type=int,
                     help="which remainder of the CRC-32 to hold out (default 0, the reported split; rules are "
                          "chosen on the others)")
+
+
+def split_refused(ap: argparse.ArgumentParser, a: argparse.Namespace) -> bool:
+    """True (said on stderr) when the reference data are missing; a --part out of range is a usage error."""
+    if not 0 <= a.part < a.share:
+        ap.error(f"--part must be in 0..{a.share - 1}")
+    if not (a.shared / "data" / "czech").exists():
+        print(f"no reference data under {a.shared}/data/czech", file=sys.stderr)
+        return True
+    return False
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_split_arguments(ap)
     ap.add_argument("--examples", default=8, type=int)
     ap.add_argument("--misses", type=Path, help="write every missed slot to this file")
     ap.add_argument("--dic", help="dictionary X.dic (X.aff beside it); default: the shipped cs_CZ.dic")
     a = ap.parse_args(argv)
-    if not (a.shared / "data" / "czech").exists():
-        print(f"no reference data under {a.shared}/data/czech", file=sys.stderr)
+    if split_refused(ap, a):
         return 2
-    if not 0 <= a.part < a.share:
-        ap.error(f"--part must be in 0..{a.share - 1}")
     results = run(a.shared, a.share, a.examples, CzechDictionary.load(a.dic) if a.dic else None, part=a.part)
     if a.misses:
         write_misses(a.misses, results)

@@ -30,7 +30,7 @@ from pathlib import Path
 from build_tools.czech.dictionary import CzechDictionary
 from build_tools.czech.guess import ANIMATE_FLAGS, guess_flags
 from build_tools.czech.tagger import word_class
-from tools.czech_heldout import held_out_lemmas, reference, run, without
+from tools.czech_heldout import add_split_arguments, held_out_lemmas, reference, run, split_refused, without
 
 CAUSES = ("reference", "unclassified", "not a noun", "animacy", "-i/-ové", "mobile e", "declension")
 
@@ -81,16 +81,11 @@ def classify(shared: Path, share: int = 3, part: int = 0, dic: CzechDictionary |
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", default="../shared", type=Path)
-    ap.add_argument("--share", default=3, type=int)
-    ap.add_argument("--part", default=0, type=int)
+    add_split_arguments(ap)
     ap.add_argument("--examples", default=12, type=int)
     a = ap.parse_args(argv)
-    if not (a.shared / "data" / "czech").exists():
-        print(f"no reference data under {a.shared}/data/czech", file=sys.stderr)
+    if split_refused(ap, a):
         return 2
-    if not 0 <= a.part < a.share:
-        ap.error(f"--part must be in 0..{a.share - 1}")
     by_cause = classify(a.shared, a.share, a.part)
     print(f"missed noun nominative plurals, all guessed: {sum(map(len, by_cause.values()))}")
     for why in CAUSES:

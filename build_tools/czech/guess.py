@@ -93,7 +93,7 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
             # the flags most words of the class carry (the -ovat verbs: ATN, passive and ne- included)
             flags = max(fulls.items(), key=lambda kv: (kv[1], kv[0]))[0]
             return flags, models[flags]
-    return _plurality_guess(lemma, pos, idx)
+    return _plurality_guess(lemma, pos, idx) or _last_letter_guess(lemma, pos, idx, dic.letter_pairs)
 
 
 def _plurality_guess(lemma: str, pos: str | None, idx) -> tuple[str, str] | None:
@@ -111,19 +111,20 @@ def _plurality_guess(lemma: str, pos: str | None, idx) -> tuple[str, str] | None
         _core, (_n, fulls, models) = max(counts.items(), key=lambda kv: (kv[1][0], kv[0]))
         flags = max(fulls.items(), key=lambda kv: (kv[1], kv[0]))[0]
         return flags, models[flags]
-    return _last_letter_guess(lemma, pos, idx)
+    return None
 
 
 # the words sharing only the last letter with a headword that are evidence enough when most agree
 MIN_WORDS_LAST_LETTER = 100
 
 
-def _last_letter_guess(lemma: str, pos: str | None, idx) -> tuple[str, str] | None:
+def _last_letter_guess(lemma: str, pos: str | None, idx, letter_pairs: frozenset) -> tuple[str, str] | None:
     """When no two letters give evidence: the class most words ending in the same letter agree on (at
-    least half of MIN_WORDS_LAST_LETTER or more: ráj, mudrc, kánoe), except for a ů in the last
-    syllable, which alternates with o in the other cases (stůl, stolu; dvůr, dvora) on lines of the
-    dictionary the ending index does not hold (flagless): a regular class would give stůly."""
-    if "ů" in lemma[-3:]:
+    least half of MIN_WORDS_LAST_LETTER or more: ráj, mudrc, kánoe), for a headword whose adjacent
+    letters all occur in the dictionary's headwords (qqqxyz stays unclassified), except for a ů in the
+    last syllable, which alternates with o in the other cases (stůl, stolu; dvůr, dvora) on lines of
+    the dictionary the ending index does not hold (flagless): a regular class would give stůly."""
+    if "ů" in lemma[-3:] or any(lemma[i:i + 2] not in letter_pairs for i in range(len(lemma) - 1)):
         return None
     counts = idx.get(lemma[-1:]) or {}
     if pos:
