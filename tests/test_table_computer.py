@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import time
 from pathlib import Path
 
@@ -224,3 +225,12 @@ def test_in_a_void_game_a_phony_is_refused_outright_and_there_is_nothing_to_chal
         ann.play(_phony(load_rule_set("pl-scrabble"), ann.get().rack))
     assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert info.value.details().startswith("WORD_NOT_ADMISSIBLE")
+
+
+def test_the_game_page_offers_every_computer_level_in_each_language():
+    static = Path(__file__).resolve().parent.parent / "lexicon_service" / "http" / "static"
+    page_levels = re.search(r"const LEVELS = \[([^\]]*)\]", (static / "games.js").read_text(encoding="utf-8"))
+    assert re.findall(r'"(\w+)"', page_levels.group(1)) == list(LEVELS)
+    strings = (static / "i18n.js").read_text(encoding="utf-8")
+    for level in LEVELS:
+        assert strings.count(f"level{level.capitalize()}:") == 3  # en, cs, pl
