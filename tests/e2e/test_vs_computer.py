@@ -1,6 +1,7 @@
 """A game against the computer from the game page in headless chromium: the person starts it (rule set,
 lexicon, level), plays, exchanges and passes with the keyboard and the buttons, sees each of the computer's
-replies and the end; no rack but the person's is ever in the page or in what the server sent it."""
+replies (and its challenge of a phony) and the end; no rack but the person's is ever in the page or in what
+the server sent it."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import generate_moves
 from lexicon_service.rules import Board, load_rule_set, parse_gcg
 from lexicon_service.server import create_server
-from tests.game_helpers import build_lexicon, tiles_of, two_tile_play, two_tile_words
+from tests.game_helpers import build_lexicon, find_play, tiles_of, two_tile_play, two_tile_words
 
 RULE_SET = "pl-scrabble"
 TWO = two_tile_words(RULE_SET)
@@ -109,6 +110,17 @@ def test_a_person_plays_the_computer_from_the_game_page(page, game_web, artifact
     version, moves = _after_reply(page, version, moves)
     assert _scores(page)[0] > ann and _scores(page)[1] >= computer
     assert page.locator("#livePlayers").inner_text().count("Computer") == 1
+
+    # 5. a phony (no word here has four tiles): the computer challenges it off, then moves
+    ann = _scores(page)[0]
+    phony = find_play(rs, board().to_rows(), tiles_of(rs, page.locator("#rack").inner_text()))
+    assert sum(c not in "." for c in phony.split()[1]) >= 4, phony
+    page.locator("#playText").fill(phony)
+    page.locator("#playText").press("Enter")
+    version, moves = _after_reply(page, version, moves)
+    assert _scores(page)[0] == ann
+    assert " -- -" in page.locator("#lines").inner_text()  # withdrawn
+    assert "challenged by Computer" in page.locator("#gcg").input_value()
 
     # a refusal is shown in the page's language, and nothing changes
     page.select_option("#lang", "cs")
