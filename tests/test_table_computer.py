@@ -14,6 +14,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from lexicon_service import rulesets
 from lexicon_service.cli import main
 from lexicon_service.games.computer import LEVELS, choose_move
 from lexicon_service.grpc_gen import session_pb2
@@ -36,6 +37,13 @@ def lexicon_dir(tmp_path_factory) -> Path:
     directory.mkdir()
     write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS)
     write_lexicon(directory, "cs-kriskros", "cs-kriskros", two_tile_words("cs-kriskros"))
+    # Polish Scrabble with 14 tiles, A and B: both racks full and the bag empty from the start
+    polish = (Path(rulesets.__file__).parent / "pl-scrabble.rules").read_text(encoding="utf-8")
+    tiles = polish.index("[tiles]\n")
+    tiny = directory.parent / "pl-tiny.rules"
+    tiny.write_text(polish[:tiles].replace("id = pl-scrabble", "id = pl-tiny") + "[tiles]\nA 1 7\nB 3 7\n\n"
+                    + polish[polish.index("[blank]"):], encoding="utf-8")
+    write_lexicon(directory, "pl-tiny", str(tiny), ["aa", "ab", "ba", "bb"])
     without_move_graph(write_lexicon(directory, "pl-no-graph", "pl-scrabble", ["kot", "pies"]))
     return directory
 
@@ -216,6 +224,19 @@ def test_in_kriskros_the_computer_challenges_and_the_human_gets_the_correction(s
     game = _after_computer(ann, corrected.version)
     assert game.players[0].score == corrected.score > 0 and game.players[1].score > 0
     assert "challenged by Robot" in ann.record()
+
+
+def test_the_computer_challenges_a_phony_that_went_out_instead_of_passing_and_the_game_goes_on(server):
+    _, port = server
+    ann = _computer_game(port, lexicon="pl-tiny")
+    before = ann.get()
+    assert before.bag_count == 0 and len(before.rack) == 7
+    moved = ann.play("8H " + before.rack)  # all seven tiles: Ann goes out with a phony
+    assert moved.game.status == session_pb2.GAME_STATUS_AWAITING_FINAL_PASS
+    game = _after_computer(ann, moved.version)
+    assert game.status == session_pb2.GAME_STATUS_PLAYING, game  # not ended by the computer's pass
+    assert game.players[0].score == 0 and sorted(game.rack) == sorted(before.rack)
+    assert game.players[1].score > 0 and "challenged by Robot" in ann.record()
 
 
 def test_in_a_void_game_a_phony_is_refused_outright_and_there_is_nothing_to_challenge(server):
