@@ -564,6 +564,15 @@ class GameService:
             raise PermissionDenied("the director token cannot move or challenge; use a player token")
         return role
 
+    def _acting_player(self, state: GameState, token: str | None, computer_seat: int | None) -> int:
+        """Who makes a move or a challenge: the player of `token`, or the server's computer player in
+        `computer_seat` (no token)."""
+        if computer_seat is None:
+            return self._player(state, token)
+        if not state.options.computer(computer_seat):
+            raise PermissionDenied(f"seat {computer_seat} is not a computer player's")
+        return computer_seat
+
     def _director(self, state: GameState, token: str | None) -> None:
         role = self.role(state, token)
         if role == "observer":
@@ -691,9 +700,7 @@ class GameService:
         play_text = " ".join(play.split())
 
         def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
-            p = self._player(work, token) if computer_seat is None else computer_seat
-            if computer_seat is not None and not work.options.computer(computer_seat):
-                raise PermissionDenied(f"seat {computer_seat} is not a computer player's")
+            p = self._acting_player(work, token, computer_seat)
 
             def same(event) -> bool:
                 return _same_move(work, event, p, play_text, exchange, pass_)
@@ -890,9 +897,7 @@ class GameService:
         self._valid_request_id(request_id)
 
         def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
-            c = self._player(work, token) if computer_seat is None else computer_seat
-            if computer_seat is not None and not work.options.computer(computer_seat):
-                raise PermissionDenied(f"seat {computer_seat} is not a computer player's")
+            c = self._acting_player(work, token, computer_seat)
             judges_ = judges if judges is not None else lexicons
             lexicons = lexicons if lexicons is not None else judges
             self._check_request_id(work, request_id, c, challenge=True)
