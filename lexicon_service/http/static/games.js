@@ -218,7 +218,7 @@ async function show() {
   document.body.dataset.shown = "1";
 }
 
-let live = null;  // the followed game: { id, token, abort, busy, dirty, rack, state, stateAt }
+let live = null;  // the followed game: { id, token, abort, busy, dirty, rack, state, stateAt, sending }
 
 function clockText(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -395,15 +395,18 @@ function setNote(text, error) {
 // stream then brings the computer's reply). expectedVersion: a move made on a stale view is refused.
 async function act(kind, body) {
   const me = live;
-  if (!me || !me.state) return;
+  if (!me || !me.state || me.sending) return;  // one at a time: a second Enter is not a second move
   const path = `/v1/games/${encodeURIComponent(me.id)}:${kind}`;
   setNote("");
   let answer;
+  me.sending = true;
   try {
     answer = await callApi("POST", path, { ...body, expectedVersion: me.state.version }, me.token);
   } catch (err) {
     if (me === live) setNote(errorText(err), true);
     return;
+  } finally {
+    me.sending = false;
   }
   if (me !== live) return;
   if (kind === "challenge") {
@@ -532,8 +535,9 @@ document.addEventListener("keydown", e => {
   setupLanguageSwitch(() => { if (view) { renderLines(); render(); } renderLivePanel(); renderPlayPanel(); offerLexicons(); });
   $("lexicon").add(new Option(t("fromRules"), ""));
   for (const level of LEVELS) {
-    const option = new Option(t("level" + level[0].toUpperCase() + level.slice(1)), level);
-    option.dataset.i18n = "level" + level[0].toUpperCase() + level.slice(1);
+    const key = "level" + level[0].toUpperCase() + level.slice(1);
+    const option = new Option(t(key), level);
+    option.dataset.i18n = key;  // translated again on a language switch
     $("newLevel").add(option);
   }
   $("newName").value = localStorage.getItem("playerName") || t("defaultName");
