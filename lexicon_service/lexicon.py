@@ -459,12 +459,13 @@ class Lexicon:
             self._file.close()
             raise
         self.move_graph = None  # the move graph's arcs (movegen/graph.py), when the lexicon has one
+        self.search_graph = None  # the same graph as move generation reads it (graph.search_layout)
         if MOVE_GRAPH in files:
-            self.move_graph = self._load_move_graph(files[MOVE_GRAPH], verify)
+            self.move_graph, self.search_graph = self._load_move_graph(files[MOVE_GRAPH], verify)
         # Fast bound membership test (the hot path of the rules engine).
         self.is_admissible = self._forms.__contains__
 
-    def _load_move_graph(self, want: dict, verify: bool) -> bytes:
+    def _load_move_graph(self, want: dict, verify: bool) -> tuple[bytes, bytes]:
         p = self.path / MOVE_GRAPH
         try:
             return parse_move_graph(p, _read_checked(p, want, verify), self.rule_set)

@@ -131,3 +131,16 @@ def parse_move_graph(data: bytes, rule_set) -> bytes:
     except ValueError as exc:
         raise MoveGraphError(f"damaged move graph: {exc}") from None
     return arcs
+
+
+def search_layout(arcs: bytes) -> bytes:
+    """The arc array (as `parse_move_graph` returns it) in the layout the C search reads: per node a
+    64-bit mask of its tiles, then its children in tile order (``_core.c``, "The search layout"),
+    so an arc is found by a mask test and a popcount instead of a scan. About 1.8 times the arc
+    array's bytes."""
+    from lexicon_service.movegen import _core
+
+    try:
+        return _core.search_layout(arcs)
+    except ValueError as exc:
+        raise MoveGraphError(f"damaged move graph: {exc}") from None
