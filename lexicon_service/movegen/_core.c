@@ -362,16 +362,15 @@ static PyObject *check_graph(PyObject *self, PyObject *args) {
 #define SG_ACCEPTS (1u << 31)
 #define SG_CHILD 0x7FFFFFFFu
 
-static inline int popcount64(uint64_t x) {
-#if defined(__POPCNT__) || defined(__aarch64__)
-    return __builtin_popcountll(x);
-#else   /* baseline x86-64 has no popcnt instruction; gcc would call a table-driven libgcc routine */
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (int)((x * 0x0101010101010101ull) >> 56);
+static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+
+/* Baseline x86-64 has no popcnt instruction (the compiler calls a library routine): on glibc the
+ * search functions are also compiled for CPUs that have it, chosen once at load (an ifunc). */
+#if defined(__x86_64__) && defined(__GLIBC__) && (defined(__GNUC__) || defined(__clang__))
+#define POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define POPCNT_CLONES
 #endif
-}
 
 static inline uint64_t node_mask(const uint32_t *w, uint32_t node) {
     return (uint64_t)w[node] | ((uint64_t)w[node + 1] << 32);
@@ -638,7 +637,7 @@ static void record(Gen *g, int start, int end, int msum, int wmul, int xtot, int
     g->moves[g->n_moves++] = rec;
 }
 
-static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new);
+POPCNT_CLONES static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new);
 
 static inline __attribute__((always_inline)) void go_on(Gen *g, int pos, uint32_t a, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
     uint32_t child = a & SG_CHILD;
@@ -660,7 +659,7 @@ static inline __attribute__((always_inline)) void go_on(Gen *g, int pos, uint32_
     }
 }
 
-static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
+POPCNT_CLONES static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
     if (g->stop) return;
     const uint32_t *w = g->graph;
     uint8_t b = g->L_sq[pos];
@@ -700,7 +699,7 @@ static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum
 
 /* Tiles x such that before + x + after (runs of the other direction) is a word: the reversed
  * word in the GADDAG (reverse of after, x, reverse of before). */
-static uint64_t cross_set(const uint32_t *w, const uint8_t *line, int pos, int lo, int hi) {
+POPCNT_CLONES static uint64_t cross_set(const uint32_t *w, const uint8_t *line, int pos, int lo, int hi) {
     uint32_t node = w[0];
     if (pos > lo && pos - lo >= hi - pos) {
         /* the longer part before: walk it reversed, the separator, then x and `after` per candidate
