@@ -662,11 +662,23 @@ static inline __attribute__((always_inline)) void go_on(Gen *g, int pos, uint32_
 POPCNT_CLONES static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
     if (g->stop) return;
     const uint32_t *w = g->graph;
-    uint8_t b = g->L_sq[pos];
+    const uint8_t *sq = g->L_sq;
+    uint8_t b = sq[pos];
     if (b) {
-        uint32_t a = sg_arc(w, node, b & SQ_TILE);
-        if (a) go_on(g, pos, a, leftward, left, msum + ((b & SQ_BLANK) ? 0 : g->pts[b & SQ_TILE]), wmul, xtot, n_new);
-        return;
+        /* a run of board tiles is followed here: inside the run nothing is recorded (a word ends
+         * only before an empty square) and no separator is taken (the left part is not complete) */
+        int step = leftward ? -1 : 1;
+        for (;;) {
+            uint32_t a = sg_arc(w, node, b & SQ_TILE);
+            if (!a) return;
+            if (!(b & SQ_BLANK)) msum += g->pts[b & SQ_TILE];
+            int next = pos + step;
+            if (next < 0 || next >= g->len || !(b = sq[next]) || !(node = a & SG_CHILD)) {
+                go_on(g, pos, a, leftward, leftward ? pos : left, msum, wmul, xtot, n_new);
+                return;
+            }
+            pos = next;
+        }
     }
     uint64_t allowed = g->L_cc[pos] & (g->rack_mask | (g->rack[0] ? g->blank_mask : 0));
     if (!allowed) return;
