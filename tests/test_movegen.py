@@ -305,18 +305,29 @@ def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damag
 
 def test_search_layout_of_the_worked_example():
     """graph.py's worked example (words AB and B) in the search layout: per node its tiles' mask,
-    then a child index | accepts (bit 31) per tile; word 0 the root node."""
+    then a child index | accepts (bit 31) per tile; word 0 the root node, word 1 the root pointer's
+    flags. arcs_of_layout gives the arc array back."""
     from lexicon_service.movegen import _core
-    from lexicon_service.movegen.graph import search_layout
+    from lexicon_service.movegen.graph import arcs_of_layout, search_layout
 
     arcs = _core.build_gaddag(bytes([1, 2, 0, 2, 0]), 2, 15)
-    words = [int.from_bytes(search_layout(arcs)[i:i + 4], "little") for i in range(0, 60, 4)]
+    layout = search_layout(arcs)
+    words = [int.from_bytes(layout[i:i + 4], "little") for i in range(0, len(layout), 4)]
     accepts = 1 << 31
-    assert words == [2, 0,
+    assert arcs_of_layout(layout) == arcs
+    assert words == [2, 1 << 24,
                      0b110, 0, 6, accepts | 9,   # root: A -> node 6, B (accepts) -> node 9
                      0b001, 0, 12,               # after A: ^ -> node 12
                      0b010, 0, accepts,          # after B: A accepts (BA)
                      0b100, 0, accepts]          # after A^: B accepts (A^B)
+
+
+def test_a_loaded_lexicon_keeps_the_search_layout_and_gives_the_file_arcs_back(lexicons):
+    from lexicon_service.movegen.graph import parse_move_graph, search_layout
+
+    for lex in lexicons.values():
+        arcs = parse_move_graph((lex.path / "moves.kwg").read_bytes(), lex.rule_set)
+        assert lex.has_move_graph and lex.search_graph == search_layout(arcs) and lex.move_graph == arcs
 
 
 def test_answers_are_bounded(lexicons):

@@ -122,8 +122,7 @@ def _static(rule_set: RuleSet) -> _Static:
 
 
 def _graph(rule_set: RuleSet, lexicon):
-    arcs = getattr(lexicon, "move_graph", None)
-    if arcs is None:
+    if not getattr(lexicon, "has_move_graph", False):
         raise MoveGraphMissing(f"the lexicon {getattr(lexicon, 'name', '?')!r} has no move graph; add one with "
                                f"`lexicon-build --move-graph-only {getattr(lexicon, 'path', 'LEX.lex')}`")
     lex_rules = lexicon.rule_set

@@ -354,7 +354,8 @@ static PyObject *check_graph(PyObject *self, PyObject *args) {
 /* The search layout: the move graph as the search reads it, made once per lexicon from the     */
 /* checked arc array (search_layout below). A node is a 64-bit mask of its tiles (two words, low */
 /* first) followed by one word per tile in tile order: the child node's index | SG_ACCEPTS      */
-/* (index 0: no child). Word 0 is the root node's index. The arc of a tile is found by a mask    */
+/* (index 0: no child). Word 0 is the root node's index, word 1 the flags of the arc array's     */
+/* root pointer (so arcs_of_layout gives the arc array back). The arc of a tile is found by a mask */
 /* test and a popcount instead of a scan of the node, and the tiles a rack can place on a       */
 /* square are the node's mask & the square's cross-check & the rack's tiles, without branches   */
 /* per arc.                                                                                    */
@@ -393,7 +394,7 @@ static PyObject *search_layout(PyObject *self, PyObject *args) {
     const uint32_t *a = buf.buf;
     size_t n = (size_t)buf.len / 4;
     PyObject *result = NULL;
-    uint32_t *newpos = NULL, *w = NULL;
+    uint32_t *newpos = NULL, *w;
     const char *why = NULL;
     size_t at = 0;
     if (buf.len % 4 || n == 0 || n > MAX_ARCS || !(a[n - 1] & ARC_END)) { why = "not a checked arc array"; goto done; }
@@ -410,12 +411,13 @@ static PyObject *search_layout(PyObject *self, PyObject *args) {
         out += 2 + (e - s + 1);
         s = e + 1;
     }
-    w = malloc(out * sizeof(uint32_t));
-    if (!w) { PyErr_NoMemory(); goto done; }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(out * sizeof(uint32_t)));  /* filled in place */
+    if (!result) goto done;
+    w = (uint32_t *)PyBytes_AS_STRING(result);
     uint32_t root = a[0] & ARC_INDEX_MASK;
     if (root && !newpos[root]) { why = "the root pointer leads into a node"; goto done; }
     w[0] = root ? newpos[root] : 0;
-    w[1] = 0;
+    w[1] = a[0] & ~ARC_INDEX_MASK;
     for (size_t s = 1; s < n;) {
         uint32_t o = newpos[s];
         uint64_t mask = 0;
@@ -431,12 +433,56 @@ static PyObject *search_layout(PyObject *self, PyObject *args) {
         w[o + 1] = (uint32_t)(mask >> 32);
         s = i + 1;
     }
-    result = PyBytes_FromStringAndSize((const char *)w, (Py_ssize_t)(out * sizeof(uint32_t)));
 done:
-    if (why) PyErr_Format(PyExc_ValueError, "%s (arc %zu)", why, at);
+    if (why) {
+        Py_CLEAR(result);
+        PyErr_Format(PyExc_ValueError, "%s (arc %zu)", why, at);
+    }
     PyBuffer_Release(&buf);
     free(newpos);
-    free(w);
+    return result;
+}
+
+/* arcs_of_layout(layout: bytes) -> bytes: the arc array search_layout was made from. */
+static PyObject *arcs_of_layout(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    const uint32_t *w = buf.buf;
+    size_t nw = (size_t)buf.len / 4;
+    PyObject *result = NULL;
+    uint32_t *oldpos = NULL, *a = NULL;
+    int bad = buf.len % 4 || nw < 2 || w[0] >= nw;
+    size_t n = 1;
+    if (!bad && !(oldpos = calloc(nw, sizeof(uint32_t)))) { PyErr_NoMemory(); goto done; }
+    for (size_t o = 2; !bad && o < nw;) {
+        int k = o + 1 < nw ? popcount64(node_mask(w, (uint32_t)o)) : 0;
+        if (!k || o + 2 + k > nw || n + k > MAX_ARCS) { bad = 1; break; }
+        oldpos[o] = (uint32_t)n;
+        n += k;
+        o += 2 + k;
+    }
+    if (!bad && !(a = malloc(n * sizeof(uint32_t)))) { PyErr_NoMemory(); goto done; }
+    if (!bad) {
+        a[0] = (w[1] & ~ARC_INDEX_MASK) | oldpos[w[0]];
+        bad = w[0] && !oldpos[w[0]];
+    }
+    for (size_t o = 2; !bad && o < nw;) {
+        uint64_t tiles = node_mask(w, (uint32_t)o);
+        uint32_t i = oldpos[o];
+        for (int k = 0; tiles; k++, tiles &= tiles - 1, i++) {
+            uint32_t x = w[o + 2 + k], child = x & SG_CHILD;
+            if (child >= nw || (child && !oldpos[child])) { bad = 1; break; }
+            a[i] = ((uint32_t)__builtin_ctzll(tiles) << ARC_TILE_SHIFT) | oldpos[child]
+                   | ((x & SG_ACCEPTS) ? ARC_ACCEPTS : 0) | ((tiles & (tiles - 1)) ? 0 : ARC_END);
+        }
+        o = o + 2 + (i - oldpos[o]);
+    }
+    if (bad) PyErr_SetString(PyExc_ValueError, "arcs_of_layout: not a search layout");
+    else result = PyBytes_FromStringAndSize((const char *)a, (Py_ssize_t)(n * sizeof(uint32_t)));
+done:
+    PyBuffer_Release(&buf);
+    free(oldpos);
+    free(a);
     return result;
 }
 
@@ -1089,6 +1135,7 @@ static PyMethodDef methods[] = {
     {"build_gaddag", build_gaddag, METH_VARARGS, "build_gaddag(words, n_tiles, max_len) -> arc array bytes"},
     {"check_graph", check_graph, METH_VARARGS, "check_graph(arcs, n_tiles): ValueError if malformed"},
     {"search_layout", search_layout, METH_VARARGS, "search_layout(arcs) -> the search layout of a checked arc array"},
+    {"arcs_of_layout", arcs_of_layout, METH_VARARGS, "arcs_of_layout(layout) -> the arc array it was made from"},
     {"generate", generate, METH_VARARGS, "generate(...) -> moves, count or bool (see _core.c)"},
     {NULL, NULL, 0, NULL},
 };
