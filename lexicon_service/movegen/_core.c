@@ -385,19 +385,25 @@ static inline uint32_t sg_arc(const uint32_t *w, uint32_t node, unsigned tile) {
     return w[node + 2 + popcount64(m & ((1ull << tile) - 1))];
 }
 
-/* search_layout(arcs: bytes) -> bytes: the search layout of a move graph's arc array (which
- * check_graph accepted). ValueError if a node's tiles are not in strictly rising order or an arc
- * leads into the middle of a node. */
-static PyObject *search_layout(PyObject *self, PyObject *args) {
+/* One graph form to the other: `convert` of the single argument, a buffer of whole 32-bit words. */
+static PyObject *convert_words(PyObject *args, PyObject *(*convert)(const uint32_t *, size_t)) {
     Py_buffer buf;
     if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
-    const uint32_t *a = buf.buf;
-    size_t n = (size_t)buf.len / 4;
+    PyObject *result = NULL;
+    if (buf.len % 4) PyErr_SetString(PyExc_ValueError, "not an array of 32-bit words");
+    else result = convert(buf.buf, (size_t)buf.len / 4);
+    PyBuffer_Release(&buf);
+    return result;
+}
+
+/* The search layout of a move graph's arc array (which check_graph accepted). ValueError if a
+ * node's tiles are not in strictly rising order or an arc leads into the middle of a node. */
+static PyObject *layout_of_arcs(const uint32_t *a, size_t n) {
     PyObject *result = NULL;
     uint32_t *newpos = NULL, *w;
     const char *why = NULL;
     size_t at = 0;
-    if (buf.len % 4 || n == 0 || n > MAX_ARCS || !(a[n - 1] & ARC_END)) { why = "not a checked arc array"; goto done; }
+    if (n == 0 || n > MAX_ARCS || !(a[n - 1] & ARC_END)) { why = "not a checked arc array"; goto done; }
     newpos = calloc(n, sizeof(uint32_t));
     if (!newpos) { PyErr_NoMemory(); goto done; }
     size_t out = 2;
@@ -438,20 +444,15 @@ done:
         Py_CLEAR(result);
         PyErr_Format(PyExc_ValueError, "%s (arc %zu)", why, at);
     }
-    PyBuffer_Release(&buf);
     free(newpos);
     return result;
 }
 
-/* arcs_of_layout(layout: bytes) -> bytes: the arc array search_layout was made from. */
-static PyObject *arcs_of_layout(PyObject *self, PyObject *args) {
-    Py_buffer buf;
-    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
-    const uint32_t *w = buf.buf;
-    size_t nw = (size_t)buf.len / 4;
+/* The arc array a search layout was made from. */
+static PyObject *arcs_of_layout_words(const uint32_t *w, size_t nw) {
     PyObject *result = NULL;
     uint32_t *oldpos = NULL, *a = NULL;
-    int bad = buf.len % 4 || nw < 2 || w[0] >= nw;
+    int bad = nw < 2 || w[0] >= nw;
     size_t n = 1;
     if (!bad && !(oldpos = calloc(nw, sizeof(uint32_t)))) { PyErr_NoMemory(); goto done; }
     for (size_t o = 2; !bad && o < nw;) {
@@ -480,11 +481,14 @@ static PyObject *arcs_of_layout(PyObject *self, PyObject *args) {
     if (bad) PyErr_SetString(PyExc_ValueError, "arcs_of_layout: not a search layout");
     else result = PyBytes_FromStringAndSize((const char *)a, (Py_ssize_t)(n * sizeof(uint32_t)));
 done:
-    PyBuffer_Release(&buf);
     free(oldpos);
     free(a);
     return result;
 }
+
+/* search_layout(arcs: bytes) -> bytes; arcs_of_layout(layout: bytes) -> bytes (the inverse). */
+static PyObject *search_layout(PyObject *self, PyObject *args) { return convert_words(args, layout_of_arcs); }
+static PyObject *arcs_of_layout(PyObject *self, PyObject *args) { return convert_words(args, arcs_of_layout_words); }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Move generation.                                                                            */
