@@ -506,7 +506,7 @@ class GameService:
         from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing, has_move
 
         lexicon = lexicons(work.created.lexicon) if lexicons is not None else None
-        if lexicon is None or getattr(lexicon, "move_graph", None) is None:
+        if lexicon is None or not getattr(lexicon, "has_move_graph", False):
             return None
         if not work.racks[p]:
             return False
