@@ -200,7 +200,7 @@ def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool 
     except LexiconError as exc:
         raise BuildError(str(exc)) from None
     with lexicon:
-        if lexicon.move_graph is None:
+        if not lexicon.has_move_graph:
             raise BuildError(f"{root} has no move graph, which self-play needs; add it first with "
                                    f"`lexicon-build --move-graph-only {root}`")
         data = make_leave_table(lexicon, games, seed, quiet).to_bytes()

@@ -176,7 +176,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         with self.registry.acquire() as snapshot:
             lexicon = snapshot.lexicon(request.lexicon)
             rule_set = lexicon.rule_set
-            has_move_graph = lexicon.move_graph is not None
+            has_move_graph = lexicon.has_move_graph
             levels = self._computer_levels(request)
             no_leaves = next(filter(None, (leave_table_refusal(level, lexicon) for level in levels)), None)
         if any(levels) and not has_move_graph:
