@@ -1,6 +1,6 @@
 """The computer level "equity" (score plus leave value) against "best" (the top score), Polish games.
 
-    python bench/bench_equity.py --lexicons lexicons [--games 1000] [--leave-games 2000] [--workers 1]
+    python bench/bench_equity.py --lexicons lexicons [--games 1000] [--leave-games 3000] [--workers 1]
 
 A copy of pl-scrabble.lex gets its leave table in this run (`lexicon-build --leaves` with
 --leave-games self-play games and --seed, into a temporary directory; the copy is removed after).
@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from build_tools.leaves import DEFAULT_GAMES  # noqa: E402
 from lexicon_service.games.computer import EQUITY, choose_move  # noqa: E402
 from lexicon_service.lexicon import load_lexicon  # noqa: E402
 from lexicon_service.movegen.selfplay import play_game  # noqa: E402
@@ -89,7 +90,7 @@ def main() -> int:
     parser.add_argument("--shared", default="../shared", help="shared data directory (unused)")
     parser.add_argument("--lexicons", default="lexicons", help="directory of the default lexicons")
     parser.add_argument("--games", type=int, default=1000, help="games (an even number: pairs on one bag)")
-    parser.add_argument("--leave-games", type=int, default=2000, help="self-play games for the leave table")
+    parser.add_argument("--leave-games", type=int, default=DEFAULT_GAMES, help="self-play games for the leave table")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="processes for the games")
     parser.add_argument("--strict", action="store_true", help="exit 1 when the target is missed")

@@ -2,9 +2,12 @@
 from self-play: `lexicon-build --leaves LEX.lex [--games N] [--seed S]`.
 
 Two computer players of the level "best" (the top score) play `games` games (`movegen.selfplay`,
-seeded). Every move made with tiles left in the bag gives a sample: the leave it kept, and the points
-its player scored on their next turn, less the average of those points over all samples. The value
-of a leave is fitted in two steps:
+seeded). Every move made with tiles left in the bag gives a sample: the leave it kept, the points
+its player scored on their next turn and the leave kept then. The value of a leave is what keeping it
+brings on the next turn against the average: first the next turn's points less their mean over all
+samples; then, `ROUNDS` - 1 times, the next turn's points plus `DISCOUNT` x the value (by the table
+of the round before) of the leave kept then, less the mean (so a leave that brings a good leave is
+worth more; discount 0 would be the next turn alone). Each round fits in two steps:
 
 1. A ridge regression (Gauss-Seidel over the distinct leaves, weighted by how often each was seen) of
    the samples on three kinds of features: the number of tiles kept, each tile (counted per copy), and
@@ -28,18 +31,21 @@ from itertools import combinations
 from lexicon_service.movegen.leaves import LeaveTable, tile_order
 from lexicon_service.movegen.selfplay import play_game
 
-DEFAULT_GAMES = 2000
+DEFAULT_GAMES = 3000
 DEFAULT_SEED = 1
 MAX_GAMES = 1_000_000
 SWEEPS = 30
 PENALTY = {"size": 1.0, "tile": 20.0, "pair": 200.0}  # ridge penalty per kind, in samples
 MIN_SEEN = 30
 SHRINK_SEEN = 200
+ROUNDS = 4
+DISCOUNT = 0.75
 
 
-def leave_samples(rule_set, lexicon, games: int, seed: int, progress=None) -> list[tuple[tuple[str, ...], int]]:
-    """(leave tiles, the points its player scored on the next turn) per move made with tiles in the bag,
-    over `games` self-play games of two players of the level "best"."""
+def leave_samples(rule_set, lexicon, games: int, seed: int, progress=None) -> list[tuple]:
+    """(leave tiles, the points its player scored on the next turn, the leave of that turn or None when
+    the bag was empty before it) per move made with tiles in the bag, over `games` self-play games of
+    two players of the level "best"."""
     from lexicon_service.games.computer import choose_move
 
     samples = []
@@ -54,10 +60,11 @@ def leave_samples(rule_set, lexicon, games: int, seed: int, progress=None) -> li
         waiting: dict[int, tuple[str, ...]] = {}
         for turn in result.turns:
             kept = waiting.pop(turn.player, None)
+            leave = tiles_of(turn.move.leave) if turn.bag_before > 0 and turn.move.kind != "pass" else None
             if kept is not None:
-                samples.append((kept, turn.move.score))
-            if turn.bag_before > 0 and turn.move.kind != "pass":
-                waiting[turn.player] = tiles_of(turn.move.leave)
+                samples.append((kept, turn.move.score, leave))
+            if leave is not None:
+                waiting[turn.player] = leave
         if progress is not None:
             progress(game + 1, len(samples))
     return samples
@@ -68,9 +75,20 @@ def _features(key: tuple[str, ...]) -> list[tuple[str, object]]:
 
 
 def fit_leave_table(rule_set, samples, about: str = "") -> LeaveTable:
-    """The LeaveTable of these samples (see the module docstring)."""
+    """The LeaveTable of these samples (see the module docstring): fitted to the next turn's points,
+    then ROUNDS - 1 times more to the next turn's points plus DISCOUNT x the value of the leave kept then
+    by the table of the round before."""
     if not samples:
         raise ValueError("no samples: the self-play games made no moves")
+    table = _fit(rule_set, [(tiles, score) for tiles, score, _ in samples], about)
+    for _ in range(ROUNDS - 1):
+        table = _fit(rule_set, [(tiles, score + (DISCOUNT * table.value_of_tiles(then) if then is not None else 0.0))
+                                for tiles, score, then in samples], about)
+    return table
+
+
+def _fit(rule_set, samples, about: str) -> LeaveTable:
+    """The LeaveTable of (leave tiles, points) samples: points less their mean, fitted per leave."""
     order = tile_order(rule_set)
     mean = sum(score for _, score in samples) / len(samples)
     seen: dict[tuple[str, ...], list] = {}
