@@ -464,10 +464,10 @@ class Lexicon:
         # lexicon has one; only this form is kept (`move_graph` gives the arcs back)
         self.search_graph = None
         if MOVE_GRAPH in files:
-            self.search_graph = self._load_move_graph(files[MOVE_GRAPH], verify)
+            self.search_graph = self._load_optional(MOVE_GRAPH, files[MOVE_GRAPH], verify, parse_search_graph)
         self.leaves = None  # the leave table (movegen/leaves.py), when the lexicon has one
         if LEAVES in files and with_leaves:
-            self.leaves = self._load_leaves(files[LEAVES], verify)
+            self.leaves = self._load_optional(LEAVES, files[LEAVES], verify, parse_leave_table)
         # Fast bound membership test (the hot path of the rules engine).
         self.is_admissible = self._forms.__contains__
 
@@ -485,18 +485,12 @@ class Lexicon:
 
         return arcs_of_layout(self.search_graph)
 
-    def _load_move_graph(self, want: dict, verify: bool) -> bytes:
-        p = self.path / MOVE_GRAPH
+    def _load_optional(self, name: str, want: dict, verify: bool, parse):
+        """parse(path, bytes, rule set) of the optional file `name` (checked against `want`); the lexicon
+        is closed when it is refused."""
+        p = self.path / name
         try:
-            return parse_search_graph(p, _read_checked(p, want, verify), self.rule_set)
-        except BaseException:
-            self.close()
-            raise
-
-    def _load_leaves(self, want: dict, verify: bool):
-        p = self.path / LEAVES
-        try:
-            return parse_leave_table(p, _read_checked(p, want, verify), self.rule_set)
+            return parse(p, _read_checked(p, want, verify), self.rule_set)
         except BaseException:
             self.close()
             raise

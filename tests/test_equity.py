@@ -198,3 +198,16 @@ def test_an_equity_seat_plays_a_whole_game_through_the_server(server, lexicon_di
     report = replay(load_rule_set("pl-scrabble"), parse_gcg(record),
                     judge=load_lexicon(lexicon_dir / "pl-scrabble.lex"))
     assert report.ok, [(line.event.text, line.problems) for line in report.disagreements]
+
+
+def test_leaves_option_errors_are_one_line(lexicon_dir, tmp_path, capsys):
+    from movegen_helpers import without_move_graph
+
+    copy = tmp_path / "pl-scrabble.lex"
+    shutil.copytree(lexicon_dir / "pl-no-leaves.lex", copy)
+    without_move_graph(copy)
+    assert build_main(["--leaves", str(copy), "--games", "1", "--quiet"]) == 2
+    assert "has no move graph" in capsys.readouterr().err and not (copy / FILE_NAME).exists()
+    with pytest.raises(SystemExit):
+        build_main(["--games", "3", "-o", str(tmp_path / "x.lex")])  # --games without --leaves
+    assert "--games goes with --leaves" in capsys.readouterr().err
