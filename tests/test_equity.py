@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import grpc
+import httpx
 import pytest
 
 from build_tools.cli import main as build_main
@@ -211,3 +212,23 @@ def test_leaves_option_errors_are_one_line(lexicon_dir, tmp_path, capsys):
     with pytest.raises(SystemExit):
         build_main(["--games", "3", "-o", str(tmp_path / "x.lex")])  # --games without --leaves
     assert "--games goes with --leaves" in capsys.readouterr().err
+
+
+def test_equity_over_http(server):
+    from lexicon_service.http import HttpServer, create_app
+
+    srv, _ = server
+    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
+    try:
+        with httpx.Client(base_url=web.url, timeout=10) as http:
+            def create_with(lexicon, level):
+                return http.post("/v1/games", json={"lexicon": lexicon, "playerNames": ["Ann", "Robot"], "seed": 3,
+                                                    "computerPlayers": [{"seat": 1, "level": level}]})
+            r = create_with("pl-scrabble", "equity")
+            assert r.status_code == 200, r.text
+            r = create_with("pl-no-leaves", "equity")
+            assert r.status_code == 400 and "lexicon-build --leaves" in r.text, r.text
+            r = create_with("pl-scrabble", "equity!")
+            assert r.status_code == 400 and "computer_players[0].level" in r.text, r.text
+    finally:
+        web.stop()
