@@ -28,6 +28,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     FORMAT_VERSION,
     FORMS,
     HEADWORDS,
+    LEAVES,
     MOVE_GRAPH,
     NAME_RE,
     OPTIONAL_FILES,
@@ -42,6 +43,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     checksum,
     listed_files,
     new_checksum,
+    parse_leave_table,
     parse_search_graph,
     parse_tables,
     read_manifest,
@@ -407,7 +409,7 @@ class Lexicon:
     process first (the server does; see `check_trie_structure`)."""
 
     def __init__(self, path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False,
-                 shared: SharedFiles | None = None) -> None:
+                 shared: SharedFiles | None = None, with_leaves: bool = True) -> None:
         self.path = Path(path)
         self.manifest = read_manifest(self.path)
         check_manifest(self.path, self.manifest)
@@ -462,7 +464,10 @@ class Lexicon:
         # lexicon has one; only this form is kept (`move_graph` gives the arcs back)
         self.search_graph = None
         if MOVE_GRAPH in files:
-            self.search_graph = self._load_move_graph(files[MOVE_GRAPH], verify)
+            self.search_graph = self._load_optional(MOVE_GRAPH, files[MOVE_GRAPH], verify, parse_search_graph)
+        self.leaves = None  # the leave table (movegen/leaves.py), when the lexicon has one
+        if LEAVES in files and with_leaves:
+            self.leaves = self._load_optional(LEAVES, files[LEAVES], verify, parse_leave_table)
         # Fast bound membership test (the hot path of the rules engine).
         self.is_admissible = self._forms.__contains__
 
@@ -480,10 +485,12 @@ class Lexicon:
 
         return arcs_of_layout(self.search_graph)
 
-    def _load_move_graph(self, want: dict, verify: bool) -> bytes:
-        p = self.path / MOVE_GRAPH
+    def _load_optional(self, name: str, want: dict, verify: bool, parse):
+        """parse(path, bytes, rule set) of the optional file `name` (checked against `want`); the lexicon
+        is closed when it is refused."""
+        p = self.path / name
         try:
-            return parse_search_graph(p, _read_checked(p, want, verify), self.rule_set)
+            return parse(p, _read_checked(p, want, verify), self.rule_set)
         except BaseException:
             self.close()
             raise
@@ -586,11 +593,12 @@ class Lexicon:
 
 
 def load_lexicon(path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False,
-                 shared: SharedFiles | None = None) -> Lexicon:
+                 shared: SharedFiles | None = None, with_leaves: bool = True) -> Lexicon:
     """Load a lexicon directory; refuses unknown formats/versions and corrupt or truncated files.
     `check_structure`: also walk the tries in a child process (see `check_trie_structure`).
-    `shared`: sealed copies to map instead of private ones, for files with their sha256s."""
-    return Lexicon(path, verify=verify, check_structure=check_structure, shared=shared)
+    `shared`: sealed copies to map instead of private ones, for files with their sha256s.
+    `with_leaves`: False leaves the leave table out (unread, unchecked: `lexicon-build --leaves` replaces it)."""
+    return Lexicon(path, verify=verify, check_structure=check_structure, shared=shared, with_leaves=with_leaves)
 
 
 def resolve_lexicon_path(name_or_path: str, lexicons_dir: str | os.PathLike = "lexicons") -> Path:
