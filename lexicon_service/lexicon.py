@@ -3,8 +3,9 @@
 The format (directory layout, manifest, readings.bin, tables.json) is described and owned by
 ``lexicon_service/lexicon_format.py``.
 
-Loading reads the tries and tables into memory and maps a private copy of readings.bin (never a
-file that can change under the server), checks every file's size and sha256 on the bytes it uses,
+Loading maps copies of the tries, readings.bin and the move graph (a private copy, or the sealed
+copy server processes share: never a file that can change under the server) and reads the tables
+into memory; it checks every file's size and sha256 on the bytes it uses,
 the manifest's fields, the tables' indices and the rule set, so a truncated, corrupt or
 inconsistent lexicon is refused with ``LexiconCorruptError`` naming the file; an unknown format or
 format version, a bad name or rule set, with ``LexiconFormatError``.
@@ -134,6 +135,12 @@ def _private_copy(p: Path, want: dict | None, verify: bool):
     return _copy_checked(p, tempfile.TemporaryFile(prefix="lexicon-"), want, verify)
 
 
+def _held_or_private_copy(p: Path, want: dict, verify: bool, shared: SharedFiles | None):
+    """(file object, size, sha256) of the sealed copy `shared` holds of the file, else of a private copy."""
+    held = shared.open(want) if shared is not None else None
+    return held or _private_copy(p, want, verify)
+
+
 def _copy_checked(p: Path, copy, want: dict | None, verify: bool):
     """(`copy` holding the file's bytes, their size, their sha256), checked against `want` (the
     manifest's entry) when `verify`; `copy` is closed on any failure."""
@@ -167,7 +174,8 @@ def _copy_checked(p: Path, copy, want: dict | None, verify: bool):
 
 # A sealed copy can never change again: not be written, grown or shrunk, nor its seals undone.
 _SEALS = ("F_SEAL_SEAL", "F_SEAL_SHRINK", "F_SEAL_GROW", "F_SEAL_WRITE")
-SHARED_FILES = (FORMS, HEADWORDS, READINGS)  # what server processes share
+MAPPED_FILES = (FORMS, HEADWORDS, READINGS)  # every lexicon has them; mapped, never read onto the heap
+SHARED_FILES = (*MAPPED_FILES, MOVE_GRAPH)  # what server processes share (the move graph when there is one)
 
 
 def _seals() -> int | None:
@@ -223,8 +231,8 @@ class SharedFiles:
             try:
                 files = listed_files(root, read_manifest(root))
                 for name in SHARED_FILES:
-                    want = files[name]
-                    if want.get("sha256") in shared.files:
+                    want = files.get(name)
+                    if want is None or want.get("sha256") in shared.files:
                         continue
                     copy, size = _sealed_copy(root / name, want)
                     shared._owned[want["sha256"]] = (copy, str(root / name))
@@ -400,8 +408,9 @@ for fd in sys.argv[1:]:
 class Lexicon:
     """A loaded lexicon: membership (tile keys), prefixes, and readings for `explain`.
 
-    Nothing is mapped from the lexicon directory: the tries and tables are read into memory and
-    readings.bin is copied to an unlinked private file that is mapped, so a lexicon file
+    Nothing is mapped from the lexicon directory: the tries, readings.bin and the move graph are
+    mapped from copies (unlinked private files, or `shared` sealed ones), the tables read into
+    memory, so a lexicon file
     truncated or overwritten in place under a running server changes nothing. Every file's
     checksum is of the bytes actually used. `check_structure` also walks the tries in a child
     process first (the server does; see `check_trie_structure`)."""
@@ -419,9 +428,8 @@ class Lexicon:
         tables = _read_checked(self.path / TABLES, files[TABLES], verify)
         copies = []
         try:
-            for name in SHARED_FILES:
-                held = shared.open(files[name]) if shared is not None else None
-                copies.append(held or _private_copy(self.path / name, files[name], verify))
+            for name in MAPPED_FILES:
+                copies.append(_held_or_private_copy(self.path / name, files[name], verify, shared))
         except BaseException:
             for copy, _, _ in copies:
                 copy.close()
@@ -460,14 +468,20 @@ class Lexicon:
             raise
         self.move_graph = None  # the move graph's arcs (movegen/graph.py), when the lexicon has one
         if MOVE_GRAPH in files:
-            self.move_graph = self._load_move_graph(files[MOVE_GRAPH], verify)
+            self.move_graph = self._load_move_graph(files[MOVE_GRAPH], verify, shared)
         # Fast bound membership test (the hot path of the rules engine).
         self.is_admissible = self._forms.__contains__
 
-    def _load_move_graph(self, want: dict, verify: bool) -> bytes:
+    def _load_move_graph(self, want: dict, verify: bool, shared: SharedFiles | None) -> memoryview:
+        """The arcs, a view of a read-only mapping of the sealed copy (or of a private copy): the
+        server processes share one copy's pages, and a reload maps them again instead of reading
+        another copy onto the heap."""
         p = self.path / MOVE_GRAPH
         try:
-            return parse_move_graph(p, _read_checked(p, want, verify), self.rule_set)
+            copy, size, _ = _held_or_private_copy(p, want, verify, shared)
+            with copy:  # the mapping keeps the copy alive
+                data = mmap.mmap(copy.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+            return parse_move_graph(p, memoryview(data), self.rule_set)
         except BaseException:
             self.close()
             raise

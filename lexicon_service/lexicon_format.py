@@ -283,7 +283,7 @@ def move_graph_bytes(keys, rule_set) -> bytes:
     return build_move_graph(keys, rule_set)
 
 
-def parse_move_graph(path: Path, data: bytes, rule_set) -> bytes:
+def parse_move_graph(path: Path, data, rule_set):
     """The arcs of moves.kwg's bytes (``graph.parse_move_graph``); LexiconCorruptError naming ``path``."""
     from lexicon_service.movegen.graph import MoveGraphError
     from lexicon_service.movegen.graph import parse_move_graph as parse

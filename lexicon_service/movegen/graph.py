@@ -101,8 +101,8 @@ def build_move_graph(keys, rule_set) -> bytes:
     return _HEADER.pack(MAGIC, len(arcs) // 4, max_len, len(text)) + padded + arcs
 
 
-def parse_move_graph(data: bytes, rule_set) -> bytes:
-    """The arc array of a ``moves.kwg`` file, after checking it fits the rule set and every arc is
+def parse_move_graph(data, rule_set):
+    """The arc array of a ``moves.kwg`` file's bytes (or a memoryview of them: then a view, not a copy), after checking it fits the rule set and every arc is
     well formed (indices in range, tiles of the alphabet, the last node ended); MoveGraphError if not."""
     from lexicon_service.movegen import _core
 
@@ -116,7 +116,7 @@ def parse_move_graph(data: bytes, rule_set) -> bytes:
         raise MoveGraphError(f"truncated or altered move graph ({len(data)} bytes, the header says "
                              f"{start + 4 * n_arcs})")
     try:
-        letters = tuple(data[_HEADER.size:_HEADER.size + text_len].decode("utf-8").split(" "))
+        letters = tuple(bytes(data[_HEADER.size:_HEADER.size + text_len]).decode("utf-8").split(" "))
     except UnicodeDecodeError:
         raise MoveGraphError("move graph alphabet is not UTF-8") from None
     if letters != alphabet(rule_set.tile_set):
