@@ -44,7 +44,7 @@ import time
 from functools import partial
 
 from lexicon_service.cli import UserError, seconds
-from lexicon_service.games.pgstore import is_postgres_url
+from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
 
 
