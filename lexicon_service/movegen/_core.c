@@ -443,6 +443,76 @@ static inline uint32_t find_arc(const uint32_t *arcs, uint32_t node, unsigned ti
     }
 }
 
+/* lookup_keys(arcs, table, text, min_len, max_len) -> bytes or None: for each word of `text`
+ * (tile keys separated by "\n"), 1 when the graph holds it, 0 when not, 2 when its length in tiles
+ * is outside min_len..max_len (not looked up). `table[c]` is the tile number of key character c
+ * (0: none). None when any character is no tile (the caller then checks the words one by one). A
+ * word is found as the GADDAG string reverse(word) from the root (graph.py); arcs passed check_graph,
+ * so every index is in range. The interpreter lock is released: only immutable inputs are read. */
+static PyObject *lookup_keys(PyObject *self, PyObject *args) {
+    Py_buffer arcs_buf, table_buf;
+    PyObject *text;
+    int min_len, max_len;
+    if (!PyArg_ParseTuple(args, "y*y*Uii", &arcs_buf, &table_buf, &text, &min_len, &max_len)) return NULL;
+    PyObject *result = NULL;
+    const uint32_t *arcs = arcs_buf.buf;
+    const uint8_t *table = table_buf.buf;
+    Py_ssize_t n_table = table_buf.len, n_text = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    size_t n_words = 1;
+    for (Py_ssize_t i = 0; i < n_text; i++) n_words += PyUnicode_READ(kind, data, i) == '\n';
+    uint8_t *out = NULL;
+    int stray = 0;
+    if (arcs_buf.len < 4 || arcs_buf.len % 4) {
+        PyErr_SetString(PyExc_ValueError, "not an arc array");
+        goto done;
+    }
+    out = malloc(n_words);
+    if (!out) { PyErr_NoMemory(); goto done; }
+    Py_BEGIN_ALLOW_THREADS
+    uint32_t root = arcs[0] & ARC_INDEX_MASK;
+    Py_ssize_t start = 0;
+    for (size_t w = 0; w < n_words && !stray; w++) {
+        Py_ssize_t end = start;
+        while (end < n_text && PyUnicode_READ(kind, data, end) != '\n') end++;
+        Py_ssize_t len = end - start;
+        if (len < min_len || len > max_len) {
+            for (Py_ssize_t i = start; i < end && !stray; i++) {
+                Py_UCS4 c = PyUnicode_READ(kind, data, i);
+                unsigned tile = c < (Py_UCS4)n_table ? table[c] : 0;
+                stray = !tile || tile > MAX_TILES;
+            }
+            out[w] = 2;
+        } else {
+            uint32_t node = root, a = 0;
+            for (Py_ssize_t i = end - 1; i >= start; i--) {
+                Py_UCS4 c = PyUnicode_READ(kind, data, i);
+                unsigned tile = c < (Py_UCS4)n_table ? table[c] : 0;
+                if (!tile || tile > MAX_TILES) { stray = 1; break; }
+                uint32_t ai = find_arc(arcs, node, tile);
+                if (!ai) { a = 0; break; }
+                a = arcs[ai];
+                node = a & ARC_INDEX_MASK;
+                if (!node && i > start) { a = 0; break; }
+            }
+            out[w] = len > 0 && (a & ARC_ACCEPTS) ? 1 : 0;
+        }
+        start = end + 1;
+    }
+    Py_END_ALLOW_THREADS
+    if (stray) {
+        result = Py_NewRef(Py_None);
+    } else {
+        result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)n_words);
+    }
+done:
+    free(out);
+    PyBuffer_Release(&arcs_buf);
+    PyBuffer_Release(&table_buf);
+    return result;
+}
+
 static const uint8_t *word_tiles(Gen *g, int start, int end, uint8_t *out) {
     for (int p = start; p <= end; p++) out[p - start] = g->L_sq[p] ? g->L_sq[p] : g->strip[p];
     return out;
@@ -995,6 +1065,7 @@ static PyMethodDef methods[] = {
     {"build_gaddag", build_gaddag, METH_VARARGS, "build_gaddag(words, n_tiles, max_len) -> arc array bytes"},
     {"check_graph", check_graph, METH_VARARGS, "check_graph(arcs, n_tiles): ValueError if malformed"},
     {"generate", generate, METH_VARARGS, "generate(...) -> moves, count or bool (see _core.c)"},
+    {"lookup_keys", lookup_keys, METH_VARARGS, "lookup_keys(arcs, table, text, min_len, max_len) -> bytes or None"},
     {NULL, NULL, 0, NULL},
 };
 
