@@ -418,6 +418,7 @@ class Lexicon:
     def __init__(self, path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False,
                  shared: SharedFiles | None = None) -> None:
         self.path = Path(path)
+        self._disk_state = disk_state(self.path)  # before anything is read: a change during the load shows
         self.manifest = read_manifest(self.path)
         check_manifest(self.path, self.manifest)
         files = listed_files(self.path, self.manifest)
@@ -485,6 +486,11 @@ class Lexicon:
         except BaseException:
             self.close()
             raise
+
+    def unchanged_on_disk(self) -> bool:
+        """True while the lexicon's directory and files are those it was loaded from (same inodes,
+        sizes and modification times): a reload may keep this lexicon instead of loading it again."""
+        return self._disk_state is not None and disk_state(self.path) == self._disk_state
 
     # --- membership -------------------------------------------------------------------------
     def is_admissible(self, key: str) -> bool:  # replaced per instance by the trie's own method
@@ -581,6 +587,18 @@ class Lexicon:
 
     def __repr__(self) -> str:
         return f"<Lexicon {self.name!r}: {len(self)} forms from {self.path}>"
+
+
+def disk_state(path: Path):
+    """(inode, size, modification time) of a lexicon directory and of each entry in it, sorted by name;
+    None when it cannot be read."""
+    try:
+        entries = [(".", os.stat(path))]
+        with os.scandir(path) as it:
+            entries += [(entry.name, entry.stat(follow_symlinks=True)) for entry in it]
+    except OSError:
+        return None
+    return tuple(sorted((name, st.st_ino, st.st_size, st.st_mtime_ns) for name, st in entries))
 
 
 def load_lexicon(path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False,
