@@ -165,6 +165,14 @@ def read_text(path: str) -> str:
         raise UserError(f"{name}:{lineno}: not UTF-8 text (byte {data[exc.start]:#04x})") from None
 
 
+def message_json(message, indent: int | None = 2) -> str:
+    """An API answer (a protobuf message) as `--json` prints it, in the local commands and the client
+    (indent=None: on one line, as the client prints a stream's events)."""
+    from google.protobuf import json_format
+
+    return json_format.MessageToJson(message, ensure_ascii=False, indent=indent)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lexicon-service",

@@ -283,12 +283,13 @@ def move_graph_bytes(keys, rule_set) -> bytes:
     return build_move_graph(keys, rule_set)
 
 
-def parse_move_graph(path: Path, data, rule_set):
-    """The arcs of moves.kwg's bytes (``graph.parse_move_graph``); LexiconCorruptError naming ``path``."""
-    from lexicon_service.movegen.graph import MoveGraphError
+def parse_search_graph(path: Path, data, rule_set) -> bytes:
+    """The search layout (``graph.search_layout``) of moves.kwg's arcs (``graph.parse_move_graph``);
+    LexiconCorruptError naming ``path``."""
+    from lexicon_service.movegen.graph import MoveGraphError, search_layout
     from lexicon_service.movegen.graph import parse_move_graph as parse
 
     try:
-        return parse(data, rule_set)
+        return search_layout(parse(data, rule_set))
     except MoveGraphError as exc:
         raise LexiconCorruptError(f"{path}: {exc}") from None

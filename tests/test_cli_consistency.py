@@ -15,7 +15,7 @@ import pytest
 from build_tools.cli import main as build_main
 from lexicon_service.cli import main
 from lexicon_service.server import create_server
-from test_service import lexicon_dir  # noqa: F401 (fixture)
+from test_service import GCG, lexicon_dir  # noqa: F401 (fixture)
 
 
 @pytest.fixture(scope="module")
@@ -159,6 +159,82 @@ def tiles_placed_without_the_rules_of_a_play(cli):
     assert code == 2 and "--place 'C1 M'" in err
 
 
+def json_answers(text: str) -> list[dict]:
+    """The JSON objects `--json` prints one after another (each indented over several lines)."""
+    decoder, answers, at = json.JSONDecoder(), [], 0
+    while text[at:].strip():
+        answer, at = decoder.raw_decode(text, len(text) - len(text[at:].lstrip()))
+        answers.append(answer)
+    return answers
+
+
+def check_json_prints_as_client(cli):
+    local = cli.local("check", "-l", "pl-scrabble", "--json", "kot", "koto", "kotq")
+    assert local == cli.client("check", "-l", "pl-scrabble", "--json", "kot", "koto", "kotq")
+    assert local[0] == 1 and [r.get("status") for r in json.loads(local[1])["results"]] == [
+        "WORD_STATUS_VALID", "WORD_STATUS_INVALID", "WORD_STATUS_UNKNOWN_LETTER"]
+    many = "kot\n" * 1001 + "żółw\n"      # two answers, as the client sends them in batches
+    local = cli.local("check", "-l", "pl-scrabble", "--json", stdin=many)
+    assert local == cli.client("check", "-l", "pl-scrabble", "--json", stdin=many)
+    assert local[0] == 0 and [len(a["results"]) for a in json_answers(local[1])] == [1000, 2]
+
+
+def validate_json_prints_as_client(cli):
+    plays = ("8H KOT", "8H KOTQ", "KOT", "8H KOTY")
+    board = ("-r", "pl-scrabble", "--rack", "KOTYABC")
+    local = cli.local("validate", *board, "-l", "pl-scrabble", "--json", *plays)
+    assert local == cli.client("validate", *board, "-l", "pl-scrabble", "--json", *plays)
+    answers = json_answers(local[1])
+    assert local[0] == 1 and [a.get("reason") for a in answers] == ["OK", "UNKNOWN_LETTER", "MALFORMED_PLAY", "OK"]
+    assert answers[0]["lexicon"] == "pl-scrabble" and answers[0]["rackLeave"] == "YABC"
+    local = cli.local("validate", *board, "--json", *plays)     # no lexicon: as ScoreMove answers
+    assert local == cli.client("score", *board, "--json", *plays)
+    assert local[0] == 1 and "lexicon" not in json_answers(local[1])[0]
+
+
+def replay_json_prints_as_client(cli, tmp_path):
+    gcg = tmp_path / "game.gcg"
+    for record, code in ((GCG, 0), (GCG.replace("+17 113", "+18 114"), 1)):
+        gcg.write_text(record, encoding="utf-8")
+        local = cli.local("replay", str(gcg), "-l", "pl-scrabble", "--json")
+        assert local == cli.client("replay", str(gcg), "-l", "pl-scrabble", "--json")
+        answer = json.loads(local[1])
+        assert local[0] == code and answer["lexicon"] == "pl-scrabble" and len(answer["lines"]) == 3
+    assert answer["lines"][2]["problems"] and cli.local("replay", str(gcg), "--json")[0] == 1
+
+
+def local_commands_refuse_what_a_server_refuses(cli, tmp_path):
+    for argv, refusal in ((("check", "-l", "pl-scrabble", "kot", ""), "words[1]: empty word"),
+                          (("check", "-l", "pl-scrabble", "k" * 65), "words[0]: 65 characters; at most 64")):
+        local, remote = cli.local(*argv), cli.client(*argv)
+        assert (local[0], remote[0]) == (2, 2) and refusal in local[2] and refusal in remote[2], (local, remote)
+    gcg = tmp_path / "game.gcg"
+    for record, refusal in ((GCG, "the record is for rule set 'pl-scrabble', not 'cs-kriskros'"),
+                            ("\n", "empty record")):
+        gcg.write_text(record, encoding="utf-8")
+        argv = ("replay", str(gcg), "-r", "cs-kriskros")
+        local, remote = cli.local(*argv), cli.client(*argv)
+        assert (local[0], remote[0]) == (2, 2) and refusal in local[2] and refusal in remote[2], (local, remote)
+
+
+def explain_says_why_as_the_client(cli):
+    local = cli.local("explain", "-l", "pl-scrabble", "kotq", "k")
+    assert local[:2] == cli.client("explain", "-l", "pl-scrabble", "kotq", "k")[:2]
+    assert local[:2] == (1, "kotq: invalid (unknown letter 'q' at position 4 of 'kotq')\n"
+                            "k: invalid (1 tiles; words have 2 to 15)\n")
+
+
+def moves_all_says_when_it_stops(cli, monkeypatch):
+    from lexicon_service import local
+    from lexicon_service.movegen import MAX_LISTED
+    from lexicon_service.server.limits import Limits
+
+    assert local.LIMITS.max_results + 1 == MAX_LISTED   # app.plays.generate asks for one more
+    monkeypatch.setattr(local, "LIMITS", Limits(max_results=2))
+    code, out, err = cli.local("moves", "-l", "pl-scrabble", "--rack", "KOTYABC", "--all")
+    assert code == 0 and len(out.splitlines()) == 2 and err == "(more moves: at most 2 are listed)\n"
+
+
 CASES = {
     "client check reads stdin, prints as check": check_reads_stdin_and_prints_as_local,
     "explain takes several words and stdin": explain_takes_several_words_and_stdin,
@@ -169,10 +245,17 @@ CASES = {
     "lexicon-build --words - reads stdin": build_reads_a_list_from_stdin,
     "validate --place: tiles without first-play rules": tiles_placed_without_the_rules_of_a_play,
     "a Polish build speaks before Morfeusz loads": a_polish_build_speaks_before_morfeusz_loads,
+    "check --json prints what client check --json prints": check_json_prints_as_client,
+    "validate --json prints what client validate|score --json print": validate_json_prints_as_client,
+    "replay --json prints what client replay --json prints": replay_json_prints_as_client,
+    "local commands refuse what a server refuses": local_commands_refuse_what_a_server_refuses,
+    "explain says why a word is invalid as client explain": explain_says_why_as_the_client,
+    "moves --all says when it stops listing": moves_all_says_when_it_stops,
 }
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_cli_consistency(case, cli, tmp_path):
+def test_cli_consistency(case, cli, tmp_path, monkeypatch):
     test = CASES[case]
-    test(cli, tmp_path) if test.__code__.co_argcount == 2 else test(cli)
+    fixtures = {"tmp_path": tmp_path, "monkeypatch": monkeypatch}
+    test(cli, **{name: fixtures[name] for name in test.__code__.co_varnames[1:test.__code__.co_argcount]})

@@ -46,7 +46,7 @@ def word_lists(rule_set):
 @pytest.mark.parametrize("rule_set", RULE_SETS)
 def test_batch_statuses_equal_word_by_word(lexicons, rule_set):
     with_graph, bare = lexicons[rule_set]
-    assert with_graph.move_graph is not None and bare.move_graph is None
+    assert with_graph.has_move_graph and not bare.has_move_graph
     checkers = words.WordChecker(with_graph), words.WordChecker(bare)
 
     @settings(max_examples=300, deadline=None)
@@ -76,7 +76,7 @@ def test_batch_statuses_are_one_lookup_of_the_move_graph(lexicons):
 
 def test_lookup_keys_takes_any_text(lexicons):
     lexicon = lexicons["pl-scrabble"][0]
-    arcs, table = lexicon.move_graph, key_table(lexicon.rule_set.tile_set)
+    arcs, table = lexicon.search_graph, key_table(lexicon.rule_set.tile_set)
     assert lookup_keys(arcs, table, "kot\nkotu\n\nżółw", 2, 15) == bytes([1, 0, 2, 1])
     assert lookup_keys(arcs, table, "", 0, 15) == bytes([0])  # one empty word, held by no graph
     assert lookup_keys(arcs, table, "kot\nx", 2, 15) is None  # no tile: the caller goes word by word

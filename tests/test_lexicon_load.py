@@ -109,12 +109,10 @@ def _mapped_names() -> set[str]:
         return {line.split(None, 5)[5].strip().removesuffix(" (deleted)") for line in maps if len(line.split()) > 5}
 
 
-def test_move_graph_is_mapped_from_a_private_copy(copy):
-    """Without shared copies the move graph is mapped from an unlinked private copy, as readings.bin:
-    a reload maps a new one instead of holding a second copy on the heap, and a file rewritten on disk
-    changes nothing."""
+def test_move_graph_is_read_from_a_private_copy(copy):
+    """Without shared copies the move graph is made from an unlinked private copy, as readings.bin is
+    mapped from one: a file rewritten on disk changes nothing, and a damaged one is refused."""
     with load_lexicon(copy) as lex:
-        assert isinstance(lex.move_graph, memoryview) and isinstance(lex.move_graph.obj, mmap.mmap)
         arcs = bytes(lex.move_graph)
         (copy / "moves.kwg").write_bytes(b"\xff" * (copy / "moves.kwg").stat().st_size)
         assert bytes(lex.move_graph) == arcs
@@ -134,9 +132,6 @@ def test_shared_sealed_copies_are_mapped_and_never_change(copy):
         inherited = SharedFiles.from_environment(shared.environment())
         lex = load_lexicon(copy, shared=inherited, check_structure=True)
         assert _mapped_from(lex).startswith("/memfd:lexicon:")
-        # the move graph too: a view of the sealed copy's mapping, not a copy on this process's heap
-        assert "/memfd:lexicon:copy.lex/moves.kwg" in _mapped_names()
-        assert isinstance(lex.move_graph.obj, mmap.mmap)
         arcs = bytes(lex.move_graph)
         for name in ("forms.marisa", "headwords.marisa", "readings.bin", "moves.kwg"):  # rewritten in place
             p = copy / name

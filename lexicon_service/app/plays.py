@@ -208,8 +208,9 @@ def generate(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, bo
     return Generated(rule_set, moves[:limit], len(moves) > limit)
 
 
-def read_record(limits: Limits, gcg: str) -> tuple[GcgGame, str]:
-    """A GCG record (bounded by the server's limits) and the rule set its #rules names ("" if none)."""
+def read_record(limits: Limits, gcg: str, origin: str = "<request>") -> tuple[GcgGame, str]:
+    """A GCG record (bounded by the server's limits) and the rule set its #rules names ("" if none);
+    `origin` names the record in a parse error ("<request>:12: ...", "game.gcg:12: ...")."""
     if len(gcg) > limits.max_gcg_chars:
         raise LimitError("gcg", f"{len(gcg)} characters; at most {limits.max_gcg_chars}")
     require(bool(gcg.strip()), "gcg", "empty record")
@@ -217,7 +218,7 @@ def read_record(limits: Limits, gcg: str) -> tuple[GcgGame, str]:
     if n_lines > limits.max_gcg_lines:
         raise LimitError("gcg", f"{n_lines} lines; at most {limits.max_gcg_lines}")
     with field("gcg"):
-        game = parse_gcg(gcg, "<request>")
+        game = parse_gcg(gcg, origin)
     recorded_rules = next((args.strip().split()[0] for keyword, args in game.pragmas
                            if keyword == "rules" and args.strip()), "")
     return game, recorded_rules
@@ -241,10 +242,10 @@ class Replayed:
 
 
 def replay_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, gcg: str, *,
-                  keep_boards: bool = False, end_2x: bool = False) -> Replayed:
+                  keep_boards: bool = False, end_2x: bool = False, origin: str = "<request>") -> Replayed:
     """Replay a GCG record under the named lexicon or rule set (else the record's #rules); end_2x: the
     end-rack bonus is twice the others' racks (the two-player convention), whatever the rule set says."""
-    game, recorded_rules = read_record(limits, gcg)
+    game, recorded_rules = read_record(limits, gcg, origin)
     if lexicon_name or rule_set_name:
         rule_set, lexicon = game_context(snapshot, lexicon_name, rule_set_name, need_lexicon=False)
     elif recorded_rules:
@@ -281,10 +282,10 @@ def analyse_replayed(limits: Limits, replayed: Replayed, call_deadline: float | 
 
 
 def analyse_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, gcg: str,
-                   call_deadline: float | None) -> tuple[Replayed, list]:
+                   call_deadline: float | None, origin: str = "<request>") -> tuple[Replayed, list]:
     """AnalyseGame: the record replayed (its words judged by the lexicon, which is required) and the
     TurnAnalysis of each of its turns."""
-    game, recorded_rules = read_record(limits, gcg)
+    game, recorded_rules = read_record(limits, gcg, origin)
     rule_set, lexicon = game_context(snapshot, lexicon_name, rule_set_name, need_lexicon=True)
     _check_recorded_rules(recorded_rules, rule_set)
     boards: list[Board] = []
@@ -311,6 +312,6 @@ def view_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str,
     moves = [line.move if line.event.kind == "play" and line.expected_score is not None else None
              for line in replayed.report.lines]
     turns = {}
-    if getattr(replayed.lexicon, "move_graph", None) is not None:
+    if getattr(replayed.lexicon, "has_move_graph", False):
         turns = {turn.line: turn for turn in analyse_replayed(limits, replayed, call_deadline)}
     return GameView(replayed, moves, turns)

@@ -48,7 +48,7 @@ class WordChecker:
     on the registry snapshot by `checker`)."""
 
     __slots__ = ("fast_key", "joined_keys", "spell", "key", "letters_of_key", "admissible", "min_len", "max_len",
-                 "move_graph", "key_table")
+                 "search_graph", "key_table")
 
     def __init__(self, lexicon) -> None:
         rule_set = lexicon.rule_set
@@ -63,8 +63,8 @@ class WordChecker:
         self.min_len = rule_set.words.min_length
         self.max_len = board_size(rule_set)
         # the move graph holds exactly the admissible words of up to board_size tiles (graph.py)
-        self.move_graph = getattr(lexicon, "move_graph", None)
-        self.key_table = key_table(tile_set) if self.move_graph is not None else b""
+        self.search_graph = getattr(lexicon, "search_graph", None)
+        self.key_table = key_table(tile_set) if self.search_graph is not None else b""
 
     def check(self, word: str):
         """(status, tile key or None, message)."""
@@ -91,8 +91,8 @@ class WordChecker:
         text = self.joined_keys(words)
         if text is None:
             return None
-        if self.move_graph is not None:
-            found = lookup_keys(self.move_graph, self.key_table, text, self.min_len, self.max_len)
+        if self.search_graph is not None:
+            found = lookup_keys(self.search_graph, self.key_table, text, self.min_len, self.max_len)
             if found is not None:
                 return found.translate(_STATUS_OF_LOOKUP)
         keys = text.split("\n")

@@ -31,23 +31,20 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from lexicon_service.commands.replay import _judge, read_record
-    from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing
-    from lexicon_service.movegen.analysis import analyse_game, annotate, format_analysis
+    from lexicon_service import local
+    from lexicon_service.app.plays import analyse_record
+    from lexicon_service.commands.replay import read_record
+    from lexicon_service.movegen.analysis import annotate, format_analysis
     from lexicon_service.rules.gcg import format_gcg
 
-    game, rule_set = read_record(args)
-    lexicon = _judge(args.lexicon, args.lexicons, rule_set)
-    try:
-        turns = analyse_game(rule_set, game, lexicon)
-    except MoveGraphMissing as exc:
-        raise UserError(str(exc)) from None
-    except MoveGenerationError as exc:
-        raise UserError(f"--lexicon: {exc}") from None
+    record = read_record(args)
+    with record.errors():
+        replayed, turns = analyse_record(record.snapshot, local.LIMITS, record.lexicon_name, record.rule_set_name,
+                                         record.gcg, None, origin=record.origin)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as out:
-                out.write(format_gcg(annotate(game, turns)))
+                out.write(format_gcg(annotate(replayed.game, turns)))
         except OSError as exc:
             raise UserError(f"--output: {exc.strerror or exc}: {args.output}") from None
     if args.json:

@@ -4,9 +4,11 @@
     kot	valid
     kotx	invalid
 
-One line out per non-empty line in: ``word<TAB>valid`` or ``word<TAB>invalid``. Words are typed in
-any case; they are spelled into tiles of the lexicon's rule set and judged as the server's CheckWords
-judges them (app/words.py: a letter outside its tiles, or a length no board holds, makes the word invalid). Input is UTF-8 (a byte-order mark is ignored; other bytes are an error naming the
+One line out per non-empty line in: ``word<TAB>valid`` or ``word<TAB>invalid``; --json: each CheckWords
+answer (1,000 words a batch) as `client check --json` prints it. Words are typed in any case; they are
+spelled into tiles of the lexicon's rule set and judged by the server's CheckWords (app/words.py: a letter
+outside its tiles, or a length no board holds, makes the word invalid; an empty word or one over 64
+characters is an error). Input is UTF-8 (a byte-order mark is ignored; other bytes are an error naming the
 line). Exit status 0 when every word is valid, 1 when any is invalid, 2 on an error (as `client check`).
 """
 
@@ -69,6 +71,8 @@ def add_parser(subparsers) -> None:
     add_lexicon_argument(p)
     p.add_argument("words", nargs="*", help="words to check (default: read from stdin, one per line)")
     p.add_argument("--strict", action="store_true", help=argparse.SUPPRESS)  # now the default; kept for old scripts
+    p.add_argument("--json", action="store_true",
+                   help="print each CheckWords answer (a batch of 1,000 words) as `client check --json` does")
     p.set_defaults(func=run)
 
 
@@ -86,16 +90,54 @@ def verdict_line(word: str, valid: bool) -> str:
     return f"{word}\t{'valid' if valid else 'invalid'}\n"
 
 
-def run(args) -> int:
-    from lexicon_service.app.words import VALID, WordChecker
+CHECK_BATCH = 1000      # words per CheckWords answer, local or a server's (which takes 10,000 by default)
 
-    lex = open_lexicon(args.lexicon, args.lexicons)
+
+def batched(words, size: int = CHECK_BATCH):
+    batch = []
+    for word in words:
+        batch.append(word)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def print_check_answers(answers, *, as_json: bool, verdict_only: bool = False, notes: bool = False) -> int:
+    """What `check` and `client check` print of CheckWords answers, and their exit status: a verdict line a
+    word (with `notes`, a note such as a letter that is no tile on stderr), or each answer as JSON."""
+    from lexicon_service.cli import message_json
+
     out = sys.stdout
-    bad = 0
-    check = WordChecker(lex).check  # the server's rules: letters, lengths, the lexicon
-    for word in input_words(args.words):
-        ok = check(word)[0] == VALID
-        bad += not ok
-        out.write(verdict_line(word, ok))
+    acceptable = True
+    for answer in answers:
+        acceptable &= answer.acceptable
+        if as_json:
+            out.write(message_json(answer) + "\n")
+            continue
+        for r in answer.results:
+            out.write(verdict_line(r.word, r.valid))
+            if notes and r.message:
+                print(f"{r.word}: {r.message}", file=sys.stderr)
+    if verdict_only and not as_json:
+        out.write("play acceptable\n" if acceptable else "play NOT acceptable\n")
     out.flush()
-    return 1 if bad else 0
+    return 0 if acceptable else 1
+
+
+def run(args) -> int:
+    from lexicon_service import local
+    from lexicon_service.app.words import check_words
+    from lexicon_service.server.lexicon_servicer import check_words_response
+
+    lexicon = open_lexicon(args.lexicon, args.lexicons)
+    snapshot = local.snapshot([lexicon])
+
+    def answers():  # as a server answers them, batch by batch as `client check` sends them
+        for batch in batched(input_words(args.words)):
+            with local.user_errors({"lexicon": "--lexicon"}):
+                checks = check_words(snapshot, local.LIMITS, lexicon.name, batch)
+            yield check_words_response(checks, lexicon.name)
+
+    return print_check_answers(answers(), as_json=args.json)

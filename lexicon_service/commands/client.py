@@ -26,12 +26,13 @@ import argparse
 import os
 import sys
 
-from lexicon_service.cli import INT32, UserError, check_token, seconds, whole_number
-from lexicon_service.commands.check import input_words, verdict_line
+from lexicon_service.cli import INT32, UserError, check_token, message_json, seconds, whole_number
+from lexicon_service.commands.check import CHECK_BATCH, batched, input_words, print_check_answers
 from lexicon_service.commands.explain import explanation_lines
 from lexicon_service.commands.moves import add_generate_arguments, exit_status, format_moves
 from lexicon_service.commands.replay import add_replay_arguments
-from lexicon_service.commands.validate import add_move_arguments, format_move, join_plays, read_board_rows
+from lexicon_service.commands.validate import (add_move_arguments, join_plays, move_lines, read_board_rows,
+                                               split_or_answer)
 
 
 def client_options(argument_default=None) -> argparse.ArgumentParser:
@@ -119,20 +120,6 @@ def _channel(args):
     return grpc.insecure_channel(address)
 
 
-CHECK_BATCH = 1000      # words per CheckWords request (a server takes 10,000 by default)
-
-
-def batched(words, size: int):
-    batch = []
-    for word in words:
-        batch.append(word)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 def _board_rows(args) -> list[str]:
     """The board sent with a play: --board's rows, with the tiles of --place put on them (as `validate`
     does; the rule set, which spells them, comes from --rules)."""
@@ -161,14 +148,6 @@ def _read(path: str) -> str:
     return read_text(path)
 
 
-def _print_move(play: str, resp) -> None:
-    """The answer as `validate` prints it (a play that cannot be placed has no words and no score)."""
-    words = [(w.word, [(t.letter.lower() if t.blank else t.letter, t.points, t.premium) for t in w.tiles],
-              w.letter_sum, w.multiplier, w.subtotal) for w in resp.words]
-    score = resp.total if resp.words else None
-    print("\n".join(format_move(play, resp.valid, resp.reason, resp.message, score, words, resp.bingo_bonus)))
-
-
 def _print_replay(resp) -> None:
     """The table `replay` prints, from the server's answer (the bag is not in the answer)."""
     from lexicon_service.rules.gcg import GcgError, _event
@@ -190,7 +169,6 @@ def _print_replay(resp) -> None:
 
 def run(args) -> int:
     import grpc
-    from google.protobuf import json_format
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
     from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc
@@ -232,14 +210,14 @@ def run(args) -> int:
                 board = _board_rows(args)
                 answers = []
                 for play in join_plays(args.plays):
-                    try:
-                        position, word = split_play(play)
-                    except PlayError as exc:  # judged as `validate` judges it, without a call
-                        answers.append((play, game_pb2.ValidateMoveResponse(reason=exc.code.value, message=str(exc))))
+                    split = split_or_answer(play, game_pb2.ValidateMoveResponse if cmd == "validate"
+                                            else game_pb2.ScoreMoveResponse)
+                    if not isinstance(split, tuple):  # judged as `validate` judges it, without a call
+                        answers.append((play, split))
                         continue
                     request_type = game_pb2.ValidateMoveRequest if cmd == "validate" else game_pb2.ScoreMoveRequest
                     req = request_type(lexicon=args.lexicon, rule_set=args.rules or "", board=board,
-                                       rack=args.rack or "", play=game_pb2.Play(position=position, word=word))
+                                       rack=args.rack or "", play=game_pb2.Play(position=split[0], word=split[1]))
                     answers.append((play, (game.ValidateMove if cmd == "validate" else game.ScoreMove)(req, **call)))
                 resp = answers[-1][1]
             elif cmd == "replay":
@@ -277,20 +255,14 @@ def run(args) -> int:
                            for m in resp.moves)
     if args.json and cmd in ("validate", "score"):
         for _, answer in answers:
-            print(json_format.MessageToJson(answer, ensure_ascii=False, indent=2))
-    elif args.json and cmd in ("check", "explain"):
-        for answer in answers:
-            print(json_format.MessageToJson(answer, ensure_ascii=False, indent=2))
-    elif args.json:
-        print(json_format.MessageToJson(resp, ensure_ascii=False, indent=2))
+            print(message_json(answer))
     elif cmd == "check":    # as `check` prints it; the judge's verdict alone with --verdict-only
+        return print_check_answers(answers, as_json=args.json, verdict_only=args.verdict_only, notes=True)
+    elif args.json and cmd == "explain":
         for answer in answers:
-            for r in answer.results:
-                sys.stdout.write(verdict_line(r.word, r.valid))
-                if r.message:
-                    print(f"{r.word}: {r.message}", file=sys.stderr)
-        if args.verdict_only:
-            print("play acceptable" if all(a.acceptable for a in answers) else "play NOT acceptable")
+            print(message_json(answer))
+    elif args.json:
+        print(message_json(resp))
     elif cmd == "explain":  # as `explain` prints it
         for answer in answers:
             r = answer.result
@@ -303,7 +275,7 @@ def run(args) -> int:
             print("(more results: raise --limit)", file=sys.stderr)
     elif cmd in ("validate", "score"):
         for play, answer in answers:
-            _print_move(play, answer)
+            print("\n".join(move_lines(play, answer)))
     elif cmd == "replay":
         _print_replay(resp)
     elif cmd == "lexicons":
@@ -317,8 +289,6 @@ def run(args) -> int:
                 print(info.source_text)
     else:
         print(health_pb2.HealthCheckResponse.ServingStatus.Name(resp.status))
-    if cmd == "check" and not all(answer.acceptable for answer in answers):
-        return 1
     if cmd == "explain" and not all(answer.result.valid for answer in answers):
         return 1
     if cmd in ("validate", "score") and not all(answer.valid for _, answer in answers):

@@ -17,7 +17,7 @@ import struct
 import sys
 
 from lexicon_service.cli import UserError
-from lexicon_service.commands.check import add_lexicon_argument, input_words, key_of, open_lexicon
+from lexicon_service.commands.check import add_lexicon_argument, input_words, open_lexicon
 
 
 def add_parser(subparsers) -> None:
@@ -38,22 +38,26 @@ def explanation_lines(word: str, readings, why_invalid: str) -> list[str]:
 
 
 def run(args) -> int:
-    lex = open_lexicon(args.lexicon, args.lexicons)
+    from lexicon_service import local
+    from lexicon_service.app.words import VALID, explain_word
+
+    lexicon = open_lexicon(args.lexicon, args.lexicons)
+    snapshot = local.snapshot([lexicon], directory=args.lexicons)
     invalid = 0
     for word in input_words(args.words):
-        key = key_of(lex, word)
         try:
-            readings = lex.explain(key) if key is not None else []
+            with local.user_errors({"lexicon": "--lexicon"}):
+                found = explain_word(snapshot, local.LIMITS, lexicon.name, word)
         except (IndexError, KeyError, TypeError, ValueError, struct.error) as exc:
             # Files whose checksums match the manifest but whose content does not hold together.
             raise UserError(f"{args.lexicon}: corrupt lexicon: its provenance tables do not fit together "
                             f"({type(exc).__name__}: {exc})") from None
+        readings = found.readings if found.status == VALID else []
         invalid += not readings
         if args.json:
             print(json.dumps({"word": word, "valid": bool(readings), "readings": [r.__dict__ for r in readings]},
                              ensure_ascii=False))
             continue
-        why = (f"a letter is not a tile of rule set {lex.rule_set.id}" if key is None
-               else f"not in lexicon {lex.name}")
+        why = found.message or f"not in lexicon {lexicon.name}"
         sys.stdout.write("".join(line + "\n" for line in explanation_lines(word, readings, why)))
     return 1 if invalid else 0

@@ -30,7 +30,7 @@ import os
 import sys
 import time
 
-from lexicon_service.cli import INT32, UINT32, UINT64, UserError, check_token, whole_number
+from lexicon_service.cli import INT32, UINT32, UINT64, UserError, check_token, message_json, whole_number
 
 GAME_ENDED, AWAITING_FINAL_PASS = 3, 2  # GameStatus values
 
@@ -198,7 +198,7 @@ def run(args, channel_factory) -> int:
                     req.seed = args.seed
                 resp = stub.CreateGame(req, **call)
                 if args.json:
-                    print(_json(resp))
+                    print(message_json(resp))
                     return 0
                 print(f"game {resp.game_id} ({resp.rule_set})")
                 for name, token in zip(args.players, resp.player_tokens):
@@ -210,7 +210,7 @@ def run(args, channel_factory) -> int:
                 raise UserError("--json: interactive play prints for a person; use show, play, ... with --json")
             if cmd == "show":
                 resp = stub.GetGame(session_pb2.GetGameRequest(game_id=gid), **call)
-                print(_json(resp) if args.json else format_game(resp))
+                print(message_json(resp) if args.json else format_game(resp))
             elif cmd in ("play", "exchange", "pass"):
                 _move(stub, session_pb2, gid, call, cmd, args)
             elif cmd == "challenge":
@@ -218,17 +218,17 @@ def run(args, channel_factory) -> int:
             elif cmd == "hint":
                 resp = stub.GetHint(session_pb2.GetHintRequest(game_id=gid, limit=args.limit), **call)
                 if args.json:
-                    print(_json(resp))
+                    print(message_json(resp))
                 else:
                     print(f"rack {resp.rack} (version {resp.version})")
                     for move in resp.moves:
                         print(f"  {move.play:<24} {move.score:>4}  {', '.join(move.words)}")
             elif cmd == "record":
                 resp = stub.GetGameRecord(session_pb2.GetGameRecordRequest(game_id=gid), **call)
-                sys.stdout.write(_json(resp) + "\n" if args.json else resp.gcg)
+                sys.stdout.write(message_json(resp) + "\n" if args.json else resp.gcg)
             elif cmd == "watch":
                 for event in stub.WatchGame(session_pb2.WatchGameRequest(game_id=gid), metadata=md):
-                    print(_json(event, indent=None) if args.json else format_event(event), flush=True)
+                    print(message_json(event, indent=None) if args.json else format_event(event), flush=True)
             elif cmd == "interactive":
                 return _interactive(stub, session_pb2, gid, call)
             else:
@@ -241,7 +241,7 @@ def run(args, channel_factory) -> int:
                     resp = stub.UndoLastMove(session_pb2.UndoLastMoveRequest(game_id=gid, reason=args.reason), **call)
                 else:
                     resp = stub.EndGame(session_pb2.EndGameRequest(game_id=gid, reason=args.reason), **call)
-                print(_json(resp) if args.json else format_game(resp.game))
+                print(message_json(resp) if args.json else format_game(resp.game))
         except grpc.RpcError as exc:
             raise UserError(f"{exc.code().name}: {exc.details()}") from None
     return 0
@@ -275,23 +275,17 @@ def _move(stub, pb, gid, call, cmd, args):
         setattr(req, "pass", True)
     resp = stub.SubmitMove(req, **call)
     if args.json:
-        print(_json(resp))
+        print(message_json(resp))
         return
     if cmd == "play":
         print(f"{req.play}: {resp.score:+d} ({', '.join(resp.words)})")
     print(format_game(resp.game))
 
 
-def _json(message, indent: int | None = 2) -> str:
-    from google.protobuf import json_format
-
-    return json_format.MessageToJson(message, ensure_ascii=False, indent=indent)
-
-
 def _challenge(stub, pb, gid, call, as_json: bool = False):
     resp = stub.Challenge(pb.ChallengeRequest(game_id=gid), **call)
     if as_json:
-        print(_json(resp))
+        print(message_json(resp))
         return
     if resp.play_stood:
         print(f"the play stands ({resp.outcome})")

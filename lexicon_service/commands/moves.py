@@ -12,6 +12,7 @@ that places tiles was found, 1 when none was (only an exchange or a pass), 2 on 
 from __future__ import annotations
 
 import json
+import sys
 
 from lexicon_service.cli import INT32, UserError, whole_number
 
@@ -65,35 +66,35 @@ def exit_status(kinds) -> int:
 
 
 def run(args) -> int:
-    from lexicon_service.commands.replay import _judge
-    from lexicon_service.commands.validate import check_rack, join_plays, place_tiles, read_board, setup_board
-    from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing, generate_moves
+    from lexicon_service import local
+    from lexicon_service.app.plays import MoveFilters, generate
+    from lexicon_service.commands.check import open_lexicon
+    from lexicon_service.commands.validate import join_plays, place_tiles, read_board, setup_board
     from lexicon_service.rules import Board, RuleSetError, load_rule_set
 
-    lexicon = _judge(args.lexicon, args.lexicons)
+    lexicon = open_lexicon(args.lexicon, args.lexicons)
     rule_set = lexicon.rule_set
+    rule_set_name = ""
     if args.rules:
         try:
-            wanted = load_rule_set(args.rules)
+            rule_set_name = load_rule_set(args.rules).id
         except RuleSetError as exc:
             raise UserError(str(exc)) from None
-        if wanted.id != rule_set.id:
-            raise UserError(f"lexicon {args.lexicon} is for rule set {rule_set.id}, not {wanted.id}")
     board = read_board(rule_set, args.board) if args.board else Board.empty(rule_set)
     for text in args.place:
         place_tiles(board, text)
     setup_board(rule_set, board, join_plays(args.setup))
-    check_rack(rule_set, args.rack)
-    try:
-        moves = generate_moves(rule_set, board, args.rack, lexicon, limit=None if args.all else args.n,
-                               min_length=args.min_length or None, must_use=args.must_use or None,
-                               must_contain=args.must_contain or None, include_exchanges=not args.plays_only,
-                               include_pass=not args.plays_only)
-    except MoveGraphMissing as exc:
-        raise UserError(str(exc)) from None
-    except MoveGenerationError as exc:
-        raise UserError(f"--{exc.field.replace('_', '-')}: {exc}") from None
+    filters = MoveFilters(limit=0 if args.all else args.n, min_length=args.min_length, must_use=args.must_use,
+                          must_contain=args.must_contain, plays_only=args.plays_only)
+    with local.user_errors({"lexicon": "--lexicon", "rule_set": "--rules", "rack": "--rack", "limit": "-n",
+                            "min_length": "--min-length", "must_use": "--must-use",
+                            "must_contain": "--must-contain"}):
+        generated = generate(local.snapshot([lexicon], directory=args.lexicons), local.LIMITS, lexicon.name,
+                             rule_set_name, board.to_rows(), [], args.rack, filters, None)
+    moves = generated.moves
     lines = format_moves([(m.play, m.score, m.leave, m.words) for m in moves], args.json)
     if lines:
         print("\n".join(lines))
+    if generated.truncated and args.all:
+        print(f"(more moves: at most {len(moves):,} are listed)", file=sys.stderr)
     return exit_status(m.kind for m in moves)

@@ -3,7 +3,9 @@
     lexicon-service replay game.gcg --rules pl-scrabble [--lexicon pl-scrabble] [--end-2x] [--show-board]
 
 Prints a move table (recorded and recomputed score, total, tiles in the bag, what disagrees); `client
-replay` prints the same table from the server's answer. Exit status 0 when every line agrees, 1 when
+replay` prints the same table from the server's answer; --json prints that answer as `client replay --json`
+does. The rule set: --rules, else the lexicon's, else the record's #rules (which must agree with the
+others). Exit status 0 when every line agrees, 1 when
 any line disagrees (a score, a total, an illegal play), 2 with a one-line message (naming the line)
 when the file cannot be read.
 """
@@ -11,6 +13,7 @@ when the file cannot be read.
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 from lexicon_service.cli import UserError
 
@@ -35,53 +38,68 @@ def add_parser(subparsers) -> None:
                    help="the player who went out scores twice the others' racks (two-player 2x convention)")
     p.add_argument("--show-board", action="store_true",
                    help="draw the final board (coordinates, premium squares)")
+    p.add_argument("--json", action="store_true", help="print the ReplayGame answer as `client replay --json` does")
     p.set_defaults(func=run)
 
 
-def _judge(name: str, lexicons_dir: str, rule_set=None):
-    from lexicon_service.commands.check import open_lexicon
+@dataclass
+class LocalRecord:
+    """What `replay` and `analyse` give the app's replay: the lexicons and rule set they opened (--rules
+    may be a .rules file), the names a request would give them ("": none), the record's text and name."""
 
-    lexicon = open_lexicon(name, lexicons_dir)
-    lexicon_rules = getattr(getattr(lexicon, "rule_set", None), "id", None)
-    if rule_set is not None and lexicon_rules and lexicon_rules != rule_set.id:
-        # Tile keys of another rule set mean nothing here (Kris Kros CH vs Czech Scrabble C+H).
-        raise UserError(f"lexicon {name} is for rule set {lexicon_rules}, not {rule_set.id}")
-    return lexicon
+    snapshot: object
+    lexicon_name: str
+    rule_set_name: str
+    gcg: str
+    origin: str
+
+    def errors(self):
+        """The app's errors with the options and the file they come from named."""
+        from lexicon_service import local
+
+        return local.user_errors({"lexicon": "--lexicon", "rule_set": "--rules", "gcg": self.origin})
 
 
-def read_record(args):
-    """The GCG record named by args.gcg and its rule set (--rules, else the record's #rules pragma)."""
+def read_record(args) -> LocalRecord:
+    """The GCG record named by args.gcg (its encoding detected), with --lexicon and --rules opened."""
+    from lexicon_service import local
     from lexicon_service.cli import read_input
+    from lexicon_service.commands.check import open_lexicon
     from lexicon_service.rules import RuleSetError, load_rule_set
-    from lexicon_service.rules.gcg import GcgError, gcg_of_bytes
+    from lexicon_service.rules.gcg import GcgError, decode_gcg
 
-    name = "<stdin>" if args.gcg == "-" else args.gcg
+    origin = "<stdin>" if args.gcg == "-" else args.gcg
     data = read_input(args.gcg)      # bounded: not read_gcg, which reads all there is
     if isinstance(data, str):
         data = data.encode("utf-8")
     try:
-        game = gcg_of_bytes(data, name)
+        text, _ = decode_gcg(data, origin)
     except GcgError as exc:
         raise UserError(str(exc)) from None
-    rules_name = args.rules
-    if not rules_name:
-        rules_name = next((value for key, value in game.pragmas if key in ("rules", "rule-set")), None)
-        if not rules_name:
-            raise UserError(f"{args.gcg}: no --rules given and no #rules pragma in the record")
-    try:
-        rule_set = load_rule_set(rules_name)
-    except RuleSetError as exc:
-        raise UserError(str(exc)) from None
-    return game, rule_set
+    rule_sets = []
+    if args.rules:
+        try:
+            rule_sets.append(load_rule_set(args.rules))
+        except RuleSetError as exc:
+            raise UserError(str(exc)) from None
+    lexicon = open_lexicon(args.lexicon, args.lexicons) if args.lexicon else None
+    return LocalRecord(local.snapshot([lexicon] if lexicon else [], rule_sets, args.lexicons),
+                       lexicon.name if lexicon else "", rule_sets[0].id if rule_sets else "", text, origin)
 
 
 def run(args) -> int:
-    from lexicon_service.rules.replay import format_report, replay
+    from lexicon_service import local
+    from lexicon_service.app.plays import replay_record
+    from lexicon_service.cli import message_json
+    from lexicon_service.rules.replay import format_report
+    from lexicon_service.server.game_servicer import replay_response
 
-    game, rule_set = read_record(args)
-    judge = _judge(args.lexicon, args.lexicons, rule_set) if args.lexicon else None
-    report = replay(rule_set, game, judge=judge, out_bonus="twice-others-racks" if args.end_2x else None)
-    print(format_report(report))
+    record = read_record(args)
+    with record.errors():
+        replayed = replay_record(record.snapshot, local.LIMITS, record.lexicon_name, record.rule_set_name,
+                                 record.gcg, end_2x=args.end_2x, origin=record.origin)
+    report = replayed.report
+    print(message_json(replay_response(replayed, record.lexicon_name)) if args.json else format_report(report))
     if args.show_board:
         print(report.board.render_text())
     return 0 if report.ok else 1

@@ -6,8 +6,9 @@
 Plays are "COORDINATE WORD" (8D = row 8 from column D across, D8 = down; "." or the letter itself =
 a tile on the board, lowercase = a blank, [CH] = a multi-letter tile). Each play is judged on the
 same board. Without --lexicon, words are not checked (score only). `client validate` and `client
-score` take the same options. Exit status 0 when every play is valid, 1 otherwise, 2 on unreadable
-input (rule set, board file, setup play, lexicon).
+score` take the same options; --json prints each play's answer as `client validate --json` (without
+--lexicon: `client score --json`) does. Exit status 0 when every play is valid, 1 otherwise, 2 on
+unreadable input (rule set, board file, setup play, lexicon).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 
 from lexicon_service.cli import UserError
+from lexicon_service.commands.check import open_lexicon
 
 
 def add_move_arguments(p) -> None:
@@ -43,6 +45,8 @@ def add_parser(subparsers) -> None:
     add_lexicon_argument(p, required=False)
     p.add_argument("--show-board", action="store_true",
                    help="draw the board after each play (coordinates, premium squares, new tiles marked *)")
+    p.add_argument("--json", action="store_true",
+                   help="print each play's ValidateMove answer (ScoreMove without --lexicon) as `client --json` does")
     p.set_defaults(func=run)
 
 
@@ -81,15 +85,12 @@ def read_board(rule_set, path: str):
 
 
 def check_rack(rule_set, rack: str) -> None:
-    """A rack the rule set can hold (`validate`, `moves`), else an error naming --rack."""
-    from lexicon_service.tiles import UnknownLetterError
+    """A rack the rule set can hold (`validate`, `moves`: as a server reads it), else an error naming --rack."""
+    from lexicon_service import local
+    from lexicon_service.app.plays import read_rack
 
-    try:
-        rack_tiles = rule_set.tile_set.spell_rack(rack)
-    except UnknownLetterError as exc:
-        raise UserError(f"--rack: {exc}") from None
-    if len(rack_tiles) > rule_set.rack_size:
-        raise UserError(f"--rack: {len(rack_tiles)} tiles; a {rule_set.id} rack holds {rule_set.rack_size}")
+    with local.user_errors({"rack": "--rack"}):
+        read_rack(rule_set, rack)
 
 
 def setup_board(rule_set, board, plays, hint: str = "") -> None:
@@ -150,18 +151,35 @@ def format_move(play: str, valid: bool, reason: str, message: str, score, words,
     return lines
 
 
-def format_result(play: str, result) -> list[str]:
-    breakdown = result.breakdown
-    words = []
-    if breakdown is not None:
-        words = [(w.text, [(t.letter.lower() if t.is_blank else t.letter, t.points, t.premium or "") for t in w.tiles],
-                  w.letter_sum, w.word_multiplier, w.subtotal) for w in breakdown.words]
-    return format_move(play, result.valid, result.reason.value, result.message, result.score, words,
-                       breakdown.bingo_bonus if breakdown is not None else 0)
+def move_lines(play: str, answer) -> list[str]:
+    """A ValidateMove or ScoreMove answer as `validate` and `client validate|score` print it (a play that
+    cannot be placed has no words and no score)."""
+    words = [(w.word, [(t.letter.lower() if t.blank else t.letter, t.points, t.premium) for t in w.tiles],
+              w.letter_sum, w.multiplier, w.subtotal) for w in answer.words]
+    score = answer.total if answer.words else None
+    return format_move(play, answer.valid, answer.reason, answer.message, score, words, answer.bingo_bonus)
+
+
+def split_or_answer(play: str, response_type):
+    """(position, word) of a play, or, when it does not split into a coordinate and a word, the answer
+    `validate` and `client validate|score` give it without asking the rules (its reason and message)."""
+    from lexicon_service.rules.board import split_play
+    from lexicon_service.rules.reasons import PlayError
+    from lexicon_service.server.game_servicer import MOVE_REASONS
+
+    try:
+        return split_play(play)
+    except PlayError as exc:
+        return response_type(reason=exc.code.value, message=str(exc), reason_code=MOVE_REASONS[exc.code])
 
 
 def run(args) -> int:
-    from lexicon_service.rules import Board, RuleSetError, load_rule_set, validate_move
+    from lexicon_service import local
+    from lexicon_service.app.plays import judge_move
+    from lexicon_service.cli import message_json
+    from lexicon_service.grpc_gen import game_pb2
+    from lexicon_service.rules import Board, RuleSetError, load_rule_set
+    from lexicon_service.server.game_servicer import move_response
 
     if not args.rules:
         raise UserError("--rules is required (a rule set id such as pl-scrabble, or a .rules file)")
@@ -175,20 +193,25 @@ def run(args) -> int:
     if args.rack:  # the rack surrounds the plays: unreadable is an error, as in the server
         check_rack(rule_set, args.rack)
     setup_board(rule_set, board, args.setup, hint=" (--place puts tiles without the rules of a play)")
-    judge = None
-    if args.lexicon:
-        from lexicon_service.commands.replay import _judge
-
-        judge = _judge(args.lexicon, args.lexicons, rule_set)
+    lexicon = open_lexicon(args.lexicon, args.lexicons) if args.lexicon else None
+    snapshot = local.snapshot([lexicon] if lexicon else [], [rule_set], args.lexicons)
+    lexicon_name = lexicon.name if lexicon else ""
+    # as `client validate -l LEX` with a lexicon, as `client score` without
+    response_type = game_pb2.ValidateMoveResponse if lexicon else game_pb2.ScoreMoveResponse
+    rows = board.to_rows()
     all_valid = True
     for play in join_plays(args.plays):
-        result = validate_move(rule_set, board, args.rack, play, judge)
-        all_valid &= result.valid
-        print("\n".join(format_result(play, result)))
+        answer = split_or_answer(play, response_type)
+        move = None
+        if isinstance(answer, tuple):
+            with local.user_errors({"rule_set": "--rules", "rack": "--rack", "lexicon": "--lexicon",
+                                    "play.position": play, "play.word": play}):
+                move = judge_move(snapshot, local.LIMITS, lexicon_name, rule_set.id, rows, args.rack or "",
+                                  *answer, judge_words=lexicon is not None)
+            answer = move_response(response_type, move, lexicon_name)
+        all_valid &= answer.valid
+        print(message_json(answer) if args.json else "\n".join(move_lines(play, answer)))
         if args.show_board:
-            shown = board
-            if result.score is not None:
-                shown = board.copy()
-                shown.apply(result)
-            print(shown.render_text(new=result.placements))
+            shown = move.board_after if move is not None and move.board_after is not None else board
+            print(shown.render_text(new=move.result.placements if move is not None else ()))
     return 0 if all_valid else 1

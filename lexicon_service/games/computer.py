@@ -4,7 +4,8 @@
 GetGame shows), never another rack or the bag's order. A level is the band of ranks it picks from
 among the plays ordered by score (best first); the pick within the band is the game's random
 generator (seeded games: the same move every time). With no play it exchanges its whole rack where
-the rules and the bag allow, else it passes.
+the rules and the bag allow, else it passes. Before it moves it challenges a phony played just before
+its turn (`GameService._computer_challenges`: the played words against the lexicon, never a rack).
 """
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         with self.registry.acquire() as snapshot:
             lexicon = snapshot.lexicon(request.lexicon)
             rule_set = lexicon.rule_set
-            has_move_graph = lexicon.move_graph is not None
+            has_move_graph = lexicon.has_move_graph
         levels = self._computer_levels(request)
         if any(levels) and not has_move_graph:
             raise Refused("NO_MOVE_GRAPH", f"computer_players: the lexicon {request.lexicon!r} has no move graph; "

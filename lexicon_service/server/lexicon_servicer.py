@@ -37,6 +37,43 @@ def _jsonable(value):
     return str(value)
 
 
+def check_words_response(checks, lexicon_name: str, *, verdict_only: bool = False,
+                         compact: bool = False) -> lexicon_pb2.CheckWordsResponse:
+    """A checked batch (app.words.WordChecks) as CheckWords answers it (the local `check` too)."""
+    response = lexicon_pb2.CheckWordsResponse(lexicon=lexicon_name, acceptable=checks.acceptable)
+    if verdict_only:  # a word judge reveals only acceptable / not acceptable
+        return response
+    response.invalid_count = checks.invalid_count
+    if compact:
+        response.statuses.extend(checks.statuses)
+    elif checks.tiles is not None:
+        messages = checks.messages
+        response.results.extend(
+            lexicon_pb2.WordResult(word=word, valid=status == VALID, status=status, message=messages.get(i, ""),
+                                   tiles=tiles)
+            for i, (word, status, tiles) in enumerate(zip(checks.words, checks.statuses, checks.tiles)))
+    else:
+        add = response.results.add
+        messages = checks.messages
+        for i, (word, status) in enumerate(zip(checks.words, checks.statuses)):
+            if status == VALID:
+                add(word=word, valid=True, status=VALID)
+            elif status == INVALID:
+                add(word=word, status=INVALID)  # valid=False is the default: not set, ~20% cheaper
+            else:
+                add(word=word, valid=False, status=status, message=messages[i])
+    return response
+
+
+def explain_response(found, lexicon_name: str) -> lexicon_pb2.ExplainWordResponse:
+    """A word explained (app.words.Explanation) as ExplainWord answers it (the local `explain` too)."""
+    readings = [lexicon_pb2.Reading(form=r.form, headword=r.headword, tag=r.tag, rule=r.rule, model=r.model,
+                                    origin=r.origin) for r in found.readings]
+    result = lexicon_pb2.WordResult(word=found.word, valid=found.status == VALID, status=found.status,
+                                    message=found.message, tiles=found.tiles)
+    return lexicon_pb2.ExplainWordResponse(lexicon=lexicon_name, result=result, readings=readings)
+
+
 class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
     def __init__(self, registry, limits: Limits | None = None) -> None:
         self.registry = registry
@@ -52,38 +89,12 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
             checks = words.check_words(snapshot, self.limits, request.lexicon, request.words,
                                        messages=not (verdict_only or compact), include_tiles=include_tiles,
                                        deadline=deadline)
-        response = lexicon_pb2.CheckWordsResponse(lexicon=request.lexicon, acceptable=checks.acceptable)
-        if verdict_only:  # a word judge reveals only acceptable / not acceptable
-            return response
-        response.invalid_count = checks.invalid_count
-        if compact:
-            response.statuses.extend(checks.statuses)
-        elif include_tiles:
-            messages = checks.messages
-            response.results.extend(
-                lexicon_pb2.WordResult(word=word, valid=status == VALID, status=status, message=messages.get(i, ""),
-                                       tiles=tiles)
-                for i, (word, status, tiles) in enumerate(zip(checks.words, checks.statuses, checks.tiles)))
-        else:
-            add = response.results.add
-            messages = checks.messages
-            for i, (word, status) in enumerate(zip(checks.words, checks.statuses)):
-                if status == VALID:
-                    add(word=word, valid=True, status=VALID)
-                elif status == INVALID:
-                    add(word=word, status=INVALID)  # valid=False is the default: not set, ~20% cheaper
-                else:
-                    add(word=word, valid=False, status=status, message=messages[i])
-        return response
+        return check_words_response(checks, request.lexicon, verdict_only=verdict_only, compact=compact)
 
     def explain_word(self, request, deadline: float | None = None, context=None):
         with self.registry.acquire() as snapshot:
             found = words.explain_word(snapshot, self.limits, request.lexicon, request.word)
-        readings = [lexicon_pb2.Reading(form=r.form, headword=r.headword, tag=r.tag, rule=r.rule, model=r.model,
-                                        origin=r.origin) for r in found.readings]
-        result = lexicon_pb2.WordResult(word=found.word, valid=found.status == VALID, status=found.status,
-                                        message=found.message, tiles=found.tiles)
-        return lexicon_pb2.ExplainWordResponse(lexicon=request.lexicon, result=result, readings=readings)
+        return explain_response(found, request.lexicon)
 
     def find_words(self, request, deadline: float | None = None, context=None):
         query = request.WhichOneof("query")

@@ -39,7 +39,8 @@ def _default_loader(path: Path):
 
 
 class Snapshot:
-    def __init__(self, lexicons: dict, generation: int, directory: Path, release: Callable | None = None) -> None:
+    def __init__(self, lexicons: dict, generation: int, directory: Path, rule_sets=(),
+                 release: Callable | None = None) -> None:
         self.lexicons = dict(lexicons)
         # release(lexicon) -> True when no other open snapshot holds it (then it is closed with this one)
         self._release = release
@@ -50,10 +51,10 @@ class Snapshot:
         self._retired = False
         self._closed = False
         self.cache: dict = {}  # per-snapshot derived objects (servicers' per-lexicon helpers)
-        # Rule sets of the loaded lexicons, by id (a client may name them in ScoreMove/ReplayGame).
+        # Rule sets of the loaded lexicons, by id (a client may name them in ScoreMove/ReplayGame), then
+        # `rule_sets` (the local commands' --rules, which may be a file) under ids the lexicons leave free.
         self.rule_sets = {}
-        for lexicon in self.lexicons.values():
-            rule_set = lexicon.rule_set
+        for rule_set in [lexicon.rule_set for lexicon in self.lexicons.values()] + list(rule_sets):
             self.rule_sets.setdefault(rule_set.id, rule_set)
 
     def lexicon(self, name: str):
