@@ -174,8 +174,7 @@ def _copy_checked(p: Path, copy, want: dict | None, verify: bool):
 
 # A sealed copy can never change again: not be written, grown or shrunk, nor its seals undone.
 _SEALS = ("F_SEAL_SEAL", "F_SEAL_SHRINK", "F_SEAL_GROW", "F_SEAL_WRITE")
-MAPPED_FILES = (FORMS, HEADWORDS, READINGS)  # every lexicon has them; mapped, never read onto the heap
-SHARED_FILES = (*MAPPED_FILES, MOVE_GRAPH)  # what server processes share (the move graph when there is one)
+SHARED_FILES = (FORMS, HEADWORDS, READINGS)  # what server processes share, with the move graph's search layout
 
 
 def _seals() -> int | None:
@@ -190,20 +189,57 @@ def _seals() -> int | None:
     return seals
 
 
-def _sealed_copy(p: Path, want: dict):
-    """(a memfd holding the file's bytes, sealed, its size) when they match the manifest's size and
-    sha256; the checksum is of the bytes copied, and once sealed nothing can change them."""
+def _memfd(p: Path, suffix: str = ""):
+    return open(os.memfd_create(f"lexicon:{p.parent.name}/{p.name}{suffix}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING),
+                "w+b")
+
+
+def _seal(copy) -> None:
     import fcntl
 
-    name = f"lexicon:{p.parent.name}/{p.name}"
-    copy, size, _ = _copy_checked(p, open(os.memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING), "w+b"),
-                                  want, verify=True)
     try:
         fcntl.fcntl(copy.fileno(), fcntl.F_ADD_SEALS, _seals())
     except OSError:
         copy.close()
         raise
+
+
+def _sealed_copy(p: Path, want: dict):
+    """(a memfd holding the file's bytes, sealed, its size) when they match the manifest's size and
+    sha256; the checksum is of the bytes copied, and once sealed nothing can change them."""
+    copy, size, _ = _copy_checked(p, _memfd(p), want, verify=True)
+    _seal(copy)
     return copy, size
+
+
+def search_layout_key(move_graph: dict, manifest: dict) -> str | None:
+    """The name a shared search layout of the move graph is held under: the sha256 of moves.kwg's bytes
+    (the manifest's entry `move_graph`) and of the rule set it was checked against."""
+    sha = move_graph.get("sha256") if isinstance(move_graph, dict) else None
+    rule_set = manifest.get("rule_set")
+    text = rule_set.get("source_text") if isinstance(rule_set, dict) else None
+    if not isinstance(sha, str) or not isinstance(text, str):
+        return None
+    return checksum(f"search-layout\0{sha}\0{text}".encode("utf-8", "surrogatepass"))
+
+
+def _sealed_search_layout(root: Path, manifest: dict, want: dict):
+    """(a memfd holding the search layout of the lexicon's move graph, sealed, its size): the graph read
+    and checked as a lexicon's loading does (size, sha256, the rule set, every arc)."""
+    from lexicon_service.rules import parse_rule_set
+
+    p = root / MOVE_GRAPH
+    rule_set = parse_rule_set(manifest["rule_set"]["source_text"], f"{root}:manifest.json:rule_set")
+    layout = parse_search_graph(p, _read_checked(p, want, verify=True), rule_set)
+    copy = _memfd(p, ":search-layout")
+    try:
+        copy.write(layout)
+        copy.flush()
+    except BaseException:
+        copy.close()
+        raise
+    _seal(copy)
+    return copy, len(layout)
 
 
 class SharedFiles:
@@ -229,15 +265,21 @@ class SharedFiles:
             return shared
         for root in sorted(Path(directory).glob("*.lex")):
             try:
-                files = listed_files(root, read_manifest(root))
+                manifest = read_manifest(root)
+                files = listed_files(root, manifest)
                 for name in SHARED_FILES:
-                    want = files.get(name)
-                    if want is None or want.get("sha256") in shared.files:
+                    want = files[name]
+                    if want.get("sha256") in shared.files:
                         continue
                     copy, size = _sealed_copy(root / name, want)
                     shared._owned[want["sha256"]] = (copy, str(root / name))
                     shared.files[want["sha256"]] = (copy.fileno(), size)
-            except (OSError, LexiconError):
+                key = search_layout_key(files.get(MOVE_GRAPH), manifest)
+                if key is not None and key not in shared.files:
+                    copy, size = _sealed_search_layout(root, manifest, files[MOVE_GRAPH])
+                    shared._owned[key] = (copy, str(root / MOVE_GRAPH))
+                    shared.files[key] = (copy.fileno(), size)
+            except (OSError, LexiconError, ValueError, KeyError, TypeError):
                 continue
         return shared
 
@@ -288,13 +330,21 @@ class SharedFiles:
         as `want`, or None when no copy of it is held or the descriptor is not a sealed copy of its size."""
         sha = want.get("sha256") if isinstance(want, dict) else None
         held = self.files.get(sha) if isinstance(sha, str) else None
-        if held is None:
+        if held is None or held[1] != want.get("bytes"):
             return None
+        return self._open_sealed(sha, *held)
+
+    def open_search_layout(self, key: str | None):
+        """(a file object of the sealed search layout held under `key` (`search_layout_key`), its size,
+        the key), or None as `open`."""
+        held = self.files.get(key) if isinstance(key, str) else None
+        return None if held is None else self._open_sealed(key, *held)
+
+    def _open_sealed(self, sha: str, fd: int, size: int):
         import fcntl
 
-        fd, size = held
         try:
-            if size != want.get("bytes") or os.fstat(fd).st_size != size \
+            if os.fstat(fd).st_size != size \
                     or fcntl.fcntl(fd, fcntl.F_GET_SEALS) & _seals() != _seals():
                 return None
             return open(os.dup(fd), "rb", buffering=0), size, sha
@@ -429,7 +479,7 @@ class Lexicon:
         tables = _read_checked(self.path / TABLES, files[TABLES], verify)
         copies = []
         try:
-            for name in MAPPED_FILES:
+            for name in SHARED_FILES:
                 copies.append(_held_or_private_copy(self.path / name, files[name], verify, shared))
         except BaseException:
             for copy, _, _ in copies:
@@ -489,12 +539,18 @@ class Lexicon:
 
         return arcs_of_layout(self.search_graph)
 
-    def _load_move_graph(self, want: dict, verify: bool, shared: SharedFiles | None) -> bytes:
-        """The search layout, made from a read-only mapping of the sealed copy of moves.kwg (or of a
-        private copy): the file's bytes are never read onto the heap."""
+    def _load_move_graph(self, want: dict, verify: bool, shared: SharedFiles | None):
+        """The search layout: a read-only mapping of the sealed layout `shared` holds (made once by the
+        process that starts the server processes, from the same bytes and rule set, and checked as
+        here), else made here from a mapped private copy of moves.kwg (its bytes never on the heap)."""
         p = self.path / MOVE_GRAPH
         try:
-            copy, size, _ = _held_or_private_copy(p, want, verify, shared)
+            held = shared.open_search_layout(search_layout_key(want, self.manifest)) if shared is not None else None
+            if held is not None:
+                with held[0] as layout:  # the mapping keeps the sealed copy alive
+                    if held[1] > 0:
+                        return memoryview(mmap.mmap(layout.fileno(), 0, access=mmap.ACCESS_READ))
+            copy, size, _ = _private_copy(p, want, verify)
             with copy:  # the mapping keeps the copy alive until the layout is made
                 data = mmap.mmap(copy.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
             return parse_search_graph(p, memoryview(data), self.rule_set)

@@ -126,12 +126,18 @@ def test_shared_sealed_copies_are_mapped_and_never_change(copy):
     those; a file rewritten on disk changes nothing served, and nobody can write the sealed copy."""
     shared = SharedFiles.read_directory(copy.parent)
     try:
-        # by content: here the forms and the headwords are the same four words, one trie, held once
-        assert len(shared.files) == 3 and shared.total_bytes() == sum(
-            (copy / name).stat().st_size for name in ("headwords.marisa", "readings.bin", "moves.kwg"))
+        with load_lexicon(copy) as alone:
+            layout = bytes(alone.search_graph)
+        # by content: here the forms and the headwords are the same four words, one trie, held once;
+        # and the move graph's search layout, made once here
+        assert len(shared.files) == 3 and shared.total_bytes() == len(layout) + sum(
+            (copy / name).stat().st_size for name in ("headwords.marisa", "readings.bin"))
         inherited = SharedFiles.from_environment(shared.environment())
         lex = load_lexicon(copy, shared=inherited, check_structure=True)
         assert _mapped_from(lex).startswith("/memfd:lexicon:")
+        # the search layout is a view of the sealed copy's mapping, not a copy on this process's heap
+        assert "/memfd:lexicon:copy.lex/moves.kwg:search-layout" in _mapped_names()
+        assert isinstance(lex.search_graph.obj, mmap.mmap) and bytes(lex.search_graph) == layout
         arcs = bytes(lex.move_graph)
         for name in ("forms.marisa", "headwords.marisa", "readings.bin", "moves.kwg"):  # rewritten in place
             p = copy / name
