@@ -3,9 +3,9 @@
 The format (directory layout, manifest, readings.bin, tables.json) is described and owned by
 ``lexicon_service/lexicon_format.py``.
 
-Loading maps copies of the tries, readings.bin and the move graph (a private copy, or the sealed
-copy server processes share: never a file that can change under the server) and reads the tables
-into memory; it checks every file's size and sha256 on the bytes it uses,
+Loading maps copies of the tries, readings.bin and the move graph's search layout (a private copy,
+or the sealed copy server processes share: never a file that can change under the server) and reads
+the tables into memory; it checks every file's size and sha256 on the bytes it uses,
 the manifest's fields, the tables' indices and the rule set, so a truncated, corrupt or
 inconsistent lexicon is refused with ``LexiconCorruptError`` naming the file; an unknown format or
 format version, a bad name or rule set, with ``LexiconFormatError``.
@@ -458,9 +458,10 @@ for fd in sys.argv[1:]:
 class Lexicon:
     """A loaded lexicon: membership (tile keys), prefixes, and readings for `explain`.
 
-    Nothing is mapped from the lexicon directory: the tries, readings.bin and the move graph are
-    mapped from copies (unlinked private files, or `shared` sealed ones), the tables read into
-    memory, so a lexicon file
+    Nothing is mapped from the lexicon directory: the tries and readings.bin are mapped from copies
+    (unlinked private files, or `shared` sealed ones), the move graph's search layout made from a
+    mapped private copy of moves.kwg (or mapped from `shared`), the tables read into memory, so a
+    lexicon file
     truncated or overwritten in place under a running server changes nothing. Every file's
     checksum is of the bytes actually used. `check_structure` also walks the tries in a child
     process first (the server does; see `check_trie_structure`)."""
