@@ -297,7 +297,7 @@ def parse_leave_table(path: Path, data: bytes, rule_set):
         raise LexiconCorruptError(f"{path}: {exc}") from None
 
 
-def parse_search_graph(path: Path, data: bytes, rule_set) -> bytes:
+def parse_search_graph(path: Path, data, rule_set) -> bytes:
     """The search layout (``graph.search_layout``) of moves.kwg's arcs (``graph.parse_move_graph``);
     LexiconCorruptError naming ``path``."""
     from lexicon_service.movegen.graph import MoveGraphError, search_layout

@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from lexicon_service.cli import UserError, seconds
-from lexicon_service.games.pgstore import is_postgres_url
+from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
 
 
@@ -567,6 +567,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
     from lexicon_service.lexicon import SharedFiles
+    from lexicon_service.server.registry import release_freed_memory
     from lexicon_service.server.supervisor import Supervisor
 
     host, port = _split_address(address)
@@ -611,6 +612,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
     # for all. The tries' structure is checked once here too, not again by every child.
     env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
     shared = SharedFiles.read_directory(directory)
+    release_freed_memory()  # the files and layouts it read, now only in the sealed copies
     env[SHARED_FILES_ENV] = shared.environment()
     env[CHECKED_TRIES_ENV] = ",".join(shared.check_structure())
     supervisor = Supervisor(argv, processes, env=env, pass_fds=shared.fds())

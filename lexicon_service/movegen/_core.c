@@ -583,6 +583,75 @@ static void heap_sift_up(MoveRec *h, size_t i) {
     }
 }
 
+/* lookup_keys(layout, table, text, min_len, max_len) -> bytes or None: for each word of `text`
+ * (tile keys separated by "\n"), 1 when the move graph holds it, 0 when not, 2 when its length in
+ * tiles is outside min_len..max_len (not looked up). `layout` is the graph's search layout,
+ * `table[c]` the tile number of key character c (0: none). None when any character is no tile (the
+ * caller then checks the words one by one). A word is found as the GADDAG string reverse(word) from
+ * the root (graph.py). Every index read is checked against the layout's size, so any buffer is safe.
+ * The interpreter lock is released: only immutable inputs are read. */
+static PyObject *lookup_keys(PyObject *self, PyObject *args) {
+    Py_buffer layout_buf, table_buf;
+    PyObject *text;
+    int min_len, max_len;
+    if (!PyArg_ParseTuple(args, "y*y*Uii", &layout_buf, &table_buf, &text, &min_len, &max_len)) return NULL;
+    PyObject *result = NULL;
+    const uint32_t *w = layout_buf.buf;
+    size_t nw = (size_t)layout_buf.len / 4;
+    const uint8_t *table = table_buf.buf;
+    Py_ssize_t n_table = table_buf.len, n_text = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    size_t n_words = 1;
+    for (Py_ssize_t i = 0; i < n_text; i++) n_words += PyUnicode_READ(kind, data, i) == '\n';
+    uint8_t *out = NULL;
+    int stray = 0;
+    if (nw < 2 || layout_buf.len % 4) {
+        PyErr_SetString(PyExc_ValueError, "not a search layout");
+        goto done;
+    }
+    out = malloc(n_words);
+    if (!out) { PyErr_NoMemory(); goto done; }
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t start = 0;
+    for (size_t k = 0; k < n_words && !stray; k++) {
+        Py_ssize_t end = start;
+        while (end < n_text && PyUnicode_READ(kind, data, end) != '\n') end++;
+        Py_ssize_t len = end - start;
+        int found = 0;
+        for (Py_ssize_t i = start; i < end && !stray; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            unsigned tile = c < (Py_UCS4)n_table ? table[c] : 0;
+            stray = !tile || tile > MAX_TILES;
+        }
+        if (len < min_len || len > max_len) {
+            out[k] = 2;
+        } else {
+            uint32_t node = w[0], x = 0;
+            for (Py_ssize_t i = end - 1; i >= start && !stray; i--) {
+                unsigned tile = table[PyUnicode_READ(kind, data, i)];
+                if (!node || (size_t)node + 1 >= nw) { x = 0; break; }
+                uint64_t m = node_mask(w, node);
+                if (!((m >> tile) & 1)) { x = 0; break; }
+                size_t at = (size_t)node + 2 + (size_t)popcount64(m & ((1ull << tile) - 1));
+                if (at >= nw) { x = 0; break; }
+                x = w[at];
+                node = x & SG_CHILD;
+            }
+            found = len > 0 && (x & SG_ACCEPTS);
+            out[k] = (uint8_t)found;
+        }
+        start = end + 1;
+    }
+    Py_END_ALLOW_THREADS
+    result = stray ? Py_NewRef(Py_None) : PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)n_words);
+done:
+    free(out);
+    PyBuffer_Release(&layout_buf);
+    PyBuffer_Release(&table_buf);
+    return result;
+}
+
 static const uint8_t *word_tiles(Gen *g, int start, int end, uint8_t *out) {
     for (int p = start; p <= end; p++) out[p - start] = g->L_sq[p] ? g->L_sq[p] : g->strip[p];
     return out;
@@ -1141,6 +1210,7 @@ static PyMethodDef methods[] = {
     {"search_layout", search_layout, METH_VARARGS, "search_layout(arcs) -> the search layout of a checked arc array"},
     {"arcs_of_layout", arcs_of_layout, METH_VARARGS, "arcs_of_layout(layout) -> the arc array it was made from"},
     {"generate", generate, METH_VARARGS, "generate(...) -> moves, count or bool (see _core.c)"},
+    {"lookup_keys", lookup_keys, METH_VARARGS, "lookup_keys(layout, table, text, min_len, max_len) -> bytes or None"},
     {NULL, NULL, 0, NULL},
 };
 

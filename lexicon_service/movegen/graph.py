@@ -70,11 +70,33 @@ def max_word_tiles(rule_set) -> int:
     return max(rule_set.rows, rule_set.columns)
 
 
+def tile_of_key_character(tile_set) -> dict[int, int]:
+    """Code point of a tile key's character (lexicon_service.tiles) -> tile number."""
+    key_of = tile_set._key_of_letter
+    return {ord(key_of[letter]): i + 1 for i, letter in enumerate(alphabet(tile_set))}
+
+
+def key_table(tile_set) -> bytes:
+    """``tile_of_key_character`` as a table indexed by code point (0: no tile), for ``lookup_keys``."""
+    tiles = tile_of_key_character(tile_set)
+    table = bytearray(max(tiles, default=0) + 1)
+    for code, tile in tiles.items():
+        table[code] = tile
+    return bytes(table)
+
+
+def lookup_keys(layout, table: bytes, text: str, min_len: int, max_len: int) -> bytes | None:
+    """For each tile key of `text` (joined by "\n"): 1 when the graph (its ``search_layout``) holds it,
+    0 when not, 2 when its length is outside min_len..max_len; one C call for the whole batch
+    (``_core.lookup_keys``). None when a character is no tile of `table` (``key_table``)."""
+    from lexicon_service.movegen import _core
+
+    return _core.lookup_keys(layout, table, text, min_len, max_len)
+
+
 def _encode_keys(keys, tile_set) -> bytes:
     """Tile keys (lexicon_service.tiles) as tile numbers, each word ended by a 0 byte."""
-    letters = alphabet(tile_set)
-    key_of = tile_set._key_of_letter
-    table = {ord(key_of[letter]): i + 1 for i, letter in enumerate(letters)}
+    table = tile_of_key_character(tile_set)
     text = "\0".join(keys)
     if not text:
         return b""
@@ -117,7 +139,7 @@ def parse_move_graph(data: bytes, rule_set) -> memoryview:
         raise MoveGraphError(f"truncated or altered move graph ({len(data)} bytes, the header says "
                              f"{start + 4 * n_arcs})")
     try:
-        letters = tuple(data[_HEADER.size:_HEADER.size + text_len].decode("utf-8").split(" "))
+        letters = tuple(bytes(data[_HEADER.size:_HEADER.size + text_len]).decode("utf-8").split(" "))
     except UnicodeDecodeError:
         raise MoveGraphError("move graph alphabet is not UTF-8") from None
     if letters != alphabet(rule_set.tile_set):

@@ -39,8 +39,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
 from lexicon_service.games.service import MAX_GAMES, GameService
 from lexicon_service.games.errors import DatabaseDamaged
-from lexicon_service.games.pgstore import PostgresStore, is_postgres_url
-from lexicon_service.games.store import WAL_LIMIT, SqliteStore
+from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
 from lexicon_service.server.errors import log_client_error, quiet_grpc_tracebacks
@@ -469,6 +468,8 @@ def _listen(grpc_server, address: str, tls: TlsConfig | None) -> int:
 def _open_games_store(path, wal_limit: int = WAL_LIMIT):
     """(store, cleanup) for the games database; without a path, a temporary file removed on cleanup."""
     if is_postgres_url(path):
+        from lexicon_service.games.pgstore import PostgresStore  # imports psycopg: only when it is used
+
         return (store := PostgresStore(path)), store.close  # OSError when it cannot be reached or set up
     if path:
         try:
