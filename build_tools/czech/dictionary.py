@@ -176,6 +176,12 @@ class CzechDictionary:
         return build_ending_index(self.entries)
 
     @cached_property
+    def letter_pairs(self) -> frozenset:
+        """Every two adjacent letters of a lowercase headword: what a word of the language may hold
+        (guess.py guesses from one letter only a headword made of them: no qq)."""
+        return frozenset(w[i:i + 2] for w in self.entries if w == w.lower() for i in range(len(w) - 1))
+
+    @cached_property
     def place_names(self) -> dict[str, list[str]]:
         """Capitalised one-word lines (Ostrava, Praha, Brno) -> their flag strings: the names the
         place-name rule (places.py) looks adjectives up in."""
@@ -192,7 +198,7 @@ class CzechDictionary:
         """Build every index now (before worker processes fork, so that they share them); `headwords`:
         also what the expansion of a headword list needs (its links: links.linked_headwords)."""
         for name in ("present_index", "nul_participles", "noun_index", "imperative_index", "adjectives",
-                     "place_names", "attested_passives") + (("ending_index",) if headwords else ()):
+                     "place_names", "attested_passives") + (("ending_index", "letter_pairs") if headwords else ()):
             getattr(self, name)
 
     def manifest_entries(self, kind: str) -> list[dict]:

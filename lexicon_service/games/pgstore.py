@@ -23,7 +23,7 @@ import logging
 import threading
 
 from lexicon_service.games.errors import Conflict, DuplicateRequest, GameDamaged, StoreUnavailable, TooManyGames
-from lexicon_service.games.store import NOT_A_PLAYER, PROBE_SECONDS, StoreHealth
+from lexicon_service.games.store import NOT_A_PLAYER, PROBE_SECONDS, StoreHealth, is_postgres_url  # noqa: F401
 from lexicon_service.games.store import SCHEMA as SQLITE_SCHEMA
 
 try:
@@ -47,10 +47,6 @@ CREATE TABLE IF NOT EXISTS store_probe (id INTEGER PRIMARY KEY, at TIMESTAMPTZ N
 """
 INSERT = ("INSERT INTO events (game_id, version, kind, data, request_id, request_player) "
           "VALUES (%s, %s, %s, %s, %s, %s)")
-
-
-def is_postgres_url(db: str | None) -> bool:
-    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
 
 
 def _shown_url(url: str) -> str:
