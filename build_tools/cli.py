@@ -250,18 +250,10 @@ def run(args) -> int:
                          "(a --hunspell dictionary is inflected by its own flags)")
     out = check_output(Path(args.output))
     name = _lexicon_name(args, out)
-    lang = lang_class(args, manifest_sources) if lang_class is not None else None
-    if lang is None and args.paradigms:
-        raise BuildError("--paradigms is for Czech and Polish builds")
-    if lang is None and args.models:
-        raise BuildError("--models is for Polish builds")
+    lang = _language(args, lang_class, manifest_sources)
     log = _open_rejected(args, sources, out)
-    if not args.quiet:      # the first progress bar of a Polish build comes after Morfeusz has loaded (6-13 s)
-        # (--models and --paradigms have loaded it already, reading their lists)
-        morfeusz = language == "pl" and (args.headwords or args.hunspell) and not (args.models or args.paradigms)
-        first = "; loading Morfeusz 2 (SGJP) first, which takes about 10 s" if morfeusz else ""
-        sys.stderr.write(f"lexicon-build: building {out} for rule set {rule_set.id}{first}\n")
-        sys.stderr.flush()
+    if not args.quiet:
+        _announce(args, language, out, rule_set.id)
     compiler = Compiler(profile, rule_set.tile_set, rejected_log=log)
     builder = {"name": "lexicon-build", "version": __version__}
     if lang is not None:
@@ -297,18 +289,11 @@ def run(args) -> int:
         if log is not None:
             log.close()
     report = compiler.report
-    manifest = {
-        "name": name,
-        "rule_set": {"id": rule_set.id, "language": language, "source_text": rule_set.source_text},
-        "profile": {"name": profile.name, "source_text": profile.source_text},
-        "sources": manifest_sources,
-        "counts": {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
-                   "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
-                   "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
-                   **(lang.counts(compiler) if lang is not None else {})},
-        "builder": builder,
-        "options": {"profile": profile.name, "rules": rule_set.id},
-    }
+    counts = {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
+              "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
+              "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
+              **(lang.counts(compiler) if lang is not None else {})}
+    manifest = _manifest(name, rule_set, profile, manifest_sources, counts, builder)
     move_graph = move_graph_bytes(forms.keys(), rule_set)                              # move graph
     save_lexicon(out, forms, heads, tables, readings, manifest,                       # save
                  tables_bytes=encoded[0] if encoded else None, move_graph=move_graph)
@@ -316,6 +301,38 @@ def run(args) -> int:
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
     return 0
+
+
+def _language(args, lang_class, manifest_sources: list):
+    """The build's language object (None for a language without passes of its own), which may add
+    its inputs to ``manifest_sources``; BuildError for an option it does not take."""
+    lang = lang_class(args, manifest_sources) if lang_class is not None else None
+    if lang is None and args.paradigms:
+        raise BuildError("--paradigms is for Czech and Polish builds")
+    if lang is None and args.models:
+        raise BuildError("--models is for Polish builds")
+    return lang
+
+
+def _announce(args, language: str, out: Path, rule_set_id: str) -> None:
+    # the first progress bar of a Polish build comes after Morfeusz has loaded (6-13 s)
+    # (--models and --paradigms have loaded it already, reading their lists)
+    morfeusz = language == "pl" and (args.headwords or args.hunspell) and not (args.models or args.paradigms)
+    first = "; loading Morfeusz 2 (SGJP) first, which takes about 10 s" if morfeusz else ""
+    sys.stderr.write(f"lexicon-build: building {out} for rule set {rule_set_id}{first}\n")
+    sys.stderr.flush()
+
+
+def _manifest(name: str, rule_set, profile, manifest_sources: list, counts: dict, builder: dict) -> dict:
+    return {
+        "name": name,
+        "rule_set": {"id": rule_set.id, "language": rule_set.language, "source_text": rule_set.source_text},
+        "profile": {"name": profile.name, "source_text": profile.source_text},
+        "sources": manifest_sources,
+        "counts": counts,
+        "builder": builder,
+        "options": {"profile": profile.name, "rules": rule_set.id},
+    }
 
 
 def _lexicon_name(args, out: Path) -> str:
