@@ -12,7 +12,8 @@ Starts `lexicon-service serve` as a child process on 127.0.0.1 (a free port) wit
   * unary CheckWords (one word per call): RPC/s, p50 and p99 latency at 1 and 32 concurrent clients
     flat out (a closed loop: each client sends its next call when the last one is answered), and
     p99 with 32 clients offering 2,000 calls/s together (an open loop on a fixed schedule, latency
-    counted from the scheduled start);
+    counted from the scheduled start); and the same 32 clients sending an empty call (the standard
+    health Check, served by the same server): the most unary calls gRPC's Python server answers here;
   * batch CheckWords (1,000 words per call, per-word results and `compact` statuses): words/s, and
     its ratio to the in-process lookup (TileSet.key_of_text + Lexicon.is_admissible) measured in this
     run on the same words; the server's CPU per checked word in the compact batches (all its processes,
@@ -50,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
+from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 from loadgen import (  # noqa: E402
     H2Connection, LoadResult, cpu_seconds, load_average, memfd_mb, percentile, pss_mb, rss_mb, run_load,
     start_server, stop_server, server_log,
@@ -161,12 +163,16 @@ def _requests(kind: str, lexicon: str, items: list):
         return [lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=b, compact=True) for b in items]
     if kind == "validate":
         return [game_pb2.ValidateMoveRequest(lexicon=lexicon, play=game_pb2.Play(position="8H", word=w)) for w in items]
+    if kind == "health":  # an empty call: what gRPC's Python server costs a call, whatever the call does
+        return [health_pb2.HealthCheckRequest()]
     raise ValueError(kind)
 
 
 def _method(kind: str, ch):
     if kind in ("unary", "batch", "batch-compact"):
         return lexicon_pb2_grpc.LexiconServiceStub(ch).CheckWords
+    if kind == "health":
+        return health_pb2_grpc.HealthStub(ch).Check
     return game_pb2_grpc.GameServiceStub(ch).ValidateMove
 
 
@@ -176,6 +182,9 @@ def _h2_workload(kind: str, lexicon: str, items: list):
     if kind == "validate":
         path, response_type = "/lexicon.v1.GameService/ValidateMove", game_pb2.ValidateMoveResponse
         sizes = None
+    elif kind == "health":
+        path, response_type = "/grpc.health.v1.Health/Check", health_pb2.HealthCheckResponse
+        sizes = None
     else:
         path, response_type = "/lexicon.v1.LexiconService/CheckWords", lexicon_pb2.CheckWordsResponse
         sizes = {1} if kind == "unary" else {len(b) for b in items}
@@ -184,6 +193,8 @@ def _h2_workload(kind: str, lexicon: str, items: list):
         if len(data) < 5 or data[0] != 0 or int.from_bytes(data[1:5], "big") != len(data) - 5:
             raise ValueError(f"not one uncompressed gRPC message ({len(data)} bytes)")
         response = response_type.FromString(data[5:])
+        if kind == "health" and response.status != health_pb2.HealthCheckResponse.SERVING:
+            raise ValueError(f"health status {response.status}")
         if sizes is not None:
             answered = len(response.statuses) if kind == "batch-compact" else len(response.results)
             if answered not in sizes:
@@ -446,6 +457,11 @@ def main(argv=None) -> int:
             return r1, r32, ro
 
         r1, r32, ro = unary_phases(load, kw)
+        # the ceiling of unary calls here: an empty call (health Check) through the same server and clients
+        rh = report(f"Health Check (an empty call), 32 clients [{load}]",
+                    *measure(port, "health", name, unary_words[:1], 32, seconds, **kw))
+        results["empty_rps_32"] = rh[0]
+        print(f"  {'unary CheckWords / empty calls, 32 clients':<{WIDTH}} {r32[0] / rh[0]:>10.2f}")
         results["unary_rps_1"], results["unary_p99_ms_1"] = r1[0], r1[2]
         results["unary_rps_32"], results["unary_p99_ms_32_closed"] = r32[0], r32[2]
         results["unary_p99_ms_32"] = ro[2] if not ro[3] else float("inf")  # failed calls: target missed
@@ -472,7 +488,7 @@ def main(argv=None) -> int:
               f"raw lookup / server = {raw_us / server_us:.2f}")
         results["batch_words_per_s_results"] = max(rb1[0], rb4[0])
         results["batch_words_per_s"] = max(rb1[0], rb4[0], rc1[0], rc4[0])
-        results["failed_calls"] = sum(r[3] for r in (r1, r32, rb1, rb4, rc1, rc4))
+        results["failed_calls"] = sum(r[3] for r in (r1, r32, rh, rb1, rb4, rc1, rc4))
         if load != "grpc.aio":
             results["failed_calls"] += g1[3] + g32[3]
         print(f"  {'batch throughput / in-process key_of_text':<{WIDTH}} "

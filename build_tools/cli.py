@@ -45,6 +45,7 @@ from lexicon_service import __version__
 from build_tools import pipeline
 from build_tools.defaults import DEFAULT_BUILDS, default_models, default_sources, polish_data_dir
 from build_tools.errors import BuildError
+from build_tools.leaves import DEFAULT_GAMES, DEFAULT_SEED, MAX_GAMES
 from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
 from build_tools.pipeline import Pass
@@ -150,6 +151,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("--move-graph-only", metavar="LEX.lex",
                    help="add the move graph (moves.kwg, for move generation) to an existing lexicon and stop")
+    p.add_argument("--leaves", metavar="LEX.lex",
+                   help="add the leave table (leaves.tsv, for the computer level 'equity') to an existing lexicon "
+                   "with its move graph, made from --games self-play games with --seed (the same bytes for "
+                   "the same lexicon, games and seed; the Polish default takes a few minutes), and stop")
+    p.add_argument("--games", type=positive_int, default=None, metavar="N",
+                   help=f"--leaves: self-play games (default {DEFAULT_GAMES}; at most {MAX_GAMES:,})")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="--leaves: the games' seed (default %(default)s)")
     p.add_argument("--rules", metavar="RULESET",
                    help="rule set id (pl-scrabble, cs-scrabble, cs-kriskros) or path to a .rules file")
     p.add_argument("--defaults", metavar="RULESET", choices=DEFAULT_BUILDS,
@@ -242,18 +250,10 @@ def run(args) -> int:
                          "(a --hunspell dictionary is inflected by its own flags)")
     out = check_output(Path(args.output))
     name = _lexicon_name(args, out)
-    lang = lang_class(args, manifest_sources) if lang_class is not None else None
-    if lang is None and args.paradigms:
-        raise BuildError("--paradigms is for Czech and Polish builds")
-    if lang is None and args.models:
-        raise BuildError("--models is for Polish builds")
+    lang = _language(args, lang_class, manifest_sources)
     log = _open_rejected(args, sources, out)
-    if not args.quiet:      # the first progress bar of a Polish build comes after Morfeusz has loaded (6-13 s)
-        # (--models and --paradigms have loaded it already, reading their lists)
-        morfeusz = language == "pl" and (args.headwords or args.hunspell) and not (args.models or args.paradigms)
-        first = "; loading Morfeusz 2 (SGJP) first, which takes about 10 s" if morfeusz else ""
-        sys.stderr.write(f"lexicon-build: building {out} for rule set {rule_set.id}{first}\n")
-        sys.stderr.flush()
+    if not args.quiet:
+        _announce(args, language, out, rule_set.id)
     compiler = Compiler(profile, rule_set.tile_set, rejected_log=log)
     builder = {"name": "lexicon-build", "version": __version__}
     if lang is not None:
@@ -289,18 +289,11 @@ def run(args) -> int:
         if log is not None:
             log.close()
     report = compiler.report
-    manifest = {
-        "name": name,
-        "rule_set": {"id": rule_set.id, "language": language, "source_text": rule_set.source_text},
-        "profile": {"name": profile.name, "source_text": profile.source_text},
-        "sources": manifest_sources,
-        "counts": {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
-                   "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
-                   "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
-                   **(lang.counts(compiler) if lang is not None else {})},
-        "builder": builder,
-        "options": {"profile": profile.name, "rules": rule_set.id},
-    }
+    counts = {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
+              "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
+              "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
+              **(lang.counts(compiler) if lang is not None else {})}
+    manifest = _manifest(name, rule_set, profile, manifest_sources, counts, builder)
     move_graph = move_graph_bytes(forms.keys(), rule_set)                              # move graph
     save_lexicon(out, forms, heads, tables, readings, manifest,                       # save
                  tables_bytes=encoded[0] if encoded else None, move_graph=move_graph)
@@ -308,6 +301,38 @@ def run(args) -> int:
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
     return 0
+
+
+def _language(args, lang_class, manifest_sources: list):
+    """The build's language object (None for a language without passes of its own), which may add
+    its inputs to ``manifest_sources``; BuildError for an option it does not take."""
+    lang = lang_class(args, manifest_sources) if lang_class is not None else None
+    if lang is None and args.paradigms:
+        raise BuildError("--paradigms is for Czech and Polish builds")
+    if lang is None and args.models:
+        raise BuildError("--models is for Polish builds")
+    return lang
+
+
+def _announce(args, language: str, out: Path, rule_set_id: str) -> None:
+    # the first progress bar of a Polish build comes after Morfeusz has loaded (6-13 s)
+    # (--models and --paradigms have loaded it already, reading their lists)
+    morfeusz = language == "pl" and (args.headwords or args.hunspell) and not (args.models or args.paradigms)
+    first = "; loading Morfeusz 2 (SGJP) first, which takes about 10 s" if morfeusz else ""
+    sys.stderr.write(f"lexicon-build: building {out} for rule set {rule_set_id}{first}\n")
+    sys.stderr.flush()
+
+
+def _manifest(name: str, rule_set, profile, manifest_sources: list, counts: dict, builder: dict) -> dict:
+    return {
+        "name": name,
+        "rule_set": {"id": rule_set.id, "language": rule_set.language, "source_text": rule_set.source_text},
+        "profile": {"name": profile.name, "source_text": profile.source_text},
+        "sources": manifest_sources,
+        "counts": counts,
+        "builder": builder,
+        "options": {"profile": profile.name, "rules": rule_set.id},
+    }
 
 
 def _lexicon_name(args, out: Path) -> str:
@@ -533,6 +558,15 @@ def main(argv: list[str] | None = None) -> int:
         from build_tools.save import add_move_graph
 
         return run_reporting_errors("lexicon-build", lambda a: add_move_graph(a.move_graph_only) and 0, args)
+    if args.leaves:
+        from build_tools.save import add_leave_table
+
+        if args.games is not None and args.games > MAX_GAMES:
+            parser.error(f"--games: at most {MAX_GAMES:,}")
+        return run_reporting_errors("lexicon-build", lambda a: add_leave_table(
+            a.leaves, a.games or DEFAULT_GAMES, a.seed, a.quiet) and 0, args)
+    if args.games is not None:
+        parser.error("--games goes with --leaves")
     if args.output is None:
         parser.error("the following arguments are required: -o/--output")
     with tempfile.TemporaryDirectory(prefix="lexicon-build-") as spool_dir, sigterm_raises():

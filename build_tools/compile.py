@@ -247,28 +247,7 @@ class Compiler:
             heads = marisa_trie.Trie(self.heads)
             # the compiler's ids are insertion order: old id -> trie id, shifted into place
             head_map = [h << HEADWORD_SHIFT for h in map(heads.key_id, self.heads)]
-            # Canonical numbering (a function of the final tables only, never of the order in which
-            # tag sets were met: that order follows set iteration in the expanders, which varies
-            # with the hash seed of each process, and the worker count): rules in profile order
-            # (others by name), tags by text, tag sets by their (tag id, rule id) pairs.
-            order = {r.name: i for i, r in enumerate(self.profile.rules)}
-            for name in sorted(n for n in self.rules if n not in order):
-                order[name] = len(order)
-            rule_names = sorted(self.rules, key=order.get)
-            rule_new = [0] * len(rule_names)
-            for new, name in enumerate(rule_names):
-                rule_new[self.rules[name]] = new
-            tag_names = sorted(self.tag_list)
-            tag_index = {t: i for i, t in enumerate(tag_names)}
-            tag_new = [tag_index[t] for t in self.tag_list]
-            canon = [tuple(sorted((tag_new[t], rule_new[r]) for t, r in ts)) for ts in self.tagset_list]
-            ts_order = sorted(range(len(canon)), key=canon.__getitem__)
-            sid_new = [0] * len(canon)
-            for new, old in enumerate(ts_order):
-                sid_new[old] = new
-            tagset_list = [canon[old] for old in ts_order]
-            rule_rank = [order[name] for name in rule_names]
-            ts_rank = [min(rule_rank[rid] for _t, rid in ts) for ts in tagset_list]
+            order, rule_names, tag_names, tagset_list, sid_new, ts_rank = self._canonical_numbering()
             # every key's first record renumbered (in the dict's order), by C-level maps; the keys
             # with several records (self.extra_*) are patched in below
             first = list(keys.values())
@@ -296,35 +275,43 @@ class Compiler:
         del first, kids
         lengths = None
         if self.extra_keys:
-            # (form id << 64 | new record) of every record of the forms with several, sorted: by
-            # form, then by record; C-level maps again (a Polish lexicon has ~450,000 such forms)
-            multi = set(ekids)
-            both = set(map(or_, map(lshift, ekids, repeat(64)), new))
-            both.update(map(or_, map(lshift, multi, repeat(64)), map(records.__getitem__, multi)))
-            both = sorted(both)
-            mkids = list(map(rshift, both, repeat(64)))
-            mrecs = list(map(and_, both, repeat((1 << 64) - 1)))
-            per_kid = Counter(mkids)          # in form order
-            # a form counts for its best rule: the lowest rank of its records (the last value a
-            # dict keeps from a descending sort of form << 16 | rank)
-            ranked = sorted(map(or_, map(lshift, mkids, repeat(16)),
-                                map(ts_rank.__getitem__, map(and_, mrecs, repeat(M)))), reverse=True)
-            best.subtract(map(ts_rank.__getitem__, map(and_, map(records.__getitem__, multi), repeat(M))))
-            best.update(dict(zip(map(rshift, ranked, repeat(16)), map(and_, ranked, repeat(0xFFFF)))).values())
-            lengths = [1] * n
-            flat: list = []
-            start = pos = 0
-            for kid, count in per_kid.items():
-                lengths[kid] = count
-                flat += records[start:kid]
-                flat += mrecs[pos:pos + count]
-                pos += count
-                start = kid + 1
-            flat += records[start:]
-            records = flat
+            records, lengths = _with_extra_records(records, ekids, new, ts_rank, best)
         total = len(records)
         readings = pack_readings(lengths, records)
         del records
+        self._report_forms(n, order, best, keys)
+        self.keys, self.extra_keys, self.extra_recs = {}, [], []
+        return forms, heads, tables, readings, total
+
+    def _canonical_numbering(self) -> tuple[dict, list, list, list, list, list]:
+        """(rank of each rule name, rule names, tag names, tag sets, new id of each tag-set id, rank of
+        each new tag set's best rule). Canonical numbering (a function of the final tables only, never
+        of the order in which tag sets were met: that order follows set iteration in the expanders,
+        which varies with the hash seed of each process, and the worker count): rules in profile
+        order (others by name), tags by text, tag sets by their (tag id, rule id) pairs."""
+        order = {r.name: i for i, r in enumerate(self.profile.rules)}
+        for name in sorted(n for n in self.rules if n not in order):
+            order[name] = len(order)
+        rule_names = sorted(self.rules, key=order.get)
+        rule_new = [0] * len(rule_names)
+        for new, name in enumerate(rule_names):
+            rule_new[self.rules[name]] = new
+        tag_names = sorted(self.tag_list)
+        tag_index = {t: i for i, t in enumerate(tag_names)}
+        tag_new = [tag_index[t] for t in self.tag_list]
+        canon = [tuple(sorted((tag_new[t], rule_new[r]) for t, r in ts)) for ts in self.tagset_list]
+        ts_order = sorted(range(len(canon)), key=canon.__getitem__)
+        sid_new = [0] * len(canon)
+        for new, old in enumerate(ts_order):
+            sid_new[old] = new
+        tagset_list = [canon[old] for old in ts_order]
+        rule_rank = [order[name] for name in rule_names]
+        ts_rank = [min(rule_rank[rid] for _t, rid in ts) for ts in tagset_list]
+        return order, rule_names, tag_names, tagset_list, sid_new, ts_rank
+
+    def _report_forms(self, n: int, order: dict, best: Counter, keys: dict) -> None:
+        """The report's counts of a finished lexicon: forms, headwords, forms by best rule, and (with
+        rejected forms counted) the rejected forms not in the lexicon."""
         report = self.report
         report.forms = n
         report.headwords_expanded = len(self.heads)
@@ -334,8 +321,41 @@ class Compiler:
             rest = self._rejected_forms
             rest.difference_update(keys)
             report.forms_rejected_only = len(rest) - sum(map(keys.__contains__, map(str.lower, rest)))
-        self.keys, self.extra_keys, self.extra_recs = {}, [], []
-        return forms, heads, tables, readings, total
+
+
+def _with_extra_records(records: list, ekids: list, new: list, ts_rank: list, best: Counter
+                        ) -> tuple[list, list]:
+    """The records of every form in form order with the extra records (``new``, of the forms
+    ``ekids``) merged in, and the number of records of each form; ``best`` (forms by the rank of
+    their best rule) corrected for the forms with several."""
+    M = TAGSET_MASK
+    n = len(records)
+    # (form id << 64 | new record) of every record of the forms with several, sorted: by
+    # form, then by record; C-level maps again (a Polish lexicon has ~450,000 such forms)
+    multi = set(ekids)
+    both = set(map(or_, map(lshift, ekids, repeat(64)), new))
+    both.update(map(or_, map(lshift, multi, repeat(64)), map(records.__getitem__, multi)))
+    both = sorted(both)
+    mkids = list(map(rshift, both, repeat(64)))
+    mrecs = list(map(and_, both, repeat((1 << 64) - 1)))
+    per_kid = Counter(mkids)          # in form order
+    # a form counts for its best rule: the lowest rank of its records (the last value a
+    # dict keeps from a descending sort of form << 16 | rank)
+    ranked = sorted(map(or_, map(lshift, mkids, repeat(16)),
+                        map(ts_rank.__getitem__, map(and_, mrecs, repeat(M)))), reverse=True)
+    best.subtract(map(ts_rank.__getitem__, map(and_, map(records.__getitem__, multi), repeat(M))))
+    best.update(dict(zip(map(rshift, ranked, repeat(16)), map(and_, ranked, repeat(0xFFFF)))).values())
+    lengths = [1] * n
+    flat: list = []
+    start = pos = 0
+    for kid, count in per_kid.items():
+        lengths[kid] = count
+        flat += records[start:kid]
+        flat += mrecs[pos:pos + count]
+        pos += count
+        start = kid + 1
+    flat += records[start:]
+    return flat, lengths
 
 
 class _FormsTrie:

@@ -119,13 +119,11 @@ def _work(chunk: list[Item]) -> ChunkResult:
             gc.enable()
 
 
-# Over 80 lines on purpose: the common case of judging a reading is inlined once, here (every
-# reading of a build passes through this loop).
+# The common case of judging a reading is inlined once, here (every reading of a build passes
+# through this loop).
 def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
     res = ChunkResult(pid=os.getpid())
-    counts, examples, rejected, log_lines, defs = res.counts, res.examples, res.rejected, res.log_lines, res.defs
-    heads_out, sizes, keys_out, tagsets, dropped, models = (res.heads, res.sizes, res.keys, res.tagsets,
-                                                           res.dropped, res.models)
+    counts, dropped = res.counts, res.dropped
     profile = judge.profile
     tag_text = judge.tag_text
     judge_form = judge.judge
@@ -133,31 +131,9 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
     lo, hi = profile.min_length, profile.max_length
     guessed_rule = lang.guessed_rule
     expand = lang.expand
-    log = _LOG
-    verdicts: dict = {}
-    if lang.untagged_rule is not None:
-        text = tag_text(frozenset())
-        verdicts[()] = (True, lang.untagged_rule, text, frozenset(), (text, lang.untagged_rule))
+    reject = _rejecter(res, _LOG)
+    verdicts = _first_verdicts(lang, tag_text)
     n_in = n_ok = 0
-
-    def reject(form: str, reason: str, item: Item, detail: str | None, head: str = "") -> None:
-        # detail None: "headword <head>" unless the form is the headword (built only when shown)
-        counts[reason] = counts.get(reason, 0) + 1
-        ex = examples.get(reason)
-        if ex is None:
-            ex = examples[reason] = []
-        if log:
-            rejected.add(form)
-        elif len(ex) >= EXAMPLES:
-            return
-        where = f"{item[1]}:{item[2]}"
-        if detail is None:
-            detail = f"headword {head}" if head != form else ""
-        if len(ex) < EXAMPLES and not any(e.startswith(form + " ") for e in ex):
-            ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
-        if log:
-            log_lines.append(f"{form}\t{reason}\t{where}\t{detail}\n")
-
     for item in chunk:
         exp = expand(item)
         if exp.skipped:
@@ -212,18 +188,59 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
                     local[key] = {s, pair}
             else:
                 s.add(pair)
-        for h, local in groups.items():
-            heads_out.append(h)
-            sizes.append(len(local))
-            keys_out.extend(local)
-            tagsets.extend([intern_tagset(ps, defs) for ps in local.values()])
+        _add_groups(res, groups)
         if exp.model:
             # the item's lemma and every headword it produced were guessed from the model
-            models[item[0]] = exp.model
+            res.models[item[0]] = exp.model
             for h in groups:
-                models[h] = exp.model
+                res.models[h] = exp.model
     res.n_in, res.n_ok = n_in, n_ok
     return res
+
+
+def _first_verdicts(lang: Language, tag_text) -> dict:
+    """The judging loop's verdicts by tag (ok, rule, tag text, tag set, (text, rule)) it starts
+    with: a word list's untagged readings admitted under its rule."""
+    verdicts: dict = {}
+    if lang.untagged_rule is not None:
+        text = tag_text(frozenset())
+        verdicts[()] = (True, lang.untagged_rule, text, frozenset(), (text, lang.untagged_rule))
+    return verdicts
+
+
+def _rejecter(res: ChunkResult, log: bool) -> Callable[..., None]:
+    """``reject(form, reason, item, detail, head="")``: count a rejected form in ``res``, keep a few
+    examples of each reason and, with a rejection log, the form and its log line."""
+    counts, examples, rejected, log_lines = res.counts, res.examples, res.rejected, res.log_lines
+
+    def reject(form: str, reason: str, item: Item, detail: str | None, head: str = "") -> None:
+        # detail None: "headword <head>" unless the form is the headword (built only when shown)
+        counts[reason] = counts.get(reason, 0) + 1
+        ex = examples.get(reason)
+        if ex is None:
+            ex = examples[reason] = []
+        if log:
+            rejected.add(form)
+        elif len(ex) >= EXAMPLES:
+            return
+        where = f"{item[1]}:{item[2]}"
+        if detail is None:
+            detail = f"headword {head}" if head != form else ""
+        if len(ex) < EXAMPLES and not any(e.startswith(form + " ") for e in ex):
+            ex.append(f"{form} ({where}{': ' + detail if detail else ''})")
+        if log:
+            log_lines.append(f"{form}\t{reason}\t{where}\t{detail}\n")
+
+    return reject
+
+
+def _add_groups(res: ChunkResult, groups: dict[str, dict]) -> None:
+    """Add one item's admitted keys, by headword, to the flat lists of ``res``."""
+    for h, local in groups.items():
+        res.heads.append(h)
+        res.sizes.append(len(local))
+        res.keys.extend(local)
+        res.tagsets.extend([intern_tagset(ps, res.defs) for ps in local.values()])
 
 
 def expand_and_judge(items: Iterable[Item], judge, lang: Language, *, workers: int = 1,

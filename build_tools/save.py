@@ -25,6 +25,7 @@ from lexicon_service.lexicon_format import (
     FORMAT,
     FORMS,
     HEADWORDS,
+    LEAVES,
     MANIFEST,
     MOVE_GRAPH,
     READINGS,
@@ -182,15 +183,44 @@ def add_move_graph(path: str | os.PathLike) -> Path:
     with load_lexicon(root) as lexicon:
         data = move_graph_bytes(lexicon.keys(), lexicon.rule_set)
         manifest = lexicon.manifest
-    tmp_graph = root / f"{MOVE_GRAPH}.tmp-{os.getpid()}"
+    return _add_file(root, manifest, MOVE_GRAPH, data)
+
+
+def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = False) -> Path:
+    """Make the leave table of an existing lexicon (it needs its move graph) from `games` self-play games
+    with `seed` (build_tools/leaves.py) and add it as leaves.tsv (replacing one there), written as
+    `add_move_graph` writes moves.kwg."""
+    from build_tools.errors import BuildError
+    from build_tools.leaves import make_leave_table
+    from lexicon_service.lexicon import LexiconError, load_lexicon
+
+    root = Path(path)
+    try:
+        lexicon = load_lexicon(root, with_leaves=False)  # a damaged table there is what this replaces
+    except LexiconError as exc:
+        raise BuildError(str(exc)) from None
+    with lexicon:
+        if not lexicon.has_move_graph:
+            raise BuildError(f"{root} has no move graph, which self-play needs; add it first with "
+                                   f"`lexicon-build --move-graph-only {root}`")
+        data = make_leave_table(lexicon, games, seed, quiet).to_bytes()
+        manifest = lexicon.manifest
+    return _add_file(root, manifest, LEAVES, data)
+
+
+def _add_file(root: Path, manifest: dict, name: str, data: bytes) -> Path:
+    """Add (or replace) the file `name` of the lexicon at `root`: the file is written under a temporary
+    name and renamed, then the manifest listing it the same way, so a reader sees the old lexicon or
+    the new one."""
+    tmp_file = root / f"{name}.tmp-{os.getpid()}"
     tmp_manifest = root / f"{MANIFEST}.tmp-{os.getpid()}"
     try:
-        entry = _write(tmp_graph, data)
-        os.rename(tmp_graph, root / MOVE_GRAPH)
-        _write(tmp_manifest, manifest_bytes(manifest, dict(listed_files(root, manifest), **{MOVE_GRAPH: entry})))
+        entry = _write(tmp_file, data)
+        os.rename(tmp_file, root / name)
+        _write(tmp_manifest, manifest_bytes(manifest, dict(listed_files(root, manifest), **{name: entry})))
         os.rename(tmp_manifest, root / MANIFEST)
     finally:
-        for tmp in (tmp_graph, tmp_manifest):
+        for tmp in (tmp_file, tmp_manifest):
             if tmp.exists():
                 tmp.unlink()
     return root

@@ -30,7 +30,7 @@ Formats (UTF-8, an optional byte-order mark ignored; blank lines and lines start
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from lexicon_service.lexicon_format import source_entry
 
@@ -248,8 +248,14 @@ def read_hunspell(dic_path: str | Path, aff=None) -> Iterator[HeadwordEntry | Re
     dic_path = Path(dic_path)
     if aff is None:
         aff = read_aff(aff_path_for(dic_path))
-    name = dic_path.name
-    for lineno, stem, flags, problem in read_dic(dic_path, aff):
+    yield from hunspell_entries(dic_path.name, read_dic(dic_path, aff))
+
+
+def hunspell_entries(name: str, lines: Iterable[tuple[int, str, str, str | None]]
+                     ) -> Iterator[HeadwordEntry | Rejection]:
+    """The lines of the .dic ``name`` (``read_dic``'s) as HeadwordEntry(lemma=stem, flags=flags), a
+    line with a problem as its Rejection."""
+    for lineno, stem, flags, problem in lines:
         if problem:
             yield Rejection(stem, problem, name, lineno)
             continue

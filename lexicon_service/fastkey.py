@@ -50,7 +50,7 @@ class FastKeyer:
         if not lone <= self._key_chars:
             self._foreign_key = re.compile("[^" + "".join(sorted(re.escape(c) for c in self._key_chars | {"\n"})) + "]")
         if "\n" in self._input_chars:  # never for real tile sets; `keys` would be ambiguous
-            self.keys = lambda words: None
+            self.joined_keys = lambda words: None
         multi = sorted((letter for letter in alphabet if len(letter) > 1), key=len, reverse=True)
         self._sub = None
         if multi:
@@ -84,9 +84,15 @@ class FastKeyer:
     def keys(self, words) -> list[str] | None:
         """`[tile_set.key_of_text(w) for w in words]` for a whole batch in a few string operations on
         the words joined by newlines; None when any word is not on the fast path (the caller then goes
-        word by word). Equal word by word: NFC and case mapping never act across a newline, no character's
-        case mapping is shorter than the character (so equal total lengths mean equal lengths of
-        every word), and a multi-letter tile never spans a newline."""
+        word by word)."""
+        text = self.joined_keys(words)
+        return None if text is None else text.split("\n")
+
+    def joined_keys(self, words) -> str | None:
+        """`"\n".join(self.keys(words))`, made without splitting it. Equal word by word: NFC and case
+        mapping never act across a newline, no character's case mapping is shorter than the character
+        (so equal total lengths mean equal lengths of every word), and a multi-letter tile never spans
+        a newline."""
         text = "\n".join(words)
         if text.count("\n") != len(words) - 1:
             return None
@@ -108,4 +114,4 @@ class FastKeyer:
             lower = self._sub(lower)
         if self._foreign_key is not None and self._foreign_key.search(lower) is not None:
             return None
-        return lower.split("\n")
+        return lower

@@ -3,8 +3,9 @@
 The format (directory layout, manifest, readings.bin, tables.json) is described and owned by
 ``lexicon_service/lexicon_format.py``.
 
-Loading reads the tries and tables into memory and maps a private copy of readings.bin (never a
-file that can change under the server), checks every file's size and sha256 on the bytes it uses,
+Loading maps copies of the tries, readings.bin and the move graph's search layout (a private copy,
+or the sealed copy server processes share: never a file that can change under the server) and reads
+the tables into memory; it checks every file's size and sha256 on the bytes it uses,
 the manifest's fields, the tables' indices and the rule set, so a truncated, corrupt or
 inconsistent lexicon is refused with ``LexiconCorruptError`` naming the file; an unknown format or
 format version, a bad name or rule set, with ``LexiconFormatError``.
@@ -28,6 +29,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     FORMAT_VERSION,
     FORMS,
     HEADWORDS,
+    LEAVES,
     MOVE_GRAPH,
     NAME_RE,
     OPTIONAL_FILES,
@@ -42,7 +44,8 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     checksum,
     listed_files,
     new_checksum,
-    parse_move_graph,
+    parse_leave_table,
+    parse_search_graph,
     parse_tables,
     read_manifest,
     record_fields,
@@ -134,6 +137,12 @@ def _private_copy(p: Path, want: dict | None, verify: bool):
     return _copy_checked(p, tempfile.TemporaryFile(prefix="lexicon-"), want, verify)
 
 
+def _held_or_private_copy(p: Path, want: dict, verify: bool, shared: SharedFiles | None):
+    """(file object, size, sha256) of the sealed copy `shared` holds of the file, else of a private copy."""
+    held = shared.open(want) if shared is not None else None
+    return held or _private_copy(p, want, verify)
+
+
 def _copy_checked(p: Path, copy, want: dict | None, verify: bool):
     """(`copy` holding the file's bytes, their size, their sha256), checked against `want` (the
     manifest's entry) when `verify`; `copy` is closed on any failure."""
@@ -167,7 +176,7 @@ def _copy_checked(p: Path, copy, want: dict | None, verify: bool):
 
 # A sealed copy can never change again: not be written, grown or shrunk, nor its seals undone.
 _SEALS = ("F_SEAL_SEAL", "F_SEAL_SHRINK", "F_SEAL_GROW", "F_SEAL_WRITE")
-SHARED_FILES = (FORMS, HEADWORDS, READINGS)  # what server processes share
+SHARED_FILES = (FORMS, HEADWORDS, READINGS)  # what server processes share, with the move graph's search layout
 
 
 def _seals() -> int | None:
@@ -182,20 +191,57 @@ def _seals() -> int | None:
     return seals
 
 
-def _sealed_copy(p: Path, want: dict):
-    """(a memfd holding the file's bytes, sealed, its size) when they match the manifest's size and
-    sha256; the checksum is of the bytes copied, and once sealed nothing can change them."""
+def _memfd(p: Path, suffix: str = ""):
+    return open(os.memfd_create(f"lexicon:{p.parent.name}/{p.name}{suffix}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING),
+                "w+b")
+
+
+def _seal(copy) -> None:
     import fcntl
 
-    name = f"lexicon:{p.parent.name}/{p.name}"
-    copy, size, _ = _copy_checked(p, open(os.memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING), "w+b"),
-                                  want, verify=True)
     try:
         fcntl.fcntl(copy.fileno(), fcntl.F_ADD_SEALS, _seals())
     except OSError:
         copy.close()
         raise
+
+
+def _sealed_copy(p: Path, want: dict):
+    """(a memfd holding the file's bytes, sealed, its size) when they match the manifest's size and
+    sha256; the checksum is of the bytes copied, and once sealed nothing can change them."""
+    copy, size, _ = _copy_checked(p, _memfd(p), want, verify=True)
+    _seal(copy)
     return copy, size
+
+
+def search_layout_key(move_graph: dict, manifest: dict) -> str | None:
+    """The name a shared search layout of the move graph is held under: the sha256 of moves.kwg's bytes
+    (the manifest's entry `move_graph`) and of the rule set it was checked against."""
+    sha = move_graph.get("sha256") if isinstance(move_graph, dict) else None
+    rule_set = manifest.get("rule_set")
+    text = rule_set.get("source_text") if isinstance(rule_set, dict) else None
+    if not isinstance(sha, str) or not isinstance(text, str):
+        return None
+    return checksum(f"search-layout\0{sha}\0{text}".encode("utf-8", "surrogatepass"))
+
+
+def _sealed_search_layout(root: Path, manifest: dict, want: dict):
+    """(a memfd holding the search layout of the lexicon's move graph, sealed, its size): the graph read
+    and checked as a lexicon's loading does (size, sha256, the rule set, every arc)."""
+    from lexicon_service.rules import parse_rule_set
+
+    p = root / MOVE_GRAPH
+    rule_set = parse_rule_set(manifest["rule_set"]["source_text"], f"{root}:manifest.json:rule_set")
+    layout = parse_search_graph(p, _read_checked(p, want, verify=True), rule_set)
+    copy = _memfd(p, ":search-layout")
+    try:
+        copy.write(layout)
+        copy.flush()
+    except BaseException:
+        copy.close()
+        raise
+    _seal(copy)
+    return copy, len(layout)
 
 
 class SharedFiles:
@@ -221,7 +267,8 @@ class SharedFiles:
             return shared
         for root in sorted(Path(directory).glob("*.lex")):
             try:
-                files = listed_files(root, read_manifest(root))
+                manifest = read_manifest(root)
+                files = listed_files(root, manifest)
                 for name in SHARED_FILES:
                     want = files[name]
                     if want.get("sha256") in shared.files:
@@ -229,7 +276,12 @@ class SharedFiles:
                     copy, size = _sealed_copy(root / name, want)
                     shared._owned[want["sha256"]] = (copy, str(root / name))
                     shared.files[want["sha256"]] = (copy.fileno(), size)
-            except (OSError, LexiconError):
+                key = search_layout_key(files.get(MOVE_GRAPH), manifest)
+                if key is not None and key not in shared.files:
+                    copy, size = _sealed_search_layout(root, manifest, files[MOVE_GRAPH])
+                    shared._owned[key] = (copy, str(root / MOVE_GRAPH))
+                    shared.files[key] = (copy.fileno(), size)
+            except (OSError, LexiconError, ValueError, KeyError, TypeError):
                 continue
         return shared
 
@@ -280,13 +332,21 @@ class SharedFiles:
         as `want`, or None when no copy of it is held or the descriptor is not a sealed copy of its size."""
         sha = want.get("sha256") if isinstance(want, dict) else None
         held = self.files.get(sha) if isinstance(sha, str) else None
-        if held is None:
+        if held is None or held[1] != want.get("bytes"):
             return None
+        return self._open_sealed(sha, *held)
+
+    def open_search_layout(self, key: str | None):
+        """(a file object of the sealed search layout held under `key` (`search_layout_key`), its size,
+        the key), or None as `open`."""
+        held = self.files.get(key) if isinstance(key, str) else None
+        return None if held is None else self._open_sealed(key, *held)
+
+    def _open_sealed(self, sha: str, fd: int, size: int):
         import fcntl
 
-        fd, size = held
         try:
-            if size != want.get("bytes") or os.fstat(fd).st_size != size \
+            if os.fstat(fd).st_size != size \
                     or fcntl.fcntl(fd, fcntl.F_GET_SEALS) & _seals() != _seals():
                 return None
             return open(os.dup(fd), "rb", buffering=0), size, sha
@@ -400,15 +460,18 @@ for fd in sys.argv[1:]:
 class Lexicon:
     """A loaded lexicon: membership (tile keys), prefixes, and readings for `explain`.
 
-    Nothing is mapped from the lexicon directory: the tries and tables are read into memory and
-    readings.bin is copied to an unlinked private file that is mapped, so a lexicon file
+    Nothing is mapped from the lexicon directory: the tries and readings.bin are mapped from copies
+    (unlinked private files, or `shared` sealed ones), the move graph's search layout made from a
+    mapped private copy of moves.kwg (or mapped from `shared`), the tables read into memory, so a
+    lexicon file
     truncated or overwritten in place under a running server changes nothing. Every file's
     checksum is of the bytes actually used. `check_structure` also walks the tries in a child
     process first (the server does; see `check_trie_structure`)."""
 
     def __init__(self, path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False,
-                 shared: SharedFiles | None = None) -> None:
+                 shared: SharedFiles | None = None, with_leaves: bool = True) -> None:
         self.path = Path(path)
+        self._disk_state = disk_state(self.path)  # before anything is read: a change during the load shows
         self.manifest = read_manifest(self.path)
         check_manifest(self.path, self.manifest)
         files = listed_files(self.path, self.manifest)
@@ -420,8 +483,7 @@ class Lexicon:
         copies = []
         try:
             for name in SHARED_FILES:
-                held = shared.open(files[name]) if shared is not None else None
-                copies.append(held or _private_copy(self.path / name, files[name], verify))
+                copies.append(_held_or_private_copy(self.path / name, files[name], verify, shared))
         except BaseException:
             for copy, _, _ in copies:
                 copy.close()
@@ -458,19 +520,64 @@ class Lexicon:
         except BaseException:
             self._file.close()
             raise
-        self.move_graph = None  # the move graph's arcs (movegen/graph.py), when the lexicon has one
+        # the move graph (movegen/graph.py) as move generation reads it (graph.search_layout), when the
+        # lexicon has one; only this form is kept (`move_graph` gives the arcs back)
+        self.search_graph = None
         if MOVE_GRAPH in files:
-            self.move_graph = self._load_move_graph(files[MOVE_GRAPH], verify)
+            self.search_graph = self._load_move_graph(files[MOVE_GRAPH], verify, shared)
+        self.leaves = None  # the leave table (movegen/leaves.py), when the lexicon has one
+        if LEAVES in files and with_leaves:
+            self.leaves = self._load_optional(LEAVES, files[LEAVES], verify, parse_leave_table)
         # Fast bound membership test (the hot path of the rules engine).
         self.is_admissible = self._forms.__contains__
 
-    def _load_move_graph(self, want: dict, verify: bool) -> bytes:
-        p = self.path / MOVE_GRAPH
+    @property
+    def has_move_graph(self) -> bool:
+        return self.search_graph is not None
+
+    @property
+    def move_graph(self) -> bytes | None:
+        """The move graph's arc array (movegen/graph.py), None without one; made anew from
+        `search_graph` on each call (0.15 s for pl-scrabble: for the KWG export, not for a request)."""
+        if self.search_graph is None:
+            return None
+        from lexicon_service.movegen.graph import arcs_of_layout
+
+        return arcs_of_layout(self.search_graph)
+
+    def _load_optional(self, name: str, want: dict, verify: bool, parse):
+        """parse(path, bytes, rule set) of the optional file `name` (checked against `want`); the lexicon
+        is closed when it is refused."""
+        p = self.path / name
         try:
-            return parse_move_graph(p, _read_checked(p, want, verify), self.rule_set)
+            return parse(p, _read_checked(p, want, verify), self.rule_set)
         except BaseException:
             self.close()
             raise
+
+    def _load_move_graph(self, want: dict, verify: bool, shared: SharedFiles | None):
+        """The search layout: a read-only mapping of the sealed layout `shared` holds (made once by the
+        process that starts the server processes, from the same bytes and rule set, and checked as
+        here), else made here from a mapped private copy of moves.kwg (its bytes never on the heap)."""
+        p = self.path / MOVE_GRAPH
+        try:
+            held = shared.open_search_layout(search_layout_key(want, self.manifest)) if shared is not None else None
+            if held is not None:
+                with held[0] as layout:  # the mapping keeps the sealed copy alive
+                    if held[1] > 0:
+                        return memoryview(mmap.mmap(layout.fileno(), 0, access=mmap.ACCESS_READ))
+            copy, size, _ = _private_copy(p, want, verify)
+            with copy:  # the mapping keeps the copy alive until the layout is made
+                data = mmap.mmap(copy.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+            return parse_search_graph(p, memoryview(data), self.rule_set)
+        except BaseException:
+            self.close()
+            raise
+
+    def unchanged_on_disk(self) -> bool:
+        """True while the lexicon's directory and files are those it was loaded from (same inodes,
+        sizes and modification times): a reload may keep this lexicon instead of loading it again."""
+        return self._disk_state is not None and disk_state(self.path) == self._disk_state
 
     # --- membership -------------------------------------------------------------------------
     def is_admissible(self, key: str) -> bool:  # replaced per instance by the trie's own method
@@ -569,12 +676,25 @@ class Lexicon:
         return f"<Lexicon {self.name!r}: {len(self)} forms from {self.path}>"
 
 
+def disk_state(path: Path):
+    """(inode, size, modification time) of a lexicon directory and of each entry in it, sorted by name;
+    None when it cannot be read."""
+    try:
+        entries = [(".", os.stat(path))]
+        with os.scandir(path) as it:
+            entries += [(entry.name, entry.stat(follow_symlinks=True)) for entry in it]
+    except OSError:
+        return None
+    return tuple(sorted((name, st.st_ino, st.st_size, st.st_mtime_ns) for name, st in entries))
+
+
 def load_lexicon(path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False,
-                 shared: SharedFiles | None = None) -> Lexicon:
+                 shared: SharedFiles | None = None, with_leaves: bool = True) -> Lexicon:
     """Load a lexicon directory; refuses unknown formats/versions and corrupt or truncated files.
     `check_structure`: also walk the tries in a child process (see `check_trie_structure`).
-    `shared`: sealed copies to map instead of private ones, for files with their sha256s."""
-    return Lexicon(path, verify=verify, check_structure=check_structure, shared=shared)
+    `shared`: sealed copies to map instead of private ones, for files with their sha256s.
+    `with_leaves`: False leaves the leave table out (unread, unchecked: `lexicon-build --leaves` replaces it)."""
+    return Lexicon(path, verify=verify, check_structure=check_structure, shared=shared, with_leaves=with_leaves)
 
 
 def resolve_lexicon_path(name_or_path: str, lexicons_dir: str | os.PathLike = "lexicons") -> Path:

@@ -50,6 +50,7 @@ from array import array
 from pathlib import Path
 
 from lexicon_service.movegen.graph import FILE_NAME as MOVE_GRAPH
+from lexicon_service.movegen.leaves import FILE_NAME as LEAVES
 
 FORMAT = "czpl-lexicon"
 FORMAT_VERSION = 1
@@ -61,6 +62,8 @@ TABLES = "tables.json"
 READINGS = "readings.bin"
 FILES = (FORMS, HEADWORDS, TABLES, READINGS)
 OPTIONAL_FILES = (MOVE_GRAPH,)  # checked like the others when the manifest lists them
+ADDED_FILES = (LEAVES,)  # the same, but never written by a build: added to a built lexicon (lexicon-build --leaves)
+ALL_FILES = frozenset((*FILES, *OPTIONAL_FILES, *ADDED_FILES))
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 # a readings.bin record: headword id in the high 32 bits, tag set id in the low 32
@@ -136,7 +139,7 @@ def verify_entry(path: Path, want: dict, sha256: str | None, size: int | None = 
 def verify_files(root: Path, manifest: dict) -> None:
     """Check every file's size and checksum against the manifest (as loading does)."""
     files = listed_files(root, manifest)
-    for name in [*FILES, *(n for n in OPTIONAL_FILES if n in files)]:
+    for name in [*FILES, *(n for n in (*OPTIONAL_FILES, *ADDED_FILES) if n in files)]:
         p = root / name
         verify_entry(p, files[name], file_checksum(p)[1] if p.is_file() else None)
 
@@ -144,7 +147,7 @@ def verify_files(root: Path, manifest: dict) -> None:
 def listed_files(root: Path, manifest: dict) -> dict:
     """The manifest's ``files`` (name -> entry): every file of the format, optional ones or no other."""
     files = manifest.get("files")
-    if (not isinstance(files, dict) or not set(FILES) <= set(files) <= {*FILES, *OPTIONAL_FILES}
+    if (not isinstance(files, dict) or not set(FILES) <= set(files) <= ALL_FILES
             or not all(isinstance(v, dict) for v in files.values())):
         raise LexiconCorruptError(f"{root}: manifest does not list the lexicon's files")
     return files
@@ -152,7 +155,7 @@ def listed_files(root: Path, manifest: dict) -> dict:
 
 def is_lexicon_file(name: str) -> bool:
     """A name a lexicon directory may hold."""
-    return name in FILES or name in OPTIONAL_FILES or name == MANIFEST
+    return name in ALL_FILES or name == MANIFEST
 
 
 # --- manifest -------------------------------------------------------------------------------
@@ -164,7 +167,7 @@ def json_bytes(obj) -> bytes:
 
 def manifest_bytes(manifest: dict, files: dict) -> bytes:
     """manifest.json's bytes: the build's fields with the format, its version and the files' entries."""
-    assert set(FILES) <= set(files) <= {*FILES, *OPTIONAL_FILES}
+    assert set(FILES) <= set(files) <= ALL_FILES
     return json_bytes(dict(manifest, format=FORMAT, format_version=FORMAT_VERSION, files=files))
 
 
@@ -283,12 +286,24 @@ def move_graph_bytes(keys, rule_set) -> bytes:
     return build_move_graph(keys, rule_set)
 
 
-def parse_move_graph(path: Path, data: bytes, rule_set) -> bytes:
-    """The arcs of moves.kwg's bytes (``graph.parse_move_graph``); LexiconCorruptError naming ``path``."""
-    from lexicon_service.movegen.graph import MoveGraphError
-    from lexicon_service.movegen.graph import parse_move_graph as parse
+def parse_leave_table(path: Path, data: bytes, rule_set):
+    """The LeaveTable in leaves.tsv's bytes (``leaves.parse_leave_table``); LexiconCorruptError naming ``path``."""
+    from lexicon_service.movegen.leaves import LeaveTableError
+    from lexicon_service.movegen.leaves import parse_leave_table as parse
 
     try:
         return parse(data, rule_set)
+    except LeaveTableError as exc:
+        raise LexiconCorruptError(f"{path}: {exc}") from None
+
+
+def parse_search_graph(path: Path, data, rule_set) -> bytes:
+    """The search layout (``graph.search_layout``) of moves.kwg's arcs (``graph.parse_move_graph``);
+    LexiconCorruptError naming ``path``."""
+    from lexicon_service.movegen.graph import MoveGraphError, search_layout
+    from lexicon_service.movegen.graph import parse_move_graph as parse
+
+    try:
+        return search_layout(parse(data, rule_set))
     except MoveGraphError as exc:
         raise LexiconCorruptError(f"{path}: {exc}") from None

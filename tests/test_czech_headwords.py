@@ -290,3 +290,87 @@ def test_town_adjectives_of_common_nouns_irregular_and_compound_names_are_out_of
     towns = ["mostecký", "ústecký", "plzeňský", "novosibirský", "staropražský", "mostecká", "plzeňská"]
     ordinary = ["mostní", "rybářský", "lesnický", "kubický", "lidský", "mořský", "paravojenský", "janský"]
     assert _admitted(out, towns + ordinary) == {**{w: False for w in towns}, **{w: True for w in ordinary}}
+
+
+def _guessed_from(tmp_path: Path, lines: list[str], heads: str, real_lines: bool = True) -> Path:
+    """A cs-kriskros build of the headwords `heads` (one a line) with `lines` as the paradigm source;
+    `lines` must be lines of the shipped dictionary unless real_lines is False."""
+    if real_lines:
+        assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    (tmp_path / "heads.txt").write_text(heads, encoding="utf-8")
+    return _build(tmp_path, "cs-kriskros", "--headwords", str(tmp_path / "heads.txt"),
+                  "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+
+
+def test_a_guessed_noun_with_a_softened_animal_adjective_is_animate(tmp_path):
+    """humr and křeček are not in the paradigm source. humří/Y and křeččí/Y, animal adjectives whose
+    stem softens (r -> ř, k -> č), say they are animals: křeček is inflected after the animate -ček
+    nouns (křečci, not křečky, as most -ček nouns there are things: bloček), and humr, which no animate
+    noun there ends like by two letters (hamr, trimr are things), after the animate nouns ending in its
+    last consonant (kapr: humři, not humry). svetr has no such adjective and stays a thing, as metr
+    (svetry)."""
+    lines = ["hamr/H", "trimr/H", "kapr/PI", "humří/Y", "bifteček/Q", "bloček/Q", "bodyček/Q", "byteček/Q",
+             "cvoček/Q", "brouček/PIV", "cvrček/PIV", "blbeček/PIV", "křeččí/Y", "metr/H", "kilometr/H", "parametr/H"]
+    out = _guessed_from(tmp_path, lines, "humr\nkřeček\nsvetr\n")
+    assert _admitted(out, ["humr", "humři", "humry", "křeček", "křečci", "křečky", "svetr", "svetry",
+                           "svetři"]) == {
+        "humr": True, "humři": True, "humry": False, "křeček": True, "křečci": True, "křečky": False,
+        "svetr": True, "svetry": True, "svetři": False}
+    lex = load_lexicon(out)
+    try:
+        assert {r.model for r in lex.explain("humři")} == {"kapr"}
+    finally:
+        lex.close()
+
+
+def test_a_guessed_headword_sharing_two_letters_with_five_agreeing_words_is_classified(tmp_path):
+    """krádež is not in the paradigm source; only its last two letters are shared, by five Z
+    feminines (drůbež, loupež, ...) and no other word: enough evidence (krádeže), where ten such words
+    were needed before. mamyz, whose -yz three words share (hryz, kyz, ohryz), stays unclassified."""
+    lines = ["drůbež/Z", "fermež/Z", "loupež/Z", "přípřež/Z", "zápřež/Z", "hryz/H", "kyz/H", "ohryz/H"]
+    out = _guessed_from(tmp_path, lines, "krádež\nmamyz\n")
+    assert _admitted(out, ["krádež", "krádeže", "mamyz", "mamyzy"]) == {
+        "krádež": True, "krádeže": True, "mamyz": False, "mamyzy": False}
+
+
+def test_a_guessed_noun_keeps_or_drops_the_e_as_its_relational_adjective_does(tmp_path):
+    """uzel and šek are not in the paradigm source. uzlový/Y drops the e of uzel: of the masculine
+    things ending in -el, uzel follows those that drop it too (chumel: uzly, not uzely, as most -el
+    nouns there keep it: barel); šekový/Y keeps the e of šek: šeky, not šky, though most -ek nouns there
+    drop it (altánek)."""
+    lines = ["aerogel/H", "akvarel/H", "apel/H", "barel/H", "betel/H", "cumel/Q", "chumel/Q", "uzlový/YRN",
+             "altánek/Q", "balonek/Q", "banánek/Q", "bochánek/Q", "citronek/Q", "biftek/H", "flek/H",
+             "šekový/YR"]
+    out = _guessed_from(tmp_path, lines, "uzel\nšek\n")
+    assert _admitted(out, ["uzel", "uzly", "uzely", "šek", "šeky", "šky"]) == {
+        "uzel": True, "uzly": True, "uzely": False, "šek": True, "šeky": True, "šky": False}
+
+
+def test_a_guessed_ce_noun_with_a_kyne_feminine_is_animate(tmp_path):
+    """zástupce is not in the paradigm source, where the -pce words are feminines (korupce: korupce);
+    zástupkyně/ZQ, its feminine, says it names a person: it is inflected after the animate -ce nouns
+    (zástupci). adopce has no such feminine and stays a feminine (adopce; no adopci, which would be
+    the plural of an animate -ce noun and is no nominative of adopce)."""
+    lines = ["absorpce/Z", "disrupce/Z", "koncepce/Z", "korupce/Z", "percepce/Z", "recepce/Z", "dárce/UV",
+             "soudce/UV", "správce/UV", "vůdce/UV", "nástupce/U", "zástupkyně/ZQ"]
+    out = _guessed_from(tmp_path, lines, "zástupce\nadopce\n")
+    assert _admitted(out, ["zástupce", "zástupci", "zástupcové", "adopce", "adopci"]) == {
+        "zástupce": True, "zástupci": True, "zástupcové": True, "adopce": True, "adopci": False}
+    lex = load_lexicon(out)
+    try:
+        assert {r.model for r in lex.explain("zástupci")} <= {"dárce", "soudce", "správce", "vůdce"}
+    finally:
+        lex.close()
+
+
+def test_a_guessed_headword_with_only_its_last_letter_shared_takes_the_class_most_such_words_agree_on(
+        tmp_path):
+    """ráj and stůl removed from the paradigm source (the shipped dictionary), no ending of two letters
+    or more gives evidence for them (-áj: 4 words). Most single-line words ending in -j agree (the stroj
+    declension): ráje. stůl stays unclassified: its ů alternates with o (stolu), which no regular class
+    gives (no stůly)."""
+    lines = [l for l in shipped_paths()[0].read_text(encoding="utf-8").splitlines()[1:]
+             if l.partition("/")[0] not in {"ráj", "stůl"}]
+    out = _guessed_from(tmp_path, lines, "ráj\nstůl\n", real_lines=False)
+    assert _admitted(out, ["ráj", "ráje", "stůl", "stůly", "stoly"]) == {
+        "ráj": True, "ráje": True, "stůl": False, "stůly": False, "stoly": False}

@@ -4,12 +4,15 @@ input in the manifest (provenance rule names: test_czech_headwords.py)."""
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
 from build_tools.cli import main as build_main
-from build_tools.czech.dictionary import shipped_paths
+from build_tools.czech.dictionary import CzechDictionary, shipped_paths
+from build_tools.sources import read_hunspell
 from lexicon_service.lexicon import load_lexicon
 
 
@@ -52,6 +55,43 @@ def test_a_czech_dictionary_is_read_as_utf8_whatever_its_aff_declares(tmp_path):
             assert lex.is_admissible(word), word
     finally:
         lex.close()
+
+
+def test_a_czech_build_parses_its_dictionary_once(tmp_path):
+    # the dictionary the engine consults and the headwords the build expands come from one read of
+    # the .dic (it was parsed twice: once for the dictionary, once for its lines as headwords)
+    dic = _dic(tmp_path / "once.dic", ["žena/ZQ", "hrad/H", "musím"])
+    aff = dic.with_suffix(".aff")
+    opened: list[str] = []
+
+    def count_opens(event, args):       # an audit hook stays for the session: it counts only these two
+        if event == "open" and isinstance(args[0], (str, os.PathLike)) and os.fspath(args[0]) in (str(dic), str(aff)):
+            opened.append(os.fspath(args[0]))
+
+    sys.addaudithook(count_opens)
+    out = tmp_path / "once.lex"
+    assert build_main(["--rules", "cs-kriskros", "--quiet", "--workers", "1", "--hunspell", str(dic),
+                       "-o", str(out)]) == 0
+    # each is hashed for the manifest and checked as UTF-8 text; the .dic's lines are counted for
+    # the progress report; then each is parsed once
+    assert opened.count(str(dic)) == 4
+    assert opened.count(str(aff)) == 3
+    lex = load_lexicon(out)
+    try:
+        assert lex.is_admissible("ženy") and lex.is_admissible("hrady")
+    finally:
+        lex.close()
+
+
+def test_the_engine_reads_a_dictionary_as_the_headword_pass_does(tmp_path):
+    # one parser (read_dic) for both: CRLF line ends and a morphological field after the flags were
+    # part of the dictionary's flags (ZQ\r, H po:noun) while the headword pass read ZQ and H
+    dic = tmp_path / "crlf.dic"
+    dic.write_bytes("2\r\nžena/ZQ\r\nhrad/H po:noun\r\n".encode("utf-8"))
+    dic.with_suffix(".aff").write_bytes(shipped_paths()[1].read_bytes())
+    dictionary = CzechDictionary.load(dic)
+    assert dictionary.flags_of("žena") == ["ZQ"] and dictionary.flags_of("hrad") == ["H"]
+    assert [(e.lemma, e.flags) for e in read_hunspell(dic)] == [("žena", "ZQ"), ("hrad", "H")]
 
 
 def test_headwords_take_their_paradigms_from_the_given_dictionary_only(tmp_path):

@@ -1,6 +1,7 @@
 """Loading a lexicon: checksum, truncation, unknown formats (lexicon_service/lexicon.py)."""
 
 import json
+import mmap
 import os
 import shutil
 
@@ -102,23 +103,48 @@ def _mapped_from(lex) -> str:
     return os.readlink(f"/proc/self/fd/{lex._file.fileno()}")
 
 
+def _mapped_names() -> set[str]:
+    """The files this process maps (/proc/self/maps), " (deleted)" cut off."""
+    with open("/proc/self/maps") as maps:
+        return {line.split(None, 5)[5].strip().removesuffix(" (deleted)") for line in maps if len(line.split()) > 5}
+
+
+def test_move_graph_is_read_from_a_private_copy(copy):
+    """Without shared copies the move graph is made from an unlinked private copy, as readings.bin is
+    mapped from one: a file rewritten on disk changes nothing, and a damaged one is refused."""
+    with load_lexicon(copy) as lex:
+        arcs = bytes(lex.move_graph)
+        (copy / "moves.kwg").write_bytes(b"\xff" * (copy / "moves.kwg").stat().st_size)
+        assert bytes(lex.move_graph) == arcs
+        with pytest.raises(LexiconCorruptError, match="moves.kwg"):
+            load_lexicon(copy)
+
+
 @pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="sealed copies need memfd_create (Linux)")
 def test_shared_sealed_copies_are_mapped_and_never_change(copy):
     """serve --processes: the supervisor reads the files once into sealed memfds and the children map
     those; a file rewritten on disk changes nothing served, and nobody can write the sealed copy."""
     shared = SharedFiles.read_directory(copy.parent)
     try:
-        # by content: here the forms and the headwords are the same four words, one trie, held once
-        assert len(shared.files) == 2 and shared.total_bytes() == sum(
+        with load_lexicon(copy) as alone:
+            layout = bytes(alone.search_graph)
+        # by content: here the forms and the headwords are the same four words, one trie, held once;
+        # and the move graph's search layout, made once here
+        assert len(shared.files) == 3 and shared.total_bytes() == len(layout) + sum(
             (copy / name).stat().st_size for name in ("headwords.marisa", "readings.bin"))
         inherited = SharedFiles.from_environment(shared.environment())
         lex = load_lexicon(copy, shared=inherited, check_structure=True)
         assert _mapped_from(lex).startswith("/memfd:lexicon:")
-        for name in ("forms.marisa", "headwords.marisa", "readings.bin"):  # rewritten in place
+        # the search layout is a view of the sealed copy's mapping, not a copy on this process's heap
+        assert "/memfd:lexicon:copy.lex/moves.kwg:search-layout" in _mapped_names()
+        assert isinstance(lex.search_graph.obj, mmap.mmap) and bytes(lex.search_graph) == layout
+        arcs = bytes(lex.move_graph)
+        for name in ("forms.marisa", "headwords.marisa", "readings.bin", "moves.kwg"):  # rewritten in place
             p = copy / name
             p.write_bytes(b"\xff" * p.stat().st_size)
         assert lex.is_admissible("kota") and not lex.is_admissible("kotb")
         assert [r.headword for r in lex.explain("kota")] == ["kota"]
+        assert bytes(lex.move_graph) == arcs
         for fd in inherited.fds():
             with pytest.raises(PermissionError):  # F_SEAL_WRITE
                 os.pwrite(fd, b"x", 0)

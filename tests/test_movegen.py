@@ -273,11 +273,13 @@ def _rewrite(path, name, data: bytes) -> None:
     (path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
 
 
-@pytest.mark.parametrize("damage", ["truncate", "index", "tile", "magic", "unended"])
+@pytest.mark.parametrize("damage", ["truncate", "index", "tile", "magic", "unended", "order", "middle"])
 def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damage):
     copy = tmp_path / "copy.lex"
     shutil.copytree(lexicons["pl-scrabble"].path, copy)
     data = bytearray((copy / "moves.kwg").read_bytes())
+    text_len = int.from_bytes(data[16:20], "little")
+    arc = 20 + text_len + (-text_len % 4)                   # arc 0; the root node starts at arc 1
     if damage == "truncate":
         data = data[:-4]
     elif damage == "index":
@@ -286,6 +288,10 @@ def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damag
         data[-4:] = ((60 << 26) | (1 << 24) | (1 << 25)).to_bytes(4, "little")
     elif damage == "magic":
         data[:8] = b"NOTAGRPH"
+    elif damage == "order":                                 # the root's first two tiles swapped
+        data[arc + 4:arc + 8], data[arc + 8:arc + 12] = data[arc + 8:arc + 12], data[arc + 4:arc + 8]
+    elif damage == "middle":                                # the root pointer into the root node's 2nd arc
+        data[arc:arc + 4] = ((1 << 24) | 2).to_bytes(4, "little")
     else:
         data[-4:] = ((1 << 26) | (1 << 25)).to_bytes(4, "little")     # the last node never ends
     _rewrite(copy, "moves.kwg", bytes(data))
@@ -295,6 +301,33 @@ def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damag
     shutil.copy2(lexicons["pl-scrabble"].path / "manifest.json", copy / "manifest.json")
     with pytest.raises(LexiconCorruptError, match="moves.kwg"):
         load_lexicon(copy)
+
+
+def test_search_layout_of_the_worked_example():
+    """graph.py's worked example (words AB and B) in the search layout: per node its tiles' mask,
+    then a child index | accepts (bit 31) per tile; word 0 the root node, word 1 the root pointer's
+    flags. arcs_of_layout gives the arc array back."""
+    from lexicon_service.movegen import _core
+    from lexicon_service.movegen.graph import arcs_of_layout, search_layout
+
+    arcs = _core.build_gaddag(bytes([1, 2, 0, 2, 0]), 2, 15)
+    layout = search_layout(arcs)
+    words = [int.from_bytes(layout[i:i + 4], "little") for i in range(0, len(layout), 4)]
+    accepts = 1 << 31
+    assert arcs_of_layout(layout) == arcs
+    assert words == [2, 1 << 24,
+                     0b110, 0, 6, accepts | 9,   # root: A -> node 6, B (accepts) -> node 9
+                     0b001, 0, 12,               # after A: ^ -> node 12
+                     0b010, 0, accepts,          # after B: A accepts (BA)
+                     0b100, 0, accepts]          # after A^: B accepts (A^B)
+
+
+def test_a_loaded_lexicon_keeps_the_search_layout_and_gives_the_file_arcs_back(lexicons):
+    from lexicon_service.movegen.graph import parse_move_graph, search_layout
+
+    for lex in lexicons.values():
+        arcs = parse_move_graph((lex.path / "moves.kwg").read_bytes(), lex.rule_set)
+        assert lex.has_move_graph and lex.search_graph == search_layout(arcs) and lex.move_graph == arcs
 
 
 def test_answers_are_bounded(lexicons):

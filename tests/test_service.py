@@ -495,6 +495,7 @@ def test_old_lexicons_are_closed_only_after_their_last_call(tmp_path):
         old = snapshot.lexicons["pl-scrabble"]
         real_close = old.close
         old.close = lambda: (closed.append(True), real_close())
+        os.utime(directory / "pl-scrabble.lex" / "manifest.json")  # changed on disk: loaded again (unchanged: kept)
         srv.reload()
         assert not closed  # still in use by this call
         assert old.is_admissible(old.rule_set.tile_set.key_of_text("kot"))

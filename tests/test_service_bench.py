@@ -50,6 +50,7 @@ def test_hpack_decoder_rfc7541_examples(loadgen):
     ("batch", [["kot", "koty"], ["pies", "psy"]]),
     ("batch-compact", [["kot", "koty"], ["pies", "psy"]]),
     ("validate", ["KOT", "TOK"]),
+    ("health", ["-"]),
 ])
 def test_load_generator_closed_and_open_loops(bench, port, kind, items):
     path, messages, check = bench._h2_workload(kind, "pl-scrabble", items)

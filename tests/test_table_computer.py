@@ -1,17 +1,20 @@
 """Computer players at the table, through a real server on loopback: a whole human-vs-computer game played
-from the command line, the levels (seeded: the same moves every time), and the requests refused."""
+from the command line, the levels (seeded: the same moves every time), the requests refused, and the
+computer's challenges (a phony challenged off under every challenge rule, a valid play never challenged)."""
 
 from __future__ import annotations
 
 import itertools
 import json
 import random
+import re
 import time
 from pathlib import Path
 
 import grpc
 import pytest
 
+from lexicon_service import rulesets
 from lexicon_service.cli import main
 from lexicon_service.games.computer import LEVELS, choose_move
 from lexicon_service.grpc_gen import session_pb2
@@ -21,7 +24,7 @@ from lexicon_service.rules import Board, load_rule_set, parse_gcg, replay
 from movegen_helpers import without_move_graph
 from test_service import write_lexicon
 from test_table import server  # noqa: F401 - a real server on this module's lexicon_dir
-from tests.game_helpers import create, two_tile_words
+from tests.game_helpers import create, tile_text, tiles_of, two_tile_play, two_tile_words
 
 # every two-tile and every three-tile word: games that run a while
 TWO = two_tile_words("pl-scrabble")
@@ -33,6 +36,14 @@ def lexicon_dir(tmp_path_factory) -> Path:
     directory = tmp_path_factory.mktemp("computer-lexicons") / "lex"
     directory.mkdir()
     write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS)
+    write_lexicon(directory, "cs-kriskros", "cs-kriskros", two_tile_words("cs-kriskros"))
+    # Polish Scrabble with 14 tiles, A and B: both racks full and the bag empty from the start
+    polish = (Path(rulesets.__file__).parent / "pl-scrabble.rules").read_text(encoding="utf-8")
+    tiles = polish.index("[tiles]\n")
+    tiny = directory.parent / "pl-tiny.rules"
+    tiny.write_text(polish[:tiles].replace("id = pl-scrabble", "id = pl-tiny") + "[tiles]\nA 1 7\nB 3 7\n\n"
+                    + polish[polish.index("[blank]"):], encoding="utf-8")
+    write_lexicon(directory, "pl-tiny", str(tiny), ["aa", "ab", "ba", "bb"])
     without_move_graph(write_lexicon(directory, "pl-no-graph", "pl-scrabble", ["kot", "pies"]))
     return directory
 
@@ -136,3 +147,111 @@ def test_a_computer_in_the_first_seat_opens_by_itself(server):
         time.sleep(0.02)
     game = ann.get()
     assert game.turn == 1 and game.players[0].computer_level == "beginner" and game.players[0].score > 0
+
+
+def _computer_game(port, lexicon="pl-scrabble", rule=session_pb2.CHALLENGE_RULE_UNSPECIFIED, seed=5):
+    """Ann against the computer (seat 1); Ann's player."""
+    _, (ann, _), _ = create(port, lexicon, names=("Ann", "Robot"), seed=seed, challenge_rule=rule,
+                            computer_players=[session_pb2.ComputerPlayer(seat=1)])
+    return ann
+
+
+def _phony(rule_set, rack: str) -> str:
+    """Four of the rack's tiles across the centre: no lexicon here holds a word of four tiles."""
+    return "8H " + "".join(tile_text(t, rule_set) for t in tiles_of(rule_set, rack)[:4])
+
+
+def _after_computer(ann, version: int):
+    """Ann's view once the game has moved on from `version` and the computer is no longer on turn."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        game = ann.get()
+        if game.version > version and game.turn == 0:
+            return game
+        time.sleep(0.02)
+    pytest.fail(f"the computer did not move: {ann.get()}")
+
+
+@pytest.mark.parametrize("rule", [session_pb2.CHALLENGE_RULE_UNSPECIFIED, session_pb2.CHALLENGE_RULE_SINGLE,
+                                  session_pb2.CHALLENGE_RULE_PENALTY], ids=["double", "single", "penalty"])
+def test_the_computer_challenges_a_phony_off_the_board_then_moves(server, rule):
+    _, port = server
+    ann = _computer_game(port, rule=rule)
+    rs = load_rule_set("pl-scrabble")
+    before = ann.get()
+    moved = ann.play(_phony(rs, before.rack))  # words are judged only when challenged
+    assert moved.score > 0
+    game = _after_computer(ann, moved.version)
+    record = ann.record()
+    assert "challenged by Robot" in record and " not valid" in record, record
+    assert game.players[0].score == 0 and sorted(game.rack) == sorted(before.rack)  # the tiles came back
+    assert game.players[1].score > 0 and game.board != before.board  # then the computer played its own move
+    assert "penalty" not in record
+
+
+@pytest.mark.parametrize("rule", [session_pb2.CHALLENGE_RULE_UNSPECIFIED, session_pb2.CHALLENGE_RULE_PENALTY])
+def test_the_computer_never_challenges_a_valid_play(server, lexicon_dir, rule):
+    _, port = server
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    ann = _computer_game(port, rule=rule)
+    rs = load_rule_set("pl-scrabble")
+    for turn in range(3):
+        game = ann.get()
+        board = Board.from_rows(rs, list(game.board)) if game.board else Board.empty(rs)
+        play = two_tile_play(rs, tiles_of(rs, game.rack), "8H") if board.is_empty() else None
+        if play is None:
+            hint = [m for m in generate_moves(rs, board, game.rack, lexicon) if m.kind == "play"]
+            play = hint[-1].play  # a valid play, the lowest-scoring
+        moved = ann.play(play)
+        _after_computer(ann, moved.version)
+    record = ann.record()
+    assert "challenged" not in record and "penalty" not in record, record
+    assert record.count(">Robot:") >= 3
+
+
+def test_in_kriskros_the_computer_challenges_and_the_human_gets_the_correction(server):
+    _, port = server
+    ann = _computer_game(port, lexicon="cs-kriskros", seed=3)
+    rs = load_rule_set("cs-kriskros")
+    before = ann.get()
+    moved = ann.play(_phony(rs, before.rack))
+    deadline = time.monotonic() + 10
+    while not ann.get().correcting and time.monotonic() < deadline:
+        time.sleep(0.02)
+    game = ann.get()
+    assert game.correcting and game.turn == 0 and game.version > moved.version, game
+    corrected = ann.play(two_tile_play(rs, tiles_of(rs, game.rack), "8H"))  # judged at once: a valid word
+    game = _after_computer(ann, corrected.version)
+    assert game.players[0].score == corrected.score > 0 and game.players[1].score > 0
+    assert "challenged by Robot" in ann.record()
+
+
+def test_the_computer_challenges_a_phony_that_went_out_instead_of_passing_and_the_game_goes_on(server):
+    _, port = server
+    ann = _computer_game(port, lexicon="pl-tiny")
+    before = ann.get()
+    assert before.bag_count == 0 and len(before.rack) == 7
+    moved = ann.play("8H " + before.rack)  # all seven tiles: Ann goes out with a phony
+    assert moved.game.status == session_pb2.GAME_STATUS_AWAITING_FINAL_PASS
+    game = _after_computer(ann, moved.version)
+    assert game.status == session_pb2.GAME_STATUS_PLAYING, game  # not ended by the computer's pass
+    assert game.players[0].score == 0 and sorted(game.rack) == sorted(before.rack)
+    assert game.players[1].score > 0 and "challenged by Robot" in ann.record()
+
+
+def test_in_a_void_game_a_phony_is_refused_outright_and_there_is_nothing_to_challenge(server):
+    _, port = server
+    ann = _computer_game(port, rule=session_pb2.CHALLENGE_RULE_VOID)
+    with pytest.raises(grpc.RpcError) as info:
+        ann.play(_phony(load_rule_set("pl-scrabble"), ann.get().rack))
+    assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert info.value.details().startswith("WORD_NOT_ADMISSIBLE")
+
+
+def test_the_game_page_offers_every_computer_level_in_each_language():
+    static = Path(__file__).resolve().parent.parent / "lexicon_service" / "http" / "static"
+    page_levels = re.search(r"const LEVELS = \[([^\]]*)\]", (static / "games.js").read_text(encoding="utf-8"))
+    assert re.findall(r'"(\w+)"', page_levels.group(1)) == list(LEVELS)
+    strings = (static / "i18n.js").read_text(encoding="utf-8")
+    for level in LEVELS:
+        assert strings.count(f"level{level.capitalize()}:") == 3  # en, cs, pl

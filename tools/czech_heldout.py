@@ -10,10 +10,12 @@ removed from it, so that every one is inflected by analogy.
   reference does not list for that lemma at all (under any tag: the tables shift persons and tenses,
   adoptuješ is filed as a past form; register variants such as adoptuju are not counted).
 
-    python -m tools.czech_heldout --shared ../shared [--share 3] [--examples 10] [--misses FILE]
+    python -m tools.czech_heldout --shared ../shared [--share 3] [--part 0] [--examples 10] [--misses FILE]
 
 `--misses FILE` writes every missed slot of both measurements, one per line
-(`full|removed<TAB>lemma/class: form<TAB>what the expansion gives the lemma in that class`).
+(`full|removed<TAB>lemma/class: form<TAB>what the expansion gives the lemma in that class`), then every
+leaked form (`leak-full|leak-removed<TAB>lemma/class: form`). `--part 1` and `--part 2` hold out the
+other thirds: rules of the engine are chosen on those, part 0 is the figure reported.
 """
 
 from __future__ import annotations
@@ -52,9 +54,10 @@ def reference(shared: Path) -> dict[str, dict[str, set[str]]]:
 ALL = "*"
 
 
-def held_out_lemmas(ref, dic: CzechDictionary, share: int) -> list[str]:
-    """Every `share`-th reference lemma by CRC-32 that the dictionary holds as a headword."""
-    return sorted(l for l in ref if l in dic and zlib.crc32(l.encode()) % share == 0)
+def held_out_lemmas(ref, dic: CzechDictionary, share: int, part: int = 0) -> list[str]:
+    """Every `share`-th reference lemma by CRC-32 (those whose CRC-32 leaves the remainder `part`) that
+    the dictionary holds as a headword."""
+    return sorted(l for l in ref if l in dic and zlib.crc32(l.encode()) % share == part)
 
 
 def without(dic: CzechDictionary, lemmas: set[str], directory: Path) -> CzechDictionary:
@@ -170,16 +173,19 @@ def write_misses(path: Path, results: dict) -> None:
         for name, m in results.items():
             for lemma, c, form, have in m["miss_rows"]:
                 f.write(f"{name}\t{lemma}/{c}: {form}\t{' '.join(have)}\n")
+        for name, m in results.items():
+            for leak in m["leaks"]:
+                f.write(f"leak-{name}\t{leak}\n")
 
 
 def run(shared: Path, share: int = 3, examples: int = 8, dic: CzechDictionary | None = None,
-        out=sys.stdout) -> dict:
+        out=sys.stdout, part: int = 0) -> dict:
     t0 = time.time()
     dic = dic if dic is not None else CzechDictionary.shipped()
     ref = reference(shared)
-    lemmas = held_out_lemmas(ref, dic, share)
+    lemmas = held_out_lemmas(ref, dic, share, part)
     full = measure(lemmas, ref, dic)
-    report(f"held-out lemmas (1/{share} of UniMorph by CRC-32) as --headwords, full dictionary as --paradigms",
+    report(f"held-out lemmas (1/{share} of UniMorph by CRC-32, part {part}) as --headwords, full dictionary as --paradigms",
            full, examples, out)
     with tempfile.TemporaryDirectory() as tmp:
         reduced = without(dic, set(lemmas), Path(tmp))
@@ -190,18 +196,35 @@ def run(shared: Path, share: int = 3, examples: int = 8, dic: CzechDictionary | 
     return {"full": full, "removed": guessed}
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_split_arguments(ap: argparse.ArgumentParser) -> None:
+    """--shared, --share and --part: where the reference is and which lemmas are held out."""
     ap.add_argument("--shared", default="../shared", type=Path)
     ap.add_argument("--share", default=3, type=int, help="hold out every N-th lemma (default 3)")
+    ap.add_argument("--part", default=0, type=int,
+                    help="which remainder of the CRC-32 to hold out (default 0, the reported split; rules are "
+                         "chosen on the others)")
+
+
+def split_refused(ap: argparse.ArgumentParser, a: argparse.Namespace) -> bool:
+    """True (said on stderr) when the reference data are missing; a --part out of range is a usage error."""
+    if not 0 <= a.part < a.share:
+        ap.error(f"--part must be in 0..{a.share - 1}")
+    if not (a.shared / "data" / "czech").exists():
+        print(f"no reference data under {a.shared}/data/czech", file=sys.stderr)
+        return True
+    return False
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_split_arguments(ap)
     ap.add_argument("--examples", default=8, type=int)
     ap.add_argument("--misses", type=Path, help="write every missed slot to this file")
     ap.add_argument("--dic", help="dictionary X.dic (X.aff beside it); default: the shipped cs_CZ.dic")
     a = ap.parse_args(argv)
-    if not (a.shared / "data" / "czech").exists():
-        print(f"no reference data under {a.shared}/data/czech", file=sys.stderr)
+    if split_refused(ap, a):
         return 2
-    results = run(a.shared, a.share, a.examples, CzechDictionary.load(a.dic) if a.dic else None)
+    results = run(a.shared, a.share, a.examples, CzechDictionary.load(a.dic) if a.dic else None, part=a.part)
     if a.misses:
         write_misses(a.misses, results)
     return 0

@@ -15,10 +15,10 @@ from pathlib import Path
 from lexicon_service.lexicon_format import checksum, source_entry
 
 from ..sources import SourceError, hunspell_files
-from .dictionary import CzechDictionary, engine_data_files, shipped_paths
+from .dictionary import CzechDictionary, DicLines, engine_data_files, shipped_paths
 
 # Bumped when the engine's code changes what it generates for the same inputs.
-ENGINE_VERSION = "4"
+ENGINE_VERSION = "5"
 
 
 class CzechSourceError(ValueError):
@@ -53,10 +53,12 @@ class CzechBuild:
         self.dictionary = self._paradigms
         self.headwords = True
 
-    def use_dictionary(self, dic: Path) -> None:
-        """Expand the next source (a Hunspell dictionary) against itself."""
-        self.dictionary = CzechDictionary.load(dic, _check(dic, "hunspell source"))
+    def use_dictionary(self, dic: Path) -> DicLines:
+        """Expand the next source (a Hunspell dictionary) against itself; its lines, read once for
+        both (the caller expands them as headwords)."""
+        self.dictionary, lines = CzechDictionary.load_with_lines(dic, _check(dic, "hunspell source"))
         self.headwords = False
+        return lines
 
     def paradigm_manifest(self) -> list[dict]:
         kind = "paradigms-shipped" if self.shipped else "paradigms"

@@ -6,14 +6,47 @@ expander and its worker processes. The indexes are computed on first use and kep
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
+from typing import Iterable, Iterator
 
 from lexicon_service.lexicon_format import source_entry
 
-from ..hunspell import read_affix_table
+from ..hunspell import read_affix_table, read_dic
+
+# a .dic line as read_dic gives it: (line number, stem, flags, problem or None)
+DicLine = tuple[int, str, str, str | None]
+
+
+class DicLines:
+    """The lines of a .dic (``read_dic``'s), kept for a build to expand as headwords: in three flat
+    sequences, its stems and flags the strings the dictionary keeps anyway (a tuple a line cost a
+    Czech build 30 MB of peak memory, in the parent and in every worker forked from it)."""
+
+    __slots__ = ("linenos", "stems", "flags", "problems")
+
+    def __init__(self, lines: Iterable[DicLine]) -> None:
+        self.linenos = array("L")
+        self.stems: list[str] = []
+        self.flags: list[str] = []
+        self.problems: dict[int, str] = {}      # line number -> problem, of the lines that have one
+        for lineno, stem, flags, problem in lines:
+            self.linenos.append(lineno)
+            self.stems.append(stem)
+            self.flags.append(flags)
+            if problem:
+                self.problems[lineno] = problem
+
+    def __iter__(self) -> Iterator[DicLine]:
+        problems = self.problems
+        for lineno, stem, flags in zip(self.linenos, self.stems, self.flags):
+            yield lineno, stem, flags, problems.get(lineno)
+
+    def __len__(self) -> int:
+        return len(self.stems)
 
 SHIPPED_PACKAGE = "build_tools.czech"
 SHIPPED_DIR = "hunspell"
@@ -35,34 +68,40 @@ class CzechDictionary:
     """Stems and flags of one .dic, its .aff, and the indexes built from them."""
 
     def __init__(self, dic_path: str | Path, aff_path: str | Path | None = None) -> None:
+        self._read(dic_path, aff_path)
+
+    def _read(self, dic_path: str | Path, aff_path: str | Path | None) -> DicLines:
+        """Read the .aff and the .dic (``read_dic``, the one .dic parser) into this value; the .dic's
+        lines, for a build that also expands them as headwords."""
         self.dic_path = Path(dic_path)
         self.aff_path = Path(aff_path) if aff_path is not None else self.dic_path.with_suffix(".aff")
         self.aff = read_affix_table(self.aff_path)
+        lines = DicLines(read_dic(self.dic_path, self.aff))
+        self._index_lines(lines)
+        return lines
+
+    def _index_lines(self, lines: DicLines) -> None:
         # lemma -> flag strings of its lines, in file order (a word may have several: stát noun and verb)
         self.entries: dict[str, list[str]] = {}
         flagged: dict[str, list[str]] = defaultdict(list)
         plain, verbs, nout, cmp_adv = set(), set(), set(), set()
-        with open(self.dic_path, encoding="utf-8") as fh:
-            next(fh, None)          # the line count
-            for line in fh:
-                line = line.rstrip("\n")
-                if not line:
-                    continue
-                word, _, flags = line.partition("/")
-                self.entries.setdefault(word, []).append(flags)
-                if not word or word != word.lower():
-                    continue
-                fs = set(flags)
-                if fs <= {"N"}:
-                    plain.add(word)
-                    continue
-                flagged[word].append(flags)
-                if "I" in fs and word.endswith(INFINITIVE_ENDINGS):
-                    verbs.add(word)
-                if word.endswith("nout"):
-                    nout.add(word)
-                if "E" in fs and fs <= {"E", "N", "W"}:
-                    cmp_adv.add(word)
+        for _, word, flags, problem in lines:
+            if problem:
+                continue
+            self.entries.setdefault(word, []).append(flags)
+            if word != word.lower():
+                continue
+            fs = set(flags)
+            if fs <= {"N"}:
+                plain.add(word)
+                continue
+            flagged[word].append(flags)
+            if "I" in fs and word.endswith(INFINITIVE_ENDINGS):
+                verbs.add(word)
+            if word.endswith("nout"):
+                nout.add(word)
+            if "E" in fs and fs <= {"E", "N", "W"}:
+                cmp_adv.add(word)
         # lowercase word -> flag strings of its lines that carry a paradigm flag (not N-only)
         self.flagged: dict[str, tuple[str, ...]] = {w: tuple(f) for w, f in flagged.items()}
         # lowercase lines without a paradigm flag (none, or N only)
@@ -75,6 +114,14 @@ class CzechDictionary:
     @classmethod
     def load(cls, dic_path: str | Path, aff_path: str | Path | None = None) -> "CzechDictionary":
         return cls(dic_path, aff_path)
+
+    @classmethod
+    def load_with_lines(cls, dic_path: str | Path,
+                        aff_path: str | Path | None = None) -> tuple["CzechDictionary", DicLines]:
+        """The dictionary and the .dic's lines it was built from, from one read: a build expands
+        those lines as its headwords (build.py), and does not read the file again."""
+        dictionary = cls.__new__(cls)
+        return dictionary, dictionary._read(dic_path, aff_path)
 
     @classmethod
     def shipped(cls) -> "CzechDictionary":
@@ -129,6 +176,12 @@ class CzechDictionary:
         return build_ending_index(self.entries)
 
     @cached_property
+    def letter_pairs(self) -> frozenset:
+        """Every two adjacent letters of a lowercase headword: what a word of the language may hold
+        (guess.py guesses from one letter only a headword made of them: no qq)."""
+        return frozenset(w[i:i + 2] for w in self.entries if w == w.lower() for i in range(len(w) - 1))
+
+    @cached_property
     def place_names(self) -> dict[str, list[str]]:
         """Capitalised one-word lines (Ostrava, Praha, Brno) -> their flag strings: the names the
         place-name rule (places.py) looks adjectives up in."""
@@ -145,7 +198,7 @@ class CzechDictionary:
         """Build every index now (before worker processes fork, so that they share them); `headwords`:
         also what the expansion of a headword list needs (its links: links.linked_headwords)."""
         for name in ("present_index", "nul_participles", "noun_index", "imperative_index", "adjectives",
-                     "place_names", "attested_passives") + (("ending_index",) if headwords else ()):
+                     "place_names", "attested_passives") + (("ending_index", "letter_pairs") if headwords else ()):
             getattr(self, name)
 
     def manifest_entries(self, kind: str) -> list[dict]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..hunspell import expand_chains
 from .tagger import noun_gender, word_class
 
 GUESSED = "GUESSED"
@@ -22,7 +23,7 @@ POS_CLASSES = {"noun": "noun", "n": "noun", "subst": "noun", "adj": "adj", "a": 
 EXTRAS = frozenset("NRKEWCTXyO")
 MIN_ENDING, MAX_ENDING = 2, 7
 MIN_WORDS, MIN_AGREEMENT = 3, 0.5
-MIN_WORDS_SHORT_ENDING = 10     # evidence needed when only the last two letters are shared
+MIN_WORDS_SHORT_ENDING = 5     # evidence needed when only the last two letters are shared
 
 
 def pos_fits(lemma: str, flags: str, pos: str) -> bool:
@@ -37,9 +38,9 @@ def core(flags: str) -> str:
 
 
 def build_ending_index(entries: dict[str, list[str]]) -> dict[str, dict[str, list]]:
-    """ending -> {core flags: [number of words, Counter of their full flags, model word per full
-    flags]} over the lowercase single-line headwords with flags; the model is the alphabetically first
-    word with those flags."""
+    """ending (the last 1 to MAX_ENDING letters) -> {core flags: [number of words, Counter of their full
+    flags, model word per full flags]} over the lowercase single-line headwords with flags; the model is
+    the alphabetically first word with those flags."""
     idx: dict[str, dict[str, list]] = {}
     for word, fl in entries.items():
         if word != word.lower() or len(fl) != 1 or not fl[0]:
@@ -48,7 +49,7 @@ def build_ending_index(entries: dict[str, list[str]]) -> dict[str, dict[str, lis
         c = core(full)
         if not c:
             continue
-        for k in range(MIN_ENDING, min(MAX_ENDING, len(word) - 1) + 1):
+        for k in range(1, min(MAX_ENDING, len(word) - 1) + 1):
             by = idx.setdefault(word[-k:], {})
             hit = by.get(c)
             if hit is None:
@@ -70,7 +71,10 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
     if pos_fits(lemma, "H", pos or "noun"):
         for witness, kind in ((animate_witness, _is_animate), (inanimate_witness, _is_masculine_inanimate),
                               (young_witness, _is_young_neuter)):
-            if witness(lemma, dic) is not None:
+            found = witness(lemma, dic)
+            if found is not None:
+                if kind is _is_masculine_inanimate and mobile_e_stem(lemma):
+                    kind = _keeping_the_stem_of(found, dic, kind)
                 guessed = _ending_guess(lemma, pos, idx, kind)
                 if guessed is not None:
                     return guessed
@@ -89,12 +93,13 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
             # the flags most words of the class carry (the -ovat verbs: ATN, passive and ne- included)
             flags = max(fulls.items(), key=lambda kv: (kv[1], kv[0]))[0]
             return flags, models[flags]
-    return _plurality_guess(lemma, pos, idx)
+    return _plurality_guess(lemma, pos, idx) or _last_letter_guess(lemma, pos, idx, dic.letter_pairs)
 
 
 def _plurality_guess(lemma: str, pos: str | None, idx) -> tuple[str, str] | None:
     """When no ending's words agree: the largest class at the longest ending shared by as many words
-    as an agreeing ending needs (3; 10 for two letters: qqqxyz stays unclassified) (krůta: of the -ta words 732 are ZQ feminines, 595 PD masculines like husita)."""
+    as an agreeing ending needs (3; 5 for two letters: qqqxyz, whose -yz only 3 words share, stays
+    unclassified) (krůta: of the -ta words 732 are ZQ feminines, 595 PD masculines like husita)."""
     for k in range(min(MAX_ENDING, len(lemma) - 1), MIN_ENDING - 1, -1):
         counts = idx.get(lemma[-k:])
         if not counts:
@@ -109,6 +114,30 @@ def _plurality_guess(lemma: str, pos: str | None, idx) -> tuple[str, str] | None
     return None
 
 
+# the words sharing only the last letter with a headword that are evidence enough when most agree
+MIN_WORDS_LAST_LETTER = 100
+
+
+def _last_letter_guess(lemma: str, pos: str | None, idx, letter_pairs: frozenset) -> tuple[str, str] | None:
+    """When no two letters give evidence: the class most words ending in the same letter agree on (at
+    least half of MIN_WORDS_LAST_LETTER or more: ráj, mudrc, kánoe), for a headword whose adjacent
+    letters all occur in the dictionary's headwords (qqqxyz stays unclassified), except for a ů in the
+    last syllable, which alternates with o in the other cases (stůl, stolu; dvůr, dvora) on lines of
+    the dictionary the ending index does not hold (flagless): a regular class would give stůly."""
+    if "ů" in lemma[-3:] or any(lemma[i:i + 2] not in letter_pairs for i in range(len(lemma) - 1)):
+        return None
+    counts = idx.get(lemma[-1:]) or {}
+    if pos:
+        counts = {f: v for f, v in counts.items() if pos_fits(lemma, f, pos)}
+    total = sum(v[0] for v in counts.values())
+    if counts and total >= MIN_WORDS_LAST_LETTER:
+        _core, (n, fulls, models) = max(counts.items(), key=lambda kv: (kv[1][0], kv[0]))
+        if n / total >= MIN_AGREEMENT:
+            flags = max(fulls.items(), key=lambda kv: (kv[1], kv[0]))[0]
+            return flags, models[flags]
+    return None
+
+
 # declension flags of animate masculine nouns (genders.tsv: pán P, muž U, soudce/předseda D, -ové V)
 ANIMATE_FLAGS = frozenset("PUDV")
 VOWEL_ENDINGS = "aeiouyáéíóúůýě"
@@ -120,12 +149,15 @@ def animate_witness(lemma: str, dic) -> str | None:
     učitelčin; -ek/-ec nouns: potomek -> potomčin) or the animal adjective in -í (kojot -> kojotí/Y).
     Measured on cs_CZ.dic's single-line consonant-final nouns: the possessive is found for 1,062
     animate nouns and 12 inanimate ones (several of them homonyms: kopist, pretendent), the -í adjective
-    for 77 and 3, the feminine in -kyně of an -ec noun (lovec -> lovkyně) for 72 and 0
+    for 77 and 3, the feminine in -kyně of an -ec noun (lovec -> lovkyně) for 72 and 0, and of a -ce
+    noun (zástupce -> zástupkyně) for 48 of the dictionary's -ce nouns and 0 others
     (docs/czech-guessing.md)."""
+    if len(lemma) > 3 and lemma.endswith("ce") and any("Z" in f for f in dic.flags_of(lemma[:-2] + "kyně") or ()):
+        return lemma[:-2] + "kyně"          # the feminine of a soudce noun (zástupce -> zástupkyně)
     if len(lemma) < 3 or lemma[-1] in VOWEL_ENDINGS or lemma != lemma.lower():
         return None
     stems = [lemma] + ([lemma[:-2]] if lemma.endswith(("ek", "ec")) else [])
-    for w in [s + "čin" for s in stems] + [lemma + "í"]:
+    for w in [s + "čin" for s in stems] + [lemma + "í"] + _softened_animal_adjectives(lemma):
         if any("Y" in f for f in dic.flags_of(w) or ()):
             return w
     if lemma.endswith("ec") and any("Z" in f for f in dic.flags_of(lemma[:-2] + "kyně") or ()):
@@ -135,6 +167,26 @@ def animate_witness(lemma: str, dic) -> str | None:
         if len(flags) == 1 and set(flags[0]) & ANIMATE_FLAGS and "H" not in flags[0]:
             return w
     return None
+
+
+# the consonant an animal adjective in -í softens the last one of its noun to (bobr -> bobří, býk -> býčí)
+SOFTENED_BEFORE_I = {"r": "ř", "k": "č", "h": "ž", "g": "ž"}
+
+
+def _softened_animal_adjectives(lemma: str) -> list[str]:
+    """The animal adjectives in -í whose stem softens or drops the mobile e (bobr -> bobří, býk -> býčí,
+    hroch -> hroší, ježek -> ježčí, jezevec -> jezevčí, osel -> oslí): measured on cs_CZ.dic's
+    single-line consonant-final nouns, 74 animate nouns have one and 5 inanimate ones (dílec, dílek,
+    vlek, kur, úhor)."""
+    if lemma.endswith(("ek", "ec")):
+        return [lemma[:-2] + "čí"]
+    if lemma.endswith("el") and len(lemma) > 3:
+        return [lemma[:-2] + "lí"]
+    if lemma.endswith("ch"):
+        return [lemma[:-2] + "ší"]
+    if lemma[-1] in SOFTENED_BEFORE_I:
+        return [lemma[:-1] + SOFTENED_BEFORE_I[lemma[-1]] + "í"]
+    return []
 
 
 def _diminutives(lemma: str) -> list[str]:
@@ -163,6 +215,26 @@ def inanimate_witness(lemma: str, dic) -> str | None:
         if any("Y" in f for f in dic.flags_of(w) or ()):
             return w
     return None
+
+
+def mobile_e_stem(lemma: str) -> str | None:
+    """The stem of an -eC noun without its e (uzel -> uzl, sen -> sn), the e a declension may drop."""
+    if len(lemma) >= 3 and lemma[-2] == "e" and lemma[-1] not in VOWEL_ENDINGS:
+        return lemma[:-2] + lemma[-1]
+    return None
+
+
+def _keeping_the_stem_of(adjective: str, dic, kind):
+    """`kind` narrowed to the classes that inflect an -eC noun on the stem its relational adjective
+    shows: without the e when the adjective drops it (uzlový: uzly, pytlový: pytle), with it when the
+    adjective keeps it (šekový: šeky, česnekový: česneky)."""
+    def fits(lemma: str, core: str) -> bool:
+        if not kind(lemma, core):
+            return False
+        drops = adjective.startswith(mobile_e_stem(lemma))
+        forms = [f for f, _rules in expand_chains(dic.aff, lemma, core) if f != lemma]
+        return bool(forms) and any(f.startswith(mobile_e_stem(lemma)) for f in forms) == drops
+    return fits
 
 
 SOFTENED = {"t": "ť", "n": "ň", "d": "ď"}
@@ -196,10 +268,14 @@ def _is_young_neuter(lemma: str, core: str) -> bool:
 def _ending_guess(lemma: str, pos: str | None, idx, kind) -> tuple[str, str] | None:
     """The flags and model of the nouns of a kind (`kind(lemma, core flags)`: animate, masculine
     inanimate, kuře neuters) that share the longest ending with `lemma` (two letters at least) and at
-    least MIN_WORDS of them, else the longest ending any such noun shares (krokodýl: the -ýl animals);
-    the most frequent class there; None when no such noun ends alike."""
-    for least in (MIN_WORDS, 1):
-        for k in range(min(MAX_ENDING, len(lemma) - 1), MIN_ENDING - 1, -1):
+    least MIN_WORDS of them, else the longest ending any such noun shares (krokodýl: the -ýl animals; for
+    an animate noun the last letter at least: humr); the most frequent class there; None when no such
+    noun ends alike."""
+    # an animate noun no animate noun ends like by two letters declines as the animate nouns ending in its
+    # last consonant do (humr: P, as bobr); a thing's last letter does not tell its gender (chuť, dlaň: -ový)
+    last = 1 if kind is _is_animate else MIN_ENDING
+    for least, shortest in ((MIN_WORDS, MIN_ENDING), (1, last)):
+        for k in range(min(MAX_ENDING, len(lemma) - 1), shortest - 1, -1):
             counts = {c: v for c, v in (idx.get(lemma[-k:]) or {}).items()
                       if pos_fits(lemma, c, pos or "noun") and kind(lemma, c)}
             if sum(v[0] for v in counts.values()) < least:

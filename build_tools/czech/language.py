@@ -9,7 +9,7 @@ from typing import Iterator
 
 from build_tools.errors import BuildError
 from build_tools.pipeline import Pass
-from build_tools.sources import check_text_source, read_hunspell
+from build_tools.sources import check_text_source, hunspell_entries
 
 from .build import CzechBuild, CzechSourceError
 from .driver import czech_pass
@@ -46,9 +46,9 @@ class Czech:
         yield self._pass(entries)
 
     def hunspell(self, compiler, dic: Path, stream) -> Iterator[Pass]:
-        self.czech.use_dictionary(dic)
-        # the .dic's lines in the engine's encoding, with the .aff it has read (read once a build)
-        yield self._pass(stream(read_hunspell(dic, self.czech.dictionary.aff)))
+        # the .dic's lines as the dictionary read them (each file is read once a build)
+        lines = self.czech.use_dictionary(dic)
+        yield self._pass(stream(hunspell_entries(dic.name, lines)))
 
     def _pass(self, entries) -> Pass:
         czech = self.czech

@@ -181,18 +181,34 @@ def tag_verb_forms(lemma: str, forms: set[str], infinitive: str | None = None
     S = set(forms)
     if is_infinitive(lemma):
         S.discard(lemma)
-    clitics = set()
+    _tag_infinitive_variants(lemma, S, tags)
+    _tag_l_participles(lemma, S, tags)
+    clitics = _clitic_forms(S, tags)
+    S -= clitics
+    present = _tag_present(S, tags)
+    imp_pl = _tag_imperatives(S, tags, present)
+    _tag_leftovers(lemma, S, tags, imp_pl)
+    _mark_colloquial_j_variants(tags)
+    if (infinitive or lemma).endswith(("at", "át")):
+        _add_bookish_present(tags)
+    _add_colloquial_first_plural(tags)
+    return tags, clitics
 
-    def put(form, *feats):
-        tags[form].add(frozenset(("V",) + feats))
 
-    # long / short infinitive variants
+def _put(tags: dict[str, set[frozenset]], form: str, *feats: str) -> None:
+    tags[form].add(frozenset(("V",) + feats))
+
+
+def _tag_infinitive_variants(lemma: str, S: set[str], tags: dict[str, set[frozenset]]) -> None:
+    """long / short infinitive variants"""
     for f in list(S):
         if (is_infinitive(lemma) and (f == lemma + "i" or (lemma.endswith("ct") and f == lemma[:-2] + "ci")
                                       or (lemma.endswith("ci") and f == lemma[:-2] + "ct")
                                       or (lemma.endswith("ti") and f == lemma[:-1]))):
-            put(f, "NFIN", *(("LIT",) if len(f) > len(lemma) else ()))
-    # l-participle
+            _put(tags, f, "NFIN", *(("LIT",) if len(f) > len(lemma) else ()))
+
+
+def _tag_l_participles(lemma: str, S: set[str], tags: dict[str, set[frozenset]]) -> None:
     for f in S:
         if f.endswith("l") and all(f + e in S for e in "aoiy"):
             for e, readings in PTCP_ENDINGS.items():
@@ -203,13 +219,21 @@ def tag_verb_forms(lemma: str, forms: set[str], infinitive: str | None = None
         for f in S:
             if f.endswith("nul") and f not in tags:
                 tags[f].add(frozenset(("V.PTCP", "ACT", "PRF", "MASC", "SG")))
+
+
+def _clitic_forms(S: set[str], tags: dict[str, set[frozenset]]) -> set[str]:
+    """l-participles + the clitic -s (psals)."""
+    clitics = set()
     for f in S:
         if f.endswith("s") and f[:-1] in tags and any("V.PTCP" in t for t in tags[f[:-1]]):
             clitics.add(f)
         elif f.endswith(("las", "los")) and f[:-2] in tags and any("V.PTCP" in t for t in tags[f[:-2]]):
             clitics.add(f)                # blbnulas: l-participle + -s of the -nul variant
-    S -= clitics
-    # present tense, from the 2nd person singular
+    return clitics
+
+
+def _tag_present(S: set[str], tags: dict[str, set[frozenset]]) -> set[str]:
+    """The present tense, from the 2nd person singular; the forms tagged as present."""
     present = set()
     for f in sorted(S):
         if not f.endswith("š") or f in tags:
@@ -217,51 +241,63 @@ def tag_verb_forms(lemma: str, forms: set[str], infinitive: str | None = None
         x = f[:-1]
         if x not in S:
             continue
-        put(f, "IND", "PRS", "2", "SG")
-        put(x, "IND", "PRS", "3", "SG")
+        _put(tags, f, "IND", "PRS", "2", "SG")
+        _put(tags, x, "IND", "PRS", "3", "SG")
         present |= {f, x}
         for suf, p in (("me", "1"), ("te", "2")):
             if x + suf in S:
-                put(x + suf, "IND", "PRS", p, "PL")
+                _put(tags, x + suf, "IND", "PRS", p, "PL")
                 present.add(x + suf)
-        stem = x[:-1]
-        first, third = [], []
-        if x.endswith("e"):
-            first.append(stem + "u")
-            third.append(stem + "ou")
-            if stem and stem[-1] in "jc":
-                # kupuji / kupuju, kupují / kupujou; chce -> chci
-                first.append(stem + "i")
-                third.append(stem + "í")
-            elif stem and stem[-1] in SOFT and len(stem) > 1 and stem[-2] in VOWELS:
-                # píše -> píši, píší beside píšu, píšou: the bookish variants (maže class, below)
-                for g, p, n in ((stem + "i", "1", "SG"), (stem + "í", "3", "PL")):
-                    if g in S and g not in tags:
-                        put(g, "IND", "PRS", p, n, "LIT")
-                        present.add(g)
-            # after a consonant cluster (zavře, umře, lže) stem + i is the imperative (zavři, umři,
-            # lži), not a 1st person: the imperative rules below tag it
-        elif x.endswith(("í", "á", "ě")):
-            first.append(x + "m")
-            if x.endswith("í"):
-                # prosí (3pl = 3sg), sázejí / sází, but jí -> jedí, ví -> vědí (another -í form)
-                other = [g for g in S if g.endswith("í") and g != x and g not in tags and not g.endswith(("ejí", "ějí"))
-                         and g[:1] == x[:1] and len(g) > len(x) and not g.endswith(("ší", "ci", "cí"))]
-                third += [stem + "ejí", stem + "ějí"] + (other if other else [x])
-            elif x.endswith("á"):
-                third.append(x + "jí")
+        first, third = _first_and_third_person(x, S, tags, present)
         for g in first:
             if g in S:
-                put(g, "IND", "PRS", "1", "SG")
+                _put(tags, g, "IND", "PRS", "1", "SG")
                 present.add(g)
         for g in third:
             if g in S:
-                put(g, "IND", "PRS", "3", "PL")
+                _put(tags, g, "IND", "PRS", "3", "PL")
                 present.add(g)
-    # imperative: the rest of the -me/-te forms
+    return present
+
+
+def _first_and_third_person(x: str, S: set[str], tags: dict[str, set[frozenset]], present: set[str]
+                            ) -> tuple[list[str], list[str]]:
+    """The candidates for the 1st person singular and 3rd plural of the present whose 3rd singular
+    is ``x`` (the bookish -i/-í variants of a soft stem are tagged here)."""
+    stem = x[:-1]
+    first, third = [], []
+    if x.endswith("e"):
+        first.append(stem + "u")
+        third.append(stem + "ou")
+        if stem and stem[-1] in "jc":
+            # kupuji / kupuju, kupují / kupujou; chce -> chci
+            first.append(stem + "i")
+            third.append(stem + "í")
+        elif stem and stem[-1] in SOFT and len(stem) > 1 and stem[-2] in VOWELS:
+            # píše -> píši, píší beside píšu, píšou: the bookish variants (maže class, below)
+            for g, p, n in ((stem + "i", "1", "SG"), (stem + "í", "3", "PL")):
+                if g in S and g not in tags:
+                    _put(tags, g, "IND", "PRS", p, n, "LIT")
+                    present.add(g)
+        # after a consonant cluster (zavře, umře, lže) stem + i is the imperative (zavři, umři,
+        # lži), not a 1st person: the imperative rules tag it
+    elif x.endswith(("í", "á", "ě")):
+        first.append(x + "m")
+        if x.endswith("í"):
+            # prosí (3pl = 3sg), sázejí / sází, but jí -> jedí, ví -> vědí (another -í form)
+            other = [g for g in S if g.endswith("í") and g != x and g not in tags and not g.endswith(("ejí", "ějí"))
+                     and g[:1] == x[:1] and len(g) > len(x) and not g.endswith(("ší", "ci", "cí"))]
+            third += [stem + "ejí", stem + "ějí"] + (other if other else [x])
+        elif x.endswith("á"):
+            third.append(x + "jí")
+    return first, third
+
+
+def _tag_imperatives(S: set[str], tags: dict[str, set[frozenset]], present: set[str]) -> list[str]:
+    """The imperative: the rest of the -me/-te forms and their singulars; those plurals."""
     imp_pl = [f for f in S if f not in present and f.endswith(("me", "te")) and f not in tags]
     for f in imp_pl:
-        put(f, "IMP", "1" if f.endswith("me") else "2", "PL")
+        _put(tags, f, "IMP", "1" if f.endswith("me") else "2", "PL")
     for f in imp_pl:
         p = f[:-2]
         cands = [p] if p in S else []
@@ -269,49 +305,61 @@ def tag_verb_forms(lemma: str, forms: set[str], infinitive: str | None = None
             cands.append(p[:-1] + "i")
         for c in cands:
             if c not in present:
-                put(c, "IMP", "2", "SG")
+                _put(tags, c, "IMP", "2", "SG")
     # imperative X+i whose plural coincides with the present (pošli, pošleme, pošlete of pošle)
     for f in S:
         if f.endswith("i") and f not in tags and any({"PRS", "3", "SG"} <= t for t in tags.get(f[:-1] + "e", ())):
-            put(f, "IMP", "2", "SG")
+            _put(tags, f, "IMP", "2", "SG")
             for suf, p in (("eme", "1"), ("ete", "2")):
                 if f[:-1] + suf in tags:
-                    put(f[:-1] + suf, "IMP", p, "PL")
-    # leftovers by ending
+                    _put(tags, f[:-1] + suf, "IMP", p, "PL")
+    return imp_pl
+
+
+def _tag_leftovers(lemma: str, S: set[str], tags: dict[str, set[frozenset]], imp_pl: list[str]) -> None:
+    """The forms still untagged, by ending."""
     for f in S:
         if f in tags:
             continue
         if f.endswith("aje") and lemma.endswith(("at", "át")):
             tags[f].add(frozenset(("V.CVB", "PRS", "MASC", "SG")))     # klouzaje (beside klouzajíc)
         elif f.endswith("ou") or f.endswith(("ejí", "ějí", "ají", "ijí")):
-            put(f, "IND", "PRS", "3", "PL")
+            _put(tags, f, "IND", "PRS", "3", "PL")
         elif f.endswith("u") or (f.endswith("m") and f[:-1].endswith(("í", "á"))):
-            put(f, "IND", "PRS", "1", "SG")
+            _put(tags, f, "IND", "PRS", "1", "SG")
         elif f.endswith("i") and imp_pl:
-            put(f, "IMP", "2", "SG")
-    # -ju / -jou beside -ji / -jí (kupuju, kupujou): the colloquial-neutral variants
+            _put(tags, f, "IMP", "2", "SG")
+
+
+def _mark_colloquial_j_variants(tags: dict[str, set[frozenset]]) -> None:
+    """-ju / -jou beside -ji / -jí (kupuju, kupujou): the colloquial-neutral variants."""
     for f in list(tags):
         for short, std in (("ju", "ji"), ("jou", "jí")):
             if f.endswith(short) and f[: -len(short)] + std in tags:
                 tags[f] = {frozenset(t | {"COL"}) if "PRS" in t else t for t in tags[f]}
-    # bookish variants of the maže class (infinitive -at/-át, soft stem + -e): maži, maží beside mažu, mažou
-    if (infinitive or lemma).endswith(("at", "át")):
-        for f in list(tags):
-            if f.endswith("e") and len(f) > 2 and f[-2] in "žščřj" and f[-3] in VOWELS \
-                    and any({"PRS", "3", "SG"} <= t for t in tags[f]):
-                # (after a consonant cluster there is no bookish -i: lže -> lžu, lži is the imperative)
-                stem = f[:-1]
-                if stem + "u" in tags and stem + "i" not in tags:
-                    tags[stem + "i"].add(frozenset(("V", "IND", "PRS", "1", "SG", "LIT")))
-                if stem + "ou" in tags and stem + "í" not in tags:
-                    tags[stem + "í"].add(frozenset(("V", "IND", "PRS", "3", "PL", "LIT")))
-    # colloquial 1st person plural: neseme -> nesem
+
+
+def _add_bookish_present(tags: dict[str, set[frozenset]]) -> None:
+    """The bookish variants of the maže class (infinitive -at/-át, soft stem + -e): maži, maží
+    beside mažu, mažou."""
+    for f in list(tags):
+        if f.endswith("e") and len(f) > 2 and f[-2] in "žščřj" and f[-3] in VOWELS \
+                and any({"PRS", "3", "SG"} <= t for t in tags[f]):
+            # (after a consonant cluster there is no bookish -i: lže -> lžu, lži is the imperative)
+            stem = f[:-1]
+            if stem + "u" in tags and stem + "i" not in tags:
+                tags[stem + "i"].add(frozenset(("V", "IND", "PRS", "1", "SG", "LIT")))
+            if stem + "ou" in tags and stem + "í" not in tags:
+                tags[stem + "í"].add(frozenset(("V", "IND", "PRS", "3", "PL", "LIT")))
+
+
+def _add_colloquial_first_plural(tags: dict[str, set[frozenset]]) -> None:
+    """The colloquial 1st person plural: neseme -> nesem."""
     for f in list(tags):
         if f.endswith("eme") and any({"PRS", "1", "PL"} <= t for t in tags[f]):
             short = f[:-1]
             if short not in tags:
                 tags[short].add(frozenset(("V", "IND", "PRS", "1", "PL", "COL")))
-    return tags, clitics
 
 
 def tag_passive(form: str, stem_len: int) -> list[frozenset]:

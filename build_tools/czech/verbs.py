@@ -14,7 +14,29 @@ from .tagger import adj_slots, is_infinitive, tag_cvb, tag_passive, tag_verb_for
 
 
 def expand_verb(lemma: str, flags: str, dic, expanded, out: Output) -> None:
-    emit, reject = out.emit, out.reject
+    finite, neg_of, special = _sort_verb_forms(lemma, expanded)
+    links = [] if is_infinitive(lemma) else irregular.verb_links_of(lemma, dic)
+    vlemma = links[0][0] if links else lemma
+    vtags, clitics = tag_verb_forms(lemma, finite, vlemma)
+    targets = _lemma_targets(lemma, links, vlemma)
+    if is_infinitive(lemma):
+        vtags.setdefault(lemma, set()).add(frozenset(("V", "NFIN")))
+    elif lemma not in vtags:
+        vtags[lemma] = set()
+    _tag_special_forms(lemma, flags, special, vtags, out)
+    for form in clitics:
+        out.reject(form, "clitic-contraction", f"{lemma}/{flags}")
+    for form in finite:
+        if form not in vtags and form not in clitics:
+            out.reject(form, "untagged-form", f"{lemma}/{flags}")
+    _emit_tagged(lemma, flags, vtags, targets, neg_of, out)
+    if is_infinitive(lemma):
+        emit_attested_passives(lemma, flags, dic, out.emit)
+
+
+def _sort_verb_forms(lemma: str, expanded) -> tuple[set[str], dict[str, list], list[tuple]]:
+    """The affix forms of a verb line as (finite forms, ne-/nej- forms by their base, the forms of
+    the other flags with their suffix chain: passives, transgressives, verbal adjectives)."""
     finite = set()
     neg_of: dict[str, list] = defaultdict(list)
     special: list[tuple] = []
@@ -32,19 +54,21 @@ def expand_verb(lemma: str, flags: str, dic, expanded, out: Output) -> None:
             finite.add(form)
         else:
             special.append((form, sfx))
-    links = [] if is_infinitive(lemma) else irregular.verb_links_of(lemma, dic)
-    vlemma = links[0][0] if links else lemma
-    vtags, clitics = tag_verb_forms(lemma, finite, vlemma)
-    # lemmas of the finite forms: the headword's infinitive. A po- future (ponesu, pojedu) gives
-    # its indicative to the motion verb (nést, jet: future) and everything to the po- infinitive
-    # when the dictionary has one (povedu: povést); else its imperative (poneste) keeps the headword
+    return finite, neg_of, special
+
+
+def _lemma_targets(lemma: str, links: list, vlemma: str) -> list[tuple[str, str | None]]:
+    """The lemmas of the finite forms: the headword's infinitive. A po- future (ponesu, pojedu) gives
+    its indicative to the motion verb (nést, jet: future) and everything to the po- infinitive
+    when the dictionary has one (povedu: povést); else its imperative (poneste) keeps the headword."""
     targets = [(lem, "future" if fut else None) for lem, fut in links] or [(vlemma, None)]
     if links and all(fut for _, fut in links):
         targets.append((lemma, "rest"))
-    if is_infinitive(lemma):
-        vtags.setdefault(lemma, set()).add(frozenset(("V", "NFIN")))
-    elif lemma not in vtags:
-        vtags[lemma] = set()
+    return targets
+
+
+def _tag_special_forms(lemma: str, flags: str, special: list[tuple], vtags: dict, out: Output) -> None:
+    """Tag the passives and transgressives into ``vtags``; emit the verbal adjectives."""
     for form, sfx in special:
         r1 = sfx[0]
         if r1.flag in "TC" or (r1.flag == "O" and lemma.endswith("t")):
@@ -52,32 +76,34 @@ def expand_verb(lemma: str, flags: str, dic, expanded, out: Output) -> None:
             ts = tag_passive(form, 0)
         elif r1.flag == "X":
             if len(sfx) > 1 or (r1.cont and "Y" in r1.cont):
-                adjlemma = form if len(sfx) == 1 else None
-                if adjlemma is None:
-                    base_adj = lemma[: len(lemma) - len(r1.strip)] + r1.add
-                    slots = adj_slots("í", form[-6:])
-                    for s in slots or ():
-                        emit(form, base_adj, _tag(("ADJ",), s), "verb-adj")
-                    continue
-                for s in adj_slots("í", form[-6:]) or ():
-                    emit(form, form, _tag(("ADJ",), s), "verb-adj")
+                _emit_verbal_adjective(lemma, form, sfx, out)
                 continue
             ts = tag_cvb(form)
         else:
             ts = []
         if not ts:
-            reject(form, "untagged-form", f"{lemma}/{flags} {r1.flag}:{r1.strip}>{r1.add}")
+            out.reject(form, "untagged-form", f"{lemma}/{flags} {r1.flag}:{r1.strip}>{r1.add}")
             continue
         for t in ts:
             vtags[form].add(t)
-    for form in clitics:
-        reject(form, "clitic-contraction", f"{lemma}/{flags}")
-    for form in finite:
-        if form not in vtags and form not in clitics:
-            reject(form, "untagged-form", f"{lemma}/{flags}")
+
+
+def _emit_verbal_adjective(lemma: str, form: str, sfx, out: Output) -> None:
+    r1 = sfx[0]
+    if len(sfx) > 1:
+        base_adj = lemma[: len(lemma) - len(r1.strip)] + r1.add
+        for s in adj_slots("í", form[-6:]) or ():
+            out.emit(form, base_adj, _tag(("ADJ",), s), "verb-adj")
+        return
+    for s in adj_slots("í", form[-6:]) or ():
+        out.emit(form, form, _tag(("ADJ",), s), "verb-adj")
+
+
+def _emit_tagged(lemma: str, flags: str, vtags: dict, targets: list, neg_of: dict, out: Output) -> None:
+    """Emit each tagged form, and its ne- form, under each target lemma."""
     for form, ts in vtags.items():
         if not ts and form == lemma:
-            reject(form, "untagged-form", f"{lemma}/{flags} finite headword")
+            out.reject(form, "untagged-form", f"{lemma}/{flags} finite headword")
             continue
         for lem, mode in targets:
             if mode is None:
@@ -87,13 +113,11 @@ def expand_verb(lemma: str, flags: str, dic, expanded, out: Output) -> None:
             else:
                 tts = [t for t in ts if "IND" not in t]
             for t in tts:
-                emit(form, lem, tuple(sorted(t)))
+                out.emit(form, lem, tuple(sorted(t)))
             for nform, ptags in neg_of.get(form, ()):
                 if "NEG" in ptags:
                     for t in tts:
-                        emit(nform, lem, _tag(t, ("NEG",)))
-    if is_infinitive(lemma):
-        emit_attested_passives(lemma, flags, dic, emit)
+                        out.emit(nform, lem, _tag(t, ("NEG",)))
 
 
 def emit_attested_passives(lemma: str, flags: str, dic, emit) -> None:

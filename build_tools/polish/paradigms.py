@@ -148,8 +148,8 @@ def _tag(sgjp: str, names, quals, form: str) -> frozenset:
 SKIPPED = {"too-long": 0}   # nie- forms not built because they would be too long (see max_len)
 
 
-# One function over 80 lines on purpose: its loop runs for every form of every SGJP lemma (millions a
-# build), and the per-form work (fused forms, nie-, the witness) is inlined there rather than called.
+# The loop over forms runs for every form of every SGJP lemma (millions a build): the per-form work
+# (fused forms, nie-, the witness) is inlined there rather than called.
 def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None, *,
                  results: list | None = None, attested: set[str] | None = None
                  ) -> tuple[list[tuple[str, str, frozenset, str]], str | None]:
@@ -162,24 +162,12 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
     an SGJP form of a lemma it knows that it does not make is marked UNATTESTED; None: no witness."""
     guessed = results is not None
     if results is None:
-        try:
-            results = generate(lemma)
-        except Exception as exc:  # morfeusz raises on odd input; report, never crash
-            return [], "multi-word" if "more than one word" in str(exc) else "morfeusz-error"
-        if not results or all(r[2] == "ign" for r in results):
-            return [], "unknown-lemma"
-    want = pos_class(pos)
-    if want == "?":
-        return [], "unknown-pos"
-    if want is not None:
-        classes: dict[str, str] = {}
-        for form, lid, tag, names, quals, _d in results:
-            cls = class_of_tag(tag)
-            if classes.get(lid) != "V":
-                classes[lid] = cls if lid not in classes or cls == "V" else classes[lid]
-        results = [r for r in results if classes.get(r[1]) == want]
-        if not results:
-            return [], "pos-not-found"
+        results, reason = _sgjp_paradigm(lemma)
+        if reason is not None:
+            return [], reason
+    results, reason = _of_class(results, pos)
+    if reason is not None:
+        return [], reason
     adverbs = [] if guessed else _derived_adverbs(lemma, results)
     derived = {r[1] for r in adverbs}
     if adverbs:
@@ -188,13 +176,7 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
     append = out.append
     nie_ok: dict[str, bool] = {}
     heads: dict[str, str] = {}
-    # indeclinable adjectives (blond, audio, fair): no nie- (on the sjp.pl game list of 2020
-    # none of the 66 such nie- forms of 2-8 letters is)
-    adj_forms: dict[str, set] = {}
-    for r in results:
-        if r[5][0] == "adj":
-            adj_forms.setdefault(r[1], set()).add(r[0])
-    indeclinable = {lid for lid, fs in adj_forms.items() if len(fs) == 1}
+    indeclinable = _indeclinable_adjectives(results)
     known: dict[str, bool] = {}
     for form, lid, tag, names, quals, details in results:
         if tag == "ign":
@@ -239,6 +221,44 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
     if guessed:
         out = [(f, h, _plus(t, _GUESSED), p) for f, h, t, p in out]
     return _shape_features(out, set(heads.values())), None
+
+
+def _sgjp_paradigm(lemma: str) -> tuple[list, str | None]:
+    """SGJP's paradigm of a lemma (``sgjp.generate``), or the reason there is none."""
+    try:
+        results = generate(lemma)
+    except Exception as exc:  # morfeusz raises on odd input; report, never crash
+        return [], "multi-word" if "more than one word" in str(exc) else "morfeusz-error"
+    if not results or all(r[2] == "ign" for r in results):
+        return [], "unknown-lemma"
+    return results, None
+
+
+def _of_class(results: list, pos: str | None) -> tuple[list, str | None]:
+    """The results of the lemma ids of word class ``pos`` (a lemma id with a verb form counts as a
+    verb); all of them for no ``pos``; or the reason there are none."""
+    want = pos_class(pos)
+    if want == "?":
+        return [], "unknown-pos"
+    if want is None:
+        return results, None
+    classes: dict[str, str] = {}
+    for form, lid, tag, names, quals, _d in results:
+        cls = class_of_tag(tag)
+        if classes.get(lid) != "V":
+            classes[lid] = cls if lid not in classes or cls == "V" else classes[lid]
+    results = [r for r in results if classes.get(r[1]) == want]
+    return (results, None) if results else ([], "pos-not-found")
+
+
+def _indeclinable_adjectives(results: list) -> set[str]:
+    """The adjective lemma ids with one form (blond, audio, fair): they take no nie- (on the sjp.pl
+    game list of 2020 none of the 66 such nie- forms of 2-8 letters is)."""
+    adj_forms: dict[str, set] = {}
+    for r in results:
+        if r[5][0] == "adj":
+            adj_forms.setdefault(r[1], set()).add(r[0])
+    return {lid for lid, fs in adj_forms.items() if len(fs) == 1}
 
 
 # Adverbs derived from an adjective: SGJP keeps them as lemmas of their own (końcowy ->

@@ -312,6 +312,6 @@ def view_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str,
     moves = [line.move if line.event.kind == "play" and line.expected_score is not None else None
              for line in replayed.report.lines]
     turns = {}
-    if getattr(replayed.lexicon, "move_graph", None) is not None:
+    if getattr(replayed.lexicon, "has_move_graph", False):
         turns = {turn.line: turn for turn in analyse_replayed(limits, replayed, call_deadline)}
     return GameView(replayed, moves, turns)

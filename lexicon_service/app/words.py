@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 
 from lexicon_service.fastkey import FastKeyer
+from lexicon_service.movegen.graph import key_table, lookup_keys
 from lexicon_service.server import search
 from lexicon_service.server.errors import FieldError, LimitError, require
 from lexicon_service.server.limits import Limits, WorkBudget, check_deadline
@@ -31,8 +32,10 @@ class WordStatus(enum.IntEnum):
 
 
 VALID, INVALID, UNKNOWN_LETTER, BAD_LENGTH = (int(s) for s in WordStatus)
-# bytes.translate table: a word's membership (0 or 1, a bool as a byte) -> its status
+# bytes.translate tables: a word's membership (0 or 1, a bool as a byte) -> its status; and
+# graph.lookup_keys' answer (0 not held, 1 held, 2 length out of range) -> its status
 _STATUS_OF_FOUND = bytes([INVALID, VALID]) + bytes(254)
+_STATUS_OF_LOOKUP = bytes([INVALID, VALID, BAD_LENGTH]) + bytes(253)
 
 
 def board_size(rule_set) -> int:
@@ -44,20 +47,24 @@ class WordChecker:
     """A lexicon's word rules: its letters, the admissible words, the lengths a board allows (cached
     on the registry snapshot by `checker`)."""
 
-    __slots__ = ("fast_key", "fast_keys", "spell", "key", "letters_of_key", "admissible", "min_len", "max_len")
+    __slots__ = ("fast_key", "joined_keys", "spell", "key", "letters_of_key", "admissible", "min_len", "max_len",
+                 "search_graph", "key_table")
 
     def __init__(self, lexicon) -> None:
         rule_set = lexicon.rule_set
         tile_set = rule_set.tile_set
         keyer = FastKeyer(tile_set)
         self.fast_key = keyer.key
-        self.fast_keys = keyer.keys
+        self.joined_keys = keyer.joined_keys
         self.spell = tile_set.spell
         self.key = tile_set.key
         self.letters_of_key = tile_set.letters_of_key
         self.admissible = lexicon.is_admissible
         self.min_len = rule_set.words.min_length
         self.max_len = board_size(rule_set)
+        # the move graph holds exactly the admissible words of up to board_size tiles (graph.py)
+        self.search_graph = getattr(lexicon, "search_graph", None)
+        self.key_table = key_table(tile_set) if self.search_graph is not None else b""
 
     def check(self, word: str):
         """(status, tile key or None, message)."""
@@ -75,13 +82,20 @@ class WordChecker:
         return INVALID, key, ""
 
     def statuses(self, words) -> bytes | None:
-        """The status of each word (as `check` gives it), a byte each, for a whole batch at once: the
-        words are converted to tile keys together (FastKeyer.keys) and looked up by the trie's own
-        method mapped over them, with no Python code run per word. None when the batch needs the
+        """The status of each word (as `check` gives it), a byte each, for a whole batch at once, with no
+        Python code run per word: the words are converted to tile keys together (FastKeyer.joined_keys)
+        and looked up in the move graph by one C call (graph.lookup_keys; the graph holds exactly the
+        admissible words a board can hold, and longer ones are BAD_LENGTH before any lookup), or, in a
+        lexicon without one, by the trie's own method mapped over them. None when the batch needs the
         word-by-word path (a word the fast path cannot key)."""
-        keys = self.fast_keys(words)
-        if keys is None:
+        text = self.joined_keys(words)
+        if text is None:
             return None
+        if self.search_graph is not None:
+            found = lookup_keys(self.search_graph, self.key_table, text, self.min_len, self.max_len)
+            if found is not None:
+                return found.translate(_STATUS_OF_LOOKUP)
+        keys = text.split("\n")
         statuses = bytes(map(self.admissible, keys)).translate(_STATUS_OF_FOUND)
         lo, hi = self.min_len, self.max_len
         lengths = list(map(len, keys))

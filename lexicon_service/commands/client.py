@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from functools import partial
 
 from lexicon_service.cli import INT32, UserError, check_token, message_json, seconds, whole_number
 from lexicon_service.commands.check import CHECK_BATCH, batched, input_words, print_check_answers
@@ -169,11 +170,6 @@ def _print_replay(resp) -> None:
 
 def run(args) -> int:
     import grpc
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
-
-    from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc
-    from lexicon_service.rules.board import split_play
-    from lexicon_service.rules.reasons import PlayError
 
     if not args.client_command:
         raise UserError("which call? check, explain, find, validate, score, replay, moves, lexicons, rulesets, health")
@@ -185,114 +181,216 @@ def run(args) -> int:
     if token:
         check_token(token, "--token" if args.token else "LEXICON_TOKEN")
     metadata = (("authorization", f"Bearer {token}"),) if token else None
-    cmd = args.client_command
+    make_call, print_answer = _CALLS[args.client_command]
     with _channel(args) as channel:
-        lex = lexicon_pb2_grpc.LexiconServiceStub(channel)
-        game = game_pb2_grpc.GameServiceStub(channel)
-        call = dict(timeout=args.timeout, metadata=metadata)
         try:
-            if cmd == "check":   # in batches: words read from stdin may be more than a request takes
-                answers = [lex.CheckWords(lexicon_pb2.CheckWordsRequest(
-                    lexicon=args.lexicon, words=batch, verdict_only=args.verdict_only), **call)
-                    for batch in batched(input_words(args.words), CHECK_BATCH)]
-            elif cmd == "explain":
-                answers = [lex.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon=args.lexicon, word=word), **call)
-                           for word in input_words(args.words)]
-            elif cmd == "find":
-                req = lexicon_pb2.FindWordsRequest(lexicon=args.lexicon, use_all_tiles=args.all_tiles,
-                                                   min_length=args.min_length, max_length=args.max_length,
-                                                   limit=args.limit)
-                for q in ("anagram", "pattern", "prefix"):
-                    if getattr(args, q) is not None:
-                        setattr(req, q, getattr(args, q))
-                resp = lex.FindWords(req, **call)
-            elif cmd in ("validate", "score"):
-                board = _board_rows(args)
-                answers = []
-                for play in join_plays(args.plays):
-                    split = split_or_answer(play, game_pb2.ValidateMoveResponse if cmd == "validate"
-                                            else game_pb2.ScoreMoveResponse)
-                    if not isinstance(split, tuple):  # judged as `validate` judges it, without a call
-                        answers.append((play, split))
-                        continue
-                    request_type = game_pb2.ValidateMoveRequest if cmd == "validate" else game_pb2.ScoreMoveRequest
-                    req = request_type(lexicon=args.lexicon, rule_set=args.rules or "", board=board,
-                                       rack=args.rack or "", play=game_pb2.Play(position=split[0], word=split[1]))
-                    answers.append((play, (game.ValidateMove if cmd == "validate" else game.ScoreMove)(req, **call)))
-                resp = answers[-1][1]
-            elif cmd == "replay":
-                resp = game.ReplayGame(game_pb2.ReplayGameRequest(
-                    lexicon=args.lexicon, rule_set=args.rules or "", gcg=_read(args.gcg)), **call)
-            elif cmd == "moves":
-                setup = []
-                for play in join_plays(args.setup):
-                    try:
-                        position, word = split_play(play)
-                    except PlayError as exc:
-                        raise UserError(f"--setup {play!r}: {exc.code.value}: {exc}") from None
-                    setup.append(game_pb2.Play(position=position, word=word))
-                resp = game.GenerateMoves(game_pb2.GenerateMovesRequest(
-                    lexicon=args.lexicon, rule_set=args.rules or "", rack=args.rack, setup=setup,
-                    board=_board_rows(args), limit=0 if args.all else args.n,
-                    min_length=args.min_length, must_use=args.must_use, must_contain=args.must_contain,
-                    plays_only=args.plays_only), **call)
-            elif cmd == "lexicons":
-                resp = lex.ListLexicons(lexicon_pb2.ListLexiconsRequest(), **call)
-            elif cmd == "rulesets":
-                resp = game.ListRuleSets(game_pb2.ListRuleSetsRequest(include_source=args.source), **call)
-            else:  # health
-                resp = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), **call)
+            answer = make_call(args, channel, dict(timeout=args.timeout, metadata=metadata))
         except grpc.RpcError as exc:
             raise UserError(f"{exc.code().name}: {exc.details()}") from None
+    return print_answer(args, answer)
 
-    if cmd == "moves":  # --json: the lines `moves --json` prints
-        lines = format_moves([(m.play, m.score, m.leave, m.words) for m in resp.moves], args.json)
-        if lines:
-            print("\n".join(lines))
-        if resp.truncated and args.all:
-            print(f"(more moves: the server sends at most {len(resp.moves)})", file=sys.stderr)
-        return exit_status(game_pb2.GeneratedMoveKind.Name(m.kind)[len("GENERATED_MOVE_KIND_"):].lower()
-                           for m in resp.moves)
-    if args.json and cmd in ("validate", "score"):
-        for _, answer in answers:
+
+# Each call: make_call(args, channel, call) sends its request(s) with the keyword arguments `call`
+# (timeout, metadata) and returns the answer; print_answer(args, answer) prints it and returns the exit status.
+
+def _lexicon_stub(channel):
+    from lexicon_service.grpc_gen import lexicon_pb2_grpc
+
+    return lexicon_pb2_grpc.LexiconServiceStub(channel)
+
+
+def _game_stub(channel):
+    from lexicon_service.grpc_gen import game_pb2_grpc
+
+    return game_pb2_grpc.GameServiceStub(channel)
+
+
+def _check(args, channel, call) -> list:
+    """In batches: words read from stdin may be more than a request takes."""
+    from lexicon_service.grpc_gen import lexicon_pb2
+
+    lex = _lexicon_stub(channel)
+    return [lex.CheckWords(lexicon_pb2.CheckWordsRequest(lexicon=args.lexicon, words=batch,
+                                                         verdict_only=args.verdict_only), **call)
+            for batch in batched(input_words(args.words), CHECK_BATCH)]
+
+
+def _print_check(args, answers: list) -> int:
+    """As `check` prints it; the judge's verdict alone with --verdict-only."""
+    return print_check_answers(answers, as_json=args.json, verdict_only=args.verdict_only, notes=True)
+
+
+def _explain(args, channel, call) -> list:
+    from lexicon_service.grpc_gen import lexicon_pb2
+
+    lex = _lexicon_stub(channel)
+    return [lex.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon=args.lexicon, word=word), **call)
+            for word in input_words(args.words)]
+
+
+def _print_explain(args, answers: list) -> int:
+    """As `explain` prints it."""
+    for answer in answers:
+        if args.json:
             print(message_json(answer))
-    elif cmd == "check":    # as `check` prints it; the judge's verdict alone with --verdict-only
-        return print_check_answers(answers, as_json=args.json, verdict_only=args.verdict_only, notes=True)
-    elif args.json and cmd == "explain":
-        for answer in answers:
-            print(message_json(answer))
-    elif args.json:
+            continue
+        r = answer.result
+        why = r.message or f"not in lexicon {answer.lexicon}"
+        print("\n".join(explanation_lines(r.word, answer.readings if r.valid else [], why)))
+    return 0 if all(answer.result.valid for answer in answers) else 1
+
+
+def _find(args, channel, call):
+    from lexicon_service.grpc_gen import lexicon_pb2
+
+    req = lexicon_pb2.FindWordsRequest(lexicon=args.lexicon, use_all_tiles=args.all_tiles,
+                                       min_length=args.min_length, max_length=args.max_length, limit=args.limit)
+    for q in ("anagram", "pattern", "prefix"):
+        if getattr(args, q) is not None:
+            setattr(req, q, getattr(args, q))
+    return _lexicon_stub(channel).FindWords(req, **call)
+
+
+def _print_find(args, resp) -> int:
+    if args.json:
         print(message_json(resp))
-    elif cmd == "explain":  # as `explain` prints it
-        for answer in answers:
-            r = answer.result
-            why = r.message or f"not in lexicon {answer.lexicon}"
-            print("\n".join(explanation_lines(r.word, answer.readings if r.valid else [], why)))
-    elif cmd == "find":
-        for w in resp.words:
-            print(w.play or w.word)
-        if resp.truncated:
-            print("(more results: raise --limit)", file=sys.stderr)
-    elif cmd in ("validate", "score"):
-        for play, answer in answers:
-            print("\n".join(move_lines(play, answer)))
-    elif cmd == "replay":
-        _print_replay(resp)
-    elif cmd == "lexicons":
-        for info in resp.lexicons:
-            print(f"{info.name}\t{info.rule_set}\t{info.language}\t{info.word_count} words")
-    elif cmd == "rulesets":
-        for info in resp.rule_sets:
-            print(f"{info.id}\t{info.language}\track {info.rack_size}\tboard {info.board_size}\t"
-                  f"lexicons: {', '.join(info.lexicons) or '-'}")
-            if info.source_text:
-                print(info.source_text)
-    else:
-        print(health_pb2.HealthCheckResponse.ServingStatus.Name(resp.status))
-    if cmd == "explain" and not all(answer.result.valid for answer in answers):
-        return 1
-    if cmd in ("validate", "score") and not all(answer.valid for _, answer in answers):
-        return 1
-    if cmd == "replay" and not resp.ok:
-        return 1
+        return 0
+    for w in resp.words:
+        print(w.play or w.word)
+    if resp.truncated:
+        print("(more results: raise --limit)", file=sys.stderr)
     return 0
+
+
+def _move_call(rpc: str, args, channel, call) -> list[tuple[str, object]]:
+    """[(play, answer)] of ValidateMove or ScoreMove (`rpc`), one call per play; a play that cannot be
+    split is judged as `validate` judges it, without a call."""
+    from lexicon_service.grpc_gen import game_pb2
+
+    board = _board_rows(args)
+    method = getattr(_game_stub(channel), rpc)
+    answers = []
+    for play in join_plays(args.plays):
+        split = split_or_answer(play, getattr(game_pb2, f"{rpc}Response"))
+        if not isinstance(split, tuple):
+            answers.append((play, split))
+            continue
+        req = getattr(game_pb2, f"{rpc}Request")(lexicon=args.lexicon, rule_set=args.rules or "", board=board,
+                                                 rack=args.rack or "",
+                                                 play=game_pb2.Play(position=split[0], word=split[1]))
+        answers.append((play, method(req, **call)))
+    return answers
+
+
+def _print_moves_judged(args, answers: list[tuple[str, object]]) -> int:
+    for play, answer in answers:
+        print(message_json(answer) if args.json else "\n".join(move_lines(play, answer)))
+    return 0 if all(answer.valid for _, answer in answers) else 1
+
+
+def _replay(args, channel, call):
+    from lexicon_service.grpc_gen import game_pb2
+
+    return _game_stub(channel).ReplayGame(game_pb2.ReplayGameRequest(
+        lexicon=args.lexicon, rule_set=args.rules or "", gcg=_read(args.gcg)), **call)
+
+
+def _print_replayed(args, resp) -> int:
+    if args.json:
+        print(message_json(resp))
+    else:
+        _print_replay(resp)
+    return 0 if resp.ok else 1
+
+
+def _generate_moves(args, channel, call):
+    from lexicon_service.grpc_gen import game_pb2
+    from lexicon_service.rules.board import split_play
+    from lexicon_service.rules.reasons import PlayError
+
+    setup = []
+    for play in join_plays(args.setup):
+        try:
+            position, word = split_play(play)
+        except PlayError as exc:
+            raise UserError(f"--setup {play!r}: {exc.code.value}: {exc}") from None
+        setup.append(game_pb2.Play(position=position, word=word))
+    return _game_stub(channel).GenerateMoves(game_pb2.GenerateMovesRequest(
+        lexicon=args.lexicon, rule_set=args.rules or "", rack=args.rack, setup=setup,
+        board=_board_rows(args), limit=0 if args.all else args.n,
+        min_length=args.min_length, must_use=args.must_use, must_contain=args.must_contain,
+        plays_only=args.plays_only), **call)
+
+
+def _print_generated(args, resp) -> int:
+    """The lines `moves` prints (--json: those `moves --json` prints)."""
+    from lexicon_service.grpc_gen import game_pb2
+
+    lines = format_moves([(m.play, m.score, m.leave, m.words) for m in resp.moves], args.json)
+    if lines:
+        print("\n".join(lines))
+    if resp.truncated and args.all:
+        print(f"(more moves: the server sends at most {len(resp.moves)})", file=sys.stderr)
+    return exit_status(game_pb2.GeneratedMoveKind.Name(m.kind)[len("GENERATED_MOVE_KIND_"):].lower()
+                       for m in resp.moves)
+
+
+def _list_lexicons(args, channel, call):
+    from lexicon_service.grpc_gen import lexicon_pb2
+
+    return _lexicon_stub(channel).ListLexicons(lexicon_pb2.ListLexiconsRequest(), **call)
+
+
+def _print_lexicons(args, resp) -> int:
+    if args.json:
+        print(message_json(resp))
+        return 0
+    for info in resp.lexicons:
+        print(f"{info.name}\t{info.rule_set}\t{info.language}\t{info.word_count} words")
+    return 0
+
+
+def _list_rule_sets(args, channel, call):
+    from lexicon_service.grpc_gen import game_pb2
+
+    return _game_stub(channel).ListRuleSets(game_pb2.ListRuleSetsRequest(include_source=args.source), **call)
+
+
+def _print_rule_sets(args, resp) -> int:
+    if args.json:
+        print(message_json(resp))
+        return 0
+    for info in resp.rule_sets:
+        print(f"{info.id}\t{info.language}\track {info.rack_size}\tboard {info.board_size}\t"
+              f"lexicons: {', '.join(info.lexicons) or '-'}")
+        if info.source_text:
+            print(info.source_text)
+    return 0
+
+
+def _health(args, channel, call):
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    return health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), **call)
+
+
+def _print_health(args, resp) -> int:
+    from grpc_health.v1 import health_pb2
+
+    print(message_json(resp) if args.json else health_pb2.HealthCheckResponse.ServingStatus.Name(resp.status))
+    return 0
+
+
+# call -> (make_call, print_answer)
+_CALLS = {
+    "check": (_check, _print_check),
+    "explain": (_explain, _print_explain),
+    "find": (_find, _print_find),
+    "validate": (partial(_move_call, "ValidateMove"), _print_moves_judged),
+    "score": (partial(_move_call, "ScoreMove"), _print_moves_judged),
+    "replay": (_replay, _print_replayed),
+    "moves": (_generate_moves, _print_generated),
+    "lexicons": (_list_lexicons, _print_lexicons),
+    "rulesets": (_list_rule_sets, _print_rule_sets),
+    "health": (_health, _print_health),
+}

@@ -57,7 +57,7 @@ def add_game_parser(client_subparsers, anywhere: list) -> None:
     c.add_argument("--game-seconds", type=whole_number(0, 24 * 3600), default=0, help="per-player game clock (0 = none)")
     c.add_argument("--computer", action="append", default=[], type=_computer, metavar="NAME[:LEVEL]",
                    help="the server plays this seat (a player name or number, 0 = first); LEVEL best (default), "
-                        "club or beginner; repeatable")
+                        "club, beginner or equity (needs the lexicon's leave table); repeatable")
     c.add_argument("--allow-hints", action="store_true",
                    help="players may ask `hint` for the best plays of their own rack (casual games)")
     for name, help_text in (("show", "the game as you see it"), ("pass", "pass (or accept the last play)"),

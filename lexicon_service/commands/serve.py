@@ -41,10 +41,11 @@ import signal
 import socket
 import sys
 import time
+from dataclasses import dataclass, replace
 from functools import partial
 
 from lexicon_service.cli import UserError, seconds
-from lexicon_service.games.pgstore import is_postgres_url
+from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
 
 
@@ -223,14 +224,30 @@ def quiet_grpc_core() -> None:
     os.environ.setdefault(GRPC_VERBOSITY_ENV, "NONE")
 
 
+@dataclass(frozen=True)
+class _HttpSettings:
+    """The HTTP server's address and the lists it checks requests against."""
+    address: str
+    allowed_hosts: object  # http.security.HostAllowList
+    cors_origins: tuple
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What `serve` runs with: its options, else their environment variables, else the defaults."""
+    address: str
+    directory: str
+    workers: int
+    fast_threads: int
+    processes: int
+    limits: object  # server.Limits
+    tokens: list[str]
+    tls: object | None  # server.TlsConfig
+    http: _HttpSettings | None
+
+
 def run(args) -> int:
-    from dataclasses import replace
-
     quiet_grpc_core()
-    from lexicon_service.server import Limits, TlsConfig, create_server, install_signal_handlers
-    from lexicon_service.server.memory import release_freed_memory
-    from lexicon_service.server.registry import ReloadError
-
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         stream=sys.stderr)
     log = logging.getLogger("lexicon_service.serve")
@@ -239,31 +256,62 @@ def run(args) -> int:
     if not address.startswith("unix:"):
         _split_address(address)  # "127.0.0.1" alone is an error, not grpc's default port
     _stop_with_supervisor()
+    shared_files = _take_supervisor_files()
+    settings = _settings(args, address, log)
+    if settings.processes > 1:
+        return _supervise(args, address, settings.directory, settings.workers, settings.fast_threads,
+                          settings.processes, settings.http and settings.http.address)
+    return _serve(args, settings, shared_files, log, started)
+
+
+def _take_supervisor_files():
+    """In a supervised child: the tries its supervisor checked, and the supervisor's sealed copies of the
+    lexicons' files (taken out of the environment: a child never passes them on); else None."""
+    from lexicon_service.lexicon import SharedFiles, mark_structure_checked
+
     checked = os.environ.get(CHECKED_TRIES_ENV)
     if checked:
-        from lexicon_service.lexicon import mark_structure_checked
-
         mark_structure_checked(checked.split(","))
-    shared_files = None
-    if os.environ.get(SHARED_FILES_ENV):  # the supervisor's sealed copies (a child never passes them on)
-        from lexicon_service.lexicon import SharedFiles
+    if os.environ.get(SHARED_FILES_ENV):
+        return SharedFiles.from_environment(os.environ.pop(SHARED_FILES_ENV))
+    return None
 
-        shared_files = SharedFiles.from_environment(os.environ.pop(SHARED_FILES_ENV))
-    directory = args.lexicons or os.environ.get("LEXICON_DIR") or "lexicons"
-    workers = _bounded("workers", args.workers, "LEXICON_WORKERS", 8)
-    fast_threads = _bounded("fast_threads", args.fast_threads, "LEXICON_FAST_THREADS", 2)
-    processes = _bounded("processes", args.processes, "LEXICON_PROCESSES", default_processes())
-    from lexicon_service.games.service import MAX_GAMES
 
-    args.max_games = _bounded("max_games", args.max_games, "LEXICON_MAX_GAMES", MAX_GAMES)
-    args.db_wal_limit = _bounded("db_wal_limit", args.db_wal_limit, "LEXICON_DB_WAL_LIMIT", DB_WAL_LIMIT_MIB)
+def _settings(args, address: str, log) -> _Settings:
+    """Every option checked before anything is loaded or listens; the counts and the games database are
+    also set back on args, whence _supervise passes them to the children."""
     http_flags = [f"--{flag.replace('_', '-')}" for flag in ("http_max_connections", "http_receive_timeout",
                                                              "http_write_timeout", "http_allowed_hosts",
                                                              "http_cors_origins")
                   if getattr(args, flag) is not None]
+    directory = args.lexicons or os.environ.get("LEXICON_DIR") or "lexicons"
+    workers, fast_threads, processes = _bounded_counts(args)
     # as the counts: an environment variable without --http is no error (it may be set for several commands)
     http_lists = {flag: _option_or_env(args, flag, env) for flag, env in (
         ("http_allowed_hosts", "LEXICON_HTTP_ALLOWED_HOSTS"), ("http_cors_origins", "LEXICON_HTTP_CORS_ORIGINS"))}
+    if not os.path.isdir(directory):
+        raise UserError(f"lexicon directory {directory!r} does not exist (build the lexicons: make lexicons)")
+    tls = _tls(args)
+    limits = _limits(args)
+    tokens = _tokens(args)
+    args.db = _games_db(args.db)
+    http_address = args.http or os.environ.get("LEXICON_HTTP") or None
+    if http_flags and not http_address:
+        raise UserError(f"{' and '.join(http_flags)} {'need' if len(http_flags) > 1 else 'needs'} --http (or "
+                        "LEXICON_HTTP): there is no HTTP server to set")
+    http = _http_settings(args, http_address, http_lists, log) if http_address else None
+    return _Settings(address, directory, workers, fast_threads, processes, limits, tokens, tls, http)
+
+
+def _bounded_counts(args) -> tuple[int, int, int]:
+    """(workers, fast threads, processes); the other counts are checked against BOUNDS and set on args."""
+    from lexicon_service.games.service import MAX_GAMES
+
+    workers = _bounded("workers", args.workers, "LEXICON_WORKERS", 8)
+    fast_threads = _bounded("fast_threads", args.fast_threads, "LEXICON_FAST_THREADS", 2)
+    processes = _bounded("processes", args.processes, "LEXICON_PROCESSES", default_processes())
+    args.max_games = _bounded("max_games", args.max_games, "LEXICON_MAX_GAMES", MAX_GAMES)
+    args.db_wal_limit = _bounded("db_wal_limit", args.db_wal_limit, "LEXICON_DB_WAL_LIMIT", DB_WAL_LIMIT_MIB)
     # None: the HTTP server's own defaults (lexicon_service/http/server.py)
     args.http_max_connections = _bounded("http_max_connections", args.http_max_connections,
                                          "LEXICON_HTTP_MAX_CONNECTIONS")
@@ -273,8 +321,13 @@ def run(args) -> int:
     args.grpc_max_streams = _bounded("grpc_max_streams", args.grpc_max_streams, "LEXICON_GRPC_MAX_STREAMS")
     for flag in ("max_words", "max_results", "max_message_bytes", "max_concurrent_rpcs"):
         _bounded(flag, getattr(args, flag))
-    if not os.path.isdir(directory):
-        raise UserError(f"lexicon directory {directory!r} does not exist (build the lexicons: make lexicons)")
+    return workers, fast_threads, processes
+
+
+def _tls(args):
+    """The TLS files (options, else environment variables), checked; None: plaintext."""
+    from lexicon_service.server import TlsConfig
+
     cert = args.tls_cert or os.environ.get("LEXICON_TLS_CERT")
     key = args.tls_key or os.environ.get("LEXICON_TLS_KEY")
     client_ca = args.tls_client_ca or os.environ.get("LEXICON_TLS_CLIENT_CA")
@@ -282,60 +335,57 @@ def run(args) -> int:
         raise UserError("TLS needs both --tls-cert and --tls-key")
     if client_ca and not cert:
         raise UserError("--tls-client-ca needs --tls-cert and --tls-key")
-    tls = TlsConfig(cert, key, client_ca) if cert else None
-    if tls is not None:
-        try:
-            tls.check()
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
-    limits = Limits()
-    for flag, attr in (("max_words", "max_words"), ("max_results", "max_results"),
-                       ("max_message_bytes", "max_message_bytes")):
-        value = getattr(args, flag)
-        if value is not None:
-            limits = replace(limits, **{attr: value})
-    tokens = _tokens(args)
-    args.db = _games_db(args.db)
-    http_address = args.http or os.environ.get("LEXICON_HTTP") or None
-    if http_flags and not http_address:
-        raise UserError(f"{' and '.join(http_flags)} {'need' if len(http_flags) > 1 else 'needs'} --http (or "
-                        "LEXICON_HTTP): there is no HTTP server to set")
-    if http_address:
-        args.http_max_connections = _within_open_files(args.http_max_connections, log)
-    if http_address:  # checked before anything is loaded or listens
-        from lexicon_service.http.security import HostAllowList, parse_origins
-        from lexicon_service.http.server import split_address
+    if not cert:
+        return None
+    tls = TlsConfig(cert, key, client_ca)
+    try:
+        tls.check()
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    return tls
 
-        try:
-            http_host = split_address(http_address)[0]
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
-        parsed = {}
-        for flag, parse in (("http_allowed_hosts", HostAllowList.parse), ("http_cors_origins", parse_origins)):
-            if getattr(args, flag) is not None:
-                try:
-                    parsed[flag] = parse(getattr(args, flag))
-                except ValueError as exc:
-                    raise UserError(f"{http_lists[flag]}: {exc}") from None
-        allowed_hosts = parsed.get("http_allowed_hosts") or HostAllowList.for_address(http_host)
-        cors_origins = parsed.get("http_cors_origins", ())
-    if processes > 1:
-        return _supervise(args, address, directory, workers, fast_threads, processes, http_address)
+
+def _limits(args):
+    """The per-request limits: the defaults, save those given as options."""
+    from lexicon_service.server import Limits
+
+    given = {flag: getattr(args, flag) for flag in ("max_words", "max_results", "max_message_bytes")
+             if getattr(args, flag) is not None}
+    return replace(Limits(), **given)
+
+
+def _http_settings(args, http_address: str, http_lists: dict[str, str], log) -> _HttpSettings:
+    """The HTTP server's address and lists, parsed (http_lists: where each list came from, for messages);
+    its connection cap is fitted to the open-file limit on args."""
+    from lexicon_service.http.security import HostAllowList, parse_origins
+    from lexicon_service.http.server import split_address
+
+    args.http_max_connections = _within_open_files(args.http_max_connections, log)
+    try:
+        http_host = split_address(http_address)[0]
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    parsed = {}
+    for flag, parse in (("http_allowed_hosts", HostAllowList.parse), ("http_cors_origins", parse_origins)):
+        if getattr(args, flag) is not None:
+            try:
+                parsed[flag] = parse(getattr(args, flag))
+            except ValueError as exc:
+                raise UserError(f"{http_lists[flag]}: {exc}") from None
+    allowed_hosts = parsed.get("http_allowed_hosts") or HostAllowList.for_address(http_host)
+    return _HttpSettings(http_address, allowed_hosts, parsed.get("http_cors_origins", ()))
+
+
+def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
+    """One server process: listen, load, serve HTTP too if asked, until stopped."""
+    from lexicon_service.server import install_signal_handlers
+    from lexicon_service.server.memory import release_freed_memory
+    from lexicon_service.server.registry import ReloadError
+
     # Alone, the server listens at once and answers NOT_SERVING while it loads. A process sharing
     # the port (--reuse-port) loads first, so the kernel never gives it a connection it cannot serve.
     load_first = args.reuse_port
-    try:
-        server, port = create_server(address, directory, workers=workers, fast_threads=fast_threads,
-                                     limits=limits, tokens=tokens, tls=tls, load=load_first,
-                                     max_concurrent_rpcs=args.max_concurrent_rpcs, reuse_port=args.reuse_port,
-                                     games_db=args.db, max_games=args.max_games,
-                                     db_wal_limit=args.db_wal_limit << 20, shared_files=shared_files,
-                                     **({} if args.grpc_max_streams is None
-                                        else {"max_streams_per_connection": args.grpc_max_streams}))
-    except OSError as exc:
-        raise UserError(str(exc)) from None
-    except ReloadError as exc:
-        raise UserError(f"cannot load lexicons: {exc}") from None
+    server, port = _create_server(args, settings, shared_files, load_first)
     server.start()
     restore = install_signal_handlers(server, grace=args.grace)
     http = None
@@ -348,14 +398,16 @@ def run(args) -> int:
             raise UserError(f"cannot load lexicons: {exc}{hint}") from None
         _tune_gc()
         release_freed_memory()
-        host = address.rsplit(":", 1)[0]
+        host = settings.address.rsplit(":", 1)[0]
         log.info("serving %s on %s:%d (%s, %d workers, %d fast threads%s) after %.2f s",
-                 ", ".join(snapshot.names()), host, port, "TLS" if tls else "plaintext", workers, fast_threads,
-                 ", bearer tokens required" if tokens else "", time.perf_counter() - started)
-        if http_address:
-            http = _start_http(server, http_address, limits, tokens, tls, workers, fast_threads, args.reuse_port,
-                               args.http_max_connections, args.http_receive_timeout, args.http_write_timeout,
-                               allowed_hosts, cors_origins)
+                 ", ".join(snapshot.names()), host, port, "TLS" if settings.tls else "plaintext", settings.workers,
+                 settings.fast_threads, ", bearer tokens required" if settings.tokens else "",
+                 time.perf_counter() - started)
+        if settings.http is not None:
+            http = _start_http(server, settings.http.address, settings.limits, settings.tokens, settings.tls,
+                               settings.workers, settings.fast_threads, args.reuse_port, args.http_max_connections,
+                               args.http_receive_timeout, args.http_write_timeout, settings.http.allowed_hosts,
+                               settings.http.cors_origins)
             server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
         print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
@@ -369,6 +421,24 @@ def run(args) -> int:
             for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
                 signal.signal(signum, signal.SIG_IGN)
     return 0
+
+
+def _create_server(args, settings: _Settings, shared_files, load: bool):
+    """The gRPC server, bound but not started: (server, port)."""
+    from lexicon_service.server import create_server
+    from lexicon_service.server.registry import ReloadError
+
+    streams = {} if args.grpc_max_streams is None else {"max_streams_per_connection": args.grpc_max_streams}
+    try:
+        return create_server(settings.address, settings.directory, workers=settings.workers,
+                             fast_threads=settings.fast_threads, limits=settings.limits, tokens=settings.tokens,
+                             tls=settings.tls, load=load, max_concurrent_rpcs=args.max_concurrent_rpcs,
+                             reuse_port=args.reuse_port, games_db=args.db, max_games=args.max_games,
+                             db_wal_limit=args.db_wal_limit << 20, shared_files=shared_files, **streams)
+    except OSError as exc:
+        raise UserError(str(exc)) from None
+    except ReloadError as exc:
+        raise UserError(f"cannot load lexicons: {exc}") from None
 
 
 def _option_or_env(args, flag: str, env: str) -> str:
@@ -497,6 +567,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
     from lexicon_service.lexicon import SharedFiles
+    from lexicon_service.server.registry import release_freed_memory
     from lexicon_service.server.supervisor import Supervisor
 
     host, port = _split_address(address)
@@ -541,6 +612,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
     # for all. The tries' structure is checked once here too, not again by every child.
     env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
     shared = SharedFiles.read_directory(directory)
+    release_freed_memory()  # the files and layouts it read, now only in the sealed copies
     env[SHARED_FILES_ENV] = shared.environment()
     env[CHECKED_TRIES_ENV] = ",".join(shared.check_structure())
     supervisor = Supervisor(argv, processes, env=env, pass_fds=shared.fds())

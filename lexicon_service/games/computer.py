@@ -4,12 +4,20 @@
 GetGame shows), never another rack or the bag's order. A level is the band of ranks it picks from
 among the plays ordered by score (best first); the pick within the band is the game's random
 generator (seeded games: the same move every time). With no play it exchanges its whole rack where
-the rules and the bag allow, else it passes.
+the rules and the bag allow, else it passes. Before it moves it challenges a phony played just before
+its turn (`GameService._computer_challenges`: the played words against the lexicon, never a rack).
+
+The level "equity" plays the move of the highest equity: its score plus the value of the tiles it
+keeps, from the lexicon's leave table (`movegen/leaves.py`); an exchange the rules and the bag allow
+is worth the value of the tiles it keeps. With the bag empty equity is the score: nothing is drawn
+any more, so what a leave is worth for the next draws does not apply (and what the tiles left cost
+at the end is the endgame's question, which no leave table answers).
 """
 
 from __future__ import annotations
 
-from lexicon_service.movegen import GeneratedMove, generate_moves
+from lexicon_service.movegen import MAX_LISTED, GeneratedMove, exchanges, generate_moves
+from lexicon_service.movegen.leaves import LeaveTableMissing
 from lexicon_service.rules.game import exchange_refusal
 
 # level -> (first rank, ranks after the last) among the plays by score; a band past the plays there are
@@ -19,21 +27,40 @@ LEVELS = {
     "club": (1, 8),  # a good play, rarely the best
     "beginner": (5, 40),  # a modest play: a beginner can win
 }
+EQUITY = "equity"  # the best score plus leave value (needs the lexicon's leave table)
+ALL_LEVELS = (*LEVELS, EQUITY)
 DEFAULT_LEVEL = "best"
+_FIRST_LIMIT = 64  # plays the equity level looks at first; more while one further down could still win
 
 
 def level_refusal(level: str) -> str | None:
     """Why `level` is not a computer player's level, or None."""
-    if level in LEVELS:
+    if level in ALL_LEVELS:
         return None
-    return f"unknown level {level[:40]!r}; one of {', '.join(LEVELS)}"
+    return f"unknown level {level[:40]!r}; one of {', '.join(ALL_LEVELS)}"
+
+
+def leave_table_refusal(level: str, lexicon) -> str | None:
+    """Why a computer player of `level` cannot play with `lexicon`'s files, or None."""
+    if level == EQUITY and getattr(lexicon, "leaves", None) is None:
+        return (f"the level {EQUITY!r} needs the leave table of the lexicon {getattr(lexicon, 'name', '?')!r}; "
+                f"add one with `lexicon-build --leaves LEXICONS/{getattr(lexicon, 'name', 'NAME')}.lex`")
+    return None
 
 
 def choose_move(rule_set, board, rack: str, bag_count: int, lexicon, level: str, rng,
                 deadline: float | None = None, may_exchange: bool = True) -> GeneratedMove:
     """The move a computer player of `level` makes with `rack` on `board` (`rng`: a random.Random).
     Without a play it exchanges its rack where allowed and `may_exchange`, else passes (the caller says
-    no after a scoreless round, so that players who cannot move end the game by passing)."""
+    no after a scoreless round, so that players who cannot move end the game by passing).
+    Raises LeaveTableMissing for the level "equity" with a lexicon without a leave table."""
+    if level == EQUITY:
+        refusal = leave_table_refusal(level, lexicon)
+        if refusal:
+            raise LeaveTableMissing(refusal)
+        if bag_count > 0:
+            return best_by_equity(rule_set, board, rack, bag_count, lexicon, deadline, may_exchange)
+        level = "best"
     first, end = LEVELS[level]
     moves = generate_moves(rule_set, board, rack, lexicon, limit=end, bag_count=bag_count, deadline=deadline)
     plays = [m for m in moves if m.kind == "play"]
@@ -42,4 +69,33 @@ def choose_move(rule_set, board, rack: str, bag_count: int, lexicon, level: str,
     tiles = rule_set.tile_set.spell_rack(rack)
     if may_exchange and tiles and exchange_refusal(rule_set, bag_count, len(tiles)) is None:
         return GeneratedMove("exchange", "-" + rack, 0, (), "", len(tiles))
+    return GeneratedMove("pass", "-", 0, (), rack, 0)
+
+
+def best_by_equity(rule_set, board, rack: str, bag_count: int, lexicon, deadline: float | None = None,
+                   may_exchange: bool = True) -> GeneratedMove:
+    """The play or allowed exchange of the highest score plus leave value (ties: the generator's order,
+    plays first); a pass when there is neither. Plays are generated best score first, `_FIRST_LIMIT`
+    of them, more only while the last one listed plus the largest leave value could still beat the best
+    equity found, so the answer is that of the full list."""
+    leaves = lexicon.leaves
+    limit = _FIRST_LIMIT
+    while True:
+        plays = generate_moves(rule_set, board, rack, lexicon, limit=limit, include_exchanges=False,
+                               include_pass=False, deadline=deadline)
+        best, best_equity = None, None
+        for move in plays:
+            equity = move.score + leaves.value(move.leave)
+            if best_equity is None or equity > best_equity:
+                best, best_equity = move, equity
+        if len(plays) < limit or limit == MAX_LISTED or plays[-1].score + leaves.max_value <= best_equity:
+            break
+        limit = min(limit * 8, MAX_LISTED)
+    if may_exchange and bag_count > 0:
+        for move in exchanges(rule_set, list(rule_set.tile_set.spell_rack(rack)), bag_count):
+            equity = leaves.value(move.leave)
+            if best_equity is None or equity > best_equity:
+                best, best_equity = move, equity
+    if best is not None:
+        return best
     return GeneratedMove("pass", "-", 0, (), rack, 0)

@@ -27,7 +27,7 @@ import time
 import weakref
 
 from lexicon_service.games.errors import Conflict, DuplicateRequest, GameDamaged, StoreUnavailable, TooManyGames
-from lexicon_service.games.store import NOT_A_PLAYER, PROBE_SECONDS, StoreHealth
+from lexicon_service.games.store import NOT_A_PLAYER, PROBE_SECONDS, StoreHealth, is_postgres_url  # noqa: F401
 from lexicon_service.games.store import SCHEMA as SQLITE_SCHEMA
 
 try:
@@ -61,10 +61,6 @@ def append_statement(events: int, ended: bool | None) -> str:
     live = f", live AS ({LIVE[ended]})" if ended is not None else ""
     return (f"WITH appended AS (INSERT INTO events (game_id, version, kind, data, request_id, request_player) "
             f"VALUES {values}){live} SELECT pg_notify(%s, %s)")
-
-
-def is_postgres_url(db: str | None) -> bool:
-    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
 
 
 def _shown_url(url: str) -> str:

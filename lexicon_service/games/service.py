@@ -154,6 +154,12 @@ def _answered_version(rows) -> int:
     return version
 
 
+def invalid_words(played: Played, judge) -> tuple[str, ...]:
+    """The words of a play that `judge` does not admit: what a challenge of it finds (and what a computer
+    seat, which knows the words but no rack, checks before it challenges)."""
+    return tuple(w for w, k in zip(played.words, played.keys) if not judge.is_admissible(k))
+
+
 def _spelled(work, rack_text: str) -> list[str] | None:
     try:
         return list(work.rule_set.tile_set.spell_rack(rack_text))
@@ -466,6 +472,13 @@ class GameService:
                 level = state.options.computer(seat) if state.status != ENDED else ""
                 if not level or state.correcting is not None:
                     return
+                if self._computer_challenges(state, seat):
+                    try:
+                        # its move follows in a new task, which the challenge's append queued (_computer_due)
+                        self.challenge(game_id, None, expected_version=state.version, computer_seat=seat)
+                        return
+                    except StaleVersion:
+                        continue
                 if state.status == FINAL_PASS:
                     move_kind, text = "pass", ""
                 else:
@@ -498,6 +511,17 @@ class GameService:
                     continue
         except Exception:  # noqa: BLE001 - a computer that cannot move must not stop the others; its timer runs
             log.exception("the computer player of game %s could not move", game_id)
+
+    def _computer_challenges(self, state: GameState, seat: int) -> bool:
+        """Whether the computer on turn in `seat` challenges the last play: only one by another player that
+        holds a word the game's lexicon lacks (the same ruling as Challenge's), so it never loses a turn or
+        points to a failed challenge. A VOID game refused such a play when it was made: nothing to challenge."""
+        last = state.last_play
+        if last is None or last.player == seat or state.options.challenge_rule == "void":
+            return False
+        with self.lexicons() as lexicons:
+            lexicon = lexicons(state.created.lexicon) if lexicons is not None else None
+            return lexicon is not None and bool(invalid_words(last.event, lexicon))
 
     def close(self) -> None:
         """Stop the computer players (queued moves are dropped; the move timers still run)."""
@@ -535,7 +559,7 @@ class GameService:
         from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing, has_move
 
         lexicon = lexicons(work.created.lexicon) if lexicons is not None else None
-        if lexicon is None or getattr(lexicon, "move_graph", None) is None:
+        if lexicon is None or not getattr(lexicon, "has_move_graph", False):
             return None
         if not work.racks[p]:
             return False
@@ -592,6 +616,15 @@ class GameService:
         if role == "director":
             raise PermissionDenied("the director token cannot move or challenge; use a player token")
         return role
+
+    def _acting_player(self, state: GameState, token: str | None, computer_seat: int | None) -> int:
+        """Who makes a move or a challenge: the player of `token`, or the server's computer player in
+        `computer_seat` (no token)."""
+        if computer_seat is None:
+            return self._player(state, token)
+        if not state.options.computer(computer_seat):
+            raise PermissionDenied(f"seat {computer_seat} is not a computer player's")
+        return computer_seat
 
     def _director(self, state: GameState, token: str | None) -> None:
         role = self.role(state, token)
@@ -720,9 +753,7 @@ class GameService:
         play_text = " ".join(play.split())
 
         def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
-            p = self._player(work, token) if computer_seat is None else computer_seat
-            if computer_seat is not None and not work.options.computer(computer_seat):
-                raise PermissionDenied(f"seat {computer_seat} is not a computer player's")
+            p = self._acting_player(work, token, computer_seat)
 
             def same(event) -> bool:
                 return _same_move(work, event, p, play_text, exchange, pass_)
@@ -912,13 +943,15 @@ class GameService:
         return lambda w: MoveOutcome(version, w, p, result.score, result.words)
 
     def challenge(self, game_id: str, token: str | None, expected_version: int | None = None,
-                  judges=None, request_id: str = "") -> MoveOutcome:
+                  judges=None, request_id: str = "", computer_seat: int | None = None) -> MoveOutcome:
         """Like a move, idempotent by request id or expected_version: a retry of a challenge that was
-        carried out gets its first answer (replayed), also when it ended the game."""
+        carried out gets its first answer (replayed), also when it ended the game. By a player (`token`),
+        or by the server's computer player in `computer_seat` (no token)."""
         self._valid_request_id(request_id)
 
         def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
-            c = self._player(work, token)
+            c = self._acting_player(work, token, computer_seat)
+            judges_ = judges if judges is not None else lexicons
             lexicons = lexicons if lexicons is not None else judges
             self._check_request_id(work, request_id, c, challenge=True)
             if expected_version is not None and expected_version != base:
@@ -935,13 +968,11 @@ class GameService:
                 raise Refused("NOTHING_TO_CHALLENGE", "the last move is not a play that can still be challenged")
             if last.player == c:
                 raise Refused("OWN_PLAY", "a player cannot challenge their own play")
-            judge = self._judge(work, judges)
-            played = last.event
-            invalid = tuple(w for w, k in zip(played.words, played.keys) if not judge.is_admissible(k))
+            invalid = invalid_words(last.event, self._judge(work, judges_))
             rule = work.options.challenge_rule
             if invalid:
                 outcome = "correction" if work.options.corrections > 0 else "withdrawn"
-                bag = self._shuffle_in(work, played.drawn)
+                bag = self._shuffle_in(work, last.event.drawn)
                 self._emit(work, events, Challenged(c, last.version, invalid, outcome, 0, bag, now))
                 if outcome == "withdrawn":
                     self._after_turn(work, events, now, lexicons)

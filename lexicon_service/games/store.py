@@ -134,6 +134,11 @@ class GameStore(Protocol):
     def close(self) -> None: ...
 
 
+def is_postgres_url(db: str | None) -> bool:
+    """A postgresql:// games database (games/pgstore.py, which alone imports psycopg: only when one is used)."""
+    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+
+
 def recovery_advice(path: str) -> str:
     """How to get a working games file out of a damaged one (tested in tests/test_games_db_faults.py)."""
     damaged = shlex.quote(path)

@@ -130,6 +130,17 @@ def _deadline(request: Request) -> float | None:
     return time.monotonic() + seconds
 
 
+def _threadsafe_put(loop, queue: asyncio.Queue, stop: threading.Event):
+    """put(item) for another thread: onto `queue` in `loop`; once the loop is gone nobody listens, so the
+    stream stops."""
+    def put(item) -> None:
+        try:
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+        except RuntimeError:
+            stop.set()
+    return put
+
+
 class _StreamContext(api.ServicerContext):
     """A stream's context: active until the client goes away or the server stops (`stop` set)."""
 
@@ -249,86 +260,92 @@ class _Api:
         first; a `: heartbeat` comment every `heartbeat` s; an error after the start as `event: rpc-error`."""
         servicer = self.servicers["session"]
         try:
-            self.authorise(request)
-            data = api.from_query(session_pb2.WatchGameRequest, request.query_params.multi_items())
-            last_id = request.headers.get("last-event-id", "").strip()
-            if last_id and "after_version" not in data and "afterVersion" not in data:
-                if not last_id.isdecimal():
-                    raise api.invalid(f"Last-Event-ID: {last_id!r} is not a version number")
-                data["after_version"] = last_id
-            api.bind_path(data, session_pb2.WatchGameRequest, {"game_id": request.path_params["game_id"]})
-            message = api.to_message(data, session_pb2.WatchGameRequest, "query")
-            metadata = tuple(request.headers.items())
-            # the game and the token checked before the stream starts, so that they get an HTTP status
-            await anyio.to_thread.run_sync(
-                servicer.GetGame, session_pb2.GetGameRequest(game_id=message.game_id),
-                api.ServicerContext(None, metadata), limiter=self.limiter)
-            stop = threading.Event()
-            with self.streams_lock:
-                if self.closing:
-                    raise api.ApiError(api.grpc.StatusCode.UNAVAILABLE, "the server is stopping")
-                if len(self.streams) >= self.max_streams:
-                    raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                       f"too many event streams open (max {self.max_streams})")
-                self.streams.add(stop)
+            message, metadata = await self._watch_request(request, servicer)
+            stop = self._admit_stream()
         except api.ApiError as exc:
             return api.error_response(exc)
         except Exception as exc:  # noqa: BLE001
             return api.error_response(api.ApiError(*status_of(exc)))
-
-        loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
-        ctx = _StreamContext(metadata, stop)
-
-        def put(item) -> None:
-            try:
-                loop.call_soon_threadsafe(queue.put_nowait, item)
-            except RuntimeError:  # the loop is gone: nobody listens any more
-                stop.set()
-
-        def pump() -> None:
-            try:
-                for event in servicer.WatchGame(message, ctx):
-                    if stop.is_set():
-                        break
-                    put(event)
-                put(None)
-            except api.ApiError as exc:
-                put(exc)
-            except Exception as exc:  # noqa: BLE001 - reported to the client as INTERNAL
-                status_of(exc)  # logs it, rate-limited
-                put(exc)
-            finally:
-                with self.streams_lock:
-                    self.streams.discard(stop)
-                    self.streams_ended.notify_all()
-
-        async def events():
-            try:
-                while True:
-                    try:
-                        item = await asyncio.wait_for(queue.get(), self.heartbeat)
-                    except asyncio.TimeoutError:
-                        yield b": heartbeat\n\n"
-                        continue
-                    if item is None:
-                        return
-                    if isinstance(item, BaseException):
-                        exc = item if isinstance(item, api.ApiError) else \
-                            api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error")
-                        yield api.sse_event(exc.body(), event="rpc-error")
-                        return
-                    yield api.sse_event(item, event_id=item.version)
-            finally:
-                stop.set()  # the client went away, or the stream ended: the thread ends within a poll
-
-        thread = threading.Thread(target=pump, name="lexicon-http-watch", daemon=True)
+        put = _threadsafe_put(asyncio.get_running_loop(), queue, stop)
+        thread = threading.Thread(target=self._pump_events,
+                                  args=(servicer, message, _StreamContext(metadata, stop), stop, put),
+                                  name="lexicon-http-watch", daemon=True)
         with self.streams_lock:
             self.pumps = {t for t in self.pumps if t.is_alive()}
             self.pumps.add(thread)
         thread.start()
-        return StreamingResponse(events(), media_type=api.SSE,
+        return StreamingResponse(self._sse_events(queue, stop), media_type=api.SSE,
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    async def _watch_request(self, request: Request, servicer):
+        """(WatchGameRequest, metadata) of a watch request, authorised; the game and the token checked
+        before the stream starts, so that they get an HTTP status."""
+        self.authorise(request)
+        data = api.from_query(session_pb2.WatchGameRequest, request.query_params.multi_items())
+        last_id = request.headers.get("last-event-id", "").strip()
+        if last_id and "after_version" not in data and "afterVersion" not in data:
+            if not last_id.isdecimal():
+                raise api.invalid(f"Last-Event-ID: {last_id!r} is not a version number")
+            data["after_version"] = last_id
+        api.bind_path(data, session_pb2.WatchGameRequest, {"game_id": request.path_params["game_id"]})
+        message = api.to_message(data, session_pb2.WatchGameRequest, "query")
+        metadata = tuple(request.headers.items())
+        await anyio.to_thread.run_sync(
+            servicer.GetGame, session_pb2.GetGameRequest(game_id=message.game_id),
+            api.ServicerContext(None, metadata), limiter=self.limiter)
+        return message, metadata
+
+    def _admit_stream(self) -> threading.Event:
+        """A new event stream's stop event, counted among the open streams; refused while stopping or full."""
+        stop = threading.Event()
+        with self.streams_lock:
+            if self.closing:
+                raise api.ApiError(api.grpc.StatusCode.UNAVAILABLE, "the server is stopping")
+            if len(self.streams) >= self.max_streams:
+                raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                   f"too many event streams open (max {self.max_streams})")
+            self.streams.add(stop)
+        return stop
+
+    def _pump_events(self, servicer, message, ctx, stop: threading.Event, put) -> None:
+        """In a thread of its own: the servicer's WatchGame events put on the stream's queue, then None
+        (the end) or the error; the stream is no longer counted open when it returns."""
+        try:
+            for event in servicer.WatchGame(message, ctx):
+                if stop.is_set():
+                    break
+                put(event)
+            put(None)
+        except api.ApiError as exc:
+            put(exc)
+        except Exception as exc:  # noqa: BLE001 - reported to the client as INTERNAL
+            status_of(exc)  # logs it, rate-limited
+            put(exc)
+        finally:
+            with self.streams_lock:
+                self.streams.discard(stop)
+                self.streams_ended.notify_all()
+
+    async def _sse_events(self, queue: asyncio.Queue, stop: threading.Event):
+        """The stream's body: each queued event as an SSE event, a heartbeat when none came for a while."""
+        try:
+            while True:
+                try:
+                    item = await asyncio.wait_for(queue.get(), self.heartbeat)
+                except asyncio.TimeoutError:
+                    yield b": heartbeat\n\n"
+                    continue
+                if item is None:
+                    return
+                if isinstance(item, BaseException):
+                    exc = item if isinstance(item, api.ApiError) else \
+                        api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error")
+                    yield api.sse_event(exc.body(), event="rpc-error")
+                    return
+                yield api.sse_event(item, event_id=item.version)
+        finally:
+            stop.set()  # the client went away, or the stream ended: the thread ends within a poll
 
     async def view_game(self, request: Request) -> Response:
         async with self.decoding[False]:

@@ -61,6 +61,17 @@ def _response_descriptor(route: api.ApiRoute):
     raise LookupError(f"{route.rpc}: no such rpc beside {route.request.DESCRIPTOR.full_name}; give the route a response")
 
 
+_DESCRIPTION = (
+    "The gRPC services lexicon.v1.LexiconService, lexicon.v1.GameService and "
+    "lexicon.v1.GameSessionService over HTTP/JSON (proto3 JSON mapping). Errors carry the gRPC "
+    "status code name and message. Game calls take the game token as `Authorization: Bearer`, or "
+    "as `X-Game-Token` when the server has tokens of its own. A request body must be sent as "
+    "`Content-Type: application/json` (else 415); the `Host` header must name the server (else 400; "
+    "`serve --http-allowed-hosts`). Cross-origin calls from web pages (CORS) are refused unless the "
+    "server lists the page's origin (`serve --http-cors-origins`). Every answer carries "
+    "X-Content-Type-Options, X-Frame-Options, Referrer-Policy and Content-Security-Policy headers.")
+
+
 def build_openapi() -> dict:
     schemas: dict = {
         "Error": {"type": "object", "required": ["error"], "properties": {"error": {
@@ -70,49 +81,77 @@ def build_openapi() -> dict:
                 "message": {"type": "string", "description": "the gRPC status message, e.g. 'words[3]: empty word'"},
             }}}},
     }
+    errors, body_errors = _error_responses()
+    timeout = _timeout_header()
+    paths: dict = {}
+    for route in (*api.ROUTES, *api.SESSION_ROUTES):  # every route, served or not: the API's description
+        operation = _route_operation(route, schemas, timeout, body_errors if route.body else errors)
+        paths.setdefault(route.path, {})[route.method.lower()] = operation
+    paths["/v1/games:view"] = {"post": _view_game_operation(schemas, timeout, body_errors)}
+    paths[api.WATCH_PATH] = {"get": _watch_game_operation(schemas, errors)}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "czpl-lexicon JSON API", "version": "v1", "description": _DESCRIPTION},
+        "paths": paths,
+        "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+        "security": [{}, {"bearer": []}],
+    }
 
-    def error(description: str) -> dict:
-        return {"description": description, "content": {
-            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
-    errors = {str(status): error(code.name) for code, status in (
+def _error_response(description: str) -> dict:
+    return {"description": description, "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def _error_responses() -> tuple[dict, dict]:
+    """The error answers of a route without a body, and of one with a body (also 415)."""
+    errors = {str(status): _error_response(code.name) for code, status in (
         (api.grpc.StatusCode.INVALID_ARGUMENT, 400), (api.grpc.StatusCode.UNAUTHENTICATED, 401),
         (api.grpc.StatusCode.NOT_FOUND, 404), (api.grpc.StatusCode.RESOURCE_EXHAUSTED, 429),
         (api.grpc.StatusCode.UNAVAILABLE, 503), (api.grpc.StatusCode.DEADLINE_EXCEEDED, 504))}
     errors["400"]["description"] += " (also a Host header this server does not answer to)"
-    body_errors = {**errors, "415": error(
+    body_errors = {**errors, "415": _error_response(
         "INVALID_ARGUMENT: the body is not declared Content-Type: application/json (a charset parameter may "
         "say utf-8); every route with a body requires it, even for an empty one")}
-    timeout = {"name": "X-Server-Timeout", "in": "header", "required": False,
-               "description": "seconds the call may take (its deadline, as a gRPC timeout); 0: the deadline has "
-                              "passed, 504 DEADLINE_EXCEEDED without any work; leave out for no deadline",
-               "schema": {"type": "number", "minimum": 0}}
-    paths: dict = {}
-    for route in (*api.ROUTES, *api.SESSION_ROUTES):  # every route, served or not: the API's description
-        request_name = _add_message(route.request.DESCRIPTOR, schemas)
-        response_name = _add_message(_response_descriptor(route), schemas)
-        path_names = api.path_fields(route.path)
-        parameters = [{"name": n, "in": "path", "required": True, "schema": {"type": "string"}} for n in path_names]
-        if route.query:
-            for fd in route.request.DESCRIPTOR.fields:
-                if fd.name not in path_names:
-                    parameters.append({"name": fd.name, "in": "query", "required": False,
-                                       "schema": _field_schema(fd, schemas)})
-        parameters.append(timeout)
-        operation = {
-            "operationId": route.rpc,
-            "summary": route.summary,
-            "parameters": parameters,
-            "responses": {"200": {"description": "OK", "content": {"application/json": {
-                "schema": {"$ref": f"#/components/schemas/{response_name}"}}}},
-                **(body_errors if route.body else errors)},
-        }
-        if route.body:
-            operation["requestBody"] = {"required": True, "description": (
-                f"{request_name} in the proto3 JSON mapping; the path's {', '.join(path_names)} may be left out"
-                if path_names else f"{request_name} in the proto3 JSON mapping"),
-                "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{request_name}"}}}}
-        paths.setdefault(route.path, {})[route.method.lower()] = operation
+    return errors, body_errors
+
+
+def _timeout_header() -> dict:
+    return {"name": "X-Server-Timeout", "in": "header", "required": False,
+            "description": "seconds the call may take (its deadline, as a gRPC timeout); 0: the deadline has "
+                           "passed, 504 DEADLINE_EXCEEDED without any work; leave out for no deadline",
+            "schema": {"type": "number", "minimum": 0}}
+
+
+def _route_operation(route: api.ApiRoute, schemas: dict, timeout: dict, errors: dict) -> dict:
+    """One route of the table: its parameters (path, query, timeout), body, answer and errors."""
+    request_name = _add_message(route.request.DESCRIPTOR, schemas)
+    response_name = _add_message(_response_descriptor(route), schemas)
+    path_names = api.path_fields(route.path)
+    parameters = [{"name": n, "in": "path", "required": True, "schema": {"type": "string"}} for n in path_names]
+    if route.query:
+        for fd in route.request.DESCRIPTOR.fields:
+            if fd.name not in path_names:
+                parameters.append({"name": fd.name, "in": "query", "required": False,
+                                   "schema": _field_schema(fd, schemas)})
+    parameters.append(timeout)
+    operation = {
+        "operationId": route.rpc,
+        "summary": route.summary,
+        "parameters": parameters,
+        "responses": {"200": {"description": "OK", "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{response_name}"}}}}, **errors},
+    }
+    if route.body:
+        operation["requestBody"] = {"required": True, "description": (
+            f"{request_name} in the proto3 JSON mapping; the path's {', '.join(path_names)} may be left out"
+            if path_names else f"{request_name} in the proto3 JSON mapping"),
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{request_name}"}}}}
+    return operation
+
+
+def _view_game_operation(schemas: dict, timeout: dict, body_errors: dict) -> dict:
+    """The game viewer's call (HTTP only), with its GameView schema."""
     request_name = _add_message(game_pb2.ReplayGameRequest.DESCRIPTOR, schemas)
     response_name = _add_message(game_pb2.ReplayGameResponse.DESCRIPTOR, schemas)
     _add_message(game_pb2.ScoreMoveResponse.DESCRIPTOR, schemas)
@@ -127,7 +166,7 @@ def build_openapi() -> dict:
                       "move": {"allOf": [{"$ref": "#/components/schemas/ScoreMoveResponse"}], "nullable": True},
                       "recordNotes": {"type": "array", "items": {"type": "string"}}}}},
     }}
-    paths["/v1/games:view"] = {"post": {
+    return {
         "operationId": "ViewGame",
         "summary": "The game viewer's call: ReplayGame plus the board after every line and each play's "
                    "score breakdown (HTTP only).",
@@ -136,9 +175,13 @@ def build_openapi() -> dict:
             "schema": {"$ref": f"#/components/schemas/{request_name}"}}}},
         "responses": {"200": {"description": "OK", "content": {"application/json": {
             "schema": {"$ref": "#/components/schemas/GameView"}}}}, **body_errors},
-    }}
+    }
+
+
+def _watch_game_operation(schemas: dict, errors: dict) -> dict:
+    """WatchGame as Server-Sent Events (HTTP's streaming route)."""
     event_name = _add_message(session_pb2.WatchGameResponse.DESCRIPTOR, schemas)
-    paths[api.WATCH_PATH] = {"get": {
+    return {
         "operationId": "WatchGame",
         "summary": "Every event of the game as it happens, the history first (WatchGame), as Server-Sent Events: "
                    "each event's data is one WatchGameResponse in proto3 JSON and its id the version; a "
@@ -152,19 +195,4 @@ def build_openapi() -> dict:
              "description": "as after_version (a reconnecting EventSource sends it)"}],
         "responses": {"200": {"description": "text/event-stream of WatchGameResponse", "content": {
             api.SSE: {"schema": {"$ref": f"#/components/schemas/{event_name}"}}}}, **errors},
-    }}
-    return {
-        "openapi": "3.0.3",
-        "info": {"title": "czpl-lexicon JSON API", "version": "v1", "description": (
-            "The gRPC services lexicon.v1.LexiconService, lexicon.v1.GameService and "
-            "lexicon.v1.GameSessionService over HTTP/JSON (proto3 JSON mapping). Errors carry the gRPC "
-            "status code name and message. Game calls take the game token as `Authorization: Bearer`, or "
-            "as `X-Game-Token` when the server has tokens of its own. A request body must be sent as "
-            "`Content-Type: application/json` (else 415); the `Host` header must name the server (else 400; "
-            "`serve --http-allowed-hosts`). Cross-origin calls from web pages (CORS) are refused unless the "
-            "server lists the page's origin (`serve --http-cors-origins`). Every answer carries "
-            "X-Content-Type-Options, X-Frame-Options, Referrer-Policy and Content-Security-Policy headers.")},
-        "paths": paths,
-        "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
-        "security": [{}, {"bearer": []}],
     }

@@ -122,8 +122,7 @@ def _static(rule_set: RuleSet) -> _Static:
 
 
 def _graph(rule_set: RuleSet, lexicon):
-    arcs = getattr(lexicon, "move_graph", None)
-    if arcs is None:
+    if not getattr(lexicon, "has_move_graph", False):
         raise MoveGraphMissing(f"the lexicon {getattr(lexicon, 'name', '?')!r} has no move graph; add one with "
                                f"`lexicon-build --move-graph-only {getattr(lexicon, 'path', 'LEX.lex')}`")
     lex_rules = lexicon.rule_set
@@ -131,7 +130,7 @@ def _graph(rule_set: RuleSet, lexicon):
             max(lex_rules.rows, lex_rules.columns) < max(rule_set.rows, rule_set.columns)):
         raise MoveGenerationError("rule_set", f"the lexicon {lexicon.name!r} is for {lex_rules.id}, "
                                               f"whose letters or board differ from {rule_set.id}'s")
-    return arcs
+    return lexicon.search_graph
 
 
 def _rack(rule_set: RuleSet, board: Board, rack) -> list[str]:
@@ -177,7 +176,7 @@ def _rack_counts(static: _Static, letters) -> bytes:
 def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, must_use=None, must_contain=None,
           deadline=None):
     static = _static(rule_set)
-    arcs = _graph(rule_set, lexicon)
+    graph = _graph(rule_set, lexicon)
     board = _board(rule_set, board)
     letters = _rack(rule_set, board, rack)
     board_bytes = static.board_bytes(board)
@@ -208,16 +207,16 @@ def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, mus
                                    or min_length < 0):
         raise MoveGenerationError("min_length", "min_length must be a whole number of tiles, 0 or more")
     counts = _rack_counts(static, letters)
-    result = _core_generate(arcs, static, board_bytes, counts, mode, limit, min(min_length or 0, 255), need,
+    result = _core_generate(graph, static, board_bytes, counts, mode, limit, min(min_length or 0, 255), need,
                             contain, deadline)
     return result, static, board, letters
 
 
-def _core_generate(arcs, static, board_bytes, counts, mode, limit, min_length, need, contain, deadline):
+def _core_generate(graph, static, board_bytes, counts, mode, limit, min_length, need, contain, deadline):
     from lexicon_service.movegen import _core
 
     try:
-        return _core.generate(arcs, *static.args, board_bytes, counts, mode, limit, min_length, need,
+        return _core.generate(graph, *static.args, board_bytes, counts, mode, limit, min_length, need,
                               contain, float(deadline) if deadline is not None else 0.0)
     except TimeoutError:
         raise MoveGenerationTimeout("move generation passed its deadline") from None

@@ -334,11 +334,161 @@ static PyObject *check_graph(PyObject *self, PyObject *args) {
         if ((x & ARC_INDEX_MASK) >= n) { why = "an arc points past the end"; at = i; }
         else if (i > 0 && (int)arc_tile(x) > n_tiles) { why = "an arc holds a tile the rule set does not have"; at = i; }
         else if (i > 0 && (x & ARC_INDEX_MASK) == 0 && !(x & ARC_ACCEPTS)) { why = "an arc leads nowhere and accepts nothing"; at = i; }
+        else if (i > 0 && !(x & ARC_END) && arc_tile(a[i + 1]) <= arc_tile(x)) { why = "a node's tiles are not in rising order"; at = i + 1; }
     }
+    /* every arc leads to the first arc of a node (the search finds a node's tiles from its start) */
+    uint8_t *starts = why ? NULL : calloc(n, 1);
+    if (!why && !starts) { PyBuffer_Release(&buf); return PyErr_NoMemory(); }
+    for (size_t i = 1; starts && i < n; i++) starts[i] = i == 1 || (a[i - 1] & ARC_END);
+    for (size_t i = 0; starts && !why && i < n; i++) {
+        uint32_t child = a[i] & ARC_INDEX_MASK;
+        if (child && !starts[child]) { why = "an arc leads into the middle of a node"; at = i; }
+    }
+    free(starts);
     PyBuffer_Release(&buf);
     if (why) { PyErr_Format(PyExc_ValueError, "%s (arc %zu)", why, at); return NULL; }
     Py_RETURN_NONE;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* The search layout: the move graph as the search reads it, made once per lexicon from the     */
+/* checked arc array (search_layout below). A node is a 64-bit mask of its tiles (two words, low */
+/* first) followed by one word per tile in tile order: the child node's index | SG_ACCEPTS      */
+/* (index 0: no child). Word 0 is the root node's index, word 1 the flags of the arc array's     */
+/* root pointer (so arcs_of_layout gives the arc array back). The arc of a tile is found by a mask */
+/* test and a popcount instead of a scan of the node, and the tiles a rack can place on a       */
+/* square are the node's mask & the square's cross-check & the rack's tiles, without branches   */
+/* per arc.                                                                                    */
+
+#define SG_ACCEPTS (1u << 31)
+#define SG_CHILD 0x7FFFFFFFu
+
+static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+
+/* Baseline x86-64 has no popcnt instruction (the compiler calls a library routine): on glibc the
+ * search functions are also compiled for CPUs that have it, chosen once at load (an ifunc). */
+#if defined(__x86_64__) && defined(__GLIBC__) && (defined(__GNUC__) || defined(__clang__))
+#define POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define POPCNT_CLONES
+#endif
+
+static inline uint64_t node_mask(const uint32_t *w, uint32_t node) {
+    return (uint64_t)w[node] | ((uint64_t)w[node + 1] << 32);
+}
+
+/* The arc of `tile` leaving `node` (child | SG_ACCEPTS); 0: none. */
+static inline uint32_t sg_arc(const uint32_t *w, uint32_t node, unsigned tile) {
+    if (!node) return 0;
+    uint64_t m = node_mask(w, node);
+    if (!((m >> tile) & 1)) return 0;
+    return w[node + 2 + popcount64(m & ((1ull << tile) - 1))];
+}
+
+/* One graph form to the other: `convert` of the single argument, a buffer of whole 32-bit words. */
+static PyObject *convert_words(PyObject *args, PyObject *(*convert)(const uint32_t *, size_t)) {
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    PyObject *result = NULL;
+    if (buf.len % 4) PyErr_SetString(PyExc_ValueError, "not an array of 32-bit words");
+    else result = convert(buf.buf, (size_t)buf.len / 4);
+    PyBuffer_Release(&buf);
+    return result;
+}
+
+/* The search layout of a move graph's arc array (which check_graph accepted). ValueError if a
+ * node's tiles are not in strictly rising order or an arc leads into the middle of a node. */
+static PyObject *layout_of_arcs(const uint32_t *a, size_t n) {
+    PyObject *result = NULL;
+    uint32_t *newpos = NULL, *w;
+    const char *why = NULL;
+    size_t at = 0;
+    if (n == 0 || n > MAX_ARCS || !(a[n - 1] & ARC_END)) { why = "not a checked arc array"; goto done; }
+    newpos = calloc(n, sizeof(uint32_t));
+    if (!newpos) { PyErr_NoMemory(); goto done; }
+    size_t out = 2;
+    for (size_t s = 1; s < n;) {
+        size_t e = s;
+        while (!(a[e] & ARC_END)) {
+            if (arc_tile(a[e + 1]) <= arc_tile(a[e])) { why = "a node's tiles are not in rising order"; at = e + 1; goto done; }
+            e++;
+        }
+        newpos[s] = (uint32_t)out;
+        out += 2 + (e - s + 1);
+        s = e + 1;
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(out * sizeof(uint32_t)));  /* filled in place */
+    if (!result) goto done;
+    w = (uint32_t *)PyBytes_AS_STRING(result);
+    uint32_t root = a[0] & ARC_INDEX_MASK;
+    if (root && !newpos[root]) { why = "the root pointer leads into a node"; goto done; }
+    w[0] = root ? newpos[root] : 0;
+    w[1] = a[0] & ~ARC_INDEX_MASK;
+    for (size_t s = 1; s < n;) {
+        uint32_t o = newpos[s];
+        uint64_t mask = 0;
+        size_t i = s;
+        for (;; i++) {
+            uint32_t x = a[i], child = x & ARC_INDEX_MASK;
+            if (child && !newpos[child]) { why = "an arc leads into the middle of a node"; at = i; goto done; }
+            mask |= 1ull << arc_tile(x);
+            w[o + 2 + (i - s)] = (child ? newpos[child] : 0) | ((x & ARC_ACCEPTS) ? SG_ACCEPTS : 0);
+            if (x & ARC_END) break;
+        }
+        w[o] = (uint32_t)mask;
+        w[o + 1] = (uint32_t)(mask >> 32);
+        s = i + 1;
+    }
+done:
+    if (why) {
+        Py_CLEAR(result);
+        PyErr_Format(PyExc_ValueError, "%s (arc %zu)", why, at);
+    }
+    free(newpos);
+    return result;
+}
+
+/* The arc array a search layout was made from. */
+static PyObject *arcs_of_layout_words(const uint32_t *w, size_t nw) {
+    PyObject *result = NULL;
+    uint32_t *oldpos = NULL, *a = NULL;
+    int bad = nw < 2 || w[0] >= nw;
+    size_t n = 1;
+    if (!bad && !(oldpos = calloc(nw, sizeof(uint32_t)))) { PyErr_NoMemory(); goto done; }
+    for (size_t o = 2; !bad && o < nw;) {
+        int k = o + 1 < nw ? popcount64(node_mask(w, (uint32_t)o)) : 0;
+        if (!k || o + 2 + k > nw || n + k > MAX_ARCS) { bad = 1; break; }
+        oldpos[o] = (uint32_t)n;
+        n += k;
+        o += 2 + k;
+    }
+    if (!bad && !(a = malloc(n * sizeof(uint32_t)))) { PyErr_NoMemory(); goto done; }
+    if (!bad) {
+        a[0] = (w[1] & ~ARC_INDEX_MASK) | oldpos[w[0]];
+        bad = w[0] && !oldpos[w[0]];
+    }
+    for (size_t o = 2; !bad && o < nw;) {
+        uint64_t tiles = node_mask(w, (uint32_t)o);
+        uint32_t i = oldpos[o];
+        for (int k = 0; tiles; k++, tiles &= tiles - 1, i++) {
+            uint32_t x = w[o + 2 + k], child = x & SG_CHILD;
+            if (child >= nw || (child && !oldpos[child])) { bad = 1; break; }
+            a[i] = ((uint32_t)__builtin_ctzll(tiles) << ARC_TILE_SHIFT) | oldpos[child]
+                   | ((x & SG_ACCEPTS) ? ARC_ACCEPTS : 0) | ((tiles & (tiles - 1)) ? 0 : ARC_END);
+        }
+        o = o + 2 + (i - oldpos[o]);
+    }
+    if (bad) PyErr_SetString(PyExc_ValueError, "arcs_of_layout: not a search layout");
+    else result = PyBytes_FromStringAndSize((const char *)a, (Py_ssize_t)(n * sizeof(uint32_t)));
+done:
+    free(oldpos);
+    free(a);
+    return result;
+}
+
+/* search_layout(arcs: bytes) -> bytes; arcs_of_layout(layout: bytes) -> bytes (the inverse). */
+static PyObject *search_layout(PyObject *self, PyObject *args) { return convert_words(args, layout_of_arcs); }
+static PyObject *arcs_of_layout(PyObject *self, PyObject *args) { return convert_words(args, arcs_of_layout_words); }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Move generation.                                                                            */
@@ -355,7 +505,7 @@ typedef struct {
 } Run;
 
 typedef struct {
-    const uint32_t *arcs;
+    const uint32_t *graph;  /* the search layout */
     int rows, cols;
     int n_lines[2], line_len[2];
     uint8_t sq[2][MAX_DIM][MAX_DIM];
@@ -433,14 +583,73 @@ static void heap_sift_up(MoveRec *h, size_t i) {
     }
 }
 
-static inline uint32_t find_arc(const uint32_t *arcs, uint32_t node, unsigned tile) {
-    if (!node) return 0;
-    for (uint32_t i = node;; i++) {
-        uint32_t a = arcs[i];
-        unsigned t = arc_tile(a);
-        if (t == tile) return i;
-        if (t > tile || (a & ARC_END)) return 0;
+/* lookup_keys(layout, table, text, min_len, max_len) -> bytes or None: for each word of `text`
+ * (tile keys separated by "\n"), 1 when the move graph holds it, 0 when not, 2 when its length in
+ * tiles is outside min_len..max_len (not looked up). `layout` is the graph's search layout,
+ * `table[c]` the tile number of key character c (0: none). None when any character is no tile (the
+ * caller then checks the words one by one). A word is found as the GADDAG string reverse(word) from
+ * the root (graph.py). Every index read is checked against the layout's size, so any buffer is safe.
+ * The interpreter lock is released: only immutable inputs are read. */
+static PyObject *lookup_keys(PyObject *self, PyObject *args) {
+    Py_buffer layout_buf, table_buf;
+    PyObject *text;
+    int min_len, max_len;
+    if (!PyArg_ParseTuple(args, "y*y*Uii", &layout_buf, &table_buf, &text, &min_len, &max_len)) return NULL;
+    PyObject *result = NULL;
+    const uint32_t *w = layout_buf.buf;
+    size_t nw = (size_t)layout_buf.len / 4;
+    const uint8_t *table = table_buf.buf;
+    Py_ssize_t n_table = table_buf.len, n_text = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    size_t n_words = 1;
+    for (Py_ssize_t i = 0; i < n_text; i++) n_words += PyUnicode_READ(kind, data, i) == '\n';
+    uint8_t *out = NULL;
+    int stray = 0;
+    if (nw < 2 || layout_buf.len % 4) {
+        PyErr_SetString(PyExc_ValueError, "not a search layout");
+        goto done;
     }
+    out = malloc(n_words);
+    if (!out) { PyErr_NoMemory(); goto done; }
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t start = 0;
+    for (size_t k = 0; k < n_words && !stray; k++) {
+        Py_ssize_t end = start;
+        while (end < n_text && PyUnicode_READ(kind, data, end) != '\n') end++;
+        Py_ssize_t len = end - start;
+        int found = 0;
+        for (Py_ssize_t i = start; i < end && !stray; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            unsigned tile = c < (Py_UCS4)n_table ? table[c] : 0;
+            stray = !tile || tile > MAX_TILES;
+        }
+        if (len < min_len || len > max_len) {
+            out[k] = 2;
+        } else {
+            uint32_t node = w[0], x = 0;
+            for (Py_ssize_t i = end - 1; i >= start && !stray; i--) {
+                unsigned tile = table[PyUnicode_READ(kind, data, i)];
+                if (!node || (size_t)node + 1 >= nw) { x = 0; break; }
+                uint64_t m = node_mask(w, node);
+                if (!((m >> tile) & 1)) { x = 0; break; }
+                size_t at = (size_t)node + 2 + (size_t)popcount64(m & ((1ull << tile) - 1));
+                if (at >= nw) { x = 0; break; }
+                x = w[at];
+                node = x & SG_CHILD;
+            }
+            found = len > 0 && (x & SG_ACCEPTS);
+            out[k] = (uint8_t)found;
+        }
+        start = end + 1;
+    }
+    Py_END_ALLOW_THREADS
+    result = stray ? Py_NewRef(Py_None) : PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)n_words);
+done:
+    free(out);
+    PyBuffer_Release(&layout_buf);
+    PyBuffer_Release(&table_buf);
+    return result;
 }
 
 static const uint8_t *word_tiles(Gen *g, int start, int end, uint8_t *out) {
@@ -547,125 +756,129 @@ static void record(Gen *g, int start, int end, int msum, int wmul, int xtot, int
     g->moves[g->n_moves++] = rec;
 }
 
-static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new);
+POPCNT_CLONES static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new);
 
-static inline __attribute__((always_inline)) void go_on(Gen *g, int pos, uint32_t ai, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
-    uint32_t a = g->arcs[ai];
-    uint32_t child = a & ARC_INDEX_MASK;
+static inline __attribute__((always_inline)) void go_on(Gen *g, int pos, uint32_t a, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
+    uint32_t child = a & SG_CHILD;
     const uint8_t *sq = g->L_sq;
     if (leftward) {
         int left_open = pos == 0 || !sq[pos - 1];
         int right_open = g->anchor_pos + 1 == g->len || !sq[g->anchor_pos + 1];
-        if ((a & ARC_ACCEPTS) && left_open && right_open) record(g, pos, g->anchor_pos, msum, wmul, xtot, n_new);
+        if ((a & SG_ACCEPTS) && left_open && right_open) record(g, pos, g->anchor_pos, msum, wmul, xtot, n_new);
         if (!child || g->stop) return;
         if (pos > 0 && (sq[pos - 1] || !g->L_anchor[pos - 1]))
             gen(g, pos - 1, child, 1, pos - 1, msum, wmul, xtot, n_new);
         if (left_open && g->anchor_pos + 1 < g->len && !g->stop) {
-            uint32_t sep = g->arcs[child];
-            if (arc_tile(sep) == SEP && (sep & ARC_INDEX_MASK))
-                gen(g, g->anchor_pos + 1, sep & ARC_INDEX_MASK, 0, pos, msum, wmul, xtot, n_new);
+            uint32_t sep = (node_mask(g->graph, child) & 1) ? g->graph[child + 2] & SG_CHILD : 0;
+            if (sep) gen(g, g->anchor_pos + 1, sep, 0, pos, msum, wmul, xtot, n_new);
         }
     } else {
-        if ((a & ARC_ACCEPTS) && (pos + 1 == g->len || !sq[pos + 1])) record(g, left, pos, msum, wmul, xtot, n_new);
+        if ((a & SG_ACCEPTS) && (pos + 1 == g->len || !sq[pos + 1])) record(g, left, pos, msum, wmul, xtot, n_new);
         if (child && pos + 1 < g->len && !g->stop) gen(g, pos + 1, child, 0, left, msum, wmul, xtot, n_new);
     }
 }
 
-static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
+POPCNT_CLONES static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
     if (g->stop) return;
-    const uint32_t *arcs = g->arcs;
-    uint8_t b = g->L_sq[pos];
+    const uint32_t *w = g->graph;
+    const uint8_t *sq = g->L_sq;
+    uint8_t b = sq[pos];
     if (b) {
-        uint32_t ai = find_arc(arcs, node, b & SQ_TILE);
-        if (ai) go_on(g, pos, ai, leftward, left, msum + ((b & SQ_BLANK) ? 0 : g->pts[b & SQ_TILE]), wmul, xtot, n_new);
-        return;
+        /* a run of board tiles is followed here: inside the run nothing is recorded (a word ends
+         * only before an empty square) and no separator is taken (the left part is not complete) */
+        int step = leftward ? -1 : 1;
+        for (;;) {
+            uint32_t a = sg_arc(w, node, b & SQ_TILE);
+            if (!a) return;
+            if (!(b & SQ_BLANK)) msum += g->pts[b & SQ_TILE];
+            int next = pos + step;
+            if (next < 0 || next >= g->len || !(b = sq[next]) || !(node = a & SG_CHILD)) {
+                go_on(g, pos, a, leftward, leftward ? pos : left, msum, wmul, xtot, n_new);
+                return;
+            }
+            pos = next;
+        }
     }
     uint64_t allowed = g->L_cc[pos] & (g->rack_mask | (g->rack[0] ? g->blank_mask : 0));
     if (!allowed) return;
+    uint64_t mask = node_mask(w, node), fits = mask & allowed;
     uint8_t *rack = g->rack;
-    unsigned top = 63 - __builtin_clzll(allowed);
     int lm = g->L_lm[pos], wm = g->L_wm[pos], xs = g->L_xs[pos];
-    for (uint32_t ai = node;; ai++) {
-        uint32_t a = arcs[ai];
-        unsigned t = arc_tile(a);
-        if (t > top) break;
-        if ((allowed >> t) & 1) {
+    while (fits) {
+        unsigned t = (unsigned)__builtin_ctzll(fits);
+        fits &= fits - 1;
+        uint32_t a = w[node + 2 + popcount64(mask & ((1ull << t) - 1))];
+        {
             if (rack[t]) {
                 if (!--rack[t]) g->rack_mask &= ~(1ull << t);
                 g->strip[pos] = (uint8_t)(t | SQ_NEW);
                 int tp = g->pts[t] * lm;
-                go_on(g, pos, ai, leftward, left, msum + tp, wmul * wm, xs >= 0 ? xtot + (xs + tp) * wm : xtot, n_new + 1);
+                go_on(g, pos, a, leftward, left, msum + tp, wmul * wm, xs >= 0 ? xtot + (xs + tp) * wm : xtot, n_new + 1);
                 if (!rack[t]++) g->rack_mask |= 1ull << t;
             }
             if (rack[0] && ((g->blank_mask >> t) & 1)) {
                 rack[0]--;
                 g->strip[pos] = (uint8_t)(t | SQ_NEW | SQ_BLANK);
-                go_on(g, pos, ai, leftward, left, msum, wmul * wm, xs >= 0 ? xtot + xs * wm : xtot, n_new + 1);
+                go_on(g, pos, a, leftward, left, msum, wmul * wm, xs >= 0 ? xtot + xs * wm : xtot, n_new + 1);
                 rack[0]++;
             }
             if (g->stop) break;
         }
-        if (a & ARC_END) break;
     }
     g->strip[pos] = 0;
 }
 
 /* Tiles x such that before + x + after (runs of the other direction) is a word: the reversed
  * word in the GADDAG (reverse of after, x, reverse of before). */
-static uint64_t cross_set(const uint32_t *arcs, const uint8_t *line, int pos, int lo, int hi) {
-    uint32_t node = arcs[0] & ARC_INDEX_MASK;
+POPCNT_CLONES static uint64_t cross_set(const uint32_t *w, const uint8_t *line, int pos, int lo, int hi) {
+    uint32_t node = w[0];
     if (pos > lo && pos - lo >= hi - pos) {
         /* the longer part before: walk it reversed, the separator, then x and `after` per candidate
          * (each candidate then walks the shorter part) */
         for (int q = pos - 1; q >= lo; q--) {
-            uint32_t ai = find_arc(arcs, node, line[q] & SQ_TILE);
-            if (!ai) return 0;
-            node = arcs[ai] & ARC_INDEX_MASK;
+            uint32_t a = sg_arc(w, node, line[q] & SQ_TILE);
+            if (!a) return 0;
+            node = a & SG_CHILD;
         }
-        uint32_t si = find_arc(arcs, node, SEP);
-        if (!si) return 0;
-        node = arcs[si] & ARC_INDEX_MASK;
-        uint64_t set = 0;
-        for (uint32_t ai = node; ai; ai++) {
-            uint32_t a = arcs[ai];
-            int ok = pos == hi ? (a & ARC_ACCEPTS) != 0 : 0;
-            uint32_t n2 = a & ARC_INDEX_MASK;
+        uint32_t s = sg_arc(w, node, SEP);
+        if (!s || !(node = s & SG_CHILD)) return 0;
+        uint64_t tiles = node_mask(w, node), set = 0;
+        for (int k = 0; tiles; k++, tiles &= tiles - 1) {
+            uint32_t a = w[node + 2 + k];
+            int ok = pos == hi ? (a & SG_ACCEPTS) != 0 : 0;
+            uint32_t n2 = a & SG_CHILD;
             for (int q = pos + 1; q <= hi && n2; q++) {
-                uint32_t bi = find_arc(arcs, n2, line[q] & SQ_TILE);
-                if (!bi) break;
-                if (q == hi) { ok = (arcs[bi] & ARC_ACCEPTS) != 0; break; }
-                n2 = arcs[bi] & ARC_INDEX_MASK;
+                uint32_t b = sg_arc(w, n2, line[q] & SQ_TILE);
+                if (!b) break;
+                if (q == hi) { ok = (b & SG_ACCEPTS) != 0; break; }
+                n2 = b & SG_CHILD;
             }
-            if (ok) set |= 1ull << arc_tile(a);
-            if (a & ARC_END) break;
+            if (ok) set |= tiles & -tiles;
         }
         return set;
     }
     for (int q = hi; q > pos; q--) {
-        uint32_t ai = find_arc(arcs, node, line[q] & SQ_TILE);
-        if (!ai) return 0;
-        node = arcs[ai] & ARC_INDEX_MASK;
+        uint32_t a = sg_arc(w, node, line[q] & SQ_TILE);
+        if (!a) return 0;
+        node = a & SG_CHILD;
     }
     if (!node) return 0;
-    uint64_t set = 0;
-    for (uint32_t ai = node;; ai++) {
-        uint32_t a = arcs[ai];
-        unsigned t = arc_tile(a);
-        if (t != SEP) {
-            int ok = 0;
-            if (pos == lo) ok = (a & ARC_ACCEPTS) != 0;
-            else {
-                uint32_t n2 = a & ARC_INDEX_MASK;
-                for (int q = pos - 1; q >= lo && n2; q--) {
-                    uint32_t bi = find_arc(arcs, n2, line[q] & SQ_TILE);
-                    if (!bi) break;
-                    if (q == lo) { ok = (arcs[bi] & ARC_ACCEPTS) != 0; break; }
-                    n2 = arcs[bi] & ARC_INDEX_MASK;
-                }
+    uint64_t tiles = node_mask(w, node), set = 0;
+    for (int k = 0; tiles; k++, tiles &= tiles - 1) {
+        if (tiles & 1) continue;  /* the separator */
+        uint32_t a = w[node + 2 + k];
+        int ok = 0;
+        if (pos == lo) ok = (a & SG_ACCEPTS) != 0;
+        else {
+            uint32_t n2 = a & SG_CHILD;
+            for (int q = pos - 1; q >= lo && n2; q--) {
+                uint32_t b = sg_arc(w, n2, line[q] & SQ_TILE);
+                if (!b) break;
+                if (q == lo) { ok = (b & SG_ACCEPTS) != 0; break; }
+                n2 = b & SG_CHILD;
             }
-            if (ok) set |= 1ull << t;
         }
-        if (a & ARC_END) break;
+        if (ok) set |= tiles & -tiles;
     }
     return set;
 }
@@ -704,7 +917,7 @@ static int setup(Gen *g, const uint8_t *board, int first_cover, int must_connect
                     for (int q = lo; q <= hi; q++)
                         if (q != line && !(o[q] & SQ_BLANK)) sum += g->pts[o[q] & SQ_TILE];
                     g->xs[d][line][pos] = (int16_t)sum;
-                    g->cc[d][line][pos] = (hi - lo + 1 < g->min_len) ? 0 : cross_set(g->arcs, o, line, lo, hi);
+                    g->cc[d][line][pos] = (hi - lo + 1 < g->min_len) ? 0 : cross_set(g->graph, o, line, lo, hi);
                 }
                 int is_anchor;
                 if (empty_board) is_anchor = first_cover < 0 || (d == 0 ? line * C + pos : pos * C + line) == first_cover;
@@ -869,7 +1082,7 @@ static void run_all(Gen *g) {
     int rack_tiles = 0;
     for (int t = 0; t <= MAX_TILES; t++) rack_tiles += g->rack[t];
     if (!rack_tiles) return;
-    uint32_t root = g->arcs[0] & ARC_INDEX_MASK;
+    uint32_t root = g->graph[0];
     if (!root) return;
     if (g->heap) { run_best_first(g, root); return; }
     for (int d = 0; d < 2 && !g->stop; d++)
@@ -884,7 +1097,7 @@ static void run_all(Gen *g) {
         }
 }
 
-/* generate(arcs, n_tiles, rows, cols, lm, wm, pts, bag, blank_mask, bingo_tiles, bingo_bonus, min_len, first_cover,
+/* generate(graph, n_tiles, rows, cols, lm, wm, pts, bag, blank_mask, bingo_tiles, bingo_bonus, min_len, first_cover,
  *          first_min_tiles, must_connect, forbid_dup, board, rack, mode, limit, min_main_len, must_use,
  *          must_contain, deadline)
  * mode 0: sorted list of (score, down, row, col, tiles bytes, n_new), at most `limit` (0 = all;
@@ -892,13 +1105,13 @@ static void run_all(Gen *g) {
  * mode 1: the number of moves; mode 2: whether there is one. Raises TimeoutError past `deadline`
  * (time.monotonic() seconds; <= 0: none). */
 static PyObject *generate(PyObject *self, PyObject *args) {
-    Py_buffer arcs, lm, wm, pts, bag, board, rack, must_use, must_contain;
+    Py_buffer graph, lm, wm, pts, bag, board, rack, must_use, must_contain;
     int rows, cols, bingo_tiles, bingo_bonus, min_len, first_cover, first_min_tiles, must_connect, forbid_dup;
     int mode, min_main_len, n_tiles;
     unsigned long long blank_mask;
     Py_ssize_t limit;
     double deadline;
-    if (!PyArg_ParseTuple(args, "y*iiiy*y*y*y*Kiiiiiiiy*y*iniy*y*d", &arcs, &n_tiles, &rows, &cols, &lm, &wm, &pts, &bag,
+    if (!PyArg_ParseTuple(args, "y*iiiy*y*y*y*Kiiiiiiiy*y*iniy*y*d", &graph, &n_tiles, &rows, &cols, &lm, &wm, &pts, &bag,
                           &blank_mask, &bingo_tiles, &bingo_bonus, &min_len, &first_cover, &first_min_tiles,
                           &must_connect, &forbid_dup, &board, &rack, &mode, &limit, &min_main_len,
                           &must_use, &must_contain, &deadline))
@@ -908,13 +1121,13 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     if (rows < 1 || cols < 1 || rows > MAX_DIM || cols > MAX_DIM || lm.len != rows * cols || wm.len != rows * cols
         || board.len != rows * cols || pts.len != MAX_TILES + 1 || bag.len != MAX_TILES + 1 || rack.len != MAX_TILES + 1
         || (must_use.len && must_use.len != MAX_TILES + 1) || must_contain.len > MAX_DIM || mode < 0 || mode > 2
-        || limit < 0 || limit > MAX_LISTED || arcs.len < 4 || arcs.len % 4 || n_tiles < 1 || n_tiles > MAX_TILES) {
+        || limit < 0 || limit > MAX_LISTED || graph.len < 8 || graph.len % 4 || n_tiles < 1 || n_tiles > MAX_TILES) {
         PyErr_SetString(PyExc_ValueError, "generate: bad arguments");
         goto done;
     }
     g = calloc(1, sizeof(Gen));
     if (!g) { PyErr_NoMemory(); goto done; }
-    g->arcs = arcs.buf;
+    g->graph = graph.buf;
     g->rows = rows; g->cols = cols; g->n_tiles = n_tiles;
     memcpy(g->pts, pts.buf, MAX_TILES + 1);
     memcpy(g->rack, rack.buf, MAX_TILES + 1);
@@ -986,7 +1199,7 @@ static PyObject *generate(PyObject *self, PyObject *args) {
 done:
     if (g) free(g->moves);
     free(g);
-    PyBuffer_Release(&arcs); PyBuffer_Release(&lm); PyBuffer_Release(&wm); PyBuffer_Release(&pts); PyBuffer_Release(&bag);
+    PyBuffer_Release(&graph); PyBuffer_Release(&lm); PyBuffer_Release(&wm); PyBuffer_Release(&pts); PyBuffer_Release(&bag);
     PyBuffer_Release(&board); PyBuffer_Release(&rack); PyBuffer_Release(&must_use); PyBuffer_Release(&must_contain);
     return result;
 }
@@ -994,7 +1207,10 @@ done:
 static PyMethodDef methods[] = {
     {"build_gaddag", build_gaddag, METH_VARARGS, "build_gaddag(words, n_tiles, max_len) -> arc array bytes"},
     {"check_graph", check_graph, METH_VARARGS, "check_graph(arcs, n_tiles): ValueError if malformed"},
+    {"search_layout", search_layout, METH_VARARGS, "search_layout(arcs) -> the search layout of a checked arc array"},
+    {"arcs_of_layout", arcs_of_layout, METH_VARARGS, "arcs_of_layout(layout) -> the arc array it was made from"},
     {"generate", generate, METH_VARARGS, "generate(...) -> moves, count or bool (see _core.c)"},
+    {"lookup_keys", lookup_keys, METH_VARARGS, "lookup_keys(layout, table, text, min_len, max_len) -> bytes or None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -70,11 +70,33 @@ def max_word_tiles(rule_set) -> int:
     return max(rule_set.rows, rule_set.columns)
 
 
+def tile_of_key_character(tile_set) -> dict[int, int]:
+    """Code point of a tile key's character (lexicon_service.tiles) -> tile number."""
+    key_of = tile_set._key_of_letter
+    return {ord(key_of[letter]): i + 1 for i, letter in enumerate(alphabet(tile_set))}
+
+
+def key_table(tile_set) -> bytes:
+    """``tile_of_key_character`` as a table indexed by code point (0: no tile), for ``lookup_keys``."""
+    tiles = tile_of_key_character(tile_set)
+    table = bytearray(max(tiles, default=0) + 1)
+    for code, tile in tiles.items():
+        table[code] = tile
+    return bytes(table)
+
+
+def lookup_keys(layout, table: bytes, text: str, min_len: int, max_len: int) -> bytes | None:
+    """For each tile key of `text` (joined by "\n"): 1 when the graph (its ``search_layout``) holds it,
+    0 when not, 2 when its length is outside min_len..max_len; one C call for the whole batch
+    (``_core.lookup_keys``). None when a character is no tile of `table` (``key_table``)."""
+    from lexicon_service.movegen import _core
+
+    return _core.lookup_keys(layout, table, text, min_len, max_len)
+
+
 def _encode_keys(keys, tile_set) -> bytes:
     """Tile keys (lexicon_service.tiles) as tile numbers, each word ended by a 0 byte."""
-    letters = alphabet(tile_set)
-    key_of = tile_set._key_of_letter
-    table = {ord(key_of[letter]): i + 1 for i, letter in enumerate(letters)}
+    table = tile_of_key_character(tile_set)
     text = "\0".join(keys)
     if not text:
         return b""
@@ -101,9 +123,10 @@ def build_move_graph(keys, rule_set) -> bytes:
     return _HEADER.pack(MAGIC, len(arcs) // 4, max_len, len(text)) + padded + arcs
 
 
-def parse_move_graph(data: bytes, rule_set) -> bytes:
-    """The arc array of a ``moves.kwg`` file, after checking it fits the rule set and every arc is
-    well formed (indices in range, tiles of the alphabet, the last node ended); MoveGraphError if not."""
+def parse_move_graph(data: bytes, rule_set) -> memoryview:
+    """The arc array of a ``moves.kwg`` file (a view of `data`), after checking it fits the rule set
+    and every arc is well formed (indices in range, tiles of the alphabet, each node's tiles in
+    rising order, every arc leading to the start of a node, the last node ended); MoveGraphError if not."""
     from lexicon_service.movegen import _core
 
     if len(data) < _HEADER.size:
@@ -116,7 +139,7 @@ def parse_move_graph(data: bytes, rule_set) -> bytes:
         raise MoveGraphError(f"truncated or altered move graph ({len(data)} bytes, the header says "
                              f"{start + 4 * n_arcs})")
     try:
-        letters = tuple(data[_HEADER.size:_HEADER.size + text_len].decode("utf-8").split(" "))
+        letters = tuple(bytes(data[_HEADER.size:_HEADER.size + text_len]).decode("utf-8").split(" "))
     except UnicodeDecodeError:
         raise MoveGraphError("move graph alphabet is not UTF-8") from None
     if letters != alphabet(rule_set.tile_set):
@@ -125,9 +148,29 @@ def parse_move_graph(data: bytes, rule_set) -> bytes:
     if max_len != max_word_tiles(rule_set):
         raise MoveGraphError(f"move graph keeps words of up to {max_len} tiles; {rule_set.id} needs "
                              f"{max_word_tiles(rule_set)}")
-    arcs = data[start:]
+    arcs = memoryview(data)[start:]  # no copy: the loader keeps only the search layout made from it
     try:
         _core.check_graph(arcs, len(letters))
     except ValueError as exc:
         raise MoveGraphError(f"damaged move graph: {exc}") from None
     return arcs
+
+
+def search_layout(arcs: bytes) -> bytes:
+    """The arc array (as `parse_move_graph` returns it) in the layout the C search reads: per node a
+    64-bit mask of its tiles, then its children in tile order (``_core.c``, "The search layout"),
+    so an arc is found by a mask test and a popcount instead of a scan. About 1.8 times the arc
+    array's bytes; `arcs_of_layout` gives the arc array back."""
+    from lexicon_service.movegen import _core
+
+    try:
+        return _core.search_layout(arcs)
+    except ValueError as exc:
+        raise MoveGraphError(f"damaged move graph: {exc}") from None
+
+
+def arcs_of_layout(layout: bytes) -> bytes:
+    """The arc array `search_layout` made this layout from (the same bytes)."""
+    from lexicon_service.movegen import _core
+
+    return _core.arcs_of_layout(layout)

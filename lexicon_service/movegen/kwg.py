@@ -129,8 +129,9 @@ def letter_distribution_csv(tile_set) -> str:
 
 def move_graph_of(lexicon) -> bytes:
     """The lexicon's move graph arcs, built from its tile keys when the lexicon has none."""
-    if getattr(lexicon, "move_graph", None) is not None:
-        return lexicon.move_graph
+    arcs = getattr(lexicon, "move_graph", None)
+    if arcs is not None:
+        return arcs
     from lexicon_service.movegen import _core
     from lexicon_service.movegen.graph import _encode_keys, alphabet, max_word_tiles
 

@@ -1,12 +1,15 @@
-"""Self-play games with the move generator, for tests and measurements (a game of one player who
-draws from the rule set's bag and plays a chosen move each turn)."""
+"""Self-play games with the move generator, for tests, measurements and the leave table: positions
+of a game of one player who draws from the rule set's bag and plays a chosen move each turn
+(`positions`), and whole games of several players, each with its own way of choosing (`play_game`)."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
-from lexicon_service.movegen import generate_moves
+from lexicon_service.movegen import GeneratedMove, generate_moves
 from lexicon_service.rules.board import Board
+from lexicon_service.rules.game import end_of_game_adjustments
 from lexicon_service.rules.moves import validate_move
 from lexicon_service.tiles import BLANK
 
@@ -51,3 +54,69 @@ def positions(rule_set, lexicon, rng: random.Random, count: int, *, letters=None
             board.apply(result)
             for tile in result.tiles_used:
                 rack.remove(tile)
+
+
+@dataclass
+class Turn:
+    """One turn of a self-play game: who moved, what, and the leave kept (bag_before: tiles in the
+    bag before the move)."""
+
+    player: int
+    move: GeneratedMove
+    bag_before: int
+
+
+@dataclass
+class GameResult:
+    scores: list[int]          # after the end-of-game adjustments
+    turns: list[Turn]
+
+
+def play_game(rule_set, lexicon, choosers, rng: random.Random) -> GameResult:
+    """A whole game of len(choosers) players from a bag shuffled by `rng`. A chooser is called as
+    chooser(board, rack text, bag count, may_exchange) and returns a GeneratedMove (as
+    `games.computer.choose_move` does). The game ends when a player empties their rack with the bag
+    empty, or after two rounds without a score; then the rule set's end-of-game adjustments."""
+    ts = rule_set.tile_set
+    n = len(choosers)
+    bag = bag_of(rule_set)
+    rng.shuffle(bag)
+    racks: list[list[str]] = [[] for _ in range(n)]
+    for rack in racks:
+        while len(rack) < rule_set.rack_size and bag:
+            rack.append(bag.pop())
+    board = Board.empty(rule_set)
+    scores = [0] * n
+    turns: list[Turn] = []
+    scoreless = 0
+    went_out = None
+    player = 0
+    while scoreless < 2 * n:
+        rack_text = ts.rack_text(racks[player])
+        move = choosers[player](board, rack_text, len(bag), scoreless < n)
+        turns.append(Turn(player, move, len(bag)))
+        if move.kind == "play":
+            result = validate_move(rule_set, board, rack_text, move.play, judge=lexicon)
+            board.apply(result)
+            for tile in result.tiles_used:
+                racks[player].remove(tile)
+            scores[player] += result.score
+            scoreless = 0 if result.score else scoreless + 1
+            while len(racks[player]) < rule_set.rack_size and bag:
+                racks[player].append(bag.pop())
+            if not racks[player]:
+                went_out = player
+                break
+        else:
+            scoreless += 1
+            if move.kind == "exchange":
+                given = list(ts.spell_rack(move.play[1:]))
+                for tile in given:
+                    racks[player].remove(tile)
+                for _ in given:
+                    racks[player].append(bag.pop())
+                bag.extend(given)
+                rng.shuffle(bag)
+        player = (player + 1) % n
+    adjustments = end_of_game_adjustments(rule_set, [ts.rack_text(r) for r in racks], went_out)
+    return GameResult([s + a for s, a in zip(scores, adjustments)], turns)

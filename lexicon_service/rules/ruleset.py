@@ -346,125 +346,160 @@ def _convert(section: str, name: str, raw: str, annotation: str, origin: str, li
     raise AssertionError(annotation)  # a field type the parser does not know: a bug here
 
 
+@dataclass
+class _SectionsRead:
+    """A rule-set text read into its sections, not yet converted: every value keeps its line."""
+
+    values: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)  # section -> field -> (raw, line)
+    tables: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # section -> [(line, row)]
+    section_lines: dict[str, int] = field(default_factory=dict)  # section -> line of its header
+
+    def build(self, section: str, origin: str):
+        """The section's dataclass from its values (its defaults for those not given)."""
+        cls = _SECTIONS[section]
+        kwargs = {}
+        for f in fields(cls):
+            if f.name in self.values.get(section, {}):
+                raw, lineno = self.values[section][f.name]
+                kwargs[f.name] = _convert(section, f.name, raw, str(f.type), origin, lineno)
+        return cls(**kwargs)
+
+
 def parse_rule_set(text: str, origin: str = "<string>") -> RuleSet:
     """Parse the text of a rule-set file; raises RuleSetError naming line and field."""
     if not isinstance(text, str):
         raise RuleSetError("rule-set text must be a string", origin)
     text = normalise(text.lstrip("\ufeff"))
-    values: dict[str, dict[str, tuple]] = {}  # section -> field -> (raw value, line)
-    tables: dict[str, list[tuple[int, str]]] = {}
-    section_lines: dict[str, int] = {}
-    section: str | None = None
-    for lineno, raw_line in enumerate(text.splitlines(), start=1):
-        line = _strip_comment(raw_line)
-        if not line:
-            continue
-        if line.startswith("["):
-            m = re.fullmatch(r"\[\s*([A-Za-z][\w-]*)\s*\]", line)
-            if not m:
-                raise RuleSetError(f"bad section header {line!r}", origin, lineno, "section")
-            section = m.group(1).lower()
-            if section not in _SECTIONS and section not in _TABLES:
-                known = ", ".join(sorted([*_SECTIONS, *_TABLES]))
-                raise RuleSetError(f"unknown section [{section}] (known: {known})", origin, lineno, "section")
-            if section in section_lines:
-                raise RuleSetError(f"section [{section}] appears twice (first on line {section_lines[section]})",
-                                   origin, lineno, "section")
-            section_lines[section] = lineno
-            if section in _TABLES:
-                tables[section] = []
-            else:
-                values[section] = {}
-            continue
-        if section is None:
-            raise RuleSetError("text before the first [section]", origin, lineno, "section")
-        if section in _TABLES:
-            tables[section].append((lineno, line))
-            continue
-        if "=" not in line:
-            raise RuleSetError(f"expected 'directive = value', got {line!r}", origin, lineno, f"[{section}]")
-        name, _, raw = line.partition("=")
-        name = name.strip().lower()
-        field_name = name.replace("-", "_")
-        known_fields = {f.name: f for f in fields(_SECTIONS[section])}
-        if section == "board" and field_name == "premiums":
-            known_fields.pop(field_name)
-        if field_name not in known_fields:
-            names = ", ".join(f.replace("_", "-") for f in known_fields if not (section == "board" and f == "premiums"))
-            raise RuleSetError(f"unknown directive (known in [{section}]: {names})", origin, lineno,
-                               f"[{section}] {name}")
-        if field_name in values[section]:
-            raise RuleSetError(f"given twice (first on line {values[section][field_name][1]})", origin, lineno,
-                               f"[{section}] {name}")
-        values[section][field_name] = (raw.strip(), lineno)
-
+    read = _read_sections(text, origin)
     for required in _REQUIRED:
-        if required not in section_lines:
+        if required not in read.section_lines:
             raise RuleSetError(f"missing section [{required}]", origin, None, f"[{required}]")
-
-    def build(section_name: str):
-        cls = _SECTIONS[section_name]
-        kwargs = {}
-        for f in fields(cls):
-            if f.name in values.get(section_name, {}):
-                raw, lineno = values[section_name][f.name]
-                kwargs[f.name] = _convert(section_name, f.name, raw, str(f.type), origin, lineno)
-        return cls(**kwargs)
-
-    game = build("game")
-    game_line = section_lines["game"]
-    for required_field in ("id", "language", "profile"):
-        if not getattr(game, required_field):
-            raise RuleSetError("missing (required)", origin, game_line, f"[game] {required_field}")
-    if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", game.id):
-        raise RuleSetError(f"bad id {game.id!r} (letters, digits, '-', '_', '.')", origin,
-                           values["game"]["id"][1], "[game] id")
-    if not re.fullmatch(r"[a-z]{2,3}", game.language):
-        raise RuleSetError(f"expected a language code like cs or pl, got {game.language!r}", origin,
-                           values["game"]["language"][1], "[game] language")
-
-    tile_set, blank = _parse_tiles(tables["tiles"], values.get("blank", {}), section_lines["tiles"], origin)
-    board = _parse_board(values.get("board", {}), tables.get("layout"), section_lines.get("layout"), origin)
-
-    rack = build("rack")
-    rack_line = section_lines["rack"]
-    if rack.size < 1:
-        raise RuleSetError("must be at least 1", origin, values["rack"].get("size", (0, rack_line))[1], "[rack] size")
-    if "bingo_tiles" not in values["rack"]:
-        rack = RackRules(rack.size, rack.size, rack.bingo_bonus)
-    if rack.bingo_tiles > rack.size:
-        raise RuleSetError(f"{rack.bingo_tiles} is more than the rack size {rack.size}", origin,
-                           values["rack"]["bingo_tiles"][1], "[rack] bingo-tiles")
-
-    first_play = build("first-play")
-    if first_play.must_cover is not None:
-        r, c = first_play.must_cover
-        if not (0 <= r < board.rows and 0 <= c < board.columns):
-            raise RuleSetError(f"{square_name(r, c)} is off the {board.rows}x{board.columns} board", origin,
-                               values["first-play"]["must_cover"][1], "[first-play] must-cover")
-    if first_play.min_tiles > rack.size:
-        where = values.get("first-play", {}).get("min_tiles", (None, rack_line))[1]
-        raise RuleSetError(f"{first_play.min_tiles} is more than the rack size {rack.size}", origin, where,
-                           "[first-play] min-tiles")
-
+    game = _game(read, origin)
+    tile_set, blank = _parse_tiles(read.tables["tiles"], read.values.get("blank", {}), read.section_lines["tiles"],
+                                   origin)
+    board = _parse_board(read.values.get("board", {}), read.tables.get("layout"), read.section_lines.get("layout"),
+                         origin)
+    rack = _rack(read, origin)
+    first_play = _first_play(read, board, rack, origin)
     if tile_set.total_tiles == 0:
-        raise RuleSetError("the bag is empty", origin, section_lines["tiles"], "[tiles]")
+        raise RuleSetError("the bag is empty", origin, read.section_lines["tiles"], "[tiles]")
     return RuleSet(
         game=game,
         tile_set=tile_set,
         board=board,
         rack=rack,
         first_play=first_play,
-        later_plays=build("later-plays"),
-        words=build("words"),
-        exchange=build("exchange"),
-        end=build("end"),
-        challenge=build("challenge"),
-        timer=build("timer"),
+        later_plays=read.build("later-plays", origin),
+        words=read.build("words", origin),
+        exchange=read.build("exchange", origin),
+        end=read.build("end", origin),
+        challenge=read.build("challenge", origin),
+        timer=read.build("timer", origin),
         blank=blank,
         source_text=text,
         origin=origin,
     )
+
+
+def _read_sections(text: str, origin: str) -> _SectionsRead:
+    """Each line into its section: a header, a table row or a directive; comments and blank lines skipped."""
+    read = _SectionsRead()
+    section: str | None = None
+    for lineno, raw_line in enumerate(text.splitlines(), start=1):
+        line = _strip_comment(raw_line)
+        if not line:
+            continue
+        if line.startswith("["):
+            section = _section_header(line, lineno, origin, read)
+        elif section is None:
+            raise RuleSetError("text before the first [section]", origin, lineno, "section")
+        elif section in _TABLES:
+            read.tables[section].append((lineno, line))
+        else:
+            _directive(section, line, lineno, origin, read.values[section])
+    return read
+
+
+def _section_header(line: str, lineno: int, origin: str, read: _SectionsRead) -> str:
+    """The section a header line opens, entered in `read`."""
+    m = re.fullmatch(r"\[\s*([A-Za-z][\w-]*)\s*\]", line)
+    if not m:
+        raise RuleSetError(f"bad section header {line!r}", origin, lineno, "section")
+    section = m.group(1).lower()
+    if section not in _SECTIONS and section not in _TABLES:
+        known = ", ".join(sorted([*_SECTIONS, *_TABLES]))
+        raise RuleSetError(f"unknown section [{section}] (known: {known})", origin, lineno, "section")
+    if section in read.section_lines:
+        raise RuleSetError(f"section [{section}] appears twice (first on line {read.section_lines[section]})",
+                           origin, lineno, "section")
+    read.section_lines[section] = lineno
+    if section in _TABLES:
+        read.tables[section] = []
+    else:
+        read.values[section] = {}
+    return section
+
+
+def _directive(section: str, line: str, lineno: int, origin: str, values: dict[str, tuple[str, int]]) -> None:
+    """A 'directive = value' line of a section, entered in its `values` as (raw value, line)."""
+    if "=" not in line:
+        raise RuleSetError(f"expected 'directive = value', got {line!r}", origin, lineno, f"[{section}]")
+    name, _, raw = line.partition("=")
+    name = name.strip().lower()
+    field_name = name.replace("-", "_")
+    known_fields = {f.name: f for f in fields(_SECTIONS[section])}
+    if section == "board" and field_name == "premiums":
+        known_fields.pop(field_name)
+    if field_name not in known_fields:
+        names = ", ".join(f.replace("_", "-") for f in known_fields if not (section == "board" and f == "premiums"))
+        raise RuleSetError(f"unknown directive (known in [{section}]: {names})", origin, lineno,
+                           f"[{section}] {name}")
+    if field_name in values:
+        raise RuleSetError(f"given twice (first on line {values[field_name][1]})", origin, lineno,
+                           f"[{section}] {name}")
+    values[field_name] = (raw.strip(), lineno)
+
+
+def _game(read: _SectionsRead, origin: str) -> GameInfo:
+    game = read.build("game", origin)
+    for required_field in ("id", "language", "profile"):
+        if not getattr(game, required_field):
+            raise RuleSetError("missing (required)", origin, read.section_lines["game"], f"[game] {required_field}")
+    if not re.fullmatch(r"[A-Za-z0-9][\w.-]*", game.id):
+        raise RuleSetError(f"bad id {game.id!r} (letters, digits, '-', '_', '.')", origin,
+                           read.values["game"]["id"][1], "[game] id")
+    if not re.fullmatch(r"[a-z]{2,3}", game.language):
+        raise RuleSetError(f"expected a language code like cs or pl, got {game.language!r}", origin,
+                           read.values["game"]["language"][1], "[game] language")
+    return game
+
+
+def _rack(read: _SectionsRead, origin: str) -> RackRules:
+    rack = read.build("rack", origin)
+    rack_values = read.values["rack"]
+    if rack.size < 1:
+        raise RuleSetError("must be at least 1", origin, rack_values.get("size", (0, read.section_lines["rack"]))[1],
+                           "[rack] size")
+    if "bingo_tiles" not in rack_values:
+        rack = RackRules(rack.size, rack.size, rack.bingo_bonus)
+    if rack.bingo_tiles > rack.size:
+        raise RuleSetError(f"{rack.bingo_tiles} is more than the rack size {rack.size}", origin,
+                           rack_values["bingo_tiles"][1], "[rack] bingo-tiles")
+    return rack
+
+
+def _first_play(read: _SectionsRead, board: BoardSpec, rack: RackRules, origin: str) -> FirstPlayRules:
+    first_play = read.build("first-play", origin)
+    if first_play.must_cover is not None:
+        r, c = first_play.must_cover
+        if not (0 <= r < board.rows and 0 <= c < board.columns):
+            raise RuleSetError(f"{square_name(r, c)} is off the {board.rows}x{board.columns} board", origin,
+                               read.values["first-play"]["must_cover"][1], "[first-play] must-cover")
+    if first_play.min_tiles > rack.size:
+        where = read.values.get("first-play", {}).get("min_tiles", (None, read.section_lines["rack"]))[1]
+        raise RuleSetError(f"{first_play.min_tiles} is more than the rack size {rack.size}", origin, where,
+                           "[first-play] min-tiles")
+    return first_play
 
 
 def _parse_tiles(rows, blank_values, section_line, origin):

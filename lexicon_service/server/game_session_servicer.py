@@ -40,7 +40,7 @@ from lexicon_service.games.errors import (
     TooManyGames,
     Unauthenticated,
 )
-from lexicon_service.games.computer import DEFAULT_LEVEL, level_refusal
+from lexicon_service.games.computer import DEFAULT_LEVEL, leave_table_refusal, level_refusal
 from lexicon_service.games.service import HINT_SECONDS, GameService
 from lexicon_service.games.store import log as database_log
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
@@ -176,11 +176,14 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         with self.registry.acquire() as snapshot:
             lexicon = snapshot.lexicon(request.lexicon)
             rule_set = lexicon.rule_set
-            has_move_graph = lexicon.move_graph is not None
-        levels = self._computer_levels(request)
+            has_move_graph = lexicon.has_move_graph
+            levels = self._computer_levels(request)
+            no_leaves = next(filter(None, (leave_table_refusal(level, lexicon) for level in levels)), None)
         if any(levels) and not has_move_graph:
             raise Refused("NO_MOVE_GRAPH", f"computer_players: the lexicon {request.lexicon!r} has no move graph; "
                                            "add one with `lexicon-build --move-graph-only`")
+        if no_leaves:
+            raise Refused("NO_LEAVE_TABLE", f"computer_players: {no_leaves}")
         game_id, tokens, director, version = self.games.create_game(
             request.lexicon, rule_set, list(request.player_names),
             seed=request.seed if request.HasField("seed") else None, challenge_rule=rule,

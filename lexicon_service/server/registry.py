@@ -3,8 +3,9 @@
 A `Snapshot` is an immutable name -> lexicon mapping. Calls take the current snapshot with
 `registry.acquire()` (a reference count under a lock, ~1 µs) and use it to the end, so a reload
 never changes the lexicon under a running call. `reload()` loads the whole directory into a new
-snapshot first; only if every lexicon loads is the snapshot swapped in (one reference
-assignment). The old snapshot's lexicons are closed when its last call releases it.
+snapshot first, keeping each lexicon whose directory and files are unchanged on disk since it was
+loaded; only if every lexicon loads is the snapshot swapped in (one reference assignment). The old
+snapshot's lexicons that no newer snapshot kept are closed when its last call releases it.
 A failed reload leaves the old snapshot serving and is reported to the caller.
 """
 
@@ -38,8 +39,11 @@ def _default_loader(path: Path):
 
 
 class Snapshot:
-    def __init__(self, lexicons: dict, generation: int, directory: Path, rule_sets=()) -> None:
+    def __init__(self, lexicons: dict, generation: int, directory: Path, rule_sets=(),
+                 release: Callable | None = None) -> None:
         self.lexicons = dict(lexicons)
+        # release(lexicon) -> True when no other open snapshot holds it (then it is closed with this one)
+        self._release = release
         self.generation = generation
         self.directory = directory
         self.loaded_at = time.time()
@@ -67,6 +71,8 @@ class Snapshot:
             return
         self._closed = True
         for lexicon in self.lexicons.values():
+            if self._release is not None and not self._release(lexicon):
+                continue  # a newer snapshot kept it (unchanged on disk)
             close = getattr(lexicon, "close", None)
             if close is not None:
                 try:
@@ -86,6 +92,7 @@ class LexiconRegistry:
         self.last_error: str | None = None
         self.reload_count = 0
         self._listeners: list[Callable[[Snapshot], None]] = []
+        self._holders: dict[int, int] = {}  # id(lexicon) -> open snapshots holding it (under _lock)
 
     # --- loading ---------------------------------------------------------------------------
     def lexicon_paths(self) -> list[Path]:
@@ -138,9 +145,22 @@ class LexiconRegistry:
         paths = self.lexicon_paths()
         if not paths:
             raise ReloadError(f"no *{LEXICON_SUFFIX} lexicons in {str(self.directory)!r}")
+        # A lexicon whose directory and files are unchanged since it was loaded is kept, not loaded
+        # again: a reload then costs the changed lexicons only, in time and in memory.
+        current = self._current
+        in_use = {id(lexicon) for lexicon in current.lexicons.values()} if current is not None else set()
+        kept = {Path(lexicon.path): lexicon for lexicon in (current.lexicons.values() if current else ())
+                if callable(getattr(lexicon, "unchanged_on_disk", None)) and getattr(lexicon, "path", None)}
+
+        def load(path: Path):
+            lexicon = kept.get(path)
+            if lexicon is not None and lexicon.unchanged_on_disk():
+                return lexicon
+            return self._loader(path)
+
         with futures.ThreadPoolExecutor(max_workers=min(LOAD_THREADS, len(paths)),
                                         thread_name_prefix="lexicon-load") as pool:
-            attempts = [pool.submit(self._loader, path) for path in paths]
+            attempts = [pool.submit(load, path) for path in paths]
         loaded: dict = {}
         results = []
         for path, attempt in zip(paths, attempts):
@@ -158,7 +178,7 @@ class LexiconRegistry:
                 loaded[name] = lexicon
         except BaseException:
             for _, lexicon, _ in results:
-                if lexicon is not None:
+                if lexicon is not None and id(lexicon) not in in_use:
                     with contextlib.suppress(Exception):
                         lexicon.close()
             raise
@@ -179,24 +199,31 @@ class LexiconRegistry:
                     log.error("reload failed, still serving generation %s: %s", self._generation, exc)
                 raise
             try:
-                snapshot = Snapshot(lexicons, self._generation + 1, self.directory)
+                snapshot = Snapshot(lexicons, self._generation + 1, self.directory, release=self._release)
             except Exception as exc:  # noqa: BLE001 - e.g. a lexicon's rule set: refuse the reload
+                with self._lock:
+                    in_use = set(self._holders)
                 for lexicon in lexicons.values():
+                    if id(lexicon) in in_use:
+                        continue
                     with contextlib.suppress(Exception):
                         lexicon.close()
                 self.last_error = str(exc)
                 log.error("reload failed, still serving generation %s: %s", self._generation, exc)
                 raise ReloadError(str(exc)) from exc
             with self._lock:
+                for lexicon in lexicons.values():
+                    self._holders[id(lexicon)] = self._holders.get(id(lexicon), 0) + 1
                 self._generation += 1
                 old, self._current = self._current, snapshot
+            kept = sum(old is not None and lexicon in old.lexicons.values() for lexicon in lexicons.values())
             self._retire(old)
             release_freed_memory()
             self.last_error = None
             self.reload_count += 1
             log.info(
-                "loaded %d lexicons (%s) from %s in %.0f ms, generation %d",
-                len(lexicons), ", ".join(sorted(lexicons)), self.directory,
+                "loaded %d lexicons (%s; %d unchanged on disk, kept) from %s in %.0f ms, generation %d",
+                len(lexicons), ", ".join(sorted(lexicons)), kept, self.directory,
                 (time.perf_counter() - started) * 1000, snapshot.generation,
             )
         for listener in list(self._listeners):
@@ -204,6 +231,16 @@ class LexiconRegistry:
         return snapshot
 
     load = reload
+
+    def _release(self, lexicon) -> bool:
+        """One snapshot holding `lexicon` closed: True when none holds it any more (close it)."""
+        with self._lock:
+            left = self._holders.get(id(lexicon), 1) - 1
+            if left > 0:
+                self._holders[id(lexicon)] = left
+                return False
+            self._holders.pop(id(lexicon), None)
+            return True
 
     def on_reload(self, listener: Callable[[Snapshot], None]) -> None:
         self._listeners.append(listener)

@@ -39,8 +39,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
 from lexicon_service.games.service import MAX_GAMES, GameService
 from lexicon_service.games.errors import DatabaseDamaged
-from lexicon_service.games.pgstore import PostgresStore, is_postgres_url
-from lexicon_service.games.store import WAL_LIMIT, SqliteStore
+from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
 from lexicon_service.server.errors import log_client_error, quiet_grpc_tracebacks
@@ -391,51 +390,20 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     games_store, games_cleanup = _open_games_store(games_db, db_wal_limit)
     game_pool = HandoffPool(GAME_THREADS, thread_name_prefix="lexicon-game")
     watch_pool = HandoffPool(watch_streams + WATCH_SPARE_THREADS, thread_name_prefix="lexicon-watch")
-    options = [
-        ("grpc.max_receive_message_length", limits.max_message_bytes),
-        ("grpc.max_send_message_length", max(limits.max_message_bytes, 16 * 1024 * 1024)),
-        ("grpc.so_reuseport", 1 if reuse_port else 0),  # without: a busy port fails instead of being shared
-        ("grpc.max_concurrent_streams", max_streams_per_connection),
-        ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
-        ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
-        ("grpc.http2.max_pings_without_data", 0),  # keep pinging an idle connection: its peer may be gone
-    ]
     try:
-        grpc_server = grpc.server(pool, interceptors=interceptors, options=options,
+        grpc_server = grpc.server(pool, interceptors=interceptors,
+                                  options=_grpc_options(limits, reuse_port, max_streams_per_connection),
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
-        services = DecodeGuard(grpc_server)  # add every service through it: bad requests get INVALID_ARGUMENT
-        lexicon_pb2_grpc.add_LexiconServiceServicer_to_server(
-            _Routed(LexiconServicer(registry, limits), fast, FAST_METHODS[LEXICON_SERVICE]), services)
-        game_pb2_grpc.add_GameServiceServicer_to_server(
-            _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), services)
         games = GameService(games_store, clock=game_clock or time.time, max_games=max_games,
                             lexicons=registry.lexicons_in_use)
         game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
-        watch = _StreamLimit(game_sessions.WatchGame, watch_streams, "WatchGame")
-        session = _Routed(_Routed(game_sessions, game_pool, GAME_METHODS), watch_pool, ("WatchGame",),
-                          overrides={"WatchGame": watch})
-        session_pb2_grpc.add_GameSessionServiceServicer_to_server(session, services)
-        health_servicer = _HealthServicer()
-        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, services)
-        enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), services)
-        try:
-            if tls is not None:
-                try:
-                    tls.check()
-                except ValueError as exc:
-                    raise OSError(str(exc)) from None
-                port = grpc_server.add_secure_port(address, tls.credentials())
-            else:
-                port = grpc_server.add_insecure_port(address)
-        except RuntimeError as exc:
-            raise OSError(f"cannot listen on {address}: {exc}") from exc
-        if not port:
-            raise OSError(f"cannot listen on {address}")
+        # add every service through DecodeGuard: bad requests get INVALID_ARGUMENT
+        health_servicer = _add_services(DecodeGuard(grpc_server), registry, limits, game_sessions, watch_streams,
+                                        fast=fast, game_pool=game_pool, watch_pool=watch_pool)
+        port = _listen(grpc_server, address, tls)
     except BaseException:
-        pool.shutdown(wait=False)
-        fast.shutdown(wait=False)
-        game_pool.shutdown(wait=False)
-        watch_pool.shutdown(wait=False)
+        for threads in (pool, fast, game_pool, watch_pool):
+            threads.shutdown(wait=False)
         registry.close()
         games_cleanup()
         raise
@@ -449,9 +417,59 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     return server, port
 
 
+def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: int) -> list[tuple[str, int]]:
+    return [
+        ("grpc.max_receive_message_length", limits.max_message_bytes),
+        ("grpc.max_send_message_length", max(limits.max_message_bytes, 16 * 1024 * 1024)),
+        ("grpc.so_reuseport", 1 if reuse_port else 0),  # without: a busy port fails instead of being shared
+        ("grpc.max_concurrent_streams", max_streams_per_connection),
+        ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
+        ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+        ("grpc.http2.max_pings_without_data", 0),  # keep pinging an idle connection: its peer may be gone
+    ]
+
+
+def _add_services(services, registry, limits: Limits, game_sessions, watch_streams: int, *, fast, game_pool,
+                  watch_pool) -> _HealthServicer:
+    """Every service, each method on its pool (the long calls stay on the server's own): the lexicon and
+    game services, the game sessions, health and reflection. Returns the health servicer."""
+    lexicon_pb2_grpc.add_LexiconServiceServicer_to_server(
+        _Routed(LexiconServicer(registry, limits), fast, FAST_METHODS[LEXICON_SERVICE]), services)
+    game_pb2_grpc.add_GameServiceServicer_to_server(
+        _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), services)
+    watch = _StreamLimit(game_sessions.WatchGame, watch_streams, "WatchGame")
+    session = _Routed(_Routed(game_sessions, game_pool, GAME_METHODS), watch_pool, ("WatchGame",),
+                      overrides={"WatchGame": watch})
+    session_pb2_grpc.add_GameSessionServiceServicer_to_server(session, services)
+    health_servicer = _HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, services)
+    enable_reflection((*SERVICE_NAMES, health.SERVICE_NAME), services)
+    return health_servicer
+
+
+def _listen(grpc_server, address: str, tls: TlsConfig | None) -> int:
+    """The port bound (TLS or plaintext); OSError when it cannot be."""
+    try:
+        if tls is not None:
+            try:
+                tls.check()
+            except ValueError as exc:
+                raise OSError(str(exc)) from None
+            port = grpc_server.add_secure_port(address, tls.credentials())
+        else:
+            port = grpc_server.add_insecure_port(address)
+    except RuntimeError as exc:
+        raise OSError(f"cannot listen on {address}: {exc}") from exc
+    if not port:
+        raise OSError(f"cannot listen on {address}")
+    return port
+
+
 def _open_games_store(path, wal_limit: int = WAL_LIMIT):
     """(store, cleanup) for the games database; without a path, a temporary file removed on cleanup."""
     if is_postgres_url(path):
+        from lexicon_service.games.pgstore import PostgresStore  # imports psycopg: only when it is used
+
         return (store := PostgresStore(path)), store.close  # OSError when it cannot be reached or set up
     if path:
         try:

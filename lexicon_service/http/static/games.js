@@ -6,6 +6,9 @@
 // (GET /v1/games/{id}/record) is shown as a pasted one is, so no rule is restated here; the game's
 // state (GET /v1/games/{id}) gives the panel above the board: whose turn, the clocks (counting down
 // between events), the bag, the last move, and whether the scores are final.
+// A game against the computer is created here (POST /v1/games with a computer seat) and followed as any
+// live game with the person's game token: GetGame with that token gives their rack (to them alone; the
+// computer's is never sent), and the play panel sends their moves and challenges (SubmitMove, Challenge).
 "use strict";
 const $ = id => document.getElementById(id);
 const CELL = 40, EDGE = 26;
@@ -215,7 +218,7 @@ async function show() {
   document.body.dataset.shown = "1";
 }
 
-let live = null;  // the followed game: { id, abort, busy, dirty, rack, state, stateAt }
+let live = null;  // the followed game: { id, token, abort, busy, dirty, rack, state, stateAt, sending }
 
 function clockText(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -272,13 +275,14 @@ async function showLive(me) {
   try {
     do {
       me.dirty = false;
-      const state = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}`);
-      const record = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}/record`);
+      const state = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}`, undefined, me.token);
+      const record = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}/record`, undefined, me.token);
       const answer = await callApi("POST", "/v1/games:view", { gcg: record.gcg });
       if (me !== live) return;
       me.state = state;
       me.stateAt = performance.now();
       renderLivePanel();
+      renderPlayPanel();
       view = answer;
       $("gcg").value = record.gcg;
       $("status").textContent = "";
@@ -317,10 +321,12 @@ async function follow() {
   const id = $("gameId").value.trim();
   if (!id) return;
   if (live) live.abort.abort();
-  const me = live = { id, abort: new AbortController(), busy: false, dirty: false, rack: "", state: null, stateAt: 0 };
+  const gameToken = $("gameToken").value.trim();
+  const me = live = { id, token: gameToken, abort: new AbortController(), busy: false, dirty: false, rack: "", state: null, stateAt: 0 };
   renderLivePanel();
+  renderPlayPanel();
   const headers = { Accept: "text/event-stream" };
-  const serverToken = localStorage.getItem("token"), gameToken = $("gameToken").value.trim();
+  const serverToken = localStorage.getItem("token");
   if (serverToken) headers.Authorization = "Bearer " + serverToken;
   if (gameToken) headers["X-Game-Token"] = gameToken;
   setLive(t("loading"));
@@ -360,6 +366,108 @@ async function follow() {
   }
 }
 
+// The play panel of a followed game whose token is a player's: their rack, and their moves when on turn.
+function renderPlayPanel() {
+  const g = live && live.token && live.state;
+  const panel = $("playPanel");
+  if (!g || !(g.you >= 0)) { panel.hidden = true; delete document.body.dataset.yourTurn; return; }
+  const ended = g.status === "GAME_STATUS_ENDED", yourTurn = !ended && g.turn === g.you;
+  $("rack").textContent = g.rack || "";
+  for (const id of ["playText", "playMove", "exchangeText", "exchangeMove", "passMove"]) $(id).disabled = !yourTurn;
+  $("challengeMove").disabled = ended || !g.challengeable;
+  const onTurn = g.players[g.turn || 0] || {};
+  const say = ended ? t("gameOver") + (g.endReason ? ` (${g.endReason})` : "")
+    : yourTurn ? (g.correcting ? t("correcting") : t("yourTurn"))
+    : onTurn.computerLevel ? t("computerThinking") : "";
+  $("playStatus").textContent = say;
+  panel.hidden = false;
+  document.body.dataset.yourTurn = yourTurn ? "1" : "0";
+  if (yourTurn && document.activeElement === document.body) $("playText").focus();
+}
+
+// What the last move or challenge of the person answered (an error, a challenge's ruling), until the next.
+function setNote(text, error) {
+  $("playNote").textContent = text;
+  $("playNote").className = error ? "problem" : "";
+}
+
+// A move or a challenge of the person playing: the answer's game view is shown at once (the event
+// stream then brings the computer's reply). expectedVersion: a move made on a stale view is refused.
+async function act(kind, body) {
+  const me = live;
+  if (!me || !me.state || me.sending) return;  // one at a time: a second Enter is not a second move
+  const path = `/v1/games/${encodeURIComponent(me.id)}:${kind}`;
+  setNote("");
+  let answer;
+  me.sending = true;
+  try {
+    answer = await callApi("POST", path, { ...body, expectedVersion: me.state.version }, me.token);
+  } catch (err) {
+    if (me === live) setNote(errorText(err), true);
+    return;
+  } finally {
+    me.sending = false;
+  }
+  if (me !== live) return;
+  if (kind === "challenge") {
+    setNote(answer.playStood ? t("playStood") : t("challengedOff", { words: (answer.invalidWords || []).join(", ") }));
+  }
+  $("playText").value = "";
+  $("exchangeText").value = "";
+  if (Number(answer.game.version) >= Number(me.state.version)) { me.state = answer.game; me.stateAt = performance.now(); }
+  renderLivePanel();
+  renderPlayPanel();
+}
+
+function submitPlay(e) {
+  e.preventDefault();
+  if (document.activeElement === $("exchangeText")) { exchangeTiles(); return; }
+  const play = $("playText").value.trim();
+  if (play) act("move", { play });
+}
+
+function exchangeTiles() {
+  const tiles = $("exchangeText").value.trim();
+  if (tiles) act("move", { exchange: tiles });
+}
+
+const LEVELS = ["best", "club", "beginner"];  // lexicon_service/games/computer.py LEVELS (a test keeps them equal)
+let lexiconList = [];
+
+function offerLexicons() {
+  const ruleSet = $("newRuleSet").value, select = $("newLexicon"), chosen = select.value;
+  select.innerHTML = "";
+  for (const l of lexiconList) if (l.ruleSet === ruleSet) select.add(new Option(l.name, l.name, false, l.name === chosen));
+  $("newStart").disabled = !select.options.length;
+  $("newStatus").textContent = select.options.length ? "" : t("noComputerLexicon");
+}
+
+// A new game: the person in seat 0, the computer in seat 1; then followed with the person's token. The
+// director's token in the answer is not kept: this page only plays.
+async function startGame(e) {
+  e.preventDefault();
+  const name = $("newName").value.trim() || t("defaultName");
+  const computer = t("computerName") === name ? t("computerName") + "2" : t("computerName");
+  let game;
+  try {
+    game = await callApi("POST", "/v1/games", {
+      lexicon: $("newLexicon").value, playerNames: [name, computer],
+      computerPlayers: [{ seat: 1, level: $("newLevel").value }],
+    });
+  } catch (err) {
+    $("newStatus").textContent = errorText(err);
+    return;
+  }
+  $("newStatus").textContent = "";
+  localStorage.setItem("playerName", name);
+  $("gameId").value = game.gameId;
+  $("gameToken").value = game.playerTokens[0];
+  const params = new URLSearchParams(location.search);
+  params.set("game", game.gameId);
+  history.replaceState(null, "", location.pathname + "?" + params);
+  follow();
+}
+
 function download(blob, name) {
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
@@ -397,6 +505,12 @@ function showPasted() {
 
 $("show").addEventListener("click", showPasted);
 $("live").addEventListener("submit", e => { e.preventDefault(); follow(); });
+$("newGame").addEventListener("submit", startGame);
+$("newRuleSet").addEventListener("change", offerLexicons);
+$("playPanel").addEventListener("submit", submitPlay);
+$("exchangeMove").addEventListener("click", exchangeTiles);
+$("passMove").addEventListener("click", () => act("move", { pass: true }));
+$("challengeMove").addEventListener("click", () => act("challenge", {}));
 $("gcg").addEventListener("keydown", e => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); showPasted(); } });
 $("file").addEventListener("change", async () => {
   const file = $("file").files[0];
@@ -418,17 +532,28 @@ document.addEventListener("keydown", e => {
 });
 
 (async function start() {
-  setupLanguageSwitch(() => { if (view) { renderLines(); render(); } });
+  setupLanguageSwitch(() => { if (view) { renderLines(); render(); } renderLivePanel(); renderPlayPanel(); offerLexicons(); });
   $("lexicon").add(new Option(t("fromRules"), ""));
+  for (const level of LEVELS) {
+    const key = "level" + level[0].toUpperCase() + level.slice(1);
+    const option = new Option(t(key), level);
+    option.dataset.i18n = key;  // translated again on a language switch
+    $("newLevel").add(option);
+  }
+  $("newName").value = localStorage.getItem("playerName") || t("defaultName");
   try {
     const select = document.createElement("select");
-    const lexicons = await loadLexicons(select, null);
-    for (const l of lexicons) $("lexicon").add(new Option(l.name, l.name));
+    lexiconList = await loadLexicons(select, null);
+    for (const l of lexiconList) $("lexicon").add(new Option(l.name, l.name));
   } catch (err) { /* the record's #rules still works */ }
   try {
     const ruleSets = (await callApi("GET", "/v1/rulesets")).ruleSets || [];
-    for (const rs of ruleSets) $("ruleSet").add(new Option(rs.id, rs.id, false, rs.language === LANG));
+    for (const rs of ruleSets) {
+      $("ruleSet").add(new Option(rs.id, rs.id, false, rs.language === LANG));
+      $("newRuleSet").add(new Option(rs.id, rs.id, false, rs.language === LANG));
+    }
   } catch (err) { /* the record's #rules or a lexicon still works */ }
+  offerLexicons();
   for (const id of ["gcg", "lexicon"]) $(id).addEventListener("input", offerRuleSet);
   const game = new URLSearchParams(location.search).get("game");
   if (game) { $("gameId").value = game; follow(); } else $("gcg").focus();

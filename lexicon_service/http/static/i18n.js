@@ -24,6 +24,13 @@ const STRINGS = {
     saveSvg: "Save SVG", savePng: "Save PNG", letters: "Letters", multiplier: "×", subtotal: "Subtotal", bingo: "Bingo bonus",
     finalScores: "Final scores", allOk: "Every line agrees with the rules.", someBad: "Some lines disagree with the rules.",
     blank: "blank", kindPlay: "play", kindExchange: "exchange", kindPass: "pass", kindWithdrawn: "withdrawn",
+    vsComputer: "Play against the computer", level: "Level", levelBest: "strong (the best play)", levelClub: "club player",
+    levelBeginner: "beginner", yourName: "Your name", defaultName: "Player", computerName: "Computer", startGame: "Start the game",
+    yourRack: "Your rack", yourPlay: "Your play (8H WORD)", playMove: "Play", exchangeTiles: "Tiles to exchange",
+    exchangeMove: "Exchange", passMove: "Pass", challengeMove: "Challenge", yourTurn: "Your turn",
+    computerThinking: "The computer is thinking…", correcting: "Your play was challenged off: correct it (one try) or pass",
+    challengedOff: "Challenged: {words} not in the lexicon; the play was withdrawn", playStood: "Challenged: the play stands",
+    noComputerLexicon: "No lexicon of this rule set",
     kindChallenge: "challenge bonus", kindTime: "time penalty", "kindEnd-rack": "end rack",
   },
   cs: {
@@ -48,6 +55,13 @@ const STRINGS = {
     saveSvg: "Uložit SVG", savePng: "Uložit PNG", letters: "Písmena", multiplier: "×", subtotal: "Mezisoučet", bingo: "Prémie za všechny kameny",
     finalScores: "Konečné skóre", allOk: "Všechny řádky odpovídají pravidlům.", someBad: "Některé řádky neodpovídají pravidlům.",
     blank: "žolík", kindPlay: "tah", kindExchange: "výměna", kindPass: "pas", kindWithdrawn: "vzato zpět",
+    vsComputer: "Hra proti počítači", level: "Úroveň", levelBest: "silná (nejlepší tah)", levelClub: "klubový hráč",
+    levelBeginner: "začátečník", yourName: "Vaše jméno", defaultName: "Hráč", computerName: "Počítač", startGame: "Začít hru",
+    yourRack: "Váš stojan", yourPlay: "Váš tah (8H SLOVO)", playMove: "Zahrát", exchangeTiles: "Kameny k výměně",
+    exchangeMove: "Vyměnit", passMove: "Pas", challengeMove: "Napadnout", yourTurn: "Jste na tahu",
+    computerThinking: "Počítač přemýšlí…", correcting: "Váš tah byl napaden: opravte ho (jeden pokus), nebo pasujte",
+    challengedOff: "Námitka: {words} ve slovníku není; tah byl vzat zpět", playStood: "Námitka: tah platí",
+    noComputerLexicon: "Žádný slovník těchto pravidel",
     kindChallenge: "bonus za námitku", kindTime: "penalizace za čas", "kindEnd-rack": "zbylé kameny",
   },
   pl: {
@@ -72,6 +86,13 @@ const STRINGS = {
     saveSvg: "Zapisz SVG", savePng: "Zapisz PNG", letters: "Litery", multiplier: "×", subtotal: "Suma częściowa", bingo: "Premia za wszystkie płytki",
     finalScores: "Wyniki końcowe", allOk: "Każdy wiersz zgadza się z regułami.", someBad: "Niektóre wiersze nie zgadzają się z regułami.",
     blank: "blank", kindPlay: "ruch", kindExchange: "wymiana", kindPass: "pas", kindWithdrawn: "cofnięty",
+    vsComputer: "Gra z komputerem", level: "Poziom", levelBest: "silny (najlepszy ruch)", levelClub: "gracz klubowy",
+    levelBeginner: "początkujący", yourName: "Twoje imię", defaultName: "Gracz", computerName: "Komputer", startGame: "Rozpocznij grę",
+    yourRack: "Twój stojak", yourPlay: "Twój ruch (8H SŁOWO)", playMove: "Zagraj", exchangeTiles: "Płytki do wymiany",
+    exchangeMove: "Wymień", passMove: "Pas", challengeMove: "Sprawdź", yourTurn: "Twój ruch",
+    computerThinking: "Komputer myśli…", correcting: "Twój ruch sprawdzono: popraw go (jedna próba) albo spasuj",
+    challengedOff: "Sprawdzenie: {words} nie ma w słowniku; ruch cofnięto", playStood: "Sprawdzenie: ruch jest ważny",
+    noComputerLexicon: "Brak słownika tych zasad",
     kindChallenge: "premia za sprawdzenie", kindTime: "kara za czas", "kindEnd-rack": "płytki na koniec",
   },
 };
@@ -150,6 +171,7 @@ const ERROR_TEXTS = {
     429: "příliš mnoho požadavků; zkuste to později", 500: "vnitřní chyba serveru", 503: "server je nedostupný",
     BUSY: "hra se měnila příliš často; zkuste to znovu", NO_COMPUTER_PLAYERS: "tento server nemá počítačové hráče",
     NO_MOVE_GRAPH: "slovník nemá graf tahů, bez něj počítač nehraje",
+    NO_LEAVE_TABLE: "slovník nemá tabulku hodnot zbylých kamenů, bez ní počítač na úrovni equity nehraje",
     HINTS_NOT_ALLOWED: "hra byla založena bez nápověd", GAME_OVER: "hra skončila", NOT_YOUR_TURN: "nejste na tahu",
     AWAITING_FINAL_PASS: "soupeř dohrál: potvrďte konec pasem, nebo napadněte tah",
     CAN_MOVE: "pasovat smí jen hráč, který nemůže táhnout", CORRECTING: "v době na opravu jen tah nebo pas",
@@ -179,6 +201,7 @@ const ERROR_TEXTS = {
     429: "za dużo żądań; spróbuj później", 500: "wewnętrzny błąd serwera", 503: "serwer jest niedostępny",
     BUSY: "gra zmieniała się zbyt często; spróbuj ponownie", NO_COMPUTER_PLAYERS: "ten serwer nie ma graczy komputerowych",
     NO_MOVE_GRAPH: "słownik nie ma grafu ruchów, bez niego komputer nie gra",
+    NO_LEAVE_TABLE: "słownik nie ma tabeli wartości pozostawionych płytek, bez niej komputer na poziomie equity nie gra",
     HINTS_NOT_ALLOWED: "gra została założona bez podpowiedzi", GAME_OVER: "gra się skończyła", NOT_YOUR_TURN: "to nie twój ruch",
     AWAITING_FINAL_PASS: "przeciwnik skończył: zatwierdź koniec pasem albo sprawdź ruch",
     CAN_MOVE: "pasować może tylko gracz, który nie może wykonać ruchu", CORRECTING: "w czasie na poprawkę tylko ruch lub pas",
@@ -224,10 +247,12 @@ function errorText(err) {
   return t("error") + ": " + (texts[code] ? `${texts[code]} (${code})` : err.message);
 }
 
-async function callApi(method, path, body) {
+// gameToken: a player's game token (X-Game-Token, which the server reads whether or not it has tokens of its own)
+async function callApi(method, path, body, gameToken) {
   const headers = { "Content-Type": "application/json" };
   const token = localStorage.getItem("token");
   if (token) headers.Authorization = "Bearer " + token;
+  if (gameToken) headers["X-Game-Token"] = gameToken;
   let response;
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
