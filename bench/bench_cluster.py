@@ -8,7 +8,8 @@ Starts PostgreSQL (fsync on: every commit is durable), `--servers` servers (one 
     servers' pools hold together (16 each), each INSERT its own transaction;
   * durable moves/s over `--games` concurrent Kris Kros games through the proxy (closed loop, one-tile
     exchanges as in bench/bench_games.py: every move acknowledged after its commit), with its ratio to the
-    baseline.
+    baseline, and the CPU per move (/proc/PID/stat) of the servers, PostgreSQL (split by its processes),
+    nginx and this load generator, with commits and WAL flushes per move (docs/deploy.md reads them).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import psycopg  # noqa: E402
 import grpc  # noqa: E402
 from bench_games import LEXICON, create_games, first_tile  # noqa: E402
-from loadgen import load_average, percentile  # noqa: E402
+from loadgen import cpu_seconds, load_average, percentile, process_tree  # noqa: E402
 
 from deploy.cluster import Cluster  # noqa: E402
 from lexicon_service.games.pgstore import POOL_SIZE  # noqa: E402
@@ -37,7 +38,10 @@ from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc  # noqa: E402
 TARGETS = {"moves_per_s": 1500.0, "ratio": 0.8, "watch_p99_ms": 50.0, "lost": 0}
 
 
-def raw_inserts_per_s(url: str, connections: int, seconds: float) -> float:
+RAW_INSERT = "INSERT INTO bench_raw (v) VALUES (%s)"
+
+
+def raw_inserts_per_s(url: str, connections: int, seconds: float, statement: str = RAW_INSERT) -> float:
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE TABLE IF NOT EXISTS bench_raw (id BIGSERIAL PRIMARY KEY, v TEXT)")
     counts = [0] * connections
@@ -47,7 +51,7 @@ def raw_inserts_per_s(url: str, connections: int, seconds: float) -> float:
     def insert(i: int) -> None:
         with psycopg.connect(url, autocommit=True) as conn:
             while not stop.is_set():
-                conn.execute("INSERT INTO bench_raw (v) VALUES (%s)", (payload,))  # autocommit: one commit each
+                conn.execute(statement, (payload,))  # autocommit: one commit each
                 counts[i] += 1
 
     threads = [threading.Thread(target=insert, args=(i,)) for i in range(connections)]
@@ -122,6 +126,46 @@ def drive(port: int, games, seconds: float, channels: int = 8) -> Driven:
     for c in chans:
         c.close()
     return out
+
+
+def cpu_by_process(cluster) -> dict[str, float]:
+    """CPU seconds so far (user + system, /proc/PID/stat) of each part: the servers, PostgreSQL (postmaster and
+    its backends, walwriter, checkpointer..., ended backends included), nginx (master and workers) and this
+    load generator."""
+    postmaster = int(Path(cluster.postgres.data, "postmaster.pid").read_text().split()[0])
+    postgres = 0.0
+    for pid in process_tree(postmaster):  # a backend ending meanwhile is counted in the postmaster's cutime
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        postgres += int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if pid == postmaster else 0)
+    own = os.times()
+    return {"servers": sum(cpu_seconds(proc.pid) for proc in cluster.servers if proc is not None),
+            "PostgreSQL": postgres / os.sysconf("SC_CLK_TCK"), "nginx": cpu_seconds(cluster.nginx.pid),
+            "load generator": own.user + own.system}
+
+
+def postgres_cpu_by_backend(url: str) -> dict[str, float]:
+    """CPU seconds so far of PostgreSQL's live processes by what they are: the servers' pooled connections,
+    their listening connections (LISTEN), the WAL writer, and the rest (checkpointer, autovacuum...)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid, backend_type, query FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+                            ).fetchall()
+    parts: dict[str, float] = {}
+    for pid, backend_type, query in rows:
+        part = ("listening connections" if (query or "").startswith("LISTEN") else "pooled connections") \
+            if backend_type == "client backend" else backend_type if backend_type == "walwriter" else "other"
+        parts[part] = parts.get(part, 0.0) + cpu_seconds(pid)
+    return parts
+
+
+def database_counters(url: str) -> dict[str, int]:
+    """Committed transactions and WAL flushes (fsyncs) of the PostgreSQL server so far."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        commits = conn.execute("SELECT sum(xact_commit) FROM pg_stat_database").fetchone()[0]
+        wal_syncs, wal_records = conn.execute("SELECT wal_sync, wal_records FROM pg_stat_wal").fetchone()
+    return {"commits": int(commits), "WAL flushes": int(wal_syncs), "WAL records": int(wal_records)}
 
 
 def watch_latencies(cluster, moves: int) -> list[float]:
@@ -233,17 +277,37 @@ def main(argv=None) -> int:
             print(f"bench_cluster: {os.cpu_count()} CPUs, load {load_average()}; nginx on {cluster.address}, "
                   f"{args.servers} servers, PostgreSQL (fsync on) in {cluster.postgres.dir}", flush=True)
             connections = POOL_SIZE * args.servers
+            raw_cpu0 = cpu_by_process(cluster)
             baseline = raw_inserts_per_s(cluster.db, connections, 2.0)
+            raw_cpu1 = cpu_by_process(cluster)
+            raw_us = {part: (raw_cpu1[part] - raw_cpu0[part]) / (baseline * 2.0) * 1e6
+                      for part in ("PostgreSQL", "load generator")}
             print(f"  baseline: raw single-row committed INSERTs over {connections} connections  "
-                  f"{baseline:10,.0f} /s", flush=True)
+                  f"{baseline:10,.0f} /s  (CPU per INSERT: PostgreSQL {raw_us['PostgreSQL']:,.0f} us, "
+                  f"the inserting client {raw_us['load generator']:,.0f} us)", flush=True)
             games = create_games(cluster.port, args.games, 1000)
+            cpu0, counters0 = cpu_by_process(cluster), database_counters(cluster.db)
+            backends0 = postgres_cpu_by_backend(cluster.db)
             result = drive(cluster.port, games, args.seconds)
+            backends1 = postgres_cpu_by_backend(cluster.db)
+            cpu1, counters1 = cpu_by_process(cluster), database_counters(cluster.db)
             rate = result.calls / result.elapsed
             print(f"  {args.games} games through the proxy, closed loop\n"
                   f"    {rate:10,.0f} moves/s ({rate / baseline:.2f}x the raw INSERT rate)  "
                   f"p50 {percentile(result.latencies, 50) * 1000:.2f} ms  "
                   f"p99 {percentile(result.latencies, 99) * 1000:.2f} ms  ({result.calls} moves; "
                   f"load {load_average()})", flush=True)
+            moves_done = max(result.calls, 1)
+            cpu_per_move = {part: (cpu1[part] - cpu0[part]) / moves_done * 1e6 for part in cpu0}
+            total_us = sum(cpu_per_move.values())
+            print("    CPU per move: " + ", ".join(f"{part} {us:,.0f} us" for part, us in cpu_per_move.items())
+                  + f"; total {total_us:,.0f} us: {os.cpu_count()} CPUs can do at most "
+                  f"{os.cpu_count() * 1e6 / total_us:,.0f} moves/s", flush=True)
+            print("    PostgreSQL's CPU per move by process: " + ", ".join(
+                f"{part} {(backends1[part] - backends0.get(part, 0.0)) / moves_done * 1e6:,.0f} us"
+                for part in sorted(backends1)), flush=True)
+            print("    per move in PostgreSQL: " + ", ".join(
+                f"{(counters1[k] - counters0[k]) / moves_done:.2f} {k}" for k in counters0), flush=True)
             if result.failed:
                 print(f"    {result.failed} FAILED: {result.examples[:2]}")
                 rate = 0.0

@@ -15,12 +15,12 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from lexicon_service.games.errors import Conflict, StoreUnavailable
+from lexicon_service.games.errors import Conflict, Refused, StoreUnavailable
 from lexicon_service.games.service import GameService
 from lexicon_service.grpc_gen import session_pb2
 from lexicon_service.rules import load_rule_set
 from lexicon_service.server import create_server
-from tests.game_helpers import FakeClock, Player, create, find_play, tiles_of, two_tile_lexicons
+from tests.game_helpers import FakeClock, Player, create, find_play, tile_text, tiles_of, two_tile_lexicons
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e '.[postgres]')")
 from lexicon_service.games.pgstore import PostgresStore  # noqa: E402
@@ -321,3 +321,67 @@ def test_a_database_that_refuses_writes_acknowledges_no_move_and_writes_resume_b
     assert _wait_for(lambda: store.writable, 10)  # the probe found writes succeed again
     assert service.submit_move(game_id, tokens[0], pass_=True, request_id="p1").version == 2
     store.close()
+
+
+def test_a_move_on_a_game_no_other_server_touched_reads_nothing_from_the_store(postgres_url):
+    """The server decides on the state it holds; the append's version check stands for the read."""
+    store = PostgresStore(postgres_url)
+    try:
+        service = GameService(store, clock=FakeClock())
+        game_id, tokens, _, _ = service.create_game("cs-kriskros", load_rule_set("cs-kriskros"), ["A", "B"], seed=5)
+        service.get_game(game_id, tokens[0])
+        loads = []
+        real_load = store.load
+        store.load = lambda *args, **kw: loads.append(args) or real_load(*args, **kw)
+        first = service.submit_move(game_id, tokens[0], pass_=True)
+        second = service.submit_move(game_id, tokens[1], pass_=True)
+        assert first.version == 2 and second.version >= 3  # the second pass may end the game
+        assert loads == []
+        assert [v for v, _, _ in real_load(game_id)] == list(range(1, second.version + 1))
+    finally:
+        store.close()
+
+
+def test_a_server_told_late_of_another_servers_move_answers_from_the_store_not_its_cache(postgres_url):
+    """Server B's notice of A's move is lost (as if late): B's cached state is stale, yet every answer it
+    gives is the store's: a read answer is checked against the store, an append conflicts and decides again."""
+    rs = load_rule_set("cs-kriskros")
+    store_a, store_b = PostgresStore(postgres_url), PostgresStore(postgres_url)
+    try:
+        a, b = GameService(store_a, clock=FakeClock()), GameService(store_b, clock=FakeClock())
+        game_id, tokens, _, _ = a.create_game("cs-kriskros", rs, ["A", "B"], seed=5)
+
+        def exchange(service, p):
+            rack = a.get_game(game_id, tokens[p])[0].rack_text(p)  # A is current: a read there
+            return service.submit_move(game_id, tokens[p], exchange=tile_text(tiles_of(rs, rack)[0], rs)).version
+
+        assert b.get_game(game_id, tokens[0])[0].version == 1  # B holds the game, current
+        store_b._subscribers.clear()  # B hears of no other server's append from now on
+        assert exchange(a, 0) == 2
+        assert b.get_game(game_id, tokens[0])[0].version == 2  # a read is checked against the store
+        assert exchange(a, 1) == 3
+        assert exchange(b, 0) == 4  # B's cache: player 1's turn, refused unread, then read: player 0's
+        assert exchange(a, 1) == 5
+        with pytest.raises(Refused, match="turn"):  # B's cache: player 1's turn; its append conflicts
+            exchange(b, 1)
+        assert [v for v, _, _ in store_a.load(game_id)] == [1, 2, 3, 4, 5]
+    finally:
+        store_a.close()
+        store_b.close()
+
+
+def test_a_store_announces_other_stores_appends_not_its_own(postgres_url):
+    first, second = PostgresStore(postgres_url), PostgresStore(postgres_url)
+    try:
+        heard_first, heard_second = [], []
+        first.subscribe(heard_first.append)
+        second.subscribe(heard_second.append)
+        first.append("00000000000000aa", 0, [("created", "{}")])
+        assert _wait_for(lambda: "00000000000000aa" in heard_second, 5)
+        second.append("00000000000000bb", 0, [("created", "{}")])
+        assert _wait_for(lambda: "00000000000000bb" in heard_first, 5)
+        time.sleep(0.2)
+        assert "00000000000000aa" not in heard_first and "00000000000000bb" not in heard_second
+    finally:
+        first.close()
+        second.close()

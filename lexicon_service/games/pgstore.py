@@ -3,10 +3,11 @@
 The same table and primary key as SqliteStore (games/store.py): a duplicate (game_id, version) is the
 optimistic-concurrency conflict, so servers share games without an owner, and a timer due in a game held by
 several servers fires once (the first append wins, the others see Conflict and decide again). An append
-is one transaction on a connection of this server's pool; it returns only after COMMIT (PostgreSQL's own
-group commit gathers concurrent commits into one WAL flush). The same transaction sends NOTIFY
-lexicon_games with the game id: a listening connection per server wakes its WatchGame streams (gRPC and
-the HTTP event stream) for events appended by any server, with no polling of the table.
+is one statement, so one implicit transaction, on an autocommit connection of this server's pool; it
+returns only after COMMIT (PostgreSQL's own group commit gathers concurrent commits into one WAL flush).
+The same statement sends NOTIFY lexicon_games with the game id: a listening connection per server wakes
+its WatchGame streams (gRPC and the HTTP event stream) for events appended by the other servers, with no
+polling of the table, and tells GameService which of its cached games another server moved.
 
 What of SqliteStore applies here: request ids per player, --max-games counted in the transaction (creates
 serialised by an advisory lock), damaged games refused (DATA_LOSS) when their versions have gaps or
@@ -19,8 +20,11 @@ checks its own pages: data checksums, amcheck), the file lock and the bounded WA
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
+import time
+import weakref
 
 from lexicon_service.games.errors import Conflict, DuplicateRequest, GameDamaged, StoreUnavailable, TooManyGames
 from lexicon_service.games.store import NOT_A_PLAYER, PROBE_SECONDS, StoreHealth, is_postgres_url  # noqa: F401
@@ -39,14 +43,24 @@ CHANNEL = "lexicon_games"
 POOL_SIZE = 16  # connections per server: the game threads (8) and the WatchGame streams' reads
 POOL_TIMEOUT = 2.0  # seconds an append or read waits for a connection before UNAVAILABLE
 CONNECT_TIMEOUT = 3  # seconds, libpq's connect_timeout
+IDLE_CHECK_SECONDS = 1.0  # a pooled connection idle this long is pinged before use (a restart closes them)
 CREATE_LOCK = 0x6C657869  # pg_advisory_xact_lock key serialising schema creation and counted creates
 
 # The events and live_games tables of SQLite (games/store.py), and a row the probe rewrites
 SCHEMA = SQLITE_SCHEMA.replace(") WITHOUT ROWID;", ");") + """
 CREATE TABLE IF NOT EXISTS store_probe (id INTEGER PRIMARY KEY, at TIMESTAMPTZ NOT NULL);
 """
-INSERT = ("INSERT INTO events (game_id, version, kind, data, request_id, request_player) "
-          "VALUES (%s, %s, %s, %s, %s, %s)")
+LIVE = {True: "DELETE FROM live_games WHERE game_id = %s",
+        False: "INSERT INTO live_games VALUES (%s) ON CONFLICT DO NOTHING"}
+
+
+def append_statement(events: int, ended: bool | None) -> str:
+    """One statement, so one round trip and (in autocommit) one transaction: the events' rows, the game's
+    live_games row, and the NOTIFY; a duplicate (game_id, version) fails it whole."""
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * events)
+    live = f", live AS ({LIVE[ended]})" if ended is not None else ""
+    return (f"WITH appended AS (INSERT INTO events (game_id, version, kind, data, request_id, request_player) "
+            f"VALUES {values}){live} SELECT pg_notify(%s, %s)")
 
 
 def _shown_url(url: str) -> str:
@@ -78,18 +92,43 @@ class PostgresStore(StoreHealth):
                     conn.execute("INSERT INTO store_probe VALUES (1, now()) ON CONFLICT DO NOTHING")
         except psycopg.Error as exc:
             raise OSError(f"cannot open the games database {self.path}: {str(exc).strip()}") from None
-        self._pool = ConnectionPool(url, min_size=2, max_size=pool_size, kwargs=kwargs, open=True,
-                                    check=ConnectionPool.check_connection, name="lexicon-games")
+        # Backend pids of this store's connections: the listener skips their NOTIFYs (the appender itself
+        # wakes its watchers). The last few hundred only: connections are replaced after failures.
+        self._own_pids: dict[int, None] = {}
+        self._last_used: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # connection -> monotonic s
+        self._pool = ConnectionPool(url, min_size=2, max_size=pool_size, kwargs=dict(kwargs, autocommit=True),
+                                    open=True, configure=self._configure, check=self._check,
+                                    name="lexicon-games")
         self._listen_conn = None
         self._thread = threading.Thread(target=self._listen_loop, name="games-listen", daemon=True)
         self._listening = threading.Event()
         self._thread.start()
         self._listening.wait(CONNECT_TIMEOUT + 1)
 
+    def _configure(self, conn) -> None:
+        self._own_pids[conn.info.backend_pid] = None
+        while len(self._own_pids) > 16 * POOL_SIZE:
+            del self._own_pids[next(iter(self._own_pids))]
+
+    def _check(self, conn) -> None:
+        """Ping a connection before use only when it has been idle: one under load was just working, and
+        the ping would double the round trips of an append."""
+        if time.monotonic() - self._last_used.get(conn, 0.0) >= IDLE_CHECK_SECONDS:
+            ConnectionPool.check_connection(conn)
+
+    @contextlib.contextmanager
+    def _connection(self):
+        with self._pool.connection(timeout=self._pool_timeout) as conn:
+            try:
+                yield conn
+            finally:
+                self._last_used[conn] = time.monotonic()
+
     # --- live events ----------------------------------------------------------------------------------
     def subscribe(self, callback) -> None:
-        """Call `callback(game_id)` after any server appended to that game (None: events may have been
-        missed, while the listening connection was down: every watcher should read again)."""
+        """Call `callback(game_id)` after another server (another store) appended to that game (None:
+        events may have been missed, while the listening connection was down: every watcher should read
+        again). This store's own appends are not announced to its subscribers: their caller knows."""
         self._subscribers.append(callback)
 
     def _publish(self, game_id) -> None:
@@ -106,7 +145,8 @@ class PostgresStore(StoreHealth):
                     self._publish(None)  # anything appended while we were not listening
                     while not self._closed.is_set():
                         for note in conn.notifies(timeout=PROBE_SECONDS):
-                            self._publish(note.payload)
+                            if note.pid not in self._own_pids:
+                                self._publish(note.payload)
                         if self.unwritable is not None:
                             self._probe()
             except psycopg.Error as exc:
@@ -131,7 +171,7 @@ class PostgresStore(StoreHealth):
 
     def _probe(self) -> None:
         try:
-            with self._pool.connection(timeout=self._pool_timeout) as conn, conn.transaction():
+            with self._connection() as conn, conn.transaction():
                 conn.execute("UPDATE store_probe SET at = now() WHERE id = 1")
         except (psycopg.Error, PoolTimeout) as exc:
             self._cannot_write(exc)
@@ -146,7 +186,7 @@ class PostgresStore(StoreHealth):
     # --- reads ----------------------------------------------------------------------------------------
     def _read(self, sql: str, params=()) -> list:
         try:
-            with self._pool.connection(timeout=self._pool_timeout) as conn:
+            with self._connection() as conn:
                 return conn.execute(sql, params).fetchall()
         except (pg_errors.DataCorrupted, pg_errors.IndexCorrupted) as exc:
             raise self.damaged_game(str(params[0]) if params else "?", str(exc).strip()[:120]) from exc
@@ -196,19 +236,16 @@ class PostgresStore(StoreHealth):
         except (ValueError, AttributeError) as exc:
             raise ValueError(f"the game store cannot take this event: {exc}") from None
         try:
-            with self._pool.connection(timeout=self._pool_timeout) as conn:
+            with self._connection() as conn:  # autocommit
                 try:
-                    with conn.transaction():
-                        if base_version == 0 and max_live is not None:  # exact across servers
+                    if base_version == 0 and max_live is not None:  # exact across servers
+                        with conn.transaction():
                             conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
                             if conn.execute("SELECT count(*) FROM live_games").fetchone()[0] >= max_live:
                                 raise TooManyGames(max_live)
-                        with conn.cursor() as cur:
-                            cur.executemany(INSERT, values)
-                        if ended is not None:
-                            conn.execute("DELETE FROM live_games WHERE game_id = %s" if ended else
-                                         "INSERT INTO live_games VALUES (%s) ON CONFLICT DO NOTHING", (game_id,))
-                        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, game_id))
+                            self._insert(conn, game_id, values, ended)
+                    else:
+                        self._insert(conn, game_id, values, ended)  # committed when it returns
                 except pg_errors.UniqueViolation:
                     found = None
                     if request_id:
@@ -227,6 +264,13 @@ class PostgresStore(StoreHealth):
         self.appends += 1
         self._wrote()
         return version
+
+    @staticmethod
+    def _insert(conn, game_id: str, values: list[tuple], ended: bool | None) -> None:
+        params = [field for row in values for field in row]
+        if ended is not None:
+            params.append(game_id)
+        conn.execute(append_statement(len(values), ended), params + [CHANNEL, game_id])
 
     def close(self) -> None:
         self._closed.set()

@@ -193,6 +193,10 @@ class GameService:
         self._cache: OrderedDict[str, GameState] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
+        # Cached games no other server has appended to since this process read or appended them (a store
+        # that tells of others' appends only): a command decides on the cached state without reading the
+        # store first; its append checks the version, and an answer without an append reads the store.
+        self._current_here: set[str] = set()
         self._rule_sets: dict[str, object] = {}
         self.changed = threading.Condition()  # notified after every append from this process (any, with LISTEN)
         # Under `changed`: per watched game, [watchers, appends seen], and how often notifications may have
@@ -207,6 +211,14 @@ class GameService:
             store.subscribe(self._appended_elsewhere)
 
     def _appended_elsewhere(self, game_id) -> None:
+        with self._cache_lock:
+            if game_id is None:
+                self._current_here.clear()
+            else:
+                self._current_here.discard(game_id)
+        self._wake_watchers(game_id)
+
+    def _wake_watchers(self, game_id) -> None:
         with self.changed:
             if game_id is None:
                 self._missed_epoch += 1
@@ -264,17 +276,22 @@ class GameService:
             raise GameNotFound(game_id)
         with self._cache_lock:
             state = self._cache.get(game_id)
-        rows = self.store.load(game_id, state.version if state else 0)
-        if state is None:
-            state = self.fold_rows(game_id, rows)
-        elif rows:
-            if any(kind == "undo" for _, kind, _ in rows):
-                state = self.fold_rows(game_id, self.store.load(game_id, 0))
-            else:
-                state = state.copy()  # the cached object may be being read by a call answering outside the lock
-                for version, kind, data in rows:
-                    state.apply(self._decoded(game_id, version, kind, data))
-                    assert state.version == version
+        self._mark_current_here(game_id)  # before reading: a notice of a later append unmarks it
+        try:
+            rows = self.store.load(game_id, state.version if state else 0)
+            if state is None:
+                state = self.fold_rows(game_id, rows)
+            elif rows:
+                if any(kind == "undo" for _, kind, _ in rows):
+                    state = self.fold_rows(game_id, self.store.load(game_id, 0))
+                else:
+                    state = state.copy()  # the cached object may be being read by a call answering outside the lock
+                    for version, kind, data in rows:
+                        state.apply(self._decoded(game_id, version, kind, data))
+                        assert state.version == version
+        except BaseException:
+            self._unmark_current_here(game_id)  # not found, unreadable, store down: no id kept, read next time
+            raise
         self._remember(game_id, state)
         return state
 
@@ -285,6 +302,30 @@ class GameService:
             while len(self._cache) > self.cache_size:
                 old, _ = self._cache.popitem(last=False)
                 self._locks.pop(old, None)
+                self._current_here.discard(old)
+
+    def _mark_current_here(self, game_id: str) -> None:
+        if self.notified:
+            with self._cache_lock:
+                self._current_here.add(game_id)
+
+    def _unmark_current_here(self, game_id: str) -> None:
+        with self._cache_lock:
+            self._current_here.discard(game_id)
+
+    def _cached_if_current(self, game_id: str) -> GameState | None:
+        """The cached state when no other server appended to the game since this process last read or
+        appended it (as far as the store has told: a late notice costs a Conflict, never a wrong answer)."""
+        with self._cache_lock:
+            return self._cache.get(game_id) if game_id in self._current_here else None
+
+    def _moved_on(self, game_id: str, state: GameState) -> bool:
+        """Whether the store holds events after `state`: an answer decided on the cached state without an
+        append is given only when it has none."""
+        if self.store.load(game_id, state.version):
+            self._unmark_current_here(game_id)
+            return True
+        return False
 
     def _execute(self, game_id: str, decide, request_id: str | None = None, token: str | None = None):
         """`request_id`: stored with the events, scoped to the player whose `token` made the request."""
@@ -306,8 +347,10 @@ class GameService:
     def _execute_locked(self, game_id: str, decide, request_id: str | None = None, token: str | None = None,
                         lexicons=None):
         with self._lock_for(game_id):
+            cached = self._cached_if_current(game_id)
             for _ in range(16):
-                state = self._current(game_id)
+                state = cached or self._current(game_id)
+                unread, cached = cached is not None, None  # decided on the cache without reading the store
                 now = self.clock()
                 work = state.copy()
                 events: list = []
@@ -321,11 +364,15 @@ class GameService:
                     result = decide(work, state.version, now, events, lexicons)
                 except _Replay as replay:
                     if not events:
+                        if unread and self._moved_on(game_id, state):
+                            continue
                         return self._replayed(game_id, state, replay)
                     error = replay
                 except GameError as exc:
                     error = exc
                     if not events:
+                        if unread and self._moved_on(game_id, state):
+                            continue
                         raise
                 if events:
                     rows = [(kind_of(e), dumps(e)) for e in events]
@@ -333,14 +380,20 @@ class GameService:
                     if undone:  # MoveUndone is not applied to `work`: the state after it is a fold
                         work = self.fold_rows(game_id, [r for r in self.store.load(game_id, 0) if r[0] <= state.version]
                                               + [(state.version + i, k, d) for i, (k, d) in enumerate(rows, 1)])
+                    self._mark_current_here(game_id)  # before appending, as in _current
                     try:
                         self.store.append(game_id, state.version, rows, request_id if error is None else None,
                                           request_player=request_player, ended=work.status == ENDED)
                     except (Conflict, DuplicateRequest):  # decided again: a duplicate is then a replay
                         continue
+                    except BaseException:  # store down, or an unknown outcome: read the store next time
+                        self._unmark_current_here(game_id)
+                        raise
                     self._remember(game_id, work)
-                    self._appended_elsewhere(game_id)  # wakes this process's watchers of the game
+                    self._wake_watchers(game_id)
                     self._computer_due(game_id, work)
+                elif unread and self._moved_on(game_id, state):
+                    continue
                 if isinstance(error, _Replay):
                     return self._replayed(game_id, work, error)
                 if error is not None:
