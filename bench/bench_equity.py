@@ -16,8 +16,6 @@ import argparse
 import math
 import multiprocessing
 import random
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,13 +23,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from bench_movegen_service import LEXICON, lexicon_with_leave_table  # noqa: E402
 from build_tools.leaves import DEFAULT_GAMES  # noqa: E402
 from lexicon_service.games.computer import EQUITY, choose_move  # noqa: E402
 from lexicon_service.lexicon import load_lexicon  # noqa: E402
 from lexicon_service.movegen.selfplay import play_game  # noqa: E402
 
-LEXICON = "pl-scrabble"
 TARGET_WIN_SHARE = 0.55
 Z95 = 1.959964
 
@@ -95,21 +94,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes for the games")
     parser.add_argument("--strict", action="store_true", help="exit 1 when the target is missed")
     args = parser.parse_args()
-    source = Path(args.lexicons) / f"{LEXICON}.lex"
-    if not source.is_dir():
-        raise SystemExit(f"{source}: no such lexicon (make lexicons)")
     with tempfile.TemporaryDirectory(prefix="bench-equity-") as work:
-        copy = Path(work) / source.name
-        shutil.copytree(source, copy)
-        build = str(Path(sys.executable).parent / "lexicon-build")
-        if not (copy / "moves.kwg").exists():
-            subprocess.run([build, "--move-graph-only", str(copy)], check=True)
-        started = time.perf_counter()
-        subprocess.run([build, "--leaves", str(copy), "--games", str(args.leave_games), "--seed", str(args.seed)],
-                       check=True)
-        size = (copy / "leaves.tsv").stat().st_size
-        print(f"leave table from {args.leave_games:,} self-play games (seed {args.seed}): {size:,} bytes, "
-              f"{time.perf_counter() - started:.0f} s")
+        copy = lexicon_with_leave_table(Path(args.lexicons), Path(work), args.leave_games, args.seed) / f"{LEXICON}.lex"
         started = time.perf_counter()
         jobs = [(args.seed, i) for i in range(args.games)]
         if args.workers > 1:

@@ -63,6 +63,27 @@ def lexicon_with_move_graph(lexicons: Path, work: Path) -> Path:
     return directory
 
 
+def lexicon_with_leave_table(lexicons: Path, work: Path, games: int, seed: int) -> Path:
+    """A directory whose pl-scrabble.lex is a copy in `work` with a move graph and a leave table made
+    in this run (`lexicon-build --leaves`, `games` self-play games, `seed`)."""
+    source = lexicons / f"{LEXICON}.lex"
+    if not source.is_dir():
+        raise SystemExit(f"{source}: no such lexicon (make lexicons)")
+    directory = work / "lexicons-with-leaves"
+    directory.mkdir()
+    copy = directory / source.name
+    shutil.copytree(source, copy)
+    build = str(Path(sys.executable).parent / "lexicon-build")
+    if not (copy / "moves.kwg").exists():
+        subprocess.run([build, "--move-graph-only", str(copy)], check=True)
+    started = time.perf_counter()
+    subprocess.run([build, "--leaves", str(copy), "--games", str(games), "--seed", str(seed), "--quiet"],
+                   check=True)
+    print(f"leave table from {games:,} self-play games (seed {seed}): {(copy / 'leaves.tsv').stat().st_size:,} "
+          f"bytes, {time.perf_counter() - started:.0f} s")
+    return directory
+
+
 def self_play_positions(rule_set, lexicon, games: int, seed: int) -> list[tuple[list[str], str, str]]:
     """(board rows, rack with two blanks, the best play on it) of mid-game positions."""
     rnd = random.Random(seed)

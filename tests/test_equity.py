@@ -113,7 +113,8 @@ def test_a_leave_is_valued_by_its_line_else_by_its_parts():
     assert table.value("") == 1.0
     assert table.value("K") == 0.0  # nothing known of K or leaves of one tile
     assert parse_leave_table(table.to_bytes(), rs).to_bytes() == table.to_bytes()
-    assert table.max_value >= max(table.value(x) for x in ("A?", "AA", "", "K", "?", "AK?"))
+    assert table.best_value_within(rs.tile_set.spell_rack("AAK?")) == max(
+        table.value(x) for x in ("A?", "AA", "", "K", "?", "AK?", "AAK", "AA?", "A", "AK", "K?"))
 
 
 def test_equity_keeps_the_better_leave_when_scores_tie(lexicon_dir):
@@ -232,3 +233,43 @@ def test_equity_over_http(server):
             assert r.status_code == 400 and "computer_players[0].level" in r.text, r.text
     finally:
         web.stop()
+
+
+def test_a_racks_leave_bound_is_the_best_leave_it_can_keep():
+    rs = load_rule_set("pl-scrabble")
+    table = LeaveTable(rs, {1: -2.0, 2: 1.0}, {"A": 2.0, "?": 20.0, "K": -3.0}, {("A", "?"): 3.0},
+                       {("A", "A"): 9.0})
+    from itertools import combinations
+
+    for rack in ("AAK?", "KKK", "A", "?AKKAA?"):
+        tiles = rs.tile_set.spell_rack(rack)
+        leaves = {table.key(c) for n in range(len(tiles)) for c in combinations(tiles, n)}
+        assert table.best_value_within(tiles) == max(table.value_of_tiles(k) for k in leaves)
+
+
+def test_equity_picks_what_the_whole_move_list_would(lexicon_dir, monkeypatch):
+    """The equity player stops listing plays early (by the rack's best possible leave) and judges the
+    others without making moves of them: its choice is the one of the full list, position after position."""
+    from lexicon_service.games import computer
+    from lexicon_service.games.computer import best_by_equity
+
+    monkeypatch.setattr(computer, "_FIRST_LIMIT", 1)  # the early stop at work on a small lexicon: 1, 8, 64 plays
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    rs = lexicon.rule_set
+    table = LeaveTable(rs, {}, {t: random.Random(t).uniform(-6, 6) for t in "AKOTDM?"}, {}, {})
+    lexicon.leaves = table
+    rnd = random.Random(7)
+    board = Board.empty(rs)
+    tiles = list("KOTADMAAKOTD??")
+    checked = 0
+    for _ in range(20):
+        rack = "".join(rnd.sample(tiles, 7))
+        plays = [m for m in generate_moves(rs, board, rack, lexicon, bag_count=0) if m.kind == "play"]
+        chosen = best_by_equity(rs, board, rack, 0, lexicon)
+        if not plays:
+            assert chosen.kind == "pass"
+            continue
+        best = max(plays, key=lambda m: m.score + table.value(m.leave))  # max keeps the first of ties
+        assert (chosen.play, chosen.score, chosen.leave) == (best.play, best.score, best.leave)
+        checked += 1
+    assert checked >= 6

@@ -16,7 +16,7 @@ at the end is the endgame's question, which no leave table answers).
 
 from __future__ import annotations
 
-from lexicon_service.movegen import MAX_LISTED, GeneratedMove, exchanges, generate_moves
+from lexicon_service.movegen import MAX_LISTED, GeneratedMove, best_play_by_leave, exchanges, generate_moves
 from lexicon_service.movegen.leaves import LeaveTableMissing
 from lexicon_service.rules.game import exchange_refusal
 
@@ -76,19 +76,16 @@ def best_by_equity(rule_set, board, rack: str, bag_count: int, lexicon, deadline
                    may_exchange: bool = True) -> GeneratedMove:
     """The play or allowed exchange of the highest score plus leave value (ties: the generator's order,
     plays first); a pass when there is neither. Plays are generated best score first, `_FIRST_LIMIT`
-    of them, more only while the last one listed plus the largest leave value could still beat the best
-    equity found, so the answer is that of the full list."""
+    of them, more only while the last one listed plus the largest value a leave of this rack may have
+    could still beat the best equity found, so the answer is that of the full list."""
     leaves = lexicon.leaves
+    most_a_leave_gives = leaves.best_value_within(rule_set.tile_set.spell_rack(rack))
     limit = _FIRST_LIMIT
     while True:
-        plays = generate_moves(rule_set, board, rack, lexicon, limit=limit, include_exchanges=False,
-                               include_pass=False, deadline=deadline)
-        best, best_equity = None, None
-        for move in plays:
-            equity = move.score + leaves.value(move.leave)
-            if best_equity is None or equity > best_equity:
-                best, best_equity = move, equity
-        if len(plays) < limit or limit == MAX_LISTED or plays[-1].score + leaves.max_value <= best_equity:
+        best, best_equity, listed, lowest = best_play_by_leave(rule_set, board, rack, lexicon,
+                                                               leaves.value_of_tiles, limit=limit,
+                                                               deadline=deadline)
+        if listed < limit or limit == MAX_LISTED or lowest + most_a_leave_gives <= best_equity:
             break
         limit = min(limit * 8, MAX_LISTED)
     if may_exchange and bag_count > 0:

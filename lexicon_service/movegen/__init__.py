@@ -284,6 +284,32 @@ def _moves_from_core(rule_set, board, letters, static, found) -> list[GeneratedM
     return out
 
 
+def best_play_by_leave(rule_set: RuleSet, board: Board, rack, lexicon, leave_value, *, limit: int,
+                       deadline: float | None = None):
+    """Among the top `limit` plays by score (generate_moves' order), the one of the highest score plus
+    leave_value(tiles it keeps) (ties: the first): (that play or None, its equity, plays looked at, the
+    lowest score among them). Only the chosen play becomes a GeneratedMove: the others are judged on
+    the core's raw answer, so looking at thousands of plays costs no Python objects for each."""
+    found, static, board, letters = _call(rule_set, board, rack, lexicon, 0, limit=limit, deadline=deadline)
+    names = (None,) + static.letters
+    values: dict[tuple, float] = {}  # tiles used (sorted) -> value of the tiles kept
+    best_i, best_equity = None, None
+    for i, (score, _down, _row, _col, raw, _n_new) in enumerate(found):
+        used = tuple(sorted(BLANK if b & _BLANK else names[b & _TILE] for b in raw if b & _NEW))
+        value = values.get(used)
+        if value is None:
+            left = list(letters)
+            for tile in used:
+                left.remove(tile)
+            value = values[used] = leave_value(left)
+        if best_equity is None or score + value > best_equity:
+            best_i, best_equity = i, score + value
+    if best_i is None:
+        return None, None, 0, None
+    best = _moves_from_core(rule_set, board, letters, static, [found[best_i]])[0]
+    return best, best_equity, len(found), found[-1][0]
+
+
 def exchanges(rule_set: RuleSet, letters, bag_count: int | None) -> list[GeneratedMove]:
     """Every distinct exchange of this rack the rules allow (bag_count None: as with a full bag)."""
     rules = rule_set.exchange

@@ -65,14 +65,6 @@ class LeaveTable:
         self.about = about
         self._order = tile_order(rule_set)
         self._cache: dict[str, float] = {}
-        values = [0.0, *sizes.values(), *leaves.values()]
-        # the most a leave may be worth (a bound the equity player stops its search with); over the
-        # model's parts, each at its largest, so that a leave without its own line is covered too
-        most_tiles = sorted((v for v in tiles.values() if v > 0), reverse=True)
-        most_pairs = sorted((v for v in pairs.values() if v > 0), reverse=True)
-        k = rule_set.rack_size - 1
-        self.max_value = max(max(values), max(sizes.values(), default=0.0) + sum(most_tiles[:k])
-                             + sum(most_pairs[:k * (k - 1) // 2]))
 
     def key(self, tiles) -> tuple[str, ...]:
         return tuple(sorted(tiles, key=self._order.__getitem__))
@@ -87,6 +79,20 @@ class LeaveTable:
         for pair in combinations(key, 2):
             total += self.pairs.get(pair, 0.0)
         return total
+
+    def best_value_within(self, tiles) -> float:
+        """The most any leave of a play from a rack of these tiles may be worth: the largest value over
+        the rack's sub-multisets short of the whole rack (a play uses a tile at least). A bound as
+        exact as the table: the equity player stops its search by it."""
+        key = self.key(tiles)
+        best = float("-inf") if key else 0.0
+        seen = set()
+        for size in range(len(key)):
+            for leave in combinations(key, size):
+                if leave not in seen:
+                    seen.add(leave)
+                    best = max(best, self.value_of_tiles(leave))
+        return best
 
     def value(self, leave: str) -> float:
         """The value of a leave in rack notation ("AE?", "[CH]A")."""
