@@ -268,6 +268,15 @@ function setLive(text, error) {
   s.className = error ? "problem" : "";
 }
 
+// "Following game ID · Your rack: ..." from the game's current state (a player's token sees its own rack),
+// in the page's language, again when the language changes.
+function renderFollowing(afterUpdate) {
+  // an error stays shown until the next update of the game (a language switch keeps it)
+  if (!live || !live.state || (!afterUpdate && $("liveStatus").classList.contains("problem"))) return;
+  const rack = live.state.rack;
+  setLive(t("following", { id: live.id }) + (rack ? ` · ${t("yourRack")}: ${rack}` : ""));
+}
+
 async function showLive(me) {
   // Coalesced: events that arrive while the record is being fetched and drawn cause one more round.
   if (me.busy) { me.dirty = true; return; }
@@ -289,7 +298,7 @@ async function showLive(me) {
       $("viewer").hidden = false;
       renderLines();
       go(view.steps.length - 1);
-      setLive(t("following", { id: me.id }) + (me.rack ? ` · ${t("play")}: ${me.rack}` : ""));
+      renderFollowing(true);
       document.body.dataset.liveVersion = record.version;
     } while (me.dirty);
   } catch (err) {
@@ -313,7 +322,6 @@ function onStreamBlock(me, block) {
   if (!data.length) return;
   const payload = JSON.parse(data.join("\n"));
   if (name === "rpc-error") { setLive(errorText(apiErrorOf(payload)), true); return; }
-  if (payload.rack) me.rack = payload.rack;
   showLive(me);
 }
 
@@ -322,7 +330,7 @@ async function follow() {
   if (!id) return;
   if (live) live.abort.abort();
   const gameToken = $("gameToken").value.trim();
-  const me = live = { id, token: gameToken, abort: new AbortController(), busy: false, dirty: false, rack: "", state: null, stateAt: 0 };
+  const me = live = { id, token: gameToken, abort: new AbortController(), busy: false, dirty: false, state: null, stateAt: 0 };
   renderLivePanel();
   renderPlayPanel();
   const headers = { Accept: "text/event-stream" };
@@ -532,7 +540,7 @@ document.addEventListener("keydown", e => {
 });
 
 (async function start() {
-  setupLanguageSwitch(() => { if (view) { renderLines(); render(); } renderLivePanel(); renderPlayPanel(); offerLexicons(); });
+  setupLanguageSwitch(() => { if (view) { renderLines(); render(); } renderLivePanel(); renderPlayPanel(); renderFollowing(); offerLexicons(); });
   $("lexicon").add(new Option(t("fromRules"), ""));
   for (const level of LEVELS) {
     const key = "level" + level[0].toUpperCase() + level.slice(1);
