@@ -61,6 +61,7 @@ def test_viewer_follows_a_live_game(page, game_web, artifacts):
     assert bobs_rack in page.locator("#liveStatus").inner_text()
     page.select_option("#lang", "cs")  # the status line follows the page's language, with the current rack
     assert page.locator("#liveStatus").inner_text() == f"Sleduji partii {gid} · Váš stojan: {bobs_rack}"
+    assert page.locator("#lexicon option[value='']").inner_text() == "(bez slovníku: #rules záznamu)"
     page.select_option("#lang", "en")
     assert page.locator("#board g.tile").count() == 2 and page.locator("#board g.tile.new").count() == 0
     page.screenshot(path=str(artifacts / "viewer-live-game.png"), full_page=True)

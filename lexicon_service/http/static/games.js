@@ -541,7 +541,9 @@ document.addEventListener("keydown", e => {
 
 (async function start() {
   setupLanguageSwitch(() => { if (view) { renderLines(); render(); } renderLivePanel(); renderPlayPanel(); renderFollowing(); offerLexicons(); });
-  $("lexicon").add(new Option(t("fromRules"), ""));
+  const fromRules = new Option(t("fromRules"), "");
+  fromRules.dataset.i18n = "fromRules";  // translated again on a language switch
+  $("lexicon").add(fromRules);
   for (const level of LEVELS) {
     const key = "level" + level[0].toUpperCase() + level.slice(1);
     const option = new Option(t(key), level);
