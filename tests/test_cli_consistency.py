@@ -208,6 +208,9 @@ def local_commands_refuse_what_a_server_refuses(cli, tmp_path):
                           (("check", "-l", "pl-scrabble", "k" * 65), "words[0]: 65 characters; at most 64")):
         local, remote = cli.local(*argv), cli.client(*argv)
         assert (local[0], remote[0]) == (2, 2) and refusal in local[2] and refusal in remote[2], (local, remote)
+    # read from standard input, a refused word is named by its place in the whole input, past the first batch
+    local = cli.local("check", "-l", "pl-scrabble", stdin="kot\n" * 1005 + "k" * 70 + "\n")
+    assert local[0] == 2 and "<stdin>: words[1005]: 70 characters; at most 64" in local[2], local[2]
     gcg = tmp_path / "game.gcg"
     for record, refusal in ((GCG, "the record is for rule set 'pl-scrabble', not 'cs-kriskros'"),
                             ("\n", "empty record")):

@@ -104,6 +104,13 @@ def batched(words, size: int = CHECK_BATCH):
         yield batch
 
 
+def word_fields(offset: int, count: int, from_stdin: bool) -> dict[str, str]:
+    """A batch's fields words[i] named by the word's place in the whole input: "<stdin>: words[1002]" for
+    the third word of the second batch read from standard input."""
+    where = "<stdin>: " if from_stdin else ""
+    return {f"words[{i}]": f"{where}words[{offset + i}]" for i in range(count)}
+
+
 def print_check_answers(answers, *, as_json: bool, verdict_only: bool = False, notes: bool = False) -> int:
     """What `check` and `client check` print of CheckWords answers, and their exit status: a verdict line a
     word (with `notes`, a note such as a letter that is no tile on stderr), or each answer as JSON."""
@@ -135,9 +142,11 @@ def run(args) -> int:
     snapshot = local.snapshot([lexicon])
 
     def answers():  # as a server answers them, batch by batch as `client check` sends them
+        offset = 0
         for batch in batched(input_words(args.words)):
-            with local.user_errors({"lexicon": "--lexicon"}):
+            with local.user_errors({"lexicon": "--lexicon", **word_fields(offset, len(batch), not args.words)}):
                 checks = check_words(snapshot, local.LIMITS, lexicon.name, batch)
+            offset += len(batch)
             yield check_words_response(checks, lexicon.name)
 
     return print_check_answers(answers(), as_json=args.json)
