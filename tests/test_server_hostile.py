@@ -736,3 +736,32 @@ def test_the_default_stream_limit_is_advertised(server):
         assert client.max_streams == MAX_STREAMS_PER_CONNECTION == 64
     finally:
         client.sock.close()
+
+
+def test_refused_requests_do_not_use_up_a_connection(tmp_path):
+    """A hundred calls answered INVALID_ARGUMENT (a field error, with its google.rpc details) on one
+    connection of a real `serve` (its garbage-collector tuning on, as shipped): every one is answered,
+    and a good call after them too. Before, each such answer kept its stream open until the cyclic
+    collector ran, and after 64 the connection refused every call (REFUSED_STREAM: UNAVAILABLE)."""
+    proc = _supervised_server(tmp_path)
+    try:
+        line = proc.stdout.readline()
+        m = re.search(r"on 127\.0\.0\.1:(\d+) \(2 processes\)", line)
+        assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+        with grpc.insecure_channel(f"127.0.0.1:{m.group(1)}", options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+            stub = lexicon_pb2_grpc.LexiconServiceStub(ch)
+            codes = []
+            for _ in range(100):
+                with pytest.raises(grpc.RpcError) as info:
+                    stub.CheckWords(lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=[""]), timeout=10)
+                codes.append(info.value.code())
+            assert set(codes) == {grpc.StatusCode.INVALID_ARGUMENT}, codes.count(grpc.StatusCode.UNAVAILABLE)
+            answer = stub.CheckWords(lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=["kot"]), timeout=10)
+            assert len(answer.results) == 1
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -285,6 +285,15 @@ def field_status(exc: FieldError) -> grpc.Status:
     return rpc_status.to_status(status_pb2.Status(code=code.value[0], message=message, details=[detail]))
 
 
+def _answer_of(exc: Exception):
+    """The status `exc` is answered with: a grpc.Status with google.rpc details for a field error, else
+    (code, message). Holds nothing of `exc`."""
+    field_error = as_field_error(exc)
+    if field_error is not None:
+        return field_status(field_error)
+    return status_of(exc)
+
+
 def rpc(method):
     """Decorate a servicer method: every exception it raises becomes one status, here."""
 
@@ -293,11 +302,14 @@ def rpc(method):
         try:
             return method(self, request, context)
         except Exception as exc:  # noqa: BLE001 - this is the mapping point
-            field_error = as_field_error(exc)
-            if field_error is not None:
-                context.abort_with_status(field_status(field_error))
-            code, message = status_of(exc)
-            context.abort(code, message)
+            answer = _answer_of(exc)
+        # Aborted here, outside the except clause, holding no exception: one kept in this frame (its
+        # traceback holds the frame) made a reference cycle that kept the call, and its HTTP/2 stream,
+        # alive until the cyclic collector ran, which `serve` runs rarely; 64 such answers then
+        # blocked their connection (REFUSED_STREAM).
+        if isinstance(answer, grpc.Status):
+            context.abort_with_status(answer)
+        context.abort(*answer)
 
     return wrapper
 

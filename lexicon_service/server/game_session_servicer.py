@@ -100,9 +100,10 @@ def _game_rpc(method):
             return method(self, request, context)
         except Exception as exc:  # noqa: BLE001 - the mapping point
             code, message, trailing = _status_of(exc)
-            if trailing:
-                context.set_trailing_metadata(trailing)
-            context.abort(code, message)
+        # aborted outside the except clause, as errors.rpc does (a kept exception held the call's stream)
+        if trailing:
+            context.set_trailing_metadata(trailing)
+        context.abort(code, message)
 
     return wrapper
 
@@ -287,9 +288,11 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
                 yield self._event(state, version, event, role)
         except Exception as exc:  # noqa: BLE001 - the mapping point for the stream
             code, message, trailing = _status_of(exc)
-            if trailing:
-                context.set_trailing_metadata(trailing)
-            context.abort(code, message)
+        else:
+            return
+        if trailing:
+            context.set_trailing_metadata(trailing)
+        context.abort(code, message)
 
     @staticmethod
     def _event(state: GameState, version: int, event, role) -> session_pb2.WatchGameResponse:
