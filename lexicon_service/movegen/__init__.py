@@ -263,12 +263,17 @@ def words_formed(board: Board, across: bool, row: int, col: int, tiles) -> tuple
     return tuple(words)
 
 
-def leave_of(tile_set, letters, used) -> str:
-    """The rack left after using these tiles ("?" for a blank), in rack order."""
+def tiles_left(letters, used) -> list:
+    """The rack's tiles left after using these ("?" for a blank), in rack order."""
     left = list(letters)
     for tile in used:
         left.remove(tile)
-    return tile_set.rack_text(left)
+    return left
+
+
+def leave_of(tile_set, letters, used) -> str:
+    """The rack left after using these tiles ("?" for a blank), in rack notation."""
+    return tile_set.rack_text(tiles_left(letters, used))
 
 
 def _moves_from_core(rule_set, board, letters, static, found) -> list[GeneratedMove]:
@@ -298,10 +303,7 @@ def best_play_by_leave(rule_set: RuleSet, board: Board, rack, lexicon, leave_val
         used = tuple(sorted(BLANK if b & _BLANK else names[b & _TILE] for b in raw if b & _NEW))
         value = values.get(used)
         if value is None:
-            left = list(letters)
-            for tile in used:
-                left.remove(tile)
-            value = values[used] = leave_value(left)
+            value = values[used] = leave_value(tiles_left(letters, used))
         if best_equity is None or score + value > best_equity:
             best_i, best_equity = i, score + value
     if best_i is None:
