@@ -163,3 +163,23 @@ def test_listed_by_forms_on_particles_are_admitted_as_fused_forms(tmp_path):
         assert "albobym" in L and "skoroby" in L
         assert [r.rule for r in L.explain("albobym")] == ["fused-form"]
         assert "byłażby" not in L and "kotby" not in L
+
+
+def test_words_sgjp_knows_only_inside_fixed_phrases_are_admitted_and_say_so(tmp_path):
+    """PFS admits forms used only next to other words (RULES.md §7 pl): dawien (dawien dawna) and
+    oścież (na oścież) are words of the lexicon, and explain names the phrase-word rule and the FIXED
+    feature, so a profile can deny them (`deny phrase-fragment FIXED`; measured in
+    docs/polish-precision.md: 6 off the game list per 34 on it, so not denied by default)."""
+    heads = write(tmp_path / "h.txt", "dawien\n")
+    lex = build(tmp_path, "f", "--headwords", heads)
+    with load_lexicon(lex) as L:
+        assert "dawien" in L
+        (r,) = L.explain("dawien")
+        assert r.rule == "fixed-phrase-word" and "FIXED" in r.tag.split(";")
+    profile = write(tmp_path / "strict.profile", (PROFILE_DIR / "pl.profile").read_text(encoding="utf-8")
+                    .replace("# deny    phrase-fragment    FIXED", "deny      phrase-fragment    FIXED"))
+    out = tmp_path / "strict.lex"
+    assert build_main(["--rules", "pl-scrabble", "--profile", str(profile), "--quiet", "--workers", "1",
+                       "-o", str(out), "--headwords", str(heads)]) == 0
+    with load_lexicon(out) as L:
+        assert "dawien" not in L
