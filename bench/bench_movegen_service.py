@@ -44,44 +44,43 @@ KEEP_AFTER_TURNS = (6, 9, 12)
 LIMIT = 10
 
 
+def _copy_with_move_graph(source: Path, directory: Path) -> Path:
+    """A copy of the lexicon `source` in `directory` (made here), given a move graph if it has none."""
+    from lexicon_service.movegen.graph import FILE_NAME
+
+    if not source.is_dir():
+        raise SystemExit(f"{source}: no such lexicon (make lexicons)")
+    directory.mkdir()
+    copy = directory / source.name
+    shutil.copytree(source, copy)
+    if not (copy / FILE_NAME).exists():
+        started = time.perf_counter()
+        subprocess.run([str(Path(sys.executable).parent / "lexicon-build"), "--move-graph-only", str(copy)],
+                       check=True)
+        print(f"move graph added to a copy of {source} in {time.perf_counter() - started:.1f} s")
+    return copy
+
+
 def lexicon_with_move_graph(lexicons: Path, work: Path) -> Path:
     """A directory whose pl-scrabble.lex has a move graph: --lexicons itself, or a copy in `work`."""
     from lexicon_service.movegen.graph import FILE_NAME
 
     source = lexicons / f"{LEXICON}.lex"
-    if not source.is_dir():
-        raise SystemExit(f"{source}: no such lexicon (make lexicons)")
     if (source / FILE_NAME).exists():
         return lexicons
-    directory = work / "lexicons"
-    directory.mkdir()
-    shutil.copytree(source, directory / source.name)
-    started = time.perf_counter()
-    subprocess.run([str(Path(sys.executable).parent / "lexicon-build"), "--move-graph-only",
-                    str(directory / source.name)], check=True)
-    print(f"move graph added to a copy of {source} in {time.perf_counter() - started:.1f} s")
-    return directory
+    return _copy_with_move_graph(source, work / "lexicons").parent
 
 
 def lexicon_with_leave_table(lexicons: Path, work: Path, games: int, seed: int) -> Path:
     """A directory whose pl-scrabble.lex is a copy in `work` with a move graph and a leave table made
     in this run (`lexicon-build --leaves`, `games` self-play games, `seed`)."""
-    source = lexicons / f"{LEXICON}.lex"
-    if not source.is_dir():
-        raise SystemExit(f"{source}: no such lexicon (make lexicons)")
-    directory = work / "lexicons-with-leaves"
-    directory.mkdir()
-    copy = directory / source.name
-    shutil.copytree(source, copy)
-    build = str(Path(sys.executable).parent / "lexicon-build")
-    if not (copy / "moves.kwg").exists():
-        subprocess.run([build, "--move-graph-only", str(copy)], check=True)
+    copy = _copy_with_move_graph(lexicons / f"{LEXICON}.lex", work / "lexicons-with-leaves")
     started = time.perf_counter()
-    subprocess.run([build, "--leaves", str(copy), "--games", str(games), "--seed", str(seed), "--quiet"],
-                   check=True)
+    subprocess.run([str(Path(sys.executable).parent / "lexicon-build"), "--leaves", str(copy),
+                    "--games", str(games), "--seed", str(seed), "--quiet"], check=True)
     print(f"leave table from {games:,} self-play games (seed {seed}): {(copy / 'leaves.tsv').stat().st_size:,} "
           f"bytes, {time.perf_counter() - started:.0f} s")
-    return directory
+    return copy.parent
 
 
 def self_play_positions(rule_set, lexicon, games: int, seed: int) -> list[tuple[list[str], str, str]]:
