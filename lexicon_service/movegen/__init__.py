@@ -312,17 +312,21 @@ def best_play_by_leave(rule_set: RuleSet, board: Board, rack, lexicon, leave_val
     return best, best_equity, len(found), found[-1][0]
 
 
-def exchanges(rule_set: RuleSet, letters, bag_count: int | None) -> list[GeneratedMove]:
-    """Every distinct exchange of this rack the rules allow (bag_count None: as with a full bag)."""
+def exchanges(rule_set: RuleSet, letters, bag_count: int | None, at_most: int | None = None) -> list[GeneratedMove]:
+    """Every distinct exchange of this rack the rules allow (bag_count None: as with a full bag), larger
+    leaves first; with `at_most`, only the first that many of that list."""
+    return list(itertools.islice(_exchanges(rule_set, letters, bag_count), at_most))
+
+
+def _exchanges(rule_set: RuleSet, letters, bag_count: int | None):
     rules = rule_set.exchange
     if not rules.allowed or not letters:
-        return []
+        return
     if bag_count is not None and bag_count < rules.min_tiles_in_bag:
-        return []
+        return
     most = len(letters) if bag_count is None else min(len(letters), bag_count)
     ts = rule_set.tile_set
     seen = set()
-    out = []
     for n in range(len(letters) - 1, len(letters) - most - 1, -1):  # keep n tiles: larger leaves first
         for kept in itertools.combinations(range(len(letters)), n):
             kept_set = set(kept)
@@ -331,9 +335,8 @@ def exchanges(rule_set: RuleSet, letters, bag_count: int | None) -> list[Generat
             if key in seen:
                 continue
             seen.add(key)
-            out.append(GeneratedMove("exchange", "-" + ts.rack_text(given), 0, (),
-                                     ts.rack_text([letters[i] for i in kept]), len(given)))
-    return out
+            yield GeneratedMove("exchange", "-" + ts.rack_text(given), 0, (),
+                                ts.rack_text([letters[i] for i in kept]), len(given))
 
 
 def generate_moves(rule_set: RuleSet, board: Board, rack, lexicon, *, limit: int | None = None,
@@ -362,9 +365,11 @@ def generate_moves(rule_set: RuleSet, board: Board, rack, lexicon, *, limit: int
                                           deadline=deadline)
     moves = _moves_from_core(rule_set, board, letters, static, found)
     if not (min_length or must_use or must_contain):
-        if include_exchanges:
-            moves += exchanges(rule_set, letters, bag_count)
-        if include_pass:
+        # with a limit the plays may fill it: exchanges (up to 127 of a 7-tile rack) are made only as far
+        # as they are listed, as a 2,000-turn analysis asks the best move 1,000 times
+        if include_exchanges and (not limit or len(moves) < limit):
+            moves += exchanges(rule_set, letters, bag_count, at_most=limit - len(moves) if limit else None)
+        if include_pass and (not limit or len(moves) < limit):
             moves.append(GeneratedMove("pass", "-", 0, (), rule_set.tile_set.rack_text(letters), 0))
     return moves[:limit] if limit else moves
 
