@@ -374,3 +374,80 @@ def test_a_guessed_headword_with_only_its_last_letter_shared_takes_the_class_mos
     out = _guessed_from(tmp_path, lines, "ráj\nstůl\n", real_lines=False)
     assert _admitted(out, ["ráj", "ráje", "stůl", "stůly", "stoly"]) == {
         "ráj": True, "ráje": True, "stůl": False, "stůly": False, "stoly": False}
+
+
+def test_a_guessed_noun_with_an_abstract_of_a_person_is_animate(tmp_path):
+    """papež is not in the paradigm source, whose -ež words are feminines (loupež: loupeže);
+    papežství/S, the abstract noun of what a person is, says it names a person: papeži, papežové, after
+    the animate -ž nouns (muž, velmož), not papeže."""
+    lines = ["drůbež/Z", "fermež/Z", "krádež/Z", "loupež/Z", "přípřež/Z", "zápřež/Z", "muž/UV", "mrož/U",
+             "velmož/UV", "papežství/S"]
+    out = _guessed_from(tmp_path, lines, "papež\n")
+    assert _admitted(out, ["papež", "papeži", "papežové", "papeže"]) == {
+        "papež": True, "papeži": True, "papežové": True, "papeže": False}
+
+
+def test_a_guessed_noun_a_person_is_named_after_is_a_thing(tmp_path):
+    """žalář is not in the paradigm source, whose -ář words are mostly persons (archivář: archiváři);
+    žalářník/PI, a person named after it, says it is a thing: žaláře, after the -ář things (adresář).
+    bednář has no such word and stays a person (bednáři)."""
+    lines = ["akcionář/U", "angličtinář/U", "apatykář/U", "archivář/U", "autokarosář/U", "automodelář/U",
+             "adresář/S", "bestiář/S", "žalářník/PI"]
+    out = _guessed_from(tmp_path, lines, "žalář\nbednář\n")
+    assert _admitted(out, ["žalář", "žaláře", "žaláři", "bednář", "bednáři"]) == {
+        "žalář": True, "žaláře": True, "žaláři": False, "bednář": True, "bednáři": True}
+
+
+def test_a_guessed_noun_whose_diminutive_is_a_thing_is_a_thing(tmp_path):
+    """pilník is not in the paradigm source, whose -ník words are mostly persons (agrárník: agrárníci);
+    pilníček/Q, its diminutive declined as a thing, says it is one: pilníky. bahník has no such word
+    and stays a person (bahníci)."""
+    lines = ["agrárník/PI", "aparátník/PI", "atentátník/PI", "autolakýrník/PI", "baráčník/PI",
+             "aksamitník/H", "ananasovník/H", "pilníček/Q"]
+    out = _guessed_from(tmp_path, lines, "pilník\nbahník\n")
+    assert _admitted(out, ["pilník", "pilníky", "pilníci", "bahník", "bahníci"]) == {
+        "pilník": True, "pilníky": True, "pilníci": False, "bahník": True, "bahníci": True}
+
+
+def test_a_guessed_thing_with_a_relational_adjective_may_be_feminine(tmp_path):
+    """broskev is not in the paradigm source; broskvový/YR says it is a thing, and a thing may be
+    feminine: it is inflected after the -kev feminines (brukev, církev: broskve), not only after the
+    masculine things (objev: broskvy, as before)."""
+    lines = ["brukev/Z", "církev/Z", "houžev/Z", "konev/Z", "dohřev/H", "jev/H", "nálev/H", "objev/H",
+             "ohřev/H", "název/Q", "broskvový/YR"]
+    out = _guessed_from(tmp_path, lines, "broskev\n")
+    assert _admitted(out, ["broskev", "broskve", "broskvy", "broskevy"]) == {
+        "broskev": True, "broskve": True, "broskvy": False, "broskevy": False}
+
+
+def test_a_ch_nouns_sek_is_no_witness_of_a_person(tmp_path):
+    """strach is not in the paradigm source; strašek/PI is a person named after the thing, not its
+    diminutive (in cs_CZ.dic such -šek words are as often persons named after a thing as diminutives of
+    a person): strach is inflected after the -ach things (strachy), not as a person (straši)."""
+    lines = ["almanach/H", "krach/H", "nach/H", "oplach/H", "pach/H", "pesach/H", "hoch/PI", "kolouch/PI",
+             "strašek/PI"]
+    out = _guessed_from(tmp_path, lines, "strach\n")
+    assert _admitted(out, ["strach", "strachy", "straši"]) == {"strach": True, "strachy": True, "straši": False}
+
+
+def test_a_guessed_animal_drops_the_e_as_its_adjective_does(tmp_path):
+    """osel is not in the paradigm source; oslí/Y says it is an animal and drops its e: of the animate
+    -el nouns it follows those that drop it too (kozel, orel: osli), not the -tel persons, more of
+    them, who keep it (učitelé: oselé)."""
+    lines = ["cvičitel/UD", "obyvatel/UD", "učitel/UD", "kozel/PIV", "orel/PIV", "oslí/Y"]
+    out = _guessed_from(tmp_path, lines, "osel\n")
+    assert _admitted(out, ["osel", "osli", "oslové", "oseli", "oselé"]) == {
+        "osel": True, "osli": True, "oslové": True, "oseli": False, "oselé": False}
+
+
+def test_a_shorter_endings_class_none_of_the_nearest_words_has_does_not_decide(tmp_path):
+    """bordel is not in the paradigm source. Its nearest words (-del: model, rondel, mandel, hnědel,
+    koudel) agree on no class, and none of them is a -tel person, the class most -el words have
+    (učitel): bordel takes the largest class of its nearest words (model: bordely), not the persons'
+    (bordelé)."""
+    lines = ["model/H", "rondel/H", "mandel/S", "hnědel/HS", "koudel/Z", "cvičitel/UD",
+             "obyvatel/UD", "učitel/UD", "dobyvatel/UD", "chovatel/UD", "léčitel/UD", "doručitel/UD",
+             "hodnotitel/UD"]
+    out = _guessed_from(tmp_path, lines, "bordel\n")
+    assert _admitted(out, ["bordel", "bordely", "bordelé", "bordeli"]) == {
+        "bordel": True, "bordely": True, "bordelé": False, "bordeli": False}

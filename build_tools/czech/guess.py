@@ -69,16 +69,21 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
     ending gives enough evidence."""
     idx = dic.ending_index
     if pos_fits(lemma, "H", pos or "noun"):
-        for witness, kind in ((animate_witness, _is_animate), (inanimate_witness, _is_masculine_inanimate),
+        for witness, kind in ((animate_witness, _is_animate), (inanimate_witness, _is_a_thing),
+                              (inanimate_base_witness, _is_a_thing),
+                              (inanimate_diminutive_witness, _is_masculine_inanimate),
                               (young_witness, _is_young_neuter)):
             found = witness(lemma, dic)
             if found is not None:
-                if kind is _is_masculine_inanimate and mobile_e_stem(lemma):
+                stem = mobile_e_stem(lemma)
+                if stem and (witness is inanimate_witness or found in (stem + "í", lemma + "í")):
+                    # the relational or animal adjective shows whether the e stays (uzlový, oslí: uzly, osli)
                     kind = _keeping_the_stem_of(found, dic, kind)
                 guessed = _ending_guess(lemma, pos, idx, kind)
                 if guessed is not None:
                     return guessed
                 break
+    nearest = None      # the classes of the longest ending shared by enough words
     for k in range(min(MAX_ENDING, len(lemma)), MIN_ENDING - 1, -1):
         counts = idx.get(lemma[-k:])
         if not counts:
@@ -88,7 +93,10 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
         total = sum(v[0] for v in counts.values())
         if total < (MIN_WORDS if k > 2 else MIN_WORDS_SHORT_ENDING):
             continue
+        nearest = counts if nearest is None else nearest
         _core, (n, fulls, models) = max(counts.items(), key=lambda kv: (kv[1][0], kv[0]))
+        if _core not in nearest:
+            break
         if n / total >= MIN_AGREEMENT:
             # the flags most words of the class carry (the -ovat verbs: ATN, passive and ne- included)
             flags = max(fulls.items(), key=lambda kv: (kv[1], kv[0]))[0]
@@ -162,11 +170,32 @@ def animate_witness(lemma: str, dic) -> str | None:
             return w
     if lemma.endswith("ec") and any("Z" in f for f in dic.flags_of(lemma[:-2] + "kyně") or ()):
         return lemma[:-2] + "kyně"
-    for w in _diminutives(lemma):
+    if inanimate_witness(lemma, dic) is None:     # tábor -> táborství beside táborový
+        for w in _abstracts_of_a_person(lemma):
+            if any("S" in f for f in dic.flags_of(w) or ()):
+                return w
+    # a -ch noun's -šek is as often a person named after a thing (strach -> strašek, smích -> smíšek)
+    # as its diminutive (kolouch -> koloušek): 2 and 2 in cs_CZ.dic, no evidence
+    for w in _diminutives(lemma) if not lemma.endswith("ch") else ():
         flags = dic.flags_of(w) or ()
         if len(flags) == 1 and set(flags[0]) & ANIMATE_FLAGS and "H" not in flags[0]:
             return w
     return None
+
+
+def _abstracts_of_a_person(lemma: str) -> list[str]:
+    """The abstract noun in -ství/-ctví (flag S) of what a person is or does (papež -> papežství,
+    amatér -> amatérství, vězeň -> vězeňství, bídák -> bídáctví). Measured on cs_CZ.dic's single-line
+    consonant-final nouns without a relational -ový adjective (tábor: táborový, táborství): 527
+    animate nouns have one, 5 inanimate ones (pivovar -> pivovarství, lázeň -> lázeňství)."""
+    out = [lemma + "ství"]
+    if lemma[-1] in SOFTENED:
+        out.append(lemma[:-1] + SOFTENED[lemma[-1]] + "ství")
+    if mobile_e_stem(lemma):
+        out.append(mobile_e_stem(lemma) + "ství")
+    if lemma.endswith("k"):
+        out.append(lemma[:-1] + "ctví")
+    return out
 
 
 # the consonant an animal adjective in -í softens the last one of its noun to (bobr -> bobří, býk -> býčí)
@@ -217,6 +246,33 @@ def inanimate_witness(lemma: str, dic) -> str | None:
     return None
 
 
+def inanimate_base_witness(lemma: str, dic) -> str | None:
+    """A person the dictionary names after the thing, the headword + -ník on animate flags (žalář ->
+    žalářník/PI, cukrovar -> cukrovarník, celibát -> celibátník; mobile e dropped: uzel -> uzlík is no
+    such word): measured on cs_CZ.dic's single-line consonant-final nouns no other witness classifies,
+    56 inanimate nouns have one and 2 animate ones (váleč -> válečník, ostnohřbet)."""
+    if len(lemma) < 3 or lemma[-1] in VOWEL_ENDINGS or lemma != lemma.lower():
+        return None
+    for w in [lemma + "ník"] + ([mobile_e_stem(lemma) + "ník"] if mobile_e_stem(lemma) else []):
+        if any(set(f) & ANIMATE_FLAGS for f in dic.flags_of(w) or ()):
+            return w
+    return None
+
+
+def inanimate_diminutive_witness(lemma: str, dic) -> str | None:
+    """A diminutive the dictionary declines as a thing, on a single line flagged H or Q and no animate
+    flag (pilník -> pilníček/Q, slamák -> slamáček/Q, altán -> altánek/Q): measured on cs_CZ.dic's
+    single-line consonant-final nouns, 472 inanimate nouns have one and 19 animate ones (hřebec ->
+    hřebíček, cvok -> cvoček: the diminutive names something else)."""
+    if len(lemma) < 3 or lemma[-1] in VOWEL_ENDINGS or lemma != lemma.lower():
+        return None
+    for w in _diminutives(lemma):
+        flags = dic.flags_of(w) or ()
+        if len(flags) == 1 and set(flags[0]) & set("HQ") and not set(flags[0]) & ANIMATE_FLAGS:
+            return w
+    return None
+
+
 def mobile_e_stem(lemma: str) -> str | None:
     """The stem of an -eC noun without its e (uzel -> uzl, sen -> sn), the e a declension may drop."""
     if len(lemma) >= 3 and lemma[-2] == "e" and lemma[-1] not in VOWEL_ENDINGS:
@@ -259,6 +315,13 @@ def _is_animate(lemma: str, core: str) -> bool:
 
 def _is_masculine_inanimate(lemma: str, core: str) -> bool:
     return not set(core) & ANIMATE_FLAGS and noun_gender(lemma, core)[:2] == ("MASC", "INAN")
+
+
+def _is_a_thing(lemma: str, core: str) -> bool:
+    """An inanimate noun of any gender: a -ový adjective or a -ník person names a thing, which may be
+    feminine (broskev -> broskvový, větev -> větvový, řeč -> řečník) as well as masculine."""
+    gender = noun_gender(lemma, core)
+    return bool(gender) and not set(core) & ANIMATE_FLAGS and "ANIM" not in gender
 
 
 def _is_young_neuter(lemma: str, core: str) -> bool:
