@@ -235,7 +235,7 @@ def _same_file(a: str, b: str) -> bool:
 
 def run(args) -> int:
     """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
-    from lexicon_service.lexicon_format import move_graph_bytes, tables_bytes
+    from lexicon_service.lexicon_format import move_graph_bytes, refusals_bytes, tables_bytes
 
     from build_tools.compile import Compiler
     from build_tools.save import check_output, save_lexicon
@@ -296,7 +296,8 @@ def run(args) -> int:
     manifest = _manifest(name, rule_set, profile, manifest_sources, counts, builder)
     move_graph = move_graph_bytes(forms.keys(), rule_set)                              # move graph
     save_lexicon(out, forms, heads, tables, readings, manifest,                       # save
-                 tables_bytes=encoded[0] if encoded else None, move_graph=move_graph)
+                 tables_bytes=encoded[0] if encoded else None, move_graph=move_graph,
+                 refusals=refusals_bytes(compiler.refused) if compiler.refused else None)
     print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)

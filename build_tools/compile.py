@@ -161,6 +161,9 @@ class Compiler:
         # headword -> the lemma whose paradigm it was inflected after (Polish guesses)
         self.models: dict[str, str] = {}
         self.unknown_headwords: list = []     # Polish headwords SGJP lacks, guessed last
+        # tile key -> {(rule, headword)} refused by a named profile rule (kept for refused.tsv: the
+        # ones no reading admits)
+        self.refused: dict[str, set] = {}
 
     # --- helpers ------------------------------------------------------------------------------
     def _tag_id(self, tagtext: str) -> int:
@@ -232,6 +235,12 @@ class Compiler:
         if self.log is not None:
             self.log.writelines(log_lines)
 
+    def add_refusals(self, refused) -> None:
+        """(tile key, rule, headword) of readings refused by a named rule of the profile."""
+        add = self.refused.setdefault
+        for key, rule, head in refused:
+            add(key, set()).add((rule, head))
+
     # --- output -------------------------------------------------------------------------------
     def finish(self, meanwhile: Callable[[dict], None] | None = None):
         """-> (forms trie, headwords trie, tables dict, readings bytes, number of records).
@@ -280,6 +289,7 @@ class Compiler:
         readings = pack_readings(lengths, records)
         del records
         self._report_forms(n, order, best, keys)
+        self.refused = {k: v for k, v in self.refused.items() if k not in keys}
         self.keys, self.extra_keys, self.extra_recs = {}, [], []
         return forms, heads, tables, readings, total
 

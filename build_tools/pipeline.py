@@ -89,6 +89,7 @@ class ChunkResult:
     examples: dict = field(default_factory=dict)     # reason -> a few texts for the report
     rejected: set = field(default_factory=set)       # the forms rejected (only with a rejection log)
     log_lines: list = field(default_factory=list)
+    refused: list = field(default_factory=list)      # (tile key, rule, headword) refused by a named rule
     n_in: int = 0
     n_ok: int = 0
     pid: int = 0
@@ -132,6 +133,7 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
     guessed_rule = lang.guessed_rule
     expand = lang.expand
     reject = _rejecter(res, _LOG)
+    refusing, refused = profile.refusal_rules, res.refused
     verdicts = _first_verdicts(lang, tag_text)
     n_in = n_ok = 0
     for item in chunk:
@@ -161,6 +163,10 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
                 text = tag_text(ftag)
                 v = verdicts[tag] = (ok, rule, text, ftag, (text, rule))
             if not v[0]:
+                if v[1] in refusing:
+                    key, _rule = judge_form(form, v[3], v[1])
+                    if key is not None:
+                        refused.append((key, v[1], head))
                 reject(form, v[1], item, None, head)
                 continue
             if fast_letters is not None and form and fast_letters.issuperset(form):
@@ -261,6 +267,7 @@ def merge(compiler, results: Iterable[ChunkResult], defer: list | None = None) -
         report.readings_in += res.n_in
         report.readings_admitted += res.n_ok
         compiler.add_rejection_counts(res.counts, res.examples, res.rejected, res.log_lines)
+        compiler.add_refusals(res.refused)
         ids = tagsets.setdefault(res.pid, [])
         for local_id, pairs in res.defs:
             if local_id >= len(ids):

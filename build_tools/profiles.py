@@ -79,6 +79,12 @@ class Profile:
     origin: str = ""
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
+    @property
+    def refusal_rules(self) -> frozenset[str]:
+        """The deny rules with a condition (not a catch-all ``*``): the forms they refuse are kept in
+        the lexicon's refused.tsv, so that `explain` can name the rule."""
+        return frozenset(r.name for r in self.rules if r.action == "deny" and r.terms)
+
     def check_form(self, form: str, length: int | None = None) -> str | None:
         """Reason why the form's spelling is not admissible, or None. `length` in tiles."""
         if not form.isalpha():

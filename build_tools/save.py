@@ -29,6 +29,7 @@ from lexicon_service.lexicon_format import (
     MANIFEST,
     MOVE_GRAPH,
     READINGS,
+    REFUSALS,
     TABLES,
     file_entry,
     file_entry_of,
@@ -130,12 +131,14 @@ def _write(path: Path, data: bytes) -> dict:
 
 
 def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, readings: bytes,
-                 manifest: dict, *, tables_bytes: bytes | None = None, move_graph: bytes | None = None) -> Path:
+                 manifest: dict, *, tables_bytes: bytes | None = None, move_graph: bytes | None = None,
+                 refusals: bytes | None = None) -> Path:
     """Write the lexicon to ``out`` (a directory), replacing a previous lexicon (never anything
     else) only when the new one is complete. Returns the path. ``tables_bytes``: tables.json's bytes
     (``lexicon_format.tables_bytes(tables)``, made beforehand: a build makes them while its forms trie
     is built), None to make them here;
-    ``move_graph``: the bytes of moves.kwg (lexicon_service/movegen/graph.py), None for none."""
+    ``move_graph``: the bytes of moves.kwg (lexicon_service/movegen/graph.py), None for none;
+    ``refusals``: the bytes of refused.tsv (``lexicon_format.refusals_bytes``), None for none."""
     out = check_output(out)
     remove_stale_temporaries(out.parent)
     tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
@@ -153,6 +156,8 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
         files[READINGS] = _write(tmp / READINGS, readings)
         if move_graph is not None:
             files[MOVE_GRAPH] = _write(tmp / MOVE_GRAPH, move_graph)
+        if refusals is not None:
+            files[REFUSALS] = _write(tmp / REFUSALS, refusals)
         _write(tmp / MANIFEST, manifest_bytes(manifest, files))
         if out.exists() or out.is_symlink():
             if not is_lexicon(out):  # appeared while we were building

@@ -34,6 +34,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     NAME_RE,
     OPTIONAL_FILES,
     READINGS,
+    REFUSALS,
     SUPPORTED_VERSIONS,
     TABLES,
     LexiconCorruptError,
@@ -42,6 +43,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     check_manifest,
     check_readings_size,
     checksum,
+    find_refusals,
     listed_files,
     new_checksum,
     parse_leave_table,
@@ -528,6 +530,16 @@ class Lexicon:
         self.leaves = None  # the leave table (movegen/leaves.py), when the lexicon has one
         if LEAVES in files and with_leaves:
             self.leaves = self._load_optional(LEAVES, files[LEAVES], verify, parse_leave_table)
+        # the forms the build refused by a named rule (lexicon_format: refused.tsv), mapped from a
+        # private copy: a lookup touches a few pages
+        self._refusals_file = self._refusals = None
+        if REFUSALS in files:
+            try:
+                self._refusals_file, size, _ = _private_copy(self.path / REFUSALS, files[REFUSALS], verify)
+                self._refusals = mmap.mmap(self._refusals_file.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+            except BaseException:
+                self.close()
+                raise
         # Fast bound membership test (the hot path of the rules engine).
         self.is_admissible = self._forms.__contains__
 
@@ -649,8 +661,21 @@ class Lexicon:
                 out.append(Reading(form, head, tag, rule, guessed, origin_of(tag, rule, guessed, self._generator)))
         return out
 
+    def refusals(self, key: str) -> list[tuple[str, str]]:
+        """(profile rule, headword) of each reading the build refused this tile key by a named rule,
+        when no reading admitted it; [] for a form the build never met, or a lexicon built before
+        refused.tsv existed."""
+        if not self._refusals:
+            return []
+        return find_refusals(self._refusals, key)
+
     def close(self) -> None:
         self.is_admissible = lambda key: False
+        refusals, self._refusals = getattr(self, "_refusals", None), None
+        if isinstance(refusals, mmap.mmap):
+            refusals.close()
+        if getattr(self, "_refusals_file", None) is not None:
+            self._refusals_file.close()
         try:
             self._offsets.release()
             self._records.release()

@@ -22,6 +22,11 @@ renamed into place only when complete:
                       then uint64 records (headword id << 32 | tag set id), little-endian
     moves.kwg         optional: the move graph (lexicon_service/movegen/graph.py); a lexicon
                       without it serves checks, and move generation names the command that adds it
+    refused.tsv       optional: the forms the build met and refused by a named rule of the profile
+                      (every rule but a catch-all ``*``), and admitted by no reading: one line
+                      ``key<TAB>rule<TAB>headword`` each, sorted by their UTF-8 bytes, so that
+                      `explain` can say why a word is not in the lexicon. Kris Kros refusing the
+                      place-name adjective mostecký: ``mostecký\tplace-name-adjective\tmostecký``
 
 JSON files are written with sorted keys, one-space indent, UTF-8 (not escaped) and a final newline,
 so the same content gives the same bytes.
@@ -60,8 +65,9 @@ FORMS = "forms.marisa"
 HEADWORDS = "headwords.marisa"
 TABLES = "tables.json"
 READINGS = "readings.bin"
+REFUSALS = "refused.tsv"
 FILES = (FORMS, HEADWORDS, TABLES, READINGS)
-OPTIONAL_FILES = (MOVE_GRAPH,)  # checked like the others when the manifest lists them
+OPTIONAL_FILES = (MOVE_GRAPH, REFUSALS)  # checked like the others when the manifest lists them
 ADDED_FILES = (LEAVES,)  # the same, but never written by a build: added to a built lexicon (lexicon-build --leaves)
 ALL_FILES = frozenset((*FILES, *OPTIONAL_FILES, *ADDED_FILES))
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -307,3 +313,39 @@ def parse_search_graph(path: Path, data, rule_set) -> bytes:
         return search_layout(parse(data, rule_set))
     except MoveGraphError as exc:
         raise LexiconCorruptError(f"{path}: {exc}") from None
+
+
+def refusals_bytes(refused: dict) -> bytes:
+    """refused.tsv's bytes from {tile key: {(rule, headword), ...}}: a line each, sorted by bytes."""
+    lines = sorted(f"{key}\t{rule}\t{head}\n".encode("utf-8") for key, pairs in refused.items()
+                   for rule, head in pairs if "\t" not in head and "\n" not in head)
+    return b"".join(lines)
+
+
+def find_refusals(data, key: str) -> list[tuple[str, str]]:
+    """The (rule, headword) pairs refused.tsv's bytes `data` (bytes or a mapping of them) give the tile
+    key, by binary search over its sorted lines (a few pages touched, nothing built); lines of damaged
+    bytes that do not parse are skipped."""
+    prefix = key.encode("utf-8") + b"\t"
+    lo, hi = 0, len(data)
+    while lo < hi:                      # the first line not below prefix starts at or after lo
+        mid = (lo + hi) // 2
+        start = data.rfind(b"\n", 0, mid) + 1
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        if data[start:end + 1] < prefix:
+            lo = end + 1
+        else:
+            hi = start
+    out = []
+    while lo < len(data):
+        end = data.find(b"\n", lo)
+        end = len(data) if end < 0 else end
+        line = data[lo:end]
+        if not line.startswith(prefix):
+            break
+        fields = bytes(line[len(prefix):]).decode("utf-8", "replace").split("\t")
+        if len(fields) == 2:
+            out.append((fields[0], fields[1]))
+        lo = end + 1
+    return out

@@ -44,7 +44,7 @@ def test_manifest_entries_are_the_formats(built):
     out, words = built
     manifest = fmt.read_manifest(out)
     files = fmt.listed_files(out, manifest)
-    assert set(files) == {*fmt.FILES, *fmt.OPTIONAL_FILES}
+    assert set(files) == {*fmt.FILES, fmt.MOVE_GRAPH}    # a word list refuses nothing by rule: no refused.tsv
     for name, entry in files.items():
         assert entry == fmt.file_entry_of(out / name) == fmt.file_entry((out / name).read_bytes())
     assert manifest["sources"] == [fmt.source_entry("words", words)]
@@ -94,3 +94,18 @@ def test_only_the_format_module_hashes_or_packs_lexicon_files():
     offenders = [str(p.relative_to(ROOT)) for p in modules
                  if "hashlib" in _imports(p) or 'array("Q"' in p.read_text(encoding="utf-8")]
     assert offenders == []
+
+
+def test_refusals_round_trip_and_find_by_key():
+    """refused.tsv's worked example (the module doc) and lookups: every key's pairs, none for a key
+    that is only a prefix or an extension of one, any bytes searched without failing."""
+    refused = {"mostecký": {("place-name-adjective", "mostecký")}, "most": {("r", "a"), ("q", "b")},
+               "mostecká": {("place-name-adjective", "mostecký")}, "haf": {("interjection", "haf")}}
+    data = fmt.refusals_bytes(refused)
+    assert data.splitlines()[0] == b"haf\tinterjection\thaf"
+    assert data == b"".join(sorted(data.splitlines(keepends=True)))
+    for key, pairs in refused.items():
+        assert sorted(fmt.find_refusals(data, key)) == sorted(pairs)
+    assert fmt.find_refusals(data, "mos") == fmt.find_refusals(data, "mosteckýx") == []
+    assert fmt.find_refusals(b"", "a") == [] and fmt.find_refusals(b"a\tb", "a") == []
+    assert fmt.find_refusals(b"\xff\xfe\n\n\ta\tb\n", "a") == []

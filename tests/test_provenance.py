@@ -175,3 +175,84 @@ def test_the_explain_rpc_names_the_model_and_the_origin(czech_build, tmp_path):
     assert guessed.readings and {(r.rule, r.model, r.origin) for r in guessed.readings} == {
         ("guessed", model, "guessed")}
     assert [(r.model, r.origin) for r in known.readings] == [("", "Czech paradigm engine")]
+
+
+# --- why a word is not in the lexicon ----------------------------------------------------------
+@pytest.fixture(scope="module")
+def kriskros_build(tmp_path_factory) -> Path:
+    """cs-kriskros of a small dictionary: the town Ostrava and its adjective (seed 004 refuses it as a
+    place-name adjective), the common noun most (admitted in the nominative only), the interjection haf
+    (refused by the rule interjection)."""
+    tmp = tmp_path_factory.mktemp("kk")
+    lines = ["Ostrava/ZQ", "ostravský/YR", "most/HR", "haf"]
+    dic = tmp / "small.dic"
+    dic.write_text(f"{len(lines)}\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    dic.with_suffix(".aff").write_bytes(shipped_paths()[1].read_bytes())
+    return build(tmp, "cs-kriskros", "kk", "--hunspell", dic)
+
+
+def test_explain_names_the_profile_rule_that_refused_a_word(kriskros_build, capsys):
+    with load_lexicon(kriskros_build) as lex:
+        assert "ostravská" not in lex and "mosty" in lex
+        assert lex.refusals("ostravská") == [("place-name-adjective", "ostravský")]
+        assert lex.refusals("haf") == [("interjection", "haf")]
+        assert lex.refusals("mostu") == []          # refused by the catch-all (a genitive): not recorded
+        assert lex.refusals("mosty") == []          # admitted
+        assert lex.refusals("ostrava") == []        # a capitalised name is no tile key of the game
+    capsys.readouterr()
+    assert service_main(["explain", "--lexicon", str(kriskros_build), "ostravská", "mostu"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "ostravská: invalid (not in lexicon kk; refused by rule place-name-adjective, headword ostravský)",
+        "mostu: invalid (not in lexicon kk)"]
+    assert service_main(["explain", "--lexicon", str(kriskros_build), "--json", "ostravská"]) == 1
+    assert json.loads(capsys.readouterr().out)["refusals"] == [
+        {"rule": "place-name-adjective", "headword": "ostravský"}]
+
+
+def test_the_explain_rpc_names_the_refusing_rule(kriskros_build, tmp_path):
+    import grpc
+
+    from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
+    from lexicon_service.server import create_server
+
+    served = tmp_path / "lexicons"
+    served.mkdir()
+    (served / "kk.lex").symlink_to(kriskros_build, target_is_directory=True)
+    srv, port = create_server("localhost:0", served, workers=2)
+    srv.start()
+    try:
+        with grpc.insecure_channel(f"localhost:{port}") as channel:
+            stub = lexicon_pb2_grpc.LexiconServiceStub(channel)
+            refused = stub.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon="kk", word="ostravský"), timeout=10)
+            unknown = stub.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon="kk", word="mostu"), timeout=10)
+    finally:
+        srv.stop(None).wait()
+    assert not refused.result.valid and not refused.readings
+    assert [(f.rule, f.headword) for f in refused.refusals] == [("place-name-adjective", "ostravský")]
+    assert not unknown.refusals
+
+
+def test_a_lexicon_without_the_refusal_table_and_a_damaged_one_explain_without_failing(kriskros_build, tmp_path):
+    """A lexicon built before refused.tsv existed (no such file in its manifest) says only "not in
+    lexicon"; a refused.tsv damaged in ways that pass its checksum (the manifest rewritten) answers
+    what parses, and never fails."""
+    import shutil
+
+    from lexicon_service.lexicon_format import MANIFEST, REFUSALS, file_entry
+
+    old = tmp_path / "old.lex"
+    shutil.copytree(kriskros_build, old)
+    manifest = json.loads((old / MANIFEST).read_text(encoding="utf-8"))
+    del manifest["files"][REFUSALS]
+    (old / REFUSALS).unlink()
+    (old / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    with load_lexicon(old) as lex:
+        assert lex.refusals("ostravská") == [] and "mosty" in lex
+    for damage in (b"", b"\n\n\t\t\n", b"ostravsk\xc3", b"zzz\tx\n" + b"ostravsk\xc3\xa1\tr\n" + b"\xff" * 100,
+                   (kriskros_build / REFUSALS).read_bytes()[::-1]):
+        (old / REFUSALS).write_bytes(damage)
+        manifest["files"][REFUSALS] = file_entry(damage)
+        (old / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+        with load_lexicon(old) as lex:
+            for word in ("ostravská", "a", "zzz", "mosty"):
+                assert isinstance(lex.refusals(word), list)

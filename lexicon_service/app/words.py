@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lexicon_service.fastkey import FastKeyer
 from lexicon_service.movegen.graph import key_table, lookup_keys
@@ -196,13 +196,15 @@ def _check_one_by_one(limits: Limits, words, word_checker: WordChecker, include_
 
 @dataclass
 class Explanation:
-    """A word's verdict (status, message, tiles) and the lexicon's readings of it (lexicon.Reading)."""
+    """A word's verdict (status, message, tiles) and the lexicon's readings of it (lexicon.Reading);
+    for a word not in the lexicon, the (profile rule, headword) pairs the build refused it by."""
 
     word: str
     status: int
     message: str
     tiles: tuple
     readings: list
+    refusals: list = field(default_factory=list)
 
 
 def explain_word(snapshot, limits: Limits, lexicon_name: str, word: str) -> Explanation:
@@ -212,7 +214,8 @@ def explain_word(snapshot, limits: Limits, lexicon_name: str, word: str) -> Expl
     word_checker = checker(snapshot, lexicon_name)
     status, key, message = word_checker.check(word)
     readings = list(lexicon.explain(key) or ()) if key else []
-    return Explanation(word, status, message, word_checker.tiles(key), readings)
+    refusals = lexicon.refusals(key) if key and not readings else []
+    return Explanation(word, status, message, word_checker.tiles(key), readings, refusals)
 
 
 @dataclass

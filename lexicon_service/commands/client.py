@@ -29,7 +29,7 @@ from functools import partial
 
 from lexicon_service.cli import INT32, UserError, check_token, message_json, seconds, whole_number
 from lexicon_service.commands.check import CHECK_BATCH, batched, input_words, print_check_answers
-from lexicon_service.commands.explain import explanation_lines
+from lexicon_service.commands.explain import explanation_lines, why_not_in
 from lexicon_service.commands.moves import add_generate_arguments, exit_status, format_moves
 from lexicon_service.commands.replay import add_replay_arguments
 from lexicon_service.commands.validate import (add_move_arguments, join_plays, move_lines, read_board_rows,
@@ -235,7 +235,7 @@ def _print_explain(args, answers: list) -> int:
             print(message_json(answer))
             continue
         r = answer.result
-        why = r.message or f"not in lexicon {answer.lexicon}"
+        why = why_not_in(answer.lexicon, r.message, [(f.rule, f.headword) for f in answer.refusals])
         print("\n".join(explanation_lines(r.word, answer.readings if r.valid else [], why)))
     return 0 if all(answer.result.valid for answer in answers) else 1
 

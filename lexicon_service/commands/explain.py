@@ -7,7 +7,10 @@ One line per reading: the form, its headword, its tag (common tag vocabulary, bu
 the profile rule that admitted it, and where it came from: "from SGJP" (or the Czech paradigm
 engine, a word list, a tagged list), "from Hunspell affix form" (a form of an SGJP lemma that only
 the Hunspell entry attests), "guessed from <model lemma>" (inflected by analogy). Several words may
-be given, or read from standard input, one per line. Exit status 1 when a word is not in the lexicon.
+be given, or read from standard input, one per line. Exit status 1 when a word is not in the lexicon;
+if the build met it and a rule of the profile refused it, that rule is named:
+
+    ostravský: invalid (not in lexicon cs-kriskros; refused by rule place-name-adjective, headword ostravský)
 """
 
 from __future__ import annotations
@@ -37,6 +40,17 @@ def explanation_lines(word: str, readings, why_invalid: str) -> list[str]:
             + (f"guessed from {r.model}" if r.model else f"from {r.origin}") for r in readings]
 
 
+def why_not_in(lexicon_name: str, message: str, refusals) -> str:
+    """Why a word is not in the lexicon: the checker's message, or the profile rules that refused it
+    (pairs of rule and headword), or only that."""
+    if message:
+        return message
+    why = f"not in lexicon {lexicon_name}"
+    if refusals:
+        why += "; refused by " + ", ".join(f"rule {rule}, headword {head}" for rule, head in refusals)
+    return why
+
+
 def run(args) -> int:
     from lexicon_service import local
     from lexicon_service.app.words import VALID, explain_word
@@ -55,9 +69,10 @@ def run(args) -> int:
         readings = found.readings if found.status == VALID else []
         invalid += not readings
         if args.json:
-            print(json.dumps({"word": word, "valid": bool(readings), "readings": [r.__dict__ for r in readings]},
+            print(json.dumps({"word": word, "valid": bool(readings), "readings": [r.__dict__ for r in readings],
+                              "refusals": [{"rule": rule, "headword": head} for rule, head in found.refusals]},
                              ensure_ascii=False))
             continue
-        why = found.message or f"not in lexicon {lexicon.name}"
+        why = why_not_in(lexicon.name, found.message, found.refusals)
         sys.stdout.write("".join(line + "\n" for line in explanation_lines(word, readings, why)))
     return 1 if invalid else 0

@@ -71,7 +71,9 @@ def explain_response(found, lexicon_name: str) -> lexicon_pb2.ExplainWordRespons
                                     origin=r.origin) for r in found.readings]
     result = lexicon_pb2.WordResult(word=found.word, valid=found.status == VALID, status=found.status,
                                     message=found.message, tiles=found.tiles)
-    return lexicon_pb2.ExplainWordResponse(lexicon=lexicon_name, result=result, readings=readings)
+    refusals = [lexicon_pb2.Refusal(rule=rule, headword=head) for rule, head in found.refusals]
+    return lexicon_pb2.ExplainWordResponse(lexicon=lexicon_name, result=result, readings=readings,
+                                           refusals=refusals)
 
 
 class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
