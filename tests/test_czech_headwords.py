@@ -451,3 +451,23 @@ def test_a_shorter_endings_class_none_of_the_nearest_words_has_does_not_decide(t
     out = _guessed_from(tmp_path, lines, "bordel\n")
     assert _admitted(out, ["bordel", "bordely", "bordelé", "bordeli"]) == {
         "bordel": True, "bordely": True, "bordelé": False, "bordeli": False}
+
+
+def test_town_adjectives_of_possessive_two_word_names_and_genderless_towns_are_out_of_kris_kros(tmp_path):
+    """Seed 004 through a build: Karlovy Vary (Karel's Vary) -> karlovarský and Jindřichův Hradec ->
+    jindřichohradecký, though the dictionary has no line varský; Příbram/I, whose only flag gives no
+    gender, -> příbramský. filopatrický stays: filo- is no name, though Fil/PV is one. explain names
+    the rule that refused them."""
+    lines = ["Karel/PV", "Vary/HDQ", "karlovarský/YR", "Jindřich/PV", "Hradec/SU", "hradecký/YR",
+             "jindřichohradecký/YR", "Příbram/I", "příbramský/YRN", "Fil/PV", "Patric/í", "filopatrický/YCR",
+             "lesník/PI", "lesnický/YRN"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    out = _build(tmp_path, "cs-kriskros", "--hunspell", str(_dic(tmp_path / "t.dic", lines)))
+    towns = ["karlovarský", "karlovarská", "jindřichohradecký", "příbramský", "příbramští"]
+    ordinary = ["filopatrický", "lesnický"]
+    assert _admitted(out, towns + ordinary) == {**{w: False for w in towns}, **{w: True for w in ordinary}}
+    lex = load_lexicon(out)
+    try:
+        assert lex.refusals("karlovarská") == [("place-name-adjective", "karlovarský")]
+    finally:
+        lex.close()

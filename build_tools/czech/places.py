@@ -19,7 +19,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .comparatives import comparative_rules
-from .tagger import noun_gender
+from .tagger import GENDER_FLAGS, noun_gender
 
 COUNTRY_ENDINGS = ("sko", "cko", "ie", "ika")
 VOWELS = "aoeyiěu"
@@ -106,8 +106,10 @@ def _common_word_stems(adjective: str) -> list[str]:
 
 def place_of(adjective: str, dic) -> str | None:
     """The capitalised place name a -ský/-cký adjective headword derives from (place_of_single_word),
-    or its second part's (compound_place_of: staropražský, českobudějovický); None otherwise."""
-    return place_of_single_word(adjective, dic) or compound_place_of(adjective, dic)
+    or its second part's (compound_place_of: staropražský, českobudějovický; possessive_place_of:
+    karlovarský); None otherwise."""
+    return (place_of_single_word(adjective, dic) or compound_place_of(adjective, dic)
+            or possessive_place_of(adjective, dic))
 
 
 def place_of_single_word(adjective: str, dic) -> str | None:
@@ -195,8 +197,39 @@ def compound_place_of(adjective: str, dic) -> str | None:
     return None
 
 
+def possessive_place_of(adjective: str, dic) -> str | None:
+    """The place name behind the adjective of a two-word name whose first word is a man's possessive
+    (Karlovy Vary -> karlovarský, Jindřichův Hradec -> jindřichohradecký): a first part that is a
+    capitalised name of the dictionary declined as a person, with its mobile e dropped (Karel ->
+    karlo-), + -o, and a second part that is a place-name adjective of a place of the dictionary
+    (varský: Vary), though the dictionary need not list that adjective itself. A first part of fewer
+    than 4 letters is a learned prefix more often than a name (filopatrický: Fil, Patric). Measured on
+    cs_CZ.dic: 9 more adjectives tagged, all of places (karlovarský, jindřichohradecký, svatohelenský,
+    středolabský, severodvinský, ...); not when the whole stem is a common word."""
+    if any(c in dic.flagged for c in name_candidates(adjective)):
+        return None
+    for i in range(4, len(adjective) - 5):
+        if adjective[i - 1] != "o":
+            continue
+        first = adjective[:i - 1]
+        if len(first) < 4:          # filo-, geo-, neo-: learned prefixes, not names (filopatrický)
+            continue
+        name = first[:1].upper() + first[1:]
+        names = [name] + ([name[:-1] + "e" + name[-1]] if name[-2] not in VOWELS + "áéíóúůý" else [])
+        if any(_names_a_person(n, dic) for n in names):
+            place = place_of_single_word(adjective[i:], dic)
+            if place:
+                return place
+    return None
+
+
 def _declines_as_place(name: str, flags: str) -> bool:
-    """A declension flag of the name gives an inanimate, feminine or neuter noun (genders.tsv)."""
+    """A declension flag of the name gives an inanimate, feminine or neuter noun (genders.tsv), or the
+    name has flags and none of them gives a gender (Příbram/I, Cetoraz/I: a place declined by its
+    plural ending alone; on cs_CZ.dic this tags 4 more adjectives: příbramský, cetorazský,
+    alžbětinský, karlinecký)."""
+    if flags and not set(flags) & GENDER_FLAGS:
+        return True
     return any((g := noun_gender(name, flag)) and "ANIM" not in g for flag in flags)
 
 
