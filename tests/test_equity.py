@@ -87,6 +87,9 @@ HEADER = "# czpl-lexicon leaves 1\tpl-scrabble\t7\ttest\n"
     (HEADER + "leave\tŹŹ\t1.00\n", True, "line 2: 'ŹŹ' is not a leave"),  # one Ź in the set
     (HEADER + "pair\tA1\t1.00\n", True, "line 2:"),
     (HEADER + "size\t7\t1.00\n", True, "line 2: size '7'"),
+    (HEADER + "size\t²\t1.00\n", True, "line 2: size '²'"),          # a digit to str.isdigit, not to int()
+    (HEADER + "size\t" + "9" * 5000 + "\t1.00\n", True, "line 2: size '999"),  # over int()'s 4,300 digits
+    (HEADER + "size\t١\t1.00\n", True, "line 2: size '١'"),          # Arabic-Indic one: not the file's 1
     (HEADER + "tile\tA\t1.00\ntile\tA\t2.00\n", True, "line 3: tile 'A' given twice"),
     (HEADER + "tile A 1.00\n", True, "line 2: not 'kind"),
     (HEADER + "tile\tA\t1.00", True, "newline"),

@@ -164,7 +164,8 @@ def parse_leave_table(data: bytes, rule_set) -> LeaveTable:
             raise LeaveTableError(f"line {number}: the value {value_text[:20]!r} is not a number of at most "
                                   f"{MAX_ABS_VALUE:.0f} points")
         if kind == "size":
-            if not (tiles_text.isdigit() and int(tiles_text) <= most):
+            # ASCII digits only: str.isdigit() also takes '²' (which int() refuses) and other scripts' digits
+            if not (tiles_text.isascii() and tiles_text.isdigit() and len(tiles_text) <= 3 and int(tiles_text) <= most):
                 raise LeaveTableError(f"line {number}: size {tiles_text[:20]!r} is not 0-{most}")
             key = int(tiles_text)
         else:
