@@ -8,10 +8,10 @@ A small lexicon of each rule set is built into a temporary directory (with a lea
 Scrabble ones). Each case copies one, damages one file (a bit flip in an arc; an arc's index set to a
 node start, its own node or the root, which makes cycles; an arc's tile changed; two arcs swapped;
 nodes cut off the end with the header's count made to match; a huge count; a leaves.tsv line with a
-huge, negative, non-numeric or non-finite value, an unknown or duplicated leave, bytes flipped,
-truncated), then, in a forked child with a CPU-time limit and a wall-clock timeout, loads it and, when
-it loads, generates the moves of a few positions (all of them, the best 5, has_move) and looks words up
-through the graph.
+huge, negative, non-numeric or non-finite value, an unknown or duplicated leave, a size line with
+digits int() refuses, bytes flipped, truncated), then, in a forked child with a CPU-time limit and a
+wall-clock timeout, loads it and, when it loads, generates the moves of a few positions (all of them, the
+best 5, has_move, count_moves, a computer player of the level 'equity'), and looks words up through the graph.
 
 Per case, the outcome is one of: refused (LexiconCorruptError naming the damaged file), loaded (the
 damaged bytes still form a well-formed graph or table, and every search returned), or a failure:
@@ -127,7 +127,8 @@ def damage_graph(data: bytes, rng: random.Random) -> tuple[bytes, str]:
 def damage_leaves(data: bytes, rng: random.Random) -> tuple[bytes, str]:
     lines = data.decode("utf-8").split("\n")
     body = [k for k, line in enumerate(lines) if line and not line.startswith("#") and "\t" in line]
-    how = rng.choice(["huge", "negative", "text", "nan", "unknown", "duplicate", "flip", "truncate", "columns"])
+    how = rng.choice(["huge", "negative", "text", "nan", "unknown", "duplicate", "flip", "truncate", "columns",
+                      "size"])
     if how in ("flip", "truncate"):
         raw = bytearray(data)
         if how == "flip" and raw:
@@ -138,21 +139,23 @@ def damage_leaves(data: bytes, rng: random.Random) -> tuple[bytes, str]:
     if not body:
         return data + b"X\t1\n", how
     k = rng.choice(body)
-    leave, _, value = lines[k].partition("\t")
+    kind, leave, value = (lines[k].split("\t") + ["", ""])[:3]
     if how == "huge":
-        lines[k] = f"{leave}\t1e308"
+        lines[k] = f"{kind}\t{leave}\t1e308"
     elif how == "negative":
-        lines[k] = f"{leave}\t-99999999999999999999"
+        lines[k] = f"{kind}\t{leave}\t-99999999999999999999"
     elif how == "text":
-        lines[k] = f"{leave}\tten"
+        lines[k] = f"{kind}\t{leave}\tten"
     elif how == "nan":
-        lines[k] = f"{leave}\t{rng.choice(['nan', 'inf', '-inf'])}"
+        lines[k] = f"{kind}\t{leave}\t{rng.choice(['nan', 'inf', '-inf'])}"
     elif how == "unknown":
-        lines[k] = f"€{leave}\t{value}"
+        lines[k] = f"{kind}\t{rng.choice(['€', 'Q', '[CH]', '??', '?' * 9])}{leave}\t{value}"
+    elif how == "size":                           # digits int() refuses or cannot read, another script's
+        lines[k] = f"size\t{rng.choice(['²', '9' * 5000, '١', '07', '-1', ''])}\t{value}"
     elif how == "duplicate":
         lines.insert(k, lines[k])
     else:
-        lines[k] = f"{leave}\t{value}\t{value}"
+        lines[k] = f"{kind}\t{leave}\t{value}\t{value}"
     return "\n".join(lines).encode("utf-8"), how
 
 
