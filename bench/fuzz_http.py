@@ -40,7 +40,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
-from loadgen import LETTERS, fuzz_text, lexicons_and_words, rss_mb, server_log, start_server, stop_server  # noqa: E402
+from loadgen import (  # noqa: E402
+    COMPUTER_GAMES, COMPUTER_LEVELS, HUGE_LIMITS, LETTERS, computer_players, fuzz_text, hostile_rack, lexicons_and_words,
+    rss_mb, server_log, start_server, stop_server,
+)
 
 from lexicon_service.http import api  # noqa: E402
 from lexicon_service.rules import load_rule_set  # noqa: E402
@@ -99,9 +102,8 @@ class HttpFuzzer:
                 body["board"] = [("." * 15 if r.random() < 0.8 else self.text(20)) for _ in range(r.choice([0, 15, 16, 27]))]
         elif rpc == "GenerateMoves":
             # each field mostly valid, so that most bodies reach the generator
-            body = {"lexicon": self.lexicon(), "rack": r.choice(["KOTABC?", "??KOTAB", "AEINRSW", "KOT", "???", "",
-                                                                  self.text(9).upper()]),
-                    "limit": r.choice([0, 1, 10, 10, 100, self.number()]),
+            body = {"lexicon": self.lexicon(), "rack": hostile_rack(r, self.text),
+                    "limit": r.choice([0, 1, 10, 10, 100, self.number(), *HUGE_LIMITS]),
                     "minLength": r.choice([0, 0, 0, 2, self.number()]),
                     "mustUse": r.choice(["", "", "", "?", self.text(3)]),
                     "mustContain": r.choice(["", "", "", "KOT", self.text(8)]),
@@ -127,6 +129,9 @@ class HttpFuzzer:
                     "challengeRule": r.choice([None, "CHALLENGE_RULE_SINGLE", "CHALLENGE_RULE_VOID", 3, 99, "NOPE"]),
                     "gameSeconds": r.choice([None, 0, 60, 86401, -1]), "seed": r.choice([None, 1, "2", 2**63])}
             body = {k: v for k, v in body.items() if v is not None}
+            if r.random() < 0.5:
+                body["computerPlayers"] = [{"seat": seat, "level": level} for seat, level
+                                           in computer_players(r, self.text, len(body["playerNames"]))]
         elif rpc == "SubmitMove":
             body = r.choice([{"play": self.play()}, {"exchange": self.text(8).upper()}, {"pass": True},
                              {"play": self.play(), "pass": True}, {}])
@@ -269,6 +274,21 @@ def create_games(client: httpx.Client, fuzzer: HttpFuzzer, count: int) -> None:
             rule_sets[data["ruleSet"]] = load_rule_set(data["ruleSet"])
         fuzzer.games.append({"id": data["gameId"], "lexicon": lexicon, "rule_set": rule_sets[data["ruleSet"]],
                              "tokens": data["playerTokens"], "director": data["directorToken"]})
+    # Games with computer players (their tokens are ""): the person's moves and challenges follow a computer's
+    for i, (names, seats) in enumerate(COMPUTER_GAMES):
+        for level in COMPUTER_LEVELS:
+            lexicon = fuzzer.lexicons[(i + len(level)) % len(fuzzer.lexicons)]
+            answer = client.post("/v1/games", json={"lexicon": lexicon, "playerNames": names, "seed": i,
+                                                    "computerPlayers": [{"seat": s, "level": level} for s in seats]})
+            if answer.status_code == 400 and level == "equity":  # a lexicon without a leave table
+                continue
+            answer.raise_for_status()
+            data = answer.json()
+            if data["ruleSet"] not in rule_sets:
+                rule_sets[data["ruleSet"]] = load_rule_set(data["ruleSet"])
+            fuzzer.games.append({"id": data["gameId"], "lexicon": lexicon, "rule_set": rule_sets[data["ruleSet"]],
+                                 "tokens": [t or "none" for t in data["playerTokens"]],
+                                 "director": data["directorToken"]})
 
 
 def advance(client: httpx.Client, fuzzer: HttpFuzzer, game: dict) -> tuple[str, str, bytes, dict]:

@@ -40,7 +40,10 @@ sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
-from loadgen import LETTERS, fuzz_text, lexicons_and_words, rss_mb, server_log, start_server, stop_server  # noqa: E402
+from loadgen import (  # noqa: E402
+    COMPUTER_GAMES, COMPUTER_LEVELS, HUGE_LIMITS, LETTERS, computer_players, fuzz_text, hostile_rack, lexicons_and_words,
+    rss_mb, server_log, start_server, stop_server,
+)
 
 from google.protobuf import message_factory  # noqa: E402
 from google.protobuf.descriptor import FieldDescriptor  # noqa: E402
@@ -135,13 +138,14 @@ class Fuzzer:
                                    word=self.text(8).upper()) for _ in range(r.choice([0, 0, 0, 0, 1, 3]))]
             return cls(lexicon=self.lexicon(), rule_set="" if r.random() < 0.8 else r.choice(["pl-scrabble", self.text(5)]),
                        board=self.board(), setup=setup,
-                       rack=r.choice(["KOTABC?", "??KOTAB", "AEINRSW", "???", "", "KOTABCDE", self.text(9).upper()]),
-                       limit=r.choice([0, 1, 10, 10, 100, self.number()]),
+                       rack=hostile_rack(r, self.text), limit=r.choice([0, 1, 10, 10, 100, self.number(), *HUGE_LIMITS]),
                        sort="" if r.random() < 0.8 else r.choice(["score", self.text(6)]),
                        min_length=r.choice([0, 0, 0, 2, self.number()]),
                        must_use=r.choice(["", "", "", "?", self.text(3)]),
                        must_contain=r.choice(["", "", "", "KOT", self.text(8)]), plays_only=r.random() < 0.3,
                        **({"bag_count": self.number()} if r.random() < 0.1 else {}))
+        if cls is session_pb2.CreateGameRequest:
+            return self.create_game()
         if cls is game_pb2.ReplayGameRequest:
             return cls(lexicon=r.choice(["", *self.lexicons]), rule_set=r.choice(["", "pl-scrabble", self.text(4)]),
                        gcg=self.gcg())
@@ -155,6 +159,22 @@ class Fuzzer:
         if "game_id" in cls.DESCRIPTOR.fields_by_name:
             return self.game_message(cls)
         return self.any_fields(cls)
+
+    def create_game(self):
+        """A CreateGameRequest with computer seats: every level, unknown ones, seats out of range or twice,
+        every seat a computer, the level 'equity' on lexicons with and without a leave table."""
+        r = self.rnd
+        names = r.choice([["Ann", "Bob"], ["Ann", "Bob", "Cy", "Di"], ["Ann"], [], ["Ann", "Ann"],
+                          [self.text(8) for _ in range(r.randrange(1, 6))]])
+        computers = [session_pb2.ComputerPlayer(seat=seat, level=level)
+                     for seat, level in computer_players(r, self.text, len(names))]
+        optional = {"seed": r.randrange(2**64)} if r.random() < 0.7 else {}
+        if r.random() < 0.2:
+            optional["overtime_penalty"] = r.randrange(2**32)
+        return session_pb2.CreateGameRequest(
+            lexicon=self.lexicon(), player_names=names, computer_players=computers, allow_hints=r.random() < 0.5,
+            game_seconds=r.choice([0, 0, 0, 1, 60, 2**32 - 1]),
+            challenge_rule=r.choice([0, 1, 2, 3, 99]), **optional)
 
     def any_fields(self, cls, depth: int = 0):
         """A message of `cls` with random values in its scalar fields (and nested messages, two levels)."""
@@ -260,6 +280,21 @@ def create_games(channel, fuzzer: Fuzzer, count: int) -> None:
             challenge_rule=rules[i % len(rules)]), timeout=10)
         fuzzer.games.append({"id": created.game_id, "tokens": list(created.player_tokens),
                              "director": created.director_token})
+    # Games with computer players, for the calls that challenge or follow a computer's play
+    for i, (names, seats) in enumerate(COMPUTER_GAMES):
+        for level in COMPUTER_LEVELS:
+            lexicon = fuzzer.lexicons[(i + len(level)) % len(fuzzer.lexicons)]
+            request = session_pb2.CreateGameRequest(
+                lexicon=lexicon, player_names=names, seed=i, challenge_rule=rules[i % len(rules)],
+                computer_players=[session_pb2.ComputerPlayer(seat=s, level=level) for s in seats])
+            try:
+                created = stub.CreateGame(request, timeout=10)
+            except grpc.RpcError as exc:  # 'equity' with a lexicon without a leave table
+                if exc.code() != grpc.StatusCode.FAILED_PRECONDITION:
+                    raise
+                continue
+            fuzzer.games.append({"id": created.game_id, "tokens": [t or "none" for t in created.player_tokens],
+                                 "director": created.director_token})
 
 
 def server_cpu(pid: int) -> float:
@@ -421,6 +456,13 @@ def largest_requests(lexicons: list[str], words: list[str]):
     for label, board in (("empty board", []), ("a tile every third square", sparse)):
         yield f"GenerateMoves ??AEINS, {label}, limit 1000", "/lexicon.v1.GameService/GenerateMoves", \
             game_pb2.GenerateMovesRequest(lexicon=lexicon, board=board, rack="??AEINS", limit=1000)
+    # The best 1,000 of millions of plays (a Kris Kros opening with two jokers; digraph tiles; blanks only),
+    # and a limit over the server's (refused)
+    for name, rack, limit in (("cs-kriskros", "KOTA??AO", 1000), ("cs-kriskros", "[CH]??ATOK", 1000),
+                              (lexicon, "????????", 1000), (lexicon, "KOTA??AO", 1_000_000)):
+        if name in lexicons:
+            yield f"GenerateMoves {name} {rack}, empty board, limit {limit:,}", "/lexicon.v1.GameService/GenerateMoves", \
+                game_pb2.GenerateMovesRequest(lexicon=name, rack=rack, limit=limit)
     yield "ExplainWord 64 characters", "/lexicon.v1.LexiconService/ExplainWord", \
         lexicon_pb2.ExplainWordRequest(lexicon=lexicon, word="ż" * 64)
     yield "ListRuleSets with sources", "/lexicon.v1.GameService/ListRuleSets", \

@@ -66,6 +66,34 @@ def fuzz_text(rnd, words: list[str], odd: list[str], max_len: int = 20) -> str:
                                    rnd.randrange(0xE000, 0x110000)])) for _ in range(n))
 
 
+# GenerateMoves' hostile racks and limits, and the computer players' levels, for both service fuzzers
+COMPUTER_LEVELS = ("best", "club", "beginner", "equity")
+HUGE_LIMITS = (1_000_000, 1_000_001, 2**31 - 1)  # the most the generator lists, one more, int32's most
+
+
+def hostile_rack(rnd, text) -> str:
+    """A rack: blanks, none or too many tiles, letters outside every alphabet, Kris Kros digraph tiles
+    written every way, odd marks, or `text(n)` (the fuzzer's random text of up to n characters)."""
+    return rnd.choice(["KOTABC?", "??KOTAB", "AEINRSW", "KOT", "???", "", "KOTABCDE", "?" * rnd.choice([1, 2, 3, 8, 40]),
+                       "KOTABCDEF" * rnd.choice([1, 2, 30]), "CHATA", "[CH]ATA", "[ch]ata", "C[H]", "[CH", "CH]",
+                       "[XY]", "[]", "QXẞÅ", "kota?", "\u0301K", "K\u030cO", "Ł" * 9, "[CH][CH][CH]??",
+                       text(9).upper(), text(40)])
+
+
+def computer_players(rnd, text, n_players: int) -> list[tuple[int, str]]:
+    """(seat, level) of CreateGame's computer players: every level and unknown ones, seats out of range
+    or twice, every seat a computer."""
+    seats = rnd.choice([[], [0], [1], [0, 1], list(range(n_players)), [0, 0], [n_players], [2**32 - 1],
+                        [rnd.randrange(8) for _ in range(rnd.randrange(1, 6))]])
+    return [(seat, rnd.choice(["", *COMPUTER_LEVELS, *COMPUTER_LEVELS, "Best", "best ", "equity\0", text(6)]))
+            for seat in seats]
+
+
+# Games with computer players the fuzzers create to act on: (player names, computer seats), each at every level:
+# a computer against a person (moving second and first), two computers and a person, computers only.
+COMPUTER_GAMES = ((["Ann", "Cpu"], [1]), (["Cpu", "Bob"], [0]), (["A", "B", "C"], [0, 2]), (["C1", "C2"], [0, 1]))
+
+
 # --- the server and its process ------------------------------------------------------------------
 def start_server(lexicons, *options: str, log_level: str = "WARNING", new_session: bool = False,
                  http: bool = False, wait_serving: bool = False) -> subprocess.Popen:
