@@ -63,6 +63,20 @@ def _after_reply(page, version: int, moves: int) -> tuple[int, int]:
     return int(page.evaluate("() => document.body.dataset.liveVersion")), moves + 1
 
 
+def _open_the_game_page(page, url) -> list:
+    """The game page in English with RULE_SET chosen for a game against the computer; the list every request
+    the page makes is added to (with its answer)."""
+    finished = []
+    page.on("requestfinished", lambda request: finished.append(request))
+    # the test's one intervention: a seed, so that the racks (and the computer's moves) are the same every run
+    page.route("**/v1/games", lambda route: route.continue_(
+        post_data=json.dumps({**json.loads(route.request.post_data), "seed": "11"})))
+    page.goto(url + "/games?lang=en")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#newRuleSet", RULE_SET)
+    return finished
+
+
 def _end_showing_no_computer_rack(page, url, api, game_id, finished, person, least_racks):
     """Ends the game (as its director) once the page saw it; asserts that no rack the computer held (the
     record shows them all once the game has ended: at least `least_racks`) was ever in the page or in what
@@ -104,15 +118,7 @@ def test_a_person_plays_the_computer_from_the_game_page(page, game_web, artifact
     url, lexicon_path = game_web
     rs = load_rule_set(RULE_SET)
     lexicon = load_lexicon(lexicon_path)
-    finished = []  # every request the page made, with its answer
-    page.on("requestfinished", lambda request: finished.append(request))
-    # the test's one intervention: a seed, so that the racks (and the computer's moves) are the same every run
-    page.route("**/v1/games", lambda route: route.continue_(
-        post_data=json.dumps({**json.loads(route.request.post_data), "seed": "11"})))
-
-    page.goto(url + "/games?lang=en")
-    page.wait_for_selector("body[data-ready='1']")
-    page.select_option("#newRuleSet", RULE_SET)
+    finished = _open_the_game_page(page, url)
     assert page.locator("#newLexicon").input_value() == RULE_SET
     page.select_option("#newLevel", "best")
     page.locator("#newName").fill("Ann")
@@ -189,13 +195,7 @@ def test_the_equity_level_is_offered_with_a_leave_table_only(page, game_web, art
     url, lexicon_path = game_web
     rs = load_rule_set(RULE_SET)
     lexicon = load_lexicon(lexicon_path)
-    finished = []
-    page.on("requestfinished", lambda request: finished.append(request))
-    page.route("**/v1/games", lambda route: route.continue_(
-        post_data=json.dumps({**json.loads(route.request.post_data), "seed": "11"})))
-    page.goto(url + "/games?lang=en")
-    page.wait_for_selector("body[data-ready='1']")
-    page.select_option("#newRuleSet", RULE_SET)
+    finished = _open_the_game_page(page, url)
     equity = page.locator("#newLevel option[value='equity']")
 
     assert page.locator("#newLexicon").input_value() == RULE_SET  # no leave table
