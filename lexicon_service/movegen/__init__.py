@@ -20,6 +20,7 @@ is one play: across when it forms an across word, else down.
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 
 from lexicon_service.rules.board import Board, Coordinate
@@ -33,6 +34,7 @@ SORTS = ("score",)
 MAX_LISTED = 1_000_000  # plays one answer lists at most (a Kris Kros opening with a joker has ~900,000)
 _MAX_TILES = 63
 _NEW, _BLANK, _TILE = 0x80, 0x40, 0x3F
+_DEADLINE_EVERY = 512  # plays turned into answers between two looks at the deadline
 
 
 @dataclass(frozen=True)
@@ -276,11 +278,19 @@ def leave_of(tile_set, letters, used) -> str:
     return tile_set.rack_text(tiles_left(letters, used))
 
 
-def _moves_from_core(rule_set, board, letters, static, found) -> list[GeneratedMove]:
+def _past(deadline: float | None, i: int) -> None:
+    """MoveGenerationTimeout when `deadline` has passed (looked at every _DEADLINE_EVERY-th item `i`):
+    turning many of the core's plays into answers takes longer than finding them."""
+    if deadline is not None and i % _DEADLINE_EVERY == 0 and time.monotonic() > deadline:
+        raise MoveGenerationTimeout("move generation passed its deadline")
+
+
+def _moves_from_core(rule_set, board, letters, static, found, deadline=None) -> list[GeneratedMove]:
     ts = rule_set.tile_set
     names = (None,) + static.letters
     out = []
-    for score, down, row, col, raw, n_new in found:
+    for i, (score, down, row, col, raw, n_new) in enumerate(found):
+        _past(deadline, i)
         tiles = [(names[b & _TILE], bool(b & _BLANK), bool(b & _NEW)) for b in raw]
         across = not down
         used = [BLANK if blank else letter for letter, blank, new in tiles if new]
@@ -300,6 +310,7 @@ def best_play_by_leave(rule_set: RuleSet, board: Board, rack, lexicon, leave_val
     values: dict[tuple, float] = {}  # tiles used (sorted) -> value of the tiles kept
     best_i, best_equity = None, None
     for i, (score, _down, _row, _col, raw, _n_new) in enumerate(found):
+        _past(deadline, i)
         used = tuple(sorted(BLANK if b & _BLANK else names[b & _TILE] for b in raw if b & _NEW))
         value = values.get(used)
         if value is None:
@@ -363,7 +374,7 @@ def generate_moves(rule_set: RuleSet, board: Board, rack, lexicon, *, limit: int
     found, static, board, letters = _call(rule_set, board, rack, lexicon, 0, limit=limit or 0,
                                           min_length=min_length, must_use=must_use, must_contain=must_contain,
                                           deadline=deadline)
-    moves = _moves_from_core(rule_set, board, letters, static, found)
+    moves = _moves_from_core(rule_set, board, letters, static, found, deadline)
     if not (min_length or must_use or must_contain):
         # with a limit the plays may fill it: exchanges (up to 127 of a 7-tile rack) are made only as far
         # as they are listed, as a 2,000-turn analysis asks the best move 1,000 times
