@@ -264,6 +264,18 @@ def test_bad_input_names_the_field(lexicons):
     assert info.value.field == "rule_set"
 
 
+def test_must_use_tiles_the_rack_lacks_names_the_field(lexicons):
+    """Plays that must place a tile the rack does not hold are a client's mistake (named), not an
+    empty answer; so is a must_use too long to count."""
+    lex = lexicons["pl-scrabble"]
+    rs = lex.rule_set
+    assert generate_moves(rs, None, "KOTA?", lex, must_use="K?")
+    for must_use in ("KK", "??", "Ż", "A" * 300):
+        with pytest.raises(MoveGenerationError) as info:
+            generate_moves(rs, None, "KOTA?", lex, must_use=must_use)
+        assert info.value.field == "must_use" and "rack" in str(info.value), must_use
+
+
 def test_deadline(lexicons):
     lex = lexicons["cs-kriskros"]
     with pytest.raises(MoveGenerationTimeout):

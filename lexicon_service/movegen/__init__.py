@@ -190,6 +190,11 @@ def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, mus
             raise MoveGenerationError("must_use", f"must_use: {exc}") from None
         if wanted is None:
             raise MoveGenerationError("must_use", "must_use must be tiles in rack notation, e.g. 'Ź?'")
+        for letter in set(wanted):  # a tile the rack lacks is the caller's mistake, not "no play"
+            if wanted.count(letter) > letters.count(letter):
+                what = "blanks" if letter == BLANK else letter
+                raise MoveGenerationError("must_use", f"must_use {must_use!r} asks for {wanted.count(letter)} "
+                                                      f"{what}; the rack {rack!r} holds {letters.count(letter)}")
         counts = bytearray(_MAX_TILES + 1)
         for letter in wanted:
             counts[0 if letter == BLANK else static.number[letter]] += 1
@@ -358,7 +363,7 @@ def generate_moves(rule_set: RuleSet, board: Board, rack, lexicon, *, limit: int
     and the pass the rules allow.
 
     limit: at most this many (top-k by the sort order). min_length: main words of at least this many
-    tiles; must_use: tiles (rack notation, "?" a blank) every play must place; must_contain: text the
+    tiles; must_use: tiles of the rack (rack notation, "?" a blank) every play must place; must_contain: text the
     main word must contain (as tiles). With any of these three, only plays are listed. bag_count:
     tiles in the bag (exchanges need the rule set's minimum; None: as with a full bag). deadline: a
     time.monotonic() value; past it MoveGenerationTimeout. Without a limit, more than MAX_LISTED plays
