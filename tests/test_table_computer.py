@@ -117,6 +117,20 @@ def test_no_play_exchanges_or_passes(lexicon_dir):
     assert choose_move(rs, Board.empty(rs), "KOT", 50, pl, "best", random.Random(1)).kind == "play"
 
 
+def test_no_play_with_a_small_bag_exchanges_what_the_bag_allows(lexicon_dir):
+    """Kris Kros exchanges any number of tiles at any time, but no more than the bag holds: a computer
+    without a play and three tiles in the bag gives its three tiles worth most points (it passed)."""
+    kk = load_lexicon(lexicon_dir / "cs-kriskros.lex")
+    rs = kk.rule_set
+    full = Board.from_rows(rs, ["A" * 15] * 15)
+    rack = "KOTXYZŽ?"
+    move = choose_move(rs, full, rack, 3, kk, "best", random.Random(1))
+    assert (move.kind, move.play, move.leave, move.tiles_used) == ("exchange", "-XZŽ", "KOTY?", 3)
+    assert choose_move(rs, full, rack, 8, kk, "club", random.Random(1)).play == "-" + rack  # the whole rack
+    assert choose_move(rs, full, rack, 0, kk, "best", random.Random(1)).kind == "pass"
+    assert choose_move(rs, full, rack, 3, kk, "best", random.Random(1), may_exchange=False).kind == "pass"
+
+
 def test_computer_seats_refused_with_the_field_named(server):
     _, port = server
     cases = [
