@@ -7,9 +7,9 @@ where the rule set allows them. The search runs in C (`_core.c`) over the lexico
 compare it with.
 
 Order (sort="score"): score descending; plays before exchanges before the pass; among plays of
-equal score: across before down, then by row, column, and the tiles (tile order of the rule set,
-a real tile before a blank showing the same letter); exchanges by how many tiles they keep, then
-rack order. `limit` keeps the first `limit` of that order (a bounded heap in C).
+equal score: across before down, then by row, column, the main word's length and its new tiles
+(a real tile before a blank, then the tile order of the rule set); exchanges by how many tiles
+they keep, then rack order. `limit` keeps the first `limit` of that order (a bounded heap in C).
 
 Play notation: "8D W(O)RD": the coordinate of the word's first square ("8D" across, "D8" down),
 then the whole word, tiles already on the board in parentheses (as GCG writers do); blanks
