@@ -487,7 +487,8 @@ def build_case(world: World, rnd: random.Random, n: int) -> Case:
 def service_case(world: World, rnd: random.Random, n: int) -> Case:
     target = rnd.choice(["check-stdin", "check-lexicon", "explain", "dump", "diff", "validate-board",
                          "validate-rules", "validate-args", "replay", "replay-stdin", "replay-rules", "client",
-                         "serve", "check-stdin", "replay", "replay", "client-game", "moves-board", "moves-args"])
+                         "serve", "check-stdin", "replay", "replay", "client-game", "moves-board", "moves-args",
+                         "analyse"])
     lang = rnd.choice(["pl", "cs"])
     lex = world.lexicon(lang)
     rules = "pl-scrabble" if lang == "pl" else "cs-scrabble"
@@ -504,8 +505,10 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
                     [d.name, name[:20], "lexicon"])
     if target in ("check-lexicon", "explain", "dump"):
         path, kind = lexicon_arg(world, rnd, lang)
-        cmd = {"check-lexicon": ["check", "-l", str(path), "kot", "kočka"],
-               "explain": ["explain", "-l", str(path), rnd.choice(["kot", "kočka", "", "[CH]", "x" * 10000])],
+        json_flag = ["--json"] if rnd.random() < 0.4 else []
+        cmd = {"check-lexicon": ["check", "-l", str(path), "kot", "kočka", *json_flag],
+               "explain": ["explain", "-l", str(path), *json_flag,
+                           rnd.choice(["kot", "kočka", "", "[CH]", "x" * 10000, "kotów", "mgra", "ostravská"])],
                "dump": ["dump", "-l", str(path)] + rnd.choice([[], ["--keys"], ["--prefix", "k"]])}[target]
         return Case(n, target, kind, cmd, f"{P} {cmd[0]}", (0, 1, 2), [path.name, str(path)])
     if target == "diff":
@@ -530,6 +533,8 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
             argv += ["--rack", rnd.choice(["ABC?", "", "?" * 100, "[CH", "ZZZZZZZZ", "\x00", "A" * 100000])]
         if rnd.random() < 0.3:
             argv += ["--setup", rnd.choice(["8H KOT", "99Z KOT", "8H", "x"])]
+        if rnd.random() < 0.3:
+            argv += rnd.choice([["--json"], ["--json", "--show-board"], ["--show-board"]])
         if rnd.random() < 0.3:
             argv += ["--lexicon", rnd.choice([str(lex), "nonexistent", str(world.lexicon("cs" if lang == "pl"
                                                                                         else "pl"))])]
@@ -567,6 +572,8 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
             extra += ["--lexicon", str(lex)]
         if rnd.random() < 0.2:
             extra += ["--show-board", "--end-2x"]
+        if rnd.random() < 0.3:
+            extra += ["--json"]
         if target == "replay-stdin":
             kind, data = mutate(rnd, base.read_bytes(), GCG_LINES)
             return Case(n, target, f"stdin {base.name} {kind}", ["replay", "-", *extra], f"{P} replay",
@@ -574,6 +581,13 @@ def service_case(world: World, rnd: random.Random, n: int) -> Case:
         path, kind = world.hostile("game.gcg", base.read_bytes(), GCG_LINES)
         return Case(n, target, f"{base.name} {kind}", ["replay", str(path), *extra], f"{P} replay", (0, 1, 2),
                     [path.name, "rule", "lexicon"])
+    if target == "analyse":
+        base = rnd.choice(world.gcgs)
+        path, kind = world.hostile("game.gcg", base.read_bytes(), GCG_LINES)
+        argv = ["analyse", str(path), "-l", str(lex), *rnd.choice([[], ["-r", rules], ["-r", "cs-kriskros"]]),
+                *rnd.choice([[], ["--json"]])]
+        return Case(n, target, f"{base.name} {kind}", argv, f"{P} analyse", (0, 1, 2),
+                    [path.name, "rule", "lexicon", "move graph"])
     if target in ("client", "client-game"):
         sub = "game" if target == "client-game" else rnd.choice(["replay", "validate-board", "tls-ca", "address",
                                                                   "timeout", "moves-board"])

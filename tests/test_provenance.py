@@ -153,7 +153,8 @@ def test_polish_every_admitted_form_has_an_origin(polish_build):
         assert {r.origin for r in lex.explain("lidarem")} == {"guessed"}
 
 
-def test_the_explain_rpc_names_the_model_and_the_origin(czech_build, tmp_path):
+def explain_over_grpc(lex: Path, tmp_path: Path, *words: str) -> list:
+    """ExplainWord of each word, from a real server serving the lexicon `lex` (under its own name)."""
     import grpc
 
     from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
@@ -161,17 +162,21 @@ def test_the_explain_rpc_names_the_model_and_the_origin(czech_build, tmp_path):
 
     served = tmp_path / "lexicons"
     served.mkdir()
-    (served / "cs.lex").symlink_to(czech_build, target_is_directory=True)
-    model = tables(czech_build)["models"]["lajkovat"]
+    (served / lex.name).symlink_to(lex, target_is_directory=True)
+    name = json.loads((lex / "manifest.json").read_text(encoding="utf-8"))["name"]
     srv, port = create_server("localhost:0", served, workers=2)
     srv.start()
     try:
         with grpc.insecure_channel(f"localhost:{port}") as channel:
             stub = lexicon_pb2_grpc.LexiconServiceStub(channel)
-            guessed = stub.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon="cs", word="lajkuji"), timeout=10)
-            known = stub.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon="cs", word="ženy"), timeout=10)
+            return [stub.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon=name, word=w), timeout=10) for w in words]
     finally:
         srv.stop(None).wait()
+
+
+def test_the_explain_rpc_names_the_model_and_the_origin(czech_build, tmp_path):
+    model = tables(czech_build)["models"]["lajkovat"]
+    guessed, known = explain_over_grpc(czech_build, tmp_path, "lajkuji", "ženy")
     assert guessed.readings and {(r.rule, r.model, r.origin) for r in guessed.readings} == {
         ("guessed", model, "guessed")}
     assert [(r.model, r.origin) for r in known.readings] == [("", "Czech paradigm engine")]
@@ -210,23 +215,7 @@ def test_explain_names_the_profile_rule_that_refused_a_word(kriskros_build, caps
 
 
 def test_the_explain_rpc_names_the_refusing_rule(kriskros_build, tmp_path):
-    import grpc
-
-    from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
-    from lexicon_service.server import create_server
-
-    served = tmp_path / "lexicons"
-    served.mkdir()
-    (served / "kk.lex").symlink_to(kriskros_build, target_is_directory=True)
-    srv, port = create_server("localhost:0", served, workers=2)
-    srv.start()
-    try:
-        with grpc.insecure_channel(f"localhost:{port}") as channel:
-            stub = lexicon_pb2_grpc.LexiconServiceStub(channel)
-            refused = stub.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon="kk", word="ostravský"), timeout=10)
-            unknown = stub.ExplainWord(lexicon_pb2.ExplainWordRequest(lexicon="kk", word="mostu"), timeout=10)
-    finally:
-        srv.stop(None).wait()
+    refused, unknown = explain_over_grpc(kriskros_build, tmp_path, "ostravský", "mostu")
     assert not refused.result.valid and not refused.readings
     assert [(f.rule, f.headword) for f in refused.refusals] == [("place-name-adjective", "ostravský")]
     assert not unknown.refusals

@@ -53,3 +53,38 @@ def test_lookup_shows_each_readings_origin(page, polish_web, artifacts):
     page.select_option("#lexicon", "pl")
     title, column = origins(page, "abadankami")
     assert title == "Pochodzenie" and set(column) == {"odgadnięte według sudanka"}
+
+
+@pytest.fixture(scope="module")
+def kriskros_web(serve_pages, tmp_path_factory):
+    """cs-kriskros of a small dictionary (the town Ostrava and its adjective, which seed 004 refuses)."""
+    from build_tools.czech.dictionary import shipped_paths
+
+    served = tmp_path_factory.mktemp("e2e-refusals")
+    src = tmp_path_factory.mktemp("kk")
+    lines = ["Ostrava/ZQ", "ostravský/YR", "most/HR"]
+    (src / "small.dic").write_text(f"{len(lines)}\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    (src / "small.aff").write_bytes(shipped_paths()[1].read_bytes())
+    subprocess.run([BUILD, "--rules", "cs-kriskros", "--quiet", "--workers", "1", "-o", str(served / "kk.lex"),
+                    "--hunspell", str(src / "small.dic")], check=True, capture_output=True)
+    return serve_pages(served)
+
+
+def test_lookup_says_which_rule_refused_a_word(page, kriskros_web, artifacts):
+    """A word the build refused by a rule of the profile: the page names the rule and the headword, in the
+    page's language; a word the build never met has no such line."""
+    for lang, text in (("en", "Refused when the lexicon was built: rule place-name-adjective (headword ostravský)."),
+                       ("cs", "Vyřazeno při sestavení slovníku: pravidlo place-name-adjective (heslo ostravský).")):
+        page.goto(kriskros_web + f"/lookup?lang={lang}&lexicon=kk")
+        page.wait_for_selector("body[data-ready='1']")
+        page.select_option("#lexicon", "kk")
+        page.locator("#word").fill("ostravská")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#explanation .refusal")
+        assert page.locator("#explanation .refusal").all_inner_texts() == [text]
+    page.screenshot(path=str(artifacts / "lookup-refused-cs.png"))
+    page.locator("#word").fill("mostu")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector('#explanation .refusal') && "
+                           "document.querySelector('#explanation p')")
+    assert page.locator("#explanation .refusal").count() == 0

@@ -48,6 +48,13 @@ async function explain() {
       const none = document.createElement("p");
       none.textContent = t("noReadings");
       out.append(none);
+      // why the build left it out, when a rule of the profile said so (ExplainWord's refusals)
+      for (const r of answer.refusals || []) {
+        const why = document.createElement("p");
+        why.className = "refusal";
+        why.textContent = t("refusedBy", { rule: r.rule, headword: r.headword });
+        out.append(why);
+      }
       return;
     }
     const table = document.createElement("table");
