@@ -269,3 +269,22 @@ def test_the_game_page_offers_every_computer_level_in_each_language():
     strings = (static / "i18n.js").read_text(encoding="utf-8")
     for level in LEVELS:
         assert strings.count(f"level{level.capitalize()}:") == 3  # en, cs, pl
+
+
+def test_a_computer_whose_search_runs_out_of_time_passes(server, monkeypatch):
+    """pl-scrabble has no move timer: a computer that found no move in its time would leave the game
+    waiting for it. It passes instead, and the game goes on."""
+    import lexicon_service.games.service as game_service
+    from lexicon_service.movegen import MoveGenerationTimeout
+
+    def out_of_time(*_args, **_kwargs):
+        raise MoveGenerationTimeout("move generation passed its deadline")
+
+    _, port = server
+    monkeypatch.setattr(game_service, "choose_move", out_of_time)
+    ann = _computer_game(port)
+    rs = load_rule_set("pl-scrabble")
+    before = ann.get()
+    moved = ann.play(two_tile_play(rs, tiles_of(rs, before.rack), "8H"))
+    game = _after_computer(ann, moved.version)
+    assert game.players[1].score == 0 and ">Robot: - +0 0" in ann.record()   # a pass (its rack not shown to Ann)
