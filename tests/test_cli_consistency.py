@@ -192,7 +192,7 @@ def validate_json_prints_as_client(cli):
     assert local[0] == 1 and "lexicon" not in json_answers(local[1])[0]
 
 
-def validate_json_show_board_prints_json_only_as_client(cli):
+def validate_json_show_board_prints_json_only_as_client(cli, tmp_path):
     plays = ("8G KOTY", "8N KOT", "KOT")  # placed (K is on the board); off the board (not placed); no coordinate
     board = ("-r", "pl-scrabble", "--place", "8G K")
     local = cli.local("validate", *board, "-l", "pl-scrabble", "--json", "--show-board", *plays)
@@ -207,6 +207,10 @@ def validate_json_show_board_prints_json_only_as_client(cli):
     local = cli.local("validate", *board, "-l", "pl-scrabble", "--show-board", *plays)  # drawn, new tiles marked
     assert local == cli.client("validate", *board, "-l", "pl-scrabble", "--show-board", *plays)
     assert local[1].count("Y*") == 1 and "K*" not in local[1] and local[1].count("* new tile") == 1, local[1]
+    short = tmp_path / "board.txt"  # a board the client reads itself (a play it judges without a call)
+    short.write_text("KOT\n", encoding="utf-8")
+    code, _, err = cli.client("validate", "-r", "pl-scrabble", "--board", str(short), "--show-board", "KOT")
+    assert code == 2 and err.startswith("lexicon-service client: error: --board: 1 rows given"), err
 
 
 def replay_json_prints_as_client(cli, tmp_path):

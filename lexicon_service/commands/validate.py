@@ -164,9 +164,12 @@ def move_lines(play: str, answer) -> list[str]:
 def shown_board(rule_set, rows_judged_on: list[str], answer):
     """--show-board: the board after the play (the board it was judged on when it could not be placed) and
     the squares the play filled, from the answer's `board` rows (`validate` and `client validate|score`)."""
-    from lexicon_service.rules import Board
+    from lexicon_service.rules import Board, BoardError
 
-    before = Board.from_rows(rule_set, rows_judged_on) if rows_judged_on else Board.empty(rule_set)
+    try:  # the client reads --board itself only here, for a play it judged without a call
+        before = Board.from_rows(rule_set, rows_judged_on) if rows_judged_on else Board.empty(rule_set)
+    except BoardError as exc:
+        raise UserError(f"--board: {exc}") from None
     if not answer.board:
         return before, ()
     after = Board.from_rows(rule_set, list(answer.board))
