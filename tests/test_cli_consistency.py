@@ -192,6 +192,27 @@ def validate_json_prints_as_client(cli):
     assert local[0] == 1 and "lexicon" not in json_answers(local[1])[0]
 
 
+def validate_json_show_board_prints_json_only_as_client(cli, tmp_path):
+    plays = ("8G KOTY", "8N KOT", "KOT")  # placed (K is on the board); off the board (not placed); no coordinate
+    board = ("-r", "pl-scrabble", "--place", "8G K")
+    local = cli.local("validate", *board, "-l", "pl-scrabble", "--json", "--show-board", *plays)
+    assert local == cli.client("validate", *board, "-l", "pl-scrabble", "--json", "--show-board", *plays)
+    answers = json_answers(local[1])  # JSON documents only, one per play: the board is inside each
+    assert [a["reason"] for a in answers] == ["OK", "OFF_BOARD", "MALFORMED_PLAY"]
+    before = ["." * 15] * 7 + ["." * 6 + "K" + "." * 8] + ["." * 15] * 7
+    assert answers[0]["board"] == before[:7] + ["." * 6 + "KOTY" + "." * 5] + before[8:]
+    assert answers[1]["board"] == answers[2]["board"] == before  # the board the play was judged on
+    local = cli.local("validate", *board, "--json", "--show-board", *plays)  # no lexicon: as ScoreMove answers
+    assert local == cli.client("score", *board, "--json", "--show-board", *plays)
+    local = cli.local("validate", *board, "-l", "pl-scrabble", "--show-board", *plays)  # drawn, new tiles marked
+    assert local == cli.client("validate", *board, "-l", "pl-scrabble", "--show-board", *plays)
+    assert local[1].count("Y*") == 1 and "K*" not in local[1] and local[1].count("* new tile") == 1, local[1]
+    short = tmp_path / "board.txt"  # a board the client reads itself (a play it judges without a call)
+    short.write_text("KOT\n", encoding="utf-8")
+    code, _, err = cli.client("validate", "-r", "pl-scrabble", "--board", str(short), "--show-board", "KOT")
+    assert code == 2 and err.startswith("lexicon-service client: error: --board: 1 rows given"), err
+
+
 def replay_json_prints_as_client(cli, tmp_path):
     gcg = tmp_path / "game.gcg"
     for record, code in ((GCG, 0), (GCG.replace("+17 113", "+18 114"), 1)):
@@ -201,6 +222,9 @@ def replay_json_prints_as_client(cli, tmp_path):
         answer = json.loads(local[1])
         assert local[0] == code and answer["lexicon"] == "pl-scrabble" and len(answer["lines"]) == 3
     assert answer["lines"][2]["problems"] and cli.local("replay", str(gcg), "--json")[0] == 1
+    # --show-board adds no drawing after the JSON: the final board is in it (finalBoard)
+    assert cli.local("replay", str(gcg), "-l", "pl-scrabble", "--json", "--show-board") == local
+    assert json.loads(local[1])["finalBoard"][7].strip(".")
 
 
 def local_commands_refuse_what_a_server_refuses(cli, tmp_path):
@@ -250,6 +274,7 @@ CASES = {
     "a Polish build speaks before Morfeusz loads": a_polish_build_speaks_before_morfeusz_loads,
     "check --json prints what client check --json prints": check_json_prints_as_client,
     "validate --json prints what client validate|score --json print": validate_json_prints_as_client,
+    "validate --json --show-board prints JSON only, as the client": validate_json_show_board_prints_json_only_as_client,
     "replay --json prints what client replay --json prints": replay_json_prints_as_client,
     "local commands refuse what a server refuses": local_commands_refuse_what_a_server_refuses,
     "explain says why a word is invalid as client explain": explain_says_why_as_the_client,

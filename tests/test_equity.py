@@ -234,6 +234,9 @@ def test_equity_over_http(server):
             assert r.status_code == 400 and "lexicon-build --leaves" in r.text, r.text
             r = create_with("pl-scrabble", "equity!")
             assert r.status_code == 400 and "computer_players[0].level" in r.text, r.text
+            # the listing says which lexicon the level is for (the game page offers it by this)
+            listed = {l["name"]: l["hasLeaveTable"] for l in http.get("/v1/lexicons").json()["lexicons"]}
+            assert listed == {"pl-scrabble": True, "pl-no-leaves": False}
     finally:
         web.stop()
 

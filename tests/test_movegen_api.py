@@ -165,6 +165,14 @@ def test_other_bad_input_names_its_field(game):
     assert err.code() == grpc.StatusCode.NOT_FOUND
 
 
+def test_must_use_of_a_tile_the_rack_lacks_is_invalid_argument(game):
+    """It was an empty answer, as if the rack could make no such play."""
+    for must_use in ("KK", "Ź", "??"):
+        err = rpc_error(game, rack=RACK, must_use=must_use)
+        assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, (must_use, err.details())
+        assert violation_field(err) == "must_use" and "the rack" in err.details(), err.details()
+
+
 def test_generation_is_bounded_in_time_and_runs_with_the_long_calls(lexicon_dir):
     assert "GenerateMoves" not in FAST_METHODS[GAME_SERVICE]
     srv, port = create_server("localhost:0", lexicon_dir, workers=2, limits=Limits(max_generate_seconds=0.0))

@@ -117,6 +117,20 @@ def test_no_play_exchanges_or_passes(lexicon_dir):
     assert choose_move(rs, Board.empty(rs), "KOT", 50, pl, "best", random.Random(1)).kind == "play"
 
 
+def test_no_play_with_a_small_bag_exchanges_what_the_bag_allows(lexicon_dir):
+    """Kris Kros exchanges any number of tiles at any time, but no more than the bag holds: a computer
+    without a play and three tiles in the bag gives its three tiles worth most points (it passed)."""
+    kk = load_lexicon(lexicon_dir / "cs-kriskros.lex")
+    rs = kk.rule_set
+    full = Board.from_rows(rs, ["A" * 15] * 15)
+    rack = "KOTXYZŽ?"
+    move = choose_move(rs, full, rack, 3, kk, "best", random.Random(1))
+    assert (move.kind, move.play, move.leave, move.tiles_used) == ("exchange", "-XZŽ", "KOTY?", 3)
+    assert choose_move(rs, full, rack, 8, kk, "club", random.Random(1)).play == "-" + rack  # the whole rack
+    assert choose_move(rs, full, rack, 0, kk, "best", random.Random(1)).kind == "pass"
+    assert choose_move(rs, full, rack, 3, kk, "best", random.Random(1), may_exchange=False).kind == "pass"
+
+
 def test_computer_seats_refused_with_the_field_named(server):
     _, port = server
     cases = [
@@ -255,3 +269,22 @@ def test_the_game_page_offers_every_computer_level_in_each_language():
     strings = (static / "i18n.js").read_text(encoding="utf-8")
     for level in LEVELS:
         assert strings.count(f"level{level.capitalize()}:") == 3  # en, cs, pl
+
+
+def test_a_computer_whose_search_runs_out_of_time_passes(server, monkeypatch):
+    """pl-scrabble has no move timer: a computer that found no move in its time would leave the game
+    waiting for it. It passes instead, and the game goes on."""
+    import lexicon_service.games.service as game_service
+    from lexicon_service.movegen import MoveGenerationTimeout
+
+    def out_of_time(*_args, **_kwargs):
+        raise MoveGenerationTimeout("move generation passed its deadline")
+
+    _, port = server
+    monkeypatch.setattr(game_service, "choose_move", out_of_time)
+    ann = _computer_game(port)
+    rs = load_rule_set("pl-scrabble")
+    before = ann.get()
+    moved = ann.play(two_tile_play(rs, tiles_of(rs, before.rack), "8H"))
+    game = _after_computer(ann, moved.version)
+    assert game.players[1].score == 0 and ">Robot: - +0 0" in ann.record()   # a pass (its rack not shown to Ann)

@@ -32,7 +32,7 @@ from lexicon_service.commands.check import CHECK_BATCH, batched, input_words, pr
 from lexicon_service.commands.explain import explanation_lines, why_not_in
 from lexicon_service.commands.moves import add_generate_arguments, exit_status, format_moves
 from lexicon_service.commands.replay import add_replay_arguments
-from lexicon_service.commands.validate import (add_move_arguments, join_plays, move_lines, read_board_rows,
+from lexicon_service.commands.validate import (add_move_arguments, join_plays, print_move, read_board_rows,
                                                split_or_answer)
 
 
@@ -262,9 +262,9 @@ def _print_find(args, resp) -> int:
     return 0
 
 
-def _move_call(rpc: str, args, channel, call) -> list[tuple[str, object]]:
-    """[(play, answer)] of ValidateMove or ScoreMove (`rpc`), one call per play; a play that cannot be
-    split is judged as `validate` judges it, without a call."""
+def _move_call(rpc: str, args, channel, call) -> tuple[list[str], list[tuple[str, object]]]:
+    """The board rows sent and [(play, answer)] of ValidateMove or ScoreMove (`rpc`), one call per play; a
+    play that cannot be split is judged as `validate` judges it, without a call."""
     from lexicon_service.grpc_gen import game_pb2
 
     board = _board_rows(args)
@@ -279,13 +279,27 @@ def _move_call(rpc: str, args, channel, call) -> list[tuple[str, object]]:
                                                  rack=args.rack or "",
                                                  play=game_pb2.Play(position=split[0], word=split[1]))
         answers.append((play, method(req, **call)))
-    return answers
+    return board, answers
 
 
-def _print_moves_judged(args, answers: list[tuple[str, object]]) -> int:
+def _print_moves_judged(args, judged: tuple[list[str], list[tuple[str, object]]]) -> int:
+    rows, answers = judged
     for play, answer in answers:
-        print(message_json(answer) if args.json else "\n".join(move_lines(play, answer)))
+        print_move(play, answer, args.json, _rule_set_shown(args, answers) if args.show_board else None, rows)
     return 0 if all(answer.valid for _, answer in answers) else 1
+
+
+def _rule_set_shown(args, answers):
+    """--show-board: the rule set that draws the board: --rules, else the one the server judged by."""
+    from lexicon_service.rules import RuleSetError, load_rule_set
+
+    name = args.rules or next((answer.rule_set for _, answer in answers if answer.rule_set), "")
+    if not name:
+        raise UserError("--show-board: no play was judged by the server; give --rules")
+    try:
+        return load_rule_set(name)
+    except RuleSetError as exc:
+        raise UserError(f"--show-board: {exc}") from None
 
 
 def _replay(args, channel, call):

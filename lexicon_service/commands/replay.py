@@ -37,7 +37,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--end-2x", action="store_true",
                    help="the player who went out scores twice the others' racks (two-player 2x convention)")
     p.add_argument("--show-board", action="store_true",
-                   help="draw the final board (coordinates, premium squares)")
+                   help="draw the final board (coordinates, premium squares); with --json nothing more: the "
+                   "answer holds the final board (final_board)")
     p.add_argument("--json", action="store_true", help="print the ReplayGame answer as `client replay --json` does")
     p.set_defaults(func=run)
 
@@ -100,6 +101,6 @@ def run(args) -> int:
                                  record.gcg, end_2x=args.end_2x, origin=record.origin)
     report = replayed.report
     print(message_json(replay_response(replayed, record.lexicon_name)) if args.json else format_report(report))
-    if args.show_board:
+    if args.show_board and not args.json:  # the JSON answer holds the final board: one document
         print(report.board.render_text())
     return 0 if report.ok else 1

@@ -7,7 +7,7 @@ Plays are "COORDINATE WORD" (8D = row 8 from column D across, D8 = down; "." or 
 a tile on the board, lowercase = a blank, [CH] = a multi-letter tile). Each play is judged on the
 same board. Without --lexicon, words are not checked (score only). `client validate` and `client
 score` take the same options; --json prints each play's answer as `client validate --json` (without
---lexicon: `client score --json`) does. Exit status 0 when every play is valid, 1 otherwise, 2 on
+--lexicon: `client score --json`) does, one JSON document per play (--show-board: the board as its rows). Exit status 0 when every play is valid, 1 otherwise, 2 on
 unreadable input (rule set, board file, setup play, lexicon).
 """
 
@@ -28,6 +28,9 @@ def add_move_arguments(p) -> None:
                    help="board file: one line per row, '.' empty, uppercase tile, lowercase blank ('-' = stdin)")
     p.add_argument("--board-file", dest="board", help=argparse.SUPPRESS)
     p.add_argument("--rack", metavar="RACK", help='the player\'s rack, e.g. "ABC?" (default: not checked)')
+    p.add_argument("--show-board", action="store_true",
+                   help="draw the board after each play (coordinates, premium squares, new tiles marked *); with "
+                   "--json the answer's board rows instead, set also for a play that could not be placed")
     p.add_argument("--place", action="append", default=[], metavar="PLAY",
                    help='tiles put on the board as written before anything else is judged, no rule checked '
                    '(single tiles, any square): --place "C1 T" --place "G1 M" (repeatable)')
@@ -43,8 +46,6 @@ def add_parser(subparsers) -> None:
                    help="a play to put on the board first (repeatable; applied in order, words not checked; a "
                    "legal placement, the first one across the centre: --place puts tiles anywhere)")
     add_lexicon_argument(p, required=False)
-    p.add_argument("--show-board", action="store_true",
-                   help="draw the board after each play (coordinates, premium squares, new tiles marked *)")
     p.add_argument("--json", action="store_true",
                    help="print each play's ValidateMove answer (ScoreMove without --lexicon) as `client --json` does")
     p.set_defaults(func=run)
@@ -160,6 +161,38 @@ def move_lines(play: str, answer) -> list[str]:
     return format_move(play, answer.valid, answer.reason, answer.message, score, words, answer.bingo_bonus)
 
 
+def shown_board(rule_set, rows_judged_on: list[str], answer):
+    """--show-board: the board after the play (the board it was judged on when it could not be placed) and
+    the squares the play filled, from the answer's `board` rows (`validate` and `client validate|score`)."""
+    from lexicon_service.rules import Board, BoardError
+
+    try:  # the client reads --board itself only here, for a play it judged without a call
+        before = Board.from_rows(rule_set, rows_judged_on) if rows_judged_on else Board.empty(rule_set)
+    except BoardError as exc:
+        raise UserError(f"--board: {exc}") from None
+    if not answer.board:
+        return before, ()
+    after = Board.from_rows(rule_set, list(answer.board))
+    new = [(r, c) for r in range(after.rows) for c in range(after.columns)
+           if before.get(r, c) is None and after.get(r, c) is not None]
+    return after, new
+
+
+def print_move(play: str, answer, as_json: bool, rule_set=None, rows_judged_on=()) -> None:
+    """One play's answer as `validate` and `client validate|score` print it. With `rule_set` (--show-board):
+    the board drawn after the text, or with --json inside the one JSON document: the answer's `board`
+    rows, set to the board it was judged on when the play could not be placed."""
+    from lexicon_service.cli import message_json
+
+    if rule_set is not None and as_json and not answer.board:
+        board, _ = shown_board(rule_set, list(rows_judged_on), answer)
+        answer.board.extend(board.to_rows())
+    print(message_json(answer) if as_json else "\n".join(move_lines(play, answer)))
+    if rule_set is not None and not as_json:
+        board, new = shown_board(rule_set, list(rows_judged_on), answer)
+        print(board.render_text(new=new))
+
+
 def split_or_answer(play: str, response_type):
     """(position, word) of a play, or, when it does not split into a coordinate and a word, the answer
     `validate` and `client validate|score` give it without asking the rules (its reason and message)."""
@@ -176,7 +209,6 @@ def split_or_answer(play: str, response_type):
 def run(args) -> int:
     from lexicon_service import local
     from lexicon_service.app.plays import judge_move
-    from lexicon_service.cli import message_json
     from lexicon_service.grpc_gen import game_pb2
     from lexicon_service.rules import Board, RuleSetError, load_rule_set
     from lexicon_service.server.game_servicer import move_response
@@ -210,8 +242,5 @@ def run(args) -> int:
                                   *answer, judge_words=lexicon is not None)
             answer = move_response(response_type, move, lexicon_name)
         all_valid &= answer.valid
-        print(message_json(answer) if args.json else "\n".join(move_lines(play, answer)))
-        if args.show_board:
-            shown = move.board_after if move is not None and move.board_after is not None else board
-            print(shown.render_text(new=move.result.placements if move is not None else ()))
+        print_move(play, answer, args.json, rule_set if args.show_board else None, rows)
     return 0 if all_valid else 1

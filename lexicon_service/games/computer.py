@@ -4,7 +4,8 @@
 GetGame shows), never another rack or the bag's order. A level is the band of ranks it picks from
 among the plays ordered by score (best first); the pick within the band is the game's random
 generator (seeded games: the same move every time). With no play it exchanges its whole rack where
-the rules and the bag allow, else it passes. Before it moves it challenges a phony played just before
+the rules and the bag allow (as many tiles as the bag holds when it holds fewer, the ones worth most
+points), else it passes. Before it moves it challenges a phony played just before
 its turn (`GameService._computer_challenges`: the played words against the lexicon, never a rack).
 
 The level "equity" plays the move of the highest equity: its score plus the value of the tiles it
@@ -16,9 +17,11 @@ at the end is the endgame's question, which no leave table answers).
 
 from __future__ import annotations
 
-from lexicon_service.movegen import MAX_LISTED, GeneratedMove, best_play_by_leave, exchanges, generate_moves
+from lexicon_service.movegen import (
+    MAX_LISTED, GeneratedMove, best_play_by_leave, exchanges, generate_moves, tiles_left,
+)
 from lexicon_service.movegen.leaves import LeaveTableMissing
-from lexicon_service.rules.game import exchange_refusal
+from lexicon_service.rules.game import exchange_refusal, tiles_value
 
 # level -> (first rank, ranks after the last) among the plays by score; a band past the plays there are
 # takes the lowest-ranked play.
@@ -51,8 +54,9 @@ def leave_table_refusal(level: str, lexicon) -> str | None:
 def choose_move(rule_set, board, rack: str, bag_count: int, lexicon, level: str, rng,
                 deadline: float | None = None, may_exchange: bool = True) -> GeneratedMove:
     """The move a computer player of `level` makes with `rack` on `board` (`rng`: a random.Random).
-    Without a play it exchanges its rack where allowed and `may_exchange`, else passes (the caller says
-    no after a scoreless round, so that players who cannot move end the game by passing).
+    Without a play it exchanges its rack (or as much of it as the bag allows) where allowed and
+    `may_exchange`, else passes (the caller says no after a scoreless round, so that players who
+    cannot move end the game by passing).
     Raises LeaveTableMissing for the level "equity" with a lexicon without a leave table."""
     if level == EQUITY:
         refusal = leave_table_refusal(level, lexicon)
@@ -66,10 +70,23 @@ def choose_move(rule_set, board, rack: str, bag_count: int, lexicon, level: str,
     plays = [m for m in moves if m.kind == "play"]
     if plays:
         return rng.choice(plays[first:end] or plays[-1:])
-    tiles = rule_set.tile_set.spell_rack(rack)
-    if may_exchange and tiles and exchange_refusal(rule_set, bag_count, len(tiles)) is None:
-        return GeneratedMove("exchange", "-" + rack, 0, (), "", len(tiles))
-    return GeneratedMove("pass", "-", 0, (), rack, 0)
+    exchange = _exchange_without_a_play(rule_set, rack, bag_count) if may_exchange else None
+    return exchange or GeneratedMove("pass", "-", 0, (), rack, 0)
+
+
+def _exchange_without_a_play(rule_set, rack: str, bag_count: int) -> GeneratedMove | None:
+    """The exchange of a player who has no play: the whole rack, or as many tiles as the bag holds
+    when it holds fewer (Kris Kros exchanges any number at any time), those worth most points first
+    (a blank last); None when the rules or the bag allow none."""
+    ts = rule_set.tile_set
+    tiles = list(ts.spell_rack(rack))
+    count = min(len(tiles), bag_count)
+    if not count or exchange_refusal(rule_set, bag_count, count) is not None:
+        return None
+    most_points = sorted(range(len(tiles)), key=lambda i: -tiles_value(rule_set, [tiles[i]]))[:count]
+    given = [tiles[i] for i in sorted(most_points)]  # in rack order, as the whole rack was given
+    kept = tiles_left(tiles, given)
+    return GeneratedMove("exchange", "-" + ts.rack_text(given), 0, (), ts.rack_text(kept), count)
 
 
 def best_by_equity(rule_set, board, rack: str, bag_count: int, lexicon, deadline: float | None = None,

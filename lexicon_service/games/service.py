@@ -57,6 +57,7 @@ from lexicon_service.games.events import (
     loads,
 )
 from lexicon_service.games.computer import choose_move, level_refusal
+from lexicon_service.movegen import MoveGenerationTimeout
 from lexicon_service.games.rules import CHALLENGE_RULES, GameOptions
 from lexicon_service.games.state import ENDED, FINAL_PASS, PLAYING, GameState, fold
 from lexicon_service.games.store import NOT_A_PLAYER
@@ -489,11 +490,16 @@ class GameService:
                         lexicon = lexicons(state.created.lexicon) if lexicons is not None else None
                         if lexicon is None:
                             return  # the lexicon was unloaded: the move timer decides
-                        move = choose_move(state.rule_set, state.board, state.rack_text(seat), len(state.bag),
-                                           lexicon, level, self._rng(state, "computer"),
-                                           time.monotonic() + seconds,
-                                           may_exchange=state.scoreless_turns < state.n_players)
-                    move_kind, text = move.kind, move.play
+                        try:
+                            move = choose_move(state.rule_set, state.board, state.rack_text(seat), len(state.bag),
+                                               lexicon, level, self._rng(state, "computer"),
+                                               time.monotonic() + seconds,
+                                               may_exchange=state.scoreless_turns < state.n_players)
+                            move_kind, text = move.kind, move.play
+                        except MoveGenerationTimeout:
+                            # a game without a move timer would wait for it for ever: it passes instead
+                            log.warning("game %s: the computer found no move in %g s; it passes", game_id, seconds)
+                            move_kind, text = "pass", ""
                 try:
                     try:
                         self.submit_move(game_id, None, play=text if move_kind == "play" else "",

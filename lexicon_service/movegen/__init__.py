@@ -7,9 +7,9 @@ where the rule set allows them. The search runs in C (`_core.c`) over the lexico
 compare it with.
 
 Order (sort="score"): score descending; plays before exchanges before the pass; among plays of
-equal score: across before down, then by row, column, and the tiles (tile order of the rule set,
-a real tile before a blank showing the same letter); exchanges by how many tiles they keep, then
-rack order. `limit` keeps the first `limit` of that order (a bounded heap in C).
+equal score: across before down, then by row, column, the main word's length and its new tiles
+(a real tile before a blank, then the tile order of the rule set); exchanges by how many tiles
+they keep, then rack order. `limit` keeps the first `limit` of that order (a bounded heap in C).
 
 Play notation: "8D W(O)RD": the coordinate of the word's first square ("8D" across, "D8" down),
 then the whole word, tiles already on the board in parentheses (as GCG writers do); blanks
@@ -20,6 +20,7 @@ is one play: across when it forms an across word, else down.
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 
 from lexicon_service.rules.board import Board, Coordinate
@@ -33,6 +34,7 @@ SORTS = ("score",)
 MAX_LISTED = 1_000_000  # plays one answer lists at most (a Kris Kros opening with a joker has ~900,000)
 _MAX_TILES = 63
 _NEW, _BLANK, _TILE = 0x80, 0x40, 0x3F
+_DEADLINE_EVERY = 512  # plays turned into answers between two looks at the deadline
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,11 @@ def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, mus
             raise MoveGenerationError("must_use", f"must_use: {exc}") from None
         if wanted is None:
             raise MoveGenerationError("must_use", "must_use must be tiles in rack notation, e.g. 'Ź?'")
+        for letter in set(wanted):  # a tile the rack lacks is the caller's mistake, not "no play"
+            if wanted.count(letter) > letters.count(letter):
+                what = "blanks" if letter == BLANK else letter
+                raise MoveGenerationError("must_use", f"must_use {must_use!r} asks for {wanted.count(letter)} "
+                                                      f"{what}; the rack {rack!r} holds {letters.count(letter)}")
         counts = bytearray(_MAX_TILES + 1)
         for letter in wanted:
             counts[0 if letter == BLANK else static.number[letter]] += 1
@@ -276,11 +283,19 @@ def leave_of(tile_set, letters, used) -> str:
     return tile_set.rack_text(tiles_left(letters, used))
 
 
-def _moves_from_core(rule_set, board, letters, static, found) -> list[GeneratedMove]:
+def _past(deadline: float | None, i: int) -> None:
+    """MoveGenerationTimeout when `deadline` has passed (looked at every _DEADLINE_EVERY-th item `i`):
+    turning many of the core's plays into answers takes longer than finding them."""
+    if deadline is not None and i % _DEADLINE_EVERY == 0 and time.monotonic() > deadline:
+        raise MoveGenerationTimeout("move generation passed its deadline")
+
+
+def _moves_from_core(rule_set, board, letters, static, found, deadline=None) -> list[GeneratedMove]:
     ts = rule_set.tile_set
     names = (None,) + static.letters
     out = []
-    for score, down, row, col, raw, n_new in found:
+    for i, (score, down, row, col, raw, n_new) in enumerate(found):
+        _past(deadline, i)
         tiles = [(names[b & _TILE], bool(b & _BLANK), bool(b & _NEW)) for b in raw]
         across = not down
         used = [BLANK if blank else letter for letter, blank, new in tiles if new]
@@ -300,6 +315,7 @@ def best_play_by_leave(rule_set: RuleSet, board: Board, rack, lexicon, leave_val
     values: dict[tuple, float] = {}  # tiles used (sorted) -> value of the tiles kept
     best_i, best_equity = None, None
     for i, (score, _down, _row, _col, raw, _n_new) in enumerate(found):
+        _past(deadline, i)
         used = tuple(sorted(BLANK if b & _BLANK else names[b & _TILE] for b in raw if b & _NEW))
         value = values.get(used)
         if value is None:
@@ -347,7 +363,7 @@ def generate_moves(rule_set: RuleSet, board: Board, rack, lexicon, *, limit: int
     and the pass the rules allow.
 
     limit: at most this many (top-k by the sort order). min_length: main words of at least this many
-    tiles; must_use: tiles (rack notation, "?" a blank) every play must place; must_contain: text the
+    tiles; must_use: tiles of the rack (rack notation, "?" a blank) every play must place; must_contain: text the
     main word must contain (as tiles). With any of these three, only plays are listed. bag_count:
     tiles in the bag (exchanges need the rule set's minimum; None: as with a full bag). deadline: a
     time.monotonic() value; past it MoveGenerationTimeout. Without a limit, more than MAX_LISTED plays
@@ -363,7 +379,7 @@ def generate_moves(rule_set: RuleSet, board: Board, rack, lexicon, *, limit: int
     found, static, board, letters = _call(rule_set, board, rack, lexicon, 0, limit=limit or 0,
                                           min_length=min_length, must_use=must_use, must_contain=must_contain,
                                           deadline=deadline)
-    moves = _moves_from_core(rule_set, board, letters, static, found)
+    moves = _moves_from_core(rule_set, board, letters, static, found, deadline)
     if not (min_length or must_use or must_contain):
         # with a limit the plays may fill it: exchanges (up to 127 of a 7-tile rack) are made only as far
         # as they are listed, as a 2,000-turn analysis asks the best move 1,000 times

@@ -141,5 +141,6 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
             infos.append(lexicon_pb2.LexiconInfo(
                 name=name, rule_set=rule_set.id, language=rule_set.language,
                 word_count=len(lexicon), manifest=_to_struct(lexicon.manifest),
+                has_leave_table=lexicon.leaves is not None,
             ))
         return infos

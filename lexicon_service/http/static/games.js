@@ -440,6 +440,7 @@ function exchangeTiles() {
 }
 
 const LEVELS = ["best", "club", "beginner"];  // lexicon_service/games/computer.py LEVELS (a test keeps them equal)
+const EQUITY = "equity";  // computer.py EQUITY: offered only with a lexicon that has a leave table
 let lexiconList = [];
 
 function offerLexicons() {
@@ -448,6 +449,18 @@ function offerLexicons() {
   for (const l of lexiconList) if (l.ruleSet === ruleSet) select.add(new Option(l.name, l.name, false, l.name === chosen));
   $("newStart").disabled = !select.options.length;
   $("newStatus").textContent = select.options.length ? "" : t("noComputerLexicon");
+  offerEquity();
+}
+
+// The level equity is enabled for a lexicon whose listing says it has a leave table (ListLexicons
+// has_leave_table); for another the option is disabled and the note says why.
+function offerEquity() {
+  const lexicon = lexiconList.find(l => l.name === $("newLexicon").value);
+  const option = [...$("newLevel").options].find(o => o.value === EQUITY);
+  const available = Boolean(lexicon && lexicon.hasLeaveTable);
+  option.disabled = !available;
+  if (!available && $("newLevel").value === EQUITY) $("newLevel").value = LEVELS[0];
+  $("newLevelNote").textContent = lexicon && !available ? t("equityUnavailable") : "";
 }
 
 // A new game: the person in seat 0, the computer in seat 1; then followed with the person's token. The
@@ -515,6 +528,7 @@ $("show").addEventListener("click", showPasted);
 $("live").addEventListener("submit", e => { e.preventDefault(); follow(); });
 $("newGame").addEventListener("submit", startGame);
 $("newRuleSet").addEventListener("change", offerLexicons);
+$("newLexicon").addEventListener("change", offerEquity);
 $("playPanel").addEventListener("submit", submitPlay);
 $("exchangeMove").addEventListener("click", exchangeTiles);
 $("passMove").addEventListener("click", () => act("move", { pass: true }));
@@ -544,7 +558,7 @@ document.addEventListener("keydown", e => {
   const fromRules = new Option(t("fromRules"), "");
   fromRules.dataset.i18n = "fromRules";  // translated again on a language switch
   $("lexicon").add(fromRules);
-  for (const level of LEVELS) {
+  for (const level of [...LEVELS, EQUITY]) {
     const key = "level" + level[0].toUpperCase() + level.slice(1);
     const option = new Option(t(key), level);
     option.dataset.i18n = key;  // translated again on a language switch

@@ -31,6 +31,8 @@ const STRINGS = {
     computerThinking: "The computer is thinking…", correcting: "Your play was challenged off: correct it (one try) or pass",
     challengedOff: "Challenged: {words} not in the lexicon; the play was withdrawn", playStood: "Challenged: the play stands",
     noComputerLexicon: "No lexicon of this rule set",
+    levelEquity: "strongest (score and the tiles kept)",
+    equityUnavailable: "The strongest level needs the lexicon's leave table (lexicon-build --leaves), which this lexicon does not have",
     kindChallenge: "challenge bonus", kindTime: "time penalty", "kindEnd-rack": "end rack",
   },
   cs: {
@@ -62,6 +64,8 @@ const STRINGS = {
     computerThinking: "Počítač přemýšlí…", correcting: "Váš tah byl napaden: opravte ho (jeden pokus), nebo pasujte",
     challengedOff: "Námitka: {words} ve slovníku není; tah byl vzat zpět", playStood: "Námitka: tah platí",
     noComputerLexicon: "Žádný slovník těchto pravidel",
+    levelEquity: "nejsilnější (body i ponechané kameny)",
+    equityUnavailable: "Nejsilnější úroveň potřebuje tabulku hodnot zbylých kamenů (lexicon-build --leaves) a tento slovník ji nemá",
     kindChallenge: "bonus za námitku", kindTime: "penalizace za čas", "kindEnd-rack": "zbylé kameny",
   },
   pl: {
@@ -93,6 +97,8 @@ const STRINGS = {
     computerThinking: "Komputer myśli…", correcting: "Twój ruch sprawdzono: popraw go (jedna próba) albo spasuj",
     challengedOff: "Sprawdzenie: {words} nie ma w słowniku; ruch cofnięto", playStood: "Sprawdzenie: ruch jest ważny",
     noComputerLexicon: "Brak słownika tych zasad",
+    levelEquity: "najsilniejszy (punkty i zostawione płytki)",
+    equityUnavailable: "Najsilniejszy poziom wymaga tabeli wartości pozostawionych płytek (lexicon-build --leaves), a ten słownik jej nie ma",
     kindChallenge: "premia za sprawdzenie", kindTime: "kara za czas", "kindEnd-rack": "płytki na koniec",
   },
 };
@@ -269,7 +275,7 @@ async function loadLexicons(select, remembered) {
   let lexicons;
   try {
     lexicons = (await callApi("GET", "/v1/lexicons")).lexicons || [];
-    localStorage.setItem("lexicons", JSON.stringify(lexicons.map(l => ({ name: l.name, language: l.language, ruleSet: l.ruleSet }))));
+    localStorage.setItem("lexicons", JSON.stringify(lexicons.map(l => ({ name: l.name, language: l.language, ruleSet: l.ruleSet, hasLeaveTable: l.hasLeaveTable }))));
   } catch (err) {
     lexicons = JSON.parse(localStorage.getItem("lexicons") || "[]");
     if (!lexicons.length) throw err;
