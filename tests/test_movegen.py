@@ -332,7 +332,8 @@ def _rewrite(path, name, data: bytes) -> None:
     (path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
 
 
-@pytest.mark.parametrize("damage", ["truncate", "index", "tile", "magic", "unended", "order", "middle"])
+@pytest.mark.parametrize("damage", ["truncate", "index", "tile", "magic", "unended", "order", "middle", "cycle",
+                                    "long"])
 def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damage):
     copy = tmp_path / "copy.lex"
     shutil.copytree(lexicons["pl-scrabble"].path, copy)
@@ -351,6 +352,12 @@ def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damag
         data[arc + 4:arc + 8], data[arc + 8:arc + 12] = data[arc + 8:arc + 12], data[arc + 4:arc + 8]
     elif damage == "middle":                                # the root pointer into the root node's 2nd arc
         data[arc:arc + 4] = ((1 << 24) | 2).to_bytes(4, "little")
+    elif damage == "cycle":                                 # well formed, but the last arc leads back to the root
+        data[-4:] = ((int.from_bytes(data[-4:], "little") & ~0xFFFFFF) | 1).to_bytes(4, "little")
+    elif damage == "long":                                  # well formed, but a word of 18 tiles on a 15x15 board
+        from lexicon_service.movegen import _core
+        arcs = _core.build_gaddag(bytes([1] * 18 + [0]), len(lexicons["pl-scrabble"].rule_set.tile_set.alphabet), 20)
+        data = data[:8] + (len(arcs) // 4).to_bytes(4, "little") + data[12:arc] + arcs   # the header's count fits
     else:
         data[-4:] = ((1 << 26) | (1 << 25)).to_bytes(4, "little")     # the last node never ends
     _rewrite(copy, "moves.kwg", bytes(data))

@@ -316,11 +316,56 @@ done:
     return result;
 }
 
-/* check_graph(arcs: bytes, n_tiles: int) -> None: raises ValueError naming the first bad arc. */
+/* Every path from the root of a checked arc array spells at most `longest` tiles (a word and the
+ * separator): a damaged graph with a cycle or a longer path is refused, since it would give the search
+ * strings of no word. A depth-first walk of the nodes the root reaches, each node's height (the most arcs
+ * below it) kept once known. 0, or -1 with `why` and `at` set; -2: out of memory. */
+#define ON_PATH 255
+static int check_paths(const uint32_t *a, size_t n, int longest, const char **why, size_t *at) {
+    uint32_t root = a[0] & ARC_INDEX_MASK;
+    if (!root) return 0;
+    uint8_t *height = calloc(n, 1);  /* per node start: 0 not seen, ON_PATH on the path, else its height */
+    uint32_t *node = malloc(sizeof(uint32_t) * (size_t)(longest + 1)), *arc = malloc(sizeof(uint32_t) * (size_t)(longest + 1));
+    uint8_t *best = malloc((size_t)longest + 1);
+    int result = 0, depth = 0;
+    if (!height || !node || !arc || !best) { result = -2; goto done; }
+    node[0] = arc[0] = root;
+    best[0] = 0;
+    height[root] = ON_PATH;
+    while (depth >= 0) {
+        uint32_t i = arc[depth], child = a[i] & ARC_INDEX_MASK;
+        if (child && height[child] == ON_PATH) { *why = "a path of arcs leads back into itself"; *at = i; result = -1; break; }
+        if (child && !height[child]) {  /* walk down: the child's arcs make the path at least depth + 2 long */
+            if (depth + 2 > longest) { *why = "a path is longer than the longest word"; *at = i; result = -1; break; }
+            depth++;
+            node[depth] = arc[depth] = child;
+            best[depth] = 0;
+            height[child] = ON_PATH;
+            continue;
+        }
+        int h = 1 + (child ? height[child] : 0);
+        if (depth + h > longest) { *why = "a path is longer than the longest word"; *at = i; result = -1; break; }
+        if (h > best[depth]) best[depth] = (uint8_t)h;
+        if (!(a[i] & ARC_END)) { arc[depth]++; continue; }
+        height[node[depth]] = best[depth];  /* the node is done; its parent's arc is taken again */
+        depth--;
+    }
+done:
+    free(height); free(node); free(arc); free(best);
+    return result;
+}
+
+/* check_graph(arcs: bytes, n_tiles: int, longest: int) -> None: raises ValueError naming the first bad
+ * arc; `longest`: the most tiles a path from the root may spell (the longest word and the separator). */
 static PyObject *check_graph(PyObject *self, PyObject *args) {
     Py_buffer buf;
-    int n_tiles;
-    if (!PyArg_ParseTuple(args, "y*i", &buf, &n_tiles)) return NULL;
+    int n_tiles, longest;
+    if (!PyArg_ParseTuple(args, "y*ii", &buf, &n_tiles, &longest)) return NULL;
+    if (longest < 1 || longest > 2 * MAX_DIM + 1) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "check_graph: longest is not 1-65");
+        return NULL;
+    }
     const uint32_t *a = buf.buf;
     size_t n = (size_t)buf.len / 4;
     const char *why = NULL;
@@ -345,6 +390,7 @@ static PyObject *check_graph(PyObject *self, PyObject *args) {
         if (child && !starts[child]) { why = "an arc leads into the middle of a node"; at = i; }
     }
     free(starts);
+    if (!why && check_paths(a, n, longest, &why, &at) == -2) { PyBuffer_Release(&buf); return PyErr_NoMemory(); }
     PyBuffer_Release(&buf);
     if (why) { PyErr_Format(PyExc_ValueError, "%s (arc %zu)", why, at); return NULL; }
     Py_RETURN_NONE;
@@ -1206,7 +1252,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"build_gaddag", build_gaddag, METH_VARARGS, "build_gaddag(words, n_tiles, max_len) -> arc array bytes"},
-    {"check_graph", check_graph, METH_VARARGS, "check_graph(arcs, n_tiles): ValueError if malformed"},
+    {"check_graph", check_graph, METH_VARARGS, "check_graph(arcs, n_tiles, longest): ValueError if malformed"},
     {"search_layout", search_layout, METH_VARARGS, "search_layout(arcs) -> the search layout of a checked arc array"},
     {"arcs_of_layout", arcs_of_layout, METH_VARARGS, "arcs_of_layout(layout) -> the arc array it was made from"},
     {"generate", generate, METH_VARARGS, "generate(...) -> moves, count or bool (see _core.c)"},

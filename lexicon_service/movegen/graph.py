@@ -126,7 +126,8 @@ def build_move_graph(keys, rule_set) -> bytes:
 def parse_move_graph(data: bytes, rule_set) -> memoryview:
     """The arc array of a ``moves.kwg`` file (a view of `data`), after checking it fits the rule set
     and every arc is well formed (indices in range, tiles of the alphabet, each node's tiles in
-    rising order, every arc leading to the start of a node, the last node ended); MoveGraphError if not."""
+    rising order, every arc leading to the start of a node, the last node ended) and no path from the
+    root is a cycle or longer than a word and the separator; MoveGraphError if not."""
     from lexicon_service.movegen import _core
 
     if len(data) < _HEADER.size:
@@ -150,7 +151,7 @@ def parse_move_graph(data: bytes, rule_set) -> memoryview:
                              f"{max_word_tiles(rule_set)}")
     arcs = memoryview(data)[start:]  # no copy: the loader keeps only the search layout made from it
     try:
-        _core.check_graph(arcs, len(letters))
+        _core.check_graph(arcs, len(letters), max_len + 1)  # a word of max_len tiles and the separator
     except ValueError as exc:
         raise MoveGraphError(f"damaged move graph: {exc}") from None
     return arcs
