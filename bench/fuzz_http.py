@@ -41,8 +41,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
 from loadgen import (  # noqa: E402
-    COMPUTER_GAMES, COMPUTER_LEVELS, HUGE_LIMITS, LETTERS, computer_players, fuzz_text, hostile_rack, lexicons_and_words,
-    rss_mb, server_log, start_server, stop_server,
+    COMPUTER_GAMES, COMPUTER_LEVELS, HUGE_LIMITS, LETTERS, computer_players, fuzz_text, hostile_rack,
+    lexicons_and_words, rss_mb, server_log, start_server, stop_server,
 )
 
 from lexicon_service.http import api  # noqa: E402

@@ -7,7 +7,10 @@ Starts `lexicon-service serve --processes 1` on 127.0.0.1 (a free port) with eve
 (LexiconService, GameService, GameSessionService, Health): messages with random fields (words in
 the lexicons' letters, odd Unicode, lengths at and over the limits, extreme numbers, broken GCG
 records and boards), and raw bytes (random, and valid messages mutated: bytes flipped, cut, invalid
-UTF-8 spliced in). Game-session calls act on real games (created first) most of the time, with a player's,
+UTF-8 spliced in); CreateGame gets computer players (every level, unknown ones, seats out of range or twice,
+computer-only games) and GenerateMoves hostile racks (blanks only, no or hundreds of tiles, letters of no
+alphabet, Kris Kros digraphs written every way) and limits up to int32's most. Game-session calls act on real
+games (created first; some against computers at each level, or computers only) most of the time, with a player's,
 the director's, another game's or a bad token, plays of the right shape and expected_version values near the
 game's (bench/fuzz_http.py plays games to their end over the JSON API). Then 1% as many calls (at most 1,000) to the streaming RPCs (WatchGame, Health.Watch, both
 reflection streams), and as many with a header of random bytes (not UTF-8, a bad grpc-timeout: what
@@ -41,8 +44,8 @@ sys.path.insert(0, str(ROOT))
 import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 from loadgen import (  # noqa: E402
-    COMPUTER_GAMES, COMPUTER_LEVELS, HUGE_LIMITS, LETTERS, computer_players, fuzz_text, hostile_rack, lexicons_and_words,
-    rss_mb, server_log, start_server, stop_server,
+    COMPUTER_GAMES, COMPUTER_LEVELS, HUGE_LIMITS, LETTERS, computer_players, fuzz_text, hostile_rack,
+    lexicons_and_words, rss_mb, server_log, start_server, stop_server,
 )
 
 from google.protobuf import message_factory  # noqa: E402
@@ -461,8 +464,8 @@ def largest_requests(lexicons: list[str], words: list[str]):
     for name, rack, limit in (("cs-kriskros", "KOTA??AO", 1000), ("cs-kriskros", "[CH]??ATOK", 1000),
                               (lexicon, "????????", 1000), (lexicon, "KOTA??AO", 1_000_000)):
         if name in lexicons:
-            yield f"GenerateMoves {name} {rack}, empty board, limit {limit:,}", "/lexicon.v1.GameService/GenerateMoves", \
-                game_pb2.GenerateMovesRequest(lexicon=name, rack=rack, limit=limit)
+            yield f"GenerateMoves {name} {rack}, empty board, limit {limit:,}", \
+                "/lexicon.v1.GameService/GenerateMoves", game_pb2.GenerateMovesRequest(lexicon=name, rack=rack, limit=limit)
     yield "ExplainWord 64 characters", "/lexicon.v1.LexiconService/ExplainWord", \
         lexicon_pb2.ExplainWordRequest(lexicon=lexicon, word="ż" * 64)
     yield "ListRuleSets with sources", "/lexicon.v1.GameService/ListRuleSets", \
