@@ -151,6 +151,12 @@ ANIMATE_FLAGS = frozenset("PUDV")
 VOWEL_ENDINGS = "aeiouyáéíóúůýě"
 
 
+def _consonant_final_common_word(lemma: str) -> bool:
+    """A lowercase headword of three letters or more ending in a consonant: the nouns the witnesses below
+    were measured on."""
+    return len(lemma) >= 3 and lemma[-1] not in VOWEL_ENDINGS and lemma == lemma.lower()
+
+
 def animate_witness(lemma: str, dic) -> str | None:
     """A word of the dictionary only a person or an animal has, for a consonant-final headword: the
     possessive adjective of its feminine (architekt -> architektka -> architektčin/Y, učitel ->
@@ -162,7 +168,7 @@ def animate_witness(lemma: str, dic) -> str | None:
     (docs/czech-guessing.md)."""
     if len(lemma) > 3 and lemma.endswith("ce") and any("Z" in f for f in dic.flags_of(lemma[:-2] + "kyně") or ()):
         return lemma[:-2] + "kyně"          # the feminine of a soudce noun (zástupce -> zástupkyně)
-    if len(lemma) < 3 or lemma[-1] in VOWEL_ENDINGS or lemma != lemma.lower():
+    if not _consonant_final_common_word(lemma):
         return None
     stems = [lemma] + ([lemma[:-2]] if lemma.endswith(("ek", "ec")) else [])
     for w in [s + "čin" for s in stems] + [lemma + "í"] + _softened_animal_adjectives(lemma):
@@ -191,8 +197,9 @@ def _abstracts_of_a_person(lemma: str) -> list[str]:
     out = [lemma + "ství"]
     if lemma[-1] in SOFTENED:
         out.append(lemma[:-1] + SOFTENED[lemma[-1]] + "ství")
-    if mobile_e_stem(lemma):
-        out.append(mobile_e_stem(lemma) + "ství")
+    stem = mobile_e_stem(lemma)
+    if stem:
+        out.append(stem + "ství")
     if lemma.endswith("k"):
         out.append(lemma[:-1] + "ctví")
     return out
@@ -237,7 +244,7 @@ def inanimate_witness(lemma: str, dic) -> str | None:
     koberec -> kobercový): the
     mark of a thing. Measured on cs_CZ.dic's single-line consonant-final nouns: 2,860 inanimate and
     92 animate, most of them animals (kaprový), which an animate witness, tried first, overrides."""
-    if len(lemma) < 3 or lemma[-1] in VOWEL_ENDINGS or lemma != lemma.lower():
+    if not _consonant_final_common_word(lemma):
         return None
     stems = [lemma] + ([lemma[:-2] + lemma[-1]] if len(lemma) > 3 and lemma[-2] == "e" else [])
     for w in [s + "ový" for s in stems]:          # the mobile e dropped: koberec -> kobercový
@@ -251,9 +258,10 @@ def inanimate_base_witness(lemma: str, dic) -> str | None:
     žalářník/PI, cukrovar -> cukrovarník, celibát -> celibátník; mobile e dropped: uzel -> uzlík is no
     such word): measured on cs_CZ.dic's single-line consonant-final nouns no other witness classifies,
     56 inanimate nouns have one and 2 animate ones (váleč -> válečník, ostnohřbet)."""
-    if len(lemma) < 3 or lemma[-1] in VOWEL_ENDINGS or lemma != lemma.lower():
+    if not _consonant_final_common_word(lemma):
         return None
-    for w in [lemma + "ník"] + ([mobile_e_stem(lemma) + "ník"] if mobile_e_stem(lemma) else []):
+    stem = mobile_e_stem(lemma)
+    for w in [lemma + "ník"] + ([stem + "ník"] if stem else []):
         if any(set(f) & ANIMATE_FLAGS for f in dic.flags_of(w) or ()):
             return w
     return None
@@ -264,7 +272,7 @@ def inanimate_diminutive_witness(lemma: str, dic) -> str | None:
     flag (pilník -> pilníček/Q, slamák -> slamáček/Q, altán -> altánek/Q): measured on cs_CZ.dic's
     single-line consonant-final nouns, 472 inanimate nouns have one and 19 animate ones (hřebec ->
     hřebíček, cvok -> cvoček: the diminutive names something else)."""
-    if len(lemma) < 3 or lemma[-1] in VOWEL_ENDINGS or lemma != lemma.lower():
+    if not _consonant_final_common_word(lemma):
         return None
     for w in _diminutives(lemma):
         flags = dic.flags_of(w) or ()

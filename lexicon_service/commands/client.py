@@ -284,8 +284,9 @@ def _move_call(rpc: str, args, channel, call) -> tuple[list[str], list[tuple[str
 
 def _print_moves_judged(args, judged: tuple[list[str], list[tuple[str, object]]]) -> int:
     rows, answers = judged
+    rule_set = _rule_set_shown(args, answers) if args.show_board else None
     for play, answer in answers:
-        print_move(play, answer, args.json, _rule_set_shown(args, answers) if args.show_board else None, rows)
+        print_move(play, answer, args.json, rule_set, rows)
     return 0 if all(answer.valid for _, answer in answers) else 1
 
 

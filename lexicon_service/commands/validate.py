@@ -234,7 +234,6 @@ def run(args) -> int:
     all_valid = True
     for play in join_plays(args.plays):
         answer = split_or_answer(play, response_type)
-        move = None
         if isinstance(answer, tuple):
             with local.user_errors({"rule_set": "--rules", "rack": "--rack", "lexicon": "--lexicon",
                                     "play.position": play, "play.word": play}):
