@@ -31,6 +31,7 @@ def run(args) -> int:
 
     from lexicon_service.commands.check import open_lexicon
     from lexicon_service.movegen.kwg import KWG22, KWG24, KwgTooLarge, export_kwg
+    from lexicon_service.output_files import OutputRefused
 
     lexicon = open_lexicon(args.lexicon, args.lexicons)
     name = args.name or Path(str(lexicon.path)).name.removesuffix(".lex")
@@ -40,6 +41,8 @@ def run(args) -> int:
         kwg_path, csv_path = export_kwg(lexicon, name, args.output, KWG24 if args.kwg24 else KWG22)
     except KwgTooLarge as exc:
         raise UserError(str(exc)) from None
+    except OutputRefused as exc:
+        raise UserError(f"--output: {exc}") from None
     except OSError as exc:
         raise UserError(f"--output: {exc.strerror or exc}: {exc.filename or args.output}") from None
     print(f"{kwg_path}\t{kwg_path.stat().st_size // 4} arcs")

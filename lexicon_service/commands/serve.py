@@ -47,6 +47,7 @@ from functools import partial
 from lexicon_service.cli import UserError, seconds
 from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
+from lexicon_service.wording import counted
 
 
 GRPC_VERBOSITY_ENV = "GRPC_VERBOSITY"
@@ -258,10 +259,32 @@ def run(args) -> int:
     _stop_with_supervisor()
     shared_files = _take_supervisor_files()
     settings = _settings(args, address, log)
-    if settings.processes > 1:
-        return _supervise(args, address, settings.directory, settings.workers, settings.fast_threads,
-                          settings.processes, settings.http and settings.http.address)
-    return _serve(args, settings, shared_files, log, started)
+    claim = None if args.reuse_port else _claim_ports(settings)  # a supervised child: its supervisor holds it
+    try:
+        if settings.processes > 1:
+            return _supervise(args, address, settings.directory, settings.workers, settings.fast_threads,
+                              settings.processes, settings.http and settings.http.address)
+        return _serve(args, settings, shared_files, log, started)
+    finally:
+        if claim is not None:
+            claim.close()
+
+
+def _claim_ports(settings: _Settings):
+    """The exclusive claim on the gRPC and HTTP ports (server/address_claim.py), held while this process
+    serves or supervises: a second `serve` on them is refused before it loads anything."""
+    from lexicon_service.http.server import split_address
+    from lexicon_service.server.address_claim import PortInUse, claim_ports
+
+    ports = []
+    if not settings.address.startswith("unix:"):
+        ports.append(("gRPC", *_split_address(settings.address)))
+    if settings.http is not None:
+        ports.append(("HTTP", *split_address(settings.http.address)))
+    try:
+        return claim_ports(ports)
+    except PortInUse as exc:
+        raise UserError(exc.strerror) from None
 
 
 def _take_supervisor_files():
@@ -409,7 +432,7 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
                                args.http_receive_timeout, args.http_write_timeout, settings.http.allowed_hosts,
                                settings.http.cors_origins)
             server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
-        print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
+        print(f"lexicon-service: serving {counted(len(snapshot.names()), 'lexicon')} on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
             print(f"lexicon-service: HTTP on {http.url}; word judge at {http.url}/judge", flush=True)
         server.wait_for_termination()
@@ -556,6 +579,21 @@ def _stop_with_supervisor() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
+# A child runs this, not `python -m lexicon_service`: -m (and -c) put the working directory first on
+# sys.path, so run from a source checkout a child imported its uncompiled package (no C core) instead of
+# the installed one. Here sys.path[0] is the directory this process imported lexicon_service from.
+_CHILD_MAIN = "import sys; sys.path[0] = sys.argv.pop(1); from lexicon_service.cli import main; sys.exit(main())"
+
+
+def _child_command() -> list[str]:
+    """The command line starting a supervised child, importing the lexicon_service package this process
+    runs whatever the working directory holds."""
+    import lexicon_service
+
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(lexicon_service.__file__)))
+    return [sys.executable, "-c", _CHILD_MAIN, package_root]
+
+
 def default_processes() -> int:
     """One server process per core, at most 4: a Python process answers on one core at a time (the
     interpreter lock); measured on 2 cores in lexicon_service/server/README.md."""
@@ -594,7 +632,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
         except (OSError, ValueError) as exc:
             raise UserError(str(exc)) from None
         http_address = f"{http_host}:{http_reserve.getsockname()[1]}"
-    argv = [sys.executable, "-m", "lexicon_service", "serve", "--address", child_address, "--lexicons", directory,
+    argv = [*_child_command(), "serve", "--address", child_address, "--lexicons", directory,
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
     flags = ["token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results", "max_message_bytes",

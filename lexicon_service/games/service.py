@@ -72,9 +72,11 @@ from lexicon_service.rules.moves import validate_move
 from lexicon_service.rules.reasons import Reason
 from lexicon_service.rules.ruleset import parse_rule_set
 from lexicon_service.tiles import UnknownLetterError
+from lexicon_service.wording import counted
 
-# Reasons that say the play text itself is wrong (whatever the game state): INVALID_ARGUMENT.
-INPUT_REASONS = {Reason.MALFORMED_PLAY, Reason.UNKNOWN_LETTER, Reason.OFF_BOARD, Reason.BAD_BLANK_LETTER}
+# Reasons that say the play text itself cannot be read (whatever the game state): INVALID_ARGUMENT. A play
+# that reads but lies off the board is refused as ValidateMove refuses it, as any other illegal play.
+INPUT_REASONS = {Reason.MALFORMED_PLAY, Reason.UNKNOWN_LETTER, Reason.BAD_BLANK_LETTER}
 NAME_RE = re.compile(r"[^\s:#>()\[\]]{1,32}")
 GAME_ID_RE = re.compile(r"[0-9a-f]{16}")  # fullmatch
 MAX_PLAY_CHARS = 200
@@ -647,7 +649,7 @@ class GameService:
         names = list(player_names)
         lo, hi = rule_set.game.players
         if not lo <= len(names) <= hi:
-            raise InvalidInput("player_names", f"{len(names)} players; {rule_set.id} is for {lo}-{hi}")
+            raise InvalidInput("player_names", f"{counted(len(names), 'player')}; {rule_set.id} is for {lo}-{hi}")
         for i, name in enumerate(names):
             # fullmatch: "Eva\n" passed match's "$", and its record's move lines no longer parsed
             if not (NAME_RE.fullmatch(name) and name.isprintable()):
@@ -663,7 +665,7 @@ class GameService:
             raise InvalidInput("overtime_penalty", "0-1000 points per minute")
         levels = list(computer_levels) + [""] * (len(names) - len(computer_levels))
         if len(levels) > len(names):
-            raise InvalidInput("computer_levels", f"{len(computer_levels)} seats for {len(names)} players")
+            raise InvalidInput("computer_levels", f"{counted(len(computer_levels), 'seat')} for {counted(len(names), 'player')}")
         for seat, level in enumerate(levels):
             if level and level_refusal(level):
                 raise InvalidInput(f"computer_levels[{seat}]", level_refusal(level))

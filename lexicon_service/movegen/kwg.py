@@ -48,6 +48,7 @@ from __future__ import annotations
 from array import array
 from pathlib import Path
 
+from lexicon_service.output_files import check_target, write_atomically
 from lexicon_service.tiles import BLANK
 
 KWG22 = 22
@@ -145,9 +146,9 @@ def export_kwg(lexicon, name: str, out_dir, variant: int = KWG22) -> tuple[Path,
     data = kwg_of_move_graph(move_graph_of(lexicon), variant)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    kwg_path, csv_path = out / f"{name}.kwg", out / f"{name}.csv"
-    kwg_path.write_bytes(data)
-    csv_path.write_text(letter_distribution_csv(lexicon.rule_set.tile_set), encoding="utf-8")
+    kwg_path, csv_path = check_target(out / f"{name}.kwg"), check_target(out / f"{name}.csv")  # both, first
+    write_atomically(kwg_path, data)
+    write_atomically(csv_path, letter_distribution_csv(lexicon.rule_set.tile_set))
     return kwg_path, csv_path
 
 

@@ -23,6 +23,7 @@ from lexicon_service.rules.replay import replay
 from lexicon_service.tiles import BLANK, UnknownLetterError
 from lexicon_service.server.errors import FieldError, LimitError, field, grpc_method, require
 from lexicon_service.server.limits import Limits, check_deadline
+from lexicon_service.wording import counted
 
 # Reason (rules/reasons.py) -> MoveReason: every code has the enum value of its name.
 MOVE_REASONS = {reason: game_pb2.MoveReason.Value(f"MOVE_REASON_{reason.name}") for reason in Reason}
@@ -136,7 +137,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             rule_set, lexicon = self._context(snapshot, request, need_lexicon=False)
             lo, hi = rule_set.game.players
             if not lo <= n_players <= hi:
-                raise FieldError("players", f"{n_players} players; {rule_set.id} is for {lo}-{hi}")
+                raise FieldError("players", f"{counted(n_players, 'player')}; {rule_set.id} is for {lo}-{hi}")
             game = GcgGame(players=_export_players(request.players), pragmas=[("rules", rule_set.id)])
             if request.lexicon:
                 game.pragmas.append(("lexicon", request.lexicon))

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from lexicon_service.server.errors import NotReadyError, UnknownLexiconError, UnknownRuleSetError
+from lexicon_service.wording import counted
 
 log = logging.getLogger("lexicon_service.server")
 
@@ -222,8 +223,8 @@ class LexiconRegistry:
             self.last_error = None
             self.reload_count += 1
             log.info(
-                "loaded %d lexicons (%s; %d unchanged on disk, kept) from %s in %.0f ms, generation %d",
-                len(lexicons), ", ".join(sorted(lexicons)), kept, self.directory,
+                "loaded %s (%s; %d unchanged on disk, kept) from %s in %.0f ms, generation %d",
+                counted(len(lexicons), "lexicon"), ", ".join(sorted(lexicons)), kept, self.directory,
                 (time.perf_counter() - started) * 1000, snapshot.generation,
             )
         for listener in list(self._listeners):
