@@ -305,7 +305,7 @@ def _settings(args, address: str, log) -> _Settings:
 
 def _bounded_counts(args) -> tuple[int, int, int]:
     """(workers, fast threads, processes); the other counts are checked against BOUNDS and set on args."""
-    from lexicon_service.games.service import MAX_GAMES
+    from lexicon_service.games.sessions import MAX_GAMES
 
     workers = _bounded("workers", args.workers, "LEXICON_WORKERS", 8)
     fast_threads = _bounded("fast_threads", args.fast_threads, "LEXICON_FAST_THREADS", 2)

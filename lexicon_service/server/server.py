@@ -37,7 +37,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
-from lexicon_service.games.service import MAX_GAMES, GameService
+from lexicon_service.games.sessions import MAX_GAMES, GameSessions
 from lexicon_service.games.errors import DatabaseDamaged
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
 from lexicon_service.server.auth import BearerTokenInterceptor
@@ -394,7 +394,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         grpc_server = grpc.server(pool, interceptors=interceptors,
                                   options=_grpc_options(limits, reuse_port, max_streams_per_connection),
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
-        games = GameService(games_store, clock=game_clock or time.time, max_games=max_games,
+        games = GameSessions(games_store, clock=game_clock or time.time, max_games=max_games,
                             lexicons=registry.lexicons_in_use)
         game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
         # add every service through DecodeGuard: bad requests get INVALID_ARGUMENT
