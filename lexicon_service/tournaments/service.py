@@ -17,7 +17,7 @@ import time
 import zlib
 
 from lexicon_service.games.errors import Conflict, GameNotFound, PermissionDenied, Unauthenticated
-from lexicon_service.games.service import new_token, token_hash
+from lexicon_service.games.roles import new_token, token_hash
 from lexicon_service.games.state import ENDED
 from lexicon_service.tournaments import csvfiles, pairing, tsh
 from lexicon_service.tournaments.model import (
@@ -53,7 +53,7 @@ def _check_int(value, field: str, low: int, high: int) -> int:
 
 class TournamentService:
     def __init__(self, store, games=None, *, rule_set_for=None, clock=time.time) -> None:
-        """`games`: the GameService that holds the rounds' games (None: results entered by hand only);
+        """`games`: the GameSessions that hold the rounds' games (None: results entered by hand only);
         `rule_set_for(lexicon)`: the rule set a lexicon plays under (refuses an unknown lexicon)."""
         self.store = store
         self.games = games
