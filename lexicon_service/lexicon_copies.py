@@ -28,7 +28,7 @@ from lexicon_service.lexicon_format import (
     read_manifest,
     verify_entry,
 )
-from lexicon_service.rules.ruleset import parse_rule_set
+from lexicon_service.rules.ruleset_text import parse_rule_set
 
 MAX_FILE_BYTES = 4 << 30  # no lexicon file is this large; a bigger one is not read
 
