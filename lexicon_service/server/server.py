@@ -383,7 +383,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     if loader is None and shared_files is not None:
         from lexicon_service.lexicon import load_lexicon
 
-        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files)
+        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files,
+                                   checked_tries=shared_files.checked_tries)
     registry = LexiconRegistry(lexicon_dir, loader=loader)
     if load:
         registry.reload()
