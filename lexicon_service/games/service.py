@@ -119,6 +119,11 @@ class MoveOutcome:
         self.outcome = outcome
 
 
+def _lead(scores, seat: int) -> int:
+    """The seat's score less the best of the others' (what its computer may see: every score is public)."""
+    return scores[seat] - max((s for i, s in enumerate(scores) if i != seat), default=0)
+
+
 def _same_move(work, event, p: int, play_text: str, exchange: str, pass_: bool) -> bool:
     """Whether a stored event is player p's move as this request gives it. The final pass (accepting the
     last play) is stored as the end of the game it caused, with the passer still on turn."""
@@ -494,7 +499,8 @@ class GameService:
                             move = choose_move(state.rule_set, state.board, state.rack_text(seat), len(state.bag),
                                                lexicon, level, self._rng(state, "computer"),
                                                time.monotonic() + seconds,
-                                               may_exchange=state.scoreless_turns < state.n_players)
+                                               may_exchange=state.scoreless_turns < state.n_players,
+                                               spread=_lead(state.scores, seat), players=state.n_players)
                             move_kind, text = move.kind, move.play
                         except MoveGenerationTimeout:
                             # a game without a move timer would wait for it for ever: it passes instead
