@@ -34,6 +34,11 @@ const STRINGS = {
     levelEquity: "strongest (score and the tiles kept)",
     equityUnavailable: "The strongest level needs the lexicon's leave table (lexicon-build --leaves), which this lexicon does not have",
     kindChallenge: "challenge bonus", kindTime: "time penalty", "kindEnd-rack": "end rack",
+    tournament: "Tournament", standings: "Standings", rank: "Rank", name: "Name", wins: "Wins", losses: "Losses",
+    spread: "Spread", ratingAfter: "Rating after", table: "Table", player1: "Player", player2: "Opponent",
+    game: "Game", bye: "bye", watch: "watch", record: "record", notStarted: "not started",
+    division: "Division {name}", roundOf: "Round {n} of {of}", notPaired: "No round paired yet",
+    liveEvery: "Live: updated every {s} s",
   },
   cs: {
     judge: "Rozhodčí", lookup: "Vyhledávání", games: "Prohlížeč partií", language: "Jazyk", lexicon: "Slovník",
@@ -67,6 +72,11 @@ const STRINGS = {
     levelEquity: "nejsilnější (body i ponechané kameny)",
     equityUnavailable: "Nejsilnější úroveň potřebuje tabulku hodnot zbylých kamenů (lexicon-build --leaves) a tento slovník ji nemá",
     kindChallenge: "bonus za námitku", kindTime: "penalizace za čas", "kindEnd-rack": "zbylé kameny",
+    tournament: "Turnaj", standings: "Pořadí", rank: "Pořadí", name: "Jméno", wins: "Výhry", losses: "Prohry",
+    spread: "Rozdíl skóre", ratingAfter: "Rating po turnaji", table: "Stůl", player1: "Hráč", player2: "Soupeř",
+    game: "Partie", bye: "volno", watch: "sledovat", record: "záznam", notStarted: "nezačala",
+    division: "Skupina {name}", roundOf: "Kolo {n} z {of}", notPaired: "Zatím není nalosováno žádné kolo",
+    liveEvery: "Živě: obnova každých {s} s",
   },
   pl: {
     judge: "Sędzia", lookup: "Wyszukiwanie", games: "Przeglądarka partii", language: "Język", lexicon: "Słownik",
@@ -100,6 +110,11 @@ const STRINGS = {
     levelEquity: "najsilniejszy (punkty i zostawione płytki)",
     equityUnavailable: "Najsilniejszy poziom wymaga tabeli wartości pozostawionych płytek (lexicon-build --leaves), a ten słownik jej nie ma",
     kindChallenge: "premia za sprawdzenie", kindTime: "kara za czas", "kindEnd-rack": "płytki na koniec",
+    tournament: "Turniej", standings: "Klasyfikacja", rank: "Miejsce", name: "Zawodnik", wins: "Wygrane",
+    losses: "Przegrane", spread: "Różnica", ratingAfter: "Ranking po turnieju", table: "Stół", player1: "Gracz",
+    player2: "Przeciwnik", game: "Partia", bye: "pauza", watch: "oglądaj", record: "zapis", notStarted: "nierozpoczęta",
+    division: "Grupa {name}", roundOf: "Runda {n} z {of}", notPaired: "Żadna runda nie jest jeszcze skojarzona",
+    liveEvery: "Na żywo: odświeżane co {s} s",
   },
 };
 
