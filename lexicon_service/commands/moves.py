@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sys
 
-from lexicon_service.cli import INT32, UserError, whole_number
+from lexicon_service.command_line import INT32, UserError, whole_number
 
 DEFAULT_MOVES = 10
 
@@ -67,7 +67,7 @@ def exit_status(kinds) -> int:
 
 def run(args) -> int:
     from lexicon_service import local
-    from lexicon_service.app.plays import MoveFilters, generate
+    from lexicon_service.core.plays import MoveFilters, generate
     from lexicon_service.commands.check import open_lexicon
     from lexicon_service.commands.validate import join_plays, place_tiles, read_board, setup_board
     from lexicon_service.rules import Board, RuleSetError, load_rule_set

@@ -21,8 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from lexicon_service.server.errors import HTTP_STATUS, bounded
-from lexicon_service.server.game_session_servicer import _status_of
+from lexicon_service.errors import HTTP_STATUS, answer_of, bounded
 from lexicon_service.tournaments import csvfiles, tsh
 from lexicon_service.tournaments.model import TournamentInputError
 from lexicon_service.tournaments.views import games_view, tournament_view
@@ -38,9 +37,9 @@ def _error(exc: BaseException) -> Response:
         body = {"error": {"code": status, "status": code, "message": bounded(message),
                           "details": [{"field": exc.field, "description": bounded(exc.message)}]}}
         return Response(orjson.dumps(body), status_code=status, media_type=JSON)
-    grpc_code, message, _ = _status_of(exc)
-    status = HTTP_STATUS[grpc_code]
-    body = {"error": {"code": status, "status": grpc_code.name, "message": message}}
+    answer = answer_of(exc)
+    status = HTTP_STATUS[answer.status]
+    body = {"error": {"code": status, "status": answer.status, "message": answer.message}}
     return Response(orjson.dumps(body), status_code=status, media_type=JSON)
 
 
