@@ -420,3 +420,26 @@ def test_no_more_copies_of_a_tile_than_the_set_holds(lexicons):
     assert moves and all("Ż" in m.leave for m in moves)
     assert any("ż" in m.play for m in moves)
     assert sorted(moves, key=lambda m: m.play) == sorted(reference_moves(rs, board, "ŻA?", lex), key=lambda m: m.play)
+
+
+def test_the_core_takes_a_rules_object_and_keyword_options(lexicons):
+    """The C entry point takes the rule set as one typed object (made once per rule set) and its
+    options by name, not 24 positional arguments; a field of the wrong size is refused by name."""
+    from lexicon_service.movegen import _core, _static
+
+    lex = lexicons["pl-scrabble"]
+    static = _static(lex.rule_set)
+    assert isinstance(static.core_rules, _core.Rules)
+    rack = bytearray(64)
+    for letter in "KOTY":
+        rack[static.number[letter]] += 1
+    board = bytes(lex.rule_set.rows * lex.rule_set.columns)
+    plays = _core.generate(lex.search_graph, static.core_rules, board, bytes(rack), mode=0, limit=3)
+    assert len(plays) == 3 and plays[0][0] >= plays[-1][0]
+    assert _core.generate(lex.search_graph, static.core_rules, board, bytes(rack), mode=1) >= 3
+    with pytest.raises(TypeError):
+        _core.generate(lex.search_graph, static.core_rules, board, bytes(rack), 1)  # options by name only
+    with pytest.raises(ValueError, match="letter_mult"):
+        _core.Rules(n_tiles=2, rows=3, cols=3, letter_mult=b"\1" * 8, word_mult=b"\1" * 9, points=bytes(64),
+                    bag=bytes(64), blank_mask=0, bingo_tiles=7, bingo_bonus=50, min_word_len=2, first_cover=-1,
+                    first_min_tiles=2, must_connect=1, forbid_dup=0)

@@ -2,7 +2,7 @@
 
 `generate_moves(rule_set, board, rack, lexicon, ...)` lists the legal plays (each exactly once,
 with the score and words `rules.moves.validate_move` gives it), then the exchanges and the pass
-where the rule set allows them. The search runs in C (`_core.c`) over the lexicon's move graph
+where the rule set allows them. The search runs in C (`csrc/movegen.c`) over the lexicon's move graph
 (`graph.py`, the file ``moves.kwg``); `reference.py` is a slow plain-Python generator the tests
 compare it with.
 
@@ -93,10 +93,15 @@ class _Static:
         bag = bytearray(_MAX_TILES + 1)  # copies in the set, by tile number ([0] blanks)
         for letter, count in self.bag.items():
             bag[0 if letter == BLANK else self.number[letter]] = min(count, 255)
-        self.args = (len(self.letters), rule_set.rows, rule_set.columns, self.lm, self.wm, self.points, bytes(bag),
-                     self.blank_mask, rule_set.rack.bingo_tiles, rule_set.rack.bingo_bonus,
-                     rule_set.words.min_length, self.cover, rule_set.first_play.min_tiles,
-                     int(rule_set.later_plays.must_connect), int(rule_set.words.same_word_twice != "allowed"))
+        from lexicon_service.movegen import _core
+
+        self.core_rules = _core.Rules(
+            n_tiles=len(self.letters), rows=rule_set.rows, cols=rule_set.columns, letter_mult=self.lm,
+            word_mult=self.wm, points=self.points, bag=bytes(bag), blank_mask=self.blank_mask,
+            bingo_tiles=rule_set.rack.bingo_tiles, bingo_bonus=rule_set.rack.bingo_bonus,
+            min_word_len=rule_set.words.min_length, first_cover=self.cover,
+            first_min_tiles=rule_set.first_play.min_tiles, must_connect=int(rule_set.later_plays.must_connect),
+            forbid_dup=int(rule_set.words.same_word_twice != "allowed"))
         self.real = {None: 0, **{letter: n for letter, n in self.number.items()}}
 
     def board_bytes(self, board: Board) -> bytes:
@@ -223,8 +228,9 @@ def _core_generate(graph, static, board_bytes, counts, mode, limit, min_length, 
     from lexicon_service.movegen import _core
 
     try:
-        return _core.generate(graph, *static.args, board_bytes, counts, mode, limit, min_length, need,
-                              contain, float(deadline) if deadline is not None else 0.0)
+        return _core.generate(graph, static.core_rules, board_bytes, counts, mode=mode, limit=limit,
+                              min_main_len=min_length, must_use=need, must_contain=contain,
+                              deadline=float(deadline) if deadline is not None else 0.0)
     except TimeoutError:
         raise MoveGenerationTimeout("move generation passed its deadline") from None
     except OverflowError:

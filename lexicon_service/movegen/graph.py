@@ -38,7 +38,7 @@ AB) and "B" (from B). Nodes are laid out breadth-first from the root (index: til
     4: A  end accepts    -> 0      after B: A completes "BA", AB read leftwards from its B
     5: B  end accepts    -> 0      after "A^": B completes "A^B", AB grown from its A
 
-Move generation (``_core.c``) starts at an anchor square, follows board tiles and rack tiles
+Move generation (``csrc/movegen.c``) starts at an anchor square, follows board tiles and rack tiles
 leftwards through this graph, then takes "^" and goes right; cross-checks of a square are found by
 reading the crossing word reversed (the i = n strings) from the root.
 """
@@ -159,7 +159,7 @@ def parse_move_graph(data: bytes, rule_set) -> memoryview:
 
 def search_layout(arcs: bytes) -> bytes:
     """The arc array (as `parse_move_graph` returns it) in the layout the C search reads: per node a
-    64-bit mask of its tiles, then its children in tile order (``_core.c``, "The search layout"),
+    64-bit mask of its tiles, then its children in tile order (``csrc/graph.h``, "The search layout"),
     so an arc is found by a mask test and a popcount instead of a scan. About 1.8 times the arc
     array's bytes; `arcs_of_layout` gives the arc array back."""
     from lexicon_service.movegen import _core
