@@ -79,7 +79,7 @@ def graphs(lexicons: Path, work: Path) -> dict[str, Path]:
         if done.returncode:
             raise SystemExit(f"graph build failed for {name}: {done.stderr}")
         wall, cpu, peak, trie, forms = (float(x) for x in done.stdout.split())
-        size = (dst / "moves.kwg").stat().st_size
+        size = (dst / "moves.gaddag").stat().st_size
         print(f"  {name:<14}{int(forms):>10,}{size:>12,}{size / forms:>8.2f}{wall:>8.1f}{cpu:>7.1f}{peak:>9.0f}"
               f"{trie:>42.1f}")
         if name == "pl-scrabble":

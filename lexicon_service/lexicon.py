@@ -44,6 +44,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     check_readings_size,
     checksum,
     find_refusals,
+    move_graph_name,
     listed_files,
     new_checksum,
     parse_leave_table,
@@ -217,7 +218,7 @@ def _sealed_copy(p: Path, want: dict):
 
 
 def search_layout_key(move_graph: dict, manifest: dict) -> str | None:
-    """The name a shared search layout of the move graph is held under: the sha256 of moves.kwg's bytes
+    """The name a shared search layout of the move graph is held under: the sha256 of the move graph's bytes
     (the manifest's entry `move_graph`) and of the rule set it was checked against."""
     sha = move_graph.get("sha256") if isinstance(move_graph, dict) else None
     rule_set = manifest.get("rule_set")
@@ -227,13 +228,12 @@ def search_layout_key(move_graph: dict, manifest: dict) -> str | None:
     return checksum(f"search-layout\0{sha}\0{text}".encode("utf-8", "surrogatepass"))
 
 
-def _sealed_search_layout(root: Path, manifest: dict, want: dict):
-    """(a memfd holding the search layout of the lexicon's move graph, sealed, its size): the graph read
-    and checked as a lexicon's loading does (size, sha256, the rule set, every arc)."""
+def _sealed_search_layout(p: Path, manifest: dict, want: dict):
+    """(a memfd holding the search layout of the lexicon's move graph at `p`, sealed, its size): the graph
+    read and checked as a lexicon's loading does (size, sha256, the rule set, every arc)."""
     from lexicon_service.rules import parse_rule_set
 
-    p = root / MOVE_GRAPH
-    rule_set = parse_rule_set(manifest["rule_set"]["source_text"], f"{root}:manifest.json:rule_set")
+    rule_set = parse_rule_set(manifest["rule_set"]["source_text"], f"{p.parent}:manifest.json:rule_set")
     layout = parse_search_graph(p, _read_checked(p, want, verify=True), rule_set)
     copy = _memfd(p, ":search-layout")
     try:
@@ -278,10 +278,11 @@ class SharedFiles:
                     copy, size = _sealed_copy(root / name, want)
                     shared._owned[want["sha256"]] = (copy, str(root / name))
                     shared.files[want["sha256"]] = (copy.fileno(), size)
-                key = search_layout_key(files.get(MOVE_GRAPH), manifest)
+                graph = move_graph_name(files)
+                key = search_layout_key(files.get(graph), manifest)
                 if key is not None and key not in shared.files:
-                    copy, size = _sealed_search_layout(root, manifest, files[MOVE_GRAPH])
-                    shared._owned[key] = (copy, str(root / MOVE_GRAPH))
+                    copy, size = _sealed_search_layout(root / graph, manifest, files[graph])
+                    shared._owned[key] = (copy, str(root / graph))
                     shared.files[key] = (copy.fileno(), size)
             except (OSError, LexiconError, ValueError, KeyError, TypeError):
                 continue
@@ -464,7 +465,7 @@ class Lexicon:
 
     Nothing is mapped from the lexicon directory: the tries and readings.bin are mapped from copies
     (unlinked private files, or `shared` sealed ones), the move graph's search layout made from a
-    mapped private copy of moves.kwg (or mapped from `shared`), the tables read into memory, so a
+    mapped private copy of the move graph (or mapped from `shared`), the tables read into memory, so a
     lexicon file
     truncated or overwritten in place under a running server changes nothing. Every file's
     checksum is of the bytes actually used. `check_structure` also walks the tries in a child
@@ -525,8 +526,9 @@ class Lexicon:
         # the move graph (movegen/graph.py) as move generation reads it (graph.search_layout), when the
         # lexicon has one; only this form is kept (`move_graph` gives the arcs back)
         self.search_graph = None
-        if MOVE_GRAPH in files:
-            self.search_graph = self._load_move_graph(files[MOVE_GRAPH], verify, shared)
+        graph = move_graph_name(files)
+        if graph is not None:
+            self.search_graph = self._load_move_graph(graph, files[graph], verify, shared)
         self.leaves = None  # the leave table (movegen/leaves.py), when the lexicon has one
         if LEAVES in files and with_leaves:
             self.leaves = self._load_optional(LEAVES, files[LEAVES], verify, parse_leave_table)
@@ -567,11 +569,11 @@ class Lexicon:
             self.close()
             raise
 
-    def _load_move_graph(self, want: dict, verify: bool, shared: SharedFiles | None):
+    def _load_move_graph(self, name: str, want: dict, verify: bool, shared: SharedFiles | None):
         """The search layout: a read-only mapping of the sealed layout `shared` holds (made once by the
         process that starts the server processes, from the same bytes and rule set, and checked as
-        here), else made here from a mapped private copy of moves.kwg (its bytes never on the heap)."""
-        p = self.path / MOVE_GRAPH
+        here), else made here from a mapped private copy of the file `name` (its bytes never on the heap)."""
+        p = self.path / name
         try:
             held = shared.open_search_layout(search_layout_key(want, self.manifest)) if shared is not None else None
             if held is not None:

@@ -308,21 +308,47 @@ def test_move_graph_missing_then_added_with_the_same_bytes(lexicons, tmp_path):
     src = lexicons["pl-scrabble"].path
     copy = tmp_path / "copy.lex"
     shutil.copytree(src, copy)
-    built = (copy / "moves.kwg").read_bytes()
-    (copy / "moves.kwg").unlink()
+    built = (copy / "moves.gaddag").read_bytes()
+    (copy / "moves.gaddag").unlink()
     manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
-    del manifest["files"]["moves.kwg"]
+    del manifest["files"]["moves.gaddag"]
     (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     lex = load_lexicon(copy)                      # still loads and checks words
     assert lex.is_admissible("kot") and lex.move_graph is None
     with pytest.raises(MoveGraphMissing, match="--move-graph-only"):
         generate_moves(lex.rule_set, None, "KOT", lex)
     assert build_main(["--move-graph-only", str(copy)]) == 0
-    assert (copy / "moves.kwg").read_bytes() == built
+    assert (copy / "moves.gaddag").read_bytes() == built
     assert sorted(p.name for p in copy.iterdir()) == sorted(p.name for p in src.iterdir())
     again = load_lexicon(copy)
     assert _plays(generate_moves(again.rule_set, None, "KOT", again)) == _plays(
         generate_moves(again.rule_set, None, "KOT", lexicons["pl-scrabble"]))
+
+
+def test_a_lexicon_built_before_the_rename_loads_its_moves_kwg(lexicons, tmp_path):
+    """Lexicons built before the move graph was named for its format hold it as moves.kwg: they load
+    and generate as before; --move-graph-only replaces it with moves.gaddag (the same bytes)."""
+    src = lexicons["pl-scrabble"].path
+    copy = tmp_path / "old.lex"
+    shutil.copytree(src, copy)
+    built = (copy / "moves.gaddag").read_bytes()
+    (copy / "moves.gaddag").rename(copy / "moves.kwg")
+    manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"]["moves.kwg"] = manifest["files"].pop("moves.gaddag")
+    (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    old = load_lexicon(copy)
+    assert old.has_move_graph and old.move_graph == lexicons["pl-scrabble"].move_graph
+    assert _plays(generate_moves(old.rule_set, None, "KOTY", old)) == _plays(
+        generate_moves(old.rule_set, None, "KOTY", lexicons["pl-scrabble"]))
+    _rewrite(copy, "moves.kwg", b"\xff" * 64)
+    with pytest.raises(LexiconCorruptError, match="moves.kwg"):
+        load_lexicon(copy)
+    (copy / "moves.kwg").write_bytes(built)
+    _rewrite(copy, "moves.kwg", built)
+    assert build_main(["--move-graph-only", str(copy)]) == 0
+    assert (copy / "moves.gaddag").read_bytes() == built and not (copy / "moves.kwg").exists()
+    assert "moves.kwg" not in json.loads((copy / "manifest.json").read_text(encoding="utf-8"))["files"]
+    assert sorted(p.name for p in copy.iterdir()) == sorted(p.name for p in src.iterdir())
 
 
 def _rewrite(path, name, data: bytes) -> None:
@@ -337,7 +363,7 @@ def _rewrite(path, name, data: bytes) -> None:
 def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damage):
     copy = tmp_path / "copy.lex"
     shutil.copytree(lexicons["pl-scrabble"].path, copy)
-    data = bytearray((copy / "moves.kwg").read_bytes())
+    data = bytearray((copy / "moves.gaddag").read_bytes())
     text_len = int.from_bytes(data[16:20], "little")
     arc = 20 + text_len + (-text_len % 4)                   # arc 0; the root node starts at arc 1
     if damage == "truncate":
@@ -360,12 +386,12 @@ def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damag
         data = data[:8] + (len(arcs) // 4).to_bytes(4, "little") + data[12:arc] + arcs   # the header's count fits
     else:
         data[-4:] = ((1 << 26) | (1 << 25)).to_bytes(4, "little")     # the last node never ends
-    _rewrite(copy, "moves.kwg", bytes(data))
-    with pytest.raises(LexiconCorruptError, match="moves.kwg"):
+    _rewrite(copy, "moves.gaddag", bytes(data))
+    with pytest.raises(LexiconCorruptError, match="moves.gaddag"):
         load_lexicon(copy)
     # a checksum mismatch is refused too
     shutil.copy2(lexicons["pl-scrabble"].path / "manifest.json", copy / "manifest.json")
-    with pytest.raises(LexiconCorruptError, match="moves.kwg"):
+    with pytest.raises(LexiconCorruptError, match="moves.gaddag"):
         load_lexicon(copy)
 
 
@@ -392,7 +418,7 @@ def test_a_loaded_lexicon_keeps_the_search_layout_and_gives_the_file_arcs_back(l
     from lexicon_service.movegen.graph import parse_move_graph, search_layout
 
     for lex in lexicons.values():
-        arcs = parse_move_graph((lex.path / "moves.kwg").read_bytes(), lex.rule_set)
+        arcs = parse_move_graph((lex.path / "moves.gaddag").read_bytes(), lex.rule_set)
         assert lex.has_move_graph and lex.search_graph == search_layout(arcs) and lex.move_graph == arcs
 
 

@@ -3,7 +3,7 @@
 `generate_moves(rule_set, board, rack, lexicon, ...)` lists the legal plays (each exactly once,
 with the score and words `rules.moves.validate_move` gives it), then the exchanges and the pass
 where the rule set allows them. The search runs in C (`csrc/movegen.c`) over the lexicon's move graph
-(`graph.py`, the file ``moves.kwg``); `reference.py` is a slow plain-Python generator the tests
+(`graph.py`, the file ``moves.gaddag``); `reference.py` is a slow plain-Python generator the tests
 compare it with.
 
 Order (sort="score"): score descending; plays before exchanges before the pass; among plays of
