@@ -469,3 +469,43 @@ def test_the_core_takes_a_rules_object_and_keyword_options(lexicons):
         _core.Rules(n_tiles=2, rows=3, cols=3, letter_mult=b"\1" * 8, word_mult=b"\1" * 9, points=bytes(64),
                     bag=bytes(64), blank_mask=0, bingo_tiles=7, bingo_bonus=50, min_word_len=2, first_cover=-1,
                     first_min_tiles=2, must_connect=1, forbid_dup=0)
+
+
+def test_random_play_draws_from_every_play_without_listing_them(lexicons):
+    """random_play numbers the plays in the search's order (as count_moves counts them) and makes only
+    the drawn one: over every number it gives each play of the full list exactly once."""
+    from lexicon_service.movegen import _call, _moves_from_core, random_play
+
+    lex = lexicons["cs-kriskros"]
+    rs = lex.rule_set
+    board = next(b for b, _ in positions(rs, lex, random.Random(7), 6) if b.tile_count)
+    rack = "KOTA?"
+    full = _plays(generate_moves(rs, board, rack, lex))
+    total = count_moves(rs, board, rack, lex)
+    assert total == len(full) > 3
+    drawn = []
+    for k in range(total + 1):
+        found, static, b, letters = _call(rs, board, rack, lex, 3, nth=k)
+        drawn += _moves_from_core(rs, b, letters, static, found)
+    assert sorted(drawn, key=repr) == sorted(full, key=repr)   # the number past the count gives none
+    assert random_play(rs, board, rack, lex, random.Random(1)) in full
+    assert random_play(rs, board, "", lex, random.Random(1)) is None
+
+
+def test_random_self_play_survives_a_position_with_more_plays_than_one_answer_lists(lexicons, monkeypatch):
+    """A Kris Kros opening with two blanks has over 1,000,000 plays on the real lexicon (seed 45, rack
+    DI??AŮEJ): listing them all is refused (field limit), so positions() draws the play by random_play
+    instead of failing."""
+    from lexicon_service.movegen import MoveGenerationError, selfplay
+
+    lex = lexicons["cs-kriskros"]
+    listed = selfplay.generate_moves
+
+    def refuse_long_lists(*args, limit=None, **kw):
+        if limit is None:
+            raise MoveGenerationError("limit", "more than 1,000,000 plays: give a limit")
+        return listed(*args, limit=limit, **kw)
+
+    monkeypatch.setattr(selfplay, "generate_moves", refuse_long_lists)
+    seen = list(positions(lex.rule_set, lex, random.Random(45), 12))
+    assert len(seen) == 12 and any(board.tile_count for board, _ in seen)

@@ -28,7 +28,7 @@ from lexicon_service.rules.ruleset import RuleSet
 from lexicon_service.tiles import BLANK, UnknownLetterError, write_tiles
 
 __all__ = ["GeneratedMove", "MoveGraphMissing", "MoveGenerationError", "MoveGenerationTimeout",
-           "generate_moves", "has_move", "count_moves"]
+           "generate_moves", "has_move", "count_moves", "random_play"]
 
 SORTS = ("score",)
 MAX_LISTED = 1_000_000  # plays one answer lists at most (a Kris Kros opening with a joker has ~900,000)
@@ -181,7 +181,7 @@ def _rack_counts(static: _Static, letters) -> bytes:
 
 
 def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, must_use=None, must_contain=None,
-          deadline=None):
+          deadline=None, nth=0):
     static = _static(rule_set)
     graph = _graph(rule_set, lexicon)
     board = _board(rule_set, board)
@@ -220,17 +220,17 @@ def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, mus
         raise MoveGenerationError("min_length", "min_length must be a whole number of tiles, 0 or more")
     counts = _rack_counts(static, letters)
     result = _core_generate(graph, static, board_bytes, counts, mode, limit, min(min_length or 0, 255), need,
-                            contain, deadline)
+                            contain, deadline, nth)
     return result, static, board, letters
 
 
-def _core_generate(graph, static, board_bytes, counts, mode, limit, min_length, need, contain, deadline):
+def _core_generate(graph, static, board_bytes, counts, mode, limit, min_length, need, contain, deadline, nth=0):
     from lexicon_service.movegen import _core
 
     try:
         return _core.generate(graph, static.core_rules, board_bytes, counts, mode=mode, limit=limit,
                               min_main_len=min_length, must_use=need, must_contain=contain,
-                              deadline=float(deadline) if deadline is not None else 0.0)
+                              deadline=float(deadline) if deadline is not None else 0.0, nth=nth)
     except TimeoutError:
         raise MoveGenerationTimeout("move generation passed its deadline") from None
     except OverflowError:
@@ -404,3 +404,14 @@ def has_move(rule_set: RuleSet, board: Board, rack, lexicon) -> bool:
 def count_moves(rule_set: RuleSet, board: Board, rack, lexicon) -> int:
     """How many plays there are (counted in C, no move objects made; for measurements)."""
     return _call(rule_set, board, rack, lexicon, 1)[0]
+
+
+def random_play(rule_set: RuleSet, board: Board, rack, lexicon, rng) -> GeneratedMove | None:
+    """A play drawn uniformly from every legal play of the rack (None: there is none), without listing
+    them: the plays are counted in C, then only the drawn one (by its number in the search's order) is
+    made. A Kris Kros opening with two blanks has more plays than one answer lists (MAX_LISTED)."""
+    total = count_moves(rule_set, board, rack, lexicon)
+    if not total:
+        return None
+    found, static, board, letters = _call(rule_set, board, rack, lexicon, 3, nth=rng.randrange(total))
+    return _moves_from_core(rule_set, board, letters, static, found)[0]

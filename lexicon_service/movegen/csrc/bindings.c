@@ -200,12 +200,13 @@ static PyTypeObject RulesType = {
 static int parse_request(PyObject *args, PyObject *kwds, Py_buffer *layout, RulesObject **rules, MgRequest *q,
                          Py_buffer *board) {
     static char *kw[] = {"layout", "rules", "board", "rack", "mode", "limit", "min_main_len", "must_use",
-                         "must_contain", "deadline", NULL};
+                         "must_contain", "deadline", "nth", NULL};
     Py_buffer rack, must_use = {0}, must_contain = {0};
     int mode = 0;
-    Py_ssize_t limit = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*O!y*y*|$iniy*y*d", kw, layout, &RulesType, rules, board, &rack,
-                                     &mode, &limit, &q->min_main_len, &must_use, &must_contain, &q->deadline))
+    Py_ssize_t limit = 0, nth = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*O!y*y*|$iniy*y*dn", kw, layout, &RulesType, rules, board, &rack,
+                                     &mode, &limit, &q->min_main_len, &must_use, &must_contain, &q->deadline,
+                                     &nth))
         return -1;
     const MgRules *r = &(*rules)->rules;
     int failed = copy_bytes(&rack, q->rack, MAX_TILES + 1, 0, "rack");
@@ -214,13 +215,14 @@ static int parse_request(PyObject *args, PyObject *kwds, Py_buffer *layout, Rule
     q->must_contain_len = must_contain.obj ? (int)must_contain.len : 0;
     failed |= must_contain.obj ? copy_bytes(&must_contain, q->must_contain, MAX_DIM, 1, "must_contain") : 0;
     if (failed) goto bad;
-    if (board->len != (Py_ssize_t)r->rows * r->cols || mode < 0 || mode > 2 || limit < 0 || limit > MAX_LISTED
+    if (board->len != (Py_ssize_t)r->rows * r->cols || mode < 0 || mode > 3 || nth < 0 || limit < 0 || limit > MAX_LISTED
         || layout->len < 8 || layout->len % 4) {
         PyErr_SetString(PyExc_ValueError, "generate: bad arguments");
         goto bad;
     }
     q->mode = (MgMode)mode;
     q->limit = (size_t)limit;
+    q->nth = (size_t)nth;
     q->board = board->buf;
     return 0;
 bad:
@@ -244,12 +246,13 @@ static PyObject *moves_list(const MgResult *res) {
 }
 
 /* generate(layout, rules, board, rack, *, mode=0, limit=0, min_main_len=0, must_use=b"", must_contain=b"",
- *          deadline=0.0)
+ *          deadline=0.0, nth=0)
  * layout: a search layout; rules: a Rules; board: rows * cols squares (tile | 0x40 blank, 0 empty);
  * rack, must_use: 64 bytes of tile counts ([0] blanks); must_contain: tile numbers.
  * mode 0: sorted list of (score, down, row, col, tiles bytes, n_new), at most `limit` (0 = all;
  *         OverflowError past MAX_LISTED);
- * mode 1: the number of moves; mode 2: whether there is one. Raises TimeoutError past `deadline`
+ * mode 1: the number of moves; mode 2: whether there is one; mode 3: a list of the play numbered `nth`
+ * (from 0) in the search's order, as mode 1 counts them, or an empty list past the count. Raises TimeoutError past `deadline`
  * (time.monotonic() seconds; <= 0: none). */
 static PyObject *generate(PyObject *self, PyObject *args, PyObject *kwds) {
     Py_buffer layout, board;

@@ -45,7 +45,8 @@ typedef struct {
     const int16_t *L_xs;
     uint8_t strip[MAX_DIM];
     /* output */
-    int mode; /* 0 collect, 1 count, 2 stop at the first */
+    int mode; /* MgMode: 0 collect, 1 count, 2 stop at the first, 3 keep the nth */
+    long long nth;
     int stop;
     long long count;
     MoveRec *moves;
@@ -149,7 +150,7 @@ static void record(Gen *g, int start, int end, int msum, int wmul, int xtot, int
     if (n_new == 1 && g->dir == 1 && g->L_xs[g->anchor_pos] >= 0) return; /* listed across */
     if (g->first_play && n_new < g->first_min_tiles) return;
     uint8_t tiles[MAX_DIM];
-    if (g->has_must_use || g->must_contain_len || g->mode == 0) word_tiles(g, start, end, tiles);
+    if (g->has_must_use || g->must_contain_len || g->mode == MG_LIST || g->mode == MG_NTH) word_tiles(g, start, end, tiles);
     if (g->has_must_use) {
         uint8_t used[MAX_TILES + 1] = {0};
         for (int i = 0; i < len; i++)
@@ -166,14 +167,20 @@ static void record(Gen *g, int start, int end, int msum, int wmul, int xtot, int
     }
     if (g->forbid_dup && duplicates_word(g, start, end)) return;
     g->count++;
-    if (g->mode == 2) { g->stop = 1; return; }
-    if (g->mode == 1) return;
+    if (g->mode == MG_ANY) { g->stop = 1; return; }
+    if (g->mode == MG_COUNT || (g->mode == MG_NTH && g->count - 1 != g->nth)) return;
     MoveRec rec;
     rec.score = msum * wmul + xtot + (n_new == g->bingo_tiles ? g->bingo_bonus : 0);
     rec.dir = (uint8_t)g->dir; rec.line = (uint8_t)g->line; rec.start = (uint8_t)start;
     rec.len = (uint8_t)len; rec.n_new = (uint8_t)n_new;
     memcpy(rec.tiles, tiles, len);
     memset(rec.tiles + len, 0, MAX_DIM - len);
+    if (g->mode == MG_NTH) {
+        g->moves[0] = rec;
+        g->n_moves = 1;
+        g->stop = 1;
+        return;
+    }
     if (g->heap) {
         if (g->n_moves < g->limit) {
             g->moves[g->n_moves] = rec;
@@ -542,7 +549,7 @@ static void run_all(Gen *g) {
 static int load(Gen *g, const MgRules *R, const MgRequest *q) {
     int rows = R->rows, cols = R->cols;
     if (rows < 1 || cols < 1 || rows > MAX_DIM || cols > MAX_DIM || R->n_tiles < 1 || R->n_tiles > MAX_TILES
-        || q->mode < MG_LIST || q->mode > MG_ANY || q->limit > MAX_LISTED || q->must_contain_len < 0
+        || q->mode < MG_LIST || q->mode > MG_NTH || q->limit > MAX_LISTED || q->must_contain_len < 0
         || q->must_contain_len > MAX_DIM || !q->board)
         return MG_BAD_REQUEST;
     const uint8_t *B = q->board;
@@ -561,7 +568,7 @@ static int load(Gen *g, const MgRules *R, const MgRequest *q) {
     g->blank_mask = R->blank_mask & ~1ull;
     g->bingo_tiles = R->bingo_tiles; g->bingo_bonus = R->bingo_bonus; g->min_len = R->min_word_len;
     g->first_min_tiles = R->first_min_tiles; g->forbid_dup = R->forbid_dup;
-    g->mode = (int)q->mode; g->min_main_len = q->min_main_len; g->deadline = q->deadline;
+    g->mode = (int)q->mode; g->nth = (long long)q->nth; g->min_main_len = q->min_main_len; g->deadline = q->deadline;
     memcpy(g->must_use, q->must_use, MAX_TILES + 1);
     for (int t = 0; t <= MAX_TILES; t++) if (g->must_use[t]) g->has_must_use = 1;
     g->must_contain_len = q->must_contain_len;
@@ -591,6 +598,7 @@ int mg_generate(const uint32_t *graph, const MgRules *rules, const MgRequest *re
         g->moves = malloc(g->limit * sizeof(MoveRec));
         if (!g->moves) rc = MG_NO_MEMORY;
     }
+    if (rc == MG_OK && request->mode == MG_NTH && !(g->moves = malloc(sizeof(MoveRec)))) rc = MG_NO_MEMORY;
     if (rc == MG_OK) {
         setup(g, request->board, rules->first_cover, rules->must_connect);
         run_all(g);
@@ -598,7 +606,7 @@ int mg_generate(const uint32_t *graph, const MgRules *rules, const MgRequest *re
     }
     if (rc == MG_OK) {
         result->count = g->count;
-        if (request->mode == MG_LIST) {
+        if (request->mode == MG_LIST || request->mode == MG_NTH) {
             qsort(g->moves, g->n_moves, sizeof(MoveRec), rec_qsort_cmp);
             result->moves = g->moves;
             result->n_moves = g->n_moves;

@@ -33,13 +33,16 @@ typedef struct {
     int forbid_dup;                            /* no word may stand twice (Kris Kros) */
 } MgRules;
 
-typedef enum { MG_LIST = 0, MG_COUNT = 1, MG_ANY = 2 } MgMode;
+typedef enum { MG_LIST = 0, MG_COUNT = 1, MG_ANY = 2, MG_NTH = 3 } MgMode;
 
 /* One request: a position, a rack and what to give back. */
 typedef struct {
     const uint8_t *board;                      /* rows * cols squares */
     uint8_t rack[MAX_TILES + 1];               /* tiles of each number ([0] blanks); capped by the set */
-    MgMode mode;                               /* MG_LIST: plays; MG_COUNT: how many; MG_ANY: whether any */
+    MgMode mode;                               /* MG_LIST: plays; MG_COUNT: how many; MG_ANY: whether any;
+                                                  MG_NTH: the play numbered `nth` (from 0) in the search's
+                                                  order, as MG_COUNT counts them (none past the count) */
+    size_t nth;
     size_t limit;                              /* MG_LIST: the best `limit` (0: all, at most MAX_LISTED) */
     int min_main_len;                          /* main word of at least this many tiles */
     uint8_t must_use[MAX_TILES + 1];           /* tiles every play places (all 0: none) */
@@ -60,7 +63,7 @@ typedef struct {
 int mg_move_cmp(const MgMove *a, const MgMove *b);
 
 typedef struct {
-    MgMove *moves;      /* MG_LIST: sorted, n_moves of them (malloc'ed: mg_result_free) */
+    MgMove *moves;      /* MG_LIST: sorted, n_moves of them; MG_NTH: 0 or 1 (malloc'ed: mg_result_free) */
     size_t n_moves;
     long long count;    /* plays found (MG_COUNT; MG_ANY: 0 or 1) */
 } MgResult;
