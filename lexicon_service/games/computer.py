@@ -6,7 +6,7 @@ among the plays ordered by score (best first); the pick within the band is the g
 generator (seeded games: the same move every time). With no play it exchanges its whole rack where
 the rules and the bag allow (as many tiles as the bag holds when it holds fewer, the ones worth most
 points), else it passes. Before it moves it challenges a phony played just before
-its turn (`GameService._computer_challenges`: the played words against the lexicon, never a rack).
+its turn (`ComputerTurns._challenges` in games/computer_turns.py: the played words against the lexicon, never a rack).
 
 The level "equity" plays the move of the highest equity: its score plus the value of the tiles it
 keeps, from the lexicon's leave table (`movegen/leaves.py`); an exchange the rules and the bag allow

@@ -8,7 +8,7 @@ that went idle last, so under light load one hot thread serves every call.
 
 The work of a call is spread over gRPC's polling thread, the pool threads and gRPC's own I/O
 threads, not queued behind one event-loop thread; why, and the latency measured against the
-grpc.aio server it replaced: lexicon_service/server/README.md.
+grpc.aio server it replaced: docs/service.md, "Threads and processes".
 
 Health checking (grpc.health.v1) reports NOT_SERVING until the lexicons are loaded, SERVING after,
 and NOT_SERVING again during a graceful shutdown. The server-held games have a status of their own
@@ -37,7 +37,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
-from lexicon_service.games.service import MAX_GAMES, GameService
+from lexicon_service.games.sessions import MAX_GAMES, GameSessions
 from lexicon_service.games.errors import DatabaseDamaged
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
 from lexicon_service.server.auth import BearerTokenInterceptor
@@ -126,7 +126,7 @@ POOL_JOIN_SECONDS = 5.0  # bound on the wait for the pools' threads after grpc s
 # library queues its calls, and a stream opened anyway is refused. gRPC's own default has no limit: one
 # connection that opened 3,000 CheckWords streams and read none of their answers held ~660 MB. An unread
 # stream holds its answer twice (grpc's copy and the Python message until sent: ~1.2 MB for 6,500 words),
-# so 64 of them ~75 MB (docs/slow-readers.md); gRPC clients queue calls beyond it.
+# so 64 of them ~75 MB (docs/measurements.md); gRPC clients queue calls beyond it.
 MAX_STREAMS_PER_CONNECTION = 64
 # A connection whose peer does not answer a ping within KEEPALIVE_TIMEOUT_MS of it is closed, with what
 # it held: a client gone without a word (or one that stopped reading its socket) was closed after 100 s.
@@ -394,7 +394,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         grpc_server = grpc.server(pool, interceptors=interceptors,
                                   options=_grpc_options(limits, reuse_port, max_streams_per_connection),
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
-        games = GameService(games_store, clock=game_clock or time.time, max_games=max_games,
+        games = GameSessions(games_store, clock=game_clock or time.time, max_games=max_games,
                             lexicons=registry.lexicons_in_use)
         game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
         # add every service through DecodeGuard: bad requests get INVALID_ARGUMENT
