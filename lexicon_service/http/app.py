@@ -390,6 +390,11 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
     if "session" in servicers:
         routes.append(Route(api.WATCH_PATH, state.watch_game, methods=["GET"]))
     routes.append(Route("/v1/games:view", state.view_game, methods=["POST"]))
+    if "tournaments" in servicers:
+        from lexicon_service.http.tournaments import tournament_routes
+
+        tournaments = servicers["tournaments"]
+        routes += tournament_routes(tournaments, live_scores=lambda game_id: tournaments.games.tick(game_id).scores)
     openapi = api.dumps(build_openapi())
     serving = is_serving or (lambda: registry.ready)
 

@@ -380,7 +380,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     if loader is None and shared_files is not None:
         from lexicon_service.lexicon import load_lexicon
 
-        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files)
+        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files,
+                                   checked_tries=shared_files.checked_tries)
     registry = LexiconRegistry(lexicon_dir, loader=loader)
     if load:
         registry.reload()
@@ -411,10 +412,25 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                            games_writable=lambda: games_store.writable)
     games_store.on_change(server.games_changed)
     server.games = games
+    server.tournaments = _tournaments(games, games_store, registry)
+    server.on_close.append(server.tournaments.store.close)  # before the games' database goes
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
     server.on_stop.append(games.close)  # the computer players, before the lexicons close
     server.on_close.append(games_cleanup)
     return server, port
+
+
+def _tournaments(games, games_store, registry):
+    """The tournaments, in the games' database, their rounds' games held by `games`."""
+    from lexicon_service.tournaments.service import TournamentService
+    from lexicon_service.tournaments.store import tournament_store_for
+
+    def rule_set_for(lexicon_name: str):
+        with registry.acquire() as snapshot:
+            return snapshot.lexicon(lexicon_name).rule_set
+
+    return TournamentService(tournament_store_for(games_store), games, rule_set_for=rule_set_for,
+                             clock=games.clock)
 
 
 def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: int) -> list[tuple[str, int]]:
