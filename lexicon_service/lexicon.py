@@ -26,6 +26,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     HEADWORDS,
     LEAVES,
     MOVE_GRAPH,
+    WIN_TABLE,
     NAME_RE,
     OPTIONAL_FILES,
     READINGS,
@@ -43,6 +44,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     parse_leave_table,
     parse_search_graph,
     parse_tables,
+    parse_win_table,
     read_manifest,
     record_fields,
     unpack_readings,
@@ -132,7 +134,7 @@ class Lexicon:
 
     def __init__(self, path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False,
                  shared: SharedFiles | None = None, with_leaves: bool = True,
-                 checked_tries: CheckedTries | None = None) -> None:
+                 with_win_table: bool = True, checked_tries: CheckedTries | None = None) -> None:
         self.path = Path(path)
         self._disk_state = disk_state(self.path)  # before anything is read: a change during the load shows
         self.manifest = read_manifest(self.path)
@@ -192,6 +194,9 @@ class Lexicon:
         self.leaves = None  # the leave table (movegen/leaves.py), when the lexicon has one
         if LEAVES in files and with_leaves:
             self.leaves = self._load_optional(LEAVES, files[LEAVES], verify, parse_leave_table)
+        self.win_table = None  # the win-probability table (movegen/winprob.py), when the lexicon has one
+        if WIN_TABLE in files and with_win_table:
+            self.win_table = self._load_optional(WIN_TABLE, files[WIN_TABLE], verify, parse_win_table)
         # the forms the build refused by a named rule (lexicon_format: refused.tsv), mapped from a
         # private copy: a lookup touches a few pages
         self._refusals_file = self._refusals = None
@@ -377,14 +382,15 @@ def disk_state(path: Path):
 
 def load_lexicon(path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False,
                  shared: SharedFiles | None = None, with_leaves: bool = True,
-                 checked_tries: CheckedTries | None = None) -> Lexicon:
+                 with_win_table: bool = True, checked_tries: CheckedTries | None = None) -> Lexicon:
     """Load a lexicon directory; refuses unknown formats/versions and corrupt or truncated files.
     `check_structure`: also walk the tries in a child process (see `check_trie_structure`), but for those
     in `checked_tries` (which gets the ones that pass).
     `shared`: sealed copies to map instead of private ones, for files with their sha256s.
-    `with_leaves`: False leaves the leave table out (unread, unchecked: `lexicon-build --leaves` replaces it)."""
+    `with_leaves`: False leaves the leave table out (unread, unchecked: `lexicon-build --leaves` replaces it);
+    `with_win_table` the same for the win-probability table (`lexicon-build --win-table`)."""
     return Lexicon(path, verify=verify, check_structure=check_structure, shared=shared, with_leaves=with_leaves,
-                   checked_tries=checked_tries)
+                   with_win_table=with_win_table, checked_tries=checked_tries)
 
 
 def resolve_lexicon_path(name_or_path: str, lexicons_dir: str | os.PathLike = "lexicons") -> Path:

@@ -206,8 +206,8 @@ def test_metadata_that_is_not_utf8_is_answered_and_logged_in_one_line(server, ca
     answers = []
     with caplog.at_level("INFO"):
         for value in (b"Bearer \xff\xfe", b"\x80abc"):
-            conn = loadgen.H2Connection(port, "/lexicon.v1.GameSessionService/GetGame", 0)
-            conn.header_block += b"\x00" + bytes((12,)) + b"x-game-token" + bytes((len(value),)) + value
+            conn = loadgen.H2Connection(port, "/lexicon.v1.GameSessionService/GetGame", 0,
+                                        headers=[(b"x-game-token", value)])
             conn.send(b"\x0a\x10" + b"0123456789abcdef", time.perf_counter())
             selector = selectors.DefaultSelector()
             selector.register(conn.sock, selectors.EVENT_READ)
