@@ -127,10 +127,7 @@ def create_games(port: int, n: int, seed0: int):
 
 
 def _connect(port: int, token: str, number: int) -> H2Connection:
-    conn = H2Connection(port, SUBMIT, number)
-    value = f"Bearer {token}".encode()
-    conn.header_block += b"\x00" + bytes((13,)) + b"authorization" + bytes((len(value),)) + value
-    return conn
+    return H2Connection(port, SUBMIT, number, headers=[(b"authorization", f"Bearer {token}".encode())])
 
 
 def drive(port: int, games, seconds: float, rate: float | None) -> LoadResult:

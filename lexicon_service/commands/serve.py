@@ -267,13 +267,11 @@ def run(args) -> int:
 def _take_supervisor_files():
     """In a supervised child: the tries its supervisor checked, and the supervisor's sealed copies of the
     lexicons' files (taken out of the environment: a child never passes them on); else None."""
-    from lexicon_service.lexicon import SharedFiles, mark_structure_checked
+    from lexicon_service.lexicon_copies import SharedFiles
 
-    checked = os.environ.get(CHECKED_TRIES_ENV)
-    if checked:
-        mark_structure_checked(checked.split(","))
+    checked = os.environ.pop(CHECKED_TRIES_ENV, None)
     if os.environ.get(SHARED_FILES_ENV):
-        return SharedFiles.from_environment(os.environ.pop(SHARED_FILES_ENV))
+        return SharedFiles.from_environment(os.environ.pop(SHARED_FILES_ENV), checked)
     return None
 
 
@@ -484,7 +482,8 @@ def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_th
     from lexicon_service.http import HttpServer, create_app
 
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
-                     servicers={"session": server.game_sessions}, allowed_hosts=allowed_hosts,
+                     servicers={"session": server.game_sessions, "tournament": server.tournament_servicer},
+                     allowed_hosts=allowed_hosts,
                      cors_origins=cors_origins, service_health=server.health_status)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),
@@ -566,7 +565,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
-    from lexicon_service.lexicon import SharedFiles
+    from lexicon_service.lexicon_copies import SharedFiles
     from lexicon_service.server.registry import release_freed_memory
     from lexicon_service.server.supervisor import Supervisor
 

@@ -36,7 +36,7 @@ from lexicon_service.games.state import ENDED, GAME_ID_RE, GameState, fold
 from lexicon_service.games.store import NOT_A_PLAYER
 from lexicon_service.games.turn_effects import settle
 from lexicon_service.games.watchers import Watchers
-from lexicon_service.rules.ruleset import parse_rule_set
+from lexicon_service.rules.ruleset_text import parse_rule_set
 
 MAX_GAMES = 10_000  # games in progress per games database (serve --max-games): each holds its rule set's text
 

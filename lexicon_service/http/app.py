@@ -385,7 +385,8 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
     servicers = {"lexicon": LexiconServicer(registry, limits), "game": GameServicer(registry, limits),
                  **(servicers or {})}
     state = _Api(servicers, limits, list(tokens), workers, fast_threads, max_streams, heartbeat)
-    routes = [Route(r.path, state.handler(r), methods=[r.method]) for r in (*api.ROUTES, *api.SESSION_ROUTES)
+    routes = [Route(r.path, state.handler(r), methods=[r.method])
+              for r in (*api.ROUTES, *api.SESSION_ROUTES, *api.TOURNAMENT_ROUTES)
               if r.service in servicers]
     if "session" in servicers:
         routes.append(Route(api.WATCH_PATH, state.watch_game, methods=["GET"]))

@@ -37,6 +37,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
+from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
 from lexicon_service.games.sessions import MAX_GAMES, GameSessions
 from lexicon_service.games.errors import DatabaseDamaged
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
@@ -51,14 +52,16 @@ from lexicon_service.server.pool import HandoffPool
 from lexicon_service.server.reflection import enable_reflection
 from lexicon_service.server.registry import LexiconRegistry, ReloadError
 from lexicon_service.server.signals import queue_signals
+from lexicon_service.server.tournament_servicer import TournamentServicer
 
 log = logging.getLogger("lexicon_service.server")
 
 LEXICON_SERVICE = lexicon_pb2.DESCRIPTOR.services_by_name["LexiconService"].full_name
 GAME_SERVICE = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
 GAME_SESSION_SERVICE = session_pb2.DESCRIPTOR.services_by_name["GameSessionService"].full_name
-SERVICE_NAMES = (LEXICON_SERVICE, GAME_SERVICE, GAME_SESSION_SERVICE)
-_SERVICE_FILES = (lexicon_pb2, game_pb2, session_pb2, health_pb2)
+TOURNAMENT_SERVICE = tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].full_name
+SERVICE_NAMES = (LEXICON_SERVICE, GAME_SERVICE, GAME_SESSION_SERVICE, TOURNAMENT_SERVICE)
+_SERVICE_FILES = (lexicon_pb2, game_pb2, session_pb2, tournament_pb2, health_pb2)
 
 
 class _HealthServicer(health.HealthServicer):
@@ -380,7 +383,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     if loader is None and shared_files is not None:
         from lexicon_service.lexicon import load_lexicon
 
-        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files)
+        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files,
+                                   checked_tries=shared_files.checked_tries)
     registry = LexiconRegistry(lexicon_dir, loader=loader)
     if load:
         registry.reload()
@@ -411,10 +415,31 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                            games_writable=lambda: games_store.writable)
     games_store.on_change(server.games_changed)
     server.games = games
+    server.tournaments = _tournaments(games, games_store, registry)
+    server.on_close.append(server.tournaments.store.close)  # before the games' database goes
+    tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
+    # the servicer itself, for the HTTP/JSON API; over gRPC on the games' threads (it starts games)
+    server.tournament_servicer = TournamentServicer(server.tournaments,
+                                                    live_scores=lambda game_id: games.tick(game_id).scores)
+    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
+        _Routed(server.tournament_servicer, game_pool, tournament_methods), DecodeGuard(grpc_server))
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
     server.on_stop.append(games.close)  # the computer players, before the lexicons close
     server.on_close.append(games_cleanup)
     return server, port
+
+
+def _tournaments(games, games_store, registry):
+    """The tournaments, in the games' database, their rounds' games held by `games`."""
+    from lexicon_service.tournaments.service import TournamentService
+    from lexicon_service.tournaments.store import tournament_store_for
+
+    def rule_set_for(lexicon_name: str):
+        with registry.acquire() as snapshot:
+            return snapshot.lexicon(lexicon_name).rule_set
+
+    return TournamentService(tournament_store_for(games_store), games, rule_set_for=rule_set_for,
+                             clock=games.clock)
 
 
 def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: int) -> list[tuple[str, int]]:
