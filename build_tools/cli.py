@@ -46,6 +46,7 @@ from build_tools import pipeline
 from build_tools.defaults import DEFAULT_BUILDS, default_models, default_sources, polish_data_dir
 from build_tools.errors import BuildError
 from build_tools.leaves import DEFAULT_GAMES, DEFAULT_SEED, MAX_GAMES
+from build_tools.winprob import DEFAULT_GAMES as WIN_TABLE_GAMES
 from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
 from build_tools.pipeline import Pass
@@ -155,9 +156,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="add the leave table (leaves.tsv, for the computer level 'equity') to an existing lexicon "
                    "with its move graph, made from --games self-play games with --seed (the same bytes for "
                    "the same lexicon, games and seed; the Polish default takes a few minutes), and stop")
+    p.add_argument("--win-table", metavar="LEX.lex",
+                   help="add the win-probability table (winprob.tsv, for simulation and the computer level "
+                   "'simulating') to an existing lexicon with its move graph (and its leave table, when it has "
+                   "one), made from --games self-play games with --seed, and stop")
     p.add_argument("--games", type=positive_int, default=None, metavar="N",
-                   help=f"--leaves: self-play games (default {DEFAULT_GAMES}; at most {MAX_GAMES:,})")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="--leaves: the games' seed (default %(default)s)")
+                   help=f"--leaves, --win-table: self-play games (default {DEFAULT_GAMES} and "
+                   f"{WIN_TABLE_GAMES}; at most {MAX_GAMES:,})")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                   help="--leaves, --win-table: the games' seed (default %(default)s)")
     p.add_argument("--rules", metavar="RULESET",
                    help="rule set id (pl-scrabble, cs-scrabble, cs-kriskros) or path to a .rules file")
     p.add_argument("--defaults", metavar="RULESET", choices=DEFAULT_BUILDS,
@@ -566,8 +573,15 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--games: at most {MAX_GAMES:,}")
         return run_reporting_errors("lexicon-build", lambda a: add_leave_table(
             a.leaves, a.games or DEFAULT_GAMES, a.seed, a.quiet) and 0, args)
+    if args.win_table:
+        from build_tools.save import add_win_table
+
+        if args.games is not None and args.games > MAX_GAMES:
+            parser.error(f"--games: at most {MAX_GAMES:,}")
+        return run_reporting_errors("lexicon-build", lambda a: add_win_table(
+            a.win_table, a.games or WIN_TABLE_GAMES, a.seed, a.quiet) and 0, args)
     if args.games is not None:
-        parser.error("--games goes with --leaves")
+        parser.error("--games goes with --leaves or --win-table")
     if args.output is None:
         parser.error("the following arguments are required: -o/--output")
     with tempfile.TemporaryDirectory(prefix="lexicon-build-") as spool_dir, sigterm_raises():

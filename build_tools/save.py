@@ -213,6 +213,29 @@ def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool 
     return _add_file(root, manifest, LEAVES, data)
 
 
+def add_win_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = False) -> Path:
+    """Make the win-probability table of an existing lexicon (it needs its move graph; its leave table,
+    when it has one, sets the players' level) from `games` self-play games with `seed`
+    (build_tools/winprob.py) and add it as winprob.tsv (replacing one there), as `add_leave_table` does."""
+    from build_tools.errors import BuildError
+    from build_tools.winprob import make_win_table
+    from lexicon_service.lexicon import LexiconError, load_lexicon
+    from lexicon_service.movegen.winprob import FILE_NAME
+
+    root = Path(path)
+    try:
+        lexicon = load_lexicon(root, with_win_table=False)  # a damaged table there is what this replaces
+    except LexiconError as exc:
+        raise BuildError(str(exc)) from None
+    with lexicon:
+        if not lexicon.has_move_graph:
+            raise BuildError(f"{root} has no move graph, which self-play needs; add it first with "
+                             f"`lexicon-build --move-graph-only {root}`")
+        data = make_win_table(lexicon, games, seed, quiet).to_bytes()
+        manifest = lexicon.manifest
+    return _add_file(root, manifest, FILE_NAME, data)
+
+
 def _add_file(root: Path, manifest: dict, name: str, data: bytes) -> Path:
     """Add (or replace) the file `name` of the lexicon at `root`: the file is written under a temporary
     name and renamed, then the manifest listing it the same way, so a reader sees the old lexicon or

@@ -56,6 +56,7 @@ from pathlib import Path
 
 from lexicon_service.movegen.graph import FILE_NAME as MOVE_GRAPH
 from lexicon_service.movegen.leaves import FILE_NAME as LEAVES
+from lexicon_service.movegen.winprob import FILE_NAME as WIN_TABLE
 
 FORMAT = "czpl-lexicon"
 FORMAT_VERSION = 1
@@ -68,7 +69,8 @@ READINGS = "readings.bin"
 REFUSALS = "refused.tsv"
 FILES = (FORMS, HEADWORDS, TABLES, READINGS)
 OPTIONAL_FILES = (MOVE_GRAPH, REFUSALS)  # checked like the others when the manifest lists them
-ADDED_FILES = (LEAVES,)  # the same, but never written by a build: added to a built lexicon (lexicon-build --leaves)
+# the same, but never written by a build: added to a built lexicon (lexicon-build --leaves, --win-table)
+ADDED_FILES = (LEAVES, WIN_TABLE)
 ALL_FILES = frozenset((*FILES, *OPTIONAL_FILES, *ADDED_FILES))
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
@@ -300,6 +302,17 @@ def parse_leave_table(path: Path, data: bytes, rule_set):
     try:
         return parse(data, rule_set)
     except LeaveTableError as exc:
+        raise LexiconCorruptError(f"{path}: {exc}") from None
+
+
+def parse_win_table(path: Path, data: bytes, rule_set):
+    """The WinTable in winprob.tsv's bytes (``winprob.parse_win_table``); LexiconCorruptError naming ``path``."""
+    from lexicon_service.movegen.winprob import WinTableError
+    from lexicon_service.movegen.winprob import parse_win_table as parse
+
+    try:
+        return parse(data, rule_set)
+    except WinTableError as exc:
         raise LexiconCorruptError(f"{path}: {exc}") from None
 
 

@@ -7,7 +7,7 @@ import grpc
 import pytest
 
 from lexicon_service.games.errors import GameNotFound, InvalidInput
-from lexicon_service.games.service import GameService
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.grpc_gen import lexicon_pb2, session_pb2
 from lexicon_service.http import api
@@ -21,7 +21,7 @@ from test_service import lexicon_dir  # noqa: F401 - fixture
 @pytest.fixture
 def service(tmp_path):
     store = SqliteStore(tmp_path / "games.db", synchronous="OFF")
-    yield GameService(store, clock=FakeClock())
+    yield GameSessions(store, clock=FakeClock())
     store.close()
 
 

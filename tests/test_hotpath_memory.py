@@ -1,4 +1,4 @@
-"""What a server process holds in memory for word checks (docs/hotpath.md, issue 28): no PostgreSQL
+"""What a server process holds in memory for word checks (docs/service.md, "Several processes"): no PostgreSQL
 client unless a postgresql:// games database is used."""
 
 import subprocess

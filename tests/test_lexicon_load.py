@@ -10,8 +10,9 @@ import pytest
 from lexicon_service.cli import main as service_main
 from lexicon_service.judge import WordJudge
 from lexicon_service.lexicon import (
-    FORMAT_VERSION, LexiconCorruptError, LexiconError, LexiconFormatError, SharedFiles, load_lexicon,
+    FORMAT_VERSION, LexiconCorruptError, LexiconError, LexiconFormatError, load_lexicon,
 )
+from lexicon_service.lexicon_copies import SharedFiles
 from tests.lexicon_helpers import build_word_list_lexicon
 
 

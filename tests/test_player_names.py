@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from lexicon_service.games.errors import InvalidInput
-from lexicon_service.games.service import GameService
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.rules import load_rule_set, parse_gcg, replay
 from lexicon_service.rules.gcg import gcg_nicknames
 from tests.game_helpers import FakeClock
@@ -15,7 +15,7 @@ from tests.game_helpers import FakeClock
 
 @pytest.fixture
 def service(make_store):
-    return GameService(make_store(), clock=FakeClock())
+    return GameSessions(make_store(), clock=FakeClock())
 
 
 def test_names_with_spaces_and_diacritics_play_and_are_recorded(service):

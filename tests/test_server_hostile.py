@@ -206,8 +206,8 @@ def test_metadata_that_is_not_utf8_is_answered_and_logged_in_one_line(server, ca
     answers = []
     with caplog.at_level("INFO"):
         for value in (b"Bearer \xff\xfe", b"\x80abc"):
-            conn = loadgen.H2Connection(port, "/lexicon.v1.GameSessionService/GetGame", 0)
-            conn.header_block += b"\x00" + bytes((12,)) + b"x-game-token" + bytes((len(value),)) + value
+            conn = loadgen.H2Connection(port, "/lexicon.v1.GameSessionService/GetGame", 0,
+                                        headers=[(b"x-game-token", value)])
             conn.send(b"\x0a\x10" + b"0123456789abcdef", time.perf_counter())
             selector = selectors.DefaultSelector()
             selector.register(conn.sock, selectors.EVENT_READ)
@@ -462,7 +462,7 @@ def test_random_damage_to_a_trie_is_refused_or_harmless(medium_lexicon, tmp_path
 def test_a_trie_that_would_loop_for_ever_is_refused(medium_lexicon, tmp_path):
     """One corruption makes marisa loop for ever inside a walk (this seed, with marisa-trie 1.x):
     the structure check gives up after its timeout and refuses the trie."""
-    from lexicon_service.lexicon import _private_copy, check_trie_structure
+    from lexicon_service.lexicon_copies import check_trie_structure, private_copy
 
     data = bytearray((medium_lexicon / "forms.marisa").read_bytes())
     rnd = random.Random(6)
@@ -470,7 +470,7 @@ def test_a_trie_that_would_loop_for_ever_is_refused(medium_lexicon, tmp_path):
         data[rnd.randrange(16, len(data))] = rnd.randrange(256)
     path = tmp_path / "forms.marisa"
     path.write_bytes(bytes(data))
-    copy, _, sha = _private_copy(path, None, verify=False)
+    copy, _, sha = private_copy(path, None, verify=False)
     try:
         with pytest.raises(LexiconCorruptError, match="did not finish|damaged"):
             check_trie_structure({str(path): (copy, sha)}, timeout=2.0)

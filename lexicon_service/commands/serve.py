@@ -16,19 +16,19 @@ Flags override environment variables, which override defaults:
   --http-write-timeout    LEXICON_HTTP_WRITE_TIMEOUT    30 s a client may take none of its queued answer
   --grpc-max-streams      LEXICON_GRPC_MAX_STREAMS      64 calls open at once on one gRPC connection
   --http-allowed-hosts    LEXICON_HTTP_ALLOWED_HOSTS    the Host names answered (default: the --http host,
-                                                        localhost, 127.0.0.1, [::1]; see server/README.md)
+                                                        localhost, 127.0.0.1, [::1]; see docs/service.md)
   --http-cors-origins     LEXICON_HTTP_CORS_ORIGINS     origins whose pages may call the API (default none)
   --db           LEXICON_DB           the SQLite file of server-held games (default: games.db in
                                       $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service),
                                       or postgresql://user@host/db: servers on several hosts share
-                                      it (pip install 'czpl-lexicon[postgres]'; server/README.md)
+                                      it (pip install 'czpl-lexicon[postgres]'; docs/games.md)
   --max-games    LEXICON_MAX_GAMES    10000 games in progress in that file (ended ones do not count);
                                       beyond, CreateGame gets RESOURCE_EXHAUSTED (HTTP 429)
   --db-wal-limit LEXICON_DB_WAL_LIMIT 64 MiB the games database's write-ahead log may take (checkpointed
                                       and truncated at half of it, and whenever moves pause for 1 s)
 SIGHUP reloads the lexicons (atomic swap; a failed reload keeps the old ones); SIGTERM/SIGINT stop
 gracefully (running calls get --grace seconds). grpc's C core log is off (GRPC_VERBOSITY=NONE) unless
-GRPC_VERBOSITY is set: it logs a line per unparsable header (see server/README.md).
+GRPC_VERBOSITY is set: it logs a line per unparsable header (see docs/service.md).
 """
 
 from __future__ import annotations
@@ -220,7 +220,7 @@ def quiet_grpc_core() -> None:
     """Silence grpc's C core log unless the operator chose its verbosity: it writes one unthrottled
     line for each header it cannot parse (`Error parsing 'te' metadata`), which any client can
     repeat. GRPC_VERBOSITY is grpc's only knob for it (read when grpc starts, so set here, before
-    any server or channel; inherited by the --processes children); see server/README.md."""
+    any server or channel; inherited by the --processes children); see docs/service.md."""
     os.environ.setdefault(GRPC_VERBOSITY_ENV, "NONE")
 
 
@@ -267,13 +267,11 @@ def run(args) -> int:
 def _take_supervisor_files():
     """In a supervised child: the tries its supervisor checked, and the supervisor's sealed copies of the
     lexicons' files (taken out of the environment: a child never passes them on); else None."""
-    from lexicon_service.lexicon import SharedFiles, mark_structure_checked
+    from lexicon_service.lexicon_copies import SharedFiles
 
-    checked = os.environ.get(CHECKED_TRIES_ENV)
-    if checked:
-        mark_structure_checked(checked.split(","))
+    checked = os.environ.pop(CHECKED_TRIES_ENV, None)
     if os.environ.get(SHARED_FILES_ENV):
-        return SharedFiles.from_environment(os.environ.pop(SHARED_FILES_ENV))
+        return SharedFiles.from_environment(os.environ.pop(SHARED_FILES_ENV), checked)
     return None
 
 
@@ -305,7 +303,7 @@ def _settings(args, address: str, log) -> _Settings:
 
 def _bounded_counts(args) -> tuple[int, int, int]:
     """(workers, fast threads, processes); the other counts are checked against BOUNDS and set on args."""
-    from lexicon_service.games.service import MAX_GAMES
+    from lexicon_service.games.sessions import MAX_GAMES
 
     workers = _bounded("workers", args.workers, "LEXICON_WORKERS", 8)
     fast_threads = _bounded("fast_threads", args.fast_threads, "LEXICON_FAST_THREADS", 2)
@@ -484,7 +482,7 @@ def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_th
     from lexicon_service.http import HttpServer, create_app
 
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
-                     servicers={"session": server.game_sessions}, allowed_hosts=allowed_hosts,
+                     servicers={"session": server.game_sessions, "tournaments": server.tournaments}, allowed_hosts=allowed_hosts,
                      cors_origins=cors_origins, service_health=server.health_status)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),
@@ -558,7 +556,7 @@ def _stop_with_supervisor() -> None:
 
 def default_processes() -> int:
     """One server process per core, at most 4: a Python process answers on one core at a time (the
-    interpreter lock); measured on 2 cores in lexicon_service/server/README.md."""
+    interpreter lock); measured on 2 cores in docs/service.md."""
     return max(1, min(os.cpu_count() or 1, MAX_DEFAULT_PROCESSES))
 
 
@@ -566,7 +564,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
-    from lexicon_service.lexicon import SharedFiles
+    from lexicon_service.lexicon_copies import SharedFiles
     from lexicon_service.server.registry import release_freed_memory
     from lexicon_service.server.supervisor import Supervisor
 

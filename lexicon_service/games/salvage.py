@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from lexicon_service.games.errors import GameDamaged
 from lexicon_service.games.state import ENDED
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
 
 NEXT_CHARACTERS = "0123456789abcdefghijklmnopqrstuvwxyz"  # first characters tried when the very first seek fails
@@ -31,7 +32,7 @@ class Salvage:
 
 
 class _Reading:
-    """A store for GameService.fold_rows to report damage to: only the error is needed."""
+    """A store for GameSessions.fold_rows to report damage to: only the error is needed."""
 
     @staticmethod
     def damaged_game(game_id: str, detail: str, whole_file: bool = False) -> GameDamaged:
@@ -76,8 +77,6 @@ def _read_whole(conn: sqlite3.Connection, service, game_id: str, live: set[str] 
 
 def recover_games(damaged: str, recovered: str) -> Salvage:
     """Copy the games of `damaged` that read whole into the new file `recovered` (which must not exist)."""
-    from lexicon_service.games.service import GameService
-
     if os.path.exists(recovered):
         raise FileExistsError(f"{recovered} exists: name a new file")
     if not os.path.isfile(damaged):
@@ -89,7 +88,7 @@ def recover_games(damaged: str, recovered: str) -> Salvage:
             live = {row[0] for row in source.execute("SELECT game_id FROM live_games")}
         except sqlite3.DatabaseError:
             live = None  # damaged too: ended games cannot be told from cut ones
-        service = GameService(_Reading(), max_games=None)
+        service = GameSessions(_Reading(), max_games=None)
         result = Salvage()
         target = SqliteStore(recovered)
         target.close()

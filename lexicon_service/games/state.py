@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
+import re
 
 from lexicon_service.games.events import (
     Challenged,
@@ -25,7 +26,7 @@ from lexicon_service.games.events import (
     Redrawn,
     ScoreAdjusted,
 )
-from lexicon_service.games.rules import GameOptions
+from lexicon_service.games.options import GameOptions
 from lexicon_service.rules.game import END_BLOCKED, NOTE_BLOCKED, NOTE_REDRAWN, GameFlow
 from lexicon_service.rules.gcg import (
     CHALLENGE_BONUS,
@@ -43,6 +44,8 @@ from lexicon_service.rules.gcg import (
     gcg_nicknames,
 )
 from lexicon_service.tiles import write_tiles
+
+GAME_ID_RE = re.compile(r"[0-9a-f]{16}")  # what a game id is (fullmatch): 16 hex digits
 
 PLAYING, FINAL_PASS, ENDED = "playing", "final-pass", "ended"
 

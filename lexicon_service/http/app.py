@@ -172,12 +172,12 @@ class _Api:
         self.auth = BearerTokenInterceptor(tokens, exempt_prefixes=()) if tokens else None
         # Threads, as gRPC's two pools: the short calls in a few of their own, the long ones in `workers`.
         # Off the event loop, a call's computing overlaps the reading and writing of the others (see
-        # lexicon_service/server/README.md: more 1,000-word calls per second than answered on the loop).
+        # docs/service.md: more 1,000-word calls per second than answered on the loop).
         self.fast_limiter = anyio.CapacityLimiter(fast_threads)
         self.limiter = anyio.CapacityLimiter(workers)
         # Requests read and decoded at once, by pool (fast or not): twice its threads, so the next is ready
         # when one ends. The others wait with their bodies unread (a 100 KB check decoded holds ~1 MB: 1,000
-        # of them waiting for the 2 fast threads held ~900 MB; docs/slow-readers.md)
+        # of them waiting for the 2 fast threads held ~900 MB; docs/service.md)
         self.decoding = {True: anyio.Semaphore(2 * fast_threads), False: anyio.Semaphore(2 * workers)}
 
     def authorise(self, request: Request) -> None:
@@ -390,6 +390,11 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
     if "session" in servicers:
         routes.append(Route(api.WATCH_PATH, state.watch_game, methods=["GET"]))
     routes.append(Route("/v1/games:view", state.view_game, methods=["POST"]))
+    if "tournaments" in servicers:
+        from lexicon_service.http.tournaments import tournament_routes
+
+        tournaments = servicers["tournaments"]
+        routes += tournament_routes(tournaments, live_scores=lambda game_id: tournaments.games.tick(game_id).scores)
     openapi = api.dumps(build_openapi())
     serving = is_serving or (lambda: registry.ready)
 

@@ -41,7 +41,8 @@ from lexicon_service.games.errors import (
     Unauthenticated,
 )
 from lexicon_service.games.computer import DEFAULT_LEVEL, leave_table_refusal, level_refusal
-from lexicon_service.games.service import HINT_SECONDS, GameService
+from lexicon_service.games.commands import HINT_SECONDS
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import log as database_log
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
@@ -113,7 +114,7 @@ def _ms(seconds: float) -> int:
 
 
 class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
-    def __init__(self, games: GameService, registry, *, server_tokens: bool = False, poll: float = 0.25) -> None:
+    def __init__(self, games: GameSessions, registry, *, server_tokens: bool = False, poll: float = 0.25) -> None:
         self.games = games
         self.registry = registry
         # With server-wide bearer tokens, `authorization` carries the server's token: games use x-game-token.

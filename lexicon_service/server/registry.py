@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import logging
 from concurrent import futures
 import threading
@@ -20,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from lexicon_service.lexicon import load_lexicon
+from lexicon_service.lexicon_copies import CheckedTries
 from lexicon_service.server.errors import NotReadyError, UnknownLexiconError, UnknownRuleSetError
 
 log = logging.getLogger("lexicon_service.server")
@@ -30,12 +33,6 @@ LOAD_THREADS = 4
 
 class ReloadError(Exception):
     """The directory could not be (re)loaded; the previous lexicons stay in service."""
-
-
-def _default_loader(path: Path):
-    from lexicon_service.lexicon import load_lexicon
-
-    return load_lexicon(path, check_structure=True)
 
 
 class Snapshot:
@@ -84,7 +81,8 @@ class Snapshot:
 class LexiconRegistry:
     def __init__(self, directory, loader: Callable | None = None) -> None:
         self.directory = Path(directory)
-        self._loader = loader or _default_loader
+        # by default, tries walked once per registry (a reload of an unchanged lexicon does not walk again)
+        self._loader = loader or functools.partial(load_lexicon, check_structure=True, checked_tries=CheckedTries())
         self._lock = threading.Lock()
         self._reload_lock = threading.Lock()
         self._current: Snapshot | None = None
