@@ -151,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("--move-graph-only", metavar="LEX.lex",
-                   help="add the move graph (moves.kwg, for move generation) to an existing lexicon and stop")
+                   help="add the move graph (moves.gaddag, for move generation) to an existing lexicon and stop")
     p.add_argument("--leaves", metavar="LEX.lex",
                    help="add the leave table (leaves.tsv, for the computer level 'equity') to an existing lexicon "
                    "with its move graph, made from --games self-play games with --seed (the same bytes for "

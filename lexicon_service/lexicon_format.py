@@ -20,8 +20,10 @@ renamed into place only when complete:
                       explain reads the same way)
     readings.bin      provenance: uint32 offsets[n_forms + 1] indexed by the form's trie id,
                       then uint64 records (headword id << 32 | tag set id), little-endian
-    moves.kwg         optional: the move graph (lexicon_service/movegen/graph.py); a lexicon
-                      without it serves checks, and move generation names the command that adds it
+    moves.gaddag      optional: the move graph (lexicon_service/movegen/graph.py); a lexicon
+                      without it serves checks, and move generation names the command that adds it.
+                      Lexicons built before it was named for its format hold it as moves.kwg
+                      (the same bytes), which is read the same way
     refused.tsv       optional: the forms the build met and refused by a named rule of the profile
                       (every rule but a catch-all ``*``), and admitted by no reading: one line
                       ``key<TAB>rule<TAB>headword`` each, sorted by their UTF-8 bytes, so that
@@ -55,6 +57,7 @@ from array import array
 from pathlib import Path
 
 from lexicon_service.movegen.graph import FILE_NAME as MOVE_GRAPH
+from lexicon_service.movegen.graph import OLD_FILE_NAME as OLD_MOVE_GRAPH
 from lexicon_service.movegen.leaves import FILE_NAME as LEAVES
 from lexicon_service.movegen.winprob import FILE_NAME as WIN_TABLE
 
@@ -68,7 +71,7 @@ TABLES = "tables.json"
 READINGS = "readings.bin"
 REFUSALS = "refused.tsv"
 FILES = (FORMS, HEADWORDS, TABLES, READINGS)
-OPTIONAL_FILES = (MOVE_GRAPH, REFUSALS)  # checked like the others when the manifest lists them
+OPTIONAL_FILES = (MOVE_GRAPH, OLD_MOVE_GRAPH, REFUSALS)  # checked like the others when the manifest lists them
 # the same, but never written by a build: added to a built lexicon (lexicon-build --leaves, --win-table)
 ADDED_FILES = (LEAVES, WIN_TABLE)
 ALL_FILES = frozenset((*FILES, *OPTIONAL_FILES, *ADDED_FILES))
@@ -285,10 +288,16 @@ def parse_tables(path: Path, data: bytes) -> tuple[list, list, list, dict]:
     return tags, rules, tagsets, models
 
 
-# --- moves.kwg (its bytes: movegen/graph.py) -------------------------------------------------
+# --- moves.gaddag (its bytes: movegen/graph.py) ----------------------------------------------
+
+def move_graph_name(files: dict) -> str | None:
+    """The name the manifest's ``files`` list the move graph under (moves.gaddag, or moves.kwg in a
+    lexicon built before the file was named for its format); None without one."""
+    return next((name for name in (MOVE_GRAPH, OLD_MOVE_GRAPH) if name in files), None)
+
 
 def move_graph_bytes(keys, rule_set) -> bytes:
-    """moves.kwg's bytes for these tile keys (``graph.build_move_graph``)."""
+    """moves.gaddag's bytes for these tile keys (``graph.build_move_graph``)."""
     from lexicon_service.movegen.graph import build_move_graph
 
     return build_move_graph(keys, rule_set)
@@ -317,7 +326,7 @@ def parse_win_table(path: Path, data: bytes, rule_set):
 
 
 def parse_search_graph(path: Path, data, rule_set) -> bytes:
-    """The search layout (``graph.search_layout``) of moves.kwg's arcs (``graph.parse_move_graph``);
+    """The search layout (``graph.search_layout``) of the move graph's arcs (``graph.parse_move_graph``);
     LexiconCorruptError naming ``path``."""
     from lexicon_service.movegen.graph import MoveGraphError, search_layout
     from lexicon_service.movegen.graph import parse_move_graph as parse
