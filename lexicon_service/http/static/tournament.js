@@ -22,8 +22,8 @@ function headRow(table, keys) {
 function standingsTable(division) {
   const table = document.createElement("table");
   const rated = division.standings.some(s => s.ratingAfter !== undefined);
-  headRow(table, [["rank", "num"], ["name"], ["wins", "num"], ["losses", "num"], ["spread", "num"],
-                  ...(rated ? [["ratingAfter", "num"]] : [])]);
+  headRow(table, [["tourRank", "num"], ["tourName"], ["tourWins", "num"], ["tourLosses", "num"], ["tourSpread", "num"],
+                  ...(rated ? [["tourRatingAfter", "num"]] : [])]);
   const body = table.createTBody();
   for (const s of division.standings) {
     const row = body.insertRow();
@@ -38,7 +38,7 @@ function standingsTable(division) {
 }
 
 function scoreText(g) {
-  if (!g.player2) return t("bye") + (g.score1 !== undefined ? ` (${g.score1 > 0 ? "+" : ""}${g.score1})` : "");
+  if (!g.player2) return t("tourBye") + (g.score1 !== undefined ? ` (${g.score1 > 0 ? "+" : ""}${g.score1})` : "");
   if (g.score1 !== undefined) return `${g.score1} : ${g.score2}`;
   if (g.liveScore1 !== undefined || g.liveScore2 !== undefined) return `${g.liveScore1 || 0} : ${g.liveScore2 || 0}`;
   return "—";
@@ -46,7 +46,7 @@ function scoreText(g) {
 
 function tablesTable(games) {
   const table = document.createElement("table");
-  headRow(table, [["table", "num"], ["player1"], ["score", "score"], ["player2"], ["game"]]);
+  headRow(table, [["tourTable", "num"], ["tourPlayer1"], ["score", "score"], ["tourPlayer2"], ["tourGame"]]);
   const body = table.createTBody();
   for (const g of games) {
     const row = body.insertRow();
@@ -62,7 +62,7 @@ function tablesTable(games) {
       a.textContent = t(g.status === "playing" ? "watch" : "record");
       link.append(a);
     } else {
-      link.textContent = g.player2 ? t("notStarted") : "";
+      link.textContent = g.player2 ? t("tourNotStarted") : "";
     }
   }
   return table;
@@ -80,17 +80,17 @@ function render() {
   const many = last.divisions.length > 1;
   let current = 0;
   for (const division of last.divisions) {
-    if (many) cell(standings, t("division", { name: division.name }), "", "h3");
+    if (many) cell(standings, t("tourDivision", { name: division.name }), "", "h3");
     standings.append(standingsTable(division));
     const rnd = division.roundsPaired || 0;
     current = Math.max(current, rnd);
     const games = (last.games || []).filter(g => g.division === division.name && g.round === rnd);
-    if (many && games.length) cell(tables, t("division", { name: division.name }), "", "h3");
+    if (many && games.length) cell(tables, t("tourDivision", { name: division.name }), "", "h3");
     if (games.length) tables.append(tablesTable(games));
   }
-  $("round-h").textContent = current ? t("roundOf", { n: current, of: last.rounds }) : t("notPaired");
+  $("round-h").textContent = current ? t("tourRoundOf", { n: current, of: last.rounds }) : t("tourNotPaired");
   $("status").className = "status";
-  $("status").textContent = t("liveEvery", { s: REFRESH_S });
+  $("status").textContent = t("tourLiveEvery", { s: REFRESH_S });
   document.body.dataset.version = last.version || 0;
 }
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 from lexicon_service.fastkey import FastKeyer
 from lexicon_service.movegen.graph import key_table, lookup_keys
-from lexicon_service.server import search
-from lexicon_service.server.errors import FieldError, LimitError, require
-from lexicon_service.server.limits import Limits, WorkBudget, check_deadline
+from lexicon_service.core import search
+from lexicon_service.errors import FieldError, LimitError, require
+from lexicon_service.core.limits import Limits, WorkBudget, check_deadline
 from lexicon_service.tiles import UnknownLetterError, normalise, write_tiles
 
 
@@ -197,7 +197,7 @@ def _check_one_by_one(limits: Limits, words, word_checker: WordChecker, include_
 @dataclass
 class Explanation:
     """A word's verdict (status, message, tiles) and the lexicon's readings of it (lexicon.Reading);
-    for a word not in the lexicon, the (profile rule, headword) pairs the build refused it by."""
+    for a word not in the lexicon, the (profile rule, headword, detail) triples the build refused it by."""
 
     word: str
     status: int
