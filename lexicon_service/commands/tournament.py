@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
-from lexicon_service.cli import UserError, read_text, whole_number
+from lexicon_service.command_line import UserError, read_text, whole_number
 from lexicon_service.tournaments.pairing import METHODS
 from lexicon_service.tournaments.standings import TIEBREAKS
 
@@ -139,7 +138,3 @@ def _run_file(args) -> int:
 
         sys.stdout.write(write_pairings(division, games))
     return 0
-
-
-def director_key(args) -> str:
-    return args.key or os.environ.get("LEXICON_DIRECTOR_KEY", "")

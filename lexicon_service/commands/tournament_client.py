@@ -8,14 +8,13 @@ import json
 import os
 import zipfile
 
-from lexicon_service.cli import UserError, message_json, read_text
-from lexicon_service.commands.tournament import director_key
+from lexicon_service.command_line import UserError, message_json, read_text
 
 METHOD_NUMBERS = {"swiss": 1, "round-robin": 2, "king-of-the-hill": 3}
 
 
-def add_parser(subparsers) -> None:
-    """Nothing at the top level: the actions live under `lexicon-service tournament` (commands/tournament.py)."""
+def director_key(args) -> str:
+    return args.key or os.environ.get("LEXICON_DIRECTOR_KEY", "")
 
 
 def run_remote(args) -> int:

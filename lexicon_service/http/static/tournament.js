@@ -59,7 +59,7 @@ function tablesTable(games) {
     if (g.gameId) {
       const a = document.createElement("a");
       a.href = "/games?game=" + encodeURIComponent(g.gameId);
-      a.textContent = t(g.status === "playing" ? "watch" : "record");
+      a.textContent = t(g.status === "playing" ? "tourWatch" : "tourRecord");
       link.append(a);
     } else {
       link.textContent = g.player2 ? t("tourNotStarted") : "";
