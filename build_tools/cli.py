@@ -259,6 +259,15 @@ def _leave_games(args) -> int:
     return DEFAULT_BUILD_GAMES if args.defaults else 0
 
 
+def _refusal_details(lang, refused: dict) -> dict[str, str]:
+    """{headword: what explain adds to its refusals} from a language that says more than the rule
+    (Czech: the place name and derivation of a place-name adjective); {} from the others."""
+    details = getattr(lang, "refusal_details", None)
+    if details is None or not refused:
+        return {}
+    return details(sorted({head for pairs in refused.values() for _rule, head in pairs}))
+
+
 def run(args) -> int:
     """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
     from lexicon_service.lexicon_format import move_graph_bytes, refusals_bytes, tables_bytes
@@ -305,6 +314,7 @@ def run(args) -> int:
                          defer=step.defer)
             spent[:] = [step]
         step = None
+        details = _refusal_details(lang, compiler.refused)
         if not args.quiet:
             sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
         forms, heads, tables, readings, n_readings = compiler.finish(meanwhile)      # compile
@@ -323,7 +333,7 @@ def run(args) -> int:
     move_graph = move_graph_bytes(forms.keys(), rule_set)                              # move graph
     save_lexicon(out, forms, heads, tables, readings, manifest,                       # save (and leaves)
                  tables_bytes=encoded[0] if encoded else None, move_graph=move_graph,
-                 refusals=refusals_bytes(compiler.refused) if compiler.refused else None,
+                 refusals=refusals_bytes(compiler.refused, details) if compiler.refused else None,
                  leave_games=_leave_games(args), quiet=args.quiet)
     print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
     if not forms:

@@ -328,8 +328,10 @@ class Lexicon:
                 out.append(Reading(form, head, tag, rule, guessed, origin_of(tag, rule, guessed, self._generator)))
         return out
 
-    def refusals(self, key: str) -> list[tuple[str, str]]:
-        """(profile rule, headword) of each reading the build refused this tile key by a named rule,
+    def refusals(self, key: str) -> list[tuple[str, str, str]]:
+        """(profile rule, headword, detail) of each reading the build refused this tile key by a named rule
+        (detail: how the headword got the refused tag, e.g. the place name of a place-name adjective; "" if
+        the build said nothing),
         when no reading admitted it; [] for a form the build never met, or a lexicon built before
         refused.tsv existed."""
         if not self._refusals:

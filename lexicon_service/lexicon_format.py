@@ -26,9 +26,11 @@ renamed into place only when complete:
                       (the same bytes), which is read the same way
     refused.tsv       optional: the forms the build met and refused by a named rule of the profile
                       (every rule but a catch-all ``*``), and admitted by no reading: one line
-                      ``key<TAB>rule<TAB>headword`` each, sorted by their UTF-8 bytes, so that
-                      `explain` can say why a word is not in the lexicon. Kris Kros refusing the
-                      place-name adjective mostecký: ``mostecký\tplace-name-adjective\tmostecký``
+                      ``key<TAB>rule<TAB>headword[<TAB>detail]`` each, sorted by their UTF-8 bytes,
+                      so that `explain` can say why a word is not in the lexicon; the optional
+                      detail says how the headword got the refused tag. Kris Kros refusing the
+                      place-name adjective mostecký: ``mostecký\tplace-name-adjective\tmostecký\t``
+                      ``place name Most, rule irregular: irregular derivation``
 
 JSON files are written with sorted keys, one-space indent, UTF-8 (not escaped) and a final newline,
 so the same content gives the same bytes.
@@ -337,17 +339,27 @@ def parse_search_graph(path: Path, data, rule_set) -> bytes:
         raise LexiconCorruptError(f"{path}: {exc}") from None
 
 
-def refusals_bytes(refused: dict) -> bytes:
-    """refused.tsv's bytes from {tile key: {(rule, headword), ...}}: a line each, sorted by bytes."""
-    lines = sorted(f"{key}\t{rule}\t{head}\n".encode("utf-8") for key, pairs in refused.items()
+def refusals_bytes(refused: dict, details: dict | None = None) -> bytes:
+    """refused.tsv's bytes from {tile key: {(rule, headword), ...}} and {headword: detail} (what the
+    build says of how the headword got the refused tag; a fourth field when there is one): a line
+    each, sorted by bytes."""
+    details = details or {}
+
+    def line(key: str, rule: str, head: str) -> bytes:
+        detail = details.get(head, "")
+        if "\t" in detail or "\n" in detail:
+            detail = ""
+        return f"{key}\t{rule}\t{head}{chr(9) + detail if detail else ''}\n".encode("utf-8")
+
+    lines = sorted(line(key, rule, head) for key, pairs in refused.items()
                    for rule, head in pairs if "\t" not in head and "\n" not in head)
     return b"".join(lines)
 
 
-def find_refusals(data, key: str) -> list[tuple[str, str]]:
-    """The (rule, headword) pairs refused.tsv's bytes `data` (bytes or a mapping of them) give the tile
-    key, by binary search over its sorted lines (a few pages touched, nothing built); lines of damaged
-    bytes that do not parse are skipped."""
+def find_refusals(data, key: str) -> list[tuple[str, str, str]]:
+    """The (rule, headword, detail) triples refused.tsv's bytes `data` (bytes or a mapping of them) give
+    the tile key (detail "" on a line of three fields), by binary search over its sorted lines (a few
+    pages touched, nothing built); lines of damaged bytes that do not parse are skipped."""
     prefix = key.encode("utf-8") + b"\t"
     lo, hi = 0, len(data)
     while lo < hi:                      # the first line not below prefix starts at or after lo
@@ -367,7 +379,7 @@ def find_refusals(data, key: str) -> list[tuple[str, str]]:
         if not line.startswith(prefix):
             break
         fields = bytes(line[len(prefix):]).decode("utf-8", "replace").split("\t")
-        if len(fields) == 2:
-            out.append((fields[0], fields[1]))
+        if len(fields) in (2, 3):
+            out.append((fields[0], fields[1], fields[2] if len(fields) == 3 else ""))
         lo = end + 1
     return out
