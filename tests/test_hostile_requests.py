@@ -15,7 +15,6 @@ from lexicon_service.rules import load_rule_set, parse_gcg
 from lexicon_service.server.errors import MAX_STATUS_MESSAGE, UnknownLexiconError, status_of
 from lexicon_service.server.game_session_servicer import _status_of
 from tests.game_helpers import FakeClock
-from test_service import lexicon_dir  # noqa: F401 - fixture
 
 
 @pytest.fixture
