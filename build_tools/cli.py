@@ -46,6 +46,7 @@ from build_tools import pipeline
 from build_tools.defaults import DEFAULT_BUILDS, default_models, default_sources, polish_data_dir
 from build_tools.errors import BuildError
 from build_tools.leaves import DEFAULT_GAMES, DEFAULT_SEED, MAX_GAMES
+from build_tools.winprob import DEFAULT_GAMES as WIN_TABLE_GAMES
 from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
 from build_tools.pipeline import Pass
@@ -150,14 +151,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("--move-graph-only", metavar="LEX.lex",
-                   help="add the move graph (moves.kwg, for move generation) to an existing lexicon and stop")
+                   help="add the move graph (moves.gaddag, for move generation) to an existing lexicon and stop")
     p.add_argument("--leaves", metavar="LEX.lex",
                    help="add the leave table (leaves.tsv, for the computer level 'equity') to an existing lexicon "
                    "with its move graph, made from --games self-play games with --seed (the same bytes for "
                    "the same lexicon, games and seed; the Polish default takes a few minutes), and stop")
+    p.add_argument("--win-table", metavar="LEX.lex",
+                   help="add the win-probability table (winprob.tsv, for simulation and the computer level "
+                   "'simulating') to an existing lexicon with its move graph (and its leave table, when it has "
+                   "one), made from --games self-play games with --seed, and stop")
     p.add_argument("--games", type=positive_int, default=None, metavar="N",
-                   help=f"--leaves: self-play games (default {DEFAULT_GAMES}; at most {MAX_GAMES:,})")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="--leaves: the games' seed (default %(default)s)")
+                   help=f"--leaves, --win-table: self-play games (default {DEFAULT_GAMES} and "
+                   f"{WIN_TABLE_GAMES}; at most {MAX_GAMES:,})")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                   help="--leaves, --win-table: the games' seed (default %(default)s)")
     p.add_argument("--rules", metavar="RULESET",
                    help="rule set id (pl-scrabble, cs-scrabble, cs-kriskros) or path to a .rules file")
     p.add_argument("--defaults", metavar="RULESET", choices=DEFAULT_BUILDS,
@@ -233,6 +240,15 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
+def _refusal_details(lang, refused: dict) -> dict[str, str]:
+    """{headword: what explain adds to its refusals} from a language that says more than the rule
+    (Czech: the place name and derivation of a place-name adjective); {} from the others."""
+    details = getattr(lang, "refusal_details", None)
+    if details is None or not refused:
+        return {}
+    return details(sorted({head for pairs in refused.values() for _rule, head in pairs}))
+
+
 def run(args) -> int:
     """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
     from lexicon_service.lexicon_format import move_graph_bytes, refusals_bytes, tables_bytes
@@ -279,6 +295,7 @@ def run(args) -> int:
                          defer=step.defer)
             spent[:] = [step]
         step = None
+        details = _refusal_details(lang, compiler.refused)
         if not args.quiet:
             sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
         forms, heads, tables, readings, n_readings = compiler.finish(meanwhile)      # compile
@@ -297,7 +314,7 @@ def run(args) -> int:
     move_graph = move_graph_bytes(forms.keys(), rule_set)                              # move graph
     save_lexicon(out, forms, heads, tables, readings, manifest,                       # save
                  tables_bytes=encoded[0] if encoded else None, move_graph=move_graph,
-                 refusals=refusals_bytes(compiler.refused) if compiler.refused else None)
+                 refusals=refusals_bytes(compiler.refused, details) if compiler.refused else None)
     print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
@@ -566,8 +583,15 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--games: at most {MAX_GAMES:,}")
         return run_reporting_errors("lexicon-build", lambda a: add_leave_table(
             a.leaves, a.games or DEFAULT_GAMES, a.seed, a.quiet) and 0, args)
+    if args.win_table:
+        from build_tools.save import add_win_table
+
+        if args.games is not None and args.games > MAX_GAMES:
+            parser.error(f"--games: at most {MAX_GAMES:,}")
+        return run_reporting_errors("lexicon-build", lambda a: add_win_table(
+            a.win_table, a.games or WIN_TABLE_GAMES, a.seed, a.quiet) and 0, args)
     if args.games is not None:
-        parser.error("--games goes with --leaves")
+        parser.error("--games goes with --leaves or --win-table")
     if args.output is None:
         parser.error("the following arguments are required: -o/--output")
     with tempfile.TemporaryDirectory(prefix="lexicon-build-") as spool_dir, sigterm_raises():

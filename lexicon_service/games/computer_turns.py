@@ -111,7 +111,8 @@ class ComputerTurns:
             try:
                 move = choose_move(state.rule_set, state.board, state.rack_text(seat), len(state.bag),
                                    lexicon, level, game_rng(state, "computer"), time.monotonic() + seconds,
-                                   may_exchange=state.scoreless_turns < state.n_players)
+                                   may_exchange=state.scoreless_turns < state.n_players,
+                                   spread=_lead(state.scores, seat), players=state.n_players)
                 return move.kind, move.play
             except MoveGenerationTimeout:
                 # a game without a move timer would wait for it for ever: it passes instead
@@ -128,3 +129,8 @@ class ComputerTurns:
         with self.sessions.lexicons() as lexicons:
             lexicon = lexicons(state.created.lexicon) if lexicons is not None else None
             return lexicon is not None and bool(invalid_words(last.event, lexicon))
+
+
+def _lead(scores, seat: int) -> int:
+    """The seat's score less the best of the others' (what its computer may see: every score is public)."""
+    return scores[seat] - max((s for i, s in enumerate(scores) if i != seat), default=0)
