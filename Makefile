@@ -27,7 +27,7 @@ FUZZ_REQUESTS ?= 200000
 .PHONY: install run test e2e chromium postgresql bench bench-cluster fuzz quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
 # Installed once per change of pyproject.toml or of the C core; the stamp keeps `make test` fast afterwards.
-$(VENV)/.installed: pyproject.toml lexicon_service/movegen/_core.c
+$(VENV)/.installed: pyproject.toml $(wildcard lexicon_service/movegen/csrc/*.c lexicon_service/movegen/csrc/*.h)
 	@echo "install: pip installs this package (editable) with its dependencies and the test tools ([dev]) into $(VENV)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip

@@ -151,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("--move-graph-only", metavar="LEX.lex",
-                   help="add the move graph (moves.kwg, for move generation) to an existing lexicon and stop")
+                   help="add the move graph (moves.gaddag, for move generation) to an existing lexicon and stop")
     p.add_argument("--leaves", metavar="LEX.lex",
                    help="add the leave table (leaves.tsv, for the computer level 'equity') to an existing lexicon "
                    "with its move graph, made from --games self-play games with --seed (the same bytes for "
@@ -240,6 +240,15 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
+def _refusal_details(lang, refused: dict) -> dict[str, str]:
+    """{headword: what explain adds to its refusals} from a language that says more than the rule
+    (Czech: the place name and derivation of a place-name adjective); {} from the others."""
+    details = getattr(lang, "refusal_details", None)
+    if details is None or not refused:
+        return {}
+    return details(sorted({head for pairs in refused.values() for _rule, head in pairs}))
+
+
 def run(args) -> int:
     """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
     from lexicon_service.lexicon_format import move_graph_bytes, refusals_bytes, tables_bytes
@@ -286,6 +295,7 @@ def run(args) -> int:
                          defer=step.defer)
             spent[:] = [step]
         step = None
+        details = _refusal_details(lang, compiler.refused)
         if not args.quiet:
             sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
         forms, heads, tables, readings, n_readings = compiler.finish(meanwhile)      # compile
@@ -304,7 +314,7 @@ def run(args) -> int:
     move_graph = move_graph_bytes(forms.keys(), rule_set)                              # move graph
     save_lexicon(out, forms, heads, tables, readings, manifest,                       # save
                  tables_bytes=encoded[0] if encoded else None, move_graph=move_graph,
-                 refusals=refusals_bytes(compiler.refused) if compiler.refused else None)
+                 refusals=refusals_bytes(compiler.refused, details) if compiler.refused else None)
     print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)

@@ -40,6 +40,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     check_readings_size,
     find_refusals,
     listed_files,
+    move_graph_name,
     parse_leave_table,
     parse_search_graph,
     parse_tables,
@@ -125,7 +126,7 @@ class Lexicon:
 
     Nothing is mapped from the lexicon directory: the tries and readings.bin are mapped from copies
     (unlinked private files, or `shared` sealed ones), the move graph's search layout made from a
-    mapped private copy of moves.kwg (or mapped from `shared`), the tables read into memory, so a
+    mapped private copy of the move graph (or mapped from `shared`), the tables read into memory, so a
     lexicon file
     truncated or overwritten in place under a running server changes nothing. Every file's
     checksum is of the bytes actually used. `check_structure` also walks the tries in a child
@@ -187,8 +188,9 @@ class Lexicon:
         # the move graph (movegen/graph.py) as move generation reads it (graph.search_layout), when the
         # lexicon has one; only this form is kept (`move_graph` gives the arcs back)
         self.search_graph = None
-        if MOVE_GRAPH in files:
-            self.search_graph = self._load_move_graph(files[MOVE_GRAPH], verify, shared)
+        graph = move_graph_name(files)
+        if graph is not None:
+            self.search_graph = self._load_move_graph(graph, files[graph], verify, shared)
         self.leaves = None  # the leave table (movegen/leaves.py), when the lexicon has one
         if LEAVES in files and with_leaves:
             self.leaves = self._load_optional(LEAVES, files[LEAVES], verify, parse_leave_table)
@@ -232,11 +234,11 @@ class Lexicon:
             self.close()
             raise
 
-    def _load_move_graph(self, want: dict, verify: bool, shared: SharedFiles | None):
+    def _load_move_graph(self, name: str, want: dict, verify: bool, shared: SharedFiles | None):
         """The search layout: a read-only mapping of the sealed layout `shared` holds (made once by the
         process that starts the server processes, from the same bytes and rule set, and checked as
-        here), else made here from a mapped private copy of moves.kwg (its bytes never on the heap)."""
-        p = self.path / MOVE_GRAPH
+        here), else made here from a mapped private copy of the file `name` (its bytes never on the heap)."""
+        p = self.path / name
         try:
             held = shared.open_search_layout(search_layout_key(want, self.manifest)) if shared is not None else None
             if held is not None:
@@ -326,8 +328,10 @@ class Lexicon:
                 out.append(Reading(form, head, tag, rule, guessed, origin_of(tag, rule, guessed, self._generator)))
         return out
 
-    def refusals(self, key: str) -> list[tuple[str, str]]:
-        """(profile rule, headword) of each reading the build refused this tile key by a named rule,
+    def refusals(self, key: str) -> list[tuple[str, str, str]]:
+        """(profile rule, headword, detail) of each reading the build refused this tile key by a named rule
+        (detail: how the headword got the refused tag, e.g. the place name of a place-name adjective; "" if
+        the build said nothing),
         when no reading admitted it; [] for a form the build never met, or a lexicon built before
         refused.tsv existed."""
         if not self._refusals:

@@ -17,12 +17,12 @@ from pathlib import Path
 from lexicon_service.lexicon_format import (
     FORMS,
     HEADWORDS,
-    MOVE_GRAPH,
     READINGS,
     LexiconCorruptError,
     LexiconError,
     checksum,
     listed_files,
+    move_graph_name,
     new_checksum,
     parse_search_graph,
     read_manifest,
@@ -148,7 +148,7 @@ def _sealed_copy(p: Path, want: dict):
 
 
 def search_layout_key(move_graph: dict, manifest: dict) -> str | None:
-    """The name a shared search layout of the move graph is held under: the sha256 of moves.kwg's bytes
+    """The name a shared search layout of the move graph is held under: the sha256 of the move graph's bytes
     (the manifest's entry `move_graph`) and of the rule set it was checked against."""
     sha = move_graph.get("sha256") if isinstance(move_graph, dict) else None
     rule_set = manifest.get("rule_set")
@@ -158,11 +158,10 @@ def search_layout_key(move_graph: dict, manifest: dict) -> str | None:
     return checksum(f"search-layout\0{sha}\0{text}".encode("utf-8", "surrogatepass"))
 
 
-def _sealed_search_layout(root: Path, manifest: dict, want: dict):
-    """(a memfd holding the search layout of the lexicon's move graph, sealed, its size): the graph read
-    and checked as a lexicon's loading does (size, sha256, the rule set, every arc)."""
-    p = root / MOVE_GRAPH
-    rule_set = parse_rule_set(manifest["rule_set"]["source_text"], f"{root}:manifest.json:rule_set")
+def _sealed_search_layout(p: Path, manifest: dict, want: dict):
+    """(a memfd holding the search layout of the lexicon's move graph at `p`, sealed, its size): the graph
+    read and checked as a lexicon's loading does (size, sha256, the rule set, every arc)."""
+    rule_set = parse_rule_set(manifest["rule_set"]["source_text"], f"{p.parent}:manifest.json:rule_set")
     layout = parse_search_graph(p, read_checked(p, want, verify=True), rule_set)
     copy = _memfd(p, ":search-layout")
     try:
@@ -210,10 +209,11 @@ class SharedFiles:
                     copy, size = _sealed_copy(root / name, want)
                     shared._owned[want["sha256"]] = (copy, str(root / name))
                     shared.files[want["sha256"]] = (copy.fileno(), size)
-                key = search_layout_key(files.get(MOVE_GRAPH), manifest)
+                graph = move_graph_name(files)
+                key = search_layout_key(files.get(graph), manifest)
                 if key is not None and key not in shared.files:
-                    copy, size = _sealed_search_layout(root, manifest, files[MOVE_GRAPH])
-                    shared._owned[key] = (copy, str(root / MOVE_GRAPH))
+                    copy, size = _sealed_search_layout(root / graph, manifest, files[graph])
+                    shared._owned[key] = (copy, str(root / graph))
                     shared.files[key] = (copy.fileno(), size)
             except (OSError, LexiconError, ValueError, KeyError, TypeError):
                 continue

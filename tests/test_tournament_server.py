@@ -41,7 +41,8 @@ def api(lexicon_dir, tmp_path_factory):
     db = tmp_path_factory.mktemp("tournament-db") / "games.db"
     server, _ = create_server("localhost:0", lexicon_dir, games_db=str(db))
     server.start()
-    app = create_app(server.registry, servicers={"session": server.game_sessions, "tournaments": server.tournaments})
+    app = create_app(server.registry, servicers={"session": server.game_sessions,
+                                                            "tournament": server.tournament_servicer})
     http = HttpServer(app, "127.0.0.1:0").start()
     with httpx.Client(base_url=f"http://127.0.0.1:{http.port}", timeout=30) as client:
         yield client, server
@@ -75,7 +76,7 @@ def test_a_twelve_player_seven_round_swiss_played_by_computers(api):
         assert len(tables["tables"]) == 6
         _wait_round(client, tid, rnd)
     view = client.get(f"/v1/tournaments/{tid}").json()
-    exported = client.get(f"/v1/tournaments/{tid}/export", params={"format": "t"}).text
+    exported = client.get(f"/v1/tournaments/{tid}:export").json()["text"]
     # every game's result, recomputed from its own GCG record
     disagreements = 0
     from_records = read_t(exported)
@@ -90,9 +91,9 @@ def test_a_twelve_player_seven_round_swiss_played_by_computers(api):
         scores = (mine.s1, mine.s2) if from_records.players[mine.p1].name == game["player1"] else (mine.s2, mine.s1)
         disagreements += scores != (final[one], final[two])
     assert disagreements == 0
-    assert view["divisions"][0]["standings"][:1] and \
-        [{k: s[k] for k in ("rank", "name", "wins", "losses", "spread")} for s in view["divisions"][0]["standings"]] \
-        == standings_json(standings(from_records))["standings"]
+    shown = [{k: s.get(k, 0) for k in ("rank", "name", "wins", "losses", "spread")}  # proto3 JSON leaves out 0
+             for s in view["divisions"][0]["standings"]]
+    assert shown == standings_json(standings(from_records))["standings"]
     pairs = [frozenset((g["player1"], g["player2"])) for g in view["games"]]
     assert len(set(pairs)) == len(pairs) == 42  # Swiss, no repeat
 
@@ -110,15 +111,15 @@ def test_import_correct_export_and_a_second_server_sees_it(api):
     created = client.post("/v1/tournaments", json={"name": "Klub", "lexicon": "pl-tiny", "rounds": 6}).json()
     tid, key = created["tournamentId"], {"x-director-key": created["directorKey"]}
     text = (Path(__file__).parent / "data" / "tournaments" / "swiss9.t").read_text(encoding="utf-8")
-    assert client.post(f"/v1/tournaments/{tid}/import", json={"format": "t", "text": text},
+    assert client.post(f"/v1/tournaments/{tid}:import", json={"format": "DIVISION_FORMAT_TSH", "text": text},
                        headers=key).json() == {"imported": 9}
-    assert client.get(f"/v1/tournaments/{tid}/export", params={"format": "t"}).text == text
+    assert client.get(f"/v1/tournaments/{tid}:export").json()["text"] == text
     # a game played on a board, corrected by the director with a reason
     fixed = client.post(f"/v1/tournaments/{tid}/results", headers=key, json={
         "round": 1, "table": 1, "score1": 300, "score2": 301, "reason": "score slip: 301, not 509"})
     assert fixed.json() == {}
     view = client.get(f"/v1/tournaments/{tid}").json()
-    assert view["corrections"] == [{"division": "A", "round": 1, "table": 1, "s1": 300, "s2": 301,
+    assert view["corrections"] == [{"division": "A", "round": 1, "table": 1, "score1": 300, "score2": 301,
                                     "reason": "score slip: 301, not 509"}]
     # another server on the same database: the same tournament, the correction included
     from lexicon_service.tournaments.service import TournamentService
@@ -136,10 +137,12 @@ def test_import_correct_export_and_a_second_server_sees_it(api):
     ("post", "/{tid}/players", {"players": [{"name": "Jan\nNowak"}]}, "key", 400, "players[0].name"),
     ("post", "/{tid}/players", {"players": [{"name": "Jan"}]}, {}, 401, None),
     ("post", "/{tid}/players", {"players": [{"name": "Jan"}]}, {"x-director-key": "x"}, 403, None),
-    ("post", "/{tid}/rounds:pair", {"method": "chaos"}, "key", 400, "method"),
+    ("post", "/{tid}/rounds:pair", {"method": "CHAOS"}, "key", 400, "method"),
+    ("post", "/{tid}/rounds:start", {"round": 1}, "key", 400, "round"),
     ("post", "/{tid}/results", {"round": 1, "table": 1, "score1": 1, "score2": 2}, "key", 400, "reason"),
-    ("post", "/{tid}/import", {"format": "t", "text": "Jan 1500 7; 400\n"}, "key", 400, "Jan"),
-    ("get", "/{tid}/export?format=pdf", None, {}, 400, "format"),
+    ("post", "/{tid}:import", {"text": "Jan 1500 7; 400\n"}, "key", 400, "Jan"),
+    ("post", "/{tid}:import", {"text": "Jan 1500\n"}, "key", 400, "line 1"),
+    ("get", "/{tid}:export?division=B", None, {}, 400, "division"),
     ("get", "/v1/tournaments/0123456789ab", None, {}, 404, None),
     ("get", "/v1/tournaments/..%2F..", None, {}, 404, None),
 ])
@@ -154,4 +157,40 @@ def test_refusals_name_the_field(api, method, path, body, headers, status, field
     assert answer.status_code == status, answer.text
     error = answer.json()["error"]
     if field:
-        assert error["details"][0]["field"] == field
+        assert error["message"].startswith(f"{field}:") or field in error["message"], error
+
+
+def test_grpc_tournament_service(api):
+    import grpc
+
+    from lexicon_service.grpc_gen import tournament_pb2 as pb
+    from lexicon_service.grpc_gen import tournament_pb2_grpc
+
+    _, server = api
+    with grpc.insecure_channel(f"localhost:{server.port}") as channel:
+        stub = tournament_pb2_grpc.TournamentServiceStub(channel)
+        created = stub.CreateTournament(pb.CreateTournamentRequest(name="Liga", lexicon="pl-tiny", rounds=3, seed=4))
+        key = (("x-director-key", created.director_key),)
+        players = [pb.TournamentPlayer(name=n, computer="best") for n in NAMES[:5]]
+        assert stub.AddPlayers(pb.AddPlayersRequest(tournament_id=created.tournament_id, players=players),
+                               metadata=key).players == 5
+        paired = stub.PairRound(pb.PairRoundRequest(tournament_id=created.tournament_id,
+                                                    method=pb.PAIRING_METHOD_ROUND_ROBIN), metadata=key)
+        assert paired.round == 1 and [g.player2 for g in paired.games][-1] == ""  # the bye
+        assert paired.games[-1].score1 == 50
+        started = stub.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id, round=1), metadata=key)
+        assert len(started.tables) == 2 and all(s.token == "" for t in started.tables for s in t.seats)
+        with pytest.raises(grpc.RpcError) as err:
+            stub.AddPlayers(pb.AddPlayersRequest(tournament_id=created.tournament_id,
+                                                 players=[pb.TournamentPlayer(name="X\x01")]), metadata=key)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "players[0].name" in err.value.details()
+        with pytest.raises(grpc.RpcError) as err:
+            stub.PairRound(pb.PairRoundRequest(tournament_id=created.tournament_id), metadata=(("x-director-key", "no"),))
+        assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        with pytest.raises(grpc.RpcError) as err:
+            stub.GetTournament(pb.GetTournamentRequest(tournament_id="nope"))
+        assert err.value.code() == grpc.StatusCode.NOT_FOUND
+        view = stub.GetTournament(pb.GetTournamentRequest(tournament_id=created.tournament_id))
+        assert view.name == "Liga" and len(view.divisions[0].standings) == 5
+        text = stub.ExportDivision(pb.ExportDivisionRequest(tournament_id=created.tournament_id)).text
+        assert text.splitlines()[0].startswith(NAMES[0] + " 0 ")

@@ -197,7 +197,7 @@ def _check_one_by_one(limits: Limits, words, word_checker: WordChecker, include_
 @dataclass
 class Explanation:
     """A word's verdict (status, message, tiles) and the lexicon's readings of it (lexicon.Reading);
-    for a word not in the lexicon, the (profile rule, headword) pairs the build refused it by."""
+    for a word not in the lexicon, the (profile rule, headword, detail) triples the build refused it by."""
 
     word: str
     status: int

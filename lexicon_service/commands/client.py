@@ -235,7 +235,7 @@ def _print_explain(args, answers: list) -> int:
             print(message_json(answer))
             continue
         r = answer.result
-        why = why_not_in(answer.lexicon, r.message, [(f.rule, f.headword) for f in answer.refusals])
+        why = why_not_in(answer.lexicon, r.message, [(f.rule, f.headword, f.detail) for f in answer.refusals])
         print("\n".join(explanation_lines(r.word, answer.readings if r.valid else [], why)))
     return 0 if all(answer.result.valid for answer in answers) else 1
 

@@ -482,7 +482,8 @@ def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_th
     from lexicon_service.http import HttpServer, create_app
 
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
-                     servicers={"session": server.game_sessions, "tournaments": server.tournaments}, allowed_hosts=allowed_hosts,
+                     servicers={"session": server.game_sessions, "tournament": server.tournament_servicer},
+                     allowed_hosts=allowed_hosts,
                      cors_origins=cors_origins, service_health=server.health_status)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),

@@ -385,16 +385,12 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
     servicers = {"lexicon": LexiconServicer(registry, limits), "game": GameServicer(registry, limits),
                  **(servicers or {})}
     state = _Api(servicers, limits, list(tokens), workers, fast_threads, max_streams, heartbeat)
-    routes = [Route(r.path, state.handler(r), methods=[r.method]) for r in (*api.ROUTES, *api.SESSION_ROUTES)
+    routes = [Route(r.path, state.handler(r), methods=[r.method])
+              for r in (*api.ROUTES, *api.SESSION_ROUTES, *api.TOURNAMENT_ROUTES)
               if r.service in servicers]
     if "session" in servicers:
         routes.append(Route(api.WATCH_PATH, state.watch_game, methods=["GET"]))
     routes.append(Route("/v1/games:view", state.view_game, methods=["POST"]))
-    if "tournaments" in servicers:
-        from lexicon_service.http.tournaments import tournament_routes
-
-        tournaments = servicers["tournaments"]
-        routes += tournament_routes(tournaments, live_scores=lambda game_id: tournaments.games.tick(game_id).scores)
     openapi = api.dumps(build_openapi())
     serving = is_serving or (lambda: registry.ready)
 

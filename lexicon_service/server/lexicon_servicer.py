@@ -71,7 +71,7 @@ def explain_response(found, lexicon_name: str) -> lexicon_pb2.ExplainWordRespons
                                     origin=r.origin) for r in found.readings]
     result = lexicon_pb2.WordResult(word=found.word, valid=found.status == VALID, status=found.status,
                                     message=found.message, tiles=found.tiles)
-    refusals = [lexicon_pb2.Refusal(rule=rule, headword=head) for rule, head in found.refusals]
+    refusals = [lexicon_pb2.Refusal(rule=rule, headword=head, detail=detail) for rule, head, detail in found.refusals]
     return lexicon_pb2.ExplainWordResponse(lexicon=lexicon_name, result=result, readings=readings,
                                            refusals=refusals)
 

@@ -37,6 +37,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
+from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
 from lexicon_service.games.sessions import MAX_GAMES, GameSessions
 from lexicon_service.games.errors import DatabaseDamaged
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
@@ -51,14 +52,16 @@ from lexicon_service.server.pool import HandoffPool
 from lexicon_service.server.reflection import enable_reflection
 from lexicon_service.server.registry import LexiconRegistry, ReloadError
 from lexicon_service.server.signals import queue_signals
+from lexicon_service.server.tournament_servicer import TournamentServicer
 
 log = logging.getLogger("lexicon_service.server")
 
 LEXICON_SERVICE = lexicon_pb2.DESCRIPTOR.services_by_name["LexiconService"].full_name
 GAME_SERVICE = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
 GAME_SESSION_SERVICE = session_pb2.DESCRIPTOR.services_by_name["GameSessionService"].full_name
-SERVICE_NAMES = (LEXICON_SERVICE, GAME_SERVICE, GAME_SESSION_SERVICE)
-_SERVICE_FILES = (lexicon_pb2, game_pb2, session_pb2, health_pb2)
+TOURNAMENT_SERVICE = tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].full_name
+SERVICE_NAMES = (LEXICON_SERVICE, GAME_SERVICE, GAME_SESSION_SERVICE, TOURNAMENT_SERVICE)
+_SERVICE_FILES = (lexicon_pb2, game_pb2, session_pb2, tournament_pb2, health_pb2)
 
 
 class _HealthServicer(health.HealthServicer):
@@ -414,6 +417,12 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     server.games = games
     server.tournaments = _tournaments(games, games_store, registry)
     server.on_close.append(server.tournaments.store.close)  # before the games' database goes
+    tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
+    # the servicer itself, for the HTTP/JSON API; over gRPC on the games' threads (it starts games)
+    server.tournament_servicer = TournamentServicer(server.tournaments,
+                                                    live_scores=lambda game_id: games.tick(game_id).scores)
+    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
+        _Routed(server.tournament_servicer, game_pool, tournament_methods), DecodeGuard(grpc_server))
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
     server.on_stop.append(games.close)  # the computer players, before the lexicons close
     server.on_close.append(games_cleanup)

@@ -50,5 +50,5 @@ def tournament_view(t: Tournament, live_scores=None) -> dict:
             "ruleSet": config["rule_set"], "rounds": config["rounds"], "gameSeconds": config["game_seconds"],
             "byePoints": config["bye_points"], "tiebreaks": config["tiebreaks"], "version": t.version,
             "divisions": divisions, "games": games_view(t, live_scores),
-            "corrections": [{k: c[k] for k in ("division", "round", "table", "s1", "s2", "reason")}
-                            for c in t.corrections]}
+            "corrections": [{"division": c["division"], "round": c["round"], "table": c["table"],
+                             "score1": c["s1"], "score2": c["s2"], "reason": c["reason"]} for c in t.corrections]}
