@@ -30,13 +30,9 @@ import os
 import sys
 import time
 
-from lexicon_service.cli import INT32, UINT32, UINT64, UserError, check_token, message_json, whole_number
+from lexicon_service.command_line import INT32, UINT32, UINT64, UserError, check_token, message_json, whole_number
 
 GAME_ENDED, AWAITING_FINAL_PASS = 3, 2  # GameStatus values
-
-
-def add_parser(subparsers) -> None:
-    """Nothing at the top level: the commands live under `lexicon-service client game` (add_game_parser)."""
 
 
 def add_game_parser(client_subparsers, anywhere: list) -> None:

@@ -14,7 +14,7 @@ from collections import Counter
 
 from lexicon_service.games import retries
 from lexicon_service.games.computer import level_refusal
-from lexicon_service.games.errors import (
+from lexicon_service.errors import (
     Conflict,
     InvalidInput,
     LexiconUnavailable,

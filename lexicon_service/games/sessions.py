@@ -28,7 +28,7 @@ from collections import OrderedDict
 
 from lexicon_service.games import commands, director
 from lexicon_service.games.computer_turns import ComputerTurns
-from lexicon_service.games.errors import Conflict, DuplicateRequest, GameError, GameNotFound, Refused
+from lexicon_service.errors import Conflict, DuplicateRequest, GameError, GameNotFound, Refused
 from lexicon_service.games.events import MoveUndone, dumps, kind_of, loads
 from lexicon_service.games.retries import AnsweredBefore, MoveOutcome, answer_again
 from lexicon_service.games.roles import player, role

@@ -25,10 +25,10 @@ import grpc
 from google.protobuf import json_format
 from starlette.responses import Response
 
+from lexicon_service.core import words
+from lexicon_service.core.limits import check_deadline
+from lexicon_service.errors import HTTP_STATUS, bounded
 from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2, tournament_pb2
-from lexicon_service.app import words
-from lexicon_service.server.errors import HTTP_STATUS, bounded
-from lexicon_service.server.limits import check_deadline
 
 class ApiError(Exception):
     """A call that ends with a gRPC status other than OK."""
@@ -44,7 +44,7 @@ class ApiError(Exception):
 
     @property
     def http_status(self) -> int:
-        return self._http_status or HTTP_STATUS.get(self.code, 500)
+        return self._http_status or HTTP_STATUS.get(self.code.name, 500)
 
     def body(self) -> dict:
         return {"error": {"code": self.http_status, "status": self.code.name, "message": self.message}}
