@@ -253,9 +253,9 @@ def explain_says_why_as_the_client(cli):
 def moves_all_says_when_it_stops(cli, monkeypatch):
     from lexicon_service import local
     from lexicon_service.movegen import MAX_LISTED
-    from lexicon_service.server.limits import Limits
+    from lexicon_service.core.limits import Limits
 
-    assert local.LIMITS.max_results + 1 == MAX_LISTED   # app.plays.generate asks for one more
+    assert local.LIMITS.max_results + 1 == MAX_LISTED   # core.plays.generate asks for one more
     monkeypatch.setattr(local, "LIMITS", Limits(max_results=2))
     code, out, err = cli.local("moves", "-l", "pl-scrabble", "--rack", "KOTYABC", "--all")
     assert code == 0 and len(out.splitlines()) == 2 and err == "(more moves: at most 2 are listed)\n"

@@ -270,9 +270,9 @@ def test_unparsable_requests_and_clients_that_go_away_are_logged_as_client_error
     that leaves while sending its body is no internal error (it was logged with a traceback)."""
     import time
 
-    from lexicon_service.server import errors
+    from lexicon_service import errors
 
-    monkeypatch.setattr(errors, "_limited", errors._RateLimitedLog())
+    monkeypatch.setattr(errors, "limited_log", errors._RateLimitedLog())
     host, port = http.base_url.host, http.base_url.port
     with caplog.at_level("INFO"):
         for _ in range(15):

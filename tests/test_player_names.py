@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexicon_service.games.errors import InvalidInput
+from lexicon_service.errors import InvalidInput
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.rules import load_rule_set, parse_gcg, replay
 from lexicon_service.rules.gcg import gcg_nicknames

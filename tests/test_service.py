@@ -29,7 +29,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from lexicon_service.rules import load_rule_set
 from lexicon_service.server import Limits, TlsConfig, create_server, install_signal_handlers
-from lexicon_service.server.registry import ReloadError
+from lexicon_service.core.registry import ReloadError
 
 from lexicon_helpers import WORDS, polish_lexicon, write_lexicon  # noqa: F401 - re-exported for older imports
 
@@ -227,8 +227,8 @@ def test_find_words_search_is_bounded(lexicon_dir):
 
 
 def test_deadline_is_honoured_in_searches():
-    from lexicon_service.server.errors import DeadlineError
-    from lexicon_service.server.search import find_pattern
+    from lexicon_service.errors import DeadlineError
+    from lexicon_service.core.search import find_pattern
 
     class Endless:
         def has_prefix(self, prefix):
@@ -237,7 +237,7 @@ def test_deadline_is_honoured_in_searches():
         def is_admissible(self, key):
             return False
 
-    from lexicon_service.server.limits import WorkBudget
+    from lexicon_service.core.limits import WorkBudget
 
     rs = load_rule_set("pl-scrabble")
     with pytest.raises(DeadlineError):
@@ -615,7 +615,7 @@ def test_replay_bad_input(game):
 
 
 def test_patterns_starting_with_a_run_are_scanned():
-    from lexicon_service.server.search import needs_scan
+    from lexicon_service.core.search import needs_scan
 
     assert needs_scan(["*", "ó", "*"]) and needs_scan(["?", "*", "k"])
     assert not needs_scan(["k", "*"]) and not needs_scan(["*"]) and not needs_scan(["?", "k", "*"])
