@@ -50,7 +50,7 @@ from build_tools.winprob import DEFAULT_GAMES as WIN_TABLE_GAMES
 from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
 from build_tools.pipeline import Pass
-from lexicon_service.cli import run_reporting_errors
+from lexicon_service.command_line import run_reporting_errors
 
 
 class Terminated(BaseException):
@@ -400,7 +400,7 @@ def _rules_and_profile(args):
     except ProfileError as exc:
         raise BuildError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        from lexicon_service.cli import error_line
+        from lexicon_service.command_line import error_line
 
         raise BuildError(f"profile {args.profile or rule_set.profile}: {error_line(exc)}") from None
     if profile.language and profile.language != rule_set.language:

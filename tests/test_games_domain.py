@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexicon_service.games.errors import Conflict, Refused
+from lexicon_service.errors import Conflict, Refused
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.judge import WordSetJudge
 from lexicon_service.rules import load_rule_set, parse_gcg, parse_rule_set, replay

@@ -15,7 +15,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from lexicon_service.games.errors import Conflict, Refused, StoreUnavailable
+from lexicon_service.errors import Conflict, Refused, StoreUnavailable
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.grpc_gen import session_pb2
 from lexicon_service.rules import load_rule_set

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from google.protobuf import json_format
 
-from lexicon_service.games.errors import InvalidInput
+from lexicon_service.errors import InvalidInput
 from lexicon_service.games.events import loads
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.state import ENDED, FINAL_PASS

@@ -44,7 +44,7 @@ import time
 from dataclasses import dataclass, replace
 from functools import partial
 
-from lexicon_service.cli import UserError, seconds
+from lexicon_service.command_line import UserError, seconds
 from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
 
@@ -378,7 +378,7 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
     """One server process: listen, load, serve HTTP too if asked, until stopped."""
     from lexicon_service.server import install_signal_handlers
     from lexicon_service.server.memory import release_freed_memory
-    from lexicon_service.server.registry import ReloadError
+    from lexicon_service.core.registry import ReloadError
 
     # Alone, the server listens at once and answers NOT_SERVING while it loads. A process sharing
     # the port (--reuse-port) loads first, so the kernel never gives it a connection it cannot serve.
@@ -424,7 +424,7 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
 def _create_server(args, settings: _Settings, shared_files, load: bool):
     """The gRPC server, bound but not started: (server, port)."""
     from lexicon_service.server import create_server
-    from lexicon_service.server.registry import ReloadError
+    from lexicon_service.core.registry import ReloadError
 
     streams = {} if args.grpc_max_streams is None else {"max_streams_per_connection": args.grpc_max_streams}
     try:
@@ -566,7 +566,7 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
     from lexicon_service.lexicon_copies import SharedFiles
-    from lexicon_service.server.registry import release_freed_memory
+    from lexicon_service.core.registry import release_freed_memory
     from lexicon_service.server.supervisor import Supervisor
 
     host, port = _split_address(address)

@@ -41,7 +41,7 @@ from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.errors import status_of
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
-from lexicon_service.server.limits import Limits
+from lexicon_service.core.limits import Limits
 
 JSON = "application/json"
 STATIC = resources.files("lexicon_service.http") / "static"

@@ -16,7 +16,7 @@ import os
 import sqlite3
 import threading
 
-from lexicon_service.games.errors import Conflict, StoreUnavailable
+from lexicon_service.errors import Conflict, StoreUnavailable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament_events (

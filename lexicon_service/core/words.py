@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 from lexicon_service.fastkey import FastKeyer
 from lexicon_service.movegen.graph import key_table, lookup_keys
-from lexicon_service.server import search
-from lexicon_service.server.errors import FieldError, LimitError, require
-from lexicon_service.server.limits import Limits, WorkBudget, check_deadline
+from lexicon_service.core import search
+from lexicon_service.errors import FieldError, LimitError, require
+from lexicon_service.core.limits import Limits, WorkBudget, check_deadline
 from lexicon_service.tiles import UnknownLetterError, normalise, write_tiles
 
 

@@ -16,8 +16,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from lexicon_service.server.errors import FieldError, LimitError, field
-from lexicon_service.server.limits import BudgetExceeded, WorkBudget
+from lexicon_service.errors import FieldError, LimitError, field
+from lexicon_service.core.limits import BudgetExceeded, WorkBudget
 
 BLANK = "?"
 ANY_ONE = "?"
