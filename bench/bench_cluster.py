@@ -8,7 +8,7 @@ Starts PostgreSQL (fsync on: every commit is durable), `--servers` servers (one 
     servers' pools hold together (16 each), each INSERT its own transaction;
   * durable moves/s over `--games` concurrent Kris Kros games through the proxy (closed loop, one-tile
     exchanges as in bench/bench_games.py: every move acknowledged after its commit), with its ratio to the
-    baseline, and the CPU per move (/proc/PID/stat) of the servers, PostgreSQL (split by its processes),
+    baseline, and the CPU per move (psutil) of the servers, PostgreSQL (split by its processes),
     nginx and this load generator, with commits and WAL flushes per move (docs/deploy.md reads them).
 """
 
@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import psutil  # noqa: E402
 import psycopg  # noqa: E402
 import grpc  # noqa: E402
 from bench_games import LEXICON, create_games, first_tile  # noqa: E402
@@ -129,20 +130,20 @@ def drive(port: int, games, seconds: float, channels: int = 8) -> Driven:
 
 
 def cpu_by_process(cluster) -> dict[str, float]:
-    """CPU seconds so far (user + system, /proc/PID/stat) of each part: the servers, PostgreSQL (postmaster and
+    """CPU seconds so far (user + system, psutil) of each part: the servers, PostgreSQL (postmaster and
     its backends, walwriter, checkpointer..., ended backends included), nginx (master and workers) and this
     load generator."""
     postmaster = int(Path(cluster.postgres.data, "postmaster.pid").read_text().split()[0])
     postgres = 0.0
     for pid in process_tree(postmaster):  # a backend ending meanwhile is counted in the postmaster's cutime
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            times = psutil.Process(pid).cpu_times()
+        except psutil.Error:
             continue
-        postgres += int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if pid == postmaster else 0)
+        postgres += times.user + times.system + (times.children_user + times.children_system if pid == postmaster else 0)
     own = os.times()
     return {"servers": sum(cpu_seconds(proc.pid) for proc in cluster.servers if proc is not None),
-            "PostgreSQL": postgres / os.sysconf("SC_CLK_TCK"), "nginx": cpu_seconds(cluster.nginx.pid),
+            "PostgreSQL": postgres, "nginx": cpu_seconds(cluster.nginx.pid),
             "load generator": own.user + own.system}
 
 

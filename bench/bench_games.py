@@ -127,10 +127,7 @@ def create_games(port: int, n: int, seed0: int):
 
 
 def _connect(port: int, token: str, number: int) -> H2Connection:
-    conn = H2Connection(port, SUBMIT, number)
-    value = f"Bearer {token}".encode()
-    conn.header_block += b"\x00" + bytes((13,)) + b"authorization" + bytes((len(value),)) + value
-    return conn
+    return H2Connection(port, SUBMIT, number, headers=[(b"authorization", f"Bearer {token}".encode())])
 
 
 def drive(port: int, games, seconds: float, rate: float | None) -> LoadResult:
@@ -310,13 +307,13 @@ def kill_loop(lexicons: Path, directory: Path, kills: int, processes: int | None
 
 # --- memory --------------------------------------------------------------------------------------------------
 def memory_per_game(directory: Path, n: int = 1000, moves: int = 20) -> float:
-    from lexicon_service.games.service import GameService
+    from lexicon_service.games.sessions import GameSessions
     from lexicon_service.games.store import SqliteStore
     from lexicon_service.rules import load_rule_set
 
     rule_set = load_rule_set(LEXICON)
     store = SqliteStore(directory / "memory.db", synchronous="OFF")
-    service = GameService(store, cache_size=n + 10)
+    service = GameSessions(store, cache_size=n + 10)
     ids = []
     for i in range(n):
         game_id, tokens, _, _ = service.create_game(LEXICON, rule_set, ["A", "B"], seed=i)
@@ -344,7 +341,8 @@ def memory_per_game(directory: Path, n: int = 1000, moves: int = 20) -> float:
 
 def decide_costs() -> tuple[float, float]:
     """In-process µs per decided move: a one-tile exchange vs a 4-tile play (no store, no gRPC)."""
-    from lexicon_service.games.service import GameService
+    from lexicon_service.games import commands
+    from lexicon_service.games.sessions import GameSessions
     from lexicon_service.rules import load_rule_set, validate_move
 
     class NullStore:
@@ -364,7 +362,7 @@ def decide_costs() -> tuple[float, float]:
             return None
 
     rs = load_rule_set(LEXICON)
-    service = GameService(NullStore())
+    service = GameSessions(NullStore())
     game_id, tokens, _, _ = service.create_game(LEXICON, rs, ["A", "B"], seed=1)
     service.get_game(game_id, None)
     n = 2000
@@ -383,7 +381,7 @@ def decide_costs() -> tuple[float, float]:
     started = time.perf_counter()
     for _ in range(n):
         work = state.copy()
-        service._play(work, work.turn, play, 0.0, 0.0, [], None)
+        commands._play(work, work.turn, play, 0.0, 0.0, [], None)
     play_us = (time.perf_counter() - started) / n * 1e6
     return exchange_us, play_us
 

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lexicon_service.games.service import GameService  # noqa: E402
+from lexicon_service.games.sessions import GameSessions  # noqa: E402
 from lexicon_service.games.store import SqliteStore  # noqa: E402
 from lexicon_service.rules import load_rule_set  # noqa: E402
 from tests.game_helpers import FakeClock, find_play  # noqa: E402
@@ -28,7 +28,7 @@ from tests.game_helpers import FakeClock, find_play  # noqa: E402
 def one_game(path: Path) -> list:
     rs = load_rule_set("pl-scrabble")
     store = SqliteStore(path, synchronous="OFF")
-    service = GameService(store, clock=FakeClock(), max_games=None)
+    service = GameSessions(store, clock=FakeClock(), max_games=None)
     game_id, tokens, director, _ = service.create_game("pl-scrabble", rs, ["A", "B"], seed=1)
     for _ in range(40):
         state, _, _ = service.get_game(game_id, None)

@@ -32,13 +32,14 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from lexicon_service.lexicon import load_lexicon  # noqa: E402
-from lexicon_service.movegen import count_moves, generate_moves  # noqa: E402
-from lexicon_service.movegen.reference import reference_moves  # noqa: E402
-from lexicon_service.movegen.selfplay import positions  # noqa: E402
-from lexicon_service.rules import validate_move  # noqa: E402
+# The installed package (editable or not) is measured: the checkout is not put on sys.path, as its
+# sources lack the compiled core after a plain `pip install .`.
+from lexicon_service.lexicon import load_lexicon
+from lexicon_service.movegen import count_moves, generate_moves
+from lexicon_service.movegen.graph import FILE_NAME as MOVE_GRAPH
+from lexicon_service.movegen.reference import reference_moves
+from lexicon_service.movegen.selfplay import positions
+from lexicon_service.rules import validate_move
 
 RULE_SETS = ("pl-scrabble", "cs-scrabble", "cs-kriskros")
 TARGET_TURNS, TARGET_RATIO, TARGET_MOVES = 3_000, 30, 2_000_000
@@ -74,12 +75,13 @@ def graphs(lexicons: Path, work: Path) -> dict[str, Path]:
             continue
         dst = work / f"{name}.lex"
         shutil.copytree(src, dst)
-        done = subprocess.run([sys.executable, "-c", _GRAPH_CHILD, str(dst)], capture_output=True, text=True,
-                              cwd=Path(__file__).resolve().parent.parent)
+        # -I and a cwd outside the checkout: the child imports the installed package too
+        done = subprocess.run([sys.executable, "-I", "-c", _GRAPH_CHILD, str(dst)], capture_output=True, text=True,
+                              cwd=work)
         if done.returncode:
             raise SystemExit(f"graph build failed for {name}: {done.stderr}")
         wall, cpu, peak, trie, forms = (float(x) for x in done.stdout.split())
-        size = (dst / "moves.kwg").stat().st_size
+        size = (dst / MOVE_GRAPH).stat().st_size
         print(f"  {name:<14}{int(forms):>10,}{size:>12,}{size / forms:>8.2f}{wall:>8.1f}{cpu:>7.1f}{peak:>9.0f}"
               f"{trie:>42.1f}")
         if name == "pl-scrabble":

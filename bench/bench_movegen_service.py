@@ -189,7 +189,7 @@ def main() -> int:
     print(summary("baseline: generate_moves top-10 in-process", in_process))
     ratio = percentile(generated, 99) / percentile(in_process, 99)
     overhead = [(g - p) * 1000 for g, p in zip(generated, in_process)]
-    print(f"CPU per call: server {server_cpu / len(generated) * 1000:.1f} ms for GenerateMoves (/proc, 10 ms ticks "
+    print(f"CPU per call: server {server_cpu / len(generated) * 1000:.1f} ms for GenerateMoves (psutil, 10 ms ticks "
           f"summed), {sum(own_cpu) / len(own_cpu) * 1000:.1f} ms for generate_moves in-process (its thread's CPU: "
           f"p99 {percentile(own_cpu, 99) * 1000:.1f} ms, max {max(own_cpu) * 1000:.1f} ms)")
     print(f"GenerateMoves p99 / in-process p99: {ratio:.2f}; the server's share (GenerateMoves minus "

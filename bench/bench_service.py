@@ -17,7 +17,7 @@ Starts `lexicon-service serve` as a child process on 127.0.0.1 (a free port) wit
   * batch CheckWords (1,000 words per call, per-word results and `compact` statuses): words/s, and
     its ratio to the in-process lookup (TileSet.key_of_text + Lexicon.is_admissible) measured in this
     run on the same words; the server's CPU per checked word in the compact batches (all its processes,
-    from /proc) against a raw marisa-trie lookup (`key in trie`, the words' tile keys computed
+    from psutil) against a raw marisa-trie lookup (`key in trie`, the words' tile keys computed
     beforehand) of the same words in this run: raw CPU per word / server CPU per word;
   * ValidateMove: RPC/s at 1 and 32 concurrent clients (and p50/p99);
   * 32 clients under repeated SIGHUP reloads (no call may fail).

@@ -4,7 +4,7 @@
 
 Starts `lexicon-service serve --http` (one process by default: every connection lands on it) with every
 lexicon in --lexicons, and measures the server's resident memory (VmRSS of all its processes, from
-/proc) idle, at the peak and after the clients have gone, in two phases:
+psutil) idle, at the peak and after the clients have gone, in two phases:
   * HTTP: --connections connections each POST one ~100 KB `:check` (--words words, per-word results:
     an answer of ~1 MB) and never read (a tiny receive buffer, and segments of a real network's size).
     Reports when the server had closed them all (its open files back to the idle count).
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import select
 import socket
@@ -31,6 +30,8 @@ import sys
 import threading
 import time
 from pathlib import Path
+
+import psutil
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -88,11 +89,12 @@ def settle(pid: int, seconds: float = 3.0) -> float:
 
 
 def open_files(pid: int) -> int:
+    """File descriptors the process and its children hold open."""
     total = 0
     for p in process_tree(pid):
         try:
-            total += len(os.listdir(f"/proc/{p}/fd"))
-        except OSError:
+            total += psutil.Process(p).num_fds()
+        except psutil.Error:
             pass
     return total
 

@@ -5,7 +5,7 @@ redraw and the end when nobody can move; every finished game's GCG record replay
 
 For each rule set: its default lexicon (a copy gets a move graph when it has none: `lexicon-build
 --move-graph-only`, timed), the rule set as this checkout ships it (so its directives apply even to a
-lexicon built before them), a GameService on an SQLite file in a temporary directory, and `--games`
+lexicon built before them), a GameSessions on an SQLite file in a temporary directory, and `--games`
 seeded games of two computer players at the best level (each move `games.computer.choose_move` from the
 seat's own view, submitted as the computer's move). Printed per rule set: games, how they ended
 (end_reason), redraws, moves, and the games whose record `replay` disagrees with (target 0).
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from lexicon_service.games.computer import choose_move  # noqa: E402
-from lexicon_service.games.service import GameService  # noqa: E402
+from lexicon_service.games.sessions import GameSessions  # noqa: E402
 from lexicon_service.games.state import ENDED, FINAL_PASS  # noqa: E402
 from lexicon_service.games.store import SqliteStore  # noqa: E402
 from lexicon_service.lexicon import load_lexicon  # noqa: E402
@@ -61,7 +61,7 @@ def play_games(name: str, lexicon, games: int, seed: int, work: Path) -> None:
     def lexicons():
         yield {name: lexicon}.get
 
-    service = GameService(SqliteStore(work / f"{name}.db", synchronous="OFF"), lexicons=lexicons, max_games=None)
+    service = GameSessions(SqliteStore(work / f"{name}.db", synchronous="OFF"), lexicons=lexicons, max_games=None)
     ends, moves, redraws, disagreements, unfinished = Counter(), 0, 0, [], 0
     started = time.perf_counter()
     for g in range(games):

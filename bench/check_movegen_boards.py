@@ -19,13 +19,14 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# the installed package is checked (editable or not): a checkout's sources lack the compiled core after a
+# plain `pip install .`
 
-from lexicon_service.lexicon import load_lexicon  # noqa: E402
-from lexicon_service.movegen import count_moves, generate_moves, has_move  # noqa: E402
-from lexicon_service.movegen.reference import reference_moves  # noqa: E402
-from lexicon_service.movegen.selfplay import bag_of  # noqa: E402
-from lexicon_service.rules import Board  # noqa: E402
+from lexicon_service.lexicon import load_lexicon
+from lexicon_service.movegen import count_moves, generate_moves, has_move
+from lexicon_service.movegen.reference import reference_moves
+from lexicon_service.movegen.selfplay import bag_of
+from lexicon_service.rules import Board
 
 RULE_SETS = ("pl-scrabble", "cs-scrabble", "cs-kriskros")
 

@@ -1,4 +1,4 @@
-"""Fuzz the readers of a lexicon's move-generation files: moves.kwg (the move graph) and leaves.tsv (the
+"""Fuzz the readers of a lexicon's move-generation files: moves.gaddag (the move graph) and leaves.tsv (the
 leave table), damaged so that the manifest's size and sha256 are recomputed to match (the checksum
 passes; the loader's own checks must refuse) or left as they were (the checksum must refuse).
 
@@ -190,10 +190,10 @@ def run_case(paths: dict[str, Path], seed: int, number: int, work: Path) -> tupl
     rule_set_id = rng.choice(sorted(paths))
     copy = work / f"case-{number}.lex"
     shutil.copytree(paths[rule_set_id], copy)
-    names = ["moves.kwg"] + (["leaves.tsv"] if (copy / "leaves.tsv").exists() else [])
+    names = ["moves.gaddag"] + (["leaves.tsv"] if (copy / "leaves.tsv").exists() else [])
     name = rng.choice(names)
     original = (copy / name).read_bytes()
-    data, how = (damage_graph if name == "moves.kwg" else damage_leaves)(original, rng)
+    data, how = (damage_graph if name == "moves.gaddag" else damage_leaves)(original, rng)
     checksum = rng.random() < 0.85
     _rewrite(copy, name, data, checksum=checksum)
     label = f"{rule_set_id}/{name}/{how}/{'resummed' if checksum else 'stale-sum'}"

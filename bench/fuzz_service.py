@@ -45,7 +45,7 @@ import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 from loadgen import (  # noqa: E402
     COMPUTER_GAMES, COMPUTER_LEVELS, HUGE_LIMITS, LETTERS, computer_players, fuzz_text, hostile_rack,
-    lexicons_and_words, rss_mb, server_log, start_server, stop_server,
+    lexicons_and_words, reset_peak, rss_mb, server_log, start_server, stop_server,
 )
 
 from google.protobuf import message_factory  # noqa: E402
@@ -301,7 +301,8 @@ def create_games(channel, fuzzer: Fuzzer, count: int) -> None:
 
 
 def server_cpu(pid: int) -> float:
-    """CPU seconds of every thread of the process (schedstat: nanoseconds on the CPU)."""
+    """CPU seconds of every thread of the process (schedstat: nanoseconds on the CPU). Read here, not with
+    psutil, whose CPU times count clock ticks (10 ms): one request's CPU is a few milliseconds."""
     total = 0
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
@@ -354,8 +355,7 @@ def fuzz_metadata(port: int, fuzzer: Fuzzer, calls: int) -> Counter:
         value = bytes(rnd.choice([rnd.randrange(0x20, 0x7f), rnd.randrange(0x80, 0x100)])
                       for _ in range(rnd.randrange(0, 40)))
         method = rnd.choice(methods)
-        conn = H2Connection(port, method, 0)
-        conn.header_block += b"\x00" + bytes((len(name),)) + name + bytes((len(value),)) + value
+        conn = H2Connection(port, method, 0, headers=[(name, value)])
         conn.send(fuzzer.request_bytes(method), time.perf_counter())
         answers: list = []
         selector = selectors.DefaultSelector()
@@ -390,14 +390,6 @@ def answer(call, data: bytes, pid: int, timeout: float, metadata=None) -> tuple[
     except grpc.RpcError as exc:
         code, details = exc.code().name, exc.details()
     return code, details, server_cpu(pid) - before
-
-
-def reset_peak(pid: int) -> None:
-    """Reset VmHWM to the current RSS (Linux >= 4.0: write 5 to clear_refs)."""
-    try:
-        Path(f"/proc/{pid}/clear_refs").write_text("5")
-    except OSError:
-        pass
 
 
 # A line of grpc's C core log (absl format: severity, date, time, thread, file:line]).

@@ -1,12 +1,12 @@
-"""What the bench scripts share: the server they start, the /proc readings they report, the lean
+"""What the bench scripts share: the server they start, the process readings they report (psutil), the lean
 clients and the load loop that drives them.
 
   * `start_server`: `lexicon-service serve` as a child on free loopback ports, its log in a file.
   * `process_tree`, `cpu_seconds`, `rss_mb`, `pss_mb`, `memfd_mb`, `load_average`, `percentile`.
   * `lexicons_and_words`, `fuzz_text`: the fuzzers' lexicons, sample words and random text.
-  * `H2Connection`: a lean gRPC client, HTTP/2 framing and HPACK over one plain TCP socket
-    (~50-120 us of CPU a call, most of it in the kernel's loopback TCP, so most of the machine goes to
-    the server); `Http1Connection`: the same for the JSON API over keep-alive HTTP/1.1.
+  * `H2Connection`: a lean gRPC client over one plain TCP socket, HTTP/2 framing by hand and HPACK by the
+    hpack library, cheap enough a call that most of the machine goes to the server (docs/development.md);
+    `Http1Connection`: the same for the JSON API over keep-alive HTTP/1.1.
   * `run_load`: many such connections from one thread, in a closed loop (each slot sends its next
     call when the last is answered) or an open loop (a fixed rate on a schedule, latency counted from
     the scheduled start, so a slow server cannot hide its queue by slowing the clients down).
@@ -27,6 +27,8 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -161,7 +163,7 @@ def server_log(proc) -> str:
     return proc.log.read()
 
 
-# --- /proc readings -------------------------------------------------------------------------------
+# --- process readings (psutil) --------------------------------------------------------------------
 def percentile(values, q: float) -> float:
     if not values:
         return float("nan")
@@ -172,70 +174,57 @@ def percentile(values, q: float) -> float:
 
 def process_tree(pid: int) -> list[int]:
     """The process and its children (serve --processes runs one server per child)."""
-    pids = [pid]
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                pids.append(int(stat.parent.name))
-        except (OSError, IndexError, ValueError):
-            pass
-    return pids
+    try:
+        return [pid, *(child.pid for child in psutil.Process(pid).children())]
+    except psutil.Error:
+        return [pid]
 
 
 def children(pid: int) -> list[int]:
     """The process's direct children, sorted."""
-    return sorted(process_tree(pid)[1:])
+    try:
+        return sorted(child.pid for child in psutil.Process(pid).children())
+    except psutil.Error:
+        return []
 
 
 def listening(pid: int, port: int) -> bool:
     """Whether the process holds a socket listening on the TCP port (SO_REUSEPORT: one of several)."""
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            parts = line.split()
-            if int(parts[1].rsplit(":", 1)[1], 16) == port and parts[3] == "0A":  # LISTEN
-                inodes.add(int(parts[9]))
     try:
-        fds = os.listdir(f"/proc/{pid}/fd")
-    except OSError:
+        return any(c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port
+                   for c in psutil.Process(pid).net_connections(kind="tcp"))
+    except psutil.Error:
         return False
-    for fd in fds:
-        try:
-            target = os.readlink(f"/proc/{pid}/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith("socket:[") and int(target[8:-1]) in inodes:
-            return True
-    return False
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (and its children) so far."""
+    """User + system CPU time of a process and its children so far (nan once one has gone)."""
     total = 0.0
     for p in process_tree(pid):
         try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
+            times = psutil.Process(p).cpu_times()
+        except psutil.Error:
             return float("nan")
+        total += times.user + times.system
     return total
 
 
+def _peak_rss_kb(pid: int) -> int:
+    # psutil has no peak resident set on Linux (VmHWM): read it where the kernel keeps it
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
 def rss_mb(pid: int) -> tuple[float, float]:
-    """(VmRSS, VmHWM) in MB of a process and its children, summed (shared pages counted in each)."""
+    """(resident, peak resident) in MB of a process and its children, summed (shared pages counted in each)."""
     rss = hwm = 0.0
     for p in process_tree(pid):
         try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    rss += int(line.split()[1]) / 1024
-                elif line.startswith("VmHWM:"):
-                    hwm += int(line.split()[1]) / 1024
-        except OSError:
+            rss += psutil.Process(p).memory_info().rss / (1 << 20)
+            hwm += _peak_rss_kb(p) / 1024
+        except (psutil.Error, OSError):
             return float("nan"), float("nan")
     return rss, hwm
 
@@ -246,18 +235,24 @@ def pss_mb(pid: int) -> float:
     total = 0.0
     for p in process_tree(pid):
         try:
-            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
-                if line.startswith("Pss:"):
-                    total += int(line.split()[1]) / 1024
-        except OSError:
+            total += psutil.Process(p).memory_full_info().pss / (1 << 20)
+        except psutil.Error:
             return float("nan")
     return total
+
+
+def reset_peak(pid: int) -> None:
+    """Reset VmHWM to the current RSS (Linux >= 4.0: write 5 to clear_refs; psutil has no such call)."""
+    try:
+        Path(f"/proc/{pid}/clear_refs").write_text("5")
+    except OSError:
+        pass
 
 
 def memfd_mb(pid: int, prefix: str = "/memfd:lexicon:") -> float:
     """MB of the distinct memfds named `prefix`... that a process and its children hold open (serve's
     sealed lexicon copies). In memory once, whether mapped or not; PSS counts only their mapped pages
-    that were touched."""
+    that were touched. (psutil's open_files lists regular files only, so the descriptors are read here.)"""
     seen = {}
     for p in process_tree(pid):
         try:
@@ -275,34 +270,17 @@ def memfd_mb(pid: int, prefix: str = "/memfd:lexicon:") -> float:
 
 
 def load_average() -> str:
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "?"
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 # --- the lean load generator: gRPC over HTTP/2 on plain sockets ------------------------------------
-# RFC 9113 (HTTP/2) framing and RFC 7541 (HPACK) decoding, as much of them as unary gRPC calls
-# need. Requests use static-table names and plain literals. Responses are decoded in full,
-# dynamic table included. gRPC's encoder sends no Huffman-coded strings; one would be an error.
+# RFC 9113 (HTTP/2) framing by hand, as much of it as unary gRPC calls need; RFC 7541 (HPACK) by the hpack
+# library. The framing is our own: the maintained state machine (h2) costs several times the client CPU a
+# call and caps one thread below the server's rate (docs/development.md), and bench_slow_readers.py must
+# break the protocol's rules (streams beyond the server's limit), which a conforming library refuses to do.
 _PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 _DATA, _HEADERS, _RST_STREAM, _SETTINGS, _PING, _GOAWAY, _WINDOW_UPDATE, _CONTINUATION = 0, 1, 3, 4, 6, 7, 8, 9
 _END_STREAM, _ACK, _END_HEADERS, _PADDED, _PRIORITY = 0x1, 0x1, 0x4, 0x8, 0x20
-_STATIC_TABLE = [(name.encode(), value.encode()) for name, value in (
-    (":authority", ""), (":method", "GET"), (":method", "POST"), (":path", "/"), (":path", "/index.html"),
-    (":scheme", "http"), (":scheme", "https"), (":status", "200"), (":status", "204"), (":status", "206"),
-    (":status", "304"), (":status", "400"), (":status", "404"), (":status", "500"), ("accept-charset", ""),
-    ("accept-encoding", "gzip, deflate"), ("accept-language", ""), ("accept-ranges", ""), ("accept", ""),
-    ("access-control-allow-origin", ""), ("age", ""), ("allow", ""), ("authorization", ""),
-    ("cache-control", ""), ("content-disposition", ""), ("content-encoding", ""), ("content-language", ""),
-    ("content-length", ""), ("content-location", ""), ("content-range", ""), ("content-type", ""),
-    ("cookie", ""), ("date", ""), ("etag", ""), ("expect", ""), ("expires", ""), ("from", ""), ("host", ""),
-    ("if-match", ""), ("if-modified-since", ""), ("if-none-match", ""), ("if-range", ""),
-    ("if-unmodified-since", ""), ("last-modified", ""), ("link", ""), ("location", ""), ("max-forwards", ""),
-    ("proxy-authenticate", ""), ("proxy-authorization", ""), ("range", ""), ("referer", ""), ("refresh", ""),
-    ("retry-after", ""), ("server", ""), ("set-cookie", ""), ("strict-transport-security", ""),
-    ("transfer-encoding", ""), ("user-agent", ""), ("vary", ""), ("via", ""), ("www-authenticate", ""),
-)]
 
 
 class H2Error(Exception):
@@ -310,84 +288,39 @@ class H2Error(Exception):
 
 
 class HpackDecoder:
-    """RFC 7541 header-block decoding with the dynamic table. Blocks that leave the table as it was
-    are cached by their bytes."""
+    """RFC 7541 header-block decoding: the hpack library's decoder (python-hyper; Huffman-coded strings
+    included), with blocks that leave its dynamic table as it was cached by their bytes: after the first
+    calls a server's answers repeat the same few blocks, which need no decoding again."""
 
     def __init__(self) -> None:
-        self.table: list[tuple[bytes, bytes]] = []
-        self.size = 0
-        self.max_size = 4096
+        import hpack
+
+        self._decoder = hpack.Decoder()
+        self._table = self._decoder.header_table
         self.version = 0  # changes with the table
         self._cache: dict = {}
 
-    @staticmethod
-    def _int(block: bytes, i: int, bits: int) -> tuple[int, int]:
-        mask = (1 << bits) - 1
-        value = block[i] & mask
-        i += 1
-        if value == mask:
-            shift = 0
-            while True:
-                b = block[i]
-                i += 1
-                value += (b & 0x7F) << shift
-                shift += 7
-                if not b & 0x80:
-                    break
-        return value, i
-
-    def _string(self, block: bytes, i: int) -> tuple[bytes, int]:
-        huffman = block[i] & 0x80
-        n, i = self._int(block, i, 7)
-        if huffman:
-            raise H2Error("Huffman-coded header string (not supported by this load generator)")
-        return bytes(block[i:i + n]), i + n
-
-    def _entry(self, index: int) -> tuple[bytes, bytes]:
-        if 0 < index <= len(_STATIC_TABLE):
-            return _STATIC_TABLE[index - 1]
-        if 0 < index - len(_STATIC_TABLE) <= len(self.table):
-            return self.table[index - len(_STATIC_TABLE) - 1]
-        raise H2Error(f"header index {index} out of range")
-
-    def _evict(self) -> None:
-        while self.size > self.max_size and self.table:
-            name, value = self.table.pop()
-            self.size -= len(name) + len(value) + 32
+    def _state(self) -> tuple:
+        entries = self._table.dynamic_entries
+        return (entries[0] if entries else None, len(entries), self._table.maxsize)
 
     def decode(self, block: bytes) -> dict[bytes, bytes]:
+        import hpack
+
         key = (self.version, block)
         headers = self._cache.get(key)
         if headers is not None:
             return headers
-        version = self.version
-        headers = {}
-        i = 0
-        while i < len(block):
-            b = block[i]
-            if b & 0x80:  # indexed field
-                index, i = self._int(block, i, 7)
-                name, value = self._entry(index)
-            elif b & 0x20 and not b & 0x40:  # dynamic table size update
-                self.max_size, i = self._int(block, i, 5)
-                self.version += 1
-                self._evict()
-                continue
-            else:  # literal: with incremental indexing (0x40), without (0x00) or never indexed (0x10)
-                indexing = b & 0x40
-                index, i = self._int(block, i, 6 if indexing else 4)
-                if index:
-                    name = self._entry(index)[0]
-                else:
-                    name, i = self._string(block, i)
-                value, i = self._string(block, i)
-                if indexing:
-                    self.version += 1
-                    self.table.insert(0, (name, value))
-                    self.size += len(name) + len(value) + 32
-                    self._evict()
-            headers[name] = value
-        if self.version == version and len(self._cache) < 256:
+        before = self._state()
+        try:
+            headers = dict(self._decoder.decode(block, raw=True))
+        except hpack.HPACKError as exc:
+            raise H2Error(f"bad header block: {exc}") from exc
+        after = self._state()
+        # an insertion puts a new tuple first (identity), an eviction or a size update changes the count or size
+        if after[0] is not before[0] or after[1:] != before[1:]:
+            self.version += 1
+        elif len(self._cache) < 256:
             self._cache[key] = headers
         return headers
 
@@ -404,7 +337,10 @@ def _literal(index: int, value: bytes) -> bytes:
 class H2Connection:
     """One client: one TCP connection to the server, calls as HTTP/2 streams (several may overlap)."""
 
-    def __init__(self, port: int, path: str, number: int) -> None:
+    def __init__(self, port: int, path: str, number: int, headers=()) -> None:
+        """`headers`: more request headers, (name, value) bytes pairs (tokens; the fuzzers' odd bytes)."""
+        import hpack
+
         self.number = number
         self.sock = socket.create_connection(("127.0.0.1", port))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -421,7 +357,8 @@ class H2Connection:
                  + _literal(4, path.encode()) + _literal(1, f"127.0.0.1:{port}".encode())
                  + b"\x0f\x10" + bytes((16,)) + b"application/grpc"  # content-type (static index 31)
                  + b"\x00\x02te\x08trailers")
-        self.header_block = block
+        extra = [hpack.NeverIndexedHeaderTuple(name, value) for name, value in headers]
+        self.header_block = block + (hpack.Encoder().encode(extra, huffman=False) if extra else b"")
         # settings: no server push, a large per-stream receive window; then a large connection window
         settings = struct.pack(">HIHI", 2, 0, 4, 1 << 30)
         self.sock.sendall(_PREFACE + _frame(_SETTINGS, 0, 0, settings)

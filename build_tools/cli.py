@@ -45,11 +45,12 @@ from lexicon_service import __version__
 from build_tools import pipeline
 from build_tools.defaults import DEFAULT_BUILDS, default_models, default_sources, polish_data_dir
 from build_tools.errors import BuildError
-from build_tools.leaves import DEFAULT_GAMES, DEFAULT_SEED, MAX_GAMES
+from build_tools.leaves import DEFAULT_BUILD_GAMES, DEFAULT_GAMES, DEFAULT_SEED, MAX_GAMES
+from build_tools.winprob import DEFAULT_GAMES as WIN_TABLE_GAMES
 from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
 from build_tools.pipeline import Pass
-from lexicon_service.cli import run_reporting_errors
+from lexicon_service.command_line import run_reporting_errors
 
 
 class Terminated(BaseException):
@@ -63,6 +64,14 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """A whole number, 0 or more, at most MAX_GAMES (self-play games)."""
+    value = positive_int(text) if text.strip() not in ("0", "+0", "-0") else 0
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"at most {MAX_GAMES:,}")
     return value
 
 
@@ -150,14 +159,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     p.add_argument("--move-graph-only", metavar="LEX.lex",
-                   help="add the move graph (moves.kwg, for move generation) to an existing lexicon and stop")
+                   help="add the move graph (moves.gaddag, for move generation) to an existing lexicon and stop")
     p.add_argument("--leaves", metavar="LEX.lex",
                    help="add the leave table (leaves.tsv, for the computer level 'equity') to an existing lexicon "
                    "with its move graph, made from --games self-play games with --seed (the same bytes for "
                    "the same lexicon, games and seed; the Polish default takes a few minutes), and stop")
+    p.add_argument("--win-table", metavar="LEX.lex",
+                   help="add the win-probability table (winprob.tsv, for simulation and the computer level "
+                   "'simulating') to an existing lexicon with its move graph (and its leave table, when it has "
+                   "one), made from --games self-play games with --seed, and stop")
     p.add_argument("--games", type=positive_int, default=None, metavar="N",
-                   help=f"--leaves: self-play games (default {DEFAULT_GAMES}; at most {MAX_GAMES:,})")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="--leaves: the games' seed (default %(default)s)")
+                   help=f"--leaves, --win-table: self-play games (default {DEFAULT_GAMES} and "
+                   f"{WIN_TABLE_GAMES}; at most {MAX_GAMES:,})")
+    p.add_argument("--leave-games", type=non_negative_int, default=None, metavar="N",
+                   help=f"a build: make its leave table (leaves.tsv) from N self-play games, 0 for none (default "
+                   f"{DEFAULT_BUILD_GAMES} with --defaults, else none; --leaves makes one later from more games)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                   help="--leaves, --win-table: the games' seed (default %(default)s)")
     p.add_argument("--rules", metavar="RULESET",
                    help="rule set id (pl-scrabble, cs-scrabble, cs-kriskros) or path to a .rules file")
     p.add_argument("--defaults", metavar="RULESET", choices=DEFAULT_BUILDS,
@@ -233,6 +251,23 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
+def _leave_games(args) -> int:
+    """Self-play games for the build's leave table: --leave-games, else DEFAULT_BUILD_GAMES for a
+    --defaults build and none for others."""
+    if args.leave_games is not None:
+        return args.leave_games
+    return DEFAULT_BUILD_GAMES if args.defaults else 0
+
+
+def _refusal_details(lang, refused: dict) -> dict[str, str]:
+    """{headword: what explain adds to its refusals} from a language that says more than the rule
+    (Czech: the place name and derivation of a place-name adjective); {} from the others."""
+    details = getattr(lang, "refusal_details", None)
+    if details is None or not refused:
+        return {}
+    return details(sorted({head for pairs in refused.values() for _rule, head in pairs}))
+
+
 def run(args) -> int:
     """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
     from lexicon_service.lexicon_format import move_graph_bytes, refusals_bytes, tables_bytes
@@ -279,6 +314,7 @@ def run(args) -> int:
                          defer=step.defer)
             spent[:] = [step]
         step = None
+        details = _refusal_details(lang, compiler.refused)
         if not args.quiet:
             sys.stderr.write(f"compiling {len(compiler.keys)} forms...\n")
         forms, heads, tables, readings, n_readings = compiler.finish(meanwhile)      # compile
@@ -300,9 +336,10 @@ def run(args) -> int:
               **(lang.counts(compiler) if lang is not None else {})}
     manifest = _manifest(name, rule_set, profile, manifest_sources, counts, builder)
     move_graph = move_graph_bytes(forms.keys(), rule_set)                              # move graph
-    save_lexicon(out, forms, heads, tables, readings, manifest,                       # save
+    save_lexicon(out, forms, heads, tables, readings, manifest,                       # save (and leaves)
                  tables_bytes=encoded[0] if encoded else None, move_graph=move_graph,
-                 refusals=refusals_bytes(compiler.refused) if compiler.refused else None)
+                 refusals=refusals_bytes(compiler.refused, details) if compiler.refused else None,
+                 leave_games=_leave_games(args), quiet=args.quiet)
     print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
     for note in getattr(lang, "notes", ()):
         print(note, file=sys.stderr)
@@ -368,7 +405,7 @@ def _rules_and_profile(args):
     except ProfileError as exc:
         raise BuildError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        from lexicon_service.cli import error_line
+        from lexicon_service.command_line import error_line
 
         raise BuildError(f"profile {args.profile or rule_set.profile}: {error_line(exc)}") from None
     if profile.language and profile.language != rule_set.language:
@@ -571,8 +608,15 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--games: at most {MAX_GAMES:,}")
         return run_reporting_errors("lexicon-build", lambda a: add_leave_table(
             a.leaves, a.games or DEFAULT_GAMES, a.seed, a.quiet) and 0, args)
+    if args.win_table:
+        from build_tools.save import add_win_table
+
+        if args.games is not None and args.games > MAX_GAMES:
+            parser.error(f"--games: at most {MAX_GAMES:,}")
+        return run_reporting_errors("lexicon-build", lambda a: add_win_table(
+            a.win_table, a.games or WIN_TABLE_GAMES, a.seed, a.quiet) and 0, args)
     if args.games is not None:
-        parser.error("--games goes with --leaves")
+        parser.error("--games goes with --leaves or --win-table")
     if args.output is None:
         parser.error("the following arguments are required: -o/--output")
     with tempfile.TemporaryDirectory(prefix="lexicon-build-") as spool_dir, sigterm_raises():

@@ -28,6 +28,7 @@ from lexicon_service.lexicon_format import (
     LEAVES,
     MANIFEST,
     MOVE_GRAPH,
+    OLD_MOVE_GRAPH,
     READINGS,
     REFUSALS,
     TABLES,
@@ -132,13 +133,15 @@ def _write(path: Path, data: bytes) -> dict:
 
 def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, readings: bytes,
                  manifest: dict, *, tables_bytes: bytes | None = None, move_graph: bytes | None = None,
-                 refusals: bytes | None = None) -> Path:
+                 refusals: bytes | None = None, leave_games: int = 0, quiet: bool = True) -> Path:
     """Write the lexicon to ``out`` (a directory), replacing a previous lexicon (never anything
     else) only when the new one is complete. Returns the path. ``tables_bytes``: tables.json's bytes
     (``lexicon_format.tables_bytes(tables)``, made beforehand: a build makes them while its forms trie
     is built), None to make them here;
-    ``move_graph``: the bytes of moves.kwg (lexicon_service/movegen/graph.py), None for none;
-    ``refusals``: the bytes of refused.tsv (``lexicon_format.refusals_bytes``), None for none."""
+    ``move_graph``: the bytes of moves.gaddag (lexicon_service/movegen/graph.py), None for none;
+    ``refusals``: the bytes of refused.tsv (``lexicon_format.refusals_bytes``), None for none;
+    ``leave_games``: self-play games for a leave table (leaves.tsv, made from the complete lexicon before it
+    replaces the old one; needs ``move_graph``), 0 for none."""
     out = check_output(out)
     remove_stale_temporaries(out.parent)
     tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
@@ -159,6 +162,10 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
         if refusals is not None:
             files[REFUSALS] = _write(tmp / REFUSALS, refusals)
         _write(tmp / MANIFEST, manifest_bytes(manifest, files))
+        if leave_games and move_graph is not None:
+            from build_tools.leaves import DEFAULT_SEED
+
+            add_leave_table(tmp, leave_games, DEFAULT_SEED, quiet)
         if out.exists() or out.is_symlink():
             if not is_lexicon(out):  # appeared while we were building
                 raise OutputError(f"output {out} exists and is not a lexicon; not replaced")
@@ -180,21 +187,26 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
 
 def add_move_graph(path: str | os.PathLike) -> Path:
     """Build the move graph of an existing lexicon from its forms and add it (replacing one there):
-    moves.kwg is written under a temporary name and renamed, then the manifest the same way, so a
-    reader sees the old lexicon or the new one."""
+    moves.gaddag is written under a temporary name and renamed, then the manifest the same way, so a
+    reader sees the old lexicon or the new one. A graph under its old name (moves.kwg, a lexicon built
+    before) leaves the manifest with it and is then removed: the new file replaces it."""
     from lexicon_service.lexicon import load_lexicon
 
     root = Path(path)
     with load_lexicon(root) as lexicon:
         data = move_graph_bytes(lexicon.keys(), lexicon.rule_set)
         manifest = lexicon.manifest
-    return _add_file(root, manifest, MOVE_GRAPH, data)
+    old = OLD_MOVE_GRAPH in listed_files(root, manifest)
+    _add_file(root, manifest, MOVE_GRAPH, data, drop=OLD_MOVE_GRAPH if old else None)
+    if old:
+        (root / OLD_MOVE_GRAPH).unlink(missing_ok=True)
+    return root
 
 
 def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = False) -> Path:
     """Make the leave table of an existing lexicon (it needs its move graph) from `games` self-play games
     with `seed` (build_tools/leaves.py) and add it as leaves.tsv (replacing one there), written as
-    `add_move_graph` writes moves.kwg."""
+    `add_move_graph` writes moves.gaddag."""
     from build_tools.errors import BuildError
     from build_tools.leaves import make_leave_table
     from lexicon_service.lexicon import LexiconError, load_lexicon
@@ -213,16 +225,40 @@ def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool 
     return _add_file(root, manifest, LEAVES, data)
 
 
-def _add_file(root: Path, manifest: dict, name: str, data: bytes) -> Path:
+def add_win_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = False) -> Path:
+    """Make the win-probability table of an existing lexicon (it needs its move graph; its leave table,
+    when it has one, sets the players' level) from `games` self-play games with `seed`
+    (build_tools/winprob.py) and add it as winprob.tsv (replacing one there), as `add_leave_table` does."""
+    from build_tools.errors import BuildError
+    from build_tools.winprob import make_win_table
+    from lexicon_service.lexicon import LexiconError, load_lexicon
+    from lexicon_service.movegen.winprob import FILE_NAME
+
+    root = Path(path)
+    try:
+        lexicon = load_lexicon(root, with_win_table=False)  # a damaged table there is what this replaces
+    except LexiconError as exc:
+        raise BuildError(str(exc)) from None
+    with lexicon:
+        if not lexicon.has_move_graph:
+            raise BuildError(f"{root} has no move graph, which self-play needs; add it first with "
+                             f"`lexicon-build --move-graph-only {root}`")
+        data = make_win_table(lexicon, games, seed, quiet).to_bytes()
+        manifest = lexicon.manifest
+    return _add_file(root, manifest, FILE_NAME, data)
+
+
+def _add_file(root: Path, manifest: dict, name: str, data: bytes, drop: str | None = None) -> Path:
     """Add (or replace) the file `name` of the lexicon at `root`: the file is written under a temporary
-    name and renamed, then the manifest listing it the same way, so a reader sees the old lexicon or
-    the new one."""
+    name and renamed, then the manifest listing it (and no longer listing `drop`) the same way, so a
+    reader sees the old lexicon or the new one."""
     tmp_file = root / f"{name}.tmp-{os.getpid()}"
     tmp_manifest = root / f"{MANIFEST}.tmp-{os.getpid()}"
     try:
         entry = _write(tmp_file, data)
         os.rename(tmp_file, root / name)
-        _write(tmp_manifest, manifest_bytes(manifest, dict(listed_files(root, manifest), **{name: entry})))
+        listed = {k: v for k, v in listed_files(root, manifest).items() if k != drop}
+        _write(tmp_manifest, manifest_bytes(manifest, dict(listed, **{name: entry})))
         os.rename(tmp_manifest, root / MANIFEST)
     finally:
         for tmp in (tmp_file, tmp_manifest):

@@ -1,6 +1,6 @@
 """A fast path from word text to tile key, exactly equal to `TileSet.key_of_text` where it answers.
 
-Letter policy (lexicon_service/server/README.md): a word may hold only characters that are letters of
+Letter policy (docs/service.md, "Odd letters"): a word may hold only characters that are letters of
 the alphabet in upper or lower case (`input_characters`); a decomposed letter (base + combining
 marks) is accepted after NFC. Compatibility characters (long s "ſ", the Kelvin sign, ligatures) are
 never folded into letters, and a tile-key character (U+E000...) typed by a client is not a tile.

@@ -15,11 +15,6 @@ from __future__ import annotations
 
 import mmap
 import os
-import signal
-import subprocess
-import sys
-import tempfile
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +26,7 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     HEADWORDS,
     LEAVES,
     MOVE_GRAPH,
+    WIN_TABLE,
     NAME_RE,
     OPTIONAL_FILES,
     READINGS,
@@ -42,22 +38,29 @@ from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the e
     LexiconFormatError,
     check_manifest,
     check_readings_size,
-    checksum,
     find_refusals,
     listed_files,
-    new_checksum,
+    move_graph_name,
     parse_leave_table,
     parse_search_graph,
     parse_tables,
+    parse_win_table,
     read_manifest,
     record_fields,
     unpack_readings,
-    verify_entry,
     verify_files,
 )
-
-
-MAX_FILE_BYTES = 4 << 30  # no lexicon file is this large; a bigger one is not read
+from lexicon_service.lexicon_copies import (
+    SHARED_FILES,
+    CheckedTries,
+    SharedFiles,
+    check_trie_structure,
+    held_or_private_copy,
+    map_trie,
+    private_copy,
+    read_checked,
+    search_layout_key,
+)
 
 
 @dataclass(frozen=True)
@@ -102,286 +105,6 @@ def origin_of(tag: str, rule: str, model: str, generator: str) -> str:
     return generator
 
 
-def _read_at_most(fh, limit: int) -> bytes | None:
-    """The file's bytes, None when there are more than ``limit``. Not ``fh.read(limit + 1)``: that
-    allocates the whole limit (4 GiB) at once, which fails where memory is not overcommitted."""
-    size = os.fstat(fh.fileno()).st_size
-    if size > limit:
-        return None
-    data = fh.read(size + 1)
-    if len(data) <= size:
-        return data
-    more = bytearray(data)  # longer than fstat said (/proc, a device): read on, bounded
-    while len(more) <= limit and (block := fh.read(1 << 20)):
-        more += block
-    return bytes(more) if len(more) <= limit else None
-
-
-def _read_checked(p: Path, want: dict, verify: bool) -> bytes:
-    """The file's bytes, read once: the checksum is of exactly the bytes that are used."""
-    try:
-        with open(p, "rb") as fh:
-            data = _read_at_most(fh, MAX_FILE_BYTES)
-    except FileNotFoundError:
-        raise LexiconCorruptError(f"{p.parent}: missing file {p.name}") from None
-    except OSError as exc:
-        raise LexiconCorruptError(f"{p}: cannot read ({exc.strerror})") from None
-    if data is None:
-        raise LexiconCorruptError(f"{p}: larger than {MAX_FILE_BYTES} bytes")
-    if verify:
-        verify_entry(p, want, checksum(data), len(data))
-    return data
-
-
-def _private_copy(p: Path, want: dict | None, verify: bool):
-    """(an unlinked private copy of the file, its size, its sha256). The copy is what gets mapped:
-    nobody can truncate or overwrite it under the server. The checksum is of the bytes copied."""
-    return _copy_checked(p, tempfile.TemporaryFile(prefix="lexicon-"), want, verify)
-
-
-def _held_or_private_copy(p: Path, want: dict, verify: bool, shared: SharedFiles | None):
-    """(file object, size, sha256) of the sealed copy `shared` holds of the file, else of a private copy."""
-    held = shared.open(want) if shared is not None else None
-    return held or _private_copy(p, want, verify)
-
-
-def _copy_checked(p: Path, copy, want: dict | None, verify: bool):
-    """(`copy` holding the file's bytes, their size, their sha256), checked against `want` (the
-    manifest's entry) when `verify`; `copy` is closed on any failure."""
-    h = new_checksum()
-    size = 0
-    buffer = bytearray(1 << 20)  # one buffer, reused: no large allocations left behind in the heap
-    view = memoryview(buffer)
-    try:
-        with open(p, "rb") as fh:
-            while n := fh.readinto(buffer):
-                h.update(view[:n])
-                copy.write(view[:n])
-                size += n
-                if size > MAX_FILE_BYTES:
-                    raise LexiconCorruptError(f"{p}: larger than {MAX_FILE_BYTES} bytes")
-        copy.flush()
-        sha = h.hexdigest()
-        if verify and want is not None:
-            verify_entry(p, want, sha, size)
-    except FileNotFoundError:
-        copy.close()
-        raise LexiconCorruptError(f"{p.parent}: missing file {p.name}") from None
-    except OSError as exc:
-        copy.close()
-        raise LexiconCorruptError(f"{p}: cannot read ({exc.strerror})") from None
-    except BaseException:
-        copy.close()
-        raise
-    return copy, size, sha
-
-
-# A sealed copy can never change again: not be written, grown or shrunk, nor its seals undone.
-_SEALS = ("F_SEAL_SEAL", "F_SEAL_SHRINK", "F_SEAL_GROW", "F_SEAL_WRITE")
-SHARED_FILES = (FORMS, HEADWORDS, READINGS)  # what server processes share, with the move graph's search layout
-
-
-def _seals() -> int | None:
-    """The seals a shared copy must carry; None where memfds cannot be sealed (not Linux)."""
-    import fcntl
-
-    if not hasattr(os, "memfd_create") or not all(hasattr(fcntl, name) for name in (*_SEALS, "F_ADD_SEALS")):
-        return None
-    seals = 0
-    for name in _SEALS:
-        seals |= getattr(fcntl, name)
-    return seals
-
-
-def _memfd(p: Path, suffix: str = ""):
-    return open(os.memfd_create(f"lexicon:{p.parent.name}/{p.name}{suffix}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING),
-                "w+b")
-
-
-def _seal(copy) -> None:
-    import fcntl
-
-    try:
-        fcntl.fcntl(copy.fileno(), fcntl.F_ADD_SEALS, _seals())
-    except OSError:
-        copy.close()
-        raise
-
-
-def _sealed_copy(p: Path, want: dict):
-    """(a memfd holding the file's bytes, sealed, its size) when they match the manifest's size and
-    sha256; the checksum is of the bytes copied, and once sealed nothing can change them."""
-    copy, size, _ = _copy_checked(p, _memfd(p), want, verify=True)
-    _seal(copy)
-    return copy, size
-
-
-def search_layout_key(move_graph: dict, manifest: dict) -> str | None:
-    """The name a shared search layout of the move graph is held under: the sha256 of moves.kwg's bytes
-    (the manifest's entry `move_graph`) and of the rule set it was checked against."""
-    sha = move_graph.get("sha256") if isinstance(move_graph, dict) else None
-    rule_set = manifest.get("rule_set")
-    text = rule_set.get("source_text") if isinstance(rule_set, dict) else None
-    if not isinstance(sha, str) or not isinstance(text, str):
-        return None
-    return checksum(f"search-layout\0{sha}\0{text}".encode("utf-8", "surrogatepass"))
-
-
-def _sealed_search_layout(root: Path, manifest: dict, want: dict):
-    """(a memfd holding the search layout of the lexicon's move graph, sealed, its size): the graph read
-    and checked as a lexicon's loading does (size, sha256, the rule set, every arc)."""
-    from lexicon_service.rules import parse_rule_set
-
-    p = root / MOVE_GRAPH
-    rule_set = parse_rule_set(manifest["rule_set"]["source_text"], f"{root}:manifest.json:rule_set")
-    layout = parse_search_graph(p, _read_checked(p, want, verify=True), rule_set)
-    copy = _memfd(p, ":search-layout")
-    try:
-        copy.write(layout)
-        copy.flush()
-    except BaseException:
-        copy.close()
-        raise
-    _seal(copy)
-    return copy, len(layout)
-
-
-class SharedFiles:
-    """Sealed in-memory copies (memfds) of lexicon files, by sha256, made once by the process that
-    starts the server processes and inherited by them (file descriptors survive exec; a private
-    mapping would not). A server process loading a file whose manifest gives one of these sha256s
-    maps the sealed copy instead of making a private copy of its own, so the processes share one
-    copy's pages. A sealed copy can be neither written nor resized by anyone, so a file changed on
-    disk cannot touch it, as with a private copy. Files not held (another sha256: a lexicon changed
-    since) are copied privately as before."""
-
-    def __init__(self, files: dict[str, tuple[int, int]] | None = None) -> None:
-        self.files = dict(files or {})  # sha256 -> (file descriptor, size)
-        self._owned: dict = {}  # sha256 -> (copy, path) of the copies this process made (closed by `close`)
-
-    @classmethod
-    def read_directory(cls, directory) -> SharedFiles:
-        """Sealed copies of the shared files of every lexicon in `directory` whose size and sha256
-        match its manifest; a lexicon that does not is left out (loading it reports why). Empty
-        where memfds cannot be sealed."""
-        shared = cls()
-        if _seals() is None:
-            return shared
-        for root in sorted(Path(directory).glob("*.lex")):
-            try:
-                manifest = read_manifest(root)
-                files = listed_files(root, manifest)
-                for name in SHARED_FILES:
-                    want = files[name]
-                    if want.get("sha256") in shared.files:
-                        continue
-                    copy, size = _sealed_copy(root / name, want)
-                    shared._owned[want["sha256"]] = (copy, str(root / name))
-                    shared.files[want["sha256"]] = (copy.fileno(), size)
-                key = search_layout_key(files.get(MOVE_GRAPH), manifest)
-                if key is not None and key not in shared.files:
-                    copy, size = _sealed_search_layout(root, manifest, files[MOVE_GRAPH])
-                    shared._owned[key] = (copy, str(root / MOVE_GRAPH))
-                    shared.files[key] = (copy.fileno(), size)
-            except (OSError, LexiconError, ValueError, KeyError, TypeError):
-                continue
-        return shared
-
-    @classmethod
-    def from_environment(cls, value: str | None) -> SharedFiles:
-        """The copies a parent passed (`environment`): "sha256:fd:size,..."; malformed entries are ignored."""
-        files = {}
-        for entry in (value or "").split(","):
-            parts = entry.split(":")
-            if len(parts) == 3 and len(parts[0]) == 64 and parts[1].isdecimal() and parts[2].isdecimal():
-                files[parts[0]] = (int(parts[1]), int(parts[2]))
-        return cls(files)
-
-    def environment(self) -> str:
-        return ",".join(f"{sha}:{fd}:{size}" for sha, (fd, size) in self.files.items())
-
-    def fds(self) -> tuple[int, ...]:
-        return tuple(fd for fd, _ in self.files.values())
-
-    def total_bytes(self) -> int:
-        return sum(size for _, size in self.files.values())
-
-    def check_structure(self) -> list[str]:
-        """Walk the tries this process copied (`check_trie_structure`), a child process for each lexicon,
-        all at once; the sha256s of those that passed. A lexicon that fails is left out (each server
-        process walks it again, and loading it reports why)."""
-        from concurrent import futures
-
-        by_lexicon: dict[str, dict] = {}
-        for sha, (copy, path) in self._owned.items():
-            if path.endswith(".marisa"):
-                by_lexicon.setdefault(str(Path(path).parent), {})[path] = (copy, sha)
-
-        def check(tries: dict) -> list[str]:
-            try:
-                check_trie_structure(tries)
-            except LexiconError:
-                return []
-            return [sha for _, sha in tries.values()]
-
-        if not by_lexicon:
-            return []
-        with futures.ThreadPoolExecutor(max_workers=len(by_lexicon)) as pool:
-            return [sha for shas in pool.map(check, by_lexicon.values()) for sha in shas]
-
-    def open(self, want: dict | None):
-        """(a file object of the sealed copy, its size, its sha256) for a file the manifest describes
-        as `want`, or None when no copy of it is held or the descriptor is not a sealed copy of its size."""
-        sha = want.get("sha256") if isinstance(want, dict) else None
-        held = self.files.get(sha) if isinstance(sha, str) else None
-        if held is None or held[1] != want.get("bytes"):
-            return None
-        return self._open_sealed(sha, *held)
-
-    def open_search_layout(self, key: str | None):
-        """(a file object of the sealed search layout held under `key` (`search_layout_key`), its size,
-        the key), or None as `open`."""
-        held = self.files.get(key) if isinstance(key, str) else None
-        return None if held is None else self._open_sealed(key, *held)
-
-    def _open_sealed(self, sha: str, fd: int, size: int):
-        import fcntl
-
-        try:
-            if os.fstat(fd).st_size != size \
-                    or fcntl.fcntl(fd, fcntl.F_GET_SEALS) & _seals() != _seals():
-                return None
-            return open(os.dup(fd), "rb", buffering=0), size, sha
-        except (OSError, TypeError, ValueError):  # not a descriptor, not a memfd, no seals here
-            return None
-
-    def close(self) -> None:
-        for copy, _ in self._owned.values():
-            copy.close()
-        self._owned.clear()
-        self.files.clear()
-
-
-def _fd_path(fileobj) -> str:
-    return f"/proc/self/fd/{fileobj.fileno()}"
-
-
-def _map_trie(p: Path, copy):
-    """The trie of a private copy, mapped (read into memory where /proc/self/fd is missing)."""
-    import marisa_trie
-
-    trie = marisa_trie.Trie()
-    try:
-        if os.path.exists(_fd_path(copy)):
-            trie.mmap(_fd_path(copy))
-        else:
-            copy.seek(0)
-            trie.frombytes(copy.read())
-    except (RuntimeError, ValueError, MemoryError, OSError) as exc:
-        raise LexiconCorruptError(f"{p}: not a valid trie ({exc})") from None
-    return trie
-
-
 def _models_trie(models: dict):
     """The models table (headword -> model lemma) as a trie of UTF-8 values: as a dict, Polish's 88,000
     entries held 20 MB of Python objects in every server process (and twice during a reload); the trie
@@ -398,80 +121,20 @@ def _models_trie(models: dict):
     return marisa_trie.BytesTrie(items)
 
 
-# Tries whose structure passed `check_trie_structure`, by the sha256 of their bytes (content, not path).
-_structure_ok: set[str] = set()
-_structure_lock = threading.Lock()
-
-
-def check_trie_structure(tries: dict[str, tuple], timeout: float | None = None) -> None:
-    """Walk every key of each trie in a child process, so that a trie whose checksum matches but
-    whose structure is damaged is refused here instead: marisa would crash the process on it, or
-    loop for ever. `tries`: name -> (open private copy, sha256). Tries already checked (same
-    sha256) are skipped. `timeout`: by default 10 s plus 2 s a MB (a walk takes ~0.1 s a MB)."""
-    todo = {name: (copy, sha) for name, (copy, sha) in tries.items() if sha not in _structure_ok}
-    if not todo:
-        return
-    fds = [copy.fileno() for copy, _ in todo.values()]
-    if timeout is None:
-        timeout = 10.0 + 2.0 * sum(os.fstat(fd).st_size for fd in fds) / 1e6
-    try:
-        done = subprocess.run([sys.executable, "-c", _WALK_SCRIPT, *map(str, fds)], pass_fds=fds,
-                              stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise LexiconCorruptError(f"{', '.join(todo)}: structure check did not finish in {timeout:.0f} s") from None
-    if done.returncode != 0:
-        if done.returncode < 0:
-            why = f"killed by {signal.Signals(-done.returncode).name}"
-        else:
-            lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            why = lines[-1] if lines else f"exit status {done.returncode}"
-        raise LexiconCorruptError(f"{', '.join(todo)}: damaged trie (structure check: {why})")
-    with _structure_lock:
-        _structure_ok.update(sha for _, sha in todo.values())
-
-
-def mark_structure_checked(sha256s) -> None:
-    """Trust tries with these sha256s as already walked (the serve supervisor checked them)."""
-    with _structure_lock:
-        _structure_ok.update(x for x in sha256s if len(x) == 64)
-
-
-# Run by check_trie_structure in a child: map each trie (inherited file descriptors), walk it
-# fully (as bytes, the keys decoded as UTF-8 in bulk), look every 97th key up by its id and back;
-# any crash, error or mismatch fails the check.
-_WALK_SCRIPT = """
-import itertools, sys, marisa_trie
-for fd in sys.argv[1:]:
-    trie = marisa_trie.BinaryTrie()
-    trie.mmap(f"/proc/self/fd/{fd}")
-    keys = trie.iterkeys()
-    n = 0
-    while chunk := list(itertools.islice(keys, 65536)):
-        n += len(chunk)
-        if n > len(trie):
-            sys.exit(f"walk finds more than the {len(trie)} keys the trie holds")
-        b"\\n".join(chunk).decode("utf-8")
-        for key in chunk[::97]:
-            if trie.restore_key(trie.key_id(key)) != key:
-                sys.exit("key/id mismatch")
-    if n != len(trie):
-        sys.exit(f"walk found {n} keys, trie says {len(trie)}")
-"""
-
-
 class Lexicon:
     """A loaded lexicon: membership (tile keys), prefixes, and readings for `explain`.
 
     Nothing is mapped from the lexicon directory: the tries and readings.bin are mapped from copies
     (unlinked private files, or `shared` sealed ones), the move graph's search layout made from a
-    mapped private copy of moves.kwg (or mapped from `shared`), the tables read into memory, so a
+    mapped private copy of the move graph (or mapped from `shared`), the tables read into memory, so a
     lexicon file
     truncated or overwritten in place under a running server changes nothing. Every file's
     checksum is of the bytes actually used. `check_structure` also walks the tries in a child
-    process first (the server does; see `check_trie_structure`)."""
+    process first (the server does; see `check_trie_structure`), but for those in `checked_tries`."""
 
     def __init__(self, path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False,
-                 shared: SharedFiles | None = None, with_leaves: bool = True) -> None:
+                 shared: SharedFiles | None = None, with_leaves: bool = True,
+                 with_win_table: bool = True, checked_tries: CheckedTries | None = None) -> None:
         self.path = Path(path)
         self._disk_state = disk_state(self.path)  # before anything is read: a change during the load shows
         self.manifest = read_manifest(self.path)
@@ -481,11 +144,11 @@ class Lexicon:
         self._generator = generator_of(self.manifest)
         self._file = None
         self._mm = None
-        tables = _read_checked(self.path / TABLES, files[TABLES], verify)
+        tables = read_checked(self.path / TABLES, files[TABLES], verify)
         copies = []
         try:
             for name in SHARED_FILES:
-                copies.append(_held_or_private_copy(self.path / name, files[name], verify, shared))
+                copies.append(held_or_private_copy(self.path / name, files[name], verify, shared))
         except BaseException:
             for copy, _, _ in copies:
                 copy.close()
@@ -494,9 +157,9 @@ class Lexicon:
         try:
             if check_structure:
                 check_trie_structure({str(self.path / FORMS): (forms, forms_sha),
-                                      str(self.path / HEADWORDS): (heads, heads_sha)})
-            self._forms = _map_trie(self.path / FORMS, forms)
-            self._heads = _map_trie(self.path / HEADWORDS, heads)
+                                      str(self.path / HEADWORDS): (heads, heads_sha)}, checked_tries)
+            self._forms = map_trie(self.path / FORMS, forms)
+            self._heads = map_trie(self.path / HEADWORDS, heads)
         except BaseException:
             self._file.close()
             raise
@@ -525,17 +188,21 @@ class Lexicon:
         # the move graph (movegen/graph.py) as move generation reads it (graph.search_layout), when the
         # lexicon has one; only this form is kept (`move_graph` gives the arcs back)
         self.search_graph = None
-        if MOVE_GRAPH in files:
-            self.search_graph = self._load_move_graph(files[MOVE_GRAPH], verify, shared)
+        graph = move_graph_name(files)
+        if graph is not None:
+            self.search_graph = self._load_move_graph(graph, files[graph], verify, shared)
         self.leaves = None  # the leave table (movegen/leaves.py), when the lexicon has one
         if LEAVES in files and with_leaves:
             self.leaves = self._load_optional(LEAVES, files[LEAVES], verify, parse_leave_table)
+        self.win_table = None  # the win-probability table (movegen/winprob.py), when the lexicon has one
+        if WIN_TABLE in files and with_win_table:
+            self.win_table = self._load_optional(WIN_TABLE, files[WIN_TABLE], verify, parse_win_table)
         # the forms the build refused by a named rule (lexicon_format: refused.tsv), mapped from a
         # private copy: a lookup touches a few pages
         self._refusals_file = self._refusals = None
         if REFUSALS in files:
             try:
-                self._refusals_file, size, _ = _private_copy(self.path / REFUSALS, files[REFUSALS], verify)
+                self._refusals_file, size, _ = private_copy(self.path / REFUSALS, files[REFUSALS], verify)
                 self._refusals = mmap.mmap(self._refusals_file.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
             except BaseException:
                 self.close()
@@ -562,23 +229,23 @@ class Lexicon:
         is closed when it is refused."""
         p = self.path / name
         try:
-            return parse(p, _read_checked(p, want, verify), self.rule_set)
+            return parse(p, read_checked(p, want, verify), self.rule_set)
         except BaseException:
             self.close()
             raise
 
-    def _load_move_graph(self, want: dict, verify: bool, shared: SharedFiles | None):
+    def _load_move_graph(self, name: str, want: dict, verify: bool, shared: SharedFiles | None):
         """The search layout: a read-only mapping of the sealed layout `shared` holds (made once by the
         process that starts the server processes, from the same bytes and rule set, and checked as
-        here), else made here from a mapped private copy of moves.kwg (its bytes never on the heap)."""
-        p = self.path / MOVE_GRAPH
+        here), else made here from a mapped private copy of the file `name` (its bytes never on the heap)."""
+        p = self.path / name
         try:
             held = shared.open_search_layout(search_layout_key(want, self.manifest)) if shared is not None else None
             if held is not None:
                 with held[0] as layout:  # the mapping keeps the sealed copy alive
                     if held[1] > 0:
                         return memoryview(mmap.mmap(layout.fileno(), 0, access=mmap.ACCESS_READ))
-            copy, size, _ = _private_copy(p, want, verify)
+            copy, size, _ = private_copy(p, want, verify)
             with copy:  # the mapping keeps the copy alive until the layout is made
                 data = mmap.mmap(copy.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
             return parse_search_graph(p, memoryview(data), self.rule_set)
@@ -661,8 +328,10 @@ class Lexicon:
                 out.append(Reading(form, head, tag, rule, guessed, origin_of(tag, rule, guessed, self._generator)))
         return out
 
-    def refusals(self, key: str) -> list[tuple[str, str]]:
-        """(profile rule, headword) of each reading the build refused this tile key by a named rule,
+    def refusals(self, key: str) -> list[tuple[str, str, str]]:
+        """(profile rule, headword, detail) of each reading the build refused this tile key by a named rule
+        (detail: how the headword got the refused tag, e.g. the place name of a place-name adjective; "" if
+        the build said nothing),
         when no reading admitted it; [] for a form the build never met, or a lexicon built before
         refused.tsv existed."""
         if not self._refusals:
@@ -714,12 +383,16 @@ def disk_state(path: Path):
 
 
 def load_lexicon(path: str | os.PathLike, *, verify: bool = True, check_structure: bool = False,
-                 shared: SharedFiles | None = None, with_leaves: bool = True) -> Lexicon:
+                 shared: SharedFiles | None = None, with_leaves: bool = True,
+                 with_win_table: bool = True, checked_tries: CheckedTries | None = None) -> Lexicon:
     """Load a lexicon directory; refuses unknown formats/versions and corrupt or truncated files.
-    `check_structure`: also walk the tries in a child process (see `check_trie_structure`).
+    `check_structure`: also walk the tries in a child process (see `check_trie_structure`), but for those
+    in `checked_tries` (which gets the ones that pass).
     `shared`: sealed copies to map instead of private ones, for files with their sha256s.
-    `with_leaves`: False leaves the leave table out (unread, unchecked: `lexicon-build --leaves` replaces it)."""
-    return Lexicon(path, verify=verify, check_structure=check_structure, shared=shared, with_leaves=with_leaves)
+    `with_leaves`: False leaves the leave table out (unread, unchecked: `lexicon-build --leaves` replaces it);
+    `with_win_table` the same for the win-probability table (`lexicon-build --win-table`)."""
+    return Lexicon(path, verify=verify, check_structure=check_structure, shared=shared, with_leaves=with_leaves,
+                   with_win_table=with_win_table, checked_tries=checked_tries)
 
 
 def resolve_lexicon_path(name_or_path: str, lexicons_dir: str | os.PathLike = "lexicons") -> Path:

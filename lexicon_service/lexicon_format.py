@@ -20,13 +20,17 @@ renamed into place only when complete:
                       explain reads the same way)
     readings.bin      provenance: uint32 offsets[n_forms + 1] indexed by the form's trie id,
                       then uint64 records (headword id << 32 | tag set id), little-endian
-    moves.kwg         optional: the move graph (lexicon_service/movegen/graph.py); a lexicon
-                      without it serves checks, and move generation names the command that adds it
+    moves.gaddag      optional: the move graph (lexicon_service/movegen/graph.py); a lexicon
+                      without it serves checks, and move generation names the command that adds it.
+                      Lexicons built before it was named for its format hold it as moves.kwg
+                      (the same bytes), which is read the same way
     refused.tsv       optional: the forms the build met and refused by a named rule of the profile
                       (every rule but a catch-all ``*``), and admitted by no reading: one line
-                      ``key<TAB>rule<TAB>headword`` each, sorted by their UTF-8 bytes, so that
-                      `explain` can say why a word is not in the lexicon. Kris Kros refusing the
-                      place-name adjective mostecký: ``mostecký\tplace-name-adjective\tmostecký``
+                      ``key<TAB>rule<TAB>headword[<TAB>detail]`` each, sorted by their UTF-8 bytes,
+                      so that `explain` can say why a word is not in the lexicon; the optional
+                      detail says how the headword got the refused tag. Kris Kros refusing the
+                      place-name adjective mostecký: ``mostecký\tplace-name-adjective\tmostecký\t``
+                      ``place name Most, rule irregular: irregular derivation``
 
 JSON files are written with sorted keys, one-space indent, UTF-8 (not escaped) and a final newline,
 so the same content gives the same bytes.
@@ -55,7 +59,9 @@ from array import array
 from pathlib import Path
 
 from lexicon_service.movegen.graph import FILE_NAME as MOVE_GRAPH
+from lexicon_service.movegen.graph import OLD_FILE_NAME as OLD_MOVE_GRAPH
 from lexicon_service.movegen.leaves import FILE_NAME as LEAVES
+from lexicon_service.movegen.winprob import FILE_NAME as WIN_TABLE
 
 FORMAT = "czpl-lexicon"
 FORMAT_VERSION = 1
@@ -67,8 +73,9 @@ TABLES = "tables.json"
 READINGS = "readings.bin"
 REFUSALS = "refused.tsv"
 FILES = (FORMS, HEADWORDS, TABLES, READINGS)
-OPTIONAL_FILES = (MOVE_GRAPH, REFUSALS)  # checked like the others when the manifest lists them
-ADDED_FILES = (LEAVES,)  # the same, but never written by a build: added to a built lexicon (lexicon-build --leaves)
+OPTIONAL_FILES = (MOVE_GRAPH, OLD_MOVE_GRAPH, REFUSALS)  # checked like the others when the manifest lists them
+# the same, but never written by a build: added to a built lexicon (lexicon-build --leaves, --win-table)
+ADDED_FILES = (LEAVES, WIN_TABLE)
 ALL_FILES = frozenset((*FILES, *OPTIONAL_FILES, *ADDED_FILES))
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
@@ -283,10 +290,16 @@ def parse_tables(path: Path, data: bytes) -> tuple[list, list, list, dict]:
     return tags, rules, tagsets, models
 
 
-# --- moves.kwg (its bytes: movegen/graph.py) -------------------------------------------------
+# --- moves.gaddag (its bytes: movegen/graph.py) ----------------------------------------------
+
+def move_graph_name(files: dict) -> str | None:
+    """The name the manifest's ``files`` list the move graph under (moves.gaddag, or moves.kwg in a
+    lexicon built before the file was named for its format); None without one."""
+    return next((name for name in (MOVE_GRAPH, OLD_MOVE_GRAPH) if name in files), None)
+
 
 def move_graph_bytes(keys, rule_set) -> bytes:
-    """moves.kwg's bytes for these tile keys (``graph.build_move_graph``)."""
+    """moves.gaddag's bytes for these tile keys (``graph.build_move_graph``)."""
     from lexicon_service.movegen.graph import build_move_graph
 
     return build_move_graph(keys, rule_set)
@@ -303,8 +316,19 @@ def parse_leave_table(path: Path, data: bytes, rule_set):
         raise LexiconCorruptError(f"{path}: {exc}") from None
 
 
+def parse_win_table(path: Path, data: bytes, rule_set):
+    """The WinTable in winprob.tsv's bytes (``winprob.parse_win_table``); LexiconCorruptError naming ``path``."""
+    from lexicon_service.movegen.winprob import WinTableError
+    from lexicon_service.movegen.winprob import parse_win_table as parse
+
+    try:
+        return parse(data, rule_set)
+    except WinTableError as exc:
+        raise LexiconCorruptError(f"{path}: {exc}") from None
+
+
 def parse_search_graph(path: Path, data, rule_set) -> bytes:
-    """The search layout (``graph.search_layout``) of moves.kwg's arcs (``graph.parse_move_graph``);
+    """The search layout (``graph.search_layout``) of the move graph's arcs (``graph.parse_move_graph``);
     LexiconCorruptError naming ``path``."""
     from lexicon_service.movegen.graph import MoveGraphError, search_layout
     from lexicon_service.movegen.graph import parse_move_graph as parse
@@ -315,17 +339,27 @@ def parse_search_graph(path: Path, data, rule_set) -> bytes:
         raise LexiconCorruptError(f"{path}: {exc}") from None
 
 
-def refusals_bytes(refused: dict) -> bytes:
-    """refused.tsv's bytes from {tile key: {(rule, headword), ...}}: a line each, sorted by bytes."""
-    lines = sorted(f"{key}\t{rule}\t{head}\n".encode("utf-8") for key, pairs in refused.items()
+def refusals_bytes(refused: dict, details: dict | None = None) -> bytes:
+    """refused.tsv's bytes from {tile key: {(rule, headword), ...}} and {headword: detail} (what the
+    build says of how the headword got the refused tag; a fourth field when there is one): a line
+    each, sorted by bytes."""
+    details = details or {}
+
+    def line(key: str, rule: str, head: str) -> bytes:
+        detail = details.get(head, "")
+        if "\t" in detail or "\n" in detail:
+            detail = ""
+        return f"{key}\t{rule}\t{head}{chr(9) + detail if detail else ''}\n".encode("utf-8")
+
+    lines = sorted(line(key, rule, head) for key, pairs in refused.items()
                    for rule, head in pairs if "\t" not in head and "\n" not in head)
     return b"".join(lines)
 
 
-def find_refusals(data, key: str) -> list[tuple[str, str]]:
-    """The (rule, headword) pairs refused.tsv's bytes `data` (bytes or a mapping of them) give the tile
-    key, by binary search over its sorted lines (a few pages touched, nothing built); lines of damaged
-    bytes that do not parse are skipped."""
+def find_refusals(data, key: str) -> list[tuple[str, str, str]]:
+    """The (rule, headword, detail) triples refused.tsv's bytes `data` (bytes or a mapping of them) give
+    the tile key (detail "" on a line of three fields), by binary search over its sorted lines (a few
+    pages touched, nothing built); lines of damaged bytes that do not parse are skipped."""
     prefix = key.encode("utf-8") + b"\t"
     lo, hi = 0, len(data)
     while lo < hi:                      # the first line not below prefix starts at or after lo
@@ -345,7 +379,7 @@ def find_refusals(data, key: str) -> list[tuple[str, str]]:
         if not line.startswith(prefix):
             break
         fields = bytes(line[len(prefix):]).decode("utf-8", "replace").split("\t")
-        if len(fields) == 2:
-            out.append((fields[0], fields[1]))
+        if len(fields) in (2, 3):
+            out.append((fields[0], fields[1], fields[2] if len(fields) == 3 else ""))
         lo = end + 1
     return out

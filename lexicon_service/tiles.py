@@ -1,4 +1,4 @@
-"""Tiles, and the one encoding of words shared by the lexicon and the rules engine (docs/CONTRACTS.md).
+"""Tiles, and the one encoding of words shared by the lexicon and the rules engine (docs/architecture.md, "Contracts between the parts").
 
 A word is spelled in *tiles*, not characters: Kris Kros has a CH tile, so "chata" is four tiles
 there and five in Czech Scrabble. A *tile key* is one character per tile, lowercase; every

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-MOVE_GRAPH = "moves.kwg"
+MOVE_GRAPH = "moves.gaddag"
 
 
 def without_move_graph(lexicon: Path) -> Path:
-    """The built lexicon `lexicon` as one built before move generation existed: no moves.kwg, and
+    """The built lexicon `lexicon` as one built before move generation existed: no moves.gaddag, and
     none in its manifest. Its path."""
     manifest_path = lexicon / "manifest.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""Clients in other languages against a real server: the Node.js example of the server README
+"""Clients in other languages against a real server: the Node.js example of docs/service.md
 (@grpc/grpc-js + @grpc/proto-loader) and the generated TypeScript stubs (protobuf-es, loaded by node).
 npm packages go into clients/node_modules (pinned by clients/package-lock.json), stubs into clients/gen/."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from test_service import lexicon_dir, server, write_lexicon  # noqa: F401 (fixtures)
+from test_service import write_lexicon  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = ROOT / "clients"
@@ -45,7 +45,7 @@ def node(script: str, *args: str) -> list[str]:
 
 
 def test_the_readme_node_example_is_the_tested_script():
-    readme = (ROOT / "lexicon_service" / "server" / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "service.md").read_text(encoding="utf-8")
     script = (CLIENTS / "node" / "check_words.js").read_text(encoding="utf-8")
     assert f"```js\n{script}```" in readme
 

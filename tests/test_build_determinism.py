@@ -33,7 +33,7 @@ def build(out: Path, workers: str, seed: str, *args: str) -> dict[str, bytes]:
 def assert_all_identical(builds: list[dict[str, bytes]]) -> None:
     first = builds[0]
     assert set(first) == {"manifest.json", "forms.marisa", "headwords.marisa", "tables.json", "readings.bin",
-                          "moves.kwg", "refused.tsv"}
+                          "moves.gaddag", "refused.tsv"}
     for other in builds[1:]:
         assert sorted(other) == sorted(first)
         for name in first:

@@ -69,3 +69,27 @@ def test_the_link_finder_sees_broken_links(tmp_path):
     page.write_text("## Here\n[1](b.md) [2](b.md#the-moves-tools-page) [3](b.md#gone) [4](#here) [5](#nowhere)"
                     " [6](c.md)\n", encoding="utf-8")
     assert unresolved(page) == ["b.md#gone", "c.md", "#nowhere"]
+
+
+# a page named in the code's comments and docstrings: docs/NAME.md, or a package README
+NAMED_PAGE = re.compile(r"\b(docs/[A-Za-z0-9_.-]+\.md|lexicon_service/[a-z_/]+/README\.md)")
+CODE_DIRS = ("lexicon_service", "build_tools", "bench", "tools", "tests", "deploy")
+
+
+def pages_named_in_the_code() -> dict[str, list[str]]:
+    """Every docs page a Python file or package README names, with the files that name it. The
+    profiles and protos are left out: their text is embedded in each lexicon's manifest and in the
+    generated descriptors, so a comment there changes build output."""
+    named: dict[str, list[str]] = {}
+    for top in CODE_DIRS:
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.suffix not in (".py", ".md") or "grpc_gen" in path.parts or path == Path(__file__):
+                continue
+            for page in NAMED_PAGE.findall(path.read_text(encoding="utf-8", errors="replace")):
+                named.setdefault(page, []).append(str(path.relative_to(ROOT)))
+    return named
+
+
+def test_the_docs_pages_the_code_names_exist():
+    missing = {page: files for page, files in pages_named_in_the_code().items() if not (ROOT / page).exists()}
+    assert not missing, f"pages named in the code that do not exist (moved? name the new page): {missing}"

@@ -23,8 +23,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from lexicon_service.cli import main
-from lexicon_service.games.errors import DatabaseDamaged, GameDamaged, StoreUnavailable
-from lexicon_service.games.service import GameService
+from lexicon_service.errors import DatabaseDamaged, GameDamaged, StoreUnavailable
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.http import HttpServer, create_app
@@ -41,7 +41,7 @@ def play_games(path: Path, games: int, moves: int = 3, **store_options) -> dict[
     """`games` games with a few moves each (every third one ended) in a fresh file; {game id: its rows}."""
     rs = load_rule_set(RULE_SET)
     store = SqliteStore(path, synchronous="OFF", **store_options)
-    service = GameService(store, clock=FakeClock(), max_games=None)
+    service = GameSessions(store, clock=FakeClock(), max_games=None)
     try:
         for i in range(games):
             game_id, tokens, director, _ = service.create_game(RULE_SET, rs, ["A", "B"], seed=i)
@@ -81,7 +81,7 @@ def damage_a_leaf(path: Path) -> None:
 
 def refused_games(store, original: dict[str, list]) -> set[str]:
     """The games of `original` that reading refuses (GameDamaged); every other one must read as written."""
-    service = GameService(store, clock=FakeClock(), max_games=None)
+    service = GameSessions(store, clock=FakeClock(), max_games=None)
     refused = set()
     for game_id, rows in original.items():
         try:
@@ -170,7 +170,7 @@ def test_a_game_whose_stored_events_cannot_be_read_is_refused(tmp_path):
     store = SqliteStore(path, synchronous="OFF")
     changes = []
     store.on_change(changes.append)
-    service = GameService(store, clock=FakeClock(), max_games=None)
+    service = GameSessions(store, clock=FakeClock(), max_games=None)
     damaged, gap, intact = sorted(original)[:3]
     with sqlite3.connect(path) as conn:  # as a damaged page of text would read: not the JSON that was written
         conn.execute("UPDATE events SET data = '{\"pla' WHERE game_id = ? AND version = 3", (damaged,))
@@ -392,7 +392,7 @@ def test_a_damaged_page_is_data_loss_naming_the_game_and_turns_games_health_off(
 READ_ONLY_CHILD = """
 import os, sys, time
 from lexicon_service.cli import main
-from lexicon_service.games.errors import StoreUnavailable
+from lexicon_service.errors import StoreUnavailable
 from lexicon_service.games.store import SqliteStore
 if len(sys.argv) > 2:  # root writes any file: become that user (after the imports: python is under /root)
     os.setgroups([])

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from lexicon_service.games.errors import Conflict, Refused
-from lexicon_service.games.service import GameService
+from lexicon_service.errors import Conflict, Refused
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.judge import WordSetJudge
 from lexicon_service.rules import load_rule_set, parse_gcg, parse_rule_set, replay
 from tests.game_helpers import FakeClock, find_play, tiles_of
@@ -14,7 +14,7 @@ from tests.game_helpers import FakeClock, find_play, tiles_of
 
 @pytest.fixture
 def service(make_store):
-    return GameService(make_store(), clock=FakeClock())
+    return GameSessions(make_store(), clock=FakeClock())
 
 
 def _text(state, p):
@@ -126,7 +126,7 @@ def test_with_a_notifying_store_a_watcher_reads_the_store_only_when_its_game_cha
             return super().load(game_id, after)
 
     store = NotifyingStore(tmp_path / "g.db", synchronous="OFF")
-    service = GameService(store, clock=FakeClock())
+    service = GameSessions(store, clock=FakeClock())
     game_id, tokens, _, _ = service.create_game("pl-scrabble", load_rule_set("pl-scrabble"), ["A", "B"], seed=1)
     watching = threading.Event()
     watching.set()

@@ -10,8 +10,8 @@ import grpc
 import httpx
 import pytest
 
-from lexicon_service.games.errors import TooManyGames
-from lexicon_service.games.service import GameService
+from lexicon_service.errors import TooManyGames
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.http import HttpServer, create_app
@@ -25,7 +25,7 @@ RULE_SET = "pl-scrabble"
 def test_games_in_progress_are_bounded_and_ended_ones_do_not_count(make_store):
     rs = load_rule_set(RULE_SET)
     store = make_store()
-    service = GameService(store, clock=FakeClock(), max_games=2)
+    service = GameSessions(store, clock=FakeClock(), max_games=2)
     first, tokens, director, _ = service.create_game(RULE_SET, rs, ["A", "B"], seed=1)
     service.create_game(RULE_SET, rs, ["A", "B"], seed=2)
     with pytest.raises(TooManyGames, match="2 games in progress"):
@@ -45,14 +45,14 @@ def test_games_in_progress_are_bounded_and_ended_ones_do_not_count(make_store):
     reopened = make_store()  # a restart: the count is in the database
     assert reopened.live_games() == 3
     with pytest.raises(TooManyGames):
-        GameService(reopened, clock=FakeClock(), max_games=3).create_game(RULE_SET, rs, ["A", "B"], seed=5)
+        GameSessions(reopened, clock=FakeClock(), max_games=3).create_game(RULE_SET, rs, ["A", "B"], seed=5)
 
 
 def test_a_database_made_before_the_count_gets_it_from_its_log(tmp_path):
     rs = load_rule_set(RULE_SET)
     path = tmp_path / "games.db"
     store = SqliteStore(path, synchronous="OFF")
-    service = GameService(store, clock=FakeClock(), max_games=None)
+    service = GameSessions(store, clock=FakeClock(), max_games=None)
     ids = [service.create_game(RULE_SET, rs, ["A", "B"], seed=i) for i in range(3)]
     service.end_game(ids[0][0], ids[0][2], "done")
     store.close()

@@ -15,8 +15,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from lexicon_service.games.errors import Conflict, Refused, StoreUnavailable
-from lexicon_service.games.service import GameService
+from lexicon_service.errors import Conflict, Refused, StoreUnavailable
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.grpc_gen import session_pb2
 from lexicon_service.rules import load_rule_set
 from lexicon_service.server import create_server
@@ -112,7 +112,7 @@ def test_a_due_move_timer_fires_once_however_many_servers_hold_the_game(postgres
     clock = FakeClock()
     stores = [PostgresStore(postgres_url) for _ in range(3)]
     try:
-        services = [GameService(store, clock=clock) for store in stores]
+        services = [GameSessions(store, clock=clock) for store in stores]
         game_id, _, _, _ = services[0].create_game("cs-kriskros", rs, ["A", "B"], seed=5)
         for service in services:
             service.get_game(game_id, None)  # every server holds the game in its cache
@@ -302,7 +302,7 @@ def test_a_database_that_refuses_writes_acknowledges_no_move_and_writes_resume_b
     import psycopg
 
     store = PostgresStore(postgres_url)
-    service = GameService(store, clock=FakeClock())
+    service = GameSessions(store, clock=FakeClock())
     rs = load_rule_set("pl-scrabble")
     game_id, tokens, _, _ = service.create_game("pl-scrabble", rs, ["A", "B"], seed=1)
     admin = psycopg.connect(postgres_server.url(), autocommit=True)
@@ -327,7 +327,7 @@ def test_a_move_on_a_game_no_other_server_touched_reads_nothing_from_the_store(p
     """The server decides on the state it holds; the append's version check stands for the read."""
     store = PostgresStore(postgres_url)
     try:
-        service = GameService(store, clock=FakeClock())
+        service = GameSessions(store, clock=FakeClock())
         game_id, tokens, _, _ = service.create_game("cs-kriskros", load_rule_set("cs-kriskros"), ["A", "B"], seed=5)
         service.get_game(game_id, tokens[0])
         loads = []
@@ -348,7 +348,7 @@ def test_a_server_told_late_of_another_servers_move_answers_from_the_store_not_i
     rs = load_rule_set("cs-kriskros")
     store_a, store_b = PostgresStore(postgres_url), PostgresStore(postgres_url)
     try:
-        a, b = GameService(store_a, clock=FakeClock()), GameService(store_b, clock=FakeClock())
+        a, b = GameSessions(store_a, clock=FakeClock()), GameSessions(store_b, clock=FakeClock())
         game_id, tokens, _, _ = a.create_game("cs-kriskros", rs, ["A", "B"], seed=5)
 
         def exchange(service, p):

@@ -17,9 +17,9 @@ import httpx
 import pytest
 from google.protobuf import json_format
 
-from lexicon_service.games.errors import InvalidInput
+from lexicon_service.errors import InvalidInput
 from lexicon_service.games.events import loads
-from lexicon_service.games.service import GameService
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.state import ENDED, FINAL_PASS
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
@@ -206,7 +206,7 @@ def test_a_retried_final_pass_and_final_challenge_are_answered_again(tmp_path):
     for final in ("pass", "challenge"):
         for retry in ({"request_id": "x"}, {"expected_version": None}):
             store = SqliteStore(tmp_path / f"{final}-{len(retry)}-{'request_id' in retry}.db", synchronous="OFF")
-            service = GameService(store)
+            service = GameSessions(store)
             game_id, tokens, director, _ = service.create_game(RULE_SET, rs, ["A", "B"], seed=3,
                                                                challenge_rule="single")
             state = went_out(service, game_id, tokens, rs)
@@ -256,7 +256,7 @@ CREATE UNIQUE INDEX events_request ON events (game_id, request_id) WHERE request
 def test_a_database_whose_request_ids_were_the_games_is_migrated_and_its_games_go_on(tmp_path):
     rs = load_rule_set(RULE_SET)
     made = SqliteStore(tmp_path / "new.db", synchronous="OFF")
-    service = GameService(made)
+    service = GameSessions(made)
     game_id, tokens, _, _ = service.create_game(RULE_SET, rs, ["A", "B"], seed=2)
     first = service.submit_move(game_id, tokens[0], pass_=True, request_id="1")
     rows = made._reader().execute("SELECT game_id, version, kind, data, request_id FROM events").fetchall()
@@ -267,7 +267,7 @@ def test_a_database_whose_request_ids_were_the_games_is_migrated_and_its_games_g
     old.commit()
     old.close()
     store = SqliteStore(tmp_path / "old.db", synchronous="OFF")
-    service = GameService(store)
+    service = GameSessions(store)
     assert store.request_version(game_id, "1", 0) == 2 and store.request_version(game_id, "1", 1) is None
     again = service.submit_move(game_id, tokens[0], pass_=True, request_id="1")
     assert again.replayed and again.version == first.version and again.rack == first.rack
@@ -285,7 +285,7 @@ def test_a_database_whose_request_ids_were_the_games_is_migrated_and_its_games_g
 class Secrets:
     """What each viewer of each game must not learn, read from the service's own state of the game."""
 
-    def __init__(self, games: GameService) -> None:
+    def __init__(self, games: GameSessions) -> None:
         self.games = games
 
     def state(self, game_id: str):
@@ -479,7 +479,7 @@ def test_a_request_id_sent_again_with_another_move_is_refused_not_replayed(tmp_p
     tell the player a move was made that was not (their exchange silently dropped)."""
     rs = load_rule_set(RULE_SET)
     store = SqliteStore(tmp_path / "games.db", synchronous="OFF")
-    service = GameService(store)
+    service = GameSessions(store)
     game_id, tokens, _, _ = service.create_game(RULE_SET, rs, ["A", "B"], seed=3)
     first = service.submit_move(game_id, tokens[0], pass_=True, request_id="r")
     again = service.submit_move(game_id, tokens[0], pass_=True, request_id="r")

@@ -101,11 +101,14 @@ def test_refusals_round_trip_and_find_by_key():
     that is only a prefix or an extension of one, any bytes searched without failing."""
     refused = {"mostecký": {("place-name-adjective", "mostecký")}, "most": {("r", "a"), ("q", "b")},
                "mostecká": {("place-name-adjective", "mostecký")}, "haf": {("interjection", "haf")}}
-    data = fmt.refusals_bytes(refused)
+    details = {"mostecký": "place name Most, rule irregular: irregular derivation"}
+    data = fmt.refusals_bytes(refused, details)
     assert data.splitlines()[0] == b"haf\tinterjection\thaf"
+    assert "mostecká\tplace-name-adjective\tmostecký\tplace name Most, rule irregular: irregular derivation" \
+        in data.decode("utf-8").splitlines()
     assert data == b"".join(sorted(data.splitlines(keepends=True)))
     for key, pairs in refused.items():
-        assert sorted(fmt.find_refusals(data, key)) == sorted(pairs)
+        assert sorted(fmt.find_refusals(data, key)) == sorted((r, h, details.get(h, "")) for r, h in pairs)
     assert fmt.find_refusals(data, "mos") == fmt.find_refusals(data, "mosteckýx") == []
     assert fmt.find_refusals(b"", "a") == [] and fmt.find_refusals(b"a\tb", "a") == []
     assert fmt.find_refusals(b"\xff\xfe\n\n\ta\tb\n", "a") == []

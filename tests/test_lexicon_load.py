@@ -10,8 +10,9 @@ import pytest
 from lexicon_service.cli import main as service_main
 from lexicon_service.judge import WordJudge
 from lexicon_service.lexicon import (
-    FORMAT_VERSION, LexiconCorruptError, LexiconError, LexiconFormatError, SharedFiles, load_lexicon,
+    FORMAT_VERSION, LexiconCorruptError, LexiconError, LexiconFormatError, load_lexicon,
 )
+from lexicon_service.lexicon_copies import SharedFiles
 from tests.lexicon_helpers import build_word_list_lexicon
 
 
@@ -114,9 +115,9 @@ def test_move_graph_is_read_from_a_private_copy(copy):
     mapped from one: a file rewritten on disk changes nothing, and a damaged one is refused."""
     with load_lexicon(copy) as lex:
         arcs = bytes(lex.move_graph)
-        (copy / "moves.kwg").write_bytes(b"\xff" * (copy / "moves.kwg").stat().st_size)
+        (copy / "moves.gaddag").write_bytes(b"\xff" * (copy / "moves.gaddag").stat().st_size)
         assert bytes(lex.move_graph) == arcs
-        with pytest.raises(LexiconCorruptError, match="moves.kwg"):
+        with pytest.raises(LexiconCorruptError, match="moves.gaddag"):
             load_lexicon(copy)
 
 
@@ -136,10 +137,10 @@ def test_shared_sealed_copies_are_mapped_and_never_change(copy):
         lex = load_lexicon(copy, shared=inherited, check_structure=True)
         assert _mapped_from(lex).startswith("/memfd:lexicon:")
         # the search layout is a view of the sealed copy's mapping, not a copy on this process's heap
-        assert "/memfd:lexicon:copy.lex/moves.kwg:search-layout" in _mapped_names()
+        assert "/memfd:lexicon:copy.lex/moves.gaddag:search-layout" in _mapped_names()
         assert isinstance(lex.search_graph.obj, mmap.mmap) and bytes(lex.search_graph) == layout
         arcs = bytes(lex.move_graph)
-        for name in ("forms.marisa", "headwords.marisa", "readings.bin", "moves.kwg"):  # rewritten in place
+        for name in ("forms.marisa", "headwords.marisa", "readings.bin", "moves.gaddag"):  # rewritten in place
             p = copy / name
             p.write_bytes(b"\xff" * p.stat().st_size)
         assert lex.is_admissible("kota") and not lex.is_admissible("kotb")

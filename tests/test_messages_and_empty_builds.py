@@ -7,7 +7,7 @@ import logging
 from build_tools.cli import main as build_main
 from lexicon_service.rules import Board, load_rule_set, replay, validate_move
 from lexicon_service.rules.gcg import parse_gcg
-from lexicon_service.server.registry import LexiconRegistry
+from lexicon_service.core.registry import LexiconRegistry
 from lexicon_service.wording import counted
 from test_service import WORDS, write_lexicon
 

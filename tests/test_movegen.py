@@ -308,21 +308,47 @@ def test_move_graph_missing_then_added_with_the_same_bytes(lexicons, tmp_path):
     src = lexicons["pl-scrabble"].path
     copy = tmp_path / "copy.lex"
     shutil.copytree(src, copy)
-    built = (copy / "moves.kwg").read_bytes()
-    (copy / "moves.kwg").unlink()
+    built = (copy / "moves.gaddag").read_bytes()
+    (copy / "moves.gaddag").unlink()
     manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
-    del manifest["files"]["moves.kwg"]
+    del manifest["files"]["moves.gaddag"]
     (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     lex = load_lexicon(copy)                      # still loads and checks words
     assert lex.is_admissible("kot") and lex.move_graph is None
     with pytest.raises(MoveGraphMissing, match="--move-graph-only"):
         generate_moves(lex.rule_set, None, "KOT", lex)
     assert build_main(["--move-graph-only", str(copy)]) == 0
-    assert (copy / "moves.kwg").read_bytes() == built
+    assert (copy / "moves.gaddag").read_bytes() == built
     assert sorted(p.name for p in copy.iterdir()) == sorted(p.name for p in src.iterdir())
     again = load_lexicon(copy)
     assert _plays(generate_moves(again.rule_set, None, "KOT", again)) == _plays(
         generate_moves(again.rule_set, None, "KOT", lexicons["pl-scrabble"]))
+
+
+def test_a_lexicon_built_before_the_rename_loads_its_moves_kwg(lexicons, tmp_path):
+    """Lexicons built before the move graph was named for its format hold it as moves.kwg: they load
+    and generate as before; --move-graph-only replaces it with moves.gaddag (the same bytes)."""
+    src = lexicons["pl-scrabble"].path
+    copy = tmp_path / "old.lex"
+    shutil.copytree(src, copy)
+    built = (copy / "moves.gaddag").read_bytes()
+    (copy / "moves.gaddag").rename(copy / "moves.kwg")
+    manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"]["moves.kwg"] = manifest["files"].pop("moves.gaddag")
+    (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    old = load_lexicon(copy)
+    assert old.has_move_graph and old.move_graph == lexicons["pl-scrabble"].move_graph
+    assert _plays(generate_moves(old.rule_set, None, "KOTY", old)) == _plays(
+        generate_moves(old.rule_set, None, "KOTY", lexicons["pl-scrabble"]))
+    _rewrite(copy, "moves.kwg", b"\xff" * 64)
+    with pytest.raises(LexiconCorruptError, match="moves.kwg"):
+        load_lexicon(copy)
+    (copy / "moves.kwg").write_bytes(built)
+    _rewrite(copy, "moves.kwg", built)
+    assert build_main(["--move-graph-only", str(copy)]) == 0
+    assert (copy / "moves.gaddag").read_bytes() == built and not (copy / "moves.kwg").exists()
+    assert "moves.kwg" not in json.loads((copy / "manifest.json").read_text(encoding="utf-8"))["files"]
+    assert sorted(p.name for p in copy.iterdir()) == sorted(p.name for p in src.iterdir())
 
 
 def _rewrite(path, name, data: bytes) -> None:
@@ -337,7 +363,7 @@ def _rewrite(path, name, data: bytes) -> None:
 def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damage):
     copy = tmp_path / "copy.lex"
     shutil.copytree(lexicons["pl-scrabble"].path, copy)
-    data = bytearray((copy / "moves.kwg").read_bytes())
+    data = bytearray((copy / "moves.gaddag").read_bytes())
     text_len = int.from_bytes(data[16:20], "little")
     arc = 20 + text_len + (-text_len % 4)                   # arc 0; the root node starts at arc 1
     if damage == "truncate":
@@ -360,12 +386,12 @@ def test_damaged_move_graph_is_refused_naming_the_file(lexicons, tmp_path, damag
         data = data[:8] + (len(arcs) // 4).to_bytes(4, "little") + data[12:arc] + arcs   # the header's count fits
     else:
         data[-4:] = ((1 << 26) | (1 << 25)).to_bytes(4, "little")     # the last node never ends
-    _rewrite(copy, "moves.kwg", bytes(data))
-    with pytest.raises(LexiconCorruptError, match="moves.kwg"):
+    _rewrite(copy, "moves.gaddag", bytes(data))
+    with pytest.raises(LexiconCorruptError, match="moves.gaddag"):
         load_lexicon(copy)
     # a checksum mismatch is refused too
     shutil.copy2(lexicons["pl-scrabble"].path / "manifest.json", copy / "manifest.json")
-    with pytest.raises(LexiconCorruptError, match="moves.kwg"):
+    with pytest.raises(LexiconCorruptError, match="moves.gaddag"):
         load_lexicon(copy)
 
 
@@ -392,7 +418,7 @@ def test_a_loaded_lexicon_keeps_the_search_layout_and_gives_the_file_arcs_back(l
     from lexicon_service.movegen.graph import parse_move_graph, search_layout
 
     for lex in lexicons.values():
-        arcs = parse_move_graph((lex.path / "moves.kwg").read_bytes(), lex.rule_set)
+        arcs = parse_move_graph((lex.path / "moves.gaddag").read_bytes(), lex.rule_set)
         assert lex.has_move_graph and lex.search_graph == search_layout(arcs) and lex.move_graph == arcs
 
 
@@ -420,3 +446,66 @@ def test_no_more_copies_of_a_tile_than_the_set_holds(lexicons):
     assert moves and all("Ż" in m.leave for m in moves)
     assert any("ż" in m.play for m in moves)
     assert sorted(moves, key=lambda m: m.play) == sorted(reference_moves(rs, board, "ŻA?", lex), key=lambda m: m.play)
+
+
+def test_the_core_takes_a_rules_object_and_keyword_options(lexicons):
+    """The C entry point takes the rule set as one typed object (made once per rule set) and its
+    options by name, not 24 positional arguments; a field of the wrong size is refused by name."""
+    from lexicon_service.movegen import _core, _static
+
+    lex = lexicons["pl-scrabble"]
+    static = _static(lex.rule_set)
+    assert isinstance(static.core_rules, _core.Rules)
+    rack = bytearray(64)
+    for letter in "KOTY":
+        rack[static.number[letter]] += 1
+    board = bytes(lex.rule_set.rows * lex.rule_set.columns)
+    plays = _core.generate(lex.search_graph, static.core_rules, board, bytes(rack), mode=0, limit=3)
+    assert len(plays) == 3 and plays[0][0] >= plays[-1][0]
+    assert _core.generate(lex.search_graph, static.core_rules, board, bytes(rack), mode=1) >= 3
+    with pytest.raises(TypeError):
+        _core.generate(lex.search_graph, static.core_rules, board, bytes(rack), 1)  # options by name only
+    with pytest.raises(ValueError, match="letter_mult"):
+        _core.Rules(n_tiles=2, rows=3, cols=3, letter_mult=b"\1" * 8, word_mult=b"\1" * 9, points=bytes(64),
+                    bag=bytes(64), blank_mask=0, bingo_tiles=7, bingo_bonus=50, min_word_len=2, first_cover=-1,
+                    first_min_tiles=2, must_connect=1, forbid_dup=0)
+
+
+def test_random_play_draws_from_every_play_without_listing_them(lexicons):
+    """random_play numbers the plays in the search's order (as count_moves counts them) and makes only
+    the drawn one: over every number it gives each play of the full list exactly once."""
+    from lexicon_service.movegen import _call, _moves_from_core, random_play
+
+    lex = lexicons["cs-kriskros"]
+    rs = lex.rule_set
+    board = next(b for b, _ in positions(rs, lex, random.Random(7), 6) if b.tile_count)
+    rack = "KOTA?"
+    full = _plays(generate_moves(rs, board, rack, lex))
+    total = count_moves(rs, board, rack, lex)
+    assert total == len(full) > 3
+    drawn = []
+    for k in range(total + 1):
+        found, static, b, letters = _call(rs, board, rack, lex, 3, nth=k)
+        drawn += _moves_from_core(rs, b, letters, static, found)
+    assert sorted(drawn, key=repr) == sorted(full, key=repr)   # the number past the count gives none
+    assert random_play(rs, board, rack, lex, random.Random(1)) in full
+    assert random_play(rs, board, "", lex, random.Random(1)) is None
+
+
+def test_random_self_play_survives_a_position_with_more_plays_than_one_answer_lists(lexicons, monkeypatch):
+    """A Kris Kros opening with two blanks has over 1,000,000 plays on the real lexicon (seed 45, rack
+    DI??AŮEJ): listing them all is refused (field limit), so positions() draws the play by random_play
+    instead of failing."""
+    from lexicon_service.movegen import MoveGenerationError, selfplay
+
+    lex = lexicons["cs-kriskros"]
+    listed = selfplay.generate_moves
+
+    def refuse_long_lists(*args, limit=None, **kw):
+        if limit is None:
+            raise MoveGenerationError("limit", "more than 1,000,000 plays: give a limit")
+        return listed(*args, limit=limit, **kw)
+
+    monkeypatch.setattr(selfplay, "generate_moves", refuse_long_lists)
+    seen = list(positions(lex.rule_set, lex, random.Random(45), 12))
+    assert len(seen) == 12 and any(board.tile_count for board, _ in seen)

@@ -335,3 +335,21 @@ def test_make_chromium_says_what_it_installs_and_why(tmp_path):
     assert "apt-get install -y -q chromium" in shown and "0 upgraded, 97 newly installed" in shown
     skipped = _run([shutil.which("make"), "-s", "-C", ROOT, "chromium", "CHROMIUM=no"], env=env).stdout
     assert "apt-get" not in skipped and "skipped" in skipped
+
+
+def test_bench_movegen_runs_from_a_plain_install(venv, tmp_path):
+    """bench/bench_movegen.py measures the installed package: run from a checkout whose sources have no
+    compiled core (a fresh clone after a plain `pip install .`), it builds the graph, plays and compares."""
+    checkout = tmp_path / "checkout"
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, checkout / package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    (checkout / "bench").mkdir()
+    shutil.copy2(ROOT / "bench" / "bench_movegen.py", checkout / "bench")
+    env = _clean_env()
+    words = tmp_path / "words.txt"
+    words.write_text("kot\nkoty\ntok\nkota\nak\nto\nok\nty\n", encoding="utf-8")
+    _run([venv / "bin" / "lexicon-build", "--rules", "pl-scrabble", "--words", words, "--quiet", "--workers", "1",
+          "-o", tmp_path / "lexicons" / "pl-scrabble.lex"], env=env)
+    done = _run([venv / "bin" / "python", checkout / "bench" / "bench_movegen.py", "--lexicons", tmp_path / "lexicons",
+                 "--positions", "4", "--turns", "4", "--baseline-turns", "1", "--workers", "1"], env=env)
+    assert "differing    0" in done.stdout and "raw generation" in done.stdout, done.stdout

@@ -169,7 +169,7 @@ def test_words_sgjp_knows_only_inside_fixed_phrases_are_admitted_and_say_so(tmp_
     """PFS admits forms used only next to other words (RULES.md §7 pl): dawien (dawien dawna) and
     oścież (na oścież) are words of the lexicon, and explain names the phrase-word rule and the FIXED
     feature, so a profile can deny them (`deny phrase-fragment FIXED`; measured in
-    docs/polish-precision.md: 6 off the game list per 34 on it, so not denied by default)."""
+    docs/build.md: 6 off the game list per 34 on it, so not denied by default)."""
     heads = write(tmp_path / "h.txt", "dawien\n")
     lex = build(tmp_path, "f", "--headwords", heads)
     with load_lexicon(lex) as L:

@@ -199,25 +199,27 @@ def kriskros_build(tmp_path_factory) -> Path:
 def test_explain_names_the_profile_rule_that_refused_a_word(kriskros_build, capsys):
     with load_lexicon(kriskros_build) as lex:
         assert "ostravská" not in lex and "mosty" in lex
-        assert lex.refusals("ostravská") == [("place-name-adjective", "ostravský")]
-        assert lex.refusals("haf") == [("interjection", "haf")]
+        assert lex.refusals("ostravská") == [("place-name-adjective", "ostravský", "place name Ostrava, rule regular: regular derivation")]
+        assert lex.refusals("haf") == [("interjection", "haf", "")]
         assert lex.refusals("mostu") == []          # refused by the catch-all (a genitive): not recorded
         assert lex.refusals("mosty") == []          # admitted
         assert lex.refusals("ostrava") == []        # a capitalised name is no tile key of the game
     capsys.readouterr()
     assert service_main(["explain", "--lexicon", str(kriskros_build), "ostravská", "mostu"]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "ostravská: invalid (not in lexicon kk; refused by rule place-name-adjective, headword ostravský)",
+        "ostravská: invalid (not in lexicon kk; refused by rule place-name-adjective, headword ostravský "
+        "(place name Ostrava, rule regular: regular derivation))",
         "mostu: invalid (not in lexicon kk)"]
     assert service_main(["explain", "--lexicon", str(kriskros_build), "--json", "ostravská"]) == 1
     assert json.loads(capsys.readouterr().out)["refusals"] == [
-        {"rule": "place-name-adjective", "headword": "ostravský"}]
+        {"rule": "place-name-adjective", "headword": "ostravský", "detail": "place name Ostrava, rule regular: regular derivation"}]
 
 
 def test_the_explain_rpc_names_the_refusing_rule(kriskros_build, tmp_path):
     refused, unknown = explain_over_grpc(kriskros_build, tmp_path, "ostravský", "mostu")
     assert not refused.result.valid and not refused.readings
-    assert [(f.rule, f.headword) for f in refused.refusals] == [("place-name-adjective", "ostravský")]
+    assert [(f.rule, f.headword, f.detail) for f in refused.refusals] == [
+        ("place-name-adjective", "ostravský", "place name Ostrava, rule regular: regular derivation")]
     assert not unknown.refusals
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexicon_service.games.service import GameService
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.judge import WordSetJudge
 from lexicon_service.rules import Board, BoardError, load_rule_set, parse_gcg, replay, validate_move
@@ -169,7 +169,7 @@ def test_one_rendering_of_the_board():
 @pytest.fixture
 def service(tmp_path):
     store = SqliteStore(tmp_path / "games.db", synchronous="OFF")
-    yield GameService(store, clock=FakeClock())
+    yield GameSessions(store, clock=FakeClock())
     store.close()
 
 

@@ -274,7 +274,7 @@ def test_the_game_page_offers_every_computer_level_in_each_language():
 def test_a_computer_whose_search_runs_out_of_time_passes(server, monkeypatch):
     """pl-scrabble has no move timer: a computer that found no move in its time would leave the game
     waiting for it. It passes instead, and the game goes on."""
-    import lexicon_service.games.service as game_service
+    import lexicon_service.games.computer_turns as game_service
     from lexicon_service.movegen import MoveGenerationTimeout
 
     def out_of_time(*_args, **_kwargs):

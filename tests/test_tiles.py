@@ -1,4 +1,4 @@
-"""Tiles and tile keys (docs/CONTRACTS.md)."""
+"""Tiles and tile keys (docs/architecture.md, "Contracts between the parts")."""
 
 import pytest
 

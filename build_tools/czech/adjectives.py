@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..model import Reading
 from .output import Output, _ADJ_TAGS, _tag, emit_ost, split_prefix
-from .places import place_of, place_of_comparative
+from .place_rules import place_of, place_of_comparative
 from .tagger import adj_slots
 
 

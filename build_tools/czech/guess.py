@@ -165,7 +165,7 @@ def animate_witness(lemma: str, dic) -> str | None:
     animate nouns and 12 inanimate ones (several of them homonyms: kopist, pretendent), the -í adjective
     for 77 and 3, the feminine in -kyně of an -ec noun (lovec -> lovkyně) for 72 and 0, and of a -ce
     noun (zástupce -> zástupkyně) for 48 of the dictionary's -ce nouns and 0 others
-    (docs/czech-guessing.md)."""
+    (docs/build.md, "Guessed Czech nouns")."""
     if len(lemma) > 3 and lemma.endswith("ce") and any("Z" in f for f in dic.flags_of(lemma[:-2] + "kyně") or ()):
         return lemma[:-2] + "kyně"          # the feminine of a soudce noun (zástupce -> zástupkyně)
     if not _consonant_final_common_word(lemma):

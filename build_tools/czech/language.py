@@ -13,6 +13,7 @@ from build_tools.sources import check_text_source, hunspell_entries
 
 from .build import CzechBuild, CzechSourceError
 from .driver import czech_pass
+from .place_rules import derivation_text
 
 ENCODING = "utf-8"      # the Czech engine reads a .dic and its .aff as UTF-8, whatever SET says
 
@@ -56,6 +57,15 @@ class Czech:
 
     def finish(self, compiler) -> Iterator[Pass]:
         return iter(())
+
+    def refusal_details(self, headwords) -> dict[str, str]:
+        """What explain adds to a refusal of each headword: the place name and derivation of a
+        place-name adjective (place_rules.derivation_text); headwords with nothing to add left out."""
+        dic = self.czech.dictionary
+        if dic is None:
+            return {}
+        texts = {head: derivation_text(head, dic) for head in headwords}
+        return {head: text for head, text in texts.items() if text}
 
     def counts(self, compiler) -> dict:
         return {"guessed_headwords": self.czech.stats["guessed"]}

@@ -18,7 +18,6 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from .comparatives import comparative_rules
 from .tagger import GENDER_FLAGS, noun_gender
 
 COUNTRY_ENDINGS = ("sko", "cko", "ie", "ika")
@@ -41,20 +40,29 @@ def name_candidates(adjective: str) -> list[str]:
     if adjective.endswith("cký"):
         b = adjective[:-2]                           # olomouc-, hradec-, písec-, americ-
         out += [b, b[:-1] + "k", b + "e"]            # Olomouc, Hradec; Písek; Pardubice, Teplice
+        if b.endswith("nic"):
+            out.append(b[:-2] + "ík")                # Mělník, Rakovník, Javorník
         out += [b[:-1] + "k" + v for v in "ao"]      # Amerika, Německo (country endings)
+        out.append(b[:-1] + "ky")                    # Roztoky, Klobouky
+        if b.endswith("ec"):
+            out += [b[:-2] + e for e in ("ce", "ka", "ky")]  # Dvorce; Sobotka, Studénka; Počátky
     elif adjective.endswith("ský"):
         b = adjective[:-3]                           # ostrav-, praž-, brněn-, aarhu-, zlín-
         stems = [b] + [b[: -len(a)] + h for a, h in UNDO if b.endswith(a)]
         for s in stems:
-            out += [s] + [s + v for v in VOWELS] + [s + "ie"]
-        out.append(b + "s")                          # Aarhus
+            out += [s] + [s + v for v in VOWELS] + [s + "ie", s + "í"]   # Vrchlabí, Štětí
+        out += [b + "s", b + "sy"]                   # Aarhus; Plasy, Veltrusy
+        if b.endswith("ň"):
+            out.append(b[:-1] + "ně")                # Rtyně
+        if b.endswith("š"):
+            out.append(b + "ka")                     # Dobruška
         if b[-1:] in "rnl":
             out.append(b + "k")                      # Hamburk, Norimberk
         bare = _without_inserted_vowel(b)
         if bare is not None:
             # a vowel inserted before the last consonant: Brno -> brněnský, Kladno -> kladenský,
             # Znojmo -> znojemský, Moskva -> moskevský, Sumatra -> sumaterský
-            out += [bare + v for v in "oa"]
+            out += [bare + v for v in "oaye"]        # ... Jirny, Davle
             if b[-1] == "n":
                 out += [b[:-2] + v for v in "oa"]
         out += [b + "ko"]                            # Polsko, Česko
@@ -104,14 +112,6 @@ def _common_word_stems(adjective: str) -> list[str]:
     return out
 
 
-def place_of(adjective: str, dic) -> str | None:
-    """The capitalised place name a -ský/-cký adjective headword derives from (place_of_single_word),
-    or its second part's (compound_place_of: staropražský, českobudějovický; possessive_place_of:
-    karlovarský); None otherwise."""
-    return (place_of_single_word(adjective, dic) or compound_place_of(adjective, dic)
-            or possessive_place_of(adjective, dic))
-
-
 def place_of_single_word(adjective: str, dic) -> str | None:
     """The capitalised place name a -ský/-cký adjective headword derives from, when it is a place-name
     adjective (not a country, continent, nation or language adjective); None otherwise. An adjective
@@ -134,7 +134,8 @@ def _place_among(adjective: str, cands: list[str], dic) -> str | None:
     found = [(c, name) for c, name in found if name in dic.place_names]
     if not found:
         return None
-    if any(c.endswith(COUNTRY_ENDINGS) or name in countries() for c, name in found):
+    if any(c.endswith(COUNTRY_ENDINGS) or name in countries() for c, name in found) \
+            or national_land(adjective, dic):
         return None                                  # český, polský, norský, americký, kanadský
     if any(c in dic.flagged and _common_word_of_its_own(c, dic) for c, _name in found) \
             or any(c in dic.flagged and _names_a_person(c, dic) for c in cands) \
@@ -142,9 +143,34 @@ def _place_among(adjective: str, cands: list[str], dic) -> str | None:
             or any(w in dic.flagged for w in _common_word_stems(adjective)):
         return None                                  # rybářský, dvorský, lesnický, negerský, kubický
     for _c, name in found:
-        if any(_declines_as_place(name, f) for f in dic.place_names[name]) and not _womans_name(name, dic):
+        if any(_declines_as_place(name, f) for f in dic.place_names[name]) and not _womans_name(name, dic) \
+                and not _feminine_of_a_person(name, dic):
             return name
     return None
+
+
+def national_land(adjective: str, dic) -> str | None:
+    """The land of a nation or a country whose name in -sko/-cko the dictionary holds beside the
+    place the adjective may derive from (Prusko beside Prusy, Nizozemsko beside Nizozemí), when the
+    land is in countries.tsv or the dictionary has its language (pruština, nizozemština, němčina).
+    None for the area of a town (Ostravsko, Žatecko: an Ostravák is no nation)."""
+    stem = adjective[:-2] if adjective.endswith("cký") else adjective[:-3]     # žatec-, kutnohor-
+    land = (stem + "ko" if adjective.endswith("cký") else stem + "sko")
+    land = land[:1].upper() + land[1:]
+    if land in dic.place_names and (land in countries() or language(stem, dic)):
+        return land
+    return None
+
+
+def language(stem: str, dic) -> str | None:
+    """The language the dictionary names on the stem of a land's name: polština (Polsko), pruština,
+    nizozemština, němčina (Německo), turečtina (Turecko)."""
+    words = [stem + "ština"] + ([stem + "tina"] if stem.endswith("š") else [])     # lotyština
+    if stem.endswith("c"):
+        words.append(stem[:-1] + "čtina")
+        if _names_a_person(stem[:1].upper() + stem[1:], dic):
+            words.append(stem[:-2] + "čina")          # Němec: němčina (písčina is sand, Písek a town)
+    return next((w for w in words if w in dic.entries), None)
 
 
 def _womans_name(name: str, dic) -> bool:
@@ -156,6 +182,18 @@ def _womans_name(name: str, dic) -> bool:
     def person(word: str) -> bool:
         return any((g := noun_gender(word, f)) and "ANIM" in g for fl in dic.place_names.get(word, ()) for f in fl)
     return person(name) and person(name[:-1])
+
+
+def _feminine_of_a_person(name: str, dic) -> bool:
+    """A feminine -ka name whose masculine the dictionary declines as a person: a woman of a nation
+    (Němka: Němec; Lotyška: Lotyš; Kazaška: Kazach), not a place in -ka (Sobotka, Studénka)."""
+    if not name.endswith("ka"):
+        return False
+    stem = name[:-2]
+    men = [stem + "ec"] + ([stem[:-1] + "ch"] if stem.endswith("š") else [])
+    if stem + "sko" in dic.place_names:
+        men.append(stem)                             # Lotyš (Lotyšsko), not Dobruš (Dobruška)
+    return any(_names_a_person(m, dic) for m in men)
 
 
 def _common_word_of_its_own(word: str, dic) -> bool:
@@ -181,8 +219,8 @@ def compound_place_of(adjective: str, dic) -> str | None:
     """The place name behind a compound adjective of a two-word name or a part of a place: a first part
     that is an adjective's stem + -o (staro-: starý, česko-: český, horno-: horní) and a second part
     that is itself an adjective of the dictionary and a place-name adjective (staropražský,
-    českobudějovický, velkomeziříčský). The longest second part in the dictionary decides
-    (kvazipolitický: politický, not a place's, though litický is), and
+    českobudějovický, velkomeziříčský). The longest second part in the dictionary after an -o- or -é-
+    joint decides (kvazipolitický: politický, not a place's, though litický is), and
     an adjective whose whole stem is a common word is not a compound (pivovarský: pivovar)."""
     if any(c in dic.flagged for c in name_candidates(adjective)):
         return None
@@ -190,8 +228,10 @@ def compound_place_of(adjective: str, dic) -> str | None:
         tail = adjective[i:]
         if tail not in dic.entries:
             continue
+        if adjective[i - 1] not in "oé":
+            continue                    # českotěšínský: otěšínský is a word, but no joint before it
         first = adjective[: i - 1]
-        if adjective[i - 1] in "oé" and any(first + e in dic.entries for e in ("ý", "í", "ský", "cký")):
+        if any(first + e in dic.entries for e in ("ý", "í", "ský", "cký")):
             return place_of_single_word(tail, dic)
         return None
     return None
@@ -228,18 +268,6 @@ def _declines_as_place(name: str, flags: str) -> bool:
     name has flags and none of them gives a gender (Příbram/I, Cetoraz/I: a place declined by its
     plural ending alone; on cs_CZ.dic this tags 4 more adjectives: příbramský, cetorazský,
     alžbětinský, karlinecký)."""
-    if flags and not set(flags) & GENDER_FLAGS:
+    if flags and not set(flags) & GENDER_FLAGS and "Y" not in flags:     # Jiří/Y: a man's name
         return True
     return any((g := noun_gender(name, flag)) and "ANIM" not in g for flag in flags)
-
-
-def place_of_comparative(comparative: str, dic) -> str | None:
-    """The place name behind a comparative headword of a place-name adjective (pražštější: Praha), by
-    the comparative rules (data/comparatives.tsv) read backwards."""
-    rules, _supp = comparative_rules()
-    for positive_end, comparative_end in rules:
-        if positive_end.endswith(("ský", "cký")) and comparative.endswith(comparative_end):
-            place = place_of(comparative[: len(comparative) - len(comparative_end)] + positive_end, dic)
-            if place:
-                return place
-    return None

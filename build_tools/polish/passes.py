@@ -273,7 +273,7 @@ def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset(), att
 
 def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int | None = None
                      ) -> Iterator[ExpandedForm | Rejection]:
-    """SGJP's paradigms of the headwords, not judged (for tools and tests; docs/CONTRACTS.md): the
+    """SGJP's paradigms of the headwords, not judged (for tools and tests; docs/architecture.md): the
     headword pass run by ``pipeline.expand_only``, in input order."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     items = ((e.lemma, e.source, e.line, e.pos) for e in entries)

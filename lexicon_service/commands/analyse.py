@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import json
 
-from lexicon_service.cli import UserError
+from lexicon_service.command_line import UserError
 
 
 def add_parser(subparsers) -> None:
     from lexicon_service.commands.check import add_lexicon_argument
+    from lexicon_service.commands.moves import add_sim_arguments
     from lexicon_service.commands.replay import add_replay_arguments
 
     p = subparsers.add_parser("analyse", help="the best move of each turn of a GCG record and the points given away",
@@ -27,12 +28,13 @@ def add_parser(subparsers) -> None:
     add_lexicon_argument(p)
     p.add_argument("--json", action="store_true", help="one JSON object per turn, a line each")
     p.add_argument("--output", "-o", metavar="FILE.gcg", help="write the record annotated with the best moves")
+    add_sim_arguments(p, position=False)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     from lexicon_service import local
-    from lexicon_service.app.plays import analyse_record
+    from lexicon_service.core.plays import analyse_record
     from lexicon_service.commands.replay import read_record
     from lexicon_service.movegen.analysis import annotate, format_analysis
     from lexicon_service.rules.gcg import format_gcg
@@ -41,6 +43,8 @@ def run(args) -> int:
     with record.errors():
         replayed, turns = analyse_record(record.snapshot, local.LIMITS, record.lexicon_name, record.rule_set_name,
                                          record.gcg, None, origin=record.origin)
+    if args.sim:
+        look_ahead_turns(args, replayed, turns)
     if args.output:
         from lexicon_service.output_files import OutputRefused, write_atomically
 
@@ -53,5 +57,40 @@ def run(args) -> int:
     if args.json:
         print("\n".join(json.dumps(turn.as_dict(), ensure_ascii=False) for turn in turns))
     else:
-        print(format_analysis(turns))
+        print(format_analysis(turns) if not args.sim else format_lookahead_analysis(turns))
     return 0
+
+
+def look_ahead_turns(args, replayed, turns) -> None:
+    from lexicon_service import local
+    from lexicon_service.core.lookahead import analyse_ahead
+    from lexicon_service.commands.moves import SIM_OPTIONS, lookahead_options
+
+    options = lookahead_options(args)
+    with local.user_errors(SIM_OPTIONS):
+        options.check(SIM_OPTIONS)
+        analyse_ahead(replayed, turns, options, None)
+
+
+def format_lookahead_analysis(turns) -> str:
+    """The table `analyse --sim` prints: per turn the move played and its win chance, the simulation's
+    (or endgame's) best move and its win chance, and the mean spread the choice cost."""
+    header = ("turn", "player", "rack", "played", "win", "best", "win", "spread lost", "by")
+    rows = [header]
+    for t in turns:
+        a = t.ahead
+        if a is None:
+            rows.append((str(t.turn), t.player, t.rack or "", t.played, "?", t.best or "?", "?", "?", ""))
+            continue
+        lost = "?" if a.played_spread is None else f"{a.best_spread - a.played_spread:.1f}"
+        rows.append((str(t.turn), t.player, t.rack or "", t.played, _percent(a.played_win), a.best,
+                     _percent(a.best_win), lost, a.kind))
+    widths = [max(len(r[k]) for r in rows) for k in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    looked = [t.ahead for t in turns if t.ahead is not None]
+    lines.append(f"{len(turns)} turns, {len(looked)} looked at by simulation or endgame search")
+    return "\n".join(lines)
+
+
+def _percent(chance) -> str:
+    return "?" if chance is None else f"{100 * chance:.1f}%"

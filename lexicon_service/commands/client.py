@@ -27,7 +27,7 @@ import os
 import sys
 from functools import partial
 
-from lexicon_service.cli import INT32, UserError, check_token, message_json, seconds, whole_number
+from lexicon_service.command_line import INT32, UserError, check_token, message_json, seconds, whole_number
 from lexicon_service.commands.check import CHECK_BATCH, batched, input_words, print_check_answers
 from lexicon_service.commands.explain import explanation_lines, why_not_in
 from lexicon_service.commands.moves import add_generate_arguments, exit_status, format_moves
@@ -114,7 +114,7 @@ def _channel(args):
     if ca or args.tls:
         root = None
         if ca:
-            from lexicon_service.cli import read_input
+            from lexicon_service.command_line import read_input
 
             root = read_input(ca)
         return grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=root))
@@ -144,7 +144,7 @@ def _board_rows(args) -> list[str]:
 
 
 def _read(path: str) -> str:
-    from lexicon_service.cli import read_text
+    from lexicon_service.command_line import read_text
 
     return read_text(path)
 
@@ -235,7 +235,7 @@ def _print_explain(args, answers: list) -> int:
             print(message_json(answer))
             continue
         r = answer.result
-        why = why_not_in(answer.lexicon, r.message, [(f.rule, f.headword) for f in answer.refusals])
+        why = why_not_in(answer.lexicon, r.message, [(f.rule, f.headword, f.detail) for f in answer.refusals])
         print("\n".join(explanation_lines(r.word, answer.readings if r.valid else [], why)))
     return 0 if all(answer.result.valid for answer in answers) else 1
 

@@ -10,7 +10,8 @@ the Hunspell entry attests), "guessed from <model lemma>" (inflected by analogy)
 be given, or read from standard input, one per line. Exit status 1 when a word is not in the lexicon;
 if the build met it and a rule of the profile refused it, that rule is named:
 
-    ostravský: invalid (not in lexicon cs-kriskros; refused by rule place-name-adjective, headword ostravský)
+    mělnický: invalid (not in lexicon cs-kriskros; refused by rule place-name-adjective, headword mělnický
+    (place name Mělník, rule ník: -ník -> -nický))
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import json
 import struct
 import sys
 
-from lexicon_service.cli import UserError
+from lexicon_service.command_line import UserError
 from lexicon_service.commands.check import add_lexicon_argument, input_words, open_lexicon
 
 
@@ -42,18 +43,19 @@ def explanation_lines(word: str, readings, why_invalid: str) -> list[str]:
 
 def why_not_in(lexicon_name: str, message: str, refusals) -> str:
     """Why a word is not in the lexicon: the checker's message, or the profile rules that refused it
-    (pairs of rule and headword), or only that."""
+    (triples of rule, headword and what the build said of the headword), or only that."""
     if message:
         return message
     why = f"not in lexicon {lexicon_name}"
     if refusals:
-        why += "; refused by " + ", ".join(f"rule {rule}, headword {head}" for rule, head in refusals)
+        why += "; refused by " + ", ".join(f"rule {rule}, headword {head}" + (f" ({detail})" if detail else "")
+                                           for rule, head, detail in refusals)
     return why
 
 
 def run(args) -> int:
     from lexicon_service import local
-    from lexicon_service.app.words import VALID, explain_word
+    from lexicon_service.core.words import VALID, explain_word
 
     lexicon = open_lexicon(args.lexicon, args.lexicons)
     snapshot = local.snapshot([lexicon], directory=args.lexicons)
@@ -70,7 +72,8 @@ def run(args) -> int:
         invalid += not readings
         if args.json:
             print(json.dumps({"word": word, "valid": bool(readings), "readings": [r.__dict__ for r in readings],
-                              "refusals": [{"rule": rule, "headword": head} for rule, head in found.refusals]},
+                              "refusals": [{"rule": rule, "headword": head, "detail": detail}
+                                           for rule, head, detail in found.refusals]},
                              ensure_ascii=False))
             continue
         why = why_not_in(lexicon.name, found.message, found.refusals)

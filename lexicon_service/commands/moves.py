@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sys
 
-from lexicon_service.cli import INT32, UserError, whole_number
+from lexicon_service.command_line import INT32, UserError, whole_number
 
 DEFAULT_MOVES = 10
 
@@ -49,7 +49,88 @@ def add_parser(subparsers) -> None:
                               description=__doc__.split("\n\n")[0])
     add_generate_arguments(p, setup_help="plays put on the board first, in order (words not checked)")
     add_lexicon_argument(p, required=True)
+    add_sim_arguments(p)
     p.set_defaults(func=run)
+
+
+def add_sim_arguments(p, position: bool = True) -> None:
+    """--sim and its settings (`moves`; `analyse`, whose record gives the spread and the bag: not `position`)."""
+    g = p.add_argument_group("looking ahead")
+    g.add_argument("--sim", action="store_true",
+                   help="rank the best moves by simulation: racks drawn from the tiles the player cannot see, "
+                   "--plies turns played on, win chance and mean spread; once the bag is empty, the endgame's "
+                   "best sequence (both racks are then known). Needs the lexicon's leave table for good play; "
+                   "its win-probability table (lexicon-build --win-table) for win chances")
+    g.add_argument("--iterations", type=whole_number(1, 100_000), default=300, metavar="N",
+                   help="--sim: play-outs of each move at most (default %(default)s)")
+    g.add_argument("--plies", type=whole_number(0, 6), default=2, metavar="K",
+                   help="--sim: turns played after the move (default %(default)s)")
+    g.add_argument("--candidates", type=whole_number(1, 64), default=8, metavar="N",
+                   help="--sim: the best moves by equity simulated (default %(default)s)")
+    g.add_argument("--seconds", type=float, default=5.0 if position else 1.0, metavar="S",
+                   help="--sim: at most this long a position (default %(default)s)")
+    if position:
+        g.add_argument("--spread", type=whole_number(-100_000, 100_000), default=0, metavar="POINTS",
+                       help="--sim: the player's score less the opponent's (default %(default)s)")
+        g.add_argument("--bag", type=whole_number(0, 1000), default=None, metavar="N",
+                       help="--sim: tiles in the bag (default: the unseen tiles less a full rack)")
+    g.add_argument("--seed", default="0", help="--sim: the draws' seed (default %(default)s)")
+
+
+SIM_OPTIONS = {"candidates": "--candidates", "plies": "--plies", "iterations": "--iterations",
+               "seconds": "--seconds", "spread": "--spread", "bag_count": "--bag", "rack": "--rack",
+               "lexicon": "--lexicon", "rule_set": "--rules"}
+
+
+def lookahead_options(args):
+    from lexicon_service.core.lookahead import LookaheadOptions
+
+    return LookaheadOptions(candidates=args.candidates, plies=args.plies, iterations=args.iterations,
+                            seconds=args.seconds, seed=str(args.seed), spread=getattr(args, "spread", 0),
+                            bag_count=getattr(args, "bag", None))
+
+
+def format_lookahead(found, n: int, as_json: bool) -> list[str]:
+    """The lines `moves --sim` prints: per move its play, score, leave, win chance (%), mean spread and
+    play-outs (an endgame: its value), best first."""
+    out = []
+    for looked in found.moves[:n]:
+        m = looked.move
+        win = None if looked.win_chance is None else round(100 * looked.win_chance, 2)
+        if as_json:
+            out.append(json.dumps({"play": m.play, "score": m.score, "leave": m.leave, "words": list(m.words),
+                                   "win_chance": win, "mean_spread": round(looked.mean_spread, 2),
+                                   "iterations": looked.iterations, "pruned": looked.pruned, "kind": found.kind,
+                                   "sequence": found.sequence}, ensure_ascii=False))
+        else:
+            out.append("\t".join([m.play, str(m.score), m.leave, "?" if win is None else f"{win:.1f}%",
+                                  f"{looked.mean_spread:+.1f}", str(looked.iterations)]
+                                 + (["pruned"] if looked.pruned else [])))
+    return out
+
+
+def summary(found) -> str:
+    if found.kind == "endgame":
+        return (f"endgame: {'exact' if found.stopped == 'exact' else 'best found in time'} ({found.iterations} plies); "
+                f"best sequence: {'; '.join(found.sequence)}")
+    return f"simulation: {found.iterations} iterations (stopped: {found.stopped})"
+
+
+def run_sim(args, lexicon, board) -> int:
+    from lexicon_service import local
+    from lexicon_service.core.lookahead import look_ahead
+    from lexicon_service.core.plays import read_rack
+
+    options = lookahead_options(args)
+    with local.user_errors(SIM_OPTIONS):
+        options.check(SIM_OPTIONS)
+        rack = read_rack(lexicon.rule_set, args.rack)
+        found = look_ahead(lexicon.rule_set, board, rack, lexicon, options, None)
+    lines = format_lookahead(found, len(found.moves) if args.all else args.n, args.json)
+    if lines:
+        print("\n".join(lines))
+    print(summary(found), file=sys.stderr)
+    return exit_status(looked.move.kind for looked in found.moves)
 
 
 def format_moves(moves, as_json: bool) -> list[str]:
@@ -67,7 +148,7 @@ def exit_status(kinds) -> int:
 
 def run(args) -> int:
     from lexicon_service import local
-    from lexicon_service.app.plays import MoveFilters, generate
+    from lexicon_service.core.plays import MoveFilters, generate
     from lexicon_service.commands.check import open_lexicon
     from lexicon_service.commands.validate import join_plays, place_tiles, read_board, setup_board
     from lexicon_service.rules import Board, RuleSetError, load_rule_set
@@ -84,6 +165,11 @@ def run(args) -> int:
     for text in args.place:
         place_tiles(board, text)
     setup_board(rule_set, board, join_plays(args.setup))
+    if args.sim:
+        if args.min_length or args.must_use or args.must_contain or args.plays_only:
+            raise UserError("--sim ranks the best moves of the rack: it takes no --min-length, --must-use, "
+                            "--must-contain or --plays-only")
+        return run_sim(args, lexicon, board)
     filters = MoveFilters(limit=0 if args.all else args.n, min_length=args.min_length, must_use=args.must_use,
                           must_contain=args.must_contain, plays_only=args.plays_only)
     with local.user_errors({"lexicon": "--lexicon", "rule_set": "--rules", "rack": "--rack", "limit": "-n",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from lexicon_service.cli import UserError
+from lexicon_service.command_line import UserError
 
 
 def add_replay_arguments(p) -> None:
@@ -45,7 +45,7 @@ def add_parser(subparsers) -> None:
 
 @dataclass
 class LocalRecord:
-    """What `replay` and `analyse` give the app's replay: the lexicons and rule set they opened (--rules
+    """What `replay` and `analyse` give the core's replay: the lexicons and rule set they opened (--rules
     may be a .rules file), the names a request would give them ("": none), the record's text and name."""
 
     snapshot: object
@@ -64,7 +64,7 @@ class LocalRecord:
 def read_record(args) -> LocalRecord:
     """The GCG record named by args.gcg (its encoding detected), with --lexicon and --rules opened."""
     from lexicon_service import local
-    from lexicon_service.cli import read_input
+    from lexicon_service.command_line import read_input
     from lexicon_service.commands.check import open_lexicon
     from lexicon_service.rules import RuleSetError, load_rule_set
     from lexicon_service.rules.gcg import GcgError, decode_gcg
@@ -90,8 +90,8 @@ def read_record(args) -> LocalRecord:
 
 def run(args) -> int:
     from lexicon_service import local
-    from lexicon_service.app.plays import replay_record
-    from lexicon_service.cli import message_json
+    from lexicon_service.core.plays import replay_record
+    from lexicon_service.command_line import message_json
     from lexicon_service.rules.replay import format_report
     from lexicon_service.server.game_servicer import replay_response
 

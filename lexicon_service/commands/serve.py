@@ -16,19 +16,19 @@ Flags override environment variables, which override defaults:
   --http-write-timeout    LEXICON_HTTP_WRITE_TIMEOUT    30 s a client may take none of its queued answer
   --grpc-max-streams      LEXICON_GRPC_MAX_STREAMS      64 calls open at once on one gRPC connection
   --http-allowed-hosts    LEXICON_HTTP_ALLOWED_HOSTS    the Host names answered (default: the --http host,
-                                                        localhost, 127.0.0.1, [::1]; see server/README.md)
+                                                        localhost, 127.0.0.1, [::1]; see docs/service.md)
   --http-cors-origins     LEXICON_HTTP_CORS_ORIGINS     origins whose pages may call the API (default none)
   --db           LEXICON_DB           the SQLite file of server-held games (default: games.db in
                                       $XDG_STATE_HOME/lexicon-service, else ~/.local/state/lexicon-service),
                                       or postgresql://user@host/db: servers on several hosts share
-                                      it (pip install 'czpl-lexicon[postgres]'; server/README.md)
+                                      it (pip install 'czpl-lexicon[postgres]'; docs/games.md)
   --max-games    LEXICON_MAX_GAMES    10000 games in progress in that file (ended ones do not count);
                                       beyond, CreateGame gets RESOURCE_EXHAUSTED (HTTP 429)
   --db-wal-limit LEXICON_DB_WAL_LIMIT 64 MiB the games database's write-ahead log may take (checkpointed
                                       and truncated at half of it, and whenever moves pause for 1 s)
 SIGHUP reloads the lexicons (atomic swap; a failed reload keeps the old ones); SIGTERM/SIGINT stop
 gracefully (running calls get --grace seconds). grpc's C core log is off (GRPC_VERBOSITY=NONE) unless
-GRPC_VERBOSITY is set: it logs a line per unparsable header (see server/README.md).
+GRPC_VERBOSITY is set: it logs a line per unparsable header (see docs/service.md).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ import time
 from dataclasses import dataclass, replace
 from functools import partial
 
-from lexicon_service.cli import UserError, seconds
+from lexicon_service.command_line import UserError, seconds
 from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
 from lexicon_service.wording import counted
@@ -221,7 +221,7 @@ def quiet_grpc_core() -> None:
     """Silence grpc's C core log unless the operator chose its verbosity: it writes one unthrottled
     line for each header it cannot parse (`Error parsing 'te' metadata`), which any client can
     repeat. GRPC_VERBOSITY is grpc's only knob for it (read when grpc starts, so set here, before
-    any server or channel; inherited by the --processes children); see server/README.md."""
+    any server or channel; inherited by the --processes children); see docs/service.md."""
     os.environ.setdefault(GRPC_VERBOSITY_ENV, "NONE")
 
 
@@ -290,13 +290,11 @@ def _claim_ports(settings: _Settings):
 def _take_supervisor_files():
     """In a supervised child: the tries its supervisor checked, and the supervisor's sealed copies of the
     lexicons' files (taken out of the environment: a child never passes them on); else None."""
-    from lexicon_service.lexicon import SharedFiles, mark_structure_checked
+    from lexicon_service.lexicon_copies import SharedFiles
 
-    checked = os.environ.get(CHECKED_TRIES_ENV)
-    if checked:
-        mark_structure_checked(checked.split(","))
+    checked = os.environ.pop(CHECKED_TRIES_ENV, None)
     if os.environ.get(SHARED_FILES_ENV):
-        return SharedFiles.from_environment(os.environ.pop(SHARED_FILES_ENV))
+        return SharedFiles.from_environment(os.environ.pop(SHARED_FILES_ENV), checked)
     return None
 
 
@@ -328,7 +326,7 @@ def _settings(args, address: str, log) -> _Settings:
 
 def _bounded_counts(args) -> tuple[int, int, int]:
     """(workers, fast threads, processes); the other counts are checked against BOUNDS and set on args."""
-    from lexicon_service.games.service import MAX_GAMES
+    from lexicon_service.games.sessions import MAX_GAMES
 
     workers = _bounded("workers", args.workers, "LEXICON_WORKERS", 8)
     fast_threads = _bounded("fast_threads", args.fast_threads, "LEXICON_FAST_THREADS", 2)
@@ -403,7 +401,7 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
     """One server process: listen, load, serve HTTP too if asked, until stopped."""
     from lexicon_service.server import install_signal_handlers
     from lexicon_service.server.memory import release_freed_memory
-    from lexicon_service.server.registry import ReloadError
+    from lexicon_service.core.registry import ReloadError
 
     # Alone, the server listens at once and answers NOT_SERVING while it loads. A process sharing
     # the port (--reuse-port) loads first, so the kernel never gives it a connection it cannot serve.
@@ -449,7 +447,7 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
 def _create_server(args, settings: _Settings, shared_files, load: bool):
     """The gRPC server, bound but not started: (server, port)."""
     from lexicon_service.server import create_server
-    from lexicon_service.server.registry import ReloadError
+    from lexicon_service.core.registry import ReloadError
 
     streams = {} if args.grpc_max_streams is None else {"max_streams_per_connection": args.grpc_max_streams}
     try:
@@ -507,7 +505,8 @@ def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_th
     from lexicon_service.http import HttpServer, create_app
 
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
-                     servicers={"session": server.game_sessions}, allowed_hosts=allowed_hosts,
+                     servicers={"session": server.game_sessions, "tournament": server.tournament_servicer},
+                     allowed_hosts=allowed_hosts,
                      cors_origins=cors_origins, service_health=server.health_status)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),
@@ -596,7 +595,7 @@ def _child_command() -> list[str]:
 
 def default_processes() -> int:
     """One server process per core, at most 4: a Python process answers on one core at a time (the
-    interpreter lock); measured on 2 cores in lexicon_service/server/README.md."""
+    interpreter lock); measured on 2 cores in docs/service.md."""
     return max(1, min(os.cpu_count() or 1, MAX_DEFAULT_PROCESSES))
 
 
@@ -604,8 +603,8 @@ def _supervise(args, address: str, directory: str, workers: int, fast_threads: i
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
-    from lexicon_service.lexicon import SharedFiles
-    from lexicon_service.server.registry import release_freed_memory
+    from lexicon_service.lexicon_copies import SharedFiles
+    from lexicon_service.core.registry import release_freed_memory
     from lexicon_service.server.supervisor import Supervisor
 
     host, port = _split_address(address)

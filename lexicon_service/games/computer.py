@@ -6,21 +6,34 @@ among the plays ordered by score (best first); the pick within the band is the g
 generator (seeded games: the same move every time). With no play it exchanges its whole rack where
 the rules and the bag allow (as many tiles as the bag holds when it holds fewer, the ones worth most
 points), else it passes. Before it moves it challenges a phony played just before
-its turn (`GameService._computer_challenges`: the played words against the lexicon, never a rack).
+its turn (`ComputerTurns._challenges` in games/computer_turns.py: the played words against the lexicon, never a rack).
 
 The level "equity" plays the move of the highest equity: its score plus the value of the tiles it
 keeps, from the lexicon's leave table (`movegen/leaves.py`); an exchange the rules and the bag allow
 is worth the value of the tiles it keeps. With the bag empty equity is the score: nothing is drawn
 any more, so what a leave is worth for the next draws does not apply (and what the tiles left cost
 at the end is the endgame's question, which no leave table answers).
+
+The level "simulating" looks ahead (`movegen/simulate.py`): it simulates the best moves by equity two
+turns on, the opponent's rack and the draws taken from the tiles its seat cannot see (the set less the
+board and its own rack: never the opponent's rack), and plays the one of the highest win chance; once
+the bag is empty it solves the endgame (`movegen/endgame.py`: the opponent's rack is then exactly the
+unseen tiles). It stops at the computer's deadline with what it has found (a shorter simulation, or the
+best sequence of the last whole depth). It needs the leave table as "equity" does; without the lexicon's
+win-probability table it ranks by mean spread. In a game of more than two players it plays as "equity".
 """
 
 from __future__ import annotations
 
+import dataclasses
+import time
+
 from lexicon_service.movegen import (
-    MAX_LISTED, GeneratedMove, best_play_by_leave, exchanges, generate_moves, tiles_left,
+    MAX_LISTED, GeneratedMove, MoveGenerationTimeout, best_play_by_leave, exchanges, generate_moves, tiles_left,
 )
+from lexicon_service.movegen.endgame import EndgameTimeout, solve_endgame
 from lexicon_service.movegen.leaves import LeaveTableMissing
+from lexicon_service.movegen.simulate import SimSettings, seat_view, simulate
 from lexicon_service.rules.game import exchange_refusal, tiles_value
 
 # level -> (first rank, ranks after the last) among the plays by score; a band past the plays there are
@@ -31,7 +44,11 @@ LEVELS = {
     "beginner": (5, 40),  # a modest play: a beginner can win
 }
 EQUITY = "equity"  # the best score plus leave value (needs the lexicon's leave table)
-ALL_LEVELS = (*LEVELS, EQUITY)
+SIMULATING = "simulating"  # simulation and endgames (needs the leave table too)
+ALL_LEVELS = (*LEVELS, EQUITY, SIMULATING)
+NEEDS_LEAVES = (EQUITY, SIMULATING)
+COMPUTER_SIMULATION = SimSettings(candidates=8, plies=2, iterations=300)
+_SEARCH_SHARE = 0.85  # of the time to the deadline the simulation or endgame may take: the rest makes the move
 DEFAULT_LEVEL = "best"
 _FIRST_LIMIT = 64  # plays the equity level looks at first; more while one further down could still win
 
@@ -45,23 +62,29 @@ def level_refusal(level: str) -> str | None:
 
 def leave_table_refusal(level: str, lexicon) -> str | None:
     """Why a computer player of `level` cannot play with `lexicon`'s files, or None."""
-    if level == EQUITY and getattr(lexicon, "leaves", None) is None:
-        return (f"the level {EQUITY!r} needs the leave table of the lexicon {getattr(lexicon, 'name', '?')!r}; "
+    if level in NEEDS_LEAVES and getattr(lexicon, "leaves", None) is None:
+        return (f"the level {level!r} needs the leave table of the lexicon {getattr(lexicon, 'name', '?')!r}; "
                 f"add one with `lexicon-build --leaves LEXICONS/{getattr(lexicon, 'name', 'NAME')}.lex`")
     return None
 
 
 def choose_move(rule_set, board, rack: str, bag_count: int, lexicon, level: str, rng,
-                deadline: float | None = None, may_exchange: bool = True) -> GeneratedMove:
+                deadline: float | None = None, may_exchange: bool = True, *, spread: int = 0,
+                players: int = 2) -> GeneratedMove:
     """The move a computer player of `level` makes with `rack` on `board` (`rng`: a random.Random).
     Without a play it exchanges its rack (or as much of it as the bag allows) where allowed and
     `may_exchange`, else passes (the caller says no after a scoreless round, so that players who
-    cannot move end the game by passing).
-    Raises LeaveTableMissing for the level "equity" with a lexicon without a leave table."""
+    cannot move end the game by passing). `spread` (its score less the opponent's) and `players` are
+    for the level "simulating".
+    Raises LeaveTableMissing for the levels "equity" and "simulating" with a lexicon without a leave table."""
+    refusal = leave_table_refusal(level, lexicon)
+    if refusal:
+        raise LeaveTableMissing(refusal)
+    if level == SIMULATING:
+        if players == 2:
+            return looking_ahead(rule_set, board, rack, bag_count, lexicon, rng, deadline, may_exchange, spread)
+        level = EQUITY
     if level == EQUITY:
-        refusal = leave_table_refusal(level, lexicon)
-        if refusal:
-            raise LeaveTableMissing(refusal)
         if bag_count > 0:
             return best_by_equity(rule_set, board, rack, bag_count, lexicon, deadline, may_exchange)
         level = "best"
@@ -72,6 +95,26 @@ def choose_move(rule_set, board, rack: str, bag_count: int, lexicon, level: str,
         return rng.choice(plays[first:end] or plays[-1:])
     exchange = _exchange_without_a_play(rule_set, rack, bag_count) if may_exchange else None
     return exchange or GeneratedMove("pass", "-", 0, (), rack, 0)
+
+
+def looking_ahead(rule_set, board, rack: str, bag_count: int, lexicon, rng, deadline: float | None,
+                  may_exchange: bool, spread: int) -> GeneratedMove:
+    """The level "simulating": the endgame's best move once the bag is empty, else the simulation's; the
+    equity move when the search found nothing in time."""
+    share = None if deadline is None else time.monotonic() + _SEARCH_SHARE * max(0.0, deadline - time.monotonic())
+    try:
+        view = seat_view(rule_set, board, rack, bag_count, spread, may_exchange=may_exchange)
+        if bag_count == 0 and len(view.unseen) <= rule_set.rack_size:  # the opponent's rack is the unseen tiles
+            seconds = None if share is None else max(0.0, share - time.monotonic())
+            found = solve_endgame(rule_set, board, rack, lexicon, seconds=seconds).best
+        else:
+            settings = dataclasses.replace(COMPUTER_SIMULATION, seed=str(rng.random()))
+            found = simulate(rule_set, view, lexicon, settings, deadline=share).best
+    except (EndgameTimeout, MoveGenerationTimeout):
+        found = None
+    if found is not None:
+        return found
+    return choose_move(rule_set, board, rack, bag_count, lexicon, EQUITY, rng, deadline, may_exchange)
 
 
 def _exchange_without_a_play(rule_set, rack: str, bag_count: int) -> GeneratedMove | None:

@@ -7,7 +7,7 @@ is one statement, so one implicit transaction, on an autocommit connection of th
 returns only after COMMIT (PostgreSQL's own group commit gathers concurrent commits into one WAL flush).
 The same statement sends NOTIFY lexicon_games with the game id: a listening connection per server wakes
 its WatchGame streams (gRPC and the HTTP event stream) for events appended by the other servers, with no
-polling of the table, and tells GameService which of its cached games another server moved.
+polling of the table, and tells GameSessions which of its cached games another server moved.
 
 What of SqliteStore applies here: request ids per player, --max-games counted in the transaction (creates
 serialised by an advisory lock), damaged games refused (DATA_LOSS) when their versions have gaps or
@@ -26,7 +26,7 @@ import threading
 import time
 import weakref
 
-from lexicon_service.games.errors import Conflict, DuplicateRequest, GameDamaged, StoreUnavailable, TooManyGames
+from lexicon_service.errors import Conflict, DuplicateRequest, GameDamaged, StoreUnavailable, TooManyGames
 from lexicon_service.games.store import NOT_A_PLAYER, PROBE_SECONDS, StoreHealth, is_postgres_url  # noqa: F401
 from lexicon_service.games.store import SCHEMA as SQLITE_SCHEMA
 

@@ -18,8 +18,9 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass, field
 
-from lexicon_service.games.errors import GameDamaged
+from lexicon_service.errors import GameDamaged
 from lexicon_service.games.state import ENDED
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
 
 NEXT_CHARACTERS = "0123456789abcdefghijklmnopqrstuvwxyz"  # first characters tried when the very first seek fails
@@ -33,7 +34,7 @@ class Salvage:
 
 
 class _Reading:
-    """A store for GameService.fold_rows to report damage to: only the error is needed."""
+    """A store for GameSessions.fold_rows to report damage to: only the error is needed."""
 
     @staticmethod
     def damaged_game(game_id: str, detail: str, whole_file: bool = False) -> GameDamaged:
@@ -100,8 +101,6 @@ def recover_games(damaged: str, recovered: str) -> Salvage:
 
 
 def _copy_games(damaged: str, recovered: str) -> Salvage:
-    from lexicon_service.games.service import GameService
-
     source = sqlite3.connect(f"file:{damaged}?mode=ro", uri=True)
     try:
         source.execute("SELECT count(*) FROM sqlite_master").fetchone()  # not a database at all: an error here
@@ -109,7 +108,7 @@ def _copy_games(damaged: str, recovered: str) -> Salvage:
             live = {row[0] for row in source.execute("SELECT game_id FROM live_games")}
         except sqlite3.DatabaseError:
             live = None  # damaged too: ended games cannot be told from cut ones
-        service = GameService(_Reading(), max_games=None)
+        service = GameSessions(_Reading(), max_games=None)
         result = Salvage()
         target = SqliteStore(recovered)
         target.close()

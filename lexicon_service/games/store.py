@@ -12,7 +12,7 @@ wakes the next one as soon as a commit ends, where SQLite's own busy handler wou
 PostgresStore (games/pgstore.py) keeps the same table and primary key in PostgreSQL, for servers on
 several hosts.
 
-Faults of the file (lexicon_service/server/README.md, "Storage"): opening runs PRAGMA integrity_check and
+Faults of the file (docs/games.md, "When the disk fails"): opening runs PRAGMA integrity_check and
 refuses a damaged file (DatabaseDamaged, with how to recover). At run time a read that finds damage
 refuses that game (GameDamaged); damage to the file's structure (SQLITE_CORRUPT) also every later write. A
 write that fails because the file cannot be written (disk full, read-only, I/O error) fails with
@@ -32,7 +32,7 @@ import sqlite3
 import threading
 from typing import Protocol
 
-from lexicon_service.games.errors import (
+from lexicon_service.errors import (
     Conflict,
     DatabaseDamaged,
     DuplicateRequest,
@@ -151,7 +151,7 @@ def recovery_advice(path: str) -> str:
 def check_integrity(conn: sqlite3.Connection, path: str) -> None:
     """Raise DatabaseDamaged (naming the file, the first problem and the way out) unless PRAGMA
     integrity_check passes. integrity_check, not quick_check: it also compares each index with its table,
-    and costs little more (0.15-0.25 s on 10,000 games: docs/games-db-faults.md)."""
+    and costs little more (0.15-0.25 s on 10,000 games: docs/measurements.md)."""
     try:
         problems = [row[0] for row in conn.execute("PRAGMA integrity_check(3)")]
     except sqlite3.DatabaseError as exc:

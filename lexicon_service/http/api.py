@@ -25,10 +25,10 @@ import grpc
 from google.protobuf import json_format
 from starlette.responses import Response
 
-from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2
-from lexicon_service.app import words
-from lexicon_service.server.errors import HTTP_STATUS, bounded
-from lexicon_service.server.limits import check_deadline
+from lexicon_service.core import words
+from lexicon_service.core.limits import check_deadline
+from lexicon_service.errors import HTTP_STATUS, bounded
+from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2, tournament_pb2
 
 class ApiError(Exception):
     """A call that ends with a gRPC status other than OK."""
@@ -44,7 +44,7 @@ class ApiError(Exception):
 
     @property
     def http_status(self) -> int:
-        return self._http_status or HTTP_STATUS.get(self.code, 500)
+        return self._http_status or HTTP_STATUS.get(self.code.name, 500)
 
     def body(self) -> dict:
         return {"error": {"code": self.http_status, "status": self.code.name, "message": self.message}}
@@ -148,7 +148,7 @@ SESSION_ROUTES: tuple[ApiRoute, ...] = (
              "expected_version gets the first answer (Challenge).", body=True),
     ApiRoute("GET", "/v1/games/{game_id}/hint", "session", "GetHint", session_pb2.GetHintRequest,
              "The best plays for the caller's own rack, in a game created with allow_hints (GetHint); "
-             "query parameter limit (1-20, default 5).", query=True),
+             "query parameters limit (1-20, default 5) and simulate (true: ranked by simulation, win chances).", query=True),
     ApiRoute("GET", "/v1/games/{game_id}/record", "session", "GetGameRecord", session_pb2.GetGameRecordRequest,
              "The GCG record of the game so far (GetGameRecord)."),
     ApiRoute("POST", "/v1/games/{game_id}:adjustScore", "session", "AdjustScore", session_pb2.AdjustScoreRequest,
@@ -157,6 +157,30 @@ SESSION_ROUTES: tuple[ApiRoute, ...] = (
              "Director: take back the last move (UndoLastMove).", body=True),
     ApiRoute("POST", "/v1/games/{game_id}:end", "session", "EndGame", session_pb2.EndGameRequest,
              "Director: end the game now (EndGame).", body=True),
+)
+# Tournaments (TournamentService): the director key travels as the `X-Director-Key` header; reads need none.
+_T = "/v1/tournaments/{tournament_id}"
+# ({tournament_id}:export before {tournament_id}: Starlette takes the first path that matches.)
+TOURNAMENT_ROUTES: tuple[ApiRoute, ...] = (
+    ApiRoute("POST", "/v1/tournaments", "tournament", "CreateTournament", tournament_pb2.CreateTournamentRequest,
+             "Create a tournament; its director key is shown once (CreateTournament).", body=True),
+    ApiRoute("GET", _T + ":export", "tournament", "ExportDivision", tournament_pb2.ExportDivisionRequest,
+             "A division as a TSH .t file or CSV; query division, format (ExportDivision).", query=True),
+    ApiRoute("GET", _T, "tournament", "GetTournament", tournament_pb2.GetTournamentRequest,
+             "The tournament now: divisions, standings, games (GetTournament)."),
+    ApiRoute("GET", _T + "/games", "tournament", "ListTournamentGames", tournament_pb2.ListTournamentGamesRequest,
+             "Its games with players, scores, live scores and game ids; query division, round (ListTournamentGames).",
+             query=True),
+    ApiRoute("POST", _T + "/players", "tournament", "AddPlayers", tournament_pb2.AddPlayersRequest,
+             "Director: enter players into a division (AddPlayers).", body=True),
+    ApiRoute("POST", _T + "/rounds:pair", "tournament", "PairRound", tournament_pb2.PairRoundRequest,
+             "Director: pair a division's next round (PairRound).", body=True),
+    ApiRoute("POST", _T + "/rounds:start", "tournament", "StartRound", tournament_pb2.StartRoundRequest,
+             "Director: start a round's games on the server; each table's tokens (StartRound).", body=True),
+    ApiRoute("POST", _T + "/results", "tournament", "SetResult", tournament_pb2.SetResultRequest,
+             "Director: enter or correct a result, with a reason (SetResult).", body=True),
+    ApiRoute("POST", _T + ":import", "tournament", "ImportDivision", tournament_pb2.ImportDivisionRequest,
+             "Director: import a division from a TSH .t file or a pairings CSV (ImportDivision).", body=True),
 )
 WATCH_PATH = "/v1/games/{game_id}/events"
 SSE = "text/event-stream"

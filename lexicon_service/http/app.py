@@ -41,7 +41,7 @@ from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.errors import status_of
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
-from lexicon_service.server.limits import Limits
+from lexicon_service.core.limits import Limits
 
 JSON = "application/json"
 STATIC = resources.files("lexicon_service.http") / "static"
@@ -172,12 +172,12 @@ class _Api:
         self.auth = BearerTokenInterceptor(tokens, exempt_prefixes=()) if tokens else None
         # Threads, as gRPC's two pools: the short calls in a few of their own, the long ones in `workers`.
         # Off the event loop, a call's computing overlaps the reading and writing of the others (see
-        # lexicon_service/server/README.md: more 1,000-word calls per second than answered on the loop).
+        # docs/service.md: more 1,000-word calls per second than answered on the loop).
         self.fast_limiter = anyio.CapacityLimiter(fast_threads)
         self.limiter = anyio.CapacityLimiter(workers)
         # Requests read and decoded at once, by pool (fast or not): twice its threads, so the next is ready
         # when one ends. The others wait with their bodies unread (a 100 KB check decoded holds ~1 MB: 1,000
-        # of them waiting for the 2 fast threads held ~900 MB; docs/slow-readers.md)
+        # of them waiting for the 2 fast threads held ~900 MB; docs/service.md)
         self.decoding = {True: anyio.Semaphore(2 * fast_threads), False: anyio.Semaphore(2 * workers)}
 
     def authorise(self, request: Request) -> None:
@@ -385,7 +385,8 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
     servicers = {"lexicon": LexiconServicer(registry, limits), "game": GameServicer(registry, limits),
                  **(servicers or {})}
     state = _Api(servicers, limits, list(tokens), workers, fast_threads, max_streams, heartbeat)
-    routes = [Route(r.path, state.handler(r), methods=[r.method]) for r in (*api.ROUTES, *api.SESSION_ROUTES)
+    routes = [Route(r.path, state.handler(r), methods=[r.method])
+              for r in (*api.ROUTES, *api.SESSION_ROUTES, *api.TOURNAMENT_ROUTES)
               if r.service in servicers]
     if "session" in servicers:
         routes.append(Route(api.WATCH_PATH, state.watch_game, methods=["GET"]))
@@ -429,6 +430,7 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
         Route("/sw.js", service_worker, methods=["GET"]),
         Route("/", home, methods=["GET"]),
         *(Route(path, page(name), methods=["GET"]) for path, name in PAGES.items()),
+        Route("/t/{tournament_id}", page("tournament.html"), methods=["GET"]),  # a tournament's standings
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     async def http_error(request: Request, exc: HTTPException) -> Response:

@@ -62,10 +62,11 @@ def _response_descriptor(route: api.ApiRoute):
 
 
 _DESCRIPTION = (
-    "The gRPC services lexicon.v1.LexiconService, lexicon.v1.GameService and "
-    "lexicon.v1.GameSessionService over HTTP/JSON (proto3 JSON mapping). Errors carry the gRPC "
-    "status code name and message. Game calls take the game token as `Authorization: Bearer`, or "
-    "as `X-Game-Token` when the server has tokens of its own. A request body must be sent as "
+    "The gRPC services lexicon.v1.LexiconService, lexicon.v1.GameService, "
+    "lexicon.v1.GameSessionService and lexicon.v1.TournamentService over HTTP/JSON (proto3 JSON mapping). "
+    "Errors carry the gRPC status code name and message. Game calls take the game token as "
+    "`Authorization: Bearer`, or as `X-Game-Token` when the server has tokens of its own; a tournament's "
+    "director calls take its director key as `X-Director-Key`. A request body must be sent as "
     "`Content-Type: application/json` (else 415); the `Host` header must name the server (else 400; "
     "`serve --http-allowed-hosts`). Cross-origin calls from web pages (CORS) are refused unless the "
     "server lists the page's origin (`serve --http-cors-origins`). Every answer carries "
@@ -84,7 +85,8 @@ def build_openapi() -> dict:
     errors, body_errors = _error_responses()
     timeout = _timeout_header()
     paths: dict = {}
-    for route in (*api.ROUTES, *api.SESSION_ROUTES):  # every route, served or not: the API's description
+    # every route, served or not: the API's description
+    for route in (*api.ROUTES, *api.SESSION_ROUTES, *api.TOURNAMENT_ROUTES):
         operation = _route_operation(route, schemas, timeout, body_errors if route.body else errors)
         paths.setdefault(route.path, {})[route.method.lower()] = operation
     paths["/v1/games:view"] = {"post": _view_game_operation(schemas, timeout, body_errors)}

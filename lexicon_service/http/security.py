@@ -1,4 +1,4 @@
-"""What keeps the JSON API and the pages to the clients meant to use them (lexicon_service/server/README.md,
+"""What keeps the JSON API and the pages to the clients meant to use them (docs/service.md,
 "Browsers: Host, Content-Type, CORS, security headers"):
 
 * `require_json`: a request body must be declared `application/json`. A browser sends a cross-site

@@ -16,7 +16,7 @@ import time
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from lexicon_service.server.errors import log_client_error
+from lexicon_service.errors import log_client_error
 
 # Connections (and requests) open at once per process; a request on one more gets uvicorn's 503 at once. Event
 # streams are capped lower, by create_app's max_streams.
@@ -31,7 +31,7 @@ RECEIVE_TIMEOUT = 30.0
 WRITE_TIMEOUT = 30.0
 # Answer bytes queued, per process, for clients that have not taken them; beyond, the connections whose
 # clients took nothing for the longest are aborted first. With the write timeout alone, 1,000 clients
-# that never read held ~1 GB (docs/slow-readers.md).
+# that never read held ~1 GB (docs/service.md).
 MAX_QUEUED_BYTES = 32 << 20
 # Request bytes a connection reads ahead of the app (plaintext; uvicorn reads 256 KiB at a time and buffers
 # 64 KiB of body): a request waiting for its turn (create_app decodes a few at a time) keeps the rest of

@@ -2,8 +2,8 @@
 
 `generate_moves(rule_set, board, rack, lexicon, ...)` lists the legal plays (each exactly once,
 with the score and words `rules.moves.validate_move` gives it), then the exchanges and the pass
-where the rule set allows them. The search runs in C (`_core.c`) over the lexicon's move graph
-(`graph.py`, the file ``moves.kwg``); `reference.py` is a slow plain-Python generator the tests
+where the rule set allows them. The search runs in C (`csrc/movegen.c`) over the lexicon's move graph
+(`graph.py`, the file ``moves.gaddag``); `reference.py` is a slow plain-Python generator the tests
 compare it with.
 
 Order (sort="score"): score descending; plays before exchanges before the pass; among plays of
@@ -29,7 +29,7 @@ from lexicon_service.tiles import BLANK, UnknownLetterError, write_tiles
 from lexicon_service.wording import counted
 
 __all__ = ["GeneratedMove", "MoveGraphMissing", "MoveGenerationError", "MoveGenerationTimeout",
-           "generate_moves", "has_move", "count_moves"]
+           "generate_moves", "has_move", "count_moves", "random_play"]
 
 SORTS = ("score",)
 MAX_LISTED = 1_000_000  # plays one answer lists at most (a Kris Kros opening with a joker has ~900,000)
@@ -94,10 +94,15 @@ class _Static:
         bag = bytearray(_MAX_TILES + 1)  # copies in the set, by tile number ([0] blanks)
         for letter, count in self.bag.items():
             bag[0 if letter == BLANK else self.number[letter]] = min(count, 255)
-        self.args = (len(self.letters), rule_set.rows, rule_set.columns, self.lm, self.wm, self.points, bytes(bag),
-                     self.blank_mask, rule_set.rack.bingo_tiles, rule_set.rack.bingo_bonus,
-                     rule_set.words.min_length, self.cover, rule_set.first_play.min_tiles,
-                     int(rule_set.later_plays.must_connect), int(rule_set.words.same_word_twice != "allowed"))
+        from lexicon_service.movegen import _core
+
+        self.core_rules = _core.Rules(
+            n_tiles=len(self.letters), rows=rule_set.rows, cols=rule_set.columns, letter_mult=self.lm,
+            word_mult=self.wm, points=self.points, bag=bytes(bag), blank_mask=self.blank_mask,
+            bingo_tiles=rule_set.rack.bingo_tiles, bingo_bonus=rule_set.rack.bingo_bonus,
+            min_word_len=rule_set.words.min_length, first_cover=self.cover,
+            first_min_tiles=rule_set.first_play.min_tiles, must_connect=int(rule_set.later_plays.must_connect),
+            forbid_dup=int(rule_set.words.same_word_twice != "allowed"))
         self.real = {None: 0, **{letter: n for letter, n in self.number.items()}}
 
     def board_bytes(self, board: Board) -> bytes:
@@ -179,7 +184,7 @@ def _rack_counts(static: _Static, letters) -> bytes:
 
 
 def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, must_use=None, must_contain=None,
-          deadline=None):
+          deadline=None, nth=0):
     static = _static(rule_set)
     graph = _graph(rule_set, lexicon)
     board = _board(rule_set, board)
@@ -218,16 +223,17 @@ def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, mus
         raise MoveGenerationError("min_length", "min_length must be a whole number of tiles, 0 or more")
     counts = _rack_counts(static, letters)
     result = _core_generate(graph, static, board_bytes, counts, mode, limit, min(min_length or 0, 255), need,
-                            contain, deadline)
+                            contain, deadline, nth)
     return result, static, board, letters
 
 
-def _core_generate(graph, static, board_bytes, counts, mode, limit, min_length, need, contain, deadline):
+def _core_generate(graph, static, board_bytes, counts, mode, limit, min_length, need, contain, deadline, nth=0):
     from lexicon_service.movegen import _core
 
     try:
-        return _core.generate(graph, *static.args, board_bytes, counts, mode, limit, min_length, need,
-                              contain, float(deadline) if deadline is not None else 0.0)
+        return _core.generate(graph, static.core_rules, board_bytes, counts, mode=mode, limit=limit,
+                              min_main_len=min_length, must_use=need, must_contain=contain,
+                              deadline=float(deadline) if deadline is not None else 0.0, nth=nth)
     except TimeoutError:
         raise MoveGenerationTimeout("move generation passed its deadline") from None
     except OverflowError:
@@ -401,3 +407,14 @@ def has_move(rule_set: RuleSet, board: Board, rack, lexicon) -> bool:
 def count_moves(rule_set: RuleSet, board: Board, rack, lexicon) -> int:
     """How many plays there are (counted in C, no move objects made; for measurements)."""
     return _call(rule_set, board, rack, lexicon, 1)[0]
+
+
+def random_play(rule_set: RuleSet, board: Board, rack, lexicon, rng) -> GeneratedMove | None:
+    """A play drawn uniformly from every legal play of the rack (None: there is none), without listing
+    them: the plays are counted in C, then only the drawn one (by its number in the search's order) is
+    made. A Kris Kros opening with two blanks has more plays than one answer lists (MAX_LISTED)."""
+    total = count_moves(rule_set, board, rack, lexicon)
+    if not total:
+        return None
+    found, static, board, letters = _call(rule_set, board, rack, lexicon, 3, nth=rng.randrange(total))
+    return _moves_from_core(rule_set, board, letters, static, found)[0]

@@ -34,11 +34,30 @@ class TurnAnalysis:
     given_away: int | None        # best_score minus what the turn scored
     best_words: tuple[str, ...] = ()
     note: str = ""                # why there is no best move, or what is odd about the turn
+    ahead: LookedAhead | None = None  # analyse --sim: the simulation's (or the endgame's) view of the turn
 
     def as_dict(self) -> dict:
         out = asdict(self)
         out["best_words"] = list(self.best_words)
+        if self.ahead is None:
+            del out["ahead"]
         return out
+
+
+@dataclass
+class LookedAhead:
+    """A turn looked at by simulation (or, with the bag empty, by the endgame search): its best move, that
+    move's win chance (0-1, None without a win table) and mean spread, and the same of the move played
+    (None when it was not legal or not simulated)."""
+
+    kind: str                     # "simulation" or "endgame"
+    best: str
+    best_win: float | None
+    best_spread: float
+    played_win: float | None
+    played_spread: float | None
+    iterations: int               # simulation: iterations; endgame: plies searched
+    sequence: list[str]           # endgame: the best sequence
 
 
 def analyse_game(rule_set: RuleSet, game: GcgGame, lexicon, *, deadline: float | None = None,

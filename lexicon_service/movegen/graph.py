@@ -1,4 +1,6 @@
-"""The move graph of a lexicon: ``moves.kwg``, a minimised GADDAG as an array of 32-bit arcs.
+"""The move graph of a lexicon: ``moves.gaddag``, a minimised GADDAG as an array of 32-bit arcs, in our
+own format ``CZPLGDG1`` (not a KWG: ``kwg.py`` writes that format for other engines). Lexicons built
+before the file had its name hold the same bytes as ``moves.kwg``; they load as they are.
 
 Written by ``lexicon-build`` beside ``forms.marisa`` (and by ``lexicon-build --move-graph-only
 LEX.lex`` into an existing lexicon), listed in the manifest's ``files`` like every other file, and
@@ -38,7 +40,7 @@ AB) and "B" (from B). Nodes are laid out breadth-first from the root (index: til
     4: A  end accepts    -> 0      after B: A completes "BA", AB read leftwards from its B
     5: B  end accepts    -> 0      after "A^": B completes "A^B", AB grown from its A
 
-Move generation (``_core.c``) starts at an anchor square, follows board tiles and rack tiles
+Move generation (``csrc/movegen.c``) starts at an anchor square, follows board tiles and rack tiles
 leftwards through this graph, then takes "^" and goes right; cross-checks of a square are found by
 reading the crossing word reversed (the i = n strings) from the root.
 """
@@ -48,7 +50,8 @@ from __future__ import annotations
 import struct
 
 MAGIC = b"CZPLGDG1"
-FILE_NAME = "moves.kwg"
+FILE_NAME = "moves.gaddag"
+OLD_FILE_NAME = "moves.kwg"  # the same file in lexicons built before it was named for its format
 _HEADER = struct.Struct("<8sIII")
 
 
@@ -108,7 +111,7 @@ def _encode_keys(keys, tile_set) -> bytes:
 
 
 def build_move_graph(keys, rule_set) -> bytes:
-    """The bytes of ``moves.kwg`` for these tile keys (the same keys give the same bytes)."""
+    """The bytes of ``moves.gaddag`` for these tile keys (the same keys give the same bytes)."""
     from lexicon_service.movegen import _core
 
     letters = alphabet(rule_set.tile_set)
@@ -124,7 +127,7 @@ def build_move_graph(keys, rule_set) -> bytes:
 
 
 def parse_move_graph(data: bytes, rule_set) -> memoryview:
-    """The arc array of a ``moves.kwg`` file (a view of `data`), after checking it fits the rule set
+    """The arc array of a ``moves.gaddag`` file (a view of `data`), after checking it fits the rule set
     and every arc is well formed (indices in range, tiles of the alphabet, each node's tiles in
     rising order, every arc leading to the start of a node, the last node ended) and no path from the
     root is a cycle or longer than a word and the separator; MoveGraphError if not."""
@@ -159,7 +162,7 @@ def parse_move_graph(data: bytes, rule_set) -> memoryview:
 
 def search_layout(arcs: bytes) -> bytes:
     """The arc array (as `parse_move_graph` returns it) in the layout the C search reads: per node a
-    64-bit mask of its tiles, then its children in tile order (``_core.c``, "The search layout"),
+    64-bit mask of its tiles, then its children in tile order (``csrc/graph.h``, "The search layout"),
     so an arc is found by a mask test and a popcount instead of a scan. About 1.8 times the arc
     array's bytes; `arcs_of_layout` gives the arc array back."""
     from lexicon_service.movegen import _core

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from lexicon_service.movegen import GeneratedMove, generate_moves
+from lexicon_service.movegen import GeneratedMove, MoveGenerationError, generate_moves, random_play
 from lexicon_service.rules.board import Board
 from lexicon_service.rules.game import end_of_game_adjustments
 from lexicon_service.rules.moves import validate_move
@@ -38,8 +38,7 @@ def positions(rule_set, lexicon, rng: random.Random, count: int, *, letters=None
             rack_text = ts.rack_text(rack)
             yield board.copy(), rack_text
             made += 1
-            moves = generate_moves(rule_set, board, rack_text, lexicon, include_exchanges=False,
-                                   include_pass=False, limit=1 if best else None)
+            moves = _plays(rule_set, board, rack_text, lexicon, rng, best)
             if not moves:
                 exchanges += 1
                 if not bag or exchanges == 3:
@@ -54,6 +53,19 @@ def positions(rule_set, lexicon, rng: random.Random, count: int, *, letters=None
             board.apply(result)
             for tile in result.tiles_used:
                 rack.remove(tile)
+
+
+def _plays(rule_set, board, rack_text, lexicon, rng: random.Random, best: bool) -> list[GeneratedMove]:
+    """The best play, or every play to draw one from; when there are more plays than one answer lists (a
+    Kris Kros opening with two blanks), the one drawn uniformly from all of them (`random_play`)."""
+    try:
+        return generate_moves(rule_set, board, rack_text, lexicon, include_exchanges=False, include_pass=False,
+                              limit=1 if best else None)
+    except MoveGenerationError as exc:
+        if exc.field != "limit":
+            raise
+    play = random_play(rule_set, board, rack_text, lexicon, rng)
+    return [play] if play is not None else []
 
 
 @dataclass

@@ -16,15 +16,8 @@ from lexicon_service.rules.moves import (
 )
 from lexicon_service.rules.reasons import PlayError, Reason
 from lexicon_service.rules.replay import ReplayLine, ReplayReport, format_report, replay
-from lexicon_service.rules.ruleset import (
-    RuleSet,
-    RuleSetError,
-    list_rule_sets,
-    load_rule_set,
-    parse_rule_set,
-    parse_square,
-    square_name,
-)
+from lexicon_service.rules.ruleset import RuleSet, RuleSetError, parse_square, square_name
+from lexicon_service.rules.ruleset_text import list_rule_sets, load_rule_set, parse_rule_set
 
 __all__ = [
     "Board",

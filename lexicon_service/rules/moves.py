@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from lexicon_service.rules.board import Board, Play, parse_play
 from lexicon_service.rules.reasons import PlayError, Reason
-from lexicon_service.rules.ruleset import RuleSet, load_rule_set, square_name
+from lexicon_service.rules.ruleset import RuleSet, square_name
+from lexicon_service.rules.ruleset_text import load_rule_set
 from lexicon_service.tiles import BLANK, UnknownLetterError, write_tiles
 
 _PREMIUM_NAMES = {(2, 1): "DL", (3, 1): "TL", (4, 1): "QL", (1, 2): "DW", (1, 3): "TW", (1, 4): "QW"}

@@ -8,7 +8,7 @@ that went idle last, so under light load one hot thread serves every call.
 
 The work of a call is spread over gRPC's polling thread, the pool threads and gRPC's own I/O
 threads, not queued behind one event-loop thread; why, and the latency measured against the
-grpc.aio server it replaced: lexicon_service/server/README.md.
+grpc.aio server it replaced: docs/service.md, "Threads and processes".
 
 Health checking (grpc.health.v1) reports NOT_SERVING until the lexicons are loaded, SERVING after,
 and NOT_SERVING again during a graceful shutdown. The server-held games have a status of their own
@@ -37,28 +37,32 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
-from lexicon_service.games.service import MAX_GAMES, GameService
-from lexicon_service.games.errors import DatabaseDamaged
+from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
+from lexicon_service.games.sessions import MAX_GAMES, GameSessions
+from lexicon_service.errors import DatabaseDamaged
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
-from lexicon_service.server.errors import log_client_error, quiet_grpc_tracebacks
+from lexicon_service.errors import log_client_error
+from lexicon_service.server.errors import quiet_grpc_tracebacks
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.game_session_servicer import GameSessionServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
-from lexicon_service.server.limits import Limits
+from lexicon_service.core.limits import Limits
 from lexicon_service.server.pool import HandoffPool
 from lexicon_service.server.reflection import enable_reflection
-from lexicon_service.server.registry import LexiconRegistry, ReloadError
+from lexicon_service.core.registry import LexiconRegistry, ReloadError
 from lexicon_service.server.signals import queue_signals
+from lexicon_service.server.tournament_servicer import TournamentServicer
 
 log = logging.getLogger("lexicon_service.server")
 
 LEXICON_SERVICE = lexicon_pb2.DESCRIPTOR.services_by_name["LexiconService"].full_name
 GAME_SERVICE = game_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
 GAME_SESSION_SERVICE = session_pb2.DESCRIPTOR.services_by_name["GameSessionService"].full_name
-SERVICE_NAMES = (LEXICON_SERVICE, GAME_SERVICE, GAME_SESSION_SERVICE)
-_SERVICE_FILES = (lexicon_pb2, game_pb2, session_pb2, health_pb2)
+TOURNAMENT_SERVICE = tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].full_name
+SERVICE_NAMES = (LEXICON_SERVICE, GAME_SERVICE, GAME_SESSION_SERVICE, TOURNAMENT_SERVICE)
+_SERVICE_FILES = (lexicon_pb2, game_pb2, session_pb2, tournament_pb2, health_pb2)
 
 
 class _HealthServicer(health.HealthServicer):
@@ -126,7 +130,7 @@ POOL_JOIN_SECONDS = 5.0  # bound on the wait for the pools' threads after grpc s
 # library queues its calls, and a stream opened anyway is refused. gRPC's own default has no limit: one
 # connection that opened 3,000 CheckWords streams and read none of their answers held ~660 MB. An unread
 # stream holds its answer twice (grpc's copy and the Python message until sent: ~1.2 MB for 6,500 words),
-# so 64 of them ~75 MB (docs/slow-readers.md); gRPC clients queue calls beyond it.
+# so 64 of them ~75 MB (docs/measurements.md); gRPC clients queue calls beyond it.
 MAX_STREAMS_PER_CONNECTION = 64
 # A connection whose peer does not answer a ping within KEEPALIVE_TIMEOUT_MS of it is closed, with what
 # it held: a client gone without a word (or one that stopped reading its socket) was closed after 100 s.
@@ -380,7 +384,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     if loader is None and shared_files is not None:
         from lexicon_service.lexicon import load_lexicon
 
-        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files)
+        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files,
+                                   checked_tries=shared_files.checked_tries)
     registry = LexiconRegistry(lexicon_dir, loader=loader)
     if load:
         registry.reload()
@@ -394,7 +399,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         grpc_server = grpc.server(pool, interceptors=interceptors,
                                   options=_grpc_options(limits, reuse_port, max_streams_per_connection),
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
-        games = GameService(games_store, clock=game_clock or time.time, max_games=max_games,
+        games = GameSessions(games_store, clock=game_clock or time.time, max_games=max_games,
                             lexicons=registry.lexicons_in_use)
         game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
         # add every service through DecodeGuard: bad requests get INVALID_ARGUMENT
@@ -411,10 +416,31 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                            games_writable=lambda: games_store.writable)
     games_store.on_change(server.games_changed)
     server.games = games
+    server.tournaments = _tournaments(games, games_store, registry)
+    server.on_close.append(server.tournaments.store.close)  # before the games' database goes
+    tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
+    # the servicer itself, for the HTTP/JSON API; over gRPC on the games' threads (it starts games)
+    server.tournament_servicer = TournamentServicer(server.tournaments,
+                                                    live_scores=lambda game_id: games.tick(game_id).scores)
+    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
+        _Routed(server.tournament_servicer, game_pool, tournament_methods), DecodeGuard(grpc_server))
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
     server.on_stop.append(games.close)  # the computer players, before the lexicons close
     server.on_close.append(games_cleanup)
     return server, port
+
+
+def _tournaments(games, games_store, registry):
+    """The tournaments, in the games' database, their rounds' games held by `games`."""
+    from lexicon_service.tournaments.service import TournamentService
+    from lexicon_service.tournaments.store import tournament_store_for
+
+    def rule_set_for(lexicon_name: str):
+        with registry.acquire() as snapshot:
+            return snapshot.lexicon(lexicon_name).rule_set
+
+    return TournamentService(tournament_store_for(games_store), games, rule_set_for=rule_set_for,
+                             clock=games.clock)
 
 
 def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: int) -> list[tuple[str, int]]:

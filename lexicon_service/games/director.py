@@ -1,0 +1,65 @@
+"""The director's commands as plain functions: adjust a score, undo the last move, end the game. Each
+needs the game's director token and a reason, which goes into the audit trail every watcher sees."""
+
+from __future__ import annotations
+
+from lexicon_service.errors import InvalidInput, Refused
+from lexicon_service.games.events import MoveUndone, ScoreAdjusted
+from lexicon_service.games.roles import require_director
+from lexicon_service.games.state import ENDED
+from lexicon_service.games.turn_effects import emit, end_event
+
+MAX_REASON = 500
+MAX_ADJUSTMENT = 10_000
+
+
+def _reason(reason: str) -> str:
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise InvalidInput("reason", "required (it goes into the audit trail)")
+    if len(reason) > MAX_REASON:
+        raise InvalidInput("reason", f"at most {MAX_REASON} characters")
+    if not reason.isprintable():  # it is shown to every watcher: no NUL, no terminal escape sequences
+        raise InvalidInput("reason", "printable characters only")
+    return reason
+
+
+def adjust_score(sessions, game_id: str, token: str | None, player: int, delta: int, reason: str):
+    reason = _reason(reason)
+    if not -MAX_ADJUSTMENT <= delta <= MAX_ADJUSTMENT or delta == 0:
+        raise InvalidInput("delta", f"a non-zero number of points within ±{MAX_ADJUSTMENT}")
+
+    def decide(work, base, now, events, lexicons=None):
+        require_director(work, token)
+        if not 0 <= player < work.n_players:
+            raise InvalidInput("player", f"no player {player}; players are 0-{work.n_players - 1}")
+        emit(work, events, ScoreAdjusted(player, delta, reason, now))
+        return lambda w: w
+
+    return sessions.execute(game_id, decide)
+
+
+def undo_last_move(sessions, game_id: str, token: str | None, reason: str):
+    reason = _reason(reason)
+
+    def decide(work, base, now, events, lexicons=None):
+        require_director(work, token)
+        if not work.last_move_version:
+            raise Refused("NOTHING_TO_UNDO", "no move has been made")
+        emit(work, events, MoveUndone(work.last_move_version, reason, now))
+        return lambda w: w
+
+    return sessions.execute(game_id, decide)
+
+
+def end_game(sessions, game_id: str, token: str | None, reason: str):
+    reason = _reason(reason)
+
+    def decide(work, base, now, events, lexicons=None):
+        require_director(work, token)
+        if work.status == ENDED:
+            raise Refused("GAME_OVER", f"the game has already ended ({work.end_reason})")
+        emit(work, events, end_event(work, f"director: {reason}", now))
+        return lambda w: w
+
+    return sessions.execute(game_id, decide)

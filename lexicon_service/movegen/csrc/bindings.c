@@ -1,0 +1,414 @@
+/* The Python module lexicon_service.movegen._core: argument parsing and Python errors around the
+ * plain C of graph_build.c, graph_check.c, lookup.c and movegen.c. Nothing here searches or builds. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+#include "movegen.h"
+#include "selfplay.h"
+
+/* build_gaddag(words: bytes, n_tiles: int, max_len: int) -> bytes
+ * words: tile numbers 1..n_tiles, each word ended by a 0 byte; words longer than max_len are left
+ * out (they cannot be played). Returns the arc array (little-endian uint32), arc 0 pointing at the root. */
+static PyObject *build_gaddag(PyObject *self, PyObject *args) {
+    Py_buffer words;
+    int n_tiles, max_len, rc;
+    if (!PyArg_ParseTuple(args, "y*ii", &words, &n_tiles, &max_len)) return NULL;
+    uint32_t *arcs = NULL;
+    size_t n = 0;
+    const char *why = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = graph_build(words.buf, (size_t)words.len, n_tiles, max_len, &arcs, &n, &why);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&words);
+    PyObject *result = NULL;
+    if (rc == GRAPH_BAD) PyErr_Format(PyExc_ValueError, "build_gaddag: %s", why);
+    else if (rc == GRAPH_TOO_BIG) PyErr_SetString(PyExc_ValueError, "build_gaddag: the graph needs more than 2^24 arcs");
+    else if (rc) PyErr_NoMemory();
+    else result = PyBytes_FromStringAndSize((const char *)arcs, (Py_ssize_t)(n * sizeof(uint32_t)));
+    free(arcs);
+    return result;
+}
+
+/* check_graph(arcs: bytes, n_tiles: int, longest: int) -> None: raises ValueError naming the first bad
+ * arc; `longest`: the most tiles a path from the root may spell (the longest word and the separator). */
+static PyObject *check_graph(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    int n_tiles, longest;
+    if (!PyArg_ParseTuple(args, "y*ii", &buf, &n_tiles, &longest)) return NULL;
+    const char *why = NULL;
+    size_t at = 0;
+    int rc = buf.len % 4 ? (why = "the arc array is empty or not whole arcs", GRAPH_BAD)
+                         : graph_check(buf.buf, (size_t)buf.len / 4, n_tiles, longest, &why, &at);
+    PyBuffer_Release(&buf);
+    if (rc == GRAPH_NO_MEMORY) return PyErr_NoMemory();
+    if (rc) {
+        if (at || strncmp(why, "longest", 7)) PyErr_Format(PyExc_ValueError, "%s (arc %zu)", why, at);
+        else PyErr_Format(PyExc_ValueError, "check_graph: %s", why);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* search_layout(arcs: bytes) -> bytes: the search layout (graph.h) of a checked arc array. ValueError
+ * if a node's tiles are not in strictly rising order or an arc leads into the middle of a node. */
+static PyObject *search_layout(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    PyObject *result = NULL;
+    const uint32_t *a = buf.buf;
+    size_t n = (size_t)buf.len / 4, nw = 0, at = 0;
+    const char *why = NULL;
+    uint32_t *newpos = NULL;
+    if (buf.len % 4) { PyErr_SetString(PyExc_ValueError, "not an array of 32-bit words"); goto done; }
+    newpos = calloc(n ? n : 1, sizeof(uint32_t));
+    if (!newpos) { PyErr_NoMemory(); goto done; }
+    if (layout_size(a, n, newpos, &nw, &why, &at) == GRAPH_OK) {
+        result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(nw * sizeof(uint32_t)));  /* filled in place */
+        if (result && layout_fill(a, n, newpos, (uint32_t *)PyBytes_AS_STRING(result), &why, &at)) Py_CLEAR(result);
+    }
+    if (why) PyErr_Format(PyExc_ValueError, "%s (arc %zu)", why, at);
+done:
+    free(newpos);
+    PyBuffer_Release(&buf);
+    return result;
+}
+
+/* arcs_of_layout(layout: bytes) -> bytes: the arc array a search layout was made from. */
+static PyObject *py_arcs_of_layout(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    uint32_t *arcs = NULL;
+    size_t n = 0;
+    int whole = buf.len % 4 == 0;
+    int rc = whole ? arcs_of_layout(buf.buf, (size_t)buf.len / 4, &arcs, &n) : GRAPH_BAD;
+    PyBuffer_Release(&buf);
+    PyObject *result = NULL;
+    if (rc == GRAPH_NO_MEMORY) PyErr_NoMemory();
+    else if (rc) PyErr_SetString(PyExc_ValueError, whole ? "arcs_of_layout: not a search layout"
+                                                         : "not an array of 32-bit words");
+    else result = PyBytes_FromStringAndSize((const char *)arcs, (Py_ssize_t)(n * sizeof(uint32_t)));
+    free(arcs);
+    return result;
+}
+
+/* lookup_keys(layout, table, text, min_len, max_len) -> bytes or None: for each word of `text`
+ * (tile keys separated by "\n"), 1 when the move graph holds it, 0 when not, 2 when its length in
+ * tiles is outside min_len..max_len (not looked up). `table[c]` is the tile number of key character c
+ * (0: none). None when any character is no tile (the caller then checks the words one by one). The
+ * interpreter lock is released: only immutable inputs are read. */
+static PyObject *lookup_keys(PyObject *self, PyObject *args) {
+    Py_buffer layout_buf, table_buf;
+    PyObject *text;
+    int min_len, max_len;
+    if (!PyArg_ParseTuple(args, "y*y*Uii", &layout_buf, &table_buf, &text, &min_len, &max_len)) return NULL;
+    PyObject *result = NULL;
+    const uint32_t *w = layout_buf.buf;
+    size_t nw = (size_t)layout_buf.len / 4;
+    const uint8_t *table = table_buf.buf;
+    Py_ssize_t n_table = table_buf.len, n_text = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    size_t n_words = 1;
+    for (Py_ssize_t i = 0; i < n_text; i++) n_words += PyUnicode_READ(kind, data, i) == '\n';
+    uint8_t *out = NULL;
+    int stray = 0;
+    if (nw < 2 || layout_buf.len % 4) { PyErr_SetString(PyExc_ValueError, "not a search layout"); goto done; }
+    out = malloc(n_words);
+    if (!out) { PyErr_NoMemory(); goto done; }
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t start = 0;
+    uint8_t tiles[2 * MAX_DIM + 2];
+    for (size_t k = 0; k < n_words && !stray; k++) {
+        Py_ssize_t end = start;
+        while (end < n_text && PyUnicode_READ(kind, data, end) != '\n') end++;
+        Py_ssize_t len = end - start;
+        for (Py_ssize_t i = start; i < end && !stray; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            unsigned tile = c < (Py_UCS4)n_table ? table[c] : 0;
+            stray = !tile || tile > MAX_TILES;
+            if (i - start < (Py_ssize_t)sizeof tiles) tiles[i - start] = (uint8_t)tile;
+        }
+        if (len < min_len || len > max_len) out[k] = 2;
+        else out[k] = !stray && len <= (Py_ssize_t)sizeof tiles && layout_holds_word(w, nw, tiles, (size_t)len);
+        start = end + 1;
+    }
+    Py_END_ALLOW_THREADS
+    result = stray ? Py_NewRef(Py_None) : PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)n_words);
+done:
+    free(out);
+    PyBuffer_Release(&layout_buf);
+    PyBuffer_Release(&table_buf);
+    return result;
+}
+
+/* ---- Rules: a rule set as the generator needs it (movegen.h, MgRules), made once per rule set ---- */
+
+typedef struct {
+    PyObject_HEAD
+    MgRules rules;
+} RulesObject;
+
+/* Copy a bytes-like argument of exactly `size` bytes (or at most, when `at_most`) into `out`. */
+static int copy_bytes(Py_buffer *b, uint8_t *out, Py_ssize_t size, int at_most, const char *name) {
+    int ok = at_most ? b->len <= size : b->len == size;
+    if (ok) memcpy(out, b->buf, (size_t)b->len);
+    else PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %s%zd", name, b->len, at_most ? "at most " : "", size);
+    PyBuffer_Release(b);
+    return ok ? 0 : -1;
+}
+
+static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"n_tiles", "rows", "cols", "letter_mult", "word_mult", "points", "bag", "blank_mask",
+                         "bingo_tiles", "bingo_bonus", "min_word_len", "first_cover", "first_min_tiles",
+                         "must_connect", "forbid_dup", NULL};
+    MgRules r = {0};
+    Py_buffer lm, wm, pts, bag;
+    unsigned long long blank_mask;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "$iiiy*y*y*y*Kiiiiiii", kw, &r.n_tiles, &r.rows, &r.cols, &lm, &wm,
+                                     &pts, &bag, &blank_mask, &r.bingo_tiles, &r.bingo_bonus, &r.min_word_len,
+                                     &r.first_cover, &r.first_min_tiles, &r.must_connect, &r.forbid_dup))
+        return -1;
+    int bad = r.rows < 1 || r.cols < 1 || r.rows > MAX_DIM || r.cols > MAX_DIM || r.n_tiles < 1 || r.n_tiles > MAX_TILES;
+    Py_ssize_t squares = bad ? 0 : (Py_ssize_t)r.rows * r.cols;
+    int failed = copy_bytes(&lm, r.letter_mult, squares, 0, "letter_mult");
+    failed |= copy_bytes(&wm, r.word_mult, squares, 0, "word_mult");
+    failed |= copy_bytes(&pts, r.points, MAX_TILES + 1, 0, "points");
+    failed |= copy_bytes(&bag, r.bag, MAX_TILES + 1, 0, "bag");
+    if (bad && !failed) PyErr_SetString(PyExc_ValueError, "Rules: rows and cols must be 1-32, n_tiles 1-63");
+    if (bad || failed) return -1;
+    r.blank_mask = (uint64_t)blank_mask;
+    self->rules = r;
+    return 0;
+}
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "lexicon_service.movegen._core.Rules",
+    .tp_doc = PyDoc_STR("Rules(*, n_tiles, rows, cols, letter_mult, word_mult, points, bag, blank_mask, bingo_tiles, "
+                        "bingo_bonus, min_word_len, first_cover, first_min_tiles, must_connect, forbid_dup): "
+                        "a rule set as the move generator needs it (movegen.h, MgRules)"),
+    .tp_basicsize = sizeof(RulesObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Rules_init,
+};
+
+/* The request's options (keywords) into `q`; -1 with a Python error. */
+static int parse_request(PyObject *args, PyObject *kwds, Py_buffer *layout, RulesObject **rules, MgRequest *q,
+                         Py_buffer *board) {
+    static char *kw[] = {"layout", "rules", "board", "rack", "mode", "limit", "min_main_len", "must_use",
+                         "must_contain", "deadline", "nth", NULL};
+    Py_buffer rack, must_use = {0}, must_contain = {0};
+    int mode = 0;
+    Py_ssize_t limit = 0, nth = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*O!y*y*|$iniy*y*dn", kw, layout, &RulesType, rules, board, &rack,
+                                     &mode, &limit, &q->min_main_len, &must_use, &must_contain, &q->deadline,
+                                     &nth))
+        return -1;
+    const MgRules *r = &(*rules)->rules;
+    int failed = copy_bytes(&rack, q->rack, MAX_TILES + 1, 0, "rack");
+    failed |= must_use.obj && must_use.len ? copy_bytes(&must_use, q->must_use, MAX_TILES + 1, 0, "must_use")
+                                           : (PyBuffer_Release(&must_use), 0);
+    q->must_contain_len = must_contain.obj ? (int)must_contain.len : 0;
+    failed |= must_contain.obj ? copy_bytes(&must_contain, q->must_contain, MAX_DIM, 1, "must_contain") : 0;
+    if (failed) goto bad;
+    if (board->len != (Py_ssize_t)r->rows * r->cols || mode < 0 || mode > 3 || nth < 0 || limit < 0 || limit > MAX_LISTED
+        || layout->len < 8 || layout->len % 4) {
+        PyErr_SetString(PyExc_ValueError, "generate: bad arguments");
+        goto bad;
+    }
+    q->mode = (MgMode)mode;
+    q->limit = (size_t)limit;
+    q->nth = (size_t)nth;
+    q->board = board->buf;
+    return 0;
+bad:
+    PyBuffer_Release(layout);
+    PyBuffer_Release(board);
+    return -1;
+}
+
+/* The plays as a list of (score, down, row, col, tiles bytes, n_new). */
+static PyObject *moves_list(const MgResult *res) {
+    PyObject *result = PyList_New((Py_ssize_t)res->n_moves);
+    for (size_t i = 0; result && i < res->n_moves; i++) {
+        const MgMove *m = &res->moves[i];
+        int row = m->dir ? m->start : m->line, col = m->dir ? m->line : m->start;
+        PyObject *item = Py_BuildValue("(iiiiy#i)", m->score, m->dir, row, col, (const char *)m->tiles,
+                                       (Py_ssize_t)m->len, m->n_new);
+        if (!item) { Py_CLEAR(result); break; }
+        PyList_SET_ITEM(result, (Py_ssize_t)i, item);
+    }
+    return result;
+}
+
+/* generate(layout, rules, board, rack, *, mode=0, limit=0, min_main_len=0, must_use=b"", must_contain=b"",
+ *          deadline=0.0, nth=0)
+ * layout: a search layout; rules: a Rules; board: rows * cols squares (tile | 0x40 blank, 0 empty);
+ * rack, must_use: 64 bytes of tile counts ([0] blanks); must_contain: tile numbers.
+ * mode 0: sorted list of (score, down, row, col, tiles bytes, n_new), at most `limit` (0 = all;
+ *         OverflowError past MAX_LISTED);
+ * mode 1: the number of moves; mode 2: whether there is one; mode 3: a list of the play numbered `nth`
+ * (from 0) in the search's order, as mode 1 counts them, or an empty list past the count. Raises TimeoutError past `deadline`
+ * (time.monotonic() seconds; <= 0: none). */
+static PyObject *generate(PyObject *self, PyObject *args, PyObject *kwds) {
+    Py_buffer layout, board;
+    RulesObject *rules;
+    MgRequest q = {0};
+    if (parse_request(args, kwds, &layout, &rules, &q, &board) < 0) return NULL;
+    MgResult res;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = mg_generate(layout.buf, &rules->rules, &q, &res);
+    Py_END_ALLOW_THREADS
+    PyObject *result = NULL;
+    if (rc == MG_BAD_REQUEST) PyErr_SetString(PyExc_ValueError, "generate: bad board square");
+    else if (rc == MG_NO_MEMORY) PyErr_NoMemory();
+    else if (rc == MG_TOO_MANY) PyErr_Format(PyExc_OverflowError, "more than %d plays", MAX_LISTED);
+    else if (rc == MG_TIMED_OUT) PyErr_SetString(PyExc_TimeoutError, "move generation passed its deadline");
+    else if (q.mode == MG_COUNT) result = PyLong_FromLongLong(res.count);
+    else if (q.mode == MG_ANY) result = PyBool_FromLong(res.count > 0);
+    else result = moves_list(&res);
+    mg_result_free(&res);
+    PyBuffer_Release(&layout);
+    PyBuffer_Release(&board);
+    return result;
+}
+
+/* ---- play_games: self-play games in C (selfplay.h), Python called once per request ---- */
+
+/* `leaves`: (size, tile, pair, keys, values) as bytes of doubles (9, 64, 64 * 64) and of sorted uint64
+ * keys (sp_leave_key) with their doubles; NULL with a Python error when malformed. */
+static SpLeaves *leaves_of(PyObject *leaves, Py_buffer *keys, Py_buffer *values) {
+    Py_buffer size, tile, pair;
+    if (!PyArg_ParseTuple(leaves, "y*y*y*y*y*;leaves must be (size, tile, pair, keys, values) bytes", &size, &tile,
+                          &pair, keys, values))
+        return NULL;
+    SpLeaves *L = NULL;
+    if (size.len != sizeof L->size || tile.len != sizeof L->tile || pair.len != sizeof L->pair
+        || keys->len % 8 || values->len != keys->len) {
+        PyErr_SetString(PyExc_ValueError, "leaves: sizes do not match (9, 64, 64 x 64 doubles; a value per key)");
+    } else if (!(L = calloc(1, sizeof *L))) {
+        PyErr_NoMemory();
+    } else {
+        memcpy(L->size, size.buf, sizeof L->size);
+        memcpy(L->tile, tile.buf, sizeof L->tile);
+        memcpy(L->pair, pair.buf, sizeof L->pair);
+        L->keys = keys->buf; L->values = values->buf; L->n_entries = (size_t)keys->len / 8;
+    }
+    PyBuffer_Release(&size); PyBuffer_Release(&tile); PyBuffer_Release(&pair);
+    if (!L) { PyBuffer_Release(keys); PyBuffer_Release(values); }
+    return L;
+}
+
+static PyObject *play_tuple(const MgMove *m) {
+    int row = m->dir ? m->start : m->line, col = m->dir ? m->line : m->start;
+    return Py_BuildValue("(iiiiy#i)", m->score, m->dir, row, col, (const char *)m->tiles, (Py_ssize_t)m->len, m->n_new);
+}
+
+/* A game as (scores, final racks (64 counts each), went_out, turns); a turn is (player, kind, score,
+ * bag_before, rack, leave, given, play or None), racks and leaves as tile numbers (0 a blank). */
+static PyObject *game_tuple(const SpGame *game, int players) {
+    PyObject *turns = PyList_New((Py_ssize_t)game->n_turns), *scores = PyTuple_New(players), *racks = PyTuple_New(players);
+    for (int p = 0; scores && racks && p < players; p++) {
+        PyTuple_SET_ITEM(scores, p, PyLong_FromLong(game->scores[p]));
+        PyTuple_SET_ITEM(racks, p, PyBytes_FromStringAndSize((const char *)game->racks[p], MAX_TILES + 1));
+    }
+    for (size_t i = 0; turns && i < game->n_turns; i++) {
+        const SpTurn *t = &game->turns[i];
+        PyObject *play = t->kind == SP_PLAY ? play_tuple(&t->move) : Py_NewRef(Py_None);
+        PyObject *item = play ? Py_BuildValue("(iiiiy#y#y#N)", t->player, t->kind, t->score, t->bag_before,
+                                              (const char *)t->rack, (Py_ssize_t)t->n_rack, (const char *)t->leave,
+                                              (Py_ssize_t)t->n_leave, (const char *)t->given, (Py_ssize_t)t->n_given,
+                                              play) : NULL;
+        if (!item) { Py_CLEAR(turns); break; }
+        PyList_SET_ITEM(turns, (Py_ssize_t)i, item);
+    }
+    if (!turns || !scores || !racks || PyErr_Occurred()) {
+        Py_XDECREF(turns); Py_XDECREF(scores); Py_XDECREF(racks);
+        return NULL;
+    }
+    return Py_BuildValue("(NNiN)", scores, racks, game->went_out, turns);
+}
+
+static PyObject *games_list(SpGame *games, Py_ssize_t n, int players) {
+    PyObject *result = PyList_New(n);
+    for (Py_ssize_t i = 0; result && i < n; i++) {
+        PyObject *game = game_tuple(&games[i], players);
+        if (!game) { Py_CLEAR(result); break; }
+        PyList_SET_ITEM(result, i, game);
+    }
+    return result;
+}
+
+/* play_games(layout, rules, *, games, seed, rack_size, exchange_min_bag, levels, leaves=None) -> list of
+ * games (game_tuple); game i is played from the seed seed + i (selfplay.h, sp_play_game). levels: a
+ * tuple of 0 (best) / 1 (equity) per player; equity needs leaves. */
+static PyObject *play_games(PyObject *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"layout", "rules", "games", "seed", "rack_size", "exchange_min_bag", "levels", "leaves", NULL};
+    Py_buffer layout, keys = {0}, values = {0};
+    RulesObject *rules;
+    Py_ssize_t n_games = -1;
+    unsigned long long seed = 0;
+    SpParams P = {0};
+    PyObject *levels = NULL, *leaves = Py_None, *result = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*O!|$nKiiO!O", kw, &layout, &RulesType, &rules, &n_games, &seed,
+                                     &P.rack_size, &P.exchange_min_bag, &PyTuple_Type, &levels, &leaves))
+        return NULL;
+    SpLeaves *L = NULL;
+    SpGame *games = NULL;
+    P.players = levels ? (int)PyTuple_GET_SIZE(levels) : 0;
+    int bad = n_games < 0 || n_games > 10000000 || P.players < 2 || P.players > SP_MAX_PLAYERS || layout.len < 8;
+    for (int p = 0; !bad && p < P.players; p++) {
+        long level = PyLong_AsLong(PyTuple_GET_ITEM(levels, p));
+        bad = level != SP_BEST && level != SP_EQUITY;
+        P.level[p] = (SpLevel)level;
+    }
+    if (bad) { PyErr_Clear(); PyErr_SetString(PyExc_ValueError, "play_games: bad games, levels or layout"); goto done; }
+    if (leaves != Py_None && !(L = leaves_of(leaves, &keys, &values))) goto done;
+    P.leaves = L;
+    if (!(games = calloc((size_t)(n_games ? n_games : 1), sizeof(SpGame)))) { PyErr_NoMemory(); goto done; }
+    int rc = MG_OK;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n_games && rc == MG_OK; i++)
+        rc = sp_play_game(layout.buf, &rules->rules, &P, (uint64_t)seed + (uint64_t)i * 0x2545F4914F6CDD1Dull, &games[i]);
+    Py_END_ALLOW_THREADS
+    if (rc == MG_NO_MEMORY) PyErr_NoMemory();
+    else if (rc) PyErr_SetString(PyExc_ValueError, "play_games: the rules, levels or leaves do not fit");
+    else result = games_list(games, n_games, P.players);
+done:
+    for (Py_ssize_t i = 0; games && i < n_games; i++) sp_game_free(&games[i]);
+    free(games);
+    if (L) { free(L); PyBuffer_Release(&keys); PyBuffer_Release(&values); }
+    PyBuffer_Release(&layout);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"build_gaddag", build_gaddag, METH_VARARGS, "build_gaddag(words, n_tiles, max_len) -> arc array bytes"},
+    {"check_graph", check_graph, METH_VARARGS, "check_graph(arcs, n_tiles, longest): ValueError if malformed"},
+    {"search_layout", search_layout, METH_VARARGS, "search_layout(arcs) -> the search layout of a checked arc array"},
+    {"arcs_of_layout", py_arcs_of_layout, METH_VARARGS, "arcs_of_layout(layout) -> the arc array it was made from"},
+    {"generate", (PyCFunction)(void (*)(void))generate, METH_VARARGS | METH_KEYWORDS,
+     "generate(layout, rules, board, rack, *, mode, limit, min_main_len, must_use, must_contain, deadline) -> "
+     "moves, count or bool (see csrc/bindings.c)"},
+    {"play_games", (PyCFunction)(void (*)(void))play_games, METH_VARARGS | METH_KEYWORDS,
+     "play_games(layout, rules, *, games, seed, rack_size, exchange_min_bag, levels, leaves=None) -> games "
+     "(see csrc/bindings.c)"},
+    {"lookup_keys", lookup_keys, METH_VARARGS, "lookup_keys(layout, table, text, min_len, max_len) -> bytes or None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "Move generation core (C).", -1, methods};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&RulesType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddObjectRef(m, "Rules", (PyObject *)&RulesType) < 0) { Py_DECREF(m); return NULL; }
+    return m;
+}

@@ -1,0 +1,334 @@
+"""Simulation, the win-probability table (`lexicon-build --win-table`, winprob.tsv), endgames and the
+computer level "simulating": the table is the same bytes for a seed and a damaged one is refused at load;
+the simulated opponent racks come only from the tiles the player cannot see; the endgame search gives
+the value of a plain full search."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+from collections import Counter
+from pathlib import Path
+
+import httpx
+import pytest
+
+from build_tools.cli import main as build_main
+from lexicon_service.games import computer
+from lexicon_service.games.computer import SIMULATING, choose_move, leave_table_refusal
+from lexicon_service.grpc_gen import session_pb2
+from lexicon_service.lexicon import LexiconCorruptError, load_lexicon
+from lexicon_service.lexicon_format import file_entry
+from lexicon_service.movegen import MoveGenerationError, MoveGenerationTimeout, generate_moves
+from lexicon_service.movegen.endgame import EndgameTimeout, full_search, solve_endgame
+from lexicon_service.movegen.selfplay import bag_of
+from lexicon_service.movegen.simulate import SimSettings, seat_view, simulate, unseen_tiles
+from lexicon_service.movegen.winprob import FILE_NAME, WinTable, parse_win_table
+from lexicon_service.rules import Board, load_rule_set
+from lexicon_service.rules.moves import validate_move
+from test_service import write_lexicon
+from test_table import server  # noqa: F401 - a real server on this module's lexicon_dir
+from tests.game_helpers import create, two_tile_words
+
+WORDS = two_tile_words("pl-scrabble") + ["kot", "kod", "kat", "dom", "tama", "kota", "koda", "data"]
+# no two-tile words: few plays per rack, so that a plain full search of an endgame is quick
+ENDGAME_WORDS = ["kot", "kod", "kat", "tak", "dom", "tom", "mak", "kto", "oko", "tam", "dam", "akt", "kato",
+                 "kota", "koda", "data", "tama", "mata", "domek", "tok", "ok", "to", "ta", "od", "do", "ko"]
+
+
+@pytest.fixture(scope="module")
+def lexicon_dir(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("sim-lexicons") / "lex"
+    directory.mkdir()
+    write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS)
+    write_lexicon(directory, "pl-endgame", "pl-scrabble", ENDGAME_WORDS)
+    path = str(directory / "pl-scrabble.lex")
+    assert build_main(["--leaves", path, "--games", "4", "--seed", "5", "--quiet"]) == 0
+    assert build_main(["--win-table", path, "--games", "6", "--seed", "5", "--quiet"]) == 0
+    return directory
+
+
+def test_a_win_table_is_the_same_bytes_for_a_seed(lexicon_dir, tmp_path):
+    made = []
+    for run, seed in enumerate(["5", "5", "6"]):
+        copy = tmp_path / f"copy{run}" / "pl-scrabble.lex"
+        shutil.copytree(lexicon_dir / "pl-scrabble.lex", copy)
+        assert build_main(["--win-table", str(copy), "--games", "6", "--seed", seed, "--quiet"]) == 0
+        made.append((copy / FILE_NAME).read_bytes())
+        manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+        assert manifest["files"][FILE_NAME] == file_entry(made[-1])
+        assert "leaves.tsv" in manifest["files"]  # the other added file stays listed
+    assert made[0] == made[1] == (lexicon_dir / "pl-scrabble.lex" / FILE_NAME).read_bytes()
+    assert made[2] != made[0]
+    with load_lexicon(lexicon_dir / "pl-scrabble.lex") as lexicon:
+        table = lexicon.win_table
+        assert table is not None and table.to_bytes() == made[0]
+        assert table.win_chance(-300, 0) <= table.win_chance(0, 0) <= table.win_chance(300, 0)
+
+
+HEADER = "# czpl-lexicon winprob 1\tpl-scrabble\ttest\nspreads\t-10\t0\t10\n"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("# czpl-lexicon winprob 1\tcs-scrabble\ttest\nspreads\t-10\t0\t10\nbag\t0\t0\t0.5\t1\n", "not pl-scrabble"),
+    (HEADER + "bag\t0\t0.6\t0.5\t1\n", "line 3: the chance to win falls"),
+    (HEADER + "bag\t0\t0\t0.5\t1.5\n", "line 3: a chance that is not"),
+    (HEADER + "bag\t0\t0\tnan\t1\n", "line 3: a chance that is not"),
+    (HEADER + "bag\t1\t0\t0.5\t1\n", "line 3: not 'bag<TAB>0'"),
+    (HEADER + "bag\t0\t0\t0.5\n", "line 3: not 'bag<TAB>0'"),
+    (HEADER + "bag\t0\t0\t0.5\t1\nbag\t٢\t0\t0.5\t1\n", "line 4: not 'bag<TAB>1'"),
+    ("# czpl-lexicon winprob 1\tpl-scrabble\ttest\nspreads\t10\t0\t-10\nbag\t0\t0\t0.5\t1\n", "strictly rising"),
+    ("# czpl-lexicon winprob 1\tpl-scrabble\ttest\nspreads\t-10\t²\nbag\t0\t0\t1\n", "strictly rising"),
+    (HEADER, "no spreads line and bag rows"),
+    (HEADER + "bag\t0\t0\t0.5\t1", "newline"),
+    ("winprob\n", "the first line"),
+])
+def test_load_refuses_a_damaged_win_table(lexicon_dir, tmp_path, text, message):
+    copy = tmp_path / "pl-scrabble.lex"
+    shutil.copytree(lexicon_dir / "pl-scrabble.lex", copy)
+    data = text.encode("utf-8")
+    (copy / FILE_NAME).write_bytes(data)
+    manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"][FILE_NAME] = file_entry(data)
+    (copy / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(LexiconCorruptError, match=FILE_NAME) as info:
+        load_lexicon(copy)
+    assert message in str(info.value)
+    # `lexicon-build --win-table` replaces the damaged table
+    assert build_main(["--win-table", str(copy), "--games", "1", "--quiet"]) == 0
+    assert load_lexicon(copy).win_table is not None
+
+
+def test_a_win_chance_is_interpolated_and_clamped():
+    rs = load_rule_set("pl-scrabble")
+    table = WinTable(rs.id, [-10, 0, 10], [[0.1, 0.5, 0.9], [0.2, 0.5, 0.8]])
+    assert table.win_chance(5, 0) == pytest.approx(0.7)
+    assert table.win_chance(-99, 1) == 0.2 and table.win_chance(99, 1) == 0.8
+    assert table.win_chance(0, 50) == 0.5  # past the last row: the last row
+    assert parse_win_table(table.to_bytes(), rs).to_bytes() == table.to_bytes()
+
+
+def _position(rule_set, lexicon, seed: int):
+    """A board after a few best plays, the rack on turn, the opponent's rack and the bag (a real deal)."""
+    rng = random.Random(seed)
+    bag = bag_of(rule_set)
+    rng.shuffle(bag)
+    racks = [[bag.pop() for _ in range(7)] for _ in range(2)]
+    board = Board.empty(rule_set)
+    for turn in range(4):
+        rack = racks[turn % 2]
+        moves = generate_moves(rule_set, board, rule_set.tile_set.rack_text(rack), lexicon, limit=1,
+                               include_exchanges=False, include_pass=False)
+        if moves:
+            result = validate_move(rule_set, board, rule_set.tile_set.rack_text(rack), moves[0].play, judge=lexicon)
+            board.apply(result)
+            for tile in result.tiles_used:
+                rack.remove(tile)
+            while len(rack) < 7:
+                rack.append(bag.pop())
+    return board, rule_set.tile_set.rack_text(racks[0]), racks[1], bag
+
+
+def test_simulated_opponent_racks_come_only_from_unseen_tiles(lexicon_dir, monkeypatch):
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    rs = lexicon.rule_set
+    board, rack, opponent, bag = _position(rs, lexicon, 3)
+    truly_unseen = Counter(opponent) + Counter(bag)
+    assert Counter(unseen_tiles(rs, board, rack)) == truly_unseen
+    draws = []
+    real_simulate = computer.simulate
+
+    def recording(*args, **kwargs):
+        return real_simulate(*args, **kwargs, on_draw=lambda opp, rest: draws.append((opp, rest)))
+
+    monkeypatch.setattr(computer, "simulate", recording)
+    move = choose_move(rs, board, rack, len(bag), lexicon, SIMULATING, random.Random(1),
+                       time.monotonic() + 5, spread=-12)
+    assert move.kind in ("play", "exchange", "pass") and draws
+    for opp, rest in draws:
+        assert len(opp) == len(opponent) and len(rest) == len(bag)
+        assert Counter(opp) + Counter(rest) == truly_unseen  # never a tile the seat holds or sees on the board
+    assert len({tuple(sorted(opp)) for opp, _ in draws}) > 1  # drawn anew, not the opponent's real rack
+
+
+def test_simulation_is_repeatable_prunes_and_stops(lexicon_dir):
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    rs = lexicon.rule_set
+    board, rack, _opponent, bag = _position(rs, lexicon, 4)
+    view = seat_view(rs, board, rack, len(bag), spread=20)
+    settings = SimSettings(candidates=6, iterations=120, min_iterations=8, check_every=4, seed="7")
+    one, two = simulate(rs, view, lexicon, settings), simulate(rs, view, lexicon, settings)
+    assert [(m.move.play, m.iterations, m.mean_spread, m.win_chance) for m in one.moves] == \
+        [(m.move.play, m.iterations, m.mean_spread, m.win_chance) for m in two.moves]
+    assert one.has_win_table and one.stopped in ("iterations", "confidence") and 0 < one.iterations <= 120
+    pruned = [m for m in one.moves if m.pruned]
+    assert all(m.iterations < one.iterations for m in pruned)
+    leader = one.moves[0]
+    assert not leader.pruned and leader.iterations == one.iterations
+    assert all(leader.mean_key >= m.mean_key for m in one.moves if not m.pruned)
+    # the deadline stops it with what it has; one passed before the candidates were found is a timeout
+    many = SimSettings(candidates=6, iterations=100_000, min_iterations=100_000, seed="7")
+    started = time.monotonic()
+    late = simulate(rs, view, lexicon, many, deadline=started + 0.3)
+    assert late.stopped == "time" and 0 < late.iterations < 100_000 and time.monotonic() - started < 1.0
+    with pytest.raises(MoveGenerationTimeout):
+        simulate(rs, view, lexicon, settings, deadline=time.monotonic() - 1)
+    with pytest.raises(MoveGenerationError) as info:
+        simulate(rs, view, lexicon, SimSettings(plies=99))
+    assert info.value.field == "plies"
+
+
+def _endgame_positions(rs, lexicon, count: int, seed: int):
+    """Small endgames of the ENDGAME_WORDS lexicon: a board of a few words, racks of 1-3 of their letters."""
+    rng = random.Random(seed)
+    letters = "AKOTDMEAO"
+    made = 0
+    while made < count:
+        board = Board.empty(rs)
+        for _ in range(rng.randint(1, 3)):
+            rack = "".join(rng.choice(letters) for _ in range(5))
+            moves = generate_moves(rs, board, rack, lexicon, limit=3, include_exchanges=False, include_pass=False)
+            if moves:
+                board.apply(validate_move(rs, board, rack, rng.choice(moves).play, judge=lexicon))
+        if board.is_empty():
+            continue
+        mine = "".join(rng.choice(letters) for _ in range(rng.randint(1, 3)))
+        theirs = "".join(rng.choice(letters) for _ in range(rng.randint(1, 3)))
+        made += 1
+        yield board, mine, theirs
+
+
+def test_the_endgame_search_gives_the_full_search_value(lexicon_dir):
+    lexicon = load_lexicon(lexicon_dir / "pl-endgame.lex")
+    rs = lexicon.rule_set
+    checked = moved = 0
+    for board, mine, theirs in _endgame_positions(rs, lexicon, 25, 11):
+        solved = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None)
+        assert solved.exact
+        assert solved.value == full_search(rs, board, mine, lexicon, opponent_rack=theirs)
+        best = solved.best
+        assert best is not None
+        if best.kind == "play":
+            moved += 1
+            assert validate_move(rs, board, mine, best.play, judge=lexicon).score == best.score
+        checked += 1
+    assert checked == 25 and moved > 5
+
+
+def test_the_endgame_and_the_simulation_fall_back_within_their_time(lexicon_dir, monkeypatch):
+    small = load_lexicon(lexicon_dir / "pl-endgame.lex")
+    board, mine, theirs = next(_endgame_positions(small.rule_set, small, 1, 12))
+    with pytest.raises(EndgameTimeout):
+        solve_endgame(small.rule_set, board, mine, small, opponent_rack=theirs, seconds=0)
+    # a computer whose search found nothing in time plays the equity move
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    rs = lexicon.rule_set
+    board, rack, _opponent, bag = _position(rs, lexicon, 5)
+
+    def too_slow(*args, **kwargs):
+        raise MoveGenerationTimeout("too slow")
+
+    monkeypatch.setattr(computer, "simulate", too_slow)
+    move = choose_move(rs, board, rack, len(bag), lexicon, SIMULATING, random.Random(1), time.monotonic() + 5)
+    assert move == choose_move(rs, board, rack, len(bag), lexicon, "equity", random.Random(1))
+
+
+def test_the_level_simulating_needs_a_leave_table(lexicon_dir):
+    with load_lexicon(lexicon_dir / "pl-endgame.lex") as lexicon:
+        assert "lexicon-build --leaves" in leave_table_refusal(SIMULATING, lexicon)
+
+
+def _cli(capsys, *argv):
+    from lexicon_service.cli import main
+
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse's own refusals
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_moves_sim_ranks_by_win_chance_and_names_bad_options(lexicon_dir, capsys):
+    base = ["moves", "--lexicons", str(lexicon_dir), "-l", "pl-scrabble", "--rack", "KOTADAM", "--setup", "8G KOT"]
+    code, out, err = _cli(capsys, *base, "--sim", "--iterations", "40", "--seed", "3", "--json", "-n", "4")
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 4 and all(r["kind"] == "simulation" for r in rows)
+    kept = [r for r in rows if not r["pruned"]]
+    assert kept[0] == rows[0] and all(0 <= r["win_chance"] <= 100 for r in rows)
+    assert "simulation:" in err
+    code, out2, _ = _cli(capsys, *base, "--sim", "--iterations", "40", "--seed", "3", "--json", "-n", "4")
+    assert out2 == out  # the same seed, the same answer
+    code, out, err = _cli(capsys, *base, "--sim", "--seconds", "0")
+    assert code == 2 and "--seconds" in err
+    code, out, err = _cli(capsys, *base, "--sim", "--plies", "9")
+    assert code == 2 and "--plies" in err
+    code, out, err = _cli(capsys, *base, "--sim", "--must-use", "K")
+    assert code == 2 and "--sim" in err
+
+
+def test_looking_ahead_solves_the_endgame_once_the_bag_is_empty(lexicon_dir, monkeypatch):
+    import lexicon_service.core.lookahead as lookahead_module
+    from lexicon_service.core.lookahead import LookaheadOptions, look_ahead
+
+    lexicon = load_lexicon(lexicon_dir / "pl-endgame.lex")
+    rs = lexicon.rule_set
+    board, mine, theirs = next(_endgame_positions(rs, lexicon, 1, 21))
+    solved = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None)
+    # a small endgame: the tiles the player cannot see are the opponent's rack alone
+    monkeypatch.setattr(lookahead_module, "unseen_tiles", lambda *a: list(rs.tile_set.spell_rack(theirs)))
+    found = look_ahead(rs, board, mine, lexicon, LookaheadOptions(), None)
+    assert found.kind == "endgame" and found.stopped == "exact"
+    assert found.moves[0].mean_spread == solved.value and found.sequence == [m.play for m in solved.moves]
+
+
+def test_analyse_sim_gives_win_chances_of_the_move_played_and_the_best(lexicon_dir, tmp_path, capsys):
+    record = tmp_path / "game.gcg"
+    record.write_text("#character-encoding UTF-8\n#rules pl-scrabble\n#player1 a A\n#player2 b B\n"
+                      ">a: KOTADAM 8G KOT +10 10\n>b: AMDTAKO 9G TAK +9 9\n", encoding="utf-8")
+    code, out, err = _cli(capsys, "analyse", str(record), "--lexicons", str(lexicon_dir), "-l", "pl-scrabble",
+                          "--sim", "--iterations", "30", "--json")
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 2
+    for row in rows:
+        ahead = row["ahead"]
+        assert ahead["kind"] == "simulation" and ahead["best"]
+        assert 0 <= ahead["best_win"] <= 1
+        if ahead["played_win"] is not None:
+            assert ahead["played_win"] <= ahead["best_win"] + 1e-9 or ahead["best_spread"] >= ahead["played_spread"]
+    code, out, err = _cli(capsys, "analyse", str(record), "--lexicons", str(lexicon_dir), "-l", "pl-scrabble",
+                          "--json")
+    assert code == 0 and all("ahead" not in json.loads(line) for line in out.splitlines())
+
+
+def test_a_simulated_hint_and_a_simulating_seat_through_the_server(server, lexicon_dir):
+    from lexicon_service.http import HttpServer, create_app
+
+    srv, port = server
+    created, (ann, _robot), director = create(port, "pl-scrabble", names=("Ann", "Robot"), seed=5,
+                                              allow_hints=True,
+                                              computer_players=[session_pb2.ComputerPlayer(seat=1, level=SIMULATING)])
+    hint = ann.stub.GetHint(session_pb2.GetHintRequest(game_id=created.game_id, limit=3, simulate=True),
+                            metadata=ann.md, timeout=10)
+    assert hint.lookahead == "simulation" and 1 <= len(hint.moves) <= 3 and len(hint.outlooks) == len(hint.moves)
+    assert all(o.HasField("win_chance") and 0 <= o.win_chance <= 1 for o in hint.outlooks)
+    played = ann.play(hint.moves[0].play)
+    assert played.version
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and ">Robot:" not in director.record():
+        time.sleep(0.05)
+    assert ">Robot:" in director.record()  # the simulating seat moved within its time
+    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
+    try:
+        with httpx.Client(base_url=web.url, timeout=10) as http:
+            r = http.get(f"/v1/games/{created.game_id}/hint", params={"simulate": "true", "limit": "2"},
+                         headers={"authorization": f"Bearer {ann.token}"})
+            assert r.status_code == 200, r.text
+            answer = r.json()
+            assert answer["lookahead"] == "simulation" and len(answer["outlooks"]) == len(answer["moves"]) <= 2
+    finally:
+        web.stop()
