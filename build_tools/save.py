@@ -199,10 +199,10 @@ def add_move_graph(path: str | os.PathLike) -> Path:
 
 def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = False) -> Path:
     """Make the leave table of an existing lexicon (it needs its move graph) from `games` self-play games
-    with `seed` (build_tools/leaves.py) and add it as leaves.tsv (replacing one there), written as
+    with `seed` (build_tools/leave_fitting.py) and add it as leaves.tsv (replacing one there), written as
     `add_move_graph` writes moves.gaddag."""
     from build_tools.errors import BuildError
-    from build_tools.leaves import make_leave_table
+    from build_tools.leave_fitting import make_leave_table
     from lexicon_service.lexicon import LexiconError, load_lexicon
 
     root = Path(path)

@@ -27,7 +27,6 @@ LAYERS = (
     ("core",),  # the service as plain functions: no transport
     ("server",),  # the gRPC adapter
     ("http",),  # the HTTP/JSON adapter and pages
-    ("local",),  # the local commands' view of the core
     ("commands",),  # one module per subcommand
     ("cli", "__main__"),  # the command line, its table of subcommands
 )
