@@ -14,17 +14,16 @@ import pytest
 
 from build_tools.cli import main as build_main
 from lexicon_service.cli import main
-from lexicon_service.server import create_server
-from test_service import GCG, lexicon_dir  # noqa: F401 (fixture)
+from lexicon_service.server import Limits
+from test_service import GCG
+
+
+SERVER_OPTIONS = {"workers": 4, "limits": Limits()}  # tests/conftest.py's `server`, with the serve limits
 
 
 @pytest.fixture(scope="module")
-def address(lexicon_dir, tmp_path_factory):  # noqa: F811
-    srv, port = create_server("localhost:0", lexicon_dir, workers=4,
-                              games_db=str(tmp_path_factory.mktemp("games") / "games.db"))
-    srv.start()
-    yield f"localhost:{port}"
-    srv.stop(None).wait()   # its store and lexicons closed: a later in-process build forks only without threads
+def address(server):
+    return f"localhost:{server[1]}"
 
 
 class Cli:

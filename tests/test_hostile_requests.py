@@ -16,7 +16,6 @@ from lexicon_service.errors import MAX_STATUS_MESSAGE, UnknownLexiconError
 from lexicon_service.server.errors import status_of
 from lexicon_service.server.errors import status_and_trailing as _status_of
 from tests.game_helpers import FakeClock
-from test_service import lexicon_dir  # noqa: F401 - fixture
 
 
 @pytest.fixture

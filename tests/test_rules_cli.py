@@ -9,7 +9,7 @@ import pytest
 
 from lexicon_service.cli import build_parser, main
 from lexicon_service.rules import Board, load_rule_set, validate_move
-from test_service import GCG, WORDS, lexicon_dir, server, write_lexicon  # noqa: F401 (fixtures)
+from test_service import GCG, WORDS, write_lexicon  # noqa: F401
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

@@ -26,9 +26,7 @@ from lexicon_service.lexicon import LexiconCorruptError, LexiconFormatError, loa
 from lexicon_service.server import Limits, create_server
 from lexicon_service.core.registry import ReloadError
 from bench_modules import bench_module
-from test_service import (  # noqa: F401 - fixtures
-    ROOT, WORDS, channel, check, game, lex, lexicon_dir, polish_lexicon, rpc_error, server, write_lexicon,
-)
+from test_service import ROOT, WORDS, check, polish_lexicon, rpc_error, write_lexicon
 
 UNKNOWN = lexicon_pb2.WORD_STATUS_UNKNOWN_LETTER
 loadgen = bench_module("loadgen")  # the bench's lean HTTP/2 client and /proc readings

@@ -9,7 +9,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -32,73 +31,10 @@ from lexicon_service.rules import load_rule_set
 from lexicon_service.server import Limits, TlsConfig, create_server, install_signal_handlers
 from lexicon_service.core.registry import ReloadError
 
+from lexicon_helpers import WORDS, polish_lexicon, write_lexicon  # noqa: F401 - re-exported for older imports
+
 ROOT = Path(__file__).resolve().parent.parent
 
-WORDS = {
-    "pl-scrabble": ["kot", "koty", "kota", "kto", "tok", "pies", "psy", "żółw", "żółwie", "dar", "ud", "ja", "er",
-                    "próbuje", "spróbujemy", "prymas", "spróbuje", "ok", "to", "ty", "kit", "kity"],
-    "cs-kriskros": ["chata", "chaty", "kočka", "kočky", "ach", "cha", "pes", "psi"],
-}
-
-
-# --- lexicons ------------------------------------------------------------------------------------
-BUILD = str(Path(sys.executable).parent / "lexicon-build")
-
-
-def write_lexicon(directory: Path, name: str, rule_set: str, words) -> Path:
-    """Build a lexicon <name>.lex in `directory` from `words` with lexicon-build (which writes a
-    temporary directory and renames it into place, replacing an older build)."""
-    target = directory / f"{name}.lex"
-    src = directory.parent / f"{name}.words.txt"
-    src.write_text("\n".join(words) + "\n", encoding="utf-8")
-    subprocess.run([BUILD, "--rules", rule_set, "--words", str(src), "-o", str(target), "--name", name, "--quiet"],
-                   check=True, capture_output=True)
-    return target
-
-
-def polish_lexicon(tmp_path: Path) -> Path:
-    """`tmp_path/lex/pl-scrabble.lex`, built from WORDS, alone in its directory; its path."""
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    return write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
-
-
-@pytest.fixture(scope="session")
-def lexicon_dir(tmp_path_factory) -> Path:
-    base = tmp_path_factory.mktemp("lexicons")
-    directory = base / "lex"
-    directory.mkdir()
-    for rule_set, words in WORDS.items():
-        write_lexicon(directory, rule_set, rule_set, words)
-    return directory
-
-
-@pytest.fixture(scope="module")
-def server(lexicon_dir):
-    # module scope: each module that imports this fixture stops its server (and its threads) when it
-    # is done, so no gRPC thread is alive when a later module forks a build's workers
-    srv, port = create_server("localhost:0", lexicon_dir, workers=8,
-                              limits=Limits(max_words=100, max_results=50, max_message_bytes=64 * 1024))
-    srv.start()
-    yield srv, port
-    srv.stop(None).wait()
-
-
-@pytest.fixture(scope="module")
-def channel(server):
-    _, port = server
-    with grpc.insecure_channel(f"localhost:{port}") as ch:
-        yield ch
-
-
-@pytest.fixture(scope="module")
-def lex(channel):
-    return lexicon_pb2_grpc.LexiconServiceStub(channel)
-
-
-@pytest.fixture(scope="module")
-def game(channel):
-    return game_pb2_grpc.GameServiceStub(channel)
 
 
 def rpc_error(fn, *args, **kwargs) -> grpc.RpcError:

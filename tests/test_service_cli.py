@@ -17,7 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from lexicon_service.cli import main
 from bench_modules import bench_module
-from test_service import WORDS, lexicon_dir, server, write_lexicon  # noqa: F401 (fixtures)
+from test_service import WORDS, write_lexicon  # noqa: F401
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -143,10 +143,8 @@ def get_game(sessions, game_id: str, token: str | None):
     return state, caller, now
 
 
-def hint(sessions, game_id: str, token: str | None, limit: int = 5, lexicons=None, deadline: float | None = None):
-    """-> (state, player, moves): the best plays (and the exchange or pass when there is none better)
-    for the asking player's own rack, in a game created with allow_hints. Nothing is stored: no other
-    caller ever sees a hint. `deadline`: a time.monotonic() bound (HINT_SECONDS at most)."""
+def _hint_state(sessions, game_id: str, token: str | None, limit: int):
+    """(state, caller) of a hint the caller may have, else the refusal."""
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_HINTS:
         raise InvalidInput("limit", f"1-{MAX_HINTS} plays")
     state, caller, _ = get_game(sessions, game_id, token)
@@ -158,16 +156,48 @@ def hint(sessions, game_id: str, token: str | None, limit: int = 5, lexicons=Non
         raise Refused("HINTS_NOT_ALLOWED", "this game was created without allow_hints")
     if state.status == ENDED:
         raise Refused("GAME_OVER", f"the game has ended ({state.end_reason})")
+    return state, caller
+
+
+@contextlib.contextmanager
+def _held_lexicon(sessions, state, lexicons):
     name = state.created.lexicon
     with (sessions.lexicons() if lexicons is None and sessions.lexicons is not None
           else contextlib.nullcontext(lexicons)) as held:
         lexicon = held(name) if held is not None else None
         if lexicon is None:
             raise LexiconUnavailable(name)
+        yield lexicon
+
+
+def hint(sessions, game_id: str, token: str | None, limit: int = 5, lexicons=None, deadline: float | None = None):
+    """-> (state, player, moves): the best plays (and the exchange or pass when there is none better)
+    for the asking player's own rack, in a game created with allow_hints. Nothing is stored: no other
+    caller ever sees a hint. `deadline`: a time.monotonic() bound (HINT_SECONDS at most)."""
+    state, caller = _hint_state(sessions, game_id, token, limit)
+    with _held_lexicon(sessions, state, lexicons) as lexicon:
         bound = time.monotonic() + HINT_SECONDS
         moves = generate_moves(state.rule_set, state.board, state.rack_text(caller), lexicon, limit=limit,
                                bag_count=len(state.bag), deadline=bound if deadline is None else min(deadline, bound))
     return state, caller, moves
+
+
+def hint_ahead(sessions, game_id: str, token: str | None, limit: int = 5, lexicons=None,
+               deadline: float | None = None):
+    """-> (state, player, Lookahead): `hint` ranked by simulation (the endgame once the bag is empty), from
+    what the asking player sees (their rack, the board, the bag's count, the scores), within HINT_SECONDS."""
+    from lexicon_service.core.lookahead import LookaheadOptions, look_ahead
+
+    state, caller = _hint_state(sessions, game_id, token, limit)
+    if state.n_players != 2:
+        raise InvalidInput("simulate", "simulation is for games of two players")
+    scores = state.scores
+    options = LookaheadOptions(seconds=HINT_SECONDS * 0.9, spread=scores[caller] - scores[1 - caller],
+                               bag_count=len(state.bag), seed=f"hint/{state.version}")
+    with _held_lexicon(sessions, state, lexicons) as lexicon:
+        found = look_ahead(state.rule_set, state.board, state.rack_text(caller), lexicon, options, deadline)
+    found.moves = found.moves[:limit]
+    return state, caller, found
 
 
 def _check_move_text(play: str, exchange: str, pass_: bool, request_id: str) -> None:

@@ -268,6 +268,10 @@ class GameSessions:
     def hint(self, game_id: str, token: str | None, limit: int = 5, lexicons=None, deadline: float | None = None):
         return commands.hint(self, game_id, token, limit, lexicons, deadline)
 
+    def hint_ahead(self, game_id: str, token: str | None, limit: int = 5, lexicons=None,
+                   deadline: float | None = None):
+        return commands.hint_ahead(self, game_id, token, limit, lexicons, deadline)
+
     def submit_move(self, game_id: str, token: str | None, **move) -> MoveOutcome:
         return commands.submit_move(self, game_id, token, **move)
 

@@ -149,7 +149,7 @@ SESSION_ROUTES: tuple[ApiRoute, ...] = (
              "expected_version gets the first answer (Challenge).", body=True),
     ApiRoute("GET", "/v1/games/{game_id}/hint", "session", "GetHint", session_pb2.GetHintRequest,
              "The best plays for the caller's own rack, in a game created with allow_hints (GetHint); "
-             "query parameter limit (1-20, default 5).", query=True),
+             "query parameters limit (1-20, default 5) and simulate (true: ranked by simulation, win chances).", query=True),
     ApiRoute("GET", "/v1/games/{game_id}/record", "session", "GetGameRecord", session_pb2.GetGameRecordRequest,
              "The GCG record of the game so far (GetGameRecord)."),
     ApiRoute("POST", "/v1/games/{game_id}:adjustScore", "session", "AdjustScore", session_pb2.AdjustScoreRequest,

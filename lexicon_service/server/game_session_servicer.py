@@ -183,6 +183,8 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
     def GetHint(self, request, context):
         game_id = self._game_id(request)
         deadline = deadline_of(context)
+        if request.simulate:
+            return self._hint_ahead(request, context, game_id, deadline)
         with self.registry.acquire() as snapshot:
             try:
                 state, player, moves = self.games.hint(game_id, self._token(context), request.limit or 5,
@@ -191,6 +193,19 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
                 raise DeadlineError(f"hint (at most {HINT_SECONDS:g} s)") from None
         return session_pb2.GetHintResponse(moves=[generated_move(m) for m in moves], version=state.version,
                                            rack=state.rack_text(player))
+
+    def _hint_ahead(self, request, context, game_id: str, deadline):
+        with self.registry.acquire() as snapshot:
+            try:
+                state, player, found = self.games.hint_ahead(game_id, self._token(context), request.limit or 5,
+                                                             lexicons=snapshot.lexicons.get, deadline=deadline)
+            except TimeoutError:
+                raise DeadlineError(f"hint (at most {HINT_SECONDS:g} s)") from None
+        outlooks = [session_pb2.MoveOutlook(win_chance=m.win_chance, mean_spread=m.mean_spread,
+                                            iterations=m.iterations, pruned=m.pruned) for m in found.moves]
+        return session_pb2.GetHintResponse(moves=[generated_move(m.move) for m in found.moves],
+                                           version=state.version, rack=state.rack_text(player), outlooks=outlooks,
+                                           lookahead=found.kind, endgame_sequence=found.sequence)
 
     @_game_rpc
     def GetGameRecord(self, request, context):
