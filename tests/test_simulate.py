@@ -271,8 +271,8 @@ def test_moves_sim_ranks_by_win_chance_and_names_bad_options(lexicon_dir, capsys
 
 
 def test_looking_ahead_solves_the_endgame_once_the_bag_is_empty(lexicon_dir, monkeypatch):
-    import lexicon_service.core.lookahead as lookahead_module
-    from lexicon_service.core.lookahead import LookaheadOptions, look_ahead
+    import lexicon_service.games.lookahead as lookahead_module
+    from lexicon_service.games.lookahead import LookaheadOptions, look_ahead
 
     lexicon = load_lexicon(lexicon_dir / "pl-endgame.lex")
     rs = lexicon.rule_set

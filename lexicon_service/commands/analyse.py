@@ -60,7 +60,7 @@ def run(args) -> int:
 
 def look_ahead_turns(args, replayed, turns) -> None:
     from lexicon_service.commands import in_process as local
-    from lexicon_service.core.lookahead import analyse_ahead
+    from lexicon_service.games.lookahead import analyse_ahead
     from lexicon_service.commands.moves import SIM_OPTIONS, lookahead_options
 
     options = lookahead_options(args)

@@ -186,7 +186,7 @@ def hint_ahead(sessions, game_id: str, token: str | None, limit: int = 5, lexico
                deadline: float | None = None):
     """-> (state, player, Lookahead): `hint` ranked by simulation (the endgame once the bag is empty), from
     what the asking player sees (their rack, the board, the bag's count, the scores), within HINT_SECONDS."""
-    from lexicon_service.core.lookahead import LookaheadOptions, look_ahead
+    from lexicon_service.games.lookahead import LookaheadOptions, look_ahead
 
     state, caller = _hint_state(sessions, game_id, token, limit)
     if state.n_players != 2:
