@@ -117,7 +117,7 @@ def summary(found) -> str:
 
 
 def run_sim(args, lexicon, board) -> int:
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.games.lookahead import look_ahead
     from lexicon_service.core.plays import read_rack
 
@@ -147,7 +147,7 @@ def exit_status(kinds) -> int:
 
 
 def run(args) -> int:
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.core.plays import MoveFilters, generate
     from lexicon_service.commands.check import open_lexicon
     from lexicon_service.commands.validate import join_plays, place_tiles, read_board, setup_board
