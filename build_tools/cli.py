@@ -45,7 +45,7 @@ from lexicon_service import __version__
 from build_tools import pipeline
 from build_tools.defaults import DEFAULT_BUILDS, default_models, default_sources, polish_data_dir
 from build_tools.errors import BuildError
-from build_tools.leaves import DEFAULT_BUILD_GAMES, DEFAULT_GAMES, DEFAULT_SEED, MAX_GAMES
+from build_tools.leave_fitting import DEFAULT_BUILD_GAMES, DEFAULT_GAMES, DEFAULT_SEED, MAX_GAMES
 from build_tools.winprob import DEFAULT_GAMES as WIN_TABLE_GAMES
 from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
