@@ -45,7 +45,7 @@ from lexicon_service import __version__
 from build_tools import pipeline
 from build_tools.defaults import DEFAULT_BUILDS, default_models, default_sources, polish_data_dir
 from build_tools.errors import BuildError
-from build_tools.leaves import DEFAULT_GAMES, DEFAULT_SEED, MAX_GAMES
+from build_tools.leave_fitting import DEFAULT_BUILD_GAMES, DEFAULT_GAMES, DEFAULT_SEED, MAX_GAMES
 from build_tools.winprob import DEFAULT_GAMES as WIN_TABLE_GAMES
 from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
@@ -64,6 +64,14 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """A whole number, 0 or more, at most MAX_GAMES (self-play games)."""
+    value = positive_int(text) if text.strip() not in ("0", "+0", "-0") else 0
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"at most {MAX_GAMES:,}")
     return value
 
 
@@ -163,6 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=positive_int, default=None, metavar="N",
                    help=f"--leaves, --win-table: self-play games (default {DEFAULT_GAMES} and "
                    f"{WIN_TABLE_GAMES}; at most {MAX_GAMES:,})")
+    p.add_argument("--leave-games", type=non_negative_int, default=None, metavar="N",
+                   help=f"a build: make its leave table (leaves.tsv) from N self-play games, 0 for none (default "
+                   f"{DEFAULT_BUILD_GAMES} with --defaults, else none; --leaves makes one later from more games)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED,
                    help="--leaves, --win-table: the games' seed (default %(default)s)")
     p.add_argument("--rules", metavar="RULESET",
@@ -240,6 +251,14 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
+def _leave_games(args) -> int:
+    """Self-play games for the build's leave table: --leave-games, else DEFAULT_BUILD_GAMES for a
+    --defaults build and none for others."""
+    if args.leave_games is not None:
+        return args.leave_games
+    return DEFAULT_BUILD_GAMES if args.defaults else 0
+
+
 def _refusal_details(lang, refused: dict) -> dict[str, str]:
     """{headword: what explain adds to its refusals} from a language that says more than the rule
     (Czech: the place name and derivation of a place-name adjective); {} from the others."""
@@ -312,9 +331,10 @@ def run(args) -> int:
               **(lang.counts(compiler) if lang is not None else {})}
     manifest = _manifest(name, rule_set, profile, manifest_sources, counts, builder)
     move_graph = move_graph_bytes(forms.keys(), rule_set)                              # move graph
-    save_lexicon(out, forms, heads, tables, readings, manifest,                       # save
+    save_lexicon(out, forms, heads, tables, readings, manifest,                       # save (and leaves)
                  tables_bytes=encoded[0] if encoded else None, move_graph=move_graph,
-                 refusals=refusals_bytes(compiler.refused, details) if compiler.refused else None)
+                 refusals=refusals_bytes(compiler.refused, details) if compiler.refused else None,
+                 leave_games=_leave_games(args), quiet=args.quiet)
     print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
     if not forms:
         print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)

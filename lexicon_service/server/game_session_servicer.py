@@ -160,7 +160,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         with self.registry.acquire() as snapshot:
             outcome = self.games.submit_move(
                 game_id, token, play=request.play, exchange=request.exchange, pass_=getattr(request, "pass"),
-                expected_version=expected, request_id=request.request_id, judges=snapshot.lexicons.get)
+                expected_version=expected, request_id=request.request_id, lexicon_of=snapshot.lexicons.get)
         state = outcome.state
         role = outcome.player  # the caller: a replay answers only the player who made the request
         return session_pb2.SubmitMoveResponse(
@@ -172,7 +172,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         game_id = self._game_id(request)
         expected = request.expected_version if request.HasField("expected_version") else None
         with self.registry.acquire() as snapshot:
-            outcome = self.games.challenge(game_id, self._token(context), expected, judges=snapshot.lexicons.get,
+            outcome = self.games.challenge(game_id, self._token(context), expected, lexicon_of=snapshot.lexicons.get,
                                            request_id=request.request_id)
         return session_pb2.ChallengeResponse(
             version=outcome.version, play_stood=not outcome.invalid_words, invalid_words=outcome.invalid_words,

@@ -636,6 +636,8 @@ document.addEventListener("keydown", e => {
     $("newLevel").add(option);
   }
   $("newName").value = localStorage.getItem("playerName") || t("defaultName");
+  const game = new URLSearchParams(location.search).get("game");
+  if (game) { $("gameId").value = game; follow(); }  // the game first: the lists below are for the lobby
   try {
     const select = document.createElement("select");
     lexiconList = await loadLexicons(select, null);
@@ -650,8 +652,7 @@ document.addEventListener("keydown", e => {
   } catch (err) { /* the record's #rules or a lexicon still works */ }
   offerLexicons();
   for (const id of ["gcg", "lexicon"]) $(id).addEventListener("input", offerRuleSet);
-  const game = new URLSearchParams(location.search).get("game");
-  if (game) { $("gameId").value = game; follow(); } else $("gcg").focus();
+  if (!game) $("gcg").focus();
   document.body.dataset.ready = "1";
   registerServiceWorker();
 })();

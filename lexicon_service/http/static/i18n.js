@@ -66,6 +66,11 @@ const STRINGS = {
     evStands: "{name} challenged: the play stands.", evPenalty: "{n} points penalty.", evLosesTurn: "The challenger loses the turn.",
     evCorrectionRefused: "{name}'s correction was refused", evRedraw: "Nobody could make a word: every rack was dealt again",
     evAdjust: "The director changed {name}'s score by {delta}: {why}", evUndo: "The director took back the last move: {why}",
+    tourTournament: "Tournament", tourStandings: "Standings", tourRank: "Rank", tourName: "Name", tourWins: "Wins", tourLosses: "Losses",
+    tourSpread: "Spread", tourRatingAfter: "Rating after", tourTable: "Table", tourPlayer1: "Player", tourPlayer2: "Opponent",
+    tourGame: "Game", tourBye: "bye", tourWatch: "watch", tourRecord: "record", tourNotStarted: "not started",
+    tourDivision: "Division {name}", tourRoundOf: "Round {n} of {of}", tourNotPaired: "No round paired yet",
+    tourLiveEvery: "Live: updated every {s} s",
   },
   cs: {
     judge: "Rozhodčí", lookup: "Vyhledávání", games: "Partie", language: "Jazyk", lexicon: "Slovník",
@@ -131,6 +136,11 @@ const STRINGS = {
     evStands: "{name} napadl tah: tah platí.", evPenalty: "Trest {n} bodů.", evLosesTurn: "Kdo napadal, ztrácí tah.",
     evCorrectionRefused: "{name}: oprava tahu neplatí", evRedraw: "Nikdo nemohl složit slovo: všechny stojany byly rozdány znovu",
     evAdjust: "Rozhodčí změnil skóre hráče {name} o {delta}: {why}", evUndo: "Rozhodčí vrátil poslední tah: {why}",
+    tourTournament: "Turnaj", tourStandings: "Pořadí", tourRank: "Pořadí", tourName: "Jméno", tourWins: "Výhry", tourLosses: "Prohry",
+    tourSpread: "Rozdíl skóre", tourRatingAfter: "Rating po turnaji", tourTable: "Stůl", tourPlayer1: "Hráč", tourPlayer2: "Soupeř",
+    tourGame: "Partie", tourBye: "volno", tourWatch: "sledovat", tourRecord: "záznam", tourNotStarted: "nezačala",
+    tourDivision: "Skupina {name}", tourRoundOf: "Kolo {n} z {of}", tourNotPaired: "Zatím není nalosováno žádné kolo",
+    tourLiveEvery: "Živě: obnova každých {s} s",
   },
   pl: {
     judge: "Sędzia", lookup: "Wyszukiwanie", games: "Partie", language: "Język", lexicon: "Słownik",
@@ -196,6 +206,11 @@ const STRINGS = {
     evStands: "{name} sprawdził ruch: ruch jest ważny.", evPenalty: "Kara {n} punktów.", evLosesTurn: "Sprawdzający traci ruch.",
     evCorrectionRefused: "{name}: poprawka ruchu odrzucona", evRedraw: "Nikt nie mógł ułożyć słowa: stojaki rozdano ponownie",
     evAdjust: "Sędzia zmienił wynik gracza {name} o {delta}: {why}", evUndo: "Sędzia cofnął ostatni ruch: {why}",
+    tourTournament: "Turniej", tourStandings: "Klasyfikacja", tourRank: "Miejsce", tourName: "Zawodnik", tourWins: "Wygrane",
+    tourLosses: "Przegrane", tourSpread: "Różnica", tourRatingAfter: "Ranking po turnieju", tourTable: "Stół", tourPlayer1: "Gracz",
+    tourPlayer2: "Przeciwnik", tourGame: "Partia", tourBye: "pauza", tourWatch: "oglądaj", tourRecord: "zapis", tourNotStarted: "nierozpoczęta",
+    tourDivision: "Grupa {name}", tourRoundOf: "Runda {n} z {of}", tourNotPaired: "Żadna runda nie jest jeszcze skojarzona",
+    tourLiveEvery: "Na żywo: odświeżane co {s} s",
   },
 };
 
