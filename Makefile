@@ -24,7 +24,7 @@ PL_DATA   := $(addprefix build_tools/data/pl/,headwords.txt headwords-sjp-growy.
 
 FUZZ_REQUESTS ?= 200000
 
-.PHONY: install run test e2e chromium postgresql bench bench-cluster fuzz quality lexicons proto clean buf-lint buf-breaking clients clients-go
+.PHONY: install run test e2e chromium postgresql bench bench-cluster fuzz fuzz-openapi quality lexicons proto clean buf-lint buf-breaking clients clients-go
 
 # Installed once per change of pyproject.toml or of the C core; the stamp keeps `make test` fast afterwards.
 $(VENV)/.installed: pyproject.toml $(wildcard lexicon_service/movegen/csrc/*.c lexicon_service/movegen/csrc/*.h)
@@ -130,6 +130,12 @@ bench-cluster: install lexicons postgresql
 # (target 0), the worst server CPU for one request and the memory growth of the largest requests.
 fuzz: install lexicons
 	$(PY) bench/fuzz_service.py --lexicons $(LEXICONS) --requests $(FUZZ_REQUESTS)
+
+# The JSON API fuzzed from its own /openapi.json by schemathesis (not a dependency of the package: the [fuzz] extra).
+fuzz-openapi: install lexicons
+	@echo "fuzz-openapi: pip installs schemathesis (the [fuzz] extra) into $(VENV)"
+	$(PY) -m pip install --quiet -e '.[fuzz]'
+	$(PY) bench/fuzz_openapi.py --lexicons $(LEXICONS)
 
 quality: install
 	$(PY) -m tools.czech_quality --shared $(SHARED)

@@ -30,7 +30,7 @@ from bench_movegen_service import (  # noqa: E402
     summary,
 )
 
-from lexicon_service.games.computer import ALL_LEVELS, EQUITY, choose_move  # noqa: E402
+from lexicon_service.games.computer import ALL_LEVELS, EQUITY, SIMULATING, choose_move  # noqa: E402
 from lexicon_service.lexicon import load_lexicon  # noqa: E402
 from lexicon_service.movegen import has_move  # noqa: E402
 from lexicon_service.rules import Board  # noqa: E402
@@ -52,7 +52,7 @@ def main() -> int:
         boards = [(Board.from_rows(rule_set, rows), rack) for rows, rack, _ in positions]
         print(f"{len(positions)} mid-game positions from {args.games} self-play games (seed {args.seed})")
         missed = False
-        for level in ALL_LEVELS:
+        for level in (level for level in ALL_LEVELS if level != SIMULATING):  # bench_simulate.py: its own
             times = []
             for round_ in range(args.rounds):
                 for i, (board, rack) in enumerate(boards):

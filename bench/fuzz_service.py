@@ -45,7 +45,7 @@ import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 from loadgen import (  # noqa: E402
     COMPUTER_GAMES, COMPUTER_LEVELS, HUGE_LIMITS, LETTERS, computer_players, fuzz_text, hostile_rack,
-    lexicons_and_words, rss_mb, server_log, start_server, stop_server,
+    lexicons_and_words, reset_peak, rss_mb, server_log, start_server, stop_server,
 )
 
 from google.protobuf import message_factory  # noqa: E402
@@ -390,14 +390,6 @@ def answer(call, data: bytes, pid: int, timeout: float, metadata=None) -> tuple[
     except grpc.RpcError as exc:
         code, details = exc.code().name, exc.details()
     return code, details, server_cpu(pid) - before
-
-
-def reset_peak(pid: int) -> None:
-    """Reset VmHWM to the current RSS (Linux >= 4.0: write 5 to clear_refs; psutil has no such call)."""
-    try:
-        Path(f"/proc/{pid}/clear_refs").write_text("5")
-    except OSError:
-        pass
 
 
 # A line of grpc's C core log (absl format: severity, date, time, thread, file:line]).

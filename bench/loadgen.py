@@ -241,6 +241,14 @@ def pss_mb(pid: int) -> float:
     return total
 
 
+def reset_peak(pid: int) -> None:
+    """Reset VmHWM to the current RSS (Linux >= 4.0: write 5 to clear_refs; psutil has no such call)."""
+    try:
+        Path(f"/proc/{pid}/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
 def memfd_mb(pid: int, prefix: str = "/memfd:lexicon:") -> float:
     """MB of the distinct memfds named `prefix`... that a process and its children hold open (serve's
     sealed lexicon copies). In memory once, whether mapped or not; PSS counts only their mapped pages

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lexicon_service.cli import UserError
+from lexicon_service.command_line import UserError
 
 
 class BuildError(UserError):

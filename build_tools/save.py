@@ -133,13 +133,15 @@ def _write(path: Path, data: bytes) -> dict:
 
 def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, readings: bytes,
                  manifest: dict, *, tables_bytes: bytes | None = None, move_graph: bytes | None = None,
-                 refusals: bytes | None = None) -> Path:
+                 refusals: bytes | None = None, leave_games: int = 0, quiet: bool = True) -> Path:
     """Write the lexicon to ``out`` (a directory), replacing a previous lexicon (never anything
     else) only when the new one is complete. Returns the path. ``tables_bytes``: tables.json's bytes
     (``lexicon_format.tables_bytes(tables)``, made beforehand: a build makes them while its forms trie
     is built), None to make them here;
     ``move_graph``: the bytes of moves.gaddag (lexicon_service/movegen/graph.py), None for none;
-    ``refusals``: the bytes of refused.tsv (``lexicon_format.refusals_bytes``), None for none."""
+    ``refusals``: the bytes of refused.tsv (``lexicon_format.refusals_bytes``), None for none;
+    ``leave_games``: self-play games for a leave table (leaves.tsv, made from the complete lexicon before it
+    replaces the old one; needs ``move_graph``), 0 for none."""
     out = check_output(out)
     remove_stale_temporaries(out.parent)
     tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
@@ -160,6 +162,10 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
         if refusals is not None:
             files[REFUSALS] = _write(tmp / REFUSALS, refusals)
         _write(tmp / MANIFEST, manifest_bytes(manifest, files))
+        if leave_games and move_graph is not None:
+            from build_tools.leave_fitting import DEFAULT_SEED
+
+            add_leave_table(tmp, leave_games, DEFAULT_SEED, quiet)
         if out.exists() or out.is_symlink():
             if not is_lexicon(out):  # appeared while we were building
                 raise OutputError(f"output {out} exists and is not a lexicon; not replaced")
@@ -199,10 +205,10 @@ def add_move_graph(path: str | os.PathLike) -> Path:
 
 def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = False) -> Path:
     """Make the leave table of an existing lexicon (it needs its move graph) from `games` self-play games
-    with `seed` (build_tools/leaves.py) and add it as leaves.tsv (replacing one there), written as
+    with `seed` (build_tools/leave_fitting.py) and add it as leaves.tsv (replacing one there), written as
     `add_move_graph` writes moves.gaddag."""
     from build_tools.errors import BuildError
-    from build_tools.leaves import make_leave_table
+    from build_tools.leave_fitting import make_leave_table
     from lexicon_service.lexicon import LexiconError, load_lexicon
 
     root = Path(path)

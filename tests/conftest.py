@@ -1,9 +1,13 @@
-"""Suite-wide settings."""
+"""Suite-wide settings, and the served lexicons most tests share: `lexicon_dir` (built once a session),
+`server` (a gRPC server on it, one per test module), `channel`, `lex` and `game` (its stubs)."""
 
 import contextlib
 import os
 
+import grpc
 import pytest
+
+from lexicon_helpers import WORDS, write_lexicon
 
 # grpc's at-fork handlers stop and restart its core threads around every fork; a build's worker
 # forked in this process (which runs gRPC servers) can then hang inside fork() before any Python
@@ -77,3 +81,64 @@ def make_store(store_kind, tmp_path, request):
     for store in made:
         with contextlib.suppress(OSError):  # a test may have closed it (a restart)
             store.close()
+
+
+# --- the served lexicons ---------------------------------------------------------------------------
+# What `server` runs with unless the test module sets SERVER_OPTIONS (create_server's keyword arguments).
+SERVER_OPTIONS = {"workers": 8, "max_words": 100, "max_results": 50, "max_message_bytes": 64 * 1024}
+
+
+def server_options(module) -> dict:
+    """create_server's keyword arguments for a test module: its SERVER_OPTIONS over the defaults, the
+    limits (max_words, max_results, max_message_bytes, ...) gathered into one Limits."""
+    from lexicon_service.server import Limits
+
+    options = {**SERVER_OPTIONS, **getattr(module, "SERVER_OPTIONS", {})}
+    limit_names = set(Limits.__dataclass_fields__)
+    limits = {k: options.pop(k) for k in list(options) if k in limit_names}
+    return {**options, "limits": Limits(**limits)} if "limits" not in options else options
+
+
+@pytest.fixture(scope="session")
+def lexicon_dir(tmp_path_factory):
+    """`pl-scrabble.lex` and `cs-kriskros.lex` from lexicon_helpers.WORDS, built once for the session (a
+    module may define its own `lexicon_dir`; `server` then serves that one)."""
+    directory = tmp_path_factory.mktemp("lexicons") / "lex"
+    directory.mkdir()
+    for rule_set, words in WORDS.items():
+        write_lexicon(directory, rule_set, rule_set, words)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def server(lexicon_dir, request):
+    """(server, port): a real gRPC server on `lexicon_dir`, started for the test module and stopped after
+    it, so that no gRPC thread is alive when a later module forks a build's workers. Its games database is
+    a temporary file of its own. Tests that change the server (reloads, stops) start their own."""
+    from lexicon_service.server import create_server
+
+    srv, port = create_server("localhost:0", lexicon_dir, **server_options(request.module))
+    srv.start()
+    yield srv, port
+    srv.stop(None).wait()
+
+
+@pytest.fixture(scope="module")
+def channel(server):
+    _, port = server
+    with grpc.insecure_channel(f"localhost:{port}") as ch:
+        yield ch
+
+
+@pytest.fixture(scope="module")
+def lex(channel):
+    from lexicon_service.grpc_gen import lexicon_pb2_grpc
+
+    return lexicon_pb2_grpc.LexiconServiceStub(channel)
+
+
+@pytest.fixture(scope="module")
+def game(channel):
+    from lexicon_service.grpc_gen import game_pb2_grpc
+
+    return game_pb2_grpc.GameServiceStub(channel)

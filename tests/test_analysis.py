@@ -20,11 +20,12 @@ from lexicon_service.rules.gcg import parse_gcg, read_gcg
 from lexicon_service.rules.replay import replay
 from lexicon_service.server import Limits, create_server
 from movegen_helpers import without_move_graph
-from test_http import LIMITS, http  # noqa: F401 - the JSON API fixture, over grpc_server below
+from test_http import LIMITS, http  # noqa: F401 - the JSON API fixture, over tests/conftest.py's `server`
 from test_service import WORDS, write_lexicon
 
 DATA = Path(__file__).parent / "data" / "gcg"
 RECORD = DATA / "pl-blank-premium.gcg"
+SERVER_OPTIONS = {"workers": 4, "limits": LIMITS}  # tests/conftest.py's `server`, on this module's lexicon_dir
 WORDS_PL = WORDS["pl-scrabble"] + ["darwit", "zofer", "sofer", "kit", "nie", "łan", "łania"]
 
 
@@ -116,16 +117,8 @@ def test_a_lexicon_without_a_move_graph_or_for_other_rules_is_a_message(capsys, 
 
 # --- AnalyseGame over gRPC and HTTP ------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def grpc_server(lexicon_dir):
-    srv, port = create_server("localhost:0", lexicon_dir, workers=4, limits=LIMITS)
-    srv.start()
-    yield srv, port
-    srv.stop(None).wait()
-
-
-@pytest.fixture(scope="module")
-def game(grpc_server):
-    with grpc.insecure_channel(f"localhost:{grpc_server[1]}") as channel:
+def game(server):
+    with grpc.insecure_channel(f"localhost:{server[1]}") as channel:
         yield game_pb2_grpc.GameServiceStub(channel)
 
 

@@ -18,7 +18,7 @@ from lexicon_service.rules import Board, Reason, list_rule_sets, load_rule_set, 
 from lexicon_service.rules import gcg as gcg_module
 from lexicon_service.rules.ruleset_text import _CHOICES
 from lexicon_service.server import game_servicer
-from test_service import channel, game, lex, lexicon_dir, move, rpc_error, server, write_lexicon  # noqa: F401
+from test_service import move, rpc_error, write_lexicon  # noqa: F401
 
 DATA = Path(__file__).resolve().parent / "data" / "gcg"
 

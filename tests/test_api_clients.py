@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from test_service import lexicon_dir, server, write_lexicon  # noqa: F401 (fixtures)
+from test_service import write_lexicon  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = ROOT / "clients"

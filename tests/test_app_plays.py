@@ -1,4 +1,4 @@
-"""The application layer's plays (lexicon_service/app/plays.py), called as plain functions, and the game
+"""The application layer's plays (lexicon_service/core/plays.py), called as plain functions, and the game
 viewer over it: one parse and one replay of the record per view."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ import sys
 import httpx
 import pytest
 
-from lexicon_service.app import plays
+from lexicon_service.core import plays
 from lexicon_service.http import HttpServer, create_app
 import lexicon_service.rules.replay  # noqa: F401 - the module (lexicon_service.rules exports the function)
 from lexicon_service.rules.board import Board
 from lexicon_service.server import Limits
-from lexicon_service.server.errors import FieldError, LimitError, UnknownRuleSetError
-from lexicon_service.server.registry import LexiconRegistry
+from lexicon_service.errors import FieldError, LimitError, UnknownRuleSetError
+from lexicon_service.core.registry import LexiconRegistry
 from test_analysis import RECORD, WORDS_PL
 from test_service import write_lexicon
 

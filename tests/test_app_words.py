@@ -1,14 +1,14 @@
-"""The application layer's words (lexicon_service/app/words.py), called as plain functions."""
+"""The application layer's words (lexicon_service/core/words.py), called as plain functions."""
 
 from __future__ import annotations
 
 import pytest
 
-from lexicon_service.app import words
+from lexicon_service.core import words
 from lexicon_service.grpc_gen import lexicon_pb2
 from lexicon_service.server import Limits
-from lexicon_service.server.errors import FieldError, LimitError, UnknownLexiconError
-from lexicon_service.server.registry import LexiconRegistry
+from lexicon_service.errors import FieldError, LimitError, UnknownLexiconError
+from lexicon_service.core.registry import LexiconRegistry
 from test_service import WORDS, write_lexicon
 
 

@@ -14,17 +14,16 @@ import pytest
 
 from build_tools.cli import main as build_main
 from lexicon_service.cli import main
-from lexicon_service.server import create_server
-from test_service import GCG, lexicon_dir  # noqa: F401 (fixture)
+from lexicon_service.server import Limits
+from test_service import GCG
+
+
+SERVER_OPTIONS = {"workers": 4, "limits": Limits()}  # tests/conftest.py's `server`, with the serve limits
 
 
 @pytest.fixture(scope="module")
-def address(lexicon_dir, tmp_path_factory):  # noqa: F811
-    srv, port = create_server("localhost:0", lexicon_dir, workers=4,
-                              games_db=str(tmp_path_factory.mktemp("games") / "games.db"))
-    srv.start()
-    yield f"localhost:{port}"
-    srv.stop(None).wait()   # its store and lexicons closed: a later in-process build forks only without threads
+def address(server):
+    return f"localhost:{server[1]}"
 
 
 class Cli:
@@ -252,11 +251,11 @@ def explain_says_why_as_the_client(cli):
 
 
 def moves_all_says_when_it_stops(cli, monkeypatch):
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.movegen import MAX_LISTED
-    from lexicon_service.server.limits import Limits
+    from lexicon_service.core.limits import Limits
 
-    assert local.LIMITS.max_results + 1 == MAX_LISTED   # app.plays.generate asks for one more
+    assert local.LIMITS.max_results + 1 == MAX_LISTED   # core.plays.generate asks for one more
     monkeypatch.setattr(local, "LIMITS", Limits(max_results=2))
     code, out, err = cli.local("moves", "-l", "pl-scrabble", "--rack", "KOTYABC", "--all")
     assert code == 0 and len(out.splitlines()) == 2 and err == "(more moves: at most 2 are listed)\n"

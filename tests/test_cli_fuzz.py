@@ -199,9 +199,9 @@ def test_an_endless_input_file_is_refused(tmp_path, capsys, argv):
 
 
 def test_replay_from_stdin_is_bounded_too(capsys, monkeypatch):
-    from lexicon_service import cli
+    from lexicon_service import command_line
 
-    monkeypatch.setattr(cli, "MAX_INPUT_BYTES", 1000)
+    monkeypatch.setattr(command_line, "MAX_INPUT_BYTES", 1000)
     rc, _, err = run_main(service_main, ["replay", "-", "--rules", "pl-scrabble"], capsys,
                           stdin=b"#player1 a A\n" * 200, monkeypatch=monkeypatch)
     assert_one_line_error(rc, err, "lexicon-service replay", "<stdin>: larger than 1,000 bytes")
@@ -226,7 +226,7 @@ def test_serve_grace_must_be_a_finite_number_of_seconds(tmp_path, capsys, value)
 
 
 def test_serve_grace_may_be_zero():
-    from lexicon_service.cli import seconds
+    from lexicon_service.command_line import seconds
 
     assert seconds("0", zero_ok=True) == 0.0
 

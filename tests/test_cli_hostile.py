@@ -295,7 +295,7 @@ def test_sigterm_during_a_save_cleans_up_and_keeps_the_previous_lexicon(tmp_path
 
 
 def test_sigkill_leftovers_are_removed_by_the_next_save_and_ignored_by_the_loader(tmp_path, words, lexicon, capsys):
-    from lexicon_service.server.registry import LexiconRegistry
+    from lexicon_service.core.registry import LexiconRegistry
 
     proc, _ = _start_slow_save(tmp_path, words, tmp_path / "killed.lex")
     proc.kill()

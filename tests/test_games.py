@@ -294,7 +294,7 @@ def test_bad_input_gets_a_specific_status_and_changes_nothing(server):
             (session_pb2.CreateGameRequest(lexicon="pl-scrabble", player_names=["A"]), grpc.StatusCode.INVALID_ARGUMENT),
             (session_pb2.CreateGameRequest(lexicon="pl-scrabble", player_names=["A", "A"]),
              grpc.StatusCode.INVALID_ARGUMENT),
-            (session_pb2.CreateGameRequest(lexicon="pl-scrabble", player_names=["A b", "C"]),
+            (session_pb2.CreateGameRequest(lexicon="pl-scrabble", player_names=["A\tb", "C"]),
              grpc.StatusCode.INVALID_ARGUMENT),
         ):
             assert error_of(stub.CreateGame, request, timeout=5).code() == code

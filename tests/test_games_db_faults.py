@@ -23,7 +23,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from lexicon_service.cli import main
-from lexicon_service.games.errors import DatabaseDamaged, GameDamaged, StoreUnavailable
+from lexicon_service.errors import DatabaseDamaged, GameDamaged, StoreUnavailable
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
@@ -392,7 +392,7 @@ def test_a_damaged_page_is_data_loss_naming_the_game_and_turns_games_health_off(
 READ_ONLY_CHILD = """
 import os, sys, time
 from lexicon_service.cli import main
-from lexicon_service.games.errors import StoreUnavailable
+from lexicon_service.errors import StoreUnavailable
 from lexicon_service.games.store import SqliteStore
 if len(sys.argv) > 2:  # root writes any file: become that user (after the imports: python is under /root)
     os.setgroups([])

@@ -10,7 +10,7 @@ import grpc
 import httpx
 import pytest
 
-from lexicon_service.games.errors import TooManyGames
+from lexicon_service.errors import TooManyGames
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc

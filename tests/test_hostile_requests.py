@@ -6,16 +6,16 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from lexicon_service.games.errors import GameNotFound, InvalidInput
+from lexicon_service.errors import GameNotFound, InvalidInput
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.grpc_gen import lexicon_pb2, session_pb2
 from lexicon_service.http import api
 from lexicon_service.rules import load_rule_set, parse_gcg
-from lexicon_service.server.errors import MAX_STATUS_MESSAGE, UnknownLexiconError, status_of
-from lexicon_service.server.game_session_servicer import _status_of
+from lexicon_service.errors import MAX_STATUS_MESSAGE, UnknownLexiconError
+from lexicon_service.server.errors import status_of
+from lexicon_service.server.errors import status_and_trailing as _status_of
 from tests.game_helpers import FakeClock
-from test_service import lexicon_dir  # noqa: F401 - fixture
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""A batch of word checks in one C call over the move graph (app/words.py WordChecker.statuses,
+"""A batch of word checks in one C call over the move graph (core/words.py WordChecker.statuses,
 movegen/graph.py lookup_keys): the same statuses as the word-by-word check, with or without a graph."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexicon_service.app import words
+from lexicon_service.core import words
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import _core
 from lexicon_service.movegen.graph import key_table, lookup_keys

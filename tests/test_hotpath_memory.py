@@ -30,7 +30,7 @@ def test_a_reload_keeps_the_lexicons_unchanged_on_disk(tmp_path):
     import os
     import time
 
-    from lexicon_service.server.registry import LexiconRegistry
+    from lexicon_service.core.registry import LexiconRegistry
     from test_service import WORDS, write_lexicon
 
     directory = tmp_path / "lex"

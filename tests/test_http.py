@@ -24,7 +24,7 @@ from google.protobuf import json_format
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.http import HttpServer, create_app
 from lexicon_service.http import api
-from lexicon_service.server import Limits, TlsConfig, create_server
+from lexicon_service.server import Limits, TlsConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = str(Path(sys.executable).parent / "lexicon-build")
@@ -36,6 +36,7 @@ WORDS = {
 }
 AS_JSON = {"Content-Type": "application/json"}  # what httpx's json= sends; content= sends no Content-Type
 LIMITS = Limits(max_words=100, max_results=50, max_message_bytes=64 * 1024)
+SERVER_OPTIONS = {"limits": LIMITS}  # tests/conftest.py's `server`, on this module's lexicon_dir
 
 
 def write_lexicon(directory: Path, name: str, rule_set: str, words) -> None:
@@ -55,17 +56,9 @@ def lexicon_dir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def grpc_server(lexicon_dir):
-    srv, port = create_server("localhost:0", lexicon_dir, limits=LIMITS)
-    srv.start()
-    yield srv, port
-    srv.stop(None).wait()
-
-
-@pytest.fixture(scope="module")
-def http(grpc_server):
+def http(server):
     """The HTTP server on the gRPC server's registry, as `serve --http` runs it."""
-    srv, _ = grpc_server
+    srv, _ = server
     web = HttpServer(create_app(srv.registry, limits=LIMITS), "localhost:0").start()
     with httpx.Client(base_url=web.url, timeout=10) as client:
         yield client
@@ -73,8 +66,8 @@ def http(grpc_server):
 
 
 @pytest.fixture(scope="module")
-def stubs(grpc_server):
-    _, port = grpc_server
+def stubs(server):
+    _, port = server
     with grpc.insecure_channel(f"localhost:{port}") as channel:
         yield lexicon_pb2_grpc.LexiconServiceStub(channel), game_pb2_grpc.GameServiceStub(channel)
 
@@ -121,11 +114,11 @@ def test_check_words_flags_and_fast_path_equal_json_format(http, stubs, request_
     assert http.post("/v1/lexicons/pl-scrabble:check", json=request_body).json() == as_json(expected)
 
 
-def test_check_words_json_equals_the_servicer_answer(grpc_server):
+def test_check_words_json_equals_the_servicer_answer(server):
     """The per-word results written from compact statuses equal MessageToDict of the full answer."""
     from lexicon_service.server.lexicon_servicer import LexiconServicer
 
-    servicer = LexiconServicer(grpc_server[0].registry, LIMITS)
+    servicer = LexiconServicer(server[0].registry, LIMITS)
     for words in (["kot", "zółw", "kotx", "k", "żółw", "Kot", "x" * 20], ["kot", "psy"], ["zółw", "kotq"]):
         full = servicer.CheckWords(lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=words),
                                    api.ServicerContext())
@@ -277,9 +270,9 @@ def test_unparsable_requests_and_clients_that_go_away_are_logged_as_client_error
     that leaves while sending its body is no internal error (it was logged with a traceback)."""
     import time
 
-    from lexicon_service.server import errors
+    from lexicon_service import errors
 
-    monkeypatch.setattr(errors, "_limited", errors._RateLimitedLog())
+    monkeypatch.setattr(errors, "limited_log", errors._RateLimitedLog())
     host, port = http.base_url.host, http.base_url.port
     with caplog.at_level("INFO"):
         for _ in range(15):
@@ -303,7 +296,7 @@ def test_a_surrogate_pair_in_json_is_one_character(http):
     assert [w["status"] for w in r.json()["results"]] == ["WORD_STATUS_UNKNOWN_LETTER", "WORD_STATUS_VALID"]
 
 
-def test_a_servicer_added_by_route_table_gets_metadata_and_sends_trailers(grpc_server, monkeypatch):
+def test_a_servicer_added_by_route_table_gets_metadata_and_sends_trailers(server, monkeypatch):
     """How the game-session calls plug in: a route in api.SESSION_ROUTES, a servicer passed to create_app."""
     class Sessions:
         def Peek(self, request, context):
@@ -316,8 +309,8 @@ def test_a_servicer_added_by_route_table_gets_metadata_and_sends_trailers(grpc_s
     monkeypatch.setattr(api, "SESSION_ROUTES", (api.ApiRoute(
         "GET", "/v1/peek/{lexicon}", "session", "Peek", lexicon_pb2.ExplainWordRequest, "test",
         response=lexicon_pb2.ExplainWordResponse),))
-    web = HttpServer(create_app(grpc_server[0].registry, servicers={"session": Sessions()}), "localhost:0").start()
-    plain = HttpServer(create_app(grpc_server[0].registry), "localhost:0").start()
+    web = HttpServer(create_app(server[0].registry, servicers={"session": Sessions()}), "localhost:0").start()
+    plain = HttpServer(create_app(server[0].registry), "localhost:0").start()
     try:
         client = httpx.Client(base_url=web.url, timeout=10)
         r = client.get("/v1/peek/pl-scrabble", headers={"x-game-token": "g1"})
@@ -334,8 +327,8 @@ def test_a_servicer_added_by_route_table_gets_metadata_and_sends_trailers(grpc_s
 
 
 # --- auth, TLS, pages, OpenAPI ----------------------------------------------------------------------------
-def test_bearer_tokens_as_grpc(grpc_server):
-    srv, _ = grpc_server
+def test_bearer_tokens_as_grpc(server):
+    srv, _ = server
     web = HttpServer(create_app(srv.registry, tokens=["sesame", "other"]), "localhost:0").start()
     try:
         with httpx.Client(base_url=web.url, timeout=10) as c:
@@ -354,12 +347,12 @@ def test_bearer_tokens_as_grpc(grpc_server):
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a test certificate")
-def test_tls(grpc_server, tmp_path):
+def test_tls(server, tmp_path):
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
                     str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
                    check=True, capture_output=True)
-    srv, _ = grpc_server
+    srv, _ = server
     web = HttpServer(create_app(srv.registry), "localhost:0", tls=TlsConfig(str(cert), str(key))).start()
     try:
         assert web.url.startswith("https://")
@@ -381,9 +374,9 @@ def test_tls(grpc_server, tmp_path):
         web.stop()
 
 
-def test_listening_socket_is_tcp_so_asyncio_sets_nodelay(grpc_server):
+def test_listening_socket_is_tcp_so_asyncio_sets_nodelay(server):
     # a socket of proto 0 gets no TCP_NODELAY from asyncio: each large answer then waited ~40 ms
-    web = HttpServer(create_app(grpc_server[0].registry), "127.0.0.1:0")
+    web = HttpServer(create_app(server[0].registry), "127.0.0.1:0")
     try:
         assert web.socket.proto == socket.IPPROTO_TCP
     finally:

@@ -117,7 +117,7 @@ def test_refusals_have_grpcs_codes_and_messages(http, servers):
             err = info.value
             assert r.json()["error"]["status"] == err.code().name, (body, r.text)
             assert r.json()["error"]["message"] == err.details()
-            assert r.status_code == api.HTTP_STATUS[err.code()]
+            assert r.status_code == api.HTTP_STATUS[err.code().name]
             trailing = dict(err.trailing_metadata() or ())
             for key in ("lexicon-reason", "lexicon-version"):
                 assert r.headers.get(key) == trailing.get(key)

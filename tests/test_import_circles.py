@@ -1,18 +1,40 @@
-"""build_tools has no import circle: no module imports, at its top or inside a function, a module
-that leads back to it (a function-level import only hides a circle)."""
+"""build_tools and lexicon_service have no import circle: no module imports, at its top or inside a
+function, a module that leads back to it (a function-level import only hides a circle; importing a
+module runs its packages' __init__ first, so that counts as importing them). And lexicon_service's
+parts import only down the declared order of layers (LAYERS)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = "build_tools"
+PACKAGES = ("build_tools", "lexicon_service")
+
+# lexicon_service's parts, lowest first: a module imports from its own layer or below, never above.
+# A new top-level module or package takes its place here.
+LAYERS = (
+    ("lexicon_service", "command_line", "fastkey", "ratelimit", "grpc_gen", "rulesets"),  # no domain
+    ("tiles",),  # tile sets, spelling, tile keys
+    ("rules",),  # rule sets, board, moves, scoring, GCG, replay
+    ("movegen",),  # move generation (the C core)
+    ("lexicon_format", "lexicon_copies", "lexicon", "judge"),  # the lexicon file, both directions
+    ("errors",),  # every refusal and the one table of their statuses
+    ("core",),  # the service as plain functions: no transport
+    ("games",),  # server-held games (their hints use the core's look-ahead)
+    ("tournaments",),  # tournaments over those games
+    ("server",),  # the gRPC adapter
+    ("http",),  # the HTTP/JSON adapter and pages
+    ("commands",),  # one module per subcommand
+    ("cli", "__main__"),  # the command line, its table of subcommands
+)
 
 
-def _modules() -> dict[str, tuple[Path, bool]]:
+def _modules(package: str) -> dict[str, tuple[Path, bool]]:
     out = {}
-    for p in (ROOT / PACKAGE).rglob("*.py"):
+    for p in (ROOT / package).rglob("*.py"):
         parts = list(p.relative_to(ROOT).with_suffix("").parts)
         is_package = parts[-1] == "__init__"
         out[".".join(parts[:-1] if is_package else parts)] = (p, is_package)
@@ -39,7 +61,19 @@ def _imports(name: str, path: Path, is_package: bool, modules) -> set[str]:
                 t = t.rpartition(".")[0]
             if t and t != name:
                 deps.add(t)
+    # importing a.b.c runs a and a.b first (but a module's own packages are already running)
+    for dep in list(deps):
+        parent = dep.rpartition(".")[0]
+        while parent:
+            if parent in modules and not (name == parent or name.startswith(parent + ".")):
+                deps.add(parent)
+            parent = parent.rpartition(".")[0]
     return deps
+
+
+def _graph(package: str) -> dict[str, set[str]]:
+    modules = _modules(package)
+    return {name: _imports(name, p, is_package, modules) for name, (p, is_package) in modules.items()}
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -77,10 +111,42 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_build_tools_has_no_import_circle():
-    modules = _modules()
-    graph = {name: _imports(name, p, is_package, modules) for name, (p, is_package) in modules.items()}
-    assert _circles(graph) == []
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_import_circle(package):
+    assert _circles(_graph(package)) == []
+
+
+def _part(module: str) -> str:
+    """The top-level module or package of lexicon_service that `module` belongs to."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def _imports_up(graph: dict[str, set[str]]) -> list[str]:
+    layer = {part: i for i, parts in enumerate(LAYERS) for part in parts}
+    undeclared = sorted({_part(m) for m in graph} - set(layer))
+    assert not undeclared, f"declare the layer of {undeclared} in LAYERS"
+    return sorted(f"{a} -> {b}" for a, deps in graph.items() for b in deps if layer[_part(b)] > layer[_part(a)])
+
+
+def test_lexicon_service_imports_only_down_its_layers():
+    assert _imports_up(_graph("lexicon_service")) == []
+
+
+def test_an_import_up_the_layers_is_found():
+    graph = {"lexicon_service.core.words": {"lexicon_service.server.errors"}, "lexicon_service.server.errors": set()}
+    assert _imports_up(graph) == ["lexicon_service.core.words -> lexicon_service.server.errors"]
+
+
+def test_the_core_knows_no_transport():
+    """The core package imports neither grpc nor a transport of ours (protobuf messages are data)."""
+    for path in (ROOT / "lexicon_service" / "core").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for name in names:
+                assert name.split(".")[0] not in ("grpc", "grpc_status", "starlette", "uvicorn"), (path, name)
+                assert not name.endswith("_pb2_grpc"), (path, name)
 
 
 def test_a_function_level_import_circle_is_found():

@@ -20,10 +20,11 @@ from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexic
 from lexicon_service.server import Limits, create_server
 from lexicon_service.server.server import FAST_METHODS, GAME_SERVICE
 from movegen_helpers import without_move_graph
-from test_http import LIMITS, http  # noqa: F401 - the JSON API fixture, over grpc_server below
+from test_http import LIMITS, http  # noqa: F401 - the JSON API fixture, over tests/conftest.py's `server`
 from test_service import WORDS, write_lexicon
 
 RACK = "KOTYPS?"
+SERVER_OPTIONS = {"workers": 4, "limits": LIMITS}  # tests/conftest.py's `server`, on this module's lexicon_dir
 
 
 @pytest.fixture(scope="module")
@@ -33,25 +34,6 @@ def lexicon_dir(tmp_path_factory) -> Path:
     write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
     without_move_graph(write_lexicon(directory, "cs-kriskros", "cs-kriskros", WORDS["cs-kriskros"]))
     return directory
-
-
-@pytest.fixture(scope="module")
-def server(lexicon_dir):
-    srv, port = create_server("localhost:0", lexicon_dir, workers=4, limits=LIMITS)
-    srv.start()
-    yield srv, port
-    srv.stop(None).wait()
-
-
-@pytest.fixture(scope="module")
-def channel(server):
-    with grpc.insecure_channel(f"localhost:{server[1]}") as ch:
-        yield ch
-
-
-@pytest.fixture(scope="module")
-def game(channel):
-    return game_pb2_grpc.GameServiceStub(channel)
 
 
 def generate(game, **fields):
@@ -199,12 +181,6 @@ def test_limits_are_published(channel):
 
 
 # --- HTTP ------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def grpc_server(server):
-    """This module's server, for test_http's `http` fixture (the JSON API on its registry)."""
-    return server
-
-
 def test_http_route_answers_as_grpc(http, game):
     body = {"lexicon": "pl-scrabble", "rack": RACK, "limit": 5, "setup": [{"position": "8E", "word": "PIES"}]}
     r = http.post("/v1/moves:generate", json=body)

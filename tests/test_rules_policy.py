@@ -12,7 +12,7 @@ from lexicon_service.cli import main
 from lexicon_service.judge import WordSetJudge
 from lexicon_service.rules import Board, Reason, load_rule_set, parse_rule_set, validate_move, validate_placements
 from lexicon_service.rules.reasons import reason_table
-from test_service import channel, game, lexicon_dir, move, server, write_lexicon  # noqa: F401 (fixtures)
+from test_service import move, write_lexicon  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 PL = load_rule_set("pl-scrabble")

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench_modules import bench_module
-from test_service import WORDS, channel, lexicon_dir, server  # noqa: F401 - fixtures
+from test_service import WORDS  # noqa: F401
 
 fuzz = bench_module("fuzz_service")
 SERVER_ERRORS = (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN)

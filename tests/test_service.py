@@ -9,7 +9,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -30,75 +29,12 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from lexicon_service.rules import load_rule_set
 from lexicon_service.server import Limits, TlsConfig, create_server, install_signal_handlers
-from lexicon_service.server.registry import ReloadError
+from lexicon_service.core.registry import ReloadError
+
+from lexicon_helpers import WORDS, polish_lexicon, write_lexicon  # noqa: F401 - re-exported for older imports
 
 ROOT = Path(__file__).resolve().parent.parent
 
-WORDS = {
-    "pl-scrabble": ["kot", "koty", "kota", "kto", "tok", "pies", "psy", "żółw", "żółwie", "dar", "ud", "ja", "er",
-                    "próbuje", "spróbujemy", "prymas", "spróbuje", "ok", "to", "ty", "kit", "kity"],
-    "cs-kriskros": ["chata", "chaty", "kočka", "kočky", "ach", "cha", "pes", "psi"],
-}
-
-
-# --- lexicons ------------------------------------------------------------------------------------
-BUILD = str(Path(sys.executable).parent / "lexicon-build")
-
-
-def write_lexicon(directory: Path, name: str, rule_set: str, words) -> Path:
-    """Build a lexicon <name>.lex in `directory` from `words` with lexicon-build (which writes a
-    temporary directory and renames it into place, replacing an older build)."""
-    target = directory / f"{name}.lex"
-    src = directory.parent / f"{name}.words.txt"
-    src.write_text("\n".join(words) + "\n", encoding="utf-8")
-    subprocess.run([BUILD, "--rules", rule_set, "--words", str(src), "-o", str(target), "--name", name, "--quiet"],
-                   check=True, capture_output=True)
-    return target
-
-
-def polish_lexicon(tmp_path: Path) -> Path:
-    """`tmp_path/lex/pl-scrabble.lex`, built from WORDS, alone in its directory; its path."""
-    directory = tmp_path / "lex"
-    directory.mkdir()
-    return write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
-
-
-@pytest.fixture(scope="session")
-def lexicon_dir(tmp_path_factory) -> Path:
-    base = tmp_path_factory.mktemp("lexicons")
-    directory = base / "lex"
-    directory.mkdir()
-    for rule_set, words in WORDS.items():
-        write_lexicon(directory, rule_set, rule_set, words)
-    return directory
-
-
-@pytest.fixture(scope="module")
-def server(lexicon_dir):
-    # module scope: each module that imports this fixture stops its server (and its threads) when it
-    # is done, so no gRPC thread is alive when a later module forks a build's workers
-    srv, port = create_server("localhost:0", lexicon_dir, workers=8,
-                              limits=Limits(max_words=100, max_results=50, max_message_bytes=64 * 1024))
-    srv.start()
-    yield srv, port
-    srv.stop(None).wait()
-
-
-@pytest.fixture(scope="module")
-def channel(server):
-    _, port = server
-    with grpc.insecure_channel(f"localhost:{port}") as ch:
-        yield ch
-
-
-@pytest.fixture(scope="module")
-def lex(channel):
-    return lexicon_pb2_grpc.LexiconServiceStub(channel)
-
-
-@pytest.fixture(scope="module")
-def game(channel):
-    return game_pb2_grpc.GameServiceStub(channel)
 
 
 def rpc_error(fn, *args, **kwargs) -> grpc.RpcError:
@@ -291,8 +227,8 @@ def test_find_words_search_is_bounded(lexicon_dir):
 
 
 def test_deadline_is_honoured_in_searches():
-    from lexicon_service.server.errors import DeadlineError
-    from lexicon_service.server.search import find_pattern
+    from lexicon_service.errors import DeadlineError
+    from lexicon_service.core.search import find_pattern
 
     class Endless:
         def has_prefix(self, prefix):
@@ -301,7 +237,7 @@ def test_deadline_is_honoured_in_searches():
         def is_admissible(self, key):
             return False
 
-    from lexicon_service.server.limits import WorkBudget
+    from lexicon_service.core.limits import WorkBudget
 
     rs = load_rule_set("pl-scrabble")
     with pytest.raises(DeadlineError):
@@ -679,7 +615,7 @@ def test_replay_bad_input(game):
 
 
 def test_patterns_starting_with_a_run_are_scanned():
-    from lexicon_service.server.search import needs_scan
+    from lexicon_service.core.search import needs_scan
 
     assert needs_scan(["*", "ó", "*"]) and needs_scan(["?", "*", "k"])
     assert not needs_scan(["k", "*"]) and not needs_scan(["*"]) and not needs_scan(["?", "k", "*"])

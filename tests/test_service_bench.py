@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from lexicon_service.grpc_gen import lexicon_pb2
-from lexicon_service.server import create_server
+from lexicon_service.server import Limits
 
 from bench_modules import bench_module
-from test_service import lexicon_dir  # noqa: F401 - the session fixture
 
 
 @pytest.fixture(scope="module")
@@ -21,12 +20,12 @@ def loadgen():
     return bench_module("loadgen")
 
 
+SERVER_OPTIONS = {"workers": 2, "limits": Limits()}  # tests/conftest.py's `server`, with the serve limits
+
+
 @pytest.fixture(scope="module")
-def port(lexicon_dir):  # noqa: F811
-    srv, port = create_server("localhost:0", lexicon_dir, workers=2)
-    srv.start()
-    yield port
-    srv.stop(None).wait()
+def port(server):
+    return server[1]
 
 
 def test_hpack_decoder_rfc7541_examples(loadgen):

@@ -17,7 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from lexicon_service.cli import main
 from bench_modules import bench_module
-from test_service import WORDS, lexicon_dir, server, write_lexicon  # noqa: F401 (fixtures)
+from test_service import WORDS, write_lexicon  # noqa: F401
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -374,3 +374,16 @@ def test_serve_grpc_max_streams_reaches_every_process(tmp_path):
         assert advertised == [3] * 4, advertised
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(20) == 0, proc.log()
+
+
+def test_every_subcommand_module_is_in_the_command_table():
+    """The subcommands are a static table (cli.COMMANDS): a module of lexicon_service/commands/ with an
+    `add_parser` that the table lacks would never be offered."""
+    import pkgutil
+
+    from lexicon_service import cli, commands
+
+    modules = {info.name for info in pkgutil.iter_modules(commands.__path__)}
+    with_parser = {name for name in modules
+                   if "def add_parser(" in (Path(commands.__path__[0]) / f"{name}.py").read_text(encoding="utf-8")}
+    assert with_parser == {command.__name__.rpartition(".")[2] for command in cli.COMMANDS}

@@ -15,7 +15,6 @@ from lexicon_service.server.lexicon_servicer import LexiconServicer
 from lexicon_service.server.pool import HandoffPool
 from lexicon_service.server.server import FAST_METHODS
 
-from test_service import lexicon_dir  # noqa: F401 - the session fixture
 
 
 # --- HandoffPool ----------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from lexicon_service.cli import UserError
+from lexicon_service.command_line import UserError
 
 
 def add_parser(subparsers) -> None:
@@ -33,8 +33,8 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from lexicon_service import local
-    from lexicon_service.app.plays import analyse_record
+    from lexicon_service.commands import in_process as local
+    from lexicon_service.core.plays import analyse_record
     from lexicon_service.commands.replay import read_record
     from lexicon_service.movegen.analysis import annotate, format_analysis
     from lexicon_service.rules.gcg import format_gcg
@@ -59,8 +59,8 @@ def run(args) -> int:
 
 
 def look_ahead_turns(args, replayed, turns) -> None:
-    from lexicon_service import local
-    from lexicon_service.app.lookahead import analyse_ahead
+    from lexicon_service.commands import in_process as local
+    from lexicon_service.games.lookahead import analyse_ahead
     from lexicon_service.commands.moves import SIM_OPTIONS, lookahead_options
 
     options = lookahead_options(args)

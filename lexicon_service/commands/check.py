@@ -6,7 +6,7 @@
 
 One line out per non-empty line in: ``word<TAB>valid`` or ``word<TAB>invalid``; --json: each CheckWords
 answer (1,000 words a batch) as `client check --json` prints it. Words are typed in any case; they are
-spelled into tiles of the lexicon's rule set and judged by the server's CheckWords (app/words.py: a letter
+spelled into tiles of the lexicon's rule set and judged by the server's CheckWords (core/words.py: a letter
 outside its tiles, or a length no board holds, makes the word invalid; an empty word or one over 64
 characters is an error). Input is UTF-8 (a byte-order mark is ignored; other bytes are an error naming the
 line). Exit status 0 when every word is valid, 1 when any is invalid, 2 on an error (as `client check`).
@@ -14,12 +14,11 @@ line). Exit status 0 when every word is valid, 1 when any is invalid, 2 on an er
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
 
-from lexicon_service.cli import UserError, error_line, text_lines
+from lexicon_service.command_line import UserError, error_line, text_lines
 
 
 def add_lexicons_dir_argument(parser) -> None:
@@ -70,7 +69,6 @@ def add_parser(subparsers) -> None:
                               description=__doc__.split("\n\n")[0])
     add_lexicon_argument(p)
     p.add_argument("words", nargs="*", help="words to check (default: read from stdin, one per line)")
-    p.add_argument("--strict", action="store_true", help=argparse.SUPPRESS)  # now the default; kept for old scripts
     p.add_argument("--json", action="store_true",
                    help="print each CheckWords answer (a batch of 1,000 words) as `client check --json` does")
     p.set_defaults(func=run)
@@ -114,7 +112,7 @@ def word_fields(offset: int, count: int, from_stdin: bool) -> dict[str, str]:
 def print_check_answers(answers, *, as_json: bool, verdict_only: bool = False, notes: bool = False) -> int:
     """What `check` and `client check` print of CheckWords answers, and their exit status: a verdict line a
     word (with `notes`, a note such as a letter that is no tile on stderr), or each answer as JSON."""
-    from lexicon_service.cli import message_json
+    from lexicon_service.command_line import message_json
 
     out = sys.stdout
     acceptable = True
@@ -134,8 +132,8 @@ def print_check_answers(answers, *, as_json: bool, verdict_only: bool = False, n
 
 
 def run(args) -> int:
-    from lexicon_service import local
-    from lexicon_service.app.words import check_words
+    from lexicon_service.commands import in_process as local
+    from lexicon_service.core.words import check_words
     from lexicon_service.server.lexicon_servicer import check_words_response
 
     lexicon = open_lexicon(args.lexicon, args.lexicons)

@@ -27,7 +27,7 @@ import os
 import sys
 from functools import partial
 
-from lexicon_service.cli import INT32, UserError, check_token, message_json, seconds, whole_number
+from lexicon_service.command_line import INT32, UserError, check_token, message_json, seconds, whole_number
 from lexicon_service.commands.check import CHECK_BATCH, batched, input_words, print_check_answers
 from lexicon_service.commands.explain import explanation_lines, why_not_in
 from lexicon_service.commands.moves import add_generate_arguments, exit_status, format_moves
@@ -107,14 +107,14 @@ def _channel(args):
 
     address = args.address or os.environ.get("LEXICON_ADDRESS") or "localhost:50051"
     if not address.startswith("unix:"):  # grpc takes port 99999 as 99999 - 65536 = 34463
-        from lexicon_service.commands.serve import _split_address
+        from lexicon_service.commands.serve_processes import grpc_host_port
 
-        _split_address(address)
+        grpc_host_port(address)
     ca = args.tls_ca or os.environ.get("LEXICON_TLS_CA")
     if ca or args.tls:
         root = None
         if ca:
-            from lexicon_service.cli import read_input
+            from lexicon_service.command_line import read_input
 
             root = read_input(ca)
         return grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=root))
@@ -144,7 +144,7 @@ def _board_rows(args) -> list[str]:
 
 
 def _read(path: str) -> str:
-    from lexicon_service.cli import read_text
+    from lexicon_service.command_line import read_text
 
     return read_text(path)
 

@@ -20,7 +20,7 @@ import json
 import struct
 import sys
 
-from lexicon_service.cli import UserError
+from lexicon_service.command_line import UserError
 from lexicon_service.commands.check import add_lexicon_argument, input_words, open_lexicon
 
 
@@ -54,8 +54,8 @@ def why_not_in(lexicon_name: str, message: str, refusals) -> str:
 
 
 def run(args) -> int:
-    from lexicon_service import local
-    from lexicon_service.app.words import VALID, explain_word
+    from lexicon_service.commands import in_process as local
+    from lexicon_service.core.words import VALID, explain_word
 
     lexicon = open_lexicon(args.lexicon, args.lexicons)
     snapshot = local.snapshot([lexicon], directory=args.lexicons)

@@ -11,7 +11,7 @@ when the graph is too large for the layout).
 
 from __future__ import annotations
 
-from lexicon_service.cli import UserError
+from lexicon_service.command_line import UserError
 
 
 def add_parser(subparsers) -> None:

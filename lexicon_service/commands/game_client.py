@@ -11,7 +11,7 @@
     lexicon-service client game challenge GAME
     lexicon-service client game watch GAME           # every event as it happens
     lexicon-service client game record GAME > game.gcg
-    lexicon-service client game hint GAME [--limit 5] # the best plays for your rack (games created --allow-hints)
+    lexicon-service client game hint GAME [--limit 5] [--simulate] # the best plays for your rack (games created --allow-hints)
     lexicon-service client game interactive GAME     # a prompt: 8D WORD | exchange ABC | pass | challenge | show | quit
     lexicon-service client game adjust GAME Ann -3 --reason WHY   # director: a player by name (or 0 = first)
     lexicon-service client game undo|end GAME --reason WHY         # with the director token
@@ -30,13 +30,9 @@ import os
 import sys
 import time
 
-from lexicon_service.cli import INT32, UINT32, UINT64, UserError, check_token, message_json, whole_number
+from lexicon_service.command_line import INT32, UINT32, UINT64, UserError, check_token, message_json, whole_number
 
 GAME_ENDED, AWAITING_FINAL_PASS = 3, 2  # GameStatus values
-
-
-def add_parser(subparsers) -> None:
-    """Nothing at the top level: the commands live under `lexicon-service client game` (add_game_parser)."""
 
 
 def add_game_parser(client_subparsers, anywhere: list) -> None:
@@ -69,6 +65,8 @@ def add_game_parser(client_subparsers, anywhere: list) -> None:
                        parents=parents)
     h.add_argument("game_id")
     h.add_argument("--limit", type=whole_number(1, 20), default=5, help="at most this many moves (1-20)")
+    h.add_argument("--simulate", action="store_true",
+                   help="rank by simulation (win chance, mean spread); the endgame's best sequence once the bag is empty")
     p = sub.add_parser("play", help="play a word: 8D WORD", parents=parents)
     p.add_argument("game_id")
     p.add_argument("position")
@@ -216,13 +214,9 @@ def run(args, channel_factory) -> int:
             elif cmd == "challenge":
                 _challenge(stub, session_pb2, gid, call, args.json)
             elif cmd == "hint":
-                resp = stub.GetHint(session_pb2.GetHintRequest(game_id=gid, limit=args.limit), **call)
-                if args.json:
-                    print(message_json(resp))
-                else:
-                    print(f"rack {resp.rack} (version {resp.version})")
-                    for move in resp.moves:
-                        print(f"  {move.play:<24} {move.score:>4}  {', '.join(move.words)}")
+                resp = stub.GetHint(session_pb2.GetHintRequest(game_id=gid, limit=args.limit,
+                                                               simulate=args.simulate), **call)
+                print(message_json(resp) if args.json else format_hint(resp))
             elif cmd == "record":
                 resp = stub.GetGameRecord(session_pb2.GetGameRecordRequest(game_id=gid), **call)
                 sys.stdout.write(message_json(resp) + "\n" if args.json else resp.gcg)
@@ -327,3 +321,18 @@ def _interactive(stub, pb, gid, call) -> int:
         except grpc.RpcError as exc:
             print(f"{exc.code().name}: {exc.details()}")
     return 0
+
+
+def format_hint(resp) -> str:
+    """A hint for a person: the rack, then a move a line (with simulate: its win chance and mean spread)."""
+    lines = [f"rack {resp.rack} (version {resp.version})"]
+    for i, move in enumerate(resp.moves):
+        line = f"  {move.play:<24} {move.score:>4}  {', '.join(move.words)}"
+        if i < len(resp.outlooks):
+            o = resp.outlooks[i]
+            win = f"{100 * o.win_chance:.1f}%" if o.HasField("win_chance") else "?"
+            line += f"  win {win}, spread {o.mean_spread:+.1f}" + (" (pruned)" if o.pruned else "")
+        lines.append(line)
+    if resp.endgame_sequence:
+        lines.append(f"  endgame: {'; '.join(resp.endgame_sequence)}")
+    return "\n".join(lines)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sys
 
-from lexicon_service.cli import INT32, UserError, whole_number
+from lexicon_service.command_line import INT32, UserError, whole_number
 
 DEFAULT_MOVES = 10
 
@@ -83,7 +83,7 @@ SIM_OPTIONS = {"candidates": "--candidates", "plies": "--plies", "iterations": "
 
 
 def lookahead_options(args):
-    from lexicon_service.app.lookahead import LookaheadOptions
+    from lexicon_service.games.lookahead import LookaheadOptions
 
     return LookaheadOptions(candidates=args.candidates, plies=args.plies, iterations=args.iterations,
                             seconds=args.seconds, seed=str(args.seed), spread=getattr(args, "spread", 0),
@@ -117,9 +117,9 @@ def summary(found) -> str:
 
 
 def run_sim(args, lexicon, board) -> int:
-    from lexicon_service import local
-    from lexicon_service.app.lookahead import look_ahead
-    from lexicon_service.app.plays import read_rack
+    from lexicon_service.commands import in_process as local
+    from lexicon_service.games.lookahead import look_ahead
+    from lexicon_service.core.plays import read_rack
 
     options = lookahead_options(args)
     with local.user_errors(SIM_OPTIONS):
@@ -147,8 +147,8 @@ def exit_status(kinds) -> int:
 
 
 def run(args) -> int:
-    from lexicon_service import local
-    from lexicon_service.app.plays import MoveFilters, generate
+    from lexicon_service.commands import in_process as local
+    from lexicon_service.core.plays import MoveFilters, generate
     from lexicon_service.commands.check import open_lexicon
     from lexicon_service.commands.validate import join_plays, place_tiles, read_board, setup_board
     from lexicon_service.rules import Board, RuleSetError, load_rule_set

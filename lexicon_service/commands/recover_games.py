@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from lexicon_service.cli import UserError
+from lexicon_service.command_line import UserError
 
 
 def add_parser(subparsers) -> None:

@@ -13,20 +13,17 @@ unreadable input (rule set, board file, setup play, lexicon).
 
 from __future__ import annotations
 
-import argparse
 
-from lexicon_service.cli import UserError
+from lexicon_service.command_line import UserError
 from lexicon_service.commands.check import open_lexicon
 
 
 def add_move_arguments(p) -> None:
-    """Options shared by `validate` and `client validate|score` (old spellings kept, hidden)."""
+    """Options shared by `validate` and `client validate|score`."""
     p.add_argument("plays", nargs="+", metavar="PLAY", help='a play such as "8D WORD" (or 8D WORD as two arguments)')
     p.add_argument("--rules", "-r", metavar="RULES", help="rule set id or path to a .rules file")
-    p.add_argument("--rule-set", dest="rules", help=argparse.SUPPRESS)
     p.add_argument("--board", "-b", metavar="FILE",
                    help="board file: one line per row, '.' empty, uppercase tile, lowercase blank ('-' = stdin)")
-    p.add_argument("--board-file", dest="board", help=argparse.SUPPRESS)
     p.add_argument("--rack", metavar="RACK", help='the player\'s rack, e.g. "ABC?" (default: not checked)')
     p.add_argument("--show-board", action="store_true",
                    help="draw the board after each play (coordinates, premium squares, new tiles marked *); with "
@@ -69,7 +66,7 @@ def join_plays(args: list[str]) -> list[str]:
 
 def read_board_rows(path: str) -> list[str]:
     """Rows of a board file ('#' starts a comment; blank lines skipped)."""
-    from lexicon_service.cli import read_text
+    from lexicon_service.command_line import read_text
 
     text = read_text(path)
     rows = [line.split("#")[0].strip() for line in text.splitlines()]
@@ -87,8 +84,8 @@ def read_board(rule_set, path: str):
 
 def check_rack(rule_set, rack: str) -> None:
     """A rack the rule set can hold (`validate`, `moves`: as a server reads it), else an error naming --rack."""
-    from lexicon_service import local
-    from lexicon_service.app.plays import read_rack
+    from lexicon_service.commands import in_process as local
+    from lexicon_service.core.plays import read_rack
 
     with local.user_errors({"rack": "--rack"}):
         read_rack(rule_set, rack)
@@ -182,7 +179,7 @@ def print_move(play: str, answer, as_json: bool, rule_set=None, rows_judged_on=(
     """One play's answer as `validate` and `client validate|score` print it. With `rule_set` (--show-board):
     the board drawn after the text, or with --json inside the one JSON document: the answer's `board`
     rows, set to the board it was judged on when the play could not be placed."""
-    from lexicon_service.cli import message_json
+    from lexicon_service.command_line import message_json
 
     if rule_set is not None and as_json and not answer.board:
         board, _ = shown_board(rule_set, list(rows_judged_on), answer)
@@ -207,8 +204,8 @@ def split_or_answer(play: str, response_type):
 
 
 def run(args) -> int:
-    from lexicon_service import local
-    from lexicon_service.app.plays import judge_move
+    from lexicon_service.commands import in_process as local
+    from lexicon_service.core.plays import judge_move
     from lexicon_service.grpc_gen import game_pb2
     from lexicon_service.rules import Board, RuleSetError, load_rule_set
     from lexicon_service.server.game_servicer import move_response

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import random
-import re
 import secrets
 import time
 from collections import Counter
 
 from lexicon_service.games import retries
 from lexicon_service.games.computer import level_refusal
-from lexicon_service.games.errors import (
+from lexicon_service.errors import (
     Conflict,
     InvalidInput,
     LexiconUnavailable,
@@ -47,7 +46,7 @@ from lexicon_service.tiles import UnknownLetterError
 
 # Reasons that say the play text itself is wrong (whatever the game state): INVALID_ARGUMENT.
 INPUT_REASONS = {Reason.MALFORMED_PLAY, Reason.UNKNOWN_LETTER, Reason.OFF_BOARD, Reason.BAD_BLANK_LETTER}
-NAME_RE = re.compile(r"[^\s:#>()\[\]]{1,32}")
+MAX_NAME_CHARS = 40
 MAX_PLAY_CHARS = 200
 MAX_HINTS = 20  # plays one hint answer lists
 HINT_SECONDS = 2.0  # the move generator's bound for one hint (a worker is never held longer)
@@ -65,10 +64,10 @@ def _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_pena
     if not lo <= len(names) <= hi:
         raise InvalidInput("player_names", f"{len(names)} players; {rule_set.id} is for {lo}-{hi}")
     for i, name in enumerate(names):
-        # fullmatch: "Eva\n" passed match's "$", and its record's move lines no longer parsed
-        if not (NAME_RE.fullmatch(name) and name.isprintable()):
-            raise InvalidInput(f"player_names[{i}]", f"bad name {shown(name)}: 1-32 printable characters, no spaces, "
-                                                     "no ':', '#', '>', brackets or parentheses")
+        # spaces and diacritics as people write names; no control characters (a record line ends at "\n")
+        if not (0 < len(name) <= MAX_NAME_CHARS and name.isprintable() and name == name.strip()):
+            raise InvalidInput(f"player_names[{i}]", f"bad name {shown(name)}: 1-{MAX_NAME_CHARS} printable "
+                                                     "characters, no control characters, no space at either end")
     if len(set(names)) != len(names):
         raise InvalidInput("player_names", "names must differ")
     if challenge_rule and challenge_rule not in CHALLENGE_RULES:
@@ -144,10 +143,8 @@ def get_game(sessions, game_id: str, token: str | None):
     return state, caller, now
 
 
-def hint(sessions, game_id: str, token: str | None, limit: int = 5, lexicons=None, deadline: float | None = None):
-    """-> (state, player, moves): the best plays (and the exchange or pass when there is none better)
-    for the asking player's own rack, in a game created with allow_hints. Nothing is stored: no other
-    caller ever sees a hint. `deadline`: a time.monotonic() bound (HINT_SECONDS at most)."""
+def _hint_state(sessions, game_id: str, token: str | None, limit: int):
+    """(state, caller) of a hint the caller may have, else the refusal."""
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_HINTS:
         raise InvalidInput("limit", f"1-{MAX_HINTS} plays")
     state, caller, _ = get_game(sessions, game_id, token)
@@ -159,16 +156,48 @@ def hint(sessions, game_id: str, token: str | None, limit: int = 5, lexicons=Non
         raise Refused("HINTS_NOT_ALLOWED", "this game was created without allow_hints")
     if state.status == ENDED:
         raise Refused("GAME_OVER", f"the game has ended ({state.end_reason})")
+    return state, caller
+
+
+@contextlib.contextmanager
+def _held_lexicon(sessions, state, lexicons):
     name = state.created.lexicon
     with (sessions.lexicons() if lexicons is None and sessions.lexicons is not None
           else contextlib.nullcontext(lexicons)) as held:
         lexicon = held(name) if held is not None else None
         if lexicon is None:
             raise LexiconUnavailable(name)
+        yield lexicon
+
+
+def hint(sessions, game_id: str, token: str | None, limit: int = 5, lexicons=None, deadline: float | None = None):
+    """-> (state, player, moves): the best plays (and the exchange or pass when there is none better)
+    for the asking player's own rack, in a game created with allow_hints. Nothing is stored: no other
+    caller ever sees a hint. `deadline`: a time.monotonic() bound (HINT_SECONDS at most)."""
+    state, caller = _hint_state(sessions, game_id, token, limit)
+    with _held_lexicon(sessions, state, lexicons) as lexicon:
         bound = time.monotonic() + HINT_SECONDS
         moves = generate_moves(state.rule_set, state.board, state.rack_text(caller), lexicon, limit=limit,
                                bag_count=len(state.bag), deadline=bound if deadline is None else min(deadline, bound))
     return state, caller, moves
+
+
+def hint_ahead(sessions, game_id: str, token: str | None, limit: int = 5, lexicons=None,
+               deadline: float | None = None):
+    """-> (state, player, Lookahead): `hint` ranked by simulation (the endgame once the bag is empty), from
+    what the asking player sees (their rack, the board, the bag's count, the scores), within HINT_SECONDS."""
+    from lexicon_service.games.lookahead import LookaheadOptions, look_ahead
+
+    state, caller = _hint_state(sessions, game_id, token, limit)
+    if state.n_players != 2:
+        raise InvalidInput("simulate", "simulation is for games of two players")
+    scores = state.scores
+    options = LookaheadOptions(seconds=HINT_SECONDS * 0.9, spread=scores[caller] - scores[1 - caller],
+                               bag_count=len(state.bag), seed=f"hint/{state.version}")
+    with _held_lexicon(sessions, state, lexicons) as lexicon:
+        found = look_ahead(state.rule_set, state.board, state.rack_text(caller), lexicon, options, deadline)
+    found.moves = found.moves[:limit]
+    return state, caller, found
 
 
 def _check_move_text(play: str, exchange: str, pass_: bool, request_id: str) -> None:
@@ -194,7 +223,7 @@ def _check_on_turn(work, p: int, pass_: bool, events: list) -> None:
 
 def submit_move(sessions, game_id: str, token: str | None, *, play: str = "", exchange: str = "",
                 pass_: bool = False, expected_version: int | None = None, request_id: str = "",
-                judges=None, computer_seat: int | None = None) -> MoveOutcome:
+                lexicon_of=None, computer_seat: int | None = None) -> MoveOutcome:
     """A player's move (`token`), or the server's computer player's in `computer_seat` (no token)."""
     _check_move_text(play, exchange, pass_, request_id)
     play_text = " ".join(play.split())
@@ -216,13 +245,13 @@ def submit_move(sessions, game_id: str, token: str | None, *, play: str = "", ex
             retries.check_repeat(store, work, p, same)
         _check_on_turn(work, p, pass_, events)
         spent = now - work.turn_started
-        lexicons = lexicons if lexicons is not None else judges
-        judges_ = judges if judges is not None else lexicons
+        lexicons = lexicons if lexicons is not None else lexicon_of
+        lexicon_of_ = lexicon_of if lexicon_of is not None else lexicons
         if pass_:
             return _pass(work, p, now, spent, events, lexicons)
         if exchange:
             return _exchange(work, p, exchange, now, spent, events, lexicons)
-        return _play(work, p, play_text, now, spent, events, judges_, lexicons)
+        return _play(work, p, play_text, now, spent, events, lexicon_of_, lexicons)
 
     return sessions.execute(game_id, decide, request_id or None, token)
 
@@ -276,18 +305,18 @@ def _exchange(work, p, text, now, spent, events, lexicons=None):
     return lambda w: MoveOutcome(version, w, p)
 
 
-def _game_lexicon(work, judges):
+def _game_lexicon(work, lexicon_of):
     name = work.created.lexicon
-    lexicon = judges(name) if judges is not None else None
+    lexicon = lexicon_of(name) if lexicon_of is not None else None
     if lexicon is None:
         raise LexiconUnavailable(name)
     return lexicon
 
 
-def _play(work, p, text, now, spent, events, judges, lexicons=None):
+def _play(work, p, text, now, spent, events, lexicon_of, lexicons=None):
     rs = work.rule_set
     correcting = work.correcting is not None
-    lexicon = _game_lexicon(work, judges) if (work.options.challenge_rule == "void" or correcting) else None
+    lexicon = _game_lexicon(work, lexicon_of) if (work.options.challenge_rule == "void" or correcting) else None
     result = validate_move(rs, work.board, work.racks[p], text, judge=lexicon)
     if result.score is None:
         if result.reason in INPUT_REASONS:
@@ -353,7 +382,7 @@ def _rule_on_challenge(work, c: int, last, invalid, now, events, lexicons) -> st
 
 
 def challenge(sessions, game_id: str, token: str | None, expected_version: int | None = None,
-              judges=None, request_id: str = "", computer_seat: int | None = None) -> MoveOutcome:
+              lexicon_of=None, request_id: str = "", computer_seat: int | None = None) -> MoveOutcome:
     """Like a move, idempotent by request id or expected_version: a retry of a challenge that was
     carried out gets its first answer (replayed), also when it ended the game. By a player (`token`),
     or by the server's computer player in `computer_seat` (no token)."""
@@ -362,8 +391,8 @@ def challenge(sessions, game_id: str, token: str | None, expected_version: int |
 
     def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
         c = acting_player(work, token, computer_seat)
-        judges_ = judges if judges is not None else lexicons
-        lexicons = lexicons if lexicons is not None else judges
+        lexicon_of_ = lexicon_of if lexicon_of is not None else lexicons
+        lexicons = lexicons if lexicons is not None else lexicon_of
         retries.check_request_id(store, work, request_id, c, challenge=True)
         if expected_version is not None and expected_version != base:
             if expected_version < base and not request_id:
@@ -371,7 +400,7 @@ def challenge(sessions, game_id: str, token: str | None, expected_version: int |
                                     lambda event: retries.own_challenge(event, c), True)
             raise StaleVersion(expected_version, base)
         last = _check_challengeable(work, c)
-        invalid = invalid_words(last.event, _game_lexicon(work, judges_))
+        invalid = invalid_words(last.event, _game_lexicon(work, lexicon_of_))
         outcome = _rule_on_challenge(work, c, last, invalid, now, events, lexicons)
         version = work.version
         return lambda w: MoveOutcome(version, w, c, invalid_words=invalid, outcome=outcome)

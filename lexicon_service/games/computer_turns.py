@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from lexicon_service.games.commands import invalid_words
 from lexicon_service.games.computer import choose_move
-from lexicon_service.games.errors import InvalidInput, Refused, StaleVersion
+from lexicon_service.errors import InvalidInput, Refused, StaleVersion
 from lexicon_service.games.state import ENDED, FINAL_PASS
 from lexicon_service.games.turn_effects import game_rng
 from lexicon_service.movegen import MoveGenerationTimeout

@@ -3,7 +3,7 @@ needs the game's director token and a reason, which goes into the audit trail ev
 
 from __future__ import annotations
 
-from lexicon_service.games.errors import InvalidInput, Refused
+from lexicon_service.errors import InvalidInput, Refused
 from lexicon_service.games.events import MoveUndone, ScoreAdjusted
 from lexicon_service.games.roles import require_director
 from lexicon_service.games.state import ENDED

@@ -26,7 +26,7 @@ import threading
 import time
 import weakref
 
-from lexicon_service.games.errors import Conflict, DuplicateRequest, GameDamaged, StoreUnavailable, TooManyGames
+from lexicon_service.errors import Conflict, DuplicateRequest, GameDamaged, StoreUnavailable, TooManyGames
 from lexicon_service.games.store import NOT_A_PLAYER, PROBE_SECONDS, StoreHealth, is_postgres_url  # noqa: F401
 from lexicon_service.games.store import SCHEMA as SQLITE_SCHEMA
 

@@ -4,7 +4,7 @@ that player sees the game now, never carried out twice."""
 
 from __future__ import annotations
 
-from lexicon_service.games.errors import InvalidInput
+from lexicon_service.errors import InvalidInput
 from lexicon_service.games.events import (
     Challenged,
     CorrectionRefused,

@@ -7,7 +7,7 @@ import hashlib
 import hmac
 import secrets
 
-from lexicon_service.games.errors import PermissionDenied, Unauthenticated
+from lexicon_service.errors import PermissionDenied, Unauthenticated
 
 
 def new_token() -> str:

@@ -16,7 +16,7 @@ import os
 import sqlite3
 from dataclasses import dataclass, field
 
-from lexicon_service.games.errors import GameDamaged
+from lexicon_service.errors import GameDamaged
 from lexicon_service.games.state import ENDED
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore

@@ -28,7 +28,7 @@ from collections import OrderedDict
 
 from lexicon_service.games import commands, director
 from lexicon_service.games.computer_turns import ComputerTurns
-from lexicon_service.games.errors import Conflict, DuplicateRequest, GameError, GameNotFound, Refused
+from lexicon_service.errors import Conflict, DuplicateRequest, GameError, GameNotFound, Refused
 from lexicon_service.games.events import MoveUndone, dumps, kind_of, loads
 from lexicon_service.games.retries import AnsweredBefore, MoveOutcome, answer_again
 from lexicon_service.games.roles import player, role
@@ -267,6 +267,10 @@ class GameSessions:
 
     def hint(self, game_id: str, token: str | None, limit: int = 5, lexicons=None, deadline: float | None = None):
         return commands.hint(self, game_id, token, limit, lexicons, deadline)
+
+    def hint_ahead(self, game_id: str, token: str | None, limit: int = 5, lexicons=None,
+                   deadline: float | None = None):
+        return commands.hint_ahead(self, game_id, token, limit, lexicons, deadline)
 
     def submit_move(self, game_id: str, token: str | None, **move) -> MoveOutcome:
         return commands.submit_move(self, game_id, token, **move)

@@ -41,6 +41,7 @@ from lexicon_service.rules.gcg import (
     GcgGame,
     GcgPlayer,
     format_gcg,
+    gcg_nicknames,
 )
 from lexicon_service.tiles import write_tiles
 
@@ -68,7 +69,7 @@ class GameState:
     __slots__ = ("game_id", "created", "rule_set", "options", "players", "version", "flow",
                  "turn", "status", "turn_started", "time_used",
                  "last_play", "correcting", "lost_turns", "end_reason", "last_move_version",
-                 "last_move_text", "record", "_pending_notes", "_board_view", "board_changes")
+                 "last_move_text", "record", "_pending_notes", "_board_view", "board_changes", "nicks")
 
     def __init__(self, game_id: str, created: GameCreated, rule_set, record: bool = False) -> None:
         n = len(created.players)
@@ -93,8 +94,10 @@ class GameState:
         self._pending_notes: list[str] = []
         self._board_view = None  # (board_changes, rows, text) of the board as last shown
         self.board_changes = 0  # plays and withdrawals so far: names the board for _view
+        self.nicks = gcg_nicknames(created.players)  # the record's names of the players (one token each)
         if record:
-            self.record = GcgGame(players=[GcgPlayer(name) for name in created.players])
+            self.record = GcgGame(players=[GcgPlayer(nick, name if name != nick else "")
+                                           for nick, name in zip(self.nicks, created.players)])
             self.record.pragmas.append(("rules", rule_set.id))  # `lexicon-service replay` reads it
             self.record.pragmas.append(("lexicon", created.lexicon))
             self.record.pragmas.append(("description", f"lexicon-service game {game_id}, lexicon "
@@ -215,7 +218,7 @@ class GameState:
               exchanged=None, end_rack=None, notes=()) -> None:
         if self.record is None:
             return
-        event = GcgEvent(0, self.players[player], kind, score, self.scores[player],
+        event = GcgEvent(0, self.nicks[player], kind, score, self.scores[player],
                          rack=_tiles_text(self.rule_set, rack) if rack else None, position=position, word=word,
                          exchanged=exchanged, end_rack=end_rack, notes=list(notes))
         self.record.events.append(event)
@@ -370,14 +373,14 @@ class GameState:
         if viewer == "director" and self.status == ENDED and self.created.seed is not None:
             record.pragmas = record.pragmas + [("note", f"seed {self.created.seed}")]
         everything = self.status == ENDED or viewer == "director"
-        own = self.players[viewer] if isinstance(viewer, int) else None
+        own = self.nicks[viewer] if isinstance(viewer, int) else None
         if not everything:
             record.events = [e if e.player == own else _hidden(e, self.rule_set) for e in record.events]
         record.final_racks = {}
         if self.status != ENDED:
-            for p, name in enumerate(self.players):
-                if everything or name == own:
-                    record.final_racks[name] = self.rack_text(p)
+            for p, nick in enumerate(self.nicks):
+                if everything or nick == own:
+                    record.final_racks[nick] = self.rack_text(p)
         return format_gcg(record)
 
 

@@ -32,7 +32,7 @@ import sqlite3
 import threading
 from typing import Protocol
 
-from lexicon_service.games.errors import (
+from lexicon_service.errors import (
     Conflict,
     DatabaseDamaged,
     DuplicateRequest,

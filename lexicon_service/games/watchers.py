@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 
-from lexicon_service.games.errors import GameNotFound
+from lexicon_service.errors import GameNotFound
 from lexicon_service.games.events import MoveUndone
 from lexicon_service.games.state import ENDED, GAME_ID_RE
 

@@ -41,7 +41,7 @@ from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.errors import status_of
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
-from lexicon_service.server.limits import Limits
+from lexicon_service.core.limits import Limits
 
 JSON = "application/json"
 STATIC = resources.files("lexicon_service.http") / "static"
@@ -430,6 +430,7 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
         Route("/sw.js", service_worker, methods=["GET"]),
         Route("/", home, methods=["GET"]),
         *(Route(path, page(name), methods=["GET"]) for path, name in PAGES.items()),
+        Route("/t/{tournament_id}", page("tournament.html"), methods=["GET"]),  # a tournament's standings
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     async def http_error(request: Request, exc: HTTPException) -> Response:

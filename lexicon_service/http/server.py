@@ -16,7 +16,7 @@ import time
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from lexicon_service.server.errors import log_client_error
+from lexicon_service.errors import log_client_error
 
 # Connections (and requests) open at once per process; a request on one more gets uvicorn's 503 at once. Event
 # streams are capped lower, by create_app's max_streams.

@@ -1,6 +1,6 @@
 """The game viewer's call (`POST /v1/games:view`): ReplayGame, plus what a picture of the game needs.
 
-The record is parsed and replayed once (app.plays.view_record): the lines are ReplayGame's answer, each
+The record is parsed and replayed once (core.plays.view_record): the lines are ReplayGame's answer, each
 play's per-word, per-tile breakdown is ScoreMove's answer made from the play's result in that replay, the
 boards are the replay's own, and each turn's best move (AnalyseGame's analysis, when the lexicon has a
 move graph) is found on those boards; so no rule is restated here.
@@ -11,11 +11,11 @@ from __future__ import annotations
 from google.protobuf import json_format
 
 from lexicon_service.grpc_gen import game_pb2
-from lexicon_service.app.plays import view_record
+from lexicon_service.core.plays import view_record
 from lexicon_service.rules.board import Board
 from lexicon_service.rules.moves import premium_name, validate_move
 from lexicon_service.server.game_servicer import replay_response, score_response, turn_analysis
-from lexicon_service.server.limits import check_deadline
+from lexicon_service.core.limits import check_deadline
 from lexicon_service.tiles import BLANK
 
 

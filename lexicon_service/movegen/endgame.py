@@ -33,6 +33,7 @@ from lexicon_service.tiles import BLANK
 MAX_DEPTH = 64
 EXACT, LOWER, UPPER = 0, 1, 2
 _INFINITY = 1 << 30
+_NO_MOVE = -1  # a table entry's best move when none was searched (an index of the plays, or None: the pass)
 
 
 class EndgameTimeout(TimeoutError):
@@ -87,30 +88,32 @@ class _Search:
         ts = self.rule_set.tile_set
         return ts.blank_points if n == 0 else ts.points(self.names[n])
 
-    def moves(self, board: bytes, rack: tuple) -> list[tuple]:
-        """(score, squares, rack left, raw) of every play of `rack` on `board`, best score first (cached)."""
+    def moves(self, board: bytes, rack: tuple) -> list:
+        """The core's plays of `rack` on `board` (score, down, row, col, raw, new tiles), best score first
+        (cached; the same list, so a play's index names it)."""
         key = (board, rack)
         found = self._moves.get(key)
-        if found is not None:
-            return found
-        counts = bytearray(64)
-        for n in rack:
-            counts[n] += 1
-        raw_plays = _core_generate(self.graph, self.static, board, bytes(counts), 0, 0, 0, b"", b"",
-                                   self.deadline)
-        step_down, found = self.columns, []
-        for play in raw_plays:
-            score, down, row, col, raw, _n = play
-            start, step = row * self.columns + col, step_down if down else 1
-            squares = tuple((start + i * step, b & (_BLANK | _TILE)) for i, b in enumerate(raw) if b & _NEW)
-            left = list(rack)
-            for _, b in squares:
-                left.remove(0 if b & _BLANK else b & _TILE)
-            found.append((score, squares, tuple(left), play))
-        if len(self._moves) > 200_000:
-            self._moves.clear()
-        self._moves[key] = found
+        if found is None:
+            counts = bytearray(64)
+            for n in rack:
+                counts[n] += 1
+            found = _core_generate(self.graph, self.static, board, bytes(counts), 0, 0, 0, b"", b"", self.deadline)
+            if len(self._moves) > 200_000:
+                self._moves.clear()
+            self._moves[key] = found
         return found
+
+    def play(self, board: bytes, rack: tuple, found: tuple) -> tuple[bytes, tuple]:
+        """(the board after the core's play `found`, the rack left)."""
+        _score, down, row, col, raw, _n = found
+        start, step = row * self.columns + col, self.columns if down else 1
+        after = bytearray(board)
+        left = list(rack)
+        for i, b in enumerate(raw):
+            if b & _NEW:
+                after[start + i * step] = b & (_BLANK | _TILE)
+                left.remove(0 if b & _BLANK else b & _TILE)
+        return bytes(after), tuple(left)
 
     def rack_points(self, rack: tuple) -> int:
         return sum(self.points[n] for n in rack)
@@ -125,29 +128,29 @@ class _Search:
         if self.deadline is not None and self.nodes % 64 == 0 and time.monotonic() > self.deadline:
             raise MoveGenerationTimeout("the endgame search passed its time limit")
 
-    def ordered(self, plays: list, first) -> list:
-        """Indices of `plays` in search order, None the pass (last): the table's best move first, then the
-        plays that go out, then by score (the core's order)."""
-        order = sorted(range(len(plays)), key=lambda i: (plays[i][1] != first, bool(plays[i][2])))
-        order.append(None)
-        if first == () and len(order) > 1:  # the table's best move was the pass
-            order.insert(0, order.pop())
+    @staticmethod
+    def ordered(plays: list, first, rack_size: int) -> list:
+        """Indices of `plays` in search order, None the pass: the table's best move first (an index, or
+        None for the pass), then the plays that go out, then the others by score (the core's order)."""
+        outs = [i for i, p in enumerate(plays) if p[5] == rack_size and i != first]
+        rest = (i for i, p in enumerate(plays) if p[5] != rack_size and i != first)
+        head = [] if first == _NO_MOVE else [first]
+        order = head + outs + list(rest)
+        if first is not None:
+            order.append(None)
         return order
 
-    def child(self, board: bytes, mine: tuple, theirs: tuple, passes: int, play, depth: int,
+    def child(self, board: bytes, mine: tuple, theirs: tuple, passes: int, found, depth: int,
               alpha: int, beta: int) -> int:
-        """The mover's value of making `play` (None: passing), searched `depth` plies deeper."""
-        if play is None:
+        """The mover's value of making the core's play `found` (None: passing), searched `depth` plies deeper."""
+        if found is None:
             if passes + 1 >= self.passes_to_end:
                 return self.end_value(mine, theirs, None)
             return -self.negamax(board, theirs, mine, passes + 1, depth - 1, -beta, -alpha)
-        score, squares, left, _raw = play
-        if not left:
-            return score + self.end_value(left, theirs, 0)
-        after = bytearray(board)
-        for square, byte in squares:
-            after[square] = byte
-        return score - self.negamax(bytes(after), theirs, left, 0, depth - 1, -beta, -alpha)
+        if found[5] == len(mine):
+            return found[0] + self.end_value((), theirs, 0)
+        after, left = self.play(board, mine, found)
+        return found[0] - self.negamax(after, theirs, left, 0, depth - 1, -beta, -alpha)
 
     def negamax(self, board: bytes, mine: tuple, theirs: tuple, passes: int, depth: int, alpha: int,
                 beta: int) -> int:
@@ -157,7 +160,7 @@ class _Search:
         self.check_time()
         key = (board, mine, theirs, passes)
         entry = self.table.get(key)
-        first = None
+        first = _NO_MOVE
         if entry is not None:
             e_depth, e_value, e_flag, first, resolved = entry
             if resolved or e_depth >= depth:
@@ -170,12 +173,11 @@ class _Search:
             return self.rack_points(theirs) - self.rack_points(mine)
         cuts_before, alpha0 = self.cuts, alpha
         plays = self.moves(board, mine)
-        best_value, best_move = -_INFINITY, None
-        for i in self.ordered(plays, first):
-            play = None if i is None else plays[i]
-            value = self.child(board, mine, theirs, passes, play, depth, alpha, beta)
+        best_value, best_move = -_INFINITY, _NO_MOVE
+        for i in self.ordered(plays, first, len(mine)):
+            value = self.child(board, mine, theirs, passes, None if i is None else plays[i], depth, alpha, beta)
             if value > best_value:
-                best_value, best_move = value, () if play is None else play[1]
+                best_value, best_move = value, i
             alpha = max(alpha, value)
             if alpha >= beta:
                 break
@@ -188,17 +190,15 @@ class _Search:
         self.nodes += 1
         self.check_time()
         best = -_INFINITY
-        for play in [*self.moves(board, mine), None]:
-            if play is None:
+        for found in [*self.moves(board, mine), None]:
+            if found is None:
                 value = (self.end_value(mine, theirs, None) if passes + 1 >= self.passes_to_end
                          else -self.full(board, theirs, mine, passes + 1))
-            elif not play[2]:
-                value = play[0] + self.end_value((), theirs, 0)
+            elif found[5] == len(mine):
+                value = found[0] + self.end_value((), theirs, 0)
             else:
-                after = bytearray(board)
-                for square, byte in play[1]:
-                    after[square] = byte
-                value = play[0] - self.full(bytes(after), theirs, play[2], 0)
+                after, left = self.play(board, mine, found)
+                value = found[0] - self.full(after, theirs, left, 0)
             best = max(best, value)
         return best
 
@@ -233,28 +233,26 @@ def _sequence(search: _Search, board, board_bytes: bytes, mine: tuple, theirs: t
     out: list[GeneratedMove] = []
     while len(out) < depth:
         entry = search.table.get((board_bytes, mine, theirs, passes))
-        if entry is None or entry[3] is None:
+        if entry is None or entry[3] == _NO_MOVE:
             break
         letters = [search.names[n] for n in mine]
-        if entry[3] == ():
+        if entry[3] is None:
             out.append(GeneratedMove("pass", "-", 0, (), rule_set.tile_set.rack_text(letters), 0))
             passes += 1
             if passes >= search.passes_to_end:
                 break
             mine, theirs = theirs, mine
             continue
-        play = next((p for p in search.moves(board_bytes, mine) if p[1] == entry[3]), None)
-        if play is None:
-            break
-        out.append(_moves_from_core(rule_set, board, letters, static, [play[3]])[0])
-        for square, byte in play[1]:
-            board.place(square // search.columns, square % search.columns, search.names[byte & _TILE],
-                        bool(byte & _BLANK))
-        after = bytearray(board_bytes)
-        for square, byte in play[1]:
-            after[square] = byte
-        board_bytes, mine, theirs, passes = bytes(after), theirs, play[2], 0
-        if not play[2]:
+        found = search.moves(board_bytes, mine)[entry[3]]
+        out.append(_moves_from_core(rule_set, board, letters, static, [found])[0])
+        after, left = search.play(board_bytes, mine, found)
+        for square in range(len(after)):
+            if after[square] != board_bytes[square]:
+                byte = after[square]
+                board.place(square // search.columns, square % search.columns, search.names[byte & _TILE],
+                            bool(byte & _BLANK))
+        board_bytes, mine, theirs, passes = after, theirs, left, 0
+        if not left:
             break
     return out
 

@@ -275,6 +275,20 @@ def _event(line: str, lineno: int, origin: str) -> GcgEvent:
     return event
 
 
+def gcg_nicknames(names) -> list[str]:
+    """The GCG nickname of each player name: a nickname is one token of an event line (`>nick: ...`), so
+    whitespace and the characters GCG reads (':', '#', '>', brackets, parentheses) become '_'; the full
+    name goes on the `#player` line after it, as other GCG readers expect. Equal nicknames get '_2', '_3'."""
+    out: list[str] = []
+    for name in names:
+        nick = re.sub(r"[\s:#>()\[\]]+", "_", name.strip()) or "_"
+        base, n = nick, 2
+        while nick in out:
+            nick, n = f"{base}_{n}", n + 1
+        out.append(nick)
+    return out
+
+
 def format_gcg(game: GcgGame) -> str:
     """GCG text (UTF-8 declared) of a game: pragmata, events, notes."""
     out = ["#character-encoding UTF-8"]

@@ -1,6 +1,6 @@
 """The gRPC service: `create_server(address, lexicon_dir, ...) -> (server, port)`."""
 
-from lexicon_service.server.limits import Limits
+from lexicon_service.core.limits import Limits
 from lexicon_service.server.server import (
     SERVICE_NAMES,
     LexiconServer,

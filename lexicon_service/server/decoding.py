@@ -15,7 +15,7 @@ from __future__ import annotations
 import grpc
 from google.protobuf.descriptor import FieldDescriptor
 
-from lexicon_service.server.errors import log_client_error
+from lexicon_service.errors import log_client_error
 
 
 class Undecodable:

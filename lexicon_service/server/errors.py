@@ -1,38 +1,16 @@
-"""The one place where domain errors become gRPC status codes (and so HTTP codes: HTTP_STATUS).
-
-Servicers never call `context.abort` themselves: they raise, and `@rpc` maps the exception:
-
-| exception                                   | status             | message                      |
-|---------------------------------------------|--------------------|------------------------------|
-| `FieldError` (incl. `LimitError`)           | INVALID_ARGUMENT   | "<field>: <what is wrong>"   |
-| `UnknownLexiconError`, `UnknownRuleSetError`| NOT_FOUND          | "lexicon 'x' is not loaded…" |
-| `RuleSetMismatchError`                      | INVALID_ARGUMENT   | "rule_set: …"                |
-| `movegen.MoveGenerationError` (has `field`) | INVALID_ARGUMENT   | "<field>: <what is wrong>"   |
-| `movegen.MoveGraphMissing`                  | FAILED_PRECONDITION| how to build the move graph  |
-| `DeadlineError`                             | DEADLINE_EXCEEDED  |                              |
-| `CancelledError` (client gone)              | CANCELLED          |                              |
-| `NotReadyError`                             | UNAVAILABLE        | lexicons still loading       |
-| `LexiconError` (corrupt data at run time)   | INTERNAL           | logged                       |
-| anything else                               | INTERNAL           | "internal error", logged     |
-
-The JSON API answers each status with the HTTP code google/rpc/code.proto gives it (HTTP_STATUS: 400
-for INVALID_ARGUMENT and FAILED_PRECONDITION, 404 NOT_FOUND, 504 DEADLINE_EXCEEDED...).
+"""The gRPC side of the errors: each exception a servicer raises is answered with the status of the
+one table (lexicon_service/errors.py, `answer_of`) as a grpc.StatusCode. Servicers never call
+`context.abort` themselves: they raise, and `@rpc` answers.
 
 Every INVALID_ARGUMENT from a `FieldError` also carries a `google.rpc.Status` (trailing metadata
 `grpc-status-details-bin`) with a `google.rpc.BadRequest` detail: one field violation naming the field
 (`words[3]`, `play.position`) and what is wrong, for clients that read structured details.
-
-Domain code raises `ValueError` subclasses with clear messages but does not know which request
-field the bad value came from; servicers wrap each use of client input in `field("play.word")`,
-which re-raises a `ValueError` as `FieldError` naming that field.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
-import threading
 import time
 import traceback
 from pathlib import Path
@@ -42,151 +20,7 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from lexicon_service.games.errors import shown
-
-log = logging.getLogger("lexicon_service.server")
-
-
-# A status message travels in a header (percent-encoded, and again inside grpc-status-details-bin): one
-# over ~8 KiB makes the client's grpc drop the answer ("Stream removed", RESOURCE_EXHAUSTED) instead of
-# reporting the error. Messages that quote a client's value quote at most 40 characters of it (`shown`).
-MAX_STATUS_MESSAGE = 300
-
-
-def bounded(message: str) -> str:
-    """A status message cut to MAX_STATUS_MESSAGE characters."""
-    return message if len(message) <= MAX_STATUS_MESSAGE else message[:MAX_STATUS_MESSAGE - 3] + "..."
-
-
-class ServiceError(Exception):
-    """Base of the errors the servicers raise on purpose."""
-
-
-class FieldError(ServiceError):
-    """Bad input in one request field."""
-
-    def __init__(self, field: str, message: str) -> None:
-        self.field = field
-        self.message = message
-        super().__init__(f"{field}: {message}")
-
-
-class LimitError(FieldError):
-    """A request over one of the server's limits (words per request, results, lengths)."""
-
-
-class UnknownLexiconError(ServiceError):
-    def __init__(self, name: str, known) -> None:
-        self.name = name
-        known = ", ".join(sorted(known)) or "none"
-        super().__init__(f"lexicon {shown(name)} is not loaded (loaded: {known})")
-
-
-class UnknownRuleSetError(ServiceError):
-    def __init__(self, name: str, known) -> None:
-        self.name = name
-        known = ", ".join(sorted(known)) or "none"
-        super().__init__(f"rule set {shown(name)} is not known (known: {known})")
-
-
-class DeadlineError(ServiceError):
-    def __init__(self, what: str = "request") -> None:
-        super().__init__(f"deadline exceeded while working on the {what}")
-
-
-class CancelledError(ServiceError):
-    """The client cancelled the call or went away: stop working on it."""
-
-    def __init__(self, what: str = "request") -> None:
-        super().__init__(f"call cancelled while working on the {what}")
-
-
-class NotReadyError(ServiceError):
-    def __init__(self) -> None:
-        super().__init__("lexicons are still loading; retry shortly")
-
-
-@contextlib.contextmanager
-def field(name: str):
-    """Attribute a `ValueError` raised by domain code to request field `name`."""
-    try:
-        yield
-    except ServiceError:
-        raise
-    except ValueError as exc:
-        raise FieldError(name, str(exc)) from exc
-
-
-def require(condition: bool, field_name: str, message: str) -> None:
-    if not condition:
-        raise FieldError(field_name, message)
-
-
-MOVE_GRAPH_MISSING = ("the lexicon has no move graph (it was built before move generation); the server adds one "
-                      "with `lexicon-build --move-graph-only LEXICON_DIR/NAME.lex` and a reload (SIGHUP)")
-
-
-def _move_generation_errors() -> tuple[type, type]:
-    """(MoveGenerationError, MoveGraphMissing), imported when first needed: the move generator loads
-    its own modules, which calls that never generate moves need not import."""
-    from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing
-
-    return MoveGenerationError, MoveGraphMissing
-
-
-def as_field_error(exc: BaseException) -> FieldError | None:
-    """The FieldError a domain error that names its own request field stands for (the move
-    generator's MoveGenerationError: `rack`, `board`...), else None."""
-    if isinstance(exc, FieldError):
-        return exc
-    if isinstance(exc, ValueError) and isinstance(exc, _move_generation_errors()[0]):
-        message = str(exc)  # some of its messages start with the field already
-        return FieldError(exc.field, message.removeprefix(f"{exc.field}: "))
-    return None
-
-
-def _lexicon_error_types() -> tuple[type, ...]:
-    try:
-        from lexicon_service.lexicon import LexiconError
-    except ImportError:  # pragma: no cover - lexicon module not present
-        return ()
-    return (LexiconError,)
-
-
-class _RateLimitedLog:
-    """At most `burst` lines per `window` seconds for each kind of message; the rest are counted
-    and reported in one line when the next window opens (a flood of bad requests must not flood
-    the log)."""
-
-    def __init__(self, burst: int = 10, window: float = 60.0) -> None:
-        self.burst = burst
-        self.window = window
-        self._lock = threading.Lock()
-        self._kinds: dict[str, list] = {}  # kind -> [window start, lines logged, suppressed]
-
-    def __call__(self, kind: str, level: int, message: str, *args, exc_info=None) -> None:
-        now = time.monotonic()
-        with self._lock:
-            state = self._kinds.setdefault(kind, [now, 0, 0])
-            suppressed = 0
-            if now - state[0] >= self.window:
-                suppressed, state[:] = state[2], [now, 0, 0]
-            state[1] += 1
-            allowed = state[1] <= self.burst
-            if not allowed:
-                state[2] += 1
-        if suppressed:
-            log.warning("%d more %s messages in the last %.0f s were not logged", suppressed, kind, self.window)
-        if allowed:
-            log.log(level, message, *args, exc_info=exc_info)
-
-
-_limited = _RateLimitedLog()
-
-
-def log_client_error(kind: str, message: str, *args) -> None:
-    """Log a client's mistake at INFO, rate-limited per kind."""
-    _limited(kind, logging.INFO, message, *args)
+from lexicon_service.errors import FieldError, answer_of, as_field_error, bounded, log_client_error, log_rate_limited
 
 
 class _GrpcLogFilter(logging.Filter):
@@ -207,7 +41,7 @@ class _GrpcLogFilter(logging.Filter):
         frames = traceback.extract_tb(exc.__traceback__)
         where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
         first_line = str(record.getMessage()).split(":", 1)[0][:80]
-        _limited(f"grpc: {first_line}", logging.ERROR, "%s: %s: %.200s%s (traceback not logged)",
+        log_rate_limited(f"grpc: {first_line}", logging.ERROR, "%s: %s: %.200s%s (traceback not logged)",
                  first_line, type(exc).__name__, exc, where)
         return False
 
@@ -227,53 +61,14 @@ def quiet_grpc_tracebacks() -> None:
 def status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
     """Status code and message (at most MAX_STATUS_MESSAGE characters) for an exception raised while
     serving a call."""
-    code, message = _status_of(exc)
-    return code, bounded(message)
+    answer = answer_of(exc)
+    return grpc.StatusCode[answer.status], answer.message
 
 
-def _status_of(exc: BaseException) -> tuple[grpc.StatusCode, str]:
-    if isinstance(exc, FieldError):
-        return grpc.StatusCode.INVALID_ARGUMENT, str(exc)
-    if isinstance(exc, (UnknownLexiconError, UnknownRuleSetError)):
-        return grpc.StatusCode.NOT_FOUND, str(exc)
-    if isinstance(exc, DeadlineError):
-        return grpc.StatusCode.DEADLINE_EXCEEDED, str(exc)
-    if isinstance(exc, CancelledError):
-        return grpc.StatusCode.CANCELLED, str(exc)
-    if isinstance(exc, NotReadyError):
-        return grpc.StatusCode.UNAVAILABLE, str(exc)
-    if isinstance(exc, _move_generation_errors()[1]):  # the generator's message names a path on the server
-        return grpc.StatusCode.FAILED_PRECONDITION, MOVE_GRAPH_MISSING
-    field_error = as_field_error(exc)
-    if field_error is not None:
-        return grpc.StatusCode.INVALID_ARGUMENT, str(field_error)
-    if isinstance(exc, _lexicon_error_types()):
-        _limited("lexicon failure", logging.ERROR, "lexicon failure while serving: %s", exc)
-        return grpc.StatusCode.INTERNAL, f"lexicon failure: {exc}"
-    _limited("internal error", logging.ERROR, "internal error while serving", exc_info=exc)
-    return grpc.StatusCode.INTERNAL, "internal error"
-
-
-# google/rpc/code.proto: the HTTP mapping of each canonical code.
-HTTP_STATUS = {
-    grpc.StatusCode.OK: 200,
-    grpc.StatusCode.CANCELLED: 499,
-    grpc.StatusCode.UNKNOWN: 500,
-    grpc.StatusCode.INVALID_ARGUMENT: 400,
-    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
-    grpc.StatusCode.NOT_FOUND: 404,
-    grpc.StatusCode.ALREADY_EXISTS: 409,
-    grpc.StatusCode.PERMISSION_DENIED: 403,
-    grpc.StatusCode.UNAUTHENTICATED: 401,
-    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
-    grpc.StatusCode.FAILED_PRECONDITION: 400,
-    grpc.StatusCode.ABORTED: 409,
-    grpc.StatusCode.OUT_OF_RANGE: 400,
-    grpc.StatusCode.UNIMPLEMENTED: 501,
-    grpc.StatusCode.INTERNAL: 500,
-    grpc.StatusCode.UNAVAILABLE: 503,
-    grpc.StatusCode.DATA_LOSS: 500,
-}
+def status_and_trailing(exc: BaseException) -> tuple[grpc.StatusCode, str, tuple]:
+    """status_of's code and message, and the trailing metadata the answer carries."""
+    answer = answer_of(exc)
+    return grpc.StatusCode[answer.status], answer.message, answer.trailing
 
 
 def field_status(exc: FieldError) -> grpc.Status:

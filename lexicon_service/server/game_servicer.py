@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from lexicon_service.app import plays
+from lexicon_service.core import plays
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
 from lexicon_service.rules import Reason, list_rule_sets, load_rule_set, square_name
 from lexicon_service.rules import gcg
@@ -21,8 +21,9 @@ from lexicon_service.rules.gcg import GcgEvent, GcgGame, GcgPlayer, format_gcg
 from lexicon_service.rules.moves import premium_name
 from lexicon_service.rules.replay import replay
 from lexicon_service.tiles import BLANK, UnknownLetterError
-from lexicon_service.server.errors import FieldError, LimitError, field, grpc_method, require
-from lexicon_service.server.limits import Limits, check_deadline
+from lexicon_service.errors import FieldError, LimitError, field, require
+from lexicon_service.server.errors import grpc_method
+from lexicon_service.core.limits import Limits, check_deadline
 
 # Reason (rules/reasons.py) -> MoveReason: every code has the enum value of its name.
 MOVE_REASONS = {reason: game_pb2.MoveReason.Value(f"MOVE_REASON_{reason.name}") for reason in Reason}
@@ -175,7 +176,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
 
 
 def replay_response(replayed, lexicon_name: str) -> game_pb2.ReplayGameResponse:
-    """A replayed record (app.plays.Replayed) as ReplayGame answers it."""
+    """A replayed record (core.plays.Replayed) as ReplayGame answers it."""
     game, report = replayed.game, replayed.report
     lines = []
     for line in report.lines:
@@ -205,7 +206,7 @@ def turn_analysis(t) -> game_pb2.TurnAnalysis:
 
 
 def move_response(response_type, move, lexicon_name: str):
-    """A judged play (app.plays.JudgedMove) as ValidateMove or ScoreMove (`response_type`) answers it."""
+    """A judged play (core.plays.JudgedMove) as ValidateMove or ScoreMove (`response_type`) answers it."""
     result = move.result
     invalid = list(result.invalid_words or ())
     invalid_set = set(invalid)

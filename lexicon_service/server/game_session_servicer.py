@@ -1,54 +1,25 @@
 """GameSessionService: server-held games over gRPC, a thin layer over lexicon_service.games.
 
-Requests are read into plain values, the domain service decides, and every domain error becomes
-one status here (`_status_of`), falling back to the server's common mapping (errors.status_of):
-
-| error                | status              | also                                     |
-|----------------------|---------------------|------------------------------------------|
-| GameNotFound         | NOT_FOUND           |                                          |
-| Unauthenticated      | UNAUTHENTICATED     |                                          |
-| PermissionDenied     | PERMISSION_DENIED   |                                          |
-| InvalidInput         | INVALID_ARGUMENT    | trailing metadata `lexicon-reason`       |
-| Refused              | FAILED_PRECONDITION | trailing metadata `lexicon-reason`       |
-| StaleVersion         | ABORTED             | trailing metadata `lexicon-version`      |
-| LexiconUnavailable   | UNAVAILABLE         |                                          |
-| TooManyGames         | RESOURCE_EXHAUSTED  | (HTTP 429)                               |
-| StoreUnavailable     | UNAVAILABLE         | the games database cannot write now (disk full, read-only); nothing stored, retry |
-| sqlite3 operational  | UNAVAILABLE         | the games database failed; nothing stored |
-| GameDamaged          | DATA_LOSS           | the game's stored history cannot be read whole (HTTP 500) |
-
-Database errors are logged by the store's logger, one line per kind per 10 s (lexicon_service/ratelimit.py).
+Requests are read into plain values, the game sessions decide, and every error is answered with its
+status from the one table (lexicon_service/errors.py), with its trailing metadata (`lexicon-reason`,
+`lexicon-version`). Database errors are logged by the store's logger, one line per kind per 10 s
+(lexicon_service/ratelimit.py).
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import sqlite3
 
-import grpc
-
-from lexicon_service.games.errors import (
-    GameDamaged,
-    GameNotFound,
-    InvalidInput,
-    LexiconUnavailable,
-    PermissionDenied,
-    Refused,
-    StaleVersion,
-    StoreUnavailable,
-    TooManyGames,
-    Unauthenticated,
-)
-from lexicon_service.games.computer import DEFAULT_LEVEL, leave_table_refusal, level_refusal
+from lexicon_service.core.limits import deadline_of
+from lexicon_service.errors import DeadlineError, FieldError, Refused, Unauthenticated
 from lexicon_service.games.commands import HINT_SECONDS
+from lexicon_service.games.computer import DEFAULT_LEVEL, leave_table_refusal, level_refusal
 from lexicon_service.games.sessions import GameSessions
-from lexicon_service.games.store import log as database_log
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
-from lexicon_service.server.errors import DeadlineError, FieldError, bounded, status_of
+from lexicon_service.server.errors import status_and_trailing
 from lexicon_service.server.game_servicer import generated_move
-from lexicon_service.server.limits import deadline_of
 from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
@@ -60,47 +31,13 @@ _RULES = {"single": session_pb2.CHALLENGE_RULE_SINGLE, "double": session_pb2.CHA
 _RULE_NAMES = {v: k for k, v in _RULES.items()}
 
 
-def _status_of(exc: BaseException):
-    """(code, message, trailing metadata) of an exception raised while serving a game call."""
-    code, message, trailing = _game_status_of(exc)
-    return code, bounded(message), trailing
-
-
-def _game_status_of(exc: BaseException):
-    if isinstance(exc, GameNotFound):
-        return grpc.StatusCode.NOT_FOUND, str(exc), ()
-    if isinstance(exc, Unauthenticated):
-        return grpc.StatusCode.UNAUTHENTICATED, str(exc), ()
-    if isinstance(exc, PermissionDenied):
-        return grpc.StatusCode.PERMISSION_DENIED, str(exc), ()
-    if isinstance(exc, InvalidInput):
-        return grpc.StatusCode.INVALID_ARGUMENT, str(exc), ((("lexicon-reason", exc.reason),) if exc.reason else ())
-    if isinstance(exc, Refused):
-        return grpc.StatusCode.FAILED_PRECONDITION, str(exc), (("lexicon-reason", exc.reason),)
-    if isinstance(exc, StaleVersion):
-        return grpc.StatusCode.ABORTED, str(exc), (("lexicon-version", str(exc.actual)),)
-    if isinstance(exc, LexiconUnavailable):
-        return grpc.StatusCode.UNAVAILABLE, str(exc), ()
-    if isinstance(exc, TooManyGames):
-        return grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc), ()
-    if isinstance(exc, StoreUnavailable):  # logged by the store
-        return grpc.StatusCode.UNAVAILABLE, str(exc), ()
-    if isinstance(exc, GameDamaged):
-        return grpc.StatusCode.DATA_LOSS, str(exc), ()
-    if isinstance(exc, sqlite3.OperationalError):  # locked past the busy timeout, disk full, I/O: nothing was stored
-        database_log.warning("the games database failed: %s", exc, extra={"kind": "failed call"})
-        return grpc.StatusCode.UNAVAILABLE, f"the games database failed ({exc}); nothing was changed, retry", ()
-    code, message = status_of(exc)
-    return code, message, ()
-
-
 def _game_rpc(method):
     @functools.wraps(method)
     def wrapper(self, request, context):
         try:
             return method(self, request, context)
         except Exception as exc:  # noqa: BLE001 - the mapping point
-            code, message, trailing = _status_of(exc)
+            code, message, trailing = status_and_trailing(exc)
         # aborted outside the except clause, as errors.rpc does (a kept exception held the call's stream)
         if trailing:
             context.set_trailing_metadata(trailing)
@@ -223,7 +160,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         with self.registry.acquire() as snapshot:
             outcome = self.games.submit_move(
                 game_id, token, play=request.play, exchange=request.exchange, pass_=getattr(request, "pass"),
-                expected_version=expected, request_id=request.request_id, judges=snapshot.lexicons.get)
+                expected_version=expected, request_id=request.request_id, lexicon_of=snapshot.lexicons.get)
         state = outcome.state
         role = outcome.player  # the caller: a replay answers only the player who made the request
         return session_pb2.SubmitMoveResponse(
@@ -235,7 +172,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         game_id = self._game_id(request)
         expected = request.expected_version if request.HasField("expected_version") else None
         with self.registry.acquire() as snapshot:
-            outcome = self.games.challenge(game_id, self._token(context), expected, judges=snapshot.lexicons.get,
+            outcome = self.games.challenge(game_id, self._token(context), expected, lexicon_of=snapshot.lexicons.get,
                                            request_id=request.request_id)
         return session_pb2.ChallengeResponse(
             version=outcome.version, play_stood=not outcome.invalid_words, invalid_words=outcome.invalid_words,
@@ -246,6 +183,8 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
     def GetHint(self, request, context):
         game_id = self._game_id(request)
         deadline = deadline_of(context)
+        if request.simulate:
+            return self._hint_ahead(request, context, game_id, deadline)
         with self.registry.acquire() as snapshot:
             try:
                 state, player, moves = self.games.hint(game_id, self._token(context), request.limit or 5,
@@ -254,6 +193,19 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
                 raise DeadlineError(f"hint (at most {HINT_SECONDS:g} s)") from None
         return session_pb2.GetHintResponse(moves=[generated_move(m) for m in moves], version=state.version,
                                            rack=state.rack_text(player))
+
+    def _hint_ahead(self, request, context, game_id: str, deadline):
+        with self.registry.acquire() as snapshot:
+            try:
+                state, player, found = self.games.hint_ahead(game_id, self._token(context), request.limit or 5,
+                                                             lexicons=snapshot.lexicons.get, deadline=deadline)
+            except TimeoutError:
+                raise DeadlineError(f"hint (at most {HINT_SECONDS:g} s)") from None
+        outlooks = [session_pb2.MoveOutlook(win_chance=m.win_chance, mean_spread=m.mean_spread,
+                                            iterations=m.iterations, pruned=m.pruned) for m in found.moves]
+        return session_pb2.GetHintResponse(moves=[generated_move(m.move) for m in found.moves],
+                                           version=state.version, rack=state.rack_text(player), outlooks=outlooks,
+                                           lookahead=found.kind, endgame_sequence=found.sequence)
 
     @_game_rpc
     def GetGameRecord(self, request, context):
@@ -288,7 +240,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             for state, version, event in stream:
                 yield self._event(state, version, event, role)
         except Exception as exc:  # noqa: BLE001 - the mapping point for the stream
-            code, message, trailing = _status_of(exc)
+            code, message, trailing = status_and_trailing(exc)
         else:
             return
         if trailing:

@@ -14,14 +14,14 @@ import json
 
 from google.protobuf import struct_pb2
 
-from lexicon_service.app import words
+from lexicon_service.core import words
 from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.server.errors import grpc_method
-from lexicon_service.server.limits import Limits, check_deadline
+from lexicon_service.core.limits import Limits, check_deadline
 
 VALID = lexicon_pb2.WORD_STATUS_VALID
 INVALID = lexicon_pb2.WORD_STATUS_INVALID
-# app.words.WordStatus has the same numbers (tests/test_app_words.py)
+# core.words.WordStatus has the same numbers (tests/test_app_words.py)
 
 
 def _to_struct(mapping) -> struct_pb2.Struct:
@@ -39,7 +39,7 @@ def _jsonable(value):
 
 def check_words_response(checks, lexicon_name: str, *, verdict_only: bool = False,
                          compact: bool = False) -> lexicon_pb2.CheckWordsResponse:
-    """A checked batch (app.words.WordChecks) as CheckWords answers it (the local `check` too)."""
+    """A checked batch (core.words.WordChecks) as CheckWords answers it (the local `check` too)."""
     response = lexicon_pb2.CheckWordsResponse(lexicon=lexicon_name, acceptable=checks.acceptable)
     if verdict_only:  # a word judge reveals only acceptable / not acceptable
         return response
@@ -66,7 +66,7 @@ def check_words_response(checks, lexicon_name: str, *, verdict_only: bool = Fals
 
 
 def explain_response(found, lexicon_name: str) -> lexicon_pb2.ExplainWordResponse:
-    """A word explained (app.words.Explanation) as ExplainWord answers it (the local `explain` too)."""
+    """A word explained (core.words.Explanation) as ExplainWord answers it (the local `explain` too)."""
     readings = [lexicon_pb2.Reading(form=r.form, headword=r.headword, tag=r.tag, rule=r.rule, model=r.model,
                                     origin=r.origin) for r in found.readings]
     result = lexicon_pb2.WordResult(word=found.word, valid=found.status == VALID, status=found.status,

@@ -39,18 +39,19 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
 from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
 from lexicon_service.games.sessions import MAX_GAMES, GameSessions
-from lexicon_service.games.errors import DatabaseDamaged
+from lexicon_service.errors import DatabaseDamaged
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
-from lexicon_service.server.errors import log_client_error, quiet_grpc_tracebacks
+from lexicon_service.errors import log_client_error
+from lexicon_service.server.errors import quiet_grpc_tracebacks
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.game_session_servicer import GameSessionServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
-from lexicon_service.server.limits import Limits
+from lexicon_service.core.limits import Limits
 from lexicon_service.server.pool import HandoffPool
 from lexicon_service.server.reflection import enable_reflection
-from lexicon_service.server.registry import LexiconRegistry, ReloadError
+from lexicon_service.core.registry import LexiconRegistry, ReloadError
 from lexicon_service.server.signals import queue_signals
 from lexicon_service.server.tournament_servicer import TournamentServicer
 

@@ -13,8 +13,8 @@ import grpc
 from google.protobuf import json_format
 
 from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
-from lexicon_service.server.errors import FieldError, field_status
-from lexicon_service.server.game_session_servicer import _status_of as game_status_of
+from lexicon_service.errors import FieldError
+from lexicon_service.server.errors import field_status, status_and_trailing
 from lexicon_service.tournaments import csvfiles, tsh
 from lexicon_service.tournaments.model import TournamentInputError
 from lexicon_service.tournaments.views import games_view, tournament_view
@@ -29,7 +29,7 @@ def tournament_status(exc: BaseException):
     """(grpc code, message, field or None) of an error raised by a tournament call."""
     if isinstance(exc, TournamentInputError):
         return grpc.StatusCode.INVALID_ARGUMENT, str(exc)[:300], exc.field
-    code, message, _ = game_status_of(exc)
+    code, message, _ = status_and_trailing(exc)
     return code, message, None
 
 

@@ -16,7 +16,7 @@ import threading
 import time
 import zlib
 
-from lexicon_service.games.errors import Conflict, GameNotFound, PermissionDenied, Unauthenticated
+from lexicon_service.errors import Conflict, GameNotFound, PermissionDenied, Unauthenticated
 from lexicon_service.games.roles import new_token, token_hash
 from lexicon_service.games.state import ENDED
 from lexicon_service.tournaments import csvfiles, pairing, tsh

@@ -63,7 +63,7 @@ def serve_pages():
     """`serve_pages(directory)`: the URL of an HTTP server (API and pages) over the lexicons of `directory`,
     stopped at the end of the session."""
     from lexicon_service.http import HttpServer, create_app
-    from lexicon_service.server.registry import LexiconRegistry
+    from lexicon_service.core.registry import LexiconRegistry
 
     started = []
 

@@ -40,6 +40,8 @@ def test_viewer_follows_a_live_game(page, game_web, artifacts):
     page.keyboard.type(bob)  # Bob's token: his own events carry his rack
     page.keyboard.press("Enter")
     page.wait_for_selector("body[data-live-version='1']")
+    assert not page.locator("#lines").is_visible()  # Bob plays: the record is one click away
+    page.locator("#recordPanel summary").click()
     assert page.locator("#board g.tile").count() == 0
     status = page.locator("#liveStatus").inner_text()
     assert status.startswith(f"Following game {gid}") and "version" not in status   # no internal numbers
@@ -104,7 +106,7 @@ def test_live_game_panel_for_directors(page, game_web, artifacts):
     page.wait_for_selector("body[data-live-version='2']")
     rows = _panel_rows(page)
     assert rows[1][0] == "▶" and rows[0][0] == "" and rows[0][2] != "0"
-    assert f"Last move: " in page.locator("#liveInfo").inner_text()
+    assert f"Ann played {play} for " in page.locator("#announce").inner_text()
     assert page.locator("#summary caption").inner_text() == "Scores so far"
 
     adjusted = api.post(f"/v1/games/{gid}:adjustScore", headers={"Authorization": f"Bearer {director}"},
@@ -113,6 +115,7 @@ def test_live_game_panel_for_directors(page, game_web, artifacts):
     page.wait_for_selector("body[data-live-version='3']")
     assert "(director adjustment)" in page.locator("#lines li").last.inner_text()
     assert _panel_rows(page)[1][2] == "-3"
+    assert "The director changed Bob's score by -3: late" in page.locator("#announce").inner_text()
     assert "director adjustment" in page.locator("#detail h2").inner_text()
     page.screenshot(path=str(artifacts / "viewer-live-panel.png"), full_page=True)
 

@@ -126,7 +126,7 @@ def test_game_viewer_draws_a_replayed_game(page, web_url, artifacts, tmp_path):
     page.wait_for_selector("body[data-shown='1']")
     board = page.locator("#board svg")
     assert board.locator("g.tile").count() == 19  # the last line: every tile on the board
-    assert board.locator("text", has_text="TW").count() >= 4  # premium squares drawn
+    assert board.locator("text", has_text="3×S").count() >= 4  # premium squares drawn, labelled in Czech
     page.keyboard.press("Home")
     assert board.locator("g.tile").count() == 0
     page.keyboard.press("ArrowRight")

@@ -12,7 +12,7 @@
 "use strict";
 const $ = id => document.getElementById(id);
 const CELL = 40, EDGE = 26;
-const PREMIUM_FILL = { DL: "#bfe6fb", TL: "#5aa9e6", DW: "#f9c0cf", TW: "#e0504f" };
+const PREMIUM_FILL = { DL: "#bbdefb", TL: "#1565c0", DW: "#f8bbd0", TW: "#c62828" };
 let view = null;   // the answer of /v1/games:view
 let index = -1;    // -1: the empty board; i: after replay line i
 
@@ -43,7 +43,7 @@ function drawBoard(i, best) {
       out.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="${PREMIUM_FILL[p] || (p ? "#c9b3ff" : "#e9efe6")}" stroke="#9aa59a"/>`);
       const isStart = L.start && L.start[0] === r && L.start[1] === c;
       if (isStart && !cells[r][c]) out.push(`<text x="${x + CELL / 2}" y="${y + CELL / 2 + 8}" font-size="22" text-anchor="middle" fill="#a0305a">★</text>`);
-      else if (p && !cells[r][c]) out.push(`<text x="${x + CELL / 2}" y="${y + CELL / 2 + 5}" font-size="13" text-anchor="middle" fill="${p === "TW" ? "#fff" : "#234"}">${esc(p)}</text>`);
+      else if (p && !cells[r][c]) out.push(`<text x="${x + CELL / 2}" y="${y + CELL / 2 + 5}" font-size="13" text-anchor="middle" fill="${p === "TW" || p === "TL" ? "#fff" : "#234"}">${esc(premiumLabel(p))}</text>`);
     }
   }
   for (let r = 0; r < L.rows; r++) {
@@ -126,7 +126,7 @@ function renderDetail() {
   const rec = document.createElement("p");
   rec.textContent = `${t("recorded")}: ${line.recordedScore >= 0 ? "+" : ""}${line.recordedScore} → ${line.recordedTotal}`;
   d.append(rec);
-  const notes = [...view.steps[index].recordNotes, ...line.notes];
+  const notes = [...view.steps[index].recordNotes, ...line.notes].map(noteText);
   for (const [items, cls, key] of [[line.problems, "problem", "problems"], [notes, "", "notes"]]) {
     if (!items.length) continue;
     const p = document.createElement("p");
@@ -183,7 +183,7 @@ function renderLines() {
   const ongoing = live && live.state && live.state.status !== "GAME_STATUS_ENDED";
   cap.textContent = t(ongoing ? "scoresSoFar" : "finalScores");
   s.append(table);
-  for (const n of view.replay.notes) { const q = document.createElement("p"); q.textContent = n; s.append(q); }
+  for (const n of view.replay.notes) { const q = document.createElement("p"); q.textContent = noteText(n); s.append(q); }
 }
 
 // A record without "#rules" and no lexicon chosen: the rule set to replay it under is offered.
@@ -251,11 +251,14 @@ function renderLivePanel() {
     }
     row.insertCell().textContent = onTurn ? t("onTurn") : "";
   });
-  const info = [ended ? t("gameOver") + (g.endReason ? ` (${g.endReason})` : "")
+  const info = [ended ? t("gameOver") + (g.endReason ? ` (${endReasonText(g.endReason)})` : "")
                       : g.status === "GAME_STATUS_AWAITING_FINAL_PASS" ? t("awaitingFinalPass") : "",
-                t("bagCount", { n: g.bagCount || 0 }),
-                g.lastMove ? `${t("lastMove")}: ${g.lastMove}` : ""].filter(Boolean);
+                t("bagCount", { n: g.bagCount || 0 })].filter(Boolean);
   $("liveInfo").textContent = info.join(" · ");
+  const timer = $("moveTimer"), deadline = Number(g.moveDeadlineMs || 0);
+  const left = deadline && !ended ? deadline - Number(g.nowMs || 0) - elapsed : 0;
+  timer.textContent = deadline && !ended ? t("moveTimer", { time: clockText(left) }) : "";
+  timer.classList.toggle("low", left < 10000);
   panel.hidden = false;
   document.body.dataset.liveStatus = g.status;
 }
@@ -284,15 +287,16 @@ async function showLive(me) {
   try {
     do {
       me.dirty = false;
-      const state = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}`, undefined, me.token);
-      const record = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}/record`, undefined, me.token);
+      const path = `/v1/games/${encodeURIComponent(me.id)}`;
+      const [state, record] = await Promise.all([callApi("GET", path, undefined, me.token),
+                                                 callApi("GET", path + "/record", undefined, me.token)]);
       const answer = await callApi("POST", "/v1/games:view", { gcg: record.gcg });
       if (me !== live) return;
       me.state = state;
       me.stateAt = performance.now();
+      view = answer;
       renderLivePanel();
       renderPlayPanel();
-      view = answer;
       $("gcg").value = record.gcg;
       $("status").textContent = "";
       $("viewer").hidden = false;
@@ -306,6 +310,41 @@ async function showLive(me) {
   } finally {
     me.busy = false;
   }
+}
+
+// An event of the game, said in words for the person at the table (or an observer).
+function eventText(ev, you) {
+  const mine = ev.player === you && you >= 0, who = ev.playerName || "";
+  const words = (ev.words || []).join(", ");
+  switch (ev.kind) {
+    case "play": return mine ? "" : t("evPlay", { name: who, move: ev.move, score: ev.score });
+    case "exchange": return mine ? "" : t("evExchange", { name: who, n: ev.move.replace(/^-/, "") });
+    case "pass":
+      if (ev.detail === "timeout") return mine ? t("evYouTimedOut") : t("evTimedOut", { name: who });
+      if (ev.detail === "correction-timeout") return t("evCorrectionTimeout", { name: who });
+      return mine ? "" : t("evPass", { name: who });
+    case "challenge":
+      if (ev.detail === "withdrawn") return mine ? t("evTheirWordOff", { words }) : t("evYourWordOff", { name: who, words });
+      if (ev.detail === "correction") return mine ? t("evTheyCorrect", { words }) : t("evYouCorrect", { name: who, words });
+      return t("evStands", { name: who }) + (ev.detail === "penalty" ? ` ${t("evPenalty", { n: -ev.score })}` :
+                                             ev.detail === "challenger-loses-turn" ? ` ${t("evLosesTurn")}` : "");
+    case "correction-refused": return t("evCorrectionRefused", { name: who });
+    case "redraw": return t("evRedraw");
+    case "end": return `${t("gameOver")}: ${endReasonText(ev.detail)}`;
+    case "adjust": return t("evAdjust", { name: who, delta: (ev.score >= 0 ? "+" : "") + ev.score, why: ev.detail });
+    case "undo": return t("evUndo", { why: ev.detail.replace(/^undid version \d+: /, "") });
+    default: return "";
+  }
+}
+
+function announce(text) {
+  if (!text) return;
+  const list = $("announce");
+  for (const li of list.children) li.className = "old";
+  const li = document.createElement("li");
+  li.textContent = text;
+  list.prepend(li);
+  while (list.children.length > 3) list.lastChild.remove();
 }
 
 function onStreamBlock(me, block) {
@@ -322,34 +361,58 @@ function onStreamBlock(me, block) {
   if (!data.length) return;
   const payload = JSON.parse(data.join("\n"));
   if (name === "rpc-error") { setLive(errorText(apiErrorOf(payload)), true); return; }
+  if (Number(payload.version) > me.from) announce(eventText(payload, me.state ? me.state.you : -1));
   showLive(me);
 }
+
+// When the server refuses the event stream (too many open: 429, RESOURCE_EXHAUSTED) the page asks for
+// the game's state every few seconds instead, and shows it when its version moved on.
+async function pollGame(me) {
+  setLive(t("polling"));
+  while (me === live && !(me.state && me.state.status === "GAME_STATUS_ENDED")) {
+    await new Promise(r => setTimeout(r, 2000));
+    if (me !== live) return;
+    try {
+      const state = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}`, undefined, me.token);
+      if (!me.state || state.version !== me.state.version) await showLive(me);
+    } catch (err) { /* the next round tries again */ }
+  }
+}
+
+const REFUSED_STREAM = new Set([429, 503, "RESOURCE_EXHAUSTED", "UNAVAILABLE"]);
 
 async function follow() {
   const id = $("gameId").value.trim();
   if (!id) return;
   if (live) live.abort.abort();
   const gameToken = $("gameToken").value.trim();
-  const me = live = { id, token: gameToken, abort: new AbortController(), busy: false, dirty: false, state: null, stateAt: 0 };
+  const me = live = { id, token: gameToken, abort: new AbortController(), busy: false, dirty: false, state: null, stateAt: 0, from: 0 };
+  $("announce").replaceChildren();
   renderLivePanel();
   renderPlayPanel();
+  setLive(t("loading"));
+  delete document.body.dataset.liveVersion;
+  delete document.body.dataset.liveEnded;
+  await showLive(me);  // the game as it is; the stream then brings what happens after it
+  if (me !== live || !me.state) return;
+  me.from = Number(me.state.version);
   const headers = { Accept: "text/event-stream" };
   const serverToken = localStorage.getItem("token");
   if (serverToken) headers.Authorization = "Bearer " + serverToken;
   if (gameToken) headers["X-Game-Token"] = gameToken;
-  setLive(t("loading"));
-  delete document.body.dataset.liveVersion;
-  delete document.body.dataset.liveEnded;
   let response;
   try {
-    response = await fetch(`/v1/games/${encodeURIComponent(id)}/events`, { headers, signal: me.abort.signal, cache: "no-store" });
+    response = await fetch(`/v1/games/${encodeURIComponent(id)}/events?afterVersion=${me.from}`,
+                           { headers, signal: me.abort.signal, cache: "no-store" });
   } catch (err) {
-    if (me === live && err.name !== "AbortError") setLive(t("offline"), true);
+    if (me === live && err.name !== "AbortError") pollGame(me);
     return;
   }
   if (!response.ok) {
     const error = apiErrorOf(await response.json().catch(() => ({})), response);
-    if (me === live) setLive(errorText(error), true);
+    if (me !== live) return;
+    if (REFUSED_STREAM.has(error.status) || REFUSED_STREAM.has(response.status)) pollGame(me);
+    else setLive(errorText(error), true);
     return;
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -374,23 +437,25 @@ async function follow() {
   }
 }
 
-// The play panel of a followed game whose token is a player's: their rack, and their moves when on turn.
+// The table of a followed game: the board for everyone, the rack and the moves for a player (their token).
 function renderPlayPanel() {
-  const g = live && live.token && live.state;
-  const panel = $("playPanel");
-  if (!g || !(g.you >= 0)) { panel.hidden = true; delete document.body.dataset.yourTurn; return; }
+  const g = live && live.state;
+  const playing = Boolean(g && live.token && g.you >= 0);
+  document.body.classList.toggle("playing", playing);
+  if (!g || !view) { $("table").hidden = true; delete document.body.dataset.yourTurn; return; }
+  if (playing && !live.opened) { live.opened = true; $("recordPanel").open = false; }
+  takeGameState(g, view.layout);
+  renderTable();
+  if (!playing) { delete document.body.dataset.yourTurn; $("playStatus").textContent = ""; return; }
   const ended = g.status === "GAME_STATUS_ENDED", yourTurn = !ended && g.turn === g.you;
-  $("rack").textContent = g.rack || "";
-  for (const id of ["playText", "playMove", "exchangeText", "exchangeMove", "passMove"]) $(id).disabled = !yourTurn;
-  $("challengeMove").disabled = ended || !g.challengeable;
   const onTurn = g.players[g.turn || 0] || {};
-  const say = ended ? t("gameOver") + (g.endReason ? ` (${g.endReason})` : "")
-    : yourTurn ? (g.correcting ? t("correcting") : t("yourTurn"))
-    : onTurn.computerLevel ? t("computerThinking") : "";
-  $("playStatus").textContent = say;
-  panel.hidden = false;
+  $("playStatus").textContent = ended ? "" : yourTurn ? (g.correcting ? t("correcting") : t("yourTurn"))
+    : g.status === "GAME_STATUS_AWAITING_FINAL_PASS" ? t("awaitingFinalPass")
+    : onTurn.computerLevel ? t("computerThinking") : t("theirTurn", { name: onTurn.name });
   document.body.dataset.yourTurn = yourTurn ? "1" : "0";
-  if (yourTurn && document.activeElement === document.body) $("playText").focus();
+  document.body.dataset.ended = ended ? "1" : "0";
+  const focus = document.activeElement;
+  if (yourTurn && (!focus || focus === document.body || $("lobby").contains(focus) || focus.disabled)) $("playBoard").focus();
 }
 
 // What the last move or challenge of the person answered (an error, a challenge's ruling), until the next.
@@ -420,23 +485,27 @@ async function act(kind, body) {
   if (kind === "challenge") {
     setNote(answer.playStood ? t("playStood") : t("challengedOff", { words: (answer.invalidWords || []).join(", ") }));
   }
-  $("playText").value = "";
-  $("exchangeText").value = "";
-  if (Number(answer.game.version) >= Number(me.state.version)) { me.state = answer.game; me.stateAt = performance.now(); }
-  renderLivePanel();
-  renderPlayPanel();
+  if (Number(answer.game.version) > Number(me.state.version)) me.from = Math.max(me.from, Number(answer.game.version));
+  showLive(me);
 }
 
-function submitPlay(e) {
-  e.preventDefault();
-  if (document.activeElement === $("exchangeText")) { exchangeTiles(); return; }
-  const play = $("playText").value.trim();
-  if (play) act("move", { play });
+// Leaves the game for the lobby (the game goes on on the server).
+function leaveGame() {
+  if (live) live.abort.abort();
+  live = null;
+  setLive("");
+  document.body.classList.remove("playing");
+  $("table").hidden = true;
+  $("livePanel").hidden = true;
+  history.replaceState(null, "", location.pathname + (LANG ? `?lang=${LANG}` : ""));
 }
 
-function exchangeTiles() {
-  const tiles = $("exchangeText").value.trim();
-  if (tiles) act("move", { exchange: tiles });
+// The ended game replayed with its lexicon: each turn's best move beside the one played.
+function analyseGame() {
+  if (!live || !live.state) return;
+  $("recordPanel").open = true;
+  $("lexicon").value = live.state.lexicon;
+  show().then(() => $("recordPanel").scrollIntoView({ block: "start" }));
 }
 
 const LEVELS = ["best", "club", "beginner"];  // lexicon_service/games/computer.py LEVELS (a test keeps them equal)
@@ -473,7 +542,7 @@ async function startGame(e) {
   try {
     game = await callApi("POST", "/v1/games", {
       lexicon: $("newLexicon").value, playerNames: [name, computer],
-      computerPlayers: [{ seat: 1, level: $("newLevel").value }],
+      computerPlayers: [{ seat: 1, level: $("newLevel").value }], allowHints: $("newHints").checked,
     });
   } catch (err) {
     $("newStatus").textContent = errorText(err);
@@ -529,9 +598,9 @@ $("live").addEventListener("submit", e => { e.preventDefault(); follow(); });
 $("newGame").addEventListener("submit", startGame);
 $("newRuleSet").addEventListener("change", offerLexicons);
 $("newLexicon").addEventListener("change", offerEquity);
-$("playPanel").addEventListener("submit", submitPlay);
-$("exchangeMove").addEventListener("click", exchangeTiles);
 $("passMove").addEventListener("click", () => act("move", { pass: true }));
+$("analyse").addEventListener("click", analyseGame);
+$("newAgain").addEventListener("click", leaveGame);
 $("challengeMove").addEventListener("click", () => act("challenge", {}));
 $("gcg").addEventListener("keydown", e => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); showPasted(); } });
 $("file").addEventListener("change", async () => {
@@ -546,7 +615,8 @@ $("svg").addEventListener("click", saveSvg);
 $("png").addEventListener("click", savePng);
 document.addEventListener("keydown", e => {
   const typing = ["TEXTAREA", "INPUT", "SELECT"].includes(document.activeElement.tagName);
-  if (typing || !view || e.ctrlKey || e.altKey || e.metaKey) return;
+  const atTable = !$("table").hidden && !$("recordPanel").contains(document.activeElement);
+  if (typing || atTable || !view || e.ctrlKey || e.altKey || e.metaKey) return;
   const moves = { ArrowLeft: index - 1, ArrowUp: index - 1, ArrowRight: index + 1, ArrowDown: index + 1, Home: -1, End: view.steps.length - 1 };
   if (e.key in moves) { e.preventDefault(); go(moves[e.key]); }
   else if (e.key === "s" || e.key === "S") saveSvg();
@@ -554,6 +624,7 @@ document.addEventListener("keydown", e => {
 });
 
 (async function start() {
+  setupTable();
   setupLanguageSwitch(() => { if (view) { renderLines(); render(); } renderLivePanel(); renderPlayPanel(); renderFollowing(); offerLexicons(); });
   const fromRules = new Option(t("fromRules"), "");
   fromRules.dataset.i18n = "fromRules";  // translated again on a language switch
@@ -565,6 +636,8 @@ document.addEventListener("keydown", e => {
     $("newLevel").add(option);
   }
   $("newName").value = localStorage.getItem("playerName") || t("defaultName");
+  const game = new URLSearchParams(location.search).get("game");
+  if (game) { $("gameId").value = game; follow(); }  // the game first: the lists below are for the lobby
   try {
     const select = document.createElement("select");
     lexiconList = await loadLexicons(select, null);
@@ -579,8 +652,7 @@ document.addEventListener("keydown", e => {
   } catch (err) { /* the record's #rules or a lexicon still works */ }
   offerLexicons();
   for (const id of ["gcg", "lexicon"]) $(id).addEventListener("input", offerRuleSet);
-  const game = new URLSearchParams(location.search).get("game");
-  if (game) { $("gameId").value = game; follow(); } else $("gcg").focus();
+  if (!game) $("gcg").focus();
   document.body.dataset.ready = "1";
   registerServiceWorker();
 })();

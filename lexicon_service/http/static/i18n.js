@@ -3,7 +3,7 @@
 
 const STRINGS = {
   en: {
-    judge: "Word judge", lookup: "Lookup", games: "Game viewer", language: "Language", lexicon: "Lexicon",
+    judge: "Word judge", lookup: "Lookup", games: "Games", language: "Language", lexicon: "Lexicon",
     chooseLexicon: "Choose the lexicon, then press Enter", wordsLabel: "Words of the play",
     wordsPlaceholder: "type the words, then Enter",
     judgeHelp: "Enter: judge · Esc: clear · F2: change the lexicon · the verdict clears itself after {s} s",
@@ -34,9 +34,46 @@ const STRINGS = {
     levelEquity: "strongest (score and the tiles kept)",
     equityUnavailable: "The strongest level needs the lexicon's leave table (lexicon-build --leaves), which this lexicon does not have",
     kindChallenge: "challenge bonus", kindTime: "time penalty", "kindEnd-rack": "end rack",
+    noteGameOver: "game over: {why}", noteWentOut: "{name} went out (line {line})", noteNobody: "nobody could make a play (line {line})",
+    noteScoreless: "{n} scoreless turns in a row (line {line})", notePassed: "every player passed {n} round(s) in a row (line {line})",
+    noteNoRacks: "the record gives no racks: rack checks skipped (bag tracked by tile counts)",
+    noteChallengedOff: "challenged by {name}: {words} not valid", noteStands: "challenged by {name}: the play stands",
+    noteAdjustment: "director adjustment, accepted as recorded", noteNotAdmissible: "not admissible: {words}",
+    noteTwice: "word twice on the board: {words}", noteRedrawn: "nobody could make a first word: every rack went back and was drawn again",
+    noteBlocked: "nobody can make a play: the game ends", noteUndid: "the director undid a move: {why}",
+    noteNoCorrection: "{name}: no correction; turn lost", noteCorrectionRefused: "{name}: correction {play} refused ({words}); turn lost",
+    noteAfterEnd: "after the end of the game ({why})", noteBonus: "challenge bonus {n}", noteNoBonus: "challenge rule {rule}: no bonus expected",
+    noteRackCount: "the rack has {n} tiles; {m} expected from the bag count", noteDirectorEnd: "the director ended the game: {why}",
+    shuffle: "Shuffle", recall: "Take back", cancel: "Cancel", hintMove: "Hint", hint: "Hint", allowHints: "Hints allowed",
+    analyse: "Best moves of this game", newGame: "New game", recordPanel: "Record, analysis and GCG",
+    keysHelp: "Keyboard: arrows or a click choose the square · Space turns the direction · type the letters (board tiles are skipped; CH: C then H; Shift+letter: a blank) · Backspace: the last tile back · Enter: play · Esc: all back",
+    premTW: "TW", premDW: "DW", premTL: "TL", premDL: "DL", premWord: "W", premLetter: "L",
+    premWordTitle: "word score ×{n}", premLetterTitle: "letter score ×{n}",
+    notALetter: "“{letter}” is not a letter of this game", notOnRack: "No {letter} and no blank on your rack",
+    reasonNOT_IN_LINE: "the tiles are not in one line", reasonGAP: "there is a gap between the tiles",
+    placeHelp: "Place tiles: click a rack tile, then a square (or drag it), or type on the board",
+    tentative: "This play", exchangeN: "Exchange {n}", blankAsk: "Which letter is the blank?", boardLabel: "Board",
+    cursorAt: "square {square}", draw: "A draw at {score}", winner: "{name} wins with {score}",
+    beforeEnd: "Before the end", endAdjustment: "End of game", finalScore: "Final score",
+    endDirector: "ended by the director: {why}", end_out: "a player went out", end_passes: "every player passed in turn",
+    end_scoreless_turns: "too many scoreless turns", end_blocked: "nobody can make a word",
+    moveTimer: "Time for the move: {time}", theirTurn: "{name} is on turn", polling: "Live updates refused by the server: the page asks every 2 s",
+    evPlay: "{name} played {move} for {score}", evExchange: "{name} exchanged {n} tiles", evPass: "{name} passed",
+    evYouTimedOut: "Your time for the move ran out: the turn was passed", evTimedOut: "{name}'s time for the move ran out: the turn was passed",
+    evCorrectionTimeout: "{name}'s time to correct the play ran out",
+    evYourWordOff: "{name} challenged your play off: {words} not in the lexicon", evTheirWordOff: "You challenged the play off: {words} not in the lexicon",
+    evYouCorrect: "{name} challenged: {words} not in the lexicon; correct your play", evTheyCorrect: "You challenged: {words} not in the lexicon; the play is being corrected",
+    evStands: "{name} challenged: the play stands.", evPenalty: "{n} points penalty.", evLosesTurn: "The challenger loses the turn.",
+    evCorrectionRefused: "{name}'s correction was refused", evRedraw: "Nobody could make a word: every rack was dealt again",
+    evAdjust: "The director changed {name}'s score by {delta}: {why}", evUndo: "The director took back the last move: {why}",
+    tourTournament: "Tournament", tourStandings: "Standings", tourRank: "Rank", tourName: "Name", tourWins: "Wins", tourLosses: "Losses",
+    tourSpread: "Spread", tourRatingAfter: "Rating after", tourTable: "Table", tourPlayer1: "Player", tourPlayer2: "Opponent",
+    tourGame: "Game", tourBye: "bye", tourWatch: "watch", tourRecord: "record", tourNotStarted: "not started",
+    tourDivision: "Division {name}", tourRoundOf: "Round {n} of {of}", tourNotPaired: "No round paired yet",
+    tourLiveEvery: "Live: updated every {s} s",
   },
   cs: {
-    judge: "Rozhodčí", lookup: "Vyhledávání", games: "Prohlížeč partií", language: "Jazyk", lexicon: "Slovník",
+    judge: "Rozhodčí", lookup: "Vyhledávání", games: "Partie", language: "Jazyk", lexicon: "Slovník",
     chooseLexicon: "Vyberte slovník a stiskněte Enter", wordsLabel: "Slova tahu",
     wordsPlaceholder: "napište slova a stiskněte Enter",
     judgeHelp: "Enter: posoudit · Esc: smazat · F2: změnit slovník · verdikt zmizí po {s} s",
@@ -67,9 +104,46 @@ const STRINGS = {
     levelEquity: "nejsilnější (body i ponechané kameny)",
     equityUnavailable: "Nejsilnější úroveň potřebuje tabulku hodnot zbylých kamenů (lexicon-build --leaves) a tento slovník ji nemá",
     kindChallenge: "bonus za námitku", kindTime: "penalizace za čas", "kindEnd-rack": "zbylé kameny",
+    noteGameOver: "konec partie: {why}", noteWentOut: "{name} dohrál (řádek {line})", noteNobody: "nikdo nemohl táhnout (řádek {line})",
+    noteScoreless: "{n} tahů bez bodů za sebou (řádek {line})", notePassed: "všichni hráči pasovali {n}× za sebou (řádek {line})",
+    noteNoRacks: "záznam neuvádí stojany: kontrola stojanů vynechána (sáček sledován podle počtu kamenů)",
+    noteChallengedOff: "napadl {name}: {words} neplatí", noteStands: "napadl {name}: tah platí",
+    noteAdjustment: "úprava rozhodčím, přijata jak je zapsána", noteNotAdmissible: "nepřípustné: {words}",
+    noteTwice: "slovo je na desce dvakrát: {words}", noteRedrawn: "nikdo nemohl složit první slovo: všechny stojany byly vráceny a rozdány znovu",
+    noteBlocked: "nikdo nemůže táhnout: partie končí", noteUndid: "rozhodčí vrátil tah: {why}",
+    noteNoCorrection: "{name}: bez opravy; tah propadl", noteCorrectionRefused: "{name}: oprava {play} neplatí ({words}); tah propadl",
+    noteAfterEnd: "po konci partie ({why})", noteBonus: "bonus za námitku {n}", noteNoBonus: "pravidlo námitky {rule}: bez bonusu",
+    noteRackCount: "stojan má {n} kamenů; podle sáčku se čeká {m}", noteDirectorEnd: "rozhodčí ukončil partii: {why}",
+    shuffle: "Zamíchat", recall: "Vrátit kameny", cancel: "Zrušit", hintMove: "Nápověda", hint: "Nápověda", allowHints: "Povolit nápovědu",
+    analyse: "Nejlepší tahy této partie", newGame: "Nová hra", recordPanel: "Záznam, rozbor a GCG",
+    keysHelp: "Klávesnice: šipky nebo klepnutí vyberou pole · mezerník změní směr · pište písmena (kameny na desce se přeskočí; CH: C a pak H; Shift+písmeno: žolík) · Backspace: vrátit poslední kámen · Enter: zahrát · Esc: vrátit vše",
+    premTW: "3×S", premDW: "2×S", premTL: "3×P", premDL: "2×P", premWord: "S", premLetter: "P",
+    premWordTitle: "slovo ×{n}", premLetterTitle: "písmeno ×{n}",
+    notALetter: "„{letter}“ není písmeno této hry", notOnRack: "Na stojanu není {letter} ani žolík",
+    reasonNOT_IN_LINE: "kameny nejsou v jedné řadě", reasonGAP: "mezi kameny je mezera",
+    placeHelp: "Položte kameny: klepněte na kámen a pak na pole (nebo ho přetáhněte), nebo pište na desce",
+    tentative: "Tento tah", exchangeN: "Vyměnit {n}", blankAsk: "Které písmeno je žolík?", boardLabel: "Deska",
+    cursorAt: "pole {square}", draw: "Remíza, {score} bodů", winner: "Vítězí {name} s {score} body",
+    beforeEnd: "Před koncem", endAdjustment: "Konec hry", finalScore: "Konečné skóre",
+    endDirector: "ukončil rozhodčí: {why}", end_out: "hráč dohrál všechny kameny", end_passes: "všichni hráči pasovali",
+    end_scoreless_turns: "příliš mnoho tahů bez bodů", end_blocked: "nikdo nemůže složit slovo",
+    moveTimer: "Čas na tah: {time}", theirTurn: "Na tahu je {name}", polling: "Server odmítl živé zprávy: stránka se ptá každé 2 s",
+    evPlay: "{name} zahrál {move} za {score}", evExchange: "{name} vyměnil {n} kamenů", evPass: "{name} pasoval",
+    evYouTimedOut: "Váš čas na tah vypršel: tah propadl", evTimedOut: "{name}: čas na tah vypršel, tah propadl",
+    evCorrectionTimeout: "{name}: čas na opravu tahu vypršel",
+    evYourWordOff: "{name} napadl váš tah a ten byl vzat zpět: {words} ve slovníku není", evTheirWordOff: "Napadli jste tah a ten byl vzat zpět: {words} ve slovníku není",
+    evYouCorrect: "{name} napadl: {words} ve slovníku není; opravte tah", evTheyCorrect: "Napadli jste: {words} ve slovníku není; tah se opravuje",
+    evStands: "{name} napadl tah: tah platí.", evPenalty: "Trest {n} bodů.", evLosesTurn: "Kdo napadal, ztrácí tah.",
+    evCorrectionRefused: "{name}: oprava tahu neplatí", evRedraw: "Nikdo nemohl složit slovo: všechny stojany byly rozdány znovu",
+    evAdjust: "Rozhodčí změnil skóre hráče {name} o {delta}: {why}", evUndo: "Rozhodčí vrátil poslední tah: {why}",
+    tourTournament: "Turnaj", tourStandings: "Pořadí", tourRank: "Pořadí", tourName: "Jméno", tourWins: "Výhry", tourLosses: "Prohry",
+    tourSpread: "Rozdíl skóre", tourRatingAfter: "Rating po turnaji", tourTable: "Stůl", tourPlayer1: "Hráč", tourPlayer2: "Soupeř",
+    tourGame: "Partie", tourBye: "volno", tourWatch: "sledovat", tourRecord: "záznam", tourNotStarted: "nezačala",
+    tourDivision: "Skupina {name}", tourRoundOf: "Kolo {n} z {of}", tourNotPaired: "Zatím není nalosováno žádné kolo",
+    tourLiveEvery: "Živě: obnova každých {s} s",
   },
   pl: {
-    judge: "Sędzia", lookup: "Wyszukiwanie", games: "Przeglądarka partii", language: "Język", lexicon: "Słownik",
+    judge: "Sędzia", lookup: "Wyszukiwanie", games: "Partie", language: "Język", lexicon: "Słownik",
     chooseLexicon: "Wybierz słownik i naciśnij Enter", wordsLabel: "Słowa ruchu",
     wordsPlaceholder: "wpisz słowa i naciśnij Enter",
     judgeHelp: "Enter: sprawdź · Esc: wyczyść · F2: zmień słownik · werdykt znika po {s} s",
@@ -100,8 +174,79 @@ const STRINGS = {
     levelEquity: "najsilniejszy (punkty i zostawione płytki)",
     equityUnavailable: "Najsilniejszy poziom wymaga tabeli wartości pozostawionych płytek (lexicon-build --leaves), a ten słownik jej nie ma",
     kindChallenge: "premia za sprawdzenie", kindTime: "kara za czas", "kindEnd-rack": "płytki na koniec",
+    noteGameOver: "koniec gry: {why}", noteWentOut: "{name} wyłożył wszystkie płytki (wiersz {line})", noteNobody: "nikt nie mógł wykonać ruchu (wiersz {line})",
+    noteScoreless: "{n} ruchów bez punktów z rzędu (wiersz {line})", notePassed: "wszyscy gracze spasowali {n}× z rzędu (wiersz {line})",
+    noteNoRacks: "zapis nie podaje stojaków: sprawdzanie stojaków pominięte (worek liczony po liczbie płytek)",
+    noteChallengedOff: "sprawdził {name}: {words} niedopuszczalne", noteStands: "sprawdził {name}: ruch jest ważny",
+    noteAdjustment: "korekta sędziego, przyjęta jak zapisano", noteNotAdmissible: "niedopuszczalne: {words}",
+    noteTwice: "słowo dwa razy na planszy: {words}", noteRedrawn: "nikt nie mógł ułożyć pierwszego słowa: wszystkie stojaki wróciły i rozdano je ponownie",
+    noteBlocked: "nikt nie może wykonać ruchu: gra się kończy", noteUndid: "sędzia cofnął ruch: {why}",
+    noteNoCorrection: "{name}: bez poprawki; ruch przepadł", noteCorrectionRefused: "{name}: poprawka {play} odrzucona ({words}); ruch przepadł",
+    noteAfterEnd: "po końcu gry ({why})", noteBonus: "premia za sprawdzenie {n}", noteNoBonus: "zasada sprawdzania {rule}: bez premii",
+    noteRackCount: "stojak ma {n} płytek; według worka oczekiwano {m}", noteDirectorEnd: "sędzia zakończył grę: {why}",
+    shuffle: "Wymieszaj", recall: "Cofnij płytki", cancel: "Anuluj", hintMove: "Podpowiedź", hint: "Podpowiedź", allowHints: "Podpowiedzi dozwolone",
+    analyse: "Najlepsze ruchy tej partii", newGame: "Nowa gra", recordPanel: "Zapis, analiza i GCG",
+    keysHelp: "Klawiatura: strzałki lub kliknięcie wybierają pole · spacja zmienia kierunek · pisz litery (płytki na planszy są pomijane; Shift+litera: blank) · Backspace: cofnij ostatnią płytkę · Enter: zagraj · Esc: cofnij wszystko",
+    premTW: "3×S", premDW: "2×S", premTL: "3×L", premDL: "2×L", premWord: "S", premLetter: "L",
+    premWordTitle: "słowo ×{n}", premLetterTitle: "litera ×{n}",
+    notALetter: "„{letter}” nie jest literą tej gry", notOnRack: "Na stojaku nie ma {letter} ani blanku",
+    reasonNOT_IN_LINE: "płytki nie są w jednej linii", reasonGAP: "między płytkami jest przerwa",
+    placeHelp: "Połóż płytki: kliknij płytkę, a potem pole (albo ją przeciągnij), lub pisz na planszy",
+    tentative: "Ten ruch", exchangeN: "Wymień {n}", blankAsk: "Jaką literą jest blank?", boardLabel: "Plansza",
+    cursorAt: "pole {square}", draw: "Remis, {score} punktów", winner: "Wygrywa {name}: {score} punktów",
+    beforeEnd: "Przed końcem", endAdjustment: "Koniec gry", finalScore: "Wynik końcowy",
+    endDirector: "zakończył sędzia: {why}", end_out: "gracz wyłożył wszystkie płytki", end_passes: "wszyscy gracze spasowali",
+    end_scoreless_turns: "zbyt wiele ruchów bez punktów", end_blocked: "nikt nie może ułożyć słowa",
+    moveTimer: "Czas na ruch: {time}", theirTurn: "Ruch gracza {name}", polling: "Serwer odmówił zdarzeń na żywo: strona pyta co 2 s",
+    evPlay: "{name} zagrał {move} za {score}", evExchange: "{name} wymienił {n} płytek", evPass: "{name} spasował",
+    evYouTimedOut: "Twój czas na ruch minął: ruch przepadł", evTimedOut: "{name}: czas na ruch minął, ruch przepadł",
+    evCorrectionTimeout: "{name}: minął czas na poprawkę ruchu",
+    evYourWordOff: "{name} sprawdził twój ruch i go cofnięto: {words} nie ma w słowniku", evTheirWordOff: "Sprawdziłeś ruch i go cofnięto: {words} nie ma w słowniku",
+    evYouCorrect: "{name} sprawdził: {words} nie ma w słowniku; popraw ruch", evTheyCorrect: "Sprawdziłeś: {words} nie ma w słowniku; ruch jest poprawiany",
+    evStands: "{name} sprawdził ruch: ruch jest ważny.", evPenalty: "Kara {n} punktów.", evLosesTurn: "Sprawdzający traci ruch.",
+    evCorrectionRefused: "{name}: poprawka ruchu odrzucona", evRedraw: "Nikt nie mógł ułożyć słowa: stojaki rozdano ponownie",
+    evAdjust: "Sędzia zmienił wynik gracza {name} o {delta}: {why}", evUndo: "Sędzia cofnął ostatni ruch: {why}",
+    tourTournament: "Turniej", tourStandings: "Klasyfikacja", tourRank: "Miejsce", tourName: "Zawodnik", tourWins: "Wygrane",
+    tourLosses: "Przegrane", tourSpread: "Różnica", tourRatingAfter: "Ranking po turnieju", tourTable: "Stół", tourPlayer1: "Gracz",
+    tourPlayer2: "Przeciwnik", tourGame: "Partia", tourBye: "pauza", tourWatch: "oglądaj", tourRecord: "zapis", tourNotStarted: "nierozpoczęta",
+    tourDivision: "Grupa {name}", tourRoundOf: "Runda {n} z {of}", tourNotPaired: "Żadna runda nie jest jeszcze skojarzona",
+    tourLiveEvery: "Na żywo: odświeżane co {s} s",
   },
 };
+
+// The server's notes on a game (rules/replay.py, games/state.py: English, as the CLI prints them) in the
+// page's language; a note no pattern knows is shown as it is.
+const NOTE_PATTERNS = [
+  [/^game over: (.*)$/, m => t("noteGameOver", { why: noteText(m[1]) })],
+  [/^(.+) went out on line (\d+)$/, m => t("noteWentOut", { name: m[1], line: m[2] })],
+  [/^nobody could make a play, line (\d+)$/, m => t("noteNobody", { line: m[1] })],
+  [/^(\d+) consecutive scoreless turns, line (\d+)$/, m => t("noteScoreless", { n: m[1], line: m[2] })],
+  [/^every player passed (\d+) round\(s\) in a row, line (\d+)$/, m => t("notePassed", { n: m[1], line: m[2] })],
+  [/^the record gives no racks: rack checks skipped/, () => t("noteNoRacks")],
+  [/^challenged by (.+): the play stands$/, m => t("noteStands", { name: m[1] })],
+  [/^challenged by (.+): (.+) not valid$/, m => t("noteChallengedOff", { name: m[1], words: m[2] })],
+  [/^director adjustment, accepted as recorded$/, () => t("noteAdjustment")],
+  [/^not admissible: (.+)$/, m => t("noteNotAdmissible", { words: m[1] })],
+  [/^word twice on the board: (.+)$/, m => t("noteTwice", { words: m[1] })],
+  [/^nobody could make a first word/, () => t("noteRedrawn")],
+  [/^nobody can make a play: the game ends$/, () => t("noteBlocked")],
+  [/^director undid the move at version \d+: (.*)$/, m => t("noteUndid", { why: m[1] })],
+  [/^director ended the game(?: \([^)]*\))?: (.*)$/, m => t("noteDirectorEnd", { why: m[1] })],
+  [/^(.+): no correction \(.*\); turn lost$/, m => t("noteNoCorrection", { name: m[1] })],
+  [/^(.+): correction (.+) refused \((.*)\); turn lost$/, m => t("noteCorrectionRefused", { name: m[1], play: m[2], words: m[3] })],
+  [/^after the end of the game \((.*)\)$/, m => t("noteAfterEnd", { why: noteText(m[1]) })],
+  [/^\S+ challenge bonus is (\d+)$/, m => t("noteBonus", { n: m[1] })],
+  [/^\S+ challenge rule is (\S+): no bonus expected$/, m => t("noteNoBonus", { rule: m[1] })],
+  [/^rack has (\d+) tiles; (\d+) expected from the bag count$/, m => t("noteRackCount", { n: m[1], m: m[2] })],
+];
+
+function noteText(text) {
+  for (const [pattern, say] of NOTE_PATTERNS) {
+    const m = String(text).match(pattern);
+    if (m) return say(m);
+  }
+  return text;
+}
 
 // The verdict is in the game's language (the lexicon's), whatever the page's language.
 const VERDICTS = {
@@ -110,14 +255,16 @@ const VERDICTS = {
   en: ["ACCEPTABLE", "NOT ACCEPTABLE"],
 };
 
+// The page's language: ?lang=cs|pl|en, then the browser's (Accept-Language), then the one chosen before.
 function pickLanguage() {
-  const asked = new URLSearchParams(location.search).get("lang") || localStorage.getItem("lang");
+  const asked = new URLSearchParams(location.search).get("lang");
   if (asked && STRINGS[asked]) return asked;
-  for (const tag of navigator.languages || [navigator.language || "en"]) {
+  for (const tag of navigator.languages || [navigator.language || ""]) {
     const base = String(tag).slice(0, 2).toLowerCase();
     if (STRINGS[base]) return base;
   }
-  return "en";
+  const stored = localStorage.getItem("lang");
+  return stored && STRINGS[stored] ? stored : "en";
 }
 
 let LANG = pickLanguage();
@@ -145,6 +292,9 @@ function setupLanguageSwitch(onChange) {
   select.addEventListener("change", () => {
     LANG = select.value;
     localStorage.setItem("lang", LANG);
+    const params = new URLSearchParams(location.search);  // kept on a reload, before the browser's
+    params.set("lang", LANG);
+    history.replaceState(null, "", location.pathname + "?" + params);
     applyLanguage();
     if (onChange) onChange();
   });

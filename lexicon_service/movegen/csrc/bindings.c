@@ -8,6 +8,7 @@
 
 #include "graph.h"
 #include "movegen.h"
+#include "selfplay.h"
 
 /* build_gaddag(words: bytes, n_tiles: int, max_len: int) -> bytes
  * words: tile numbers 1..n_tiles, each word ended by a 0 byte; words longer than max_len are left
@@ -278,6 +279,115 @@ static PyObject *generate(PyObject *self, PyObject *args, PyObject *kwds) {
     return result;
 }
 
+/* ---- play_games: self-play games in C (selfplay.h), Python called once per request ---- */
+
+/* `leaves`: (size, tile, pair, keys, values) as bytes of doubles (9, 64, 64 * 64) and of sorted uint64
+ * keys (sp_leave_key) with their doubles; NULL with a Python error when malformed. */
+static SpLeaves *leaves_of(PyObject *leaves, Py_buffer *keys, Py_buffer *values) {
+    Py_buffer size, tile, pair;
+    if (!PyArg_ParseTuple(leaves, "y*y*y*y*y*;leaves must be (size, tile, pair, keys, values) bytes", &size, &tile,
+                          &pair, keys, values))
+        return NULL;
+    SpLeaves *L = NULL;
+    if (size.len != sizeof L->size || tile.len != sizeof L->tile || pair.len != sizeof L->pair
+        || keys->len % 8 || values->len != keys->len) {
+        PyErr_SetString(PyExc_ValueError, "leaves: sizes do not match (9, 64, 64 x 64 doubles; a value per key)");
+    } else if (!(L = calloc(1, sizeof *L))) {
+        PyErr_NoMemory();
+    } else {
+        memcpy(L->size, size.buf, sizeof L->size);
+        memcpy(L->tile, tile.buf, sizeof L->tile);
+        memcpy(L->pair, pair.buf, sizeof L->pair);
+        L->keys = keys->buf; L->values = values->buf; L->n_entries = (size_t)keys->len / 8;
+    }
+    PyBuffer_Release(&size); PyBuffer_Release(&tile); PyBuffer_Release(&pair);
+    if (!L) { PyBuffer_Release(keys); PyBuffer_Release(values); }
+    return L;
+}
+
+static PyObject *play_tuple(const MgMove *m) {
+    int row = m->dir ? m->start : m->line, col = m->dir ? m->line : m->start;
+    return Py_BuildValue("(iiiiy#i)", m->score, m->dir, row, col, (const char *)m->tiles, (Py_ssize_t)m->len, m->n_new);
+}
+
+/* A game as (scores, final racks (64 counts each), went_out, turns); a turn is (player, kind, score,
+ * bag_before, rack, leave, given, play or None), racks and leaves as tile numbers (0 a blank). */
+static PyObject *game_tuple(const SpGame *game, int players) {
+    PyObject *turns = PyList_New((Py_ssize_t)game->n_turns), *scores = PyTuple_New(players), *racks = PyTuple_New(players);
+    for (int p = 0; scores && racks && p < players; p++) {
+        PyTuple_SET_ITEM(scores, p, PyLong_FromLong(game->scores[p]));
+        PyTuple_SET_ITEM(racks, p, PyBytes_FromStringAndSize((const char *)game->racks[p], MAX_TILES + 1));
+    }
+    for (size_t i = 0; turns && i < game->n_turns; i++) {
+        const SpTurn *t = &game->turns[i];
+        PyObject *play = t->kind == SP_PLAY ? play_tuple(&t->move) : Py_NewRef(Py_None);
+        PyObject *item = play ? Py_BuildValue("(iiiiy#y#y#N)", t->player, t->kind, t->score, t->bag_before,
+                                              (const char *)t->rack, (Py_ssize_t)t->n_rack, (const char *)t->leave,
+                                              (Py_ssize_t)t->n_leave, (const char *)t->given, (Py_ssize_t)t->n_given,
+                                              play) : NULL;
+        if (!item) { Py_CLEAR(turns); break; }
+        PyList_SET_ITEM(turns, (Py_ssize_t)i, item);
+    }
+    if (!turns || !scores || !racks || PyErr_Occurred()) {
+        Py_XDECREF(turns); Py_XDECREF(scores); Py_XDECREF(racks);
+        return NULL;
+    }
+    return Py_BuildValue("(NNiN)", scores, racks, game->went_out, turns);
+}
+
+static PyObject *games_list(SpGame *games, Py_ssize_t n, int players) {
+    PyObject *result = PyList_New(n);
+    for (Py_ssize_t i = 0; result && i < n; i++) {
+        PyObject *game = game_tuple(&games[i], players);
+        if (!game) { Py_CLEAR(result); break; }
+        PyList_SET_ITEM(result, i, game);
+    }
+    return result;
+}
+
+/* play_games(layout, rules, *, games, seed, rack_size, exchange_min_bag, levels, leaves=None) -> list of
+ * games (game_tuple); game i is played from the seed seed + i (selfplay.h, sp_play_game). levels: a
+ * tuple of 0 (best) / 1 (equity) per player; equity needs leaves. */
+static PyObject *play_games(PyObject *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"layout", "rules", "games", "seed", "rack_size", "exchange_min_bag", "levels", "leaves", NULL};
+    Py_buffer layout, keys = {0}, values = {0};
+    RulesObject *rules;
+    Py_ssize_t n_games = -1;
+    unsigned long long seed = 0;
+    SpParams P = {0};
+    PyObject *levels = NULL, *leaves = Py_None, *result = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*O!|$nKiiO!O", kw, &layout, &RulesType, &rules, &n_games, &seed,
+                                     &P.rack_size, &P.exchange_min_bag, &PyTuple_Type, &levels, &leaves))
+        return NULL;
+    SpLeaves *L = NULL;
+    SpGame *games = NULL;
+    P.players = levels ? (int)PyTuple_GET_SIZE(levels) : 0;
+    int bad = n_games < 0 || n_games > 10000000 || P.players < 2 || P.players > SP_MAX_PLAYERS || layout.len < 8;
+    for (int p = 0; !bad && p < P.players; p++) {
+        long level = PyLong_AsLong(PyTuple_GET_ITEM(levels, p));
+        bad = level != SP_BEST && level != SP_EQUITY;
+        P.level[p] = (SpLevel)level;
+    }
+    if (bad) { PyErr_Clear(); PyErr_SetString(PyExc_ValueError, "play_games: bad games, levels or layout"); goto done; }
+    if (leaves != Py_None && !(L = leaves_of(leaves, &keys, &values))) goto done;
+    P.leaves = L;
+    if (!(games = calloc((size_t)(n_games ? n_games : 1), sizeof(SpGame)))) { PyErr_NoMemory(); goto done; }
+    int rc = MG_OK;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n_games && rc == MG_OK; i++)
+        rc = sp_play_game(layout.buf, &rules->rules, &P, (uint64_t)seed + (uint64_t)i * 0x2545F4914F6CDD1Dull, &games[i]);
+    Py_END_ALLOW_THREADS
+    if (rc == MG_NO_MEMORY) PyErr_NoMemory();
+    else if (rc) PyErr_SetString(PyExc_ValueError, "play_games: the rules, levels or leaves do not fit");
+    else result = games_list(games, n_games, P.players);
+done:
+    for (Py_ssize_t i = 0; games && i < n_games; i++) sp_game_free(&games[i]);
+    free(games);
+    if (L) { free(L); PyBuffer_Release(&keys); PyBuffer_Release(&values); }
+    PyBuffer_Release(&layout);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"build_gaddag", build_gaddag, METH_VARARGS, "build_gaddag(words, n_tiles, max_len) -> arc array bytes"},
     {"check_graph", check_graph, METH_VARARGS, "check_graph(arcs, n_tiles, longest): ValueError if malformed"},
@@ -286,6 +396,9 @@ static PyMethodDef methods[] = {
     {"generate", (PyCFunction)(void (*)(void))generate, METH_VARARGS | METH_KEYWORDS,
      "generate(layout, rules, board, rack, *, mode, limit, min_main_len, must_use, must_contain, deadline) -> "
      "moves, count or bool (see csrc/bindings.c)"},
+    {"play_games", (PyCFunction)(void (*)(void))play_games, METH_VARARGS | METH_KEYWORDS,
+     "play_games(layout, rules, *, games, seed, rack_size, exchange_min_bag, levels, leaves=None) -> games "
+     "(see csrc/bindings.c)"},
     {"lookup_keys", lookup_keys, METH_VARARGS, "lookup_keys(layout, table, text, min_len, max_len) -> bytes or None"},
     {NULL, NULL, 0, NULL},
 };

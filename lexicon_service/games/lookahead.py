@@ -17,7 +17,7 @@ from lexicon_service.movegen import GeneratedMove, MoveGenerationTimeout
 from lexicon_service.movegen.endgame import EndgameTimeout, solve_endgame
 from lexicon_service.movegen.simulate import MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, SimSettings, SeatView, \
     simulate, unseen_tiles
-from lexicon_service.server.errors import DeadlineError, FieldError
+from lexicon_service.errors import DeadlineError, FieldError
 
 MAX_SECONDS = 60.0
 

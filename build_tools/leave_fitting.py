@@ -1,8 +1,8 @@
 """The leave table of a lexicon (``leaves.tsv``, format in ``lexicon_service/movegen/leaves.py``), made
 from self-play: `lexicon-build --leaves LEX.lex [--games N] [--seed S]`.
 
-Two computer players of the level "best" (the top score) play `games` games (`movegen.selfplay`,
-seeded). Every move made with tiles left in the bag gives a sample: the leave it kept, the points
+Two computer players of the level "best" (the top score) play `games` games, in C
+(`movegen.fastplay`, seeded). Every move made with tiles left in the bag gives a sample: the leave it kept, the points
 its player scored on their next turn and the leave kept then. The value of a leave is what keeping it
 brings on the next turn against the average: first the next turn's points less their mean over all
 samples; then, `ROUNDS` - 1 times, the next turn's points plus `DISCOUNT` x the value (by the table
@@ -22,17 +22,19 @@ lexicon, games and seed give the same bytes.
 
 from __future__ import annotations
 
-import random
 import sys
 import time
 from collections import defaultdict
 from itertools import combinations
 
 from lexicon_service.movegen.leaves import LeaveTable, tile_order
-from lexicon_service.movegen.selfplay import play_game
 
 DEFAULT_GAMES = 3000
+# games for the leave table a default build (`lexicon-build --defaults`, `make lexicons`) makes: chosen so
+# that the table adds at most a fifth to the build's time (docs/movegen.md, leave values by default)
+DEFAULT_BUILD_GAMES = 600
 DEFAULT_SEED = 1
+BATCH = 100  # games per call of the C self-play (a progress line between two)
 MAX_GAMES = 1_000_000
 SWEEPS = 30
 PENALTY = {"size": 1.0, "tile": 20.0, "pair": 200.0}  # ridge penalty per kind, in samples
@@ -45,29 +47,28 @@ DISCOUNT = 0.75
 def leave_samples(rule_set, lexicon, games: int, seed: int, progress=None) -> list[tuple]:
     """(leave tiles, the points its player scored on the next turn, the leave of that turn or None when
     the bag was empty before it) per move made with tiles in the bag, over `games` self-play games of
-    two players of the level "best"."""
-    from lexicon_service.games.computer import choose_move
+    two players of the level "best", played in C (`movegen.fastplay`) in batches of `BATCH` games."""
+    from lexicon_service.movegen.fastplay import play_games
 
     samples = []
-    tiles_of = rule_set.tile_set.spell_rack
-    for game in range(games):
-        rng = random.Random(f"leaves/{seed}/{game}")
-
-        def best(board, rack, bag_count, may_exchange, rng=rng):
-            return choose_move(rule_set, board, rack, bag_count, lexicon, "best", rng, may_exchange=may_exchange)
-
-        result = play_game(rule_set, lexicon, [best, best], rng)
-        waiting: dict[int, tuple[str, ...]] = {}
-        for turn in result.turns:
-            kept = waiting.pop(turn.player, None)
-            leave = tiles_of(turn.move.leave) if turn.bag_before > 0 and turn.move.kind != "pass" else None
-            if kept is not None:
-                samples.append((kept, turn.move.score, leave))
-            if leave is not None:
-                waiting[turn.player] = leave
+    for start in range(0, games, BATCH):
+        for result in play_games(lexicon, min(BATCH, games - start), seed=_batch_seed(seed, start)):
+            waiting: dict[int, tuple[str, ...]] = {}
+            for turn in result.turns:
+                kept = waiting.pop(turn.player, None)
+                leave = turn.leave if turn.bag_before > 0 and turn.kind != "pass" else None
+                if kept is not None:
+                    samples.append((kept, turn.score, leave))
+                if leave is not None:
+                    waiting[turn.player] = leave
         if progress is not None:
-            progress(game + 1, len(samples))
+            progress(min(start + BATCH, games), len(samples))
     return samples
+
+
+def _batch_seed(seed: int, start: int) -> int:
+    """The C games' seed of the batch from game `start` (the same seed and games give the same samples)."""
+    return (seed * 1_000_003 + start) & (2 ** 64 - 1)
 
 
 def _features(key: tuple[str, ...]) -> list[tuple[str, object]]:

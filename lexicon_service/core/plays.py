@@ -17,9 +17,9 @@ from lexicon_service.rules.board import Board
 from lexicon_service.rules.gcg import GcgGame, parse_gcg
 from lexicon_service.rules.moves import MoveResult
 from lexicon_service.rules.replay import ReplayReport, replay
-from lexicon_service.server.errors import DeadlineError, FieldError, LimitError, field, require
-from lexicon_service.server.limits import Limits
-from lexicon_service.server.registry import resolve_rule_set
+from lexicon_service.errors import DeadlineError, FieldError, LimitError, field, require
+from lexicon_service.core.limits import Limits
+from lexicon_service.core.registry import resolve_rule_set
 
 # An analysis may take this many times Limits.max_generate_seconds (5 s by default; a real game's analysis
 # takes far less: docs/measurements.md).

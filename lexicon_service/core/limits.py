@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from lexicon_service.server.errors import CancelledError, DeadlineError
+from lexicon_service.errors import CancelledError, DeadlineError
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from typing import Callable
 
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.lexicon_copies import CheckedTries
-from lexicon_service.server.errors import NotReadyError, UnknownLexiconError, UnknownRuleSetError
+from lexicon_service.errors import NotReadyError, UnknownLexiconError, UnknownRuleSetError
 
 log = logging.getLogger("lexicon_service.server")
 

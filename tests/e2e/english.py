@@ -1,0 +1,31 @@
+"""The scan for English on a Czech or Polish page: every word of the page's rendered text (and of its
+options, placeholders, titles and labels) against the words of the English translation table, less the
+words the page's own table also uses (Token, GCG, SVG, PNG, blank ...) and the names given in `allowed`."""
+
+from __future__ import annotations
+
+SCAN = """allowed => {
+  const words = text => (String(text).match(/\\p{L}{3,}/gu) || []).map(w => w.toLowerCase());
+  const own = new Set([...Object.values(STRINGS[LANG]), ...Object.values((typeof ERROR_TEXTS === 'object' && ERROR_TEXTS[LANG]) || {})].flatMap(words));
+  const english = new Set(Object.values(STRINGS.en).flatMap(words).filter(w => !own.has(w) && !allowed.includes(w)));
+  const shown = [document.body.innerText, document.title];
+  for (const el of document.querySelectorAll('[placeholder],[title],[aria-label]')) {
+    shown.push(el.getAttribute('placeholder') || '', el.getAttribute('title') || '', el.getAttribute('aria-label') || '');
+  }
+  for (const o of document.querySelectorAll('option')) shown.push(o.textContent);
+  return [...new Set(shown.flatMap(words).filter(w => english.has(w)))];
+}"""
+
+
+def english_words(page, allowed=()) -> list[str]:
+    return page.evaluate(SCAN, [w.lower() for w in allowed])
+
+
+def assert_no_english(page, allowed=()):
+    lang = page.evaluate("() => LANG")
+    assert lang in ("cs", "pl"), lang
+    found = english_words(page, allowed)
+    if found:
+        text = page.evaluate("() => document.body.innerText")
+        lines = [line for line in text.splitlines() if any(w in line.lower() for w in found)]
+        raise AssertionError(f"English on the {lang} page: {found} in {lines}")
