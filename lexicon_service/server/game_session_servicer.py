@@ -14,12 +14,13 @@ import logging
 from lexicon_service.core.limits import deadline_of
 from lexicon_service.errors import DeadlineError, FieldError, Refused, Unauthenticated
 from lexicon_service.games.commands import HINT_SECONDS
+from lexicon_service.games.director import AS_PLAYED, RACKS_DEDUCTED
 from lexicon_service.games.computer import DEFAULT_LEVEL, leave_table_refusal, level_refusal
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import status_and_trailing
-from lexicon_service.server.game_servicer import generated_move
+from lexicon_service.core.messages import generated_move
 from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
@@ -229,7 +230,8 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
 
     @_game_rpc
     def EndGame(self, request, context):
-        state = self.games.end_game(self._game_id(request), self._token(context), request.reason)
+        scoring = RACKS_DEDUCTED if request.scoring == session_pb2.END_SCORING_RACKS_DEDUCTED else AS_PLAYED
+        state = self.games.end_game(self._game_id(request), self._token(context), request.reason, scoring)
         return self._director_answer(session_pb2.EndGameResponse, state)
 
     def WatchGame(self, request, context):
