@@ -332,3 +332,30 @@ def test_a_simulated_hint_and_a_simulating_seat_through_the_server(server, lexic
             assert answer["lookahead"] == "simulation" and len(answer["outlooks"]) == len(answer["moves"]) <= 2
     finally:
         web.stop()
+
+
+def test_analyse_game_with_simulate_over_grpc_and_http(server, tmp_path):
+    import grpc
+
+    from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
+    from lexicon_service.http import HttpServer, create_app
+
+    srv, port = server
+    gcg = ("#character-encoding UTF-8\n#rules pl-scrabble\n#player1 a A\n#player2 b B\n"
+           ">a: KOTADAM 8G KOT +10 10\n>b: AMDTAKO 9G TAK +9 9\n")
+    with grpc.insecure_channel(f"localhost:{port}") as channel:
+        stub = game_pb2_grpc.GameServiceStub(channel)
+        plain = stub.AnalyseGame(game_pb2.AnalyseGameRequest(lexicon="pl-scrabble", gcg=gcg), timeout=30)
+        assert not any(t.HasField("ahead") for t in plain.turns)
+        answer = stub.AnalyseGame(game_pb2.AnalyseGameRequest(lexicon="pl-scrabble", gcg=gcg, simulate=True),
+                                  timeout=30)
+    looked = [t.ahead for t in answer.turns if t.HasField("ahead")]
+    assert looked and all(a.kind == "simulation" and a.best and a.HasField("best_win_chance") for a in looked)
+    web = HttpServer(create_app(srv.registry), "localhost:0").start()
+    try:
+        with httpx.Client(base_url=web.url, timeout=30) as http:
+            r = http.post("/v1/games:analyse", json={"gcg": gcg, "lexicon": "pl-scrabble", "simulate": True})
+            assert r.status_code == 200, r.text
+            assert any(t.get("ahead", {}).get("kind") == "simulation" for t in r.json()["turns"]), r.text
+    finally:
+        web.stop()
