@@ -181,21 +181,29 @@ def test_simulation_is_repeatable_prunes_and_stops(lexicon_dir):
 
 
 def _endgame_positions(rs, lexicon, count: int, seed: int):
-    """Small endgames of the ENDGAME_WORDS lexicon: a board of a few words, racks of 1-3 of their letters."""
+    """Small endgames of the ENDGAME_WORDS lexicon: a board of a few words, racks of 1-3 of their letters,
+    every tile drawn from the set's own (never more copies than it has)."""
     rng = random.Random(seed)
-    letters = "AKOTDMEAO"
     made = 0
     while made < count:
+        bag = bag_of(rs, "AKOTDME")
+        bag = [t for t in bag if t != "?"]
+        rng.shuffle(bag)
         board = Board.empty(rs)
         for _ in range(rng.randint(1, 3)):
-            rack = "".join(rng.choice(letters) for _ in range(5))
-            moves = generate_moves(rs, board, rack, lexicon, limit=3, include_exchanges=False, include_pass=False)
+            rack = [bag.pop() for _ in range(5)]
+            moves = generate_moves(rs, board, "".join(rack), lexicon, limit=3, include_exchanges=False,
+                                   include_pass=False)
             if moves:
-                board.apply(validate_move(rs, board, rack, rng.choice(moves).play, judge=lexicon))
+                result = validate_move(rs, board, "".join(rack), rng.choice(moves).play, judge=lexicon)
+                board.apply(result)
+                for tile in result.tiles_used:
+                    rack.remove(tile)
+            bag[:0] = rack  # the tiles not played go back, out of the way of the next draws
         if board.is_empty():
             continue
-        mine = "".join(rng.choice(letters) for _ in range(rng.randint(1, 3)))
-        theirs = "".join(rng.choice(letters) for _ in range(rng.randint(1, 3)))
+        mine = "".join(bag.pop() for _ in range(rng.randint(1, 3)))
+        theirs = "".join(bag.pop() for _ in range(rng.randint(1, 3)))
         made += 1
         yield board, mine, theirs
 
