@@ -20,7 +20,7 @@ from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import status_and_trailing
-from lexicon_service.server.game_servicer import generated_move
+from lexicon_service.core.messages import generated_move
 from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
