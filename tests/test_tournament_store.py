@@ -108,3 +108,24 @@ def test_hostile_fields_never_internal(api, data):  # noqa: F811
     except grpc.RpcError:
         pass
     assert context.code != grpc.StatusCode.INTERNAL, (rpc, request)
+
+
+def test_a_round_started_twice_at_once_has_one_game_a_table(api):  # noqa: F811
+    _, server = api
+    service = server.tournaments
+    tid, key = service.create("Dvakrát", "pl-tiny", rounds=2, seed=2)
+    service.add_players(tid, key, "A", [{"name": f"Hráč {c}"} for c in "ABCD"])
+    service.pair(tid, key, "A", "swiss")
+    answers, barrier = [], threading.Barrier(2)
+
+    def start():
+        barrier.wait()
+        answers.append(service.start_round(tid, key, "A", 1))
+    threads = [threading.Thread(target=start) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    handed = [table["game_id"] for answer in answers for table in answer]
+    recorded = [g.game_id for g in service.view(tid).divisions["A"].round_games(1)]
+    assert sorted(handed) == sorted(recorded) and len(recorded) == 2  # the tokens handed out are the games played

@@ -218,24 +218,31 @@ class TournamentService:
         if not games:
             raise TournamentInputError("round", f"round {rnd} of {division} is not paired")
         rule_set = self.rule_set_for(t.config["lexicon"])
-        started = []
-        for g in games:
-            if g.game_id or g.played:
-                continue
-            seats = [g.p1, g.p2] if g.first != 1 else [g.p2, g.p1]
-            names = [game_name(d.players[p].name) for p in seats]
-            if names[0] == names[1]:
-                names[1] = names[1][:30] + "_2"
-            levels = [t.computer.get((division, p), "") for p in seats]
-            game_id, tokens, _director, _ = self.games.create_game(
-                t.config["lexicon"], rule_set, names, seed=_game_seed(t, division, g),
-                challenge_rule=t.config["challenge_rule"], game_seconds=t.config["game_seconds"],
-                computer_levels=levels if any(levels) else ())
-            self._execute(tournament_id, lambda work, g=g, game_id=game_id: (
-                [("started", {"division": division, "round": g.round, "table": g.table, "game_id": game_id})], None))
-            started.append({"table": g.table, "game_id": game_id,
-                            "players": [{"name": d.players[p].name, "token": tok} for p, tok in zip(seats, tokens)]})
-        return started
+        return [s for s in (self._start_table(tournament_id, t, d, g, rule_set) for g in games
+                            if not (g.game_id or g.played)) if s is not None]
+
+    def _start_table(self, tournament_id: str, t: Tournament, d, g, rule_set) -> dict | None:
+        """One table's game started and recorded; None when another server started the table first (the
+        game made here is then ended at once, so that a table has one game)."""
+        seats = [g.p1, g.p2] if g.first != 1 else [g.p2, g.p1]
+        names = [game_name(d.players[p].name) for p in seats]
+        if names[0] == names[1]:
+            names[1] = names[1][:30] + "_2"
+        levels = [t.computer.get((d.name, p), "") for p in seats]
+        game_id, tokens, director, _ = self.games.create_game(
+            t.config["lexicon"], rule_set, names, seed=_game_seed(t, d.name, g),
+            challenge_rule=t.config["challenge_rule"], game_seconds=t.config["game_seconds"],
+            computer_levels=levels if any(levels) else ())
+
+        def decide(work: Tournament):
+            if work.game(d.name, g.round, g.table).game_id:
+                return [], False
+            return [("started", {"division": d.name, "round": g.round, "table": g.table, "game_id": game_id})], True
+        if not self._execute(tournament_id, decide):
+            self.games.end_game(game_id, director, "this table was started by another request")
+            return None
+        return {"table": g.table, "game_id": game_id,
+                "players": [{"name": d.players[p].name, "token": tok} for p, tok in zip(seats, tokens)]}
 
     def _sync(self, tournament_id: str) -> Tournament:
         """Record the result of every game of the tournament that has ended; the tournament after."""
