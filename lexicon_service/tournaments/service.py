@@ -16,7 +16,7 @@ import threading
 import time
 import zlib
 
-from lexicon_service.errors import Conflict, GameNotFound, PermissionDenied, Unauthenticated
+from lexicon_service.errors import Conflict, GameError, GameNotFound, PermissionDenied, Unauthenticated, shown
 from lexicon_service.games.roles import new_token, token_hash
 from lexicon_service.games.state import ENDED
 from lexicon_service.tournaments import csvfiles, pairing, tsh
@@ -37,7 +37,10 @@ RETRIES = 8
 
 
 class TournamentNotFound(GameNotFound):
-    pass
+    """NOT_FOUND, as an unknown game."""
+
+    def __init__(self, tournament_id: str) -> None:
+        GameError.__init__(self, f"no tournament {shown(tournament_id)}")
 
 
 def game_name(name: str) -> str:
