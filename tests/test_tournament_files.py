@@ -95,3 +95,11 @@ def test_a_file_laid_out_as_tsh_writes_one_with_a_withdrawn_player():
         {"rank": 5, "name": "Ďurčo, Ľubomír", "wins": 1, "losses": 3, "spread": -325}]
     last_rrank = [int(dict(p.tsh_extra)["rrank"].split()[-1]) for p in division.players]
     assert [r.rank for r in sorted(standings(division), key=lambda r: r.player)] == last_rrank
+
+
+def test_the_bench_runs_small(capsys):
+    from tests.bench_modules import bench_module
+
+    assert bench_module("bench_tournament").main(["--players", "9", "--rounds", "3", "--kills", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "pairing a round (Swiss, 9 players, 3 rounds)" in out and "standings after each of 12 results" in out
