@@ -210,8 +210,9 @@ class TournamentService:
 
     def start_round(self, tournament_id: str, key: str, division: str, rnd: int) -> list[dict]:
         """Start the round's games on the server (the event's lexicon, rules and clocks; a computer
-        player's seat played by the server). -> per table {table, game_id, players: [{name, token}]} in
-        seat order (the starter first), the tokens to hand to the players (a computer's is empty)."""
+        player's seat played by the server). -> per table {table, game_id, director_token, players: [{name,
+        token}]} in seat order (the starter first): the tokens to hand to the players (a computer's is
+        empty), and the game's director token for the tournament's director."""
         if self.games is None or self.rule_set_for is None:
             raise TournamentInputError("round", "this server holds no games")
         t = self._current(tournament_id)
@@ -244,7 +245,7 @@ class TournamentService:
         if not self._execute(tournament_id, decide):
             self.games.end_game(game_id, director, "this table was started by another request")
             return None
-        return {"table": g.table, "game_id": game_id,
+        return {"table": g.table, "game_id": game_id, "director_token": director,
                 "players": [{"name": d.players[p].name, "token": tok} for p, tok in zip(seats, tokens)]}
 
     def _sync(self, tournament_id: str) -> Tournament:
