@@ -22,12 +22,11 @@ LAYERS = (
     ("movegen",),  # move generation (the C core)
     ("lexicon_format", "lexicon_copies", "lexicon", "judge"),  # the lexicon file, both directions
     ("errors",),  # every refusal and the one table of their statuses
-    ("games",),  # server-held games
-    ("tournaments",),  # tournaments over those games
     ("core",),  # the service as plain functions: no transport
+    ("games",),  # server-held games (their hints use the core's look-ahead)
+    ("tournaments",),  # tournaments over those games
     ("server",),  # the gRPC adapter
     ("http",),  # the HTTP/JSON adapter and pages
-    ("local",),  # the local commands' view of the core
     ("commands",),  # one module per subcommand
     ("cli", "__main__"),  # the command line, its table of subcommands
 )

@@ -33,7 +33,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.core.plays import analyse_record
     from lexicon_service.commands.replay import read_record
     from lexicon_service.movegen.analysis import annotate, format_analysis
@@ -59,8 +59,8 @@ def run(args) -> int:
 
 
 def look_ahead_turns(args, replayed, turns) -> None:
-    from lexicon_service import local
-    from lexicon_service.core.lookahead import analyse_ahead
+    from lexicon_service.commands import in_process as local
+    from lexicon_service.games.lookahead import analyse_ahead
     from lexicon_service.commands.moves import SIM_OPTIONS, lookahead_options
 
     options = lookahead_options(args)

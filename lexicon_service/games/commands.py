@@ -186,7 +186,7 @@ def hint_ahead(sessions, game_id: str, token: str | None, limit: int = 5, lexico
                deadline: float | None = None):
     """-> (state, player, Lookahead): `hint` ranked by simulation (the endgame once the bag is empty), from
     what the asking player sees (their rack, the board, the bag's count, the scores), within HINT_SECONDS."""
-    from lexicon_service.app.lookahead import LookaheadOptions, look_ahead
+    from lexicon_service.games.lookahead import LookaheadOptions, look_ahead
 
     state, caller = _hint_state(sessions, game_id, token, limit)
     if state.n_players != 2:
@@ -223,7 +223,7 @@ def _check_on_turn(work, p: int, pass_: bool, events: list) -> None:
 
 def submit_move(sessions, game_id: str, token: str | None, *, play: str = "", exchange: str = "",
                 pass_: bool = False, expected_version: int | None = None, request_id: str = "",
-                judges=None, computer_seat: int | None = None) -> MoveOutcome:
+                lexicon_of=None, computer_seat: int | None = None) -> MoveOutcome:
     """A player's move (`token`), or the server's computer player's in `computer_seat` (no token)."""
     _check_move_text(play, exchange, pass_, request_id)
     play_text = " ".join(play.split())
@@ -245,13 +245,13 @@ def submit_move(sessions, game_id: str, token: str | None, *, play: str = "", ex
             retries.check_repeat(store, work, p, same)
         _check_on_turn(work, p, pass_, events)
         spent = now - work.turn_started
-        lexicons = lexicons if lexicons is not None else judges
-        judges_ = judges if judges is not None else lexicons
+        lexicons = lexicons if lexicons is not None else lexicon_of
+        lexicon_of_ = lexicon_of if lexicon_of is not None else lexicons
         if pass_:
             return _pass(work, p, now, spent, events, lexicons)
         if exchange:
             return _exchange(work, p, exchange, now, spent, events, lexicons)
-        return _play(work, p, play_text, now, spent, events, judges_, lexicons)
+        return _play(work, p, play_text, now, spent, events, lexicon_of_, lexicons)
 
     return sessions.execute(game_id, decide, request_id or None, token)
 
@@ -305,18 +305,18 @@ def _exchange(work, p, text, now, spent, events, lexicons=None):
     return lambda w: MoveOutcome(version, w, p)
 
 
-def _game_lexicon(work, judges):
+def _game_lexicon(work, lexicon_of):
     name = work.created.lexicon
-    lexicon = judges(name) if judges is not None else None
+    lexicon = lexicon_of(name) if lexicon_of is not None else None
     if lexicon is None:
         raise LexiconUnavailable(name)
     return lexicon
 
 
-def _play(work, p, text, now, spent, events, judges, lexicons=None):
+def _play(work, p, text, now, spent, events, lexicon_of, lexicons=None):
     rs = work.rule_set
     correcting = work.correcting is not None
-    lexicon = _game_lexicon(work, judges) if (work.options.challenge_rule == "void" or correcting) else None
+    lexicon = _game_lexicon(work, lexicon_of) if (work.options.challenge_rule == "void" or correcting) else None
     result = validate_move(rs, work.board, work.racks[p], text, judge=lexicon)
     if result.score is None:
         if result.reason in INPUT_REASONS:
@@ -382,7 +382,7 @@ def _rule_on_challenge(work, c: int, last, invalid, now, events, lexicons) -> st
 
 
 def challenge(sessions, game_id: str, token: str | None, expected_version: int | None = None,
-              judges=None, request_id: str = "", computer_seat: int | None = None) -> MoveOutcome:
+              lexicon_of=None, request_id: str = "", computer_seat: int | None = None) -> MoveOutcome:
     """Like a move, idempotent by request id or expected_version: a retry of a challenge that was
     carried out gets its first answer (replayed), also when it ended the game. By a player (`token`),
     or by the server's computer player in `computer_seat` (no token)."""
@@ -391,8 +391,8 @@ def challenge(sessions, game_id: str, token: str | None, expected_version: int |
 
     def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
         c = acting_player(work, token, computer_seat)
-        judges_ = judges if judges is not None else lexicons
-        lexicons = lexicons if lexicons is not None else judges
+        lexicon_of_ = lexicon_of if lexicon_of is not None else lexicons
+        lexicons = lexicons if lexicons is not None else lexicon_of
         retries.check_request_id(store, work, request_id, c, challenge=True)
         if expected_version is not None and expected_version != base:
             if expected_version < base and not request_id:
@@ -400,7 +400,7 @@ def challenge(sessions, game_id: str, token: str | None, expected_version: int |
                                     lambda event: retries.own_challenge(event, c), True)
             raise StaleVersion(expected_version, base)
         last = _check_challengeable(work, c)
-        invalid = invalid_words(last.event, _game_lexicon(work, judges_))
+        invalid = invalid_words(last.event, _game_lexicon(work, lexicon_of_))
         outcome = _rule_on_challenge(work, c, last, invalid, now, events, lexicons)
         version = work.version
         return lambda w: MoveOutcome(version, w, c, invalid_words=invalid, outcome=outcome)

@@ -45,7 +45,7 @@ from lexicon_service.core.limits import Limits
 
 JSON = "application/json"
 STATIC = resources.files("lexicon_service.http") / "static"
-PAGES = {"/judge": "judge.html", "/lookup": "lookup.html", "/games": "games.html"}
+PAGES = {"/judge": "judge.html", "/lookup": "lookup.html", "/games": "games.html", "/director": "director.html"}
 TIMEOUT_HEADER = "x-server-timeout"  # seconds; the call's deadline, as a gRPC client's timeout
 
 
