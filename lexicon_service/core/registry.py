@@ -24,6 +24,7 @@ from typing import Callable
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.lexicon_copies import CheckedTries
 from lexicon_service.errors import NotReadyError, UnknownLexiconError, UnknownRuleSetError
+from lexicon_service.wording import counted
 
 log = logging.getLogger("lexicon_service.server")
 
@@ -220,8 +221,8 @@ class LexiconRegistry:
             self.last_error = None
             self.reload_count += 1
             log.info(
-                "loaded %d lexicons (%s; %d unchanged on disk, kept) from %s in %.0f ms, generation %d",
-                len(lexicons), ", ".join(sorted(lexicons)), kept, self.directory,
+                "loaded %s (%s; %d unchanged on disk, kept) from %s in %.0f ms, generation %d",
+                counted(len(lexicons), "lexicon"), ", ".join(sorted(lexicons)), kept, self.directory,
                 (time.perf_counter() - started) * 1000, snapshot.generation,
             )
         for listener in list(self._listeners):

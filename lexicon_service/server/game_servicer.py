@@ -24,6 +24,7 @@ from lexicon_service.tiles import UnknownLetterError
 from lexicon_service.errors import FieldError, LimitError, field, require
 from lexicon_service.server.errors import grpc_method
 from lexicon_service.core.limits import Limits, check_deadline
+from lexicon_service.wording import counted
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -108,7 +109,7 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             rule_set, lexicon = self._context(snapshot, request, need_lexicon=False)
             lo, hi = rule_set.game.players
             if not lo <= n_players <= hi:
-                raise FieldError("players", f"{n_players} players; {rule_set.id} is for {lo}-{hi}")
+                raise FieldError("players", f"{counted(n_players, 'player')}; {rule_set.id} is for {lo}-{hi}")
             game = GcgGame(players=_export_players(request.players), pragmas=[("rules", rule_set.id)])
             if request.lexicon:
                 game.pragmas.append(("lexicon", request.lexicon))
