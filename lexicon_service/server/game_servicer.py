@@ -82,6 +82,11 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         with self.registry.acquire() as snapshot:
             replayed, turns = plays.analyse_record(snapshot, self.limits, request.lexicon, request.rule_set,
                                                    request.gcg, call_deadline)
+            if request.simulate:
+                from lexicon_service.games.lookahead import LookaheadOptions, analyse_ahead
+
+                analyse_ahead(replayed, turns, LookaheadOptions(seconds=1.0),
+                              plays.analysis_deadline(self.limits, call_deadline), share_time=True)
         return game_pb2.AnalyseGameResponse(
             turns=[turn_analysis(t) for t in turns], annotated_gcg=format_gcg(annotate(replayed.game, turns)),
             rule_set=replayed.rule_set.id, lexicon=request.lexicon)
