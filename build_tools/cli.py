@@ -213,6 +213,11 @@ def run(args) -> int:
         if log is not None:
             log.close()
     report = compiler.report
+    if not forms:  # a lexicon refusing every word would be served as if it were one
+        rejected = sum(compiler.report.rejected_by_reason.values())
+        given = ", ".join(f"--{kind} {f}" for kind, f in sources)
+        raise BuildError(f"no form was admitted from {given} ({rejected} refused), so nothing was written to {out}: "
+                         "is the list empty, or does the profile refuse every form?")
     counts = {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
               "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
               "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
@@ -224,8 +229,8 @@ def run(args) -> int:
                  refusals=refusals_bytes(compiler.refused, details) if compiler.refused else None,
                  leave_games=_leave_games(args), quiet=args.quiet)
     print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
-    if not forms:
-        print("lexicon-build: warning: no form was admitted: the lexicon is empty", file=sys.stderr)
+    for note in getattr(lang, "notes", ()):
+        print(note, file=sys.stderr)
     return 0
 
 

@@ -46,9 +46,12 @@ def run(args) -> int:
     if args.sim:
         look_ahead_turns(args, replayed, turns)
     if args.output:
+        from lexicon_service.output_files import OutputRefused, write_atomically
+
         try:
-            with open(args.output, "w", encoding="utf-8") as out:
-                out.write(format_gcg(annotate(replayed.game, turns)))
+            write_atomically(args.output, format_gcg(annotate(replayed.game, turns)))
+        except OutputRefused as exc:
+            raise UserError(f"--output: {exc}") from None
         except OSError as exc:
             raise UserError(f"--output: {exc.strerror or exc}: {args.output}") from None
     if args.json:

@@ -134,7 +134,7 @@ def print_check_answers(answers, *, as_json: bool, verdict_only: bool = False, n
 def run(args) -> int:
     from lexicon_service.commands import in_process as local
     from lexicon_service.core.words import check_words
-    from lexicon_service.server.lexicon_servicer import check_words_response
+    from lexicon_service.core.messages import check_words_response
 
     lexicon = open_lexicon(args.lexicon, args.lexicons)
     snapshot = local.snapshot([lexicon])

@@ -91,7 +91,7 @@ def run(args) -> int:
     from lexicon_service.core.plays import replay_record
     from lexicon_service.command_line import message_json
     from lexicon_service.rules.replay import format_report
-    from lexicon_service.server.game_servicer import replay_response
+    from lexicon_service.core.messages import replay_response
 
     record = read_record(args)
     with record.errors():

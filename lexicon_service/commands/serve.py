@@ -54,6 +54,7 @@ from lexicon_service.commands.serve_processes import (
 )
 from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
+from lexicon_service.wording import counted
 
 
 GRPC_VERBOSITY_ENV = "GRPC_VERBOSITY"
@@ -265,10 +266,32 @@ def run(args) -> int:
     stop_with_supervisor()
     shared_files = take_supervisor_files()
     settings = _settings(args, address, log)
-    if settings.processes > 1:
-        return supervise(args, address, settings.directory, settings.workers, settings.fast_threads,
-                          settings.processes, settings.http and settings.http.address)
-    return _serve(args, settings, shared_files, log, started)
+    claim = None if args.reuse_port else _claim_ports(settings)  # a supervised child: its supervisor holds it
+    try:
+        if settings.processes > 1:
+            return supervise(args, address, settings.directory, settings.workers, settings.fast_threads,
+                             settings.processes, settings.http and settings.http.address)
+        return _serve(args, settings, shared_files, log, started)
+    finally:
+        if claim is not None:
+            claim.close()
+
+
+def _claim_ports(settings: _Settings):
+    """The exclusive claim on the gRPC and HTTP ports (server/address_claim.py), held while this process
+    serves or supervises: a second `serve` on them is refused before it loads anything."""
+    from lexicon_service.http.server import split_address
+    from lexicon_service.server.address_claim import PortInUse, claim_ports
+
+    ports = []
+    if not settings.address.startswith("unix:"):
+        ports.append(("gRPC", *grpc_host_port(settings.address)))
+    if settings.http is not None:
+        ports.append(("HTTP", *split_address(settings.http.address)))
+    try:
+        return claim_ports(ports)
+    except PortInUse as exc:
+        raise UserError(exc.strerror) from None
 
 
 def _settings(args, address: str, log) -> _Settings:
@@ -403,7 +426,7 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
                                args.http_receive_timeout, args.http_write_timeout, settings.http.allowed_hosts,
                                settings.http.cors_origins)
             server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
-        print(f"lexicon-service: serving {len(snapshot.names())} lexicons on {host}:{port}", flush=True)
+        print(f"lexicon-service: serving {counted(len(snapshot.names()), 'lexicon')} on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
             print(f"lexicon-service: HTTP on {http.url}; word judge at {http.url}/judge", flush=True)
         server.wait_for_termination()

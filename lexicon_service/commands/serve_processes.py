@@ -55,6 +55,21 @@ def stop_with_supervisor() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
+# A child runs this, not `python -m lexicon_service`: -m (and -c) put the working directory first on
+# sys.path, so run from a source checkout a child imported its uncompiled package (no C core) instead of
+# the installed one. Here sys.path[0] is the directory this process imported lexicon_service from.
+_CHILD_MAIN = "import sys; sys.path[0] = sys.argv.pop(1); from lexicon_service.cli import main; sys.exit(main())"
+
+
+def child_command() -> list[str]:
+    """The command line starting a supervised child, importing the lexicon_service package this process
+    runs whatever the working directory holds."""
+    import lexicon_service
+
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(lexicon_service.__file__)))
+    return [sys.executable, "-c", _CHILD_MAIN, package_root]
+
+
 def default_processes() -> int:
     """One server process per core, at most 4: a Python process answers on one core at a time (the
     interpreter lock); measured on 2 cores in docs/service.md."""
@@ -93,7 +108,7 @@ def supervise(args, address: str, directory: str, workers: int, fast_threads: in
         except (OSError, ValueError) as exc:
             raise UserError(str(exc)) from None
         http_address = f"{http_host}:{http_reserve.getsockname()[1]}"
-    argv = [sys.executable, "-m", "lexicon_service", "serve", "--address", child_address, "--lexicons", directory,
+    argv = [*child_command(), "serve", "--address", child_address, "--lexicons", directory,
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
     flags = ["token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results", "max_message_bytes",

@@ -195,7 +195,7 @@ def split_or_answer(play: str, response_type):
     `validate` and `client validate|score` give it without asking the rules (its reason and message)."""
     from lexicon_service.rules.board import split_play
     from lexicon_service.rules.reasons import PlayError
-    from lexicon_service.server.game_servicer import MOVE_REASONS
+    from lexicon_service.core.messages import MOVE_REASONS
 
     try:
         return split_play(play)
@@ -208,7 +208,7 @@ def run(args) -> int:
     from lexicon_service.core.plays import judge_move
     from lexicon_service.grpc_gen import game_pb2
     from lexicon_service.rules import Board, RuleSetError, load_rule_set
-    from lexicon_service.server.game_servicer import move_response
+    from lexicon_service.core.messages import move_response
 
     if not args.rules:
         raise UserError("--rules is required (a rule set id such as pl-scrabble, or a .rules file)")

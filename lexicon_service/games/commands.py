@@ -43,9 +43,11 @@ from lexicon_service.rules.game import BAG_BELOW_MINIMUM, EXCHANGES_NOT_ALLOWED,
 from lexicon_service.rules.moves import validate_move
 from lexicon_service.rules.reasons import Reason
 from lexicon_service.tiles import UnknownLetterError
+from lexicon_service.wording import counted
 
-# Reasons that say the play text itself is wrong (whatever the game state): INVALID_ARGUMENT.
-INPUT_REASONS = {Reason.MALFORMED_PLAY, Reason.UNKNOWN_LETTER, Reason.OFF_BOARD, Reason.BAD_BLANK_LETTER}
+# Reasons that say the play text itself cannot be read (whatever the game state): INVALID_ARGUMENT. A play
+# that reads but lies off the board is refused as ValidateMove refuses it, as any other illegal play.
+INPUT_REASONS = {Reason.MALFORMED_PLAY, Reason.UNKNOWN_LETTER, Reason.BAD_BLANK_LETTER}
 MAX_NAME_CHARS = 40
 MAX_PLAY_CHARS = 200
 MAX_HINTS = 20  # plays one hint answer lists
@@ -62,7 +64,7 @@ def _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_pena
     """The options of a new game checked; -> each seat's computer level ('' for a person)."""
     lo, hi = rule_set.game.players
     if not lo <= len(names) <= hi:
-        raise InvalidInput("player_names", f"{len(names)} players; {rule_set.id} is for {lo}-{hi}")
+        raise InvalidInput("player_names", f"{counted(len(names), 'player')}; {rule_set.id} is for {lo}-{hi}")
     for i, name in enumerate(names):
         # spaces and diacritics as people write names; no control characters (a record line ends at "\n")
         if not (0 < len(name) <= MAX_NAME_CHARS and name.isprintable() and name == name.strip()):
@@ -78,7 +80,7 @@ def _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_pena
         raise InvalidInput("overtime_penalty", "0-1000 points per minute")
     levels = list(computer_levels) + [""] * (len(names) - len(computer_levels))
     if len(levels) > len(names):
-        raise InvalidInput("computer_levels", f"{len(computer_levels)} seats for {len(names)} players")
+        raise InvalidInput("computer_levels", f"{counted(len(computer_levels), 'seat')} for {counted(len(names), 'player')}")
     for seat, level in enumerate(levels):
         if level and level_refusal(level):
             raise InvalidInput(f"computer_levels[{seat}]", level_refusal(level))
@@ -87,12 +89,15 @@ def _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_pena
 
 def create_game(sessions, lexicon_name: str, rule_set, player_names, seed: int | None = None,
                 challenge_rule: str = "", game_seconds: int = 0, overtime_penalty: int | None = None,
-                allow_hints: bool = False, computer_levels=()):
-    """-> (game_id, player tokens, director token, version)."""
+                allow_hints: bool = False, computer_levels=(), client: str = ""):
+    """-> (game_id, player tokens, director token, version). `client`: who asks (its address), for the
+    bound on games with only computer players (games/creation_rate.py)."""
     names = list(player_names)
     levels = _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_penalty, computer_levels)
     if any(levels) and sessions.lexicons is None:
         raise Refused("NO_COMPUTER_PLAYERS", "computer_players: this server has no computer players")
+    if levels and all(levels):
+        sessions.computer_game_rate.take(client)
     options = GameOptions.of(rule_set, challenge_rule, game_seconds, overtime_penalty, allow_hints,
                              levels if any(levels) else ())
     bag = [letter for letter, count in rule_set.tile_set.bag().items() for _ in range(count)]

@@ -45,7 +45,7 @@ from lexicon_service.core.limits import Limits
 
 JSON = "application/json"
 STATIC = resources.files("lexicon_service.http") / "static"
-PAGES = {"/judge": "judge.html", "/lookup": "lookup.html", "/games": "games.html"}
+PAGES = {"/judge": "judge.html", "/lookup": "lookup.html", "/games": "games.html", "/director": "director.html"}
 TIMEOUT_HEADER = "x-server-timeout"  # seconds; the call's deadline, as a gRPC client's timeout
 
 
@@ -81,6 +81,16 @@ def plain_name(rpc: str) -> str:
 
 def _plain_answer(method, message, deadline) -> dict:
     return api.to_json_dict(method(message, deadline))
+
+
+def _peer_of(request: Request) -> str:
+    """The client's address as gRPC's peer() writes it (its port included)."""
+    client = request.client
+    if client is None:
+        return ""
+    family = "ipv6" if ":" in client.host else "ipv4"
+    host = f"[{client.host}]" if family == "ipv6" else client.host
+    return f"{family}:{host}:{client.port}"
 
 
 def _trailing(ctx) -> dict | None:
@@ -219,7 +229,7 @@ class _Api:
                 self.authorise(request)
                 deadline = _deadline(request)
                 if not plain:  # a session call reads the headers, sets trailers
-                    ctx = api.ServicerContext(deadline, request.headers.items())
+                    ctx = api.ServicerContext(deadline, request.headers.items(), _peer_of(request))
                 if route.body:
                     data = await read_json_body(request, self.limits.max_message_bytes)
                 elif route.query:

@@ -14,15 +14,26 @@ import logging
 from lexicon_service.core.limits import deadline_of
 from lexicon_service.errors import DeadlineError, FieldError, Refused, Unauthenticated
 from lexicon_service.games.commands import HINT_SECONDS
+from lexicon_service.games.director import AS_PLAYED, RACKS_DEDUCTED
 from lexicon_service.games.computer import DEFAULT_LEVEL, leave_table_refusal, level_refusal
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import status_and_trailing
-from lexicon_service.server.game_servicer import generated_move
+from lexicon_service.core.messages import generated_move
 from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
+
+
+def client_of(context) -> str:
+    """The caller's address without its port ("ipv4:127.0.0.1"), as gRPC's peer() (or the HTTP adapter's)
+    gives it; "" when unknown."""
+    peer = getattr(context, "peer", None)
+    text = peer() if callable(peer) else ""
+    if text.startswith(("ipv4:", "ipv6:")):
+        return text.rsplit(":", 1)[0]
+    return text or ""
 
 _STATUS = {"playing": session_pb2.GAME_STATUS_PLAYING, FINAL_PASS: session_pb2.GAME_STATUS_AWAITING_FINAL_PASS,
            ENDED: session_pb2.GAME_STATUS_ENDED}
@@ -128,7 +139,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             seed=request.seed if request.HasField("seed") else None, challenge_rule=rule,
             game_seconds=request.game_seconds,
             overtime_penalty=request.overtime_penalty if request.HasField("overtime_penalty") else None,
-            allow_hints=request.allow_hints, computer_levels=levels)
+            allow_hints=request.allow_hints, computer_levels=levels, client=client_of(context))
         return session_pb2.CreateGameResponse(game_id=game_id, player_tokens=tokens, director_token=director,
                                               rule_set=rule_set.id, version=version)
 
@@ -229,7 +240,8 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
 
     @_game_rpc
     def EndGame(self, request, context):
-        state = self.games.end_game(self._game_id(request), self._token(context), request.reason)
+        scoring = RACKS_DEDUCTED if request.scoring == session_pb2.END_SCORING_RACKS_DEDUCTED else AS_PLAYED
+        state = self.games.end_game(self._game_id(request), self._token(context), request.reason, scoring)
         return self._director_answer(session_pb2.EndGameResponse, state)
 
     def WatchGame(self, request, context):
