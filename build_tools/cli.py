@@ -217,7 +217,9 @@ def run(args) -> int:
         rejected = sum(compiler.report.rejected_by_reason.values())
         given = ", ".join(f"--{kind} {f}" for kind, f in sources)
         raise BuildError(f"no form was admitted from {given} ({rejected} refused), so nothing was written to {out}: "
-                         "is the list empty, or does the profile refuse every form?")
+                         "is the list empty, or does the profile refuse every form?"
+                         + "".join(f" ({note.removeprefix('lexicon-build: note: ')})"
+                                   for note in getattr(lang, "notes", ())))
     counts = {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
               "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
               "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),

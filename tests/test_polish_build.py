@@ -179,7 +179,8 @@ def test_words_sgjp_knows_only_inside_fixed_phrases_are_admitted_and_say_so(tmp_
     profile = write(tmp_path / "strict.profile", (PROFILE_DIR / "pl.profile").read_text(encoding="utf-8")
                     .replace("# deny    phrase-fragment    FIXED", "deny      phrase-fragment    FIXED"))
     out = tmp_path / "strict.lex"
+    heads = write(tmp_path / "h2.txt", "dawien\nkot\n")  # kot: the lexicon is not empty (an empty one is refused)
     assert build_main(["--rules", "pl-scrabble", "--profile", str(profile), "--quiet", "--workers", "1",
                        "-o", str(out), "--headwords", str(heads)]) == 0
     with load_lexicon(out) as L:
-        assert "dawien" not in L
+        assert "dawien" not in L and "kot" in L
