@@ -44,26 +44,39 @@ ROUNDS = 4
 DISCOUNT = 0.75
 
 
-def leave_samples(rule_set, lexicon, games: int, seed: int, progress=None) -> list[tuple]:
+def leave_samples(rule_set, lexicon, games: int, seed: int, progress=None, threads: int = 1) -> list[tuple]:
     """(leave tiles, the points its player scored on the next turn, the leave of that turn or None when
     the bag was empty before it) per move made with tiles in the bag, over `games` self-play games of
-    two players of the level "best", played in C (`movegen.fastplay`) in batches of `BATCH` games."""
+    two players of the level "best", played in C (`movegen.fastplay`) in batches of `BATCH` games, on
+    `threads` threads (the C games run without the interpreter lock; the samples are the same)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from lexicon_service.movegen.fastplay import play_games
 
+    def batch(start):
+        return play_games(lexicon, min(BATCH, games - start), seed=_batch_seed(seed, start))
+
     samples = []
-    for start in range(0, games, BATCH):
-        for result in play_games(lexicon, min(BATCH, games - start), seed=_batch_seed(seed, start)):
-            waiting: dict[int, tuple[str, ...]] = {}
-            for turn in result.turns:
-                kept = waiting.pop(turn.player, None)
-                leave = turn.leave if turn.bag_before > 0 and turn.kind != "pass" else None
-                if kept is not None:
-                    samples.append((kept, turn.score, leave))
-                if leave is not None:
-                    waiting[turn.player] = leave
-        if progress is not None:
-            progress(min(start + BATCH, games), len(samples))
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        batches = pool.map(batch, range(0, games, BATCH))
+        for start, results in zip(range(0, games, BATCH), batches):
+            _add_samples(samples, results)
+            if progress is not None:
+                progress(min(start + BATCH, games), len(samples))
     return samples
+
+
+def _add_samples(samples: list, results) -> None:
+    """Each game's samples: a leave, the next turn's points of its player and the leave kept then."""
+    for result in results:
+        waiting: dict[int, tuple[str, ...]] = {}
+        for turn in result.turns:
+            kept = waiting.pop(turn.player, None)
+            leave = turn.leave if turn.bag_before > 0 and turn.kind != "pass" else None
+            if kept is not None:
+                samples.append((kept, turn.score, leave))
+            if leave is not None:
+                waiting[turn.player] = leave
 
 
 def _batch_seed(seed: int, start: int) -> int:
@@ -140,8 +153,10 @@ def _rank(feature, order):
     return [order[t] for t in what]
 
 
-def make_leave_table(lexicon, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED, quiet: bool = False) -> LeaveTable:
-    """The leave table of `lexicon` (which needs its move graph) from `games` self-play games."""
+def make_leave_table(lexicon, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED, quiet: bool = False,
+                     threads: int = 1) -> LeaveTable:
+    """The leave table of `lexicon` (which needs its move graph) from `games` self-play games, played on
+    `threads` threads (the same table for any number)."""
     rule_set = lexicon.rule_set
     started = time.monotonic()
     last = [started]
@@ -154,7 +169,7 @@ def make_leave_table(lexicon, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SE
             print(f"\rleaves: {done:,}/{games:,} games, {n_samples:,} samples, {rate:.1f} games/s, "
                   f"about {(games - done) / max(rate, 1e-9):.0f} s left", end="", file=sys.stderr, flush=True)
 
-    samples = leave_samples(rule_set, lexicon, games, seed, progress)
+    samples = leave_samples(rule_set, lexicon, games, seed, progress, threads)
     if not quiet:
         print(f"\nleaves: fitting {len(samples):,} samples", file=sys.stderr, flush=True)
     return fit_leave_table(rule_set, samples, about=f"self-play games={games} seed={seed} samples={len(samples)}")

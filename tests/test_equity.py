@@ -283,16 +283,18 @@ def test_equity_picks_what_the_whole_move_list_would(lexicon_dir, monkeypatch):
 
 def test_a_build_makes_its_leave_table_when_asked(tmp_path):
     """--leave-games N: the build writes leaves.tsv from N self-play games (the same bytes as --leaves on
-    the lexicon built without it); 0, or a build without --defaults or the option, writes none."""
+    the lexicon built without it, on any number of threads); 0, or a build without --defaults or the
+    option, writes none."""
     words = tmp_path / "words.txt"
     words.write_text("\n".join(WORDS) + "\n", encoding="utf-8")
     base = ["--rules", "pl-scrabble", "--words", str(words), "--quiet", "--workers", "1", "-o"]
-    assert build_main([*base, str(tmp_path / "with.lex"), "--leave-games", GAMES]) == 0
+    assert build_main([*base, str(tmp_path / "with.lex"), "--leave-games", "250"]) == 0   # 3 batches, 1 thread
     assert build_main([*base, str(tmp_path / "none.lex"), "--leave-games", "0"]) == 0
     assert build_main([*base, str(tmp_path / "plain.lex")]) == 0
     assert not (tmp_path / "none.lex" / FILE_NAME).exists() and not (tmp_path / "plain.lex" / FILE_NAME).exists()
     with load_lexicon(tmp_path / "with.lex") as lexicon:
         assert lexicon.leaves is not None and lexicon.leaves.tiles
-    assert build_main(["--leaves", str(tmp_path / "plain.lex"), "--games", GAMES, "--seed", "1", "--quiet"]) == 0
+    assert build_main(["--leaves", str(tmp_path / "plain.lex"), "--games", "250", "--seed", "1", "--quiet",
+                       "--workers", "3"]) == 0   # the batches on 3 threads: the same table
     assert (tmp_path / "plain.lex" / FILE_NAME).read_bytes() == (tmp_path / "with.lex" / FILE_NAME).read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["none.lex", "plain.lex", "with.lex", "words.txt"]
