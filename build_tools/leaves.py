@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import sys
 import time
+from array import array
 from collections import defaultdict
 from itertools import combinations
 
@@ -120,20 +121,7 @@ def _fit(rule_set, samples, about: str) -> LeaveTable:
         for feature in _features(key):
             columns[feature][i] = columns[feature].get(i, 0) + 1
     features = sorted(columns, key=lambda f: (("size", "tile", "pair").index(f[0]), _rank(f, order)))
-    weights = dict.fromkeys(features, 0.0)
-    predicted = [0.0] * len(keys)
-    for _ in range(SWEEPS):
-        for feature in features:
-            column = columns[feature]
-            gradient = curvature = 0.0
-            for i, x in column.items():
-                gradient += counts[i] * x * (targets[i] - predicted[i])
-                curvature += counts[i] * x * x
-            step = (gradient - PENALTY[feature[0]] * weights[feature]) / (curvature + PENALTY[feature[0]])
-            if step:
-                weights[feature] += step
-                for i, x in column.items():
-                    predicted[i] += step * x
+    weights, predicted = _gauss_seidel(features, columns, counts, targets)
     sizes = {n: w for (kind, n), w in weights.items() if kind == "size"}
     tiles = {t: w for (kind, t), w in weights.items() if kind == "tile"}
     pairs = {p: w for (kind, p), w in weights.items() if kind == "pair"}
@@ -142,6 +130,30 @@ def _fit(rule_set, samples, about: str) -> LeaveTable:
         if key and counts[i] >= MIN_SEEN:  # the empty leave is the `size 0` line
             leaves[key] = predicted[i] + counts[i] / (counts[i] + SHRINK_SEEN) * (targets[i] - predicted[i])
     return LeaveTable(rule_set, sizes, tiles, pairs, leaves, about=about)
+
+
+def _gauss_seidel(features, columns, counts, targets) -> tuple[dict, list]:
+    """The ridge regression's (weights per feature, prediction per leave): SWEEPS Gauss-Seidel sweeps in
+    feature order, in C (``_core.ridge_sweeps``: the same sums in the same order as a plain loop). Per
+    column, the leaves' indices, count x value and value; its curvature (which the sweeps do not change)
+    plus the penalty is summed once."""
+    from lexicon_service.movegen import _core
+
+    start, index, weighted, xs, denominators, penalties = [0], [], [], [], [], []
+    for feature in features:
+        curvature = 0.0
+        for i, x in columns[feature].items():
+            index.append(i)
+            weighted.append(counts[i] * x)
+            xs.append(float(x))
+            curvature += counts[i] * x * x
+        start.append(len(index))
+        denominators.append(curvature + PENALTY[feature[0]])
+        penalties.append(float(PENALTY[feature[0]]))
+    weights, predicted = _core.ridge_sweeps(array("I", start), array("I", index), array("d", weighted),
+                                            array("d", xs), array("d", denominators), array("d", penalties),
+                                            array("d", targets), SWEEPS)
+    return dict(zip(features, array("d", weights))), list(array("d", predicted))
 
 
 def _rank(feature, order):
