@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_movegen_service import LEXICON, lexicon_with_leave_table  # noqa: E402
-from build_tools.leaves import DEFAULT_GAMES  # noqa: E402
+from build_tools.leave_fitting import DEFAULT_GAMES  # noqa: E402
 from lexicon_service.games.computer import EQUITY, choose_move  # noqa: E402
 from lexicon_service.lexicon import load_lexicon  # noqa: E402
 from lexicon_service.movegen.selfplay import play_game  # noqa: E402

@@ -4,7 +4,7 @@ level "equity" (score plus leave value) against "best" (the top score), both pla
     python bench/bench_leaves.py --lexicons DIR [--rule-sets pl-scrabble,...] [--table-games 600,3000]
                                  [--games 1000] [--seed 1]
 
-For each rule set and each N of --table-games: the leave table of N games (`build_tools.leaves`, as
+For each rule set and each N of --table-games: the leave table of N games (`build_tools.leave_fitting`, as
 `lexicon-build --leave-games N` makes it; CPU seconds), then --games games of equity against best
 (`movegen.fastplay`), each in pairs on the same seed with the seats swapped. Prints the equity player's
 wins, draws and losses, its win share (a draw half a win) with a 95% Wilson interval and its mean spread.
@@ -17,7 +17,7 @@ import math
 import time
 from pathlib import Path
 
-from build_tools.leaves import make_leave_table
+from build_tools.leave_fitting import make_leave_table
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen.fastplay import play_games
 

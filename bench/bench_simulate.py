@@ -1,6 +1,6 @@
 """Simulation: its speed on Polish mid-game positions, and the computer level "simulating" against "equity".
 
-    python bench/bench_simulate.py --lexicons lexicons [--games 100] [--positions 5] [--workers 1]
+    python bench/bench_simulate.py --lexicons lexicons [--games 40] [--positions 5] [--workers 1]
         [--tables DIR] [--magpie-sims-per-second N]
 
 A copy of pl-scrabble.lex gets its leave table and win-probability table in this run (`lexicon-build
@@ -183,7 +183,8 @@ def main() -> int:
     parser.add_argument("--shared", default="../shared", help="shared data directory (unused)")
     parser.add_argument("--lexicons", default="lexicons", help="directory of the default lexicons")
     parser.add_argument("--tables", help="a directory whose pl-scrabble.lex has both tables (none made then)")
-    parser.add_argument("--games", type=int, default=100, help="games (an even number: pairs on one bag)")
+    parser.add_argument("--games", type=int, default=40,
+                        help="games (an even number: pairs on one bag; about 25 s each on a loaded core)")
     parser.add_argument("--positions", type=int, default=5, help="mid-game positions of the speed phase")
     parser.add_argument("--leave-games", type=int, default=1500)
     parser.add_argument("--win-games", type=int, default=1000)

@@ -78,7 +78,7 @@ def play_games(name: str, lexicon, games: int, seed: int, work: Path) -> None:
                                random.Random(f"{seed}/{g}/{state.version}"))
             service.submit_move(game_id, tokens[seat], play=move.play if move.kind == "play" else "",
                                 exchange=move.play[1:] if move.kind == "exchange" else "",
-                                pass_=move.kind == "pass", judges={name: lexicon}.get)
+                                pass_=move.kind == "pass", lexicon_of={name: lexicon}.get)
             moves += 1
         else:
             unfinished += 1

@@ -110,7 +110,7 @@ def start_server(lexicons, *options: str, log_level: str = "WARNING", new_sessio
     proc = subprocess.Popen(command, cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
                             stderr=log, text=True, start_new_session=new_session)
     proc.log = log
-    lines = [proc.stdout.readline()]  # "lexicon-service: serving N lexicons on 127.0.0.1:PORT (...)"
+    lines = [proc.stdout.readline()]  # "lexicon-service: serving N lexicon(s) on 127.0.0.1:PORT (...)"
     if http:
         lines.append(proc.stdout.readline())  # "... HTTP on http://127.0.0.1:PORT; ..."
     port = re.search(r"127\.0\.0\.1:(\d+)", lines[0])

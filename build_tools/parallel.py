@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import multiprocessing as mp
 import signal
 import threading
@@ -22,10 +23,22 @@ def ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _start_worker(initializer, initargs) -> None:
+# A pool worker's state (ordered_map's with_state): what its initializer returned, in the worker process
+# it was made for (a worker serves one map); the map's own process never sets it.
+_worker_state = None
+
+
+def _start_worker(initializer, initargs, with_state: bool = False) -> None:
+    global _worker_state
     ignore_interrupt()
     if initializer is not None:
-        initializer(*initargs)
+        state = initializer(*initargs)
+        if with_state:
+            _worker_state = state
+
+
+def _call_with_worker_state(func, chunk):
+    return func(_worker_state, chunk)
 
 
 # Worker-side tag-set ids (build_tools/pipeline.merge maps them to the compiler's): a worker
@@ -91,20 +104,21 @@ def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
         yield chunk
 
 
-def ordered_map(func: Callable[[T], R], chunks: Iterable[T], *, workers: int,
+def ordered_map(func: Callable[..., R], chunks: Iterable[T], *, workers: int,
                 initializer: Callable | None = None, initargs: tuple = (),
-                before_fork: Callable[[], None] | None = None) -> Iterator[R]:
+                before_fork: Callable[[], None] | None = None, with_state: bool = False) -> Iterator[R]:
     """`func` over `chunks`, results in input order (builds stay deterministic). With one worker
     it runs here; otherwise in a pool of forked processes (each run through `initializer`), with
     `before_fork` called first so that the workers share what it loads. With other threads running
-    (a server in the same process) it also runs here, with a warning: same results, no fork."""
+    (a server in the same process) it also runs here, with a warning: same results, no fork.
+    `with_state`: `initializer` returns the state `func(state, chunk)` works with, a value here (in a
+    worker, kept for that worker's chunks)."""
     if workers > 1 and not may_fork(f"{workers} workers"):
         workers = 1
     if workers <= 1:
-        if initializer is not None:
-            initializer(*initargs)
+        state = initializer(*initargs) if initializer is not None else None
         for chunk in chunks:
-            yield func(chunk)
+            yield func(state, chunk) if with_state else func(chunk)
         return
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     if before_fork is not None and ctx.get_start_method() == "fork":
@@ -112,7 +126,9 @@ def ordered_map(func: Callable[[T], R], chunks: Iterable[T], *, workers: int,
     # concurrent.futures rather than multiprocessing.Pool: Pool's worker-maintenance thread also
     # wakes on the results pipe and spins while a result is in it (2 s of CPU in a Polish build)
     executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_start_worker,
-                                   initargs=(initializer, initargs))
+                                   initargs=(initializer, initargs, with_state))
+    if with_state:
+        func = functools.partial(_call_with_worker_state, func)
     pending: deque = deque()        # futures of the chunks submitted, in input order
     started = False
     try:

@@ -96,25 +96,27 @@ class ChunkResult:
     defs: list = field(default_factory=list)         # new worker-local tag-set ids (parallel.py)
 
 
-# worker state: set by _init in every worker (and in the parent with one worker)
-_JUDGE = None
-_LOG = False
-_LANG: Language | None = None
+@dataclass(frozen=True)
+class _Worker:
+    """What a worker judges with (made by _init in each worker, or in this process with one worker)."""
+
+    judge: object
+    log: bool
+    lang: Language
 
 
-def _init(judge, log: bool, lang: Language) -> None:
-    global _JUDGE, _LOG, _LANG
-    _JUDGE, _LOG, _LANG = judge, log, lang
+def _init(judge, log: bool, lang: Language) -> _Worker:
     reset_tagsets()
     if lang.init is not None:
         lang.init(*lang.initargs)
+    return _Worker(judge, log, lang)
 
 
-def _work(chunk: list[Item]) -> ChunkResult:
+def _work(worker: _Worker, chunk: list[Item]) -> ChunkResult:
     enabled = gc.isenabled()
     gc.disable()        # millions of small objects: generational GC would rescan them for nothing
     try:
-        return _judge_chunk(chunk, _JUDGE, _LANG)
+        return _judge_chunk(chunk, worker.judge, worker.lang, worker.log)
     finally:
         if enabled:
             gc.enable()
@@ -122,7 +124,7 @@ def _work(chunk: list[Item]) -> ChunkResult:
 
 # The common case of judging a reading is inlined once, here (every reading of a build passes
 # through this loop).
-def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
+def _judge_chunk(chunk: list[Item], judge, lang: Language, log: bool) -> ChunkResult:
     res = ChunkResult(pid=os.getpid())
     counts, dropped = res.counts, res.dropped
     profile = judge.profile
@@ -132,7 +134,7 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language) -> ChunkResult:
     lo, hi = profile.min_length, profile.max_length
     guessed_rule = lang.guessed_rule
     expand = lang.expand
-    reject = _rejecter(res, _LOG)
+    reject = _rejecter(res, log)
     refusing, refused = profile.refusal_rules, res.refused
     verdicts = _first_verdicts(lang, tag_text)
     n_in = n_ok = 0
@@ -255,7 +257,7 @@ def expand_and_judge(items: Iterable[Item], judge, lang: Language, *, workers: i
     one ChunkResult per chunk, in input order."""
     workers = 1 if lang.in_process else max(1, workers)
     return ordered_map(_work, chunked(items, lang.chunk), workers=workers, initializer=_init,
-                       initargs=(judge, log, lang), before_fork=lang.before_fork)
+                       initargs=(judge, log, lang), before_fork=lang.before_fork, with_state=True)
 
 
 def merge(compiler, results: Iterable[ChunkResult], defer: list | None = None) -> None:
@@ -292,15 +294,14 @@ def run(compiler, items: Iterable[Item], lang: Language, *, workers: int = 1,
 
 
 # --- expansion without judging, for tools and tests (the languages' expand_headwords) ------------
-def _init_expand(lang: Language) -> None:
-    global _LANG
-    _LANG = lang
+def _init_expand(lang: Language) -> Language:
     if lang.init is not None:
         lang.init(*lang.initargs)
+    return lang
 
 
-def _expand_chunk(chunk: list[Item]) -> list[tuple[Item, Expansion]]:
-    expand = _LANG.expand
+def _expand_chunk(lang: Language, chunk: list[Item]) -> list[tuple[Item, Expansion]]:
+    expand = lang.expand
     out = []
     for item in chunk:
         exp = expand(item)
@@ -313,5 +314,6 @@ def expand_only(items: Iterable[Item], lang: Language, *, workers: int = 1) -> I
     """``lang.expand`` over ``items`` in the same worker pool as a build, without the judging:
     (item, its Expansion) in input order."""
     for res in ordered_map(_expand_chunk, chunked(items, lang.chunk), workers=max(1, workers),
-                           initializer=_init_expand, initargs=(lang,), before_fork=lang.before_fork):
+                           initializer=_init_expand, initargs=(lang,), before_fork=lang.before_fork,
+                           with_state=True):
         yield from res

@@ -164,7 +164,7 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
             files[REFUSALS] = _write(tmp / REFUSALS, refusals)
         _write(tmp / MANIFEST, manifest_bytes(manifest, files))
         if leave_games and move_graph is not None:
-            from build_tools.leaves import DEFAULT_SEED
+            from build_tools.leave_fitting import DEFAULT_SEED
 
             add_leave_table(tmp, leave_games, DEFAULT_SEED, quiet, threads)
         if out.exists() or out.is_symlink():
@@ -206,10 +206,10 @@ def add_move_graph(path: str | os.PathLike) -> Path:
 
 def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = False, threads: int = 1) -> Path:
     """Make the leave table of an existing lexicon (it needs its move graph) from `games` self-play games
-    with `seed` (build_tools/leaves.py) and add it as leaves.tsv (replacing one there), written as
+    with `seed` (build_tools/leave_fitting.py) and add it as leaves.tsv (replacing one there), written as
     `add_move_graph` writes moves.gaddag."""
     from build_tools.errors import BuildError
-    from build_tools.leaves import make_leave_table
+    from build_tools.leave_fitting import make_leave_table
     from lexicon_service.lexicon import LexiconError, load_lexicon
 
     root = Path(path)

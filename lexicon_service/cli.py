@@ -22,11 +22,14 @@ from lexicon_service.commands import (
     recover_games,
     replay,
     serve,
+    tournament,
     validate,
 )
 
-# in the order `lexicon-service --help` lists them (`client game` is the client's: commands/game_client.py)
-COMMANDS = (analyse, check, client, diff, dump, explain, export_kwg, moves, recover_games, replay, serve, validate)
+# in the order `lexicon-service --help` lists them (`client game` is the client's: commands/game_client.py;
+# `tournament` on a server is commands/tournament_client.py)
+COMMANDS = (analyse, check, client, diff, dump, explain, export_kwg, moves, recover_games, replay, serve, tournament,
+            validate)
 
 
 def build_parser() -> argparse.ArgumentParser:

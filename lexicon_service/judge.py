@@ -3,7 +3,7 @@
 The engine asks only one question: "is this word, spelled as tiles, admissible?". Words are passed
 as *tile keys* (see `TileSet.key` in `lexicon_service/tiles.py`): one character per tile, lowercase,
 multi-letter tiles such as Kris Kros CH encoded as one private-use character each. A compiled
-`Lexicon` implements this protocol; so does `AcceptAll` for score-only use.
+`Lexicon` implements this protocol; so does `WordSetJudge`, over a set of keys.
 """
 
 from __future__ import annotations
@@ -16,13 +16,6 @@ class WordJudge(Protocol):
     def is_admissible(self, key: str) -> bool:
         """True when the word with this tile key may be played."""
         ...
-
-
-class AcceptAll:
-    """A judge that admits every word: scoring without a lexicon."""
-
-    def is_admissible(self, key: str) -> bool:
-        return True
 
 
 class WordSetJudge:

@@ -106,9 +106,9 @@ def origin_of(tag: str, rule: str, model: str, generator: str) -> str:
 
 
 def _models_trie(models: dict):
-    """The models table (headword -> model lemma) as a trie of UTF-8 values: as a dict, Polish's 88,000
-    entries held 20 MB of Python objects in every server process (and twice during a reload); the trie
-    0.6 MB. A headword that is no trie key (a lone surrogate) could never be looked up: left out."""
+    """The models table (headword -> model lemma) as a trie of UTF-8 values: as a dict, Polish's table
+    held tens of MB of Python objects in every server process (and twice during a reload); the trie a
+    small fraction of it. A headword that is no trie key (a lone surrogate) could never be looked up: left out."""
     import marisa_trie
 
     items = []

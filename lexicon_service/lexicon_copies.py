@@ -337,7 +337,7 @@ def check_trie_structure(tries: dict[str, tuple], checked: CheckedTries | None =
     """Walk every key of each trie in a child process, so that a trie whose checksum matches but
     whose structure is damaged is refused here instead: marisa would crash the process on it, or
     loop for ever. `tries`: name -> (open private copy, sha256). Tries in `checked` (same sha256) are
-    skipped, and those that pass are added to it. `timeout`: by default 10 s plus 2 s a MB (a walk takes ~0.1 s a MB)."""
+    skipped, and those that pass are added to it. `timeout`: by default 10 s plus 2 s a MB (a walk takes a small part of that)."""
     todo = {name: (copy, sha) for name, (copy, sha) in tries.items() if checked is None or sha not in checked}
     if not todo:
         return

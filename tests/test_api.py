@@ -17,7 +17,7 @@ from lexicon_service.grpc_gen import game_pb2, lexicon_pb2
 from lexicon_service.rules import Board, Reason, list_rule_sets, load_rule_set, parse_gcg, replay, validate_move
 from lexicon_service.rules import gcg as gcg_module
 from lexicon_service.rules.ruleset_text import _CHOICES
-from lexicon_service.server import game_servicer
+from lexicon_service.core import messages
 from test_service import move, rpc_error, write_lexicon  # noqa: F401
 
 DATA = Path(__file__).resolve().parent / "data" / "gcg"
@@ -25,18 +25,18 @@ DATA = Path(__file__).resolve().parent / "data" / "gcg"
 
 # --- enums: one mapping each, covering both sides ------------------------------------------------
 def test_every_reason_code_has_its_move_reason_and_back():
-    assert set(game_servicer.MOVE_REASONS) == set(Reason)
+    assert set(messages.MOVE_REASONS) == set(Reason)
     values = set(game_pb2.MoveReason.values()) - {game_pb2.MOVE_REASON_UNSPECIFIED}
-    assert sorted(game_servicer.MOVE_REASONS.values()) == sorted(values)
-    for reason, value in game_servicer.MOVE_REASONS.items():
+    assert sorted(messages.MOVE_REASONS.values()) == sorted(values)
+    for reason, value in messages.MOVE_REASONS.items():
         assert game_pb2.MoveReason.Name(value) == f"MOVE_REASON_{reason.value}"
 
 
 def test_every_gcg_event_kind_has_its_event_type():
     kinds = {getattr(gcg_module, name) for name in
              ("PLAY", "WITHDRAWN", "EXCHANGE", "PASS", "CHALLENGE_BONUS", "TIME_PENALTY", "END_RACK")}
-    assert set(game_servicer.EVENT_TYPES) == kinds
-    typed = set(game_servicer.EVENT_TYPES.values()) | {game_pb2.REPLAY_EVENT_TYPE_END_RACK_PENALTY}
+    assert set(messages.EVENT_TYPES) == kinds
+    typed = set(messages.EVENT_TYPES.values()) | {game_pb2.REPLAY_EVENT_TYPE_END_RACK_PENALTY}
     assert typed == set(game_pb2.ReplayEventType.values()) - {game_pb2.REPLAY_EVENT_TYPE_UNSPECIFIED}
 
 
@@ -47,7 +47,7 @@ def test_every_gcg_event_kind_has_its_event_type():
 ])
 def test_every_rule_set_choice_has_its_enum_value(section, name, enum, prefix):
     choices = _CHOICES[(section, name)]
-    values = {game_servicer._enum_value(enum, prefix, choice) for choice in choices}
+    values = {messages._enum_value(enum, prefix, choice) for choice in choices}
     assert values == set(enum.values()) - {0}
 
 
@@ -78,7 +78,7 @@ def test_score_move_has_its_own_types_and_the_same_fields(game):
 ])
 def test_refused_or_rackless_moves_have_no_leave(game, rack, play, reason):
     resp = game.ValidateMove(move(lexicon="pl-scrabble", rack=rack, play=play), timeout=5)
-    assert resp.reason_code == game_servicer.MOVE_REASONS[reason] and resp.reason == reason.value
+    assert resp.reason_code == messages.MOVE_REASONS[reason] and resp.reason == reason.value
     assert not resp.HasField("rack_leave")
     local = validate_move(load_rule_set("pl-scrabble"), None, rack or None, play)
     assert bool(resp.board) == (local.score is not None)

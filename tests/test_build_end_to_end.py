@@ -158,7 +158,11 @@ def test_rebuild_replaces_atomically(tmp_path, capsys):
 def test_rejected_log_lists_every_rejection(tmp_path, capsys):
     src = write(tmp_path / "h.txt", "Warszawa\n")
     log = tmp_path / "rej.tsv"
-    build(tmp_path, "r", "--headwords", src, "--rejected", str(log))
+    # every form refused: no lexicon is written (an empty one would be served), the log is
+    rc = build_main(["--rules", "pl-scrabble", "--quiet", "--workers", "1", "-o", str(tmp_path / "r.lex"),
+                     "--headwords", src, "--rejected", str(log)])
+    assert rc == 2 and "no form was admitted" in capsys.readouterr().err
+    assert not (tmp_path / "r.lex").exists()
     lines = log.read_text(encoding="utf-8").splitlines()
     assert len(lines) >= 20 and all("\tproper-name\th.txt:1\t" in l for l in lines)
 

@@ -251,7 +251,7 @@ def explain_says_why_as_the_client(cli):
 
 
 def moves_all_says_when_it_stops(cli, monkeypatch):
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.movegen import MAX_LISTED
     from lexicon_service.core.limits import Limits
 

@@ -301,9 +301,9 @@ def test_a_build_makes_its_leave_table_when_asked(tmp_path):
 
 
 def test_the_fit_in_c_gives_the_plain_loops_numbers():
-    """build_tools.leaves' Gauss-Seidel sweeps run in C: the same weights and predictions, to the bit, as
+    """build_tools.leave_fitting' Gauss-Seidel sweeps run in C: the same weights and predictions, to the bit, as
     the plain Python loop they replace."""
-    from build_tools.leaves import PENALTY, SWEEPS, _gauss_seidel
+    from build_tools.leave_fitting import PENALTY, SWEEPS, _gauss_seidel
 
     rng = random.Random(4)
     n = 40

@@ -39,7 +39,7 @@ def test_cached_state_equals_the_fold_of_the_stored_log(service):
             continue
         service.submit_move(game_id, tokens[p], play=play)
         if turn % 5 == 4:
-            service.challenge(game_id, tokens[(p + 1) % 3], judges=lambda name: judge)
+            service.challenge(game_id, tokens[(p + 1) % 3], lexicon_of=lambda name: judge)
         if turn == 20:
             service.undo_last_move(game_id, director, "test")
     cached, _, _ = service.get_game(game_id, None)
@@ -64,10 +64,10 @@ def test_penalty_points_come_from_the_rule_set(service):
     game_id, tokens, _, _ = service.create_game("pl-scrabble", rs, ["A", "B"], seed=5)
     state, _, _ = service.get_game(game_id, None)
     service.submit_move(game_id, tokens[0], play=find_play(rs, [], state.racks[0], max_tiles=2))
-    outcome = service.challenge(game_id, tokens[1], judges=lambda name: everything)
+    outcome = service.challenge(game_id, tokens[1], lexicon_of=lambda name: everything)
     assert outcome.outcome == "penalty" and outcome.state.scores[1] == -5 and outcome.state.turn == 1
     with pytest.raises(Refused):
-        service.challenge(game_id, tokens[1], judges=lambda name: everything)
+        service.challenge(game_id, tokens[1], lexicon_of=lambda name: everything)
     record = service.fold_rows(game_id, service.store.load(game_id, 0), record=True).gcg_text()
     assert ">B: (challenge) -5 -5" in record
     assert replay(rs, parse_gcg(record)).ok

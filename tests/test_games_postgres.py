@@ -385,3 +385,18 @@ def test_a_store_announces_other_stores_appends_not_its_own(postgres_url):
     finally:
         first.close()
         second.close()
+
+
+def test_tournament_stores_opening_together_on_a_new_schema_all_open(postgres_url):
+    """Servers starting together each create the tournament tables: none may fail on the other's CREATE."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from lexicon_service.tournaments.store import PostgresTournamentStore
+
+    with ThreadPoolExecutor(8) as pool:
+        stores = list(pool.map(lambda _: PostgresTournamentStore(postgres_url), range(8)))
+    try:
+        assert all(store.tournament_ids() == [] for store in stores)
+    finally:
+        for store in stores:
+            store.close()

@@ -217,8 +217,8 @@ def test_a_retried_final_pass_and_final_challenge_are_answered_again(tmp_path):
                 first = service.submit_move(game_id, tokens[passer], pass_=True, **kw)
                 again = service.submit_move(game_id, tokens[passer], pass_=True, **kw)
             else:
-                first = service.challenge(game_id, tokens[passer], judges=lambda name: everything, **kw)
-                again = service.challenge(game_id, tokens[passer], judges=lambda name: everything, **kw)
+                first = service.challenge(game_id, tokens[passer], lexicon_of=lambda name: everything, **kw)
+                again = service.challenge(game_id, tokens[passer], lexicon_of=lambda name: everything, **kw)
                 assert (again.outcome, again.invalid_words) == (first.outcome, first.invalid_words) == ("stands", ())
             assert first.state.status == ENDED and not first.replayed
             assert again.replayed and again.version == first.version and again.player == passer

@@ -16,18 +16,17 @@ PACKAGES = ("build_tools", "lexicon_service")
 # lexicon_service's parts, lowest first: a module imports from its own layer or below, never above.
 # A new top-level module or package takes its place here.
 LAYERS = (
-    ("lexicon_service", "command_line", "fastkey", "ratelimit", "grpc_gen", "rulesets"),  # no domain
+    ("lexicon_service", "command_line", "fastkey", "ratelimit", "grpc_gen", "rulesets", "wording"),  # no domain
     ("tiles",),  # tile sets, spelling, tile keys
     ("rules",),  # rule sets, board, moves, scoring, GCG, replay
     ("movegen",),  # move generation (the C core)
-    ("lexicon_format", "lexicon_copies", "lexicon", "judge"),  # the lexicon file, both directions
+    ("lexicon_format", "lexicon_copies", "lexicon", "judge", "output_files"),  # the lexicon file, both directions
     ("errors",),  # every refusal and the one table of their statuses
-    ("games",),  # server-held games
-    ("tournaments",),  # tournaments over those games
     ("core",),  # the service as plain functions: no transport
+    ("games",),  # server-held games (their hints use the core's look-ahead)
+    ("tournaments",),  # tournaments over those games
     ("server",),  # the gRPC adapter
     ("http",),  # the HTTP/JSON adapter and pages
-    ("local",),  # the local commands' view of the core
     ("commands",),  # one module per subcommand
     ("cli", "__main__"),  # the command line, its table of subcommands
 )

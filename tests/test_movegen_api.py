@@ -261,3 +261,15 @@ def test_client_json_before_the_call_prints_json_lines(server, capsys):
     code, out, _ = cli(capsys, "client", "--json", "--address", f"localhost:{server[1]}", "moves", "-l", "pl-scrabble",
                        "--rack", RACK, "-n", "2")
     assert code == 0 and [set(json.loads(line)) for line in out.splitlines()] == [{"play", "score", "leave", "words"}] * 2
+
+
+def test_a_rack_with_a_tile_the_board_leaves_none_of_is_refused_as_validate_refuses_playing_it(game):
+    """Two blanks on the board: a third on the rack cannot exist. ValidateMove refuses a play of it
+    (TOO_MANY_BLANKS); GenerateMoves refuses the rack, not listing exchanges of a tile that is not there."""
+    setup = [game_pb2.Play(position="8G", word="KoT"), game_pb2.Play(position="G7", word="aKA")]
+    err = rpc_error(game, rack="?KOTAB", setup=setup)
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and violation_field(err) == "rack"
+    assert "TOO_MANY_BLANKS" in err.details() and "1 blank, 2 on the board" in err.details(), err.details()
+    err = rpc_error(game, rack="ŹKOTAB", setup=[game_pb2.Play(position="8G", word="ŹLE")])  # one Ź in the set
+    assert "TILE_COUNT_EXCEEDED" in err.details() and "1 Ź, 1 on the board" in err.details(), err.details()
+    assert generate(game, rack="?KOTAB", setup=setup[:1]).moves  # one blank on the board: the second exists

@@ -45,16 +45,16 @@ def test_local_and_client_commands_share_option_names(local, remote):
     assert set(mine) - set(theirs) <= local_only
     for name in ("--rules", "-r", "--lexicon", "-l"):
         assert mine[name] and theirs[name]
-    for old in ("--rule-set", "--board-file"):  # old spellings: accepted, hidden
-        if old in theirs:
-            assert not theirs[old] and not mine[old]
 
 
-def test_old_spellings_still_work(capsys, tmp_path):
+def test_old_spellings_are_refused(capsys, tmp_path):
+    """--rule-set and --board-file (hidden spellings of --rules and --board before 0.1.0) are gone."""
     board = tmp_path / "board.txt"
     board.write_text(str(_board_with_kot()) + "\n", encoding="utf-8")
-    code, out, _ = run(capsys, "validate", "--rule-set", "pl-scrabble", "--board-file", str(board), "8H KOTY")
-    assert code == 0 and "8H KOTY: valid" in out
+    for argv in (["--rule-set", "pl-scrabble", "--board", str(board)], ["--rules", "pl-scrabble", "--board-file", str(board)]):
+        with pytest.raises(SystemExit) as info:
+            run(capsys, "validate", *argv, "8H KOTY")
+        assert info.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
 
 
 def _board_with_kot() -> Board:

@@ -198,7 +198,7 @@ def test_replay_and_game_state_run_the_same_game_to_the_same_end(service, seed, 
             continue
         service.submit_move(game_id, tokens[p], play=play)
         if turn % 6 == 5:
-            service.challenge(game_id, tokens[1 - p], judges=lambda name: phonies)
+            service.challenge(game_id, tokens[1 - p], lexicon_of=lambda name: phonies)
     state = service.fold_rows(game_id, service.store.load(game_id, 0), record=True)
     assert state.status == "ended"
     report = replay(rs, parse_gcg(state.gcg_text()))

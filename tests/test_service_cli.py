@@ -112,7 +112,7 @@ def test_serve_process_reload_on_sighup_and_graceful_stop(tmp_path):
     directory = tmp_path / "lex"
     with serve_process(tmp_path, env={"LEXICON_DIR": str(directory), "LEXICON_WORKERS": "2"}) as proc:
         line = proc.stdout.readline()
-        m = re.search(r"serving 1 lexicons on 127\.0\.0\.1:(\d+)", line)
+        m = re.search(r"serving 1 lexicon on 127\.0\.0\.1:(\d+)", line)
         assert m, (line, proc.log())
         port = int(m.group(1))
         from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc

@@ -164,7 +164,7 @@ def test_simulation_is_repeatable_prunes_and_stops(lexicon_dir):
         [(m.move.play, m.iterations, m.mean_spread, m.win_chance) for m in two.moves]
     assert one.has_win_table and one.stopped in ("iterations", "confidence") and 0 < one.iterations <= 120
     pruned = [m for m in one.moves if m.pruned]
-    assert all(m.iterations < one.iterations for m in pruned)
+    assert all(m.iterations <= one.iterations for m in pruned)  # pruned at a check, the last one included
     leader = one.moves[0]
     assert not leader.pruned and leader.iterations == one.iterations
     assert all(leader.mean_key >= m.mean_key for m in one.moves if not m.pruned)
@@ -271,8 +271,8 @@ def test_moves_sim_ranks_by_win_chance_and_names_bad_options(lexicon_dir, capsys
 
 
 def test_looking_ahead_solves_the_endgame_once_the_bag_is_empty(lexicon_dir, monkeypatch):
-    import lexicon_service.core.lookahead as lookahead_module
-    from lexicon_service.core.lookahead import LookaheadOptions, look_ahead
+    import lexicon_service.games.lookahead as lookahead_module
+    from lexicon_service.games.lookahead import LookaheadOptions, look_ahead
 
     lexicon = load_lexicon(lexicon_dir / "pl-endgame.lex")
     rs = lexicon.rule_set

@@ -140,7 +140,7 @@ def test_import_correct_export_and_a_second_server_sees_it(api):
     ("post", "/{tid}/rounds:pair", {"method": "CHAOS"}, "key", 400, "method"),
     ("post", "/{tid}/rounds:start", {"round": 1}, "key", 400, "round"),
     ("post", "/{tid}/results", {"round": 1, "table": 1, "score1": 1, "score2": 2}, "key", 400, "reason"),
-    ("post", "/{tid}:import", {"text": "Jan 1500 7; 400\n"}, "key", 400, "Jan"),
+    ("post", "/{tid}:import", {"text": "Jan 1500 7; 400\n"}, "key", 400, "line 1"),
     ("post", "/{tid}:import", {"text": "Jan 1500\n"}, "key", 400, "line 1"),
     ("get", "/{tid}:export?division=B", None, {}, 400, "division"),
     ("get", "/v1/tournaments/0123456789ab", None, {}, 404, None),

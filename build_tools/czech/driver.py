@@ -76,7 +76,7 @@ def _expand_one(lemma: str, flags: str, model: str | None, keep: frozenset | Non
     items = kept(expand_entry(lemma, flags, dic), keep)
     if model is not None:
         items = mark_guessed(items, model)
-    return merge_readings(items) if MERGE_SYNCRETISM else [_public(it) for it in items]
+    return merge_readings(items)
 
 
 VERBAL = frozenset(("V", "V.PTCP", "V.CVB"))
@@ -111,22 +111,15 @@ def _public_tag(tag: tuple) -> tuple:
     return t
 
 
-def _public(it):
-    if not isinstance(it, Reading):
-        return it
-    return Reading(it.form, it.lemma, _public_tag(it.tag), it.rule)
-
-
 # One record per form and non-alternative features: the readings of a syncretic form (ženy: GEN SG,
 # NOM/ACC/VOC PL) go into one tag whose case/number/gender/... features are alternatives, as
 # build_tools/tags.py defines (readings_of spells them out). Halves the records the compiler judges.
-MERGE_SYNCRETISM = True
 _ALTERNATIVE = frozenset(f for c in ALTERNATIVE_CATEGORIES for f in CATEGORIES[c])
 _SPLIT: dict = {}
 
 
 def merge_readings(items: list) -> list:
-    """Merge the readings (public tags, see _public) of each form into one record per form, lemma,
+    """Merge the readings (public tags, see _public_tag) of each form into one record per form, lemma,
     non-alternative features and paradigm."""
     groups: dict = {}
     out = []

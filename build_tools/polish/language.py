@@ -7,7 +7,6 @@ the models) lives on the ``Polish`` value for one build."""
 from __future__ import annotations
 
 import gc
-import sys
 from itertools import chain
 from pathlib import Path
 from typing import Iterator
@@ -40,6 +39,7 @@ class Polish:
         self._models = None                     # the guessing models made last (guess.Models)
         self.given = _given_models(args, manifest_sources)     # --models (models.GivenModels)
         self._hinted = False
+        self.notes: list[str] = []  # printed after a build that writes its lexicon
 
     def _dic(self, dic: Path) -> tuple:
         """(.aff, entries) of a .dic for the witness: the entries as an iterator that reads the
@@ -157,11 +157,12 @@ class Polish:
     def _hint(self, n_models: int) -> None:
         """Few models and no --models: say how to guess from more (not an error)."""
         if self.given is None and n_models < FEW_MODELS and not self._hinted:
-            self._hinted = True
-            print(f"lexicon-build: note: words SGJP does not know are inflected by analogy with only "
-                  f"{n_models} model{'' if n_models == 1 else 's'} (the build's own SGJP lemmas); pass "
-                  f"--models default (the shipped headwords.txt, wherever the package is installed; the same as "
-                  f"--models data/pl/headwords.txt in a checkout) to take models from a larger list", file=sys.stderr)
+            self._hinted = True  # said once the lexicon is written (a refused build says only why: cli.py)
+            self.notes.append(f"lexicon-build: note: words SGJP does not know are inflected by analogy with only "
+                              f"{n_models} model{'' if n_models == 1 else 's'} (the build's own SGJP lemmas); pass "
+                              f"--models default (the shipped headwords.txt, wherever the package is installed; the "
+                              f"same as --models data/pl/headwords.txt in a checkout) to take models from a larger "
+                              f"list")
 
 
 FEW_MODELS = 50_000     # fewer analogy models than this: --models is suggested (docs/measurements.md)

@@ -33,7 +33,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.core.plays import analyse_record
     from lexicon_service.commands.replay import read_record
     from lexicon_service.movegen.analysis import annotate, format_analysis
@@ -46,9 +46,12 @@ def run(args) -> int:
     if args.sim:
         look_ahead_turns(args, replayed, turns)
     if args.output:
+        from lexicon_service.output_files import OutputRefused, write_atomically
+
         try:
-            with open(args.output, "w", encoding="utf-8") as out:
-                out.write(format_gcg(annotate(replayed.game, turns)))
+            write_atomically(args.output, format_gcg(annotate(replayed.game, turns)))
+        except OutputRefused as exc:
+            raise UserError(f"--output: {exc}") from None
         except OSError as exc:
             raise UserError(f"--output: {exc.strerror or exc}: {args.output}") from None
     if args.json:
@@ -59,8 +62,8 @@ def run(args) -> int:
 
 
 def look_ahead_turns(args, replayed, turns) -> None:
-    from lexicon_service import local
-    from lexicon_service.core.lookahead import analyse_ahead
+    from lexicon_service.commands import in_process as local
+    from lexicon_service.games.lookahead import analyse_ahead
     from lexicon_service.commands.moves import SIM_OPTIONS, lookahead_options
 
     options = lookahead_options(args)

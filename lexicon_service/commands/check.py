@@ -14,7 +14,6 @@ line). Exit status 0 when every word is valid, 1 when any is invalid, 2 on an er
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -70,7 +69,6 @@ def add_parser(subparsers) -> None:
                               description=__doc__.split("\n\n")[0])
     add_lexicon_argument(p)
     p.add_argument("words", nargs="*", help="words to check (default: read from stdin, one per line)")
-    p.add_argument("--strict", action="store_true", help=argparse.SUPPRESS)  # now the default; kept for old scripts
     p.add_argument("--json", action="store_true",
                    help="print each CheckWords answer (a batch of 1,000 words) as `client check --json` does")
     p.set_defaults(func=run)
@@ -134,9 +132,9 @@ def print_check_answers(answers, *, as_json: bool, verdict_only: bool = False, n
 
 
 def run(args) -> int:
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.core.words import check_words
-    from lexicon_service.server.lexicon_servicer import check_words_response
+    from lexicon_service.core.messages import check_words_response
 
     lexicon = open_lexicon(args.lexicon, args.lexicons)
     snapshot = local.snapshot([lexicon])

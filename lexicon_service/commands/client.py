@@ -107,9 +107,9 @@ def _channel(args):
 
     address = args.address or os.environ.get("LEXICON_ADDRESS") or "localhost:50051"
     if not address.startswith("unix:"):  # grpc takes port 99999 as 99999 - 65536 = 34463
-        from lexicon_service.commands.serve import _split_address
+        from lexicon_service.commands.serve_processes import grpc_host_port
 
-        _split_address(address)
+        grpc_host_port(address)
     ca = args.tls_ca or os.environ.get("LEXICON_TLS_CA")
     if ca or args.tls:
         root = None

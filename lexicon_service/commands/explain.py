@@ -54,7 +54,7 @@ def why_not_in(lexicon_name: str, message: str, refusals) -> str:
 
 
 def run(args) -> int:
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.core.words import VALID, explain_word
 
     lexicon = open_lexicon(args.lexicon, args.lexicons)

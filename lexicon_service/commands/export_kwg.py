@@ -30,18 +30,26 @@ def run(args) -> int:
     from pathlib import Path
 
     from lexicon_service.commands.check import open_lexicon
-    from lexicon_service.movegen.kwg import KWG22, KWG24, KwgTooLarge, export_kwg
+    from lexicon_service.movegen.kwg import KWG22, KWG24, KwgTooLarge, kwg_export
+    from lexicon_service.output_files import OutputRefused, check_target, write_atomically
 
     lexicon = open_lexicon(args.lexicon, args.lexicons)
     name = args.name or Path(str(lexicon.path)).name.removesuffix(".lex")
     if not name or "/" in name or name in (".", ".."):
         raise UserError(f"--name: {name!r} is not a file name")
+    out = Path(args.output)
     try:
-        kwg_path, csv_path = export_kwg(lexicon, name, args.output, KWG24 if args.kwg24 else KWG22)
+        kwg, csv = kwg_export(lexicon, KWG24 if args.kwg24 else KWG22)
+        out.mkdir(parents=True, exist_ok=True)
+        kwg_path, csv_path = check_target(out / f"{name}.kwg"), check_target(out / f"{name}.csv")  # both first
+        write_atomically(kwg_path, kwg)
+        write_atomically(csv_path, csv)
     except KwgTooLarge as exc:
         raise UserError(str(exc)) from None
+    except OutputRefused as exc:
+        raise UserError(f"--output: {exc}") from None
     except OSError as exc:
         raise UserError(f"--output: {exc.strerror or exc}: {exc.filename or args.output}") from None
-    print(f"{kwg_path}\t{kwg_path.stat().st_size // 4} arcs")
+    print(f"{kwg_path}\t{len(kwg) // 4} arcs")
     print(csv_path)
     return 0

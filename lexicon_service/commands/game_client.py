@@ -79,6 +79,10 @@ def add_game_parser(client_subparsers, anywhere: list) -> None:
         s = sub.add_parser(name, help=help_text, parents=parents)
         s.add_argument("game_id")
         s.add_argument("--reason", required=True)
+        if name == "end":
+            s.add_argument("--scoring", choices=("as-played", "racks-deducted"), default="as-played",
+                           help="as-played (default): the scores as they stand; racks-deducted: each rack "
+                                "deducted as at a normal end")
     a = sub.add_parser("adjust", help="director: adjust a player's score", parents=parents)
     a.add_argument("game_id")
     a.add_argument("player", type=_player, help="the player's name as the game shows it, or number (0 = first)")
@@ -234,7 +238,9 @@ def run(args, channel_factory) -> int:
                 elif cmd == "undo":
                     resp = stub.UndoLastMove(session_pb2.UndoLastMoveRequest(game_id=gid, reason=args.reason), **call)
                 else:
-                    resp = stub.EndGame(session_pb2.EndGameRequest(game_id=gid, reason=args.reason), **call)
+                    resp = stub.EndGame(session_pb2.EndGameRequest(
+                        game_id=gid, reason=args.reason, scoring=session_pb2.END_SCORING_RACKS_DEDUCTED
+                        if args.scoring == "racks-deducted" else session_pb2.END_SCORING_AS_PLAYED), **call)
                 print(message_json(resp) if args.json else format_game(resp.game))
         except grpc.RpcError as exc:
             raise UserError(f"{exc.code().name}: {exc.details()}") from None

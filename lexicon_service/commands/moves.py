@@ -83,7 +83,7 @@ SIM_OPTIONS = {"candidates": "--candidates", "plies": "--plies", "iterations": "
 
 
 def lookahead_options(args):
-    from lexicon_service.core.lookahead import LookaheadOptions
+    from lexicon_service.games.lookahead import LookaheadOptions
 
     return LookaheadOptions(candidates=args.candidates, plies=args.plies, iterations=args.iterations,
                             seconds=args.seconds, seed=str(args.seed), spread=getattr(args, "spread", 0),
@@ -117,8 +117,8 @@ def summary(found) -> str:
 
 
 def run_sim(args, lexicon, board) -> int:
-    from lexicon_service import local
-    from lexicon_service.core.lookahead import look_ahead
+    from lexicon_service.commands import in_process as local
+    from lexicon_service.games.lookahead import look_ahead
     from lexicon_service.core.plays import read_rack
 
     options = lookahead_options(args)
@@ -147,7 +147,7 @@ def exit_status(kinds) -> int:
 
 
 def run(args) -> int:
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.core.plays import MoveFilters, generate
     from lexicon_service.commands.check import open_lexicon
     from lexicon_service.commands.validate import join_plays, place_tiles, read_board, setup_board

@@ -12,19 +12,17 @@ when the file cannot be read.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 
 from lexicon_service.command_line import UserError
 
 
 def add_replay_arguments(p) -> None:
-    """Options shared by `replay` and `client replay` (the old spelling --rule-set kept, hidden)."""
+    """Options shared by `replay` and `client replay`."""
     p.add_argument("gcg", metavar="FILE.gcg", help="the game record ('-' = stdin)")
     p.add_argument("--rules", "-r", metavar="RULES",
                    help="rule set id (cs-scrabble, pl-scrabble, cs-kriskros) or path to a .rules file "
                    "(default: the record's #rules pragma)")
-    p.add_argument("--rule-set", dest="rules", help=argparse.SUPPRESS)
 
 
 def add_parser(subparsers) -> None:
@@ -56,14 +54,14 @@ class LocalRecord:
 
     def errors(self):
         """The app's errors with the options and the file they come from named."""
-        from lexicon_service import local
+        from lexicon_service.commands import in_process as local
 
         return local.user_errors({"lexicon": "--lexicon", "rule_set": "--rules", "gcg": self.origin})
 
 
 def read_record(args) -> LocalRecord:
     """The GCG record named by args.gcg (its encoding detected), with --lexicon and --rules opened."""
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.command_line import read_input
     from lexicon_service.commands.check import open_lexicon
     from lexicon_service.rules import RuleSetError, load_rule_set
@@ -89,11 +87,11 @@ def read_record(args) -> LocalRecord:
 
 
 def run(args) -> int:
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.core.plays import replay_record
     from lexicon_service.command_line import message_json
     from lexicon_service.rules.replay import format_report
-    from lexicon_service.server.game_servicer import replay_response
+    from lexicon_service.core.messages import replay_response
 
     record = read_record(args)
     with record.errors():

@@ -13,20 +13,17 @@ unreadable input (rule set, board file, setup play, lexicon).
 
 from __future__ import annotations
 
-import argparse
 
 from lexicon_service.command_line import UserError
 from lexicon_service.commands.check import open_lexicon
 
 
 def add_move_arguments(p) -> None:
-    """Options shared by `validate` and `client validate|score` (old spellings kept, hidden)."""
+    """Options shared by `validate` and `client validate|score`."""
     p.add_argument("plays", nargs="+", metavar="PLAY", help='a play such as "8D WORD" (or 8D WORD as two arguments)')
     p.add_argument("--rules", "-r", metavar="RULES", help="rule set id or path to a .rules file")
-    p.add_argument("--rule-set", dest="rules", help=argparse.SUPPRESS)
     p.add_argument("--board", "-b", metavar="FILE",
                    help="board file: one line per row, '.' empty, uppercase tile, lowercase blank ('-' = stdin)")
-    p.add_argument("--board-file", dest="board", help=argparse.SUPPRESS)
     p.add_argument("--rack", metavar="RACK", help='the player\'s rack, e.g. "ABC?" (default: not checked)')
     p.add_argument("--show-board", action="store_true",
                    help="draw the board after each play (coordinates, premium squares, new tiles marked *); with "
@@ -87,7 +84,7 @@ def read_board(rule_set, path: str):
 
 def check_rack(rule_set, rack: str) -> None:
     """A rack the rule set can hold (`validate`, `moves`: as a server reads it), else an error naming --rack."""
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.core.plays import read_rack
 
     with local.user_errors({"rack": "--rack"}):
@@ -198,7 +195,7 @@ def split_or_answer(play: str, response_type):
     `validate` and `client validate|score` give it without asking the rules (its reason and message)."""
     from lexicon_service.rules.board import split_play
     from lexicon_service.rules.reasons import PlayError
-    from lexicon_service.server.game_servicer import MOVE_REASONS
+    from lexicon_service.core.messages import MOVE_REASONS
 
     try:
         return split_play(play)
@@ -207,11 +204,11 @@ def split_or_answer(play: str, response_type):
 
 
 def run(args) -> int:
-    from lexicon_service import local
+    from lexicon_service.commands import in_process as local
     from lexicon_service.core.plays import judge_move
     from lexicon_service.grpc_gen import game_pb2
     from lexicon_service.rules import Board, RuleSetError, load_rule_set
-    from lexicon_service.server.game_servicer import move_response
+    from lexicon_service.core.messages import move_response
 
     if not args.rules:
         raise UserError("--rules is required (a rule set id such as pl-scrabble, or a .rules file)")

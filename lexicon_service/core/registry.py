@@ -1,7 +1,7 @@
 """The loaded lexicons, served by name, swapped atomically on reload.
 
 A `Snapshot` is an immutable name -> lexicon mapping. Calls take the current snapshot with
-`registry.acquire()` (a reference count under a lock, ~1 µs) and use it to the end, so a reload
+`registry.acquire()` (a reference count under a lock) and use it to the end, so a reload
 never changes the lexicon under a running call. `reload()` loads the whole directory into a new
 snapshot first, keeping each lexicon whose directory and files are unchanged on disk since it was
 loaded; only if every lexicon loads is the snapshot swapped in (one reference assignment). The old
@@ -24,6 +24,7 @@ from typing import Callable
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.lexicon_copies import CheckedTries
 from lexicon_service.errors import NotReadyError, UnknownLexiconError, UnknownRuleSetError
+from lexicon_service.wording import counted
 
 log = logging.getLogger("lexicon_service.server")
 
@@ -220,8 +221,8 @@ class LexiconRegistry:
             self.last_error = None
             self.reload_count += 1
             log.info(
-                "loaded %d lexicons (%s; %d unchanged on disk, kept) from %s in %.0f ms, generation %d",
-                len(lexicons), ", ".join(sorted(lexicons)), kept, self.directory,
+                "loaded %s (%s; %d unchanged on disk, kept) from %s in %.0f ms, generation %d",
+                counted(len(lexicons), "lexicon"), ", ".join(sorted(lexicons)), kept, self.directory,
                 (time.perf_counter() - started) * 1000, snapshot.generation,
             )
         for listener in list(self._listeners):
@@ -309,7 +310,7 @@ class LexiconRegistry:
 
 def release_freed_memory() -> None:
     """Hand the heap's free pages back to the system (glibc's malloc_trim; elsewhere nothing). Loading
-    parses every tables.json (4 MB of JSON for Polish) and frees the parse; without this its pages stayed
+    parses every tables.json (megabytes of JSON for Polish) and frees the parse; without this its pages stayed
     resident in every server process, and grew with each reload."""
     try:
         trim = ctypes.CDLL(None).malloc_trim

@@ -25,7 +25,9 @@ ANY_RUN = "*"
 
 
 @dataclass
-class Found:
+class KeyMatch:
+    """A tile key a search matched, and the positions blanks filled."""
+
     key: str
     blanks: tuple[int, ...] = ()  # positions (in tiles) filled by a blank
 
@@ -107,13 +109,13 @@ def _closure(tokens: list[str], states) -> frozenset[int]:
 
 
 def find_pattern(lexicon, tile_set, tokens: list[str], *, min_len: int, max_len: int, limit: int,
-                 budget: WorkBudget) -> tuple[list[Found], bool]:
+                 budget: WorkBudget) -> tuple[list[KeyMatch], bool]:
     """Words matching the tokens, in key order; stops after `limit` (then truncated=True)."""
     spend = budget.spend
     has_prefix = lexicon.has_prefix
     is_admissible = lexicon.is_admissible
     letters = alphabet_keys(tile_set)
-    results: list[Found] = []
+    results: list[KeyMatch] = []
     n = len(tokens)
     # A token's minimum remaining length, to prune at max_len.
     min_rest = [0] * (n + 1)
@@ -135,7 +137,7 @@ def find_pattern(lexicon, tile_set, tokens: list[str], *, min_len: int, max_len:
     def walk(prefix: str, states: frozenset[int]) -> bool:
         depth = len(prefix)
         if depth >= min_len and n in states and is_admissible(prefix):
-            results.append(Found(prefix))
+            results.append(KeyMatch(prefix))
             if len(results) > limit:
                 return True
         if depth >= max_len:
@@ -197,7 +199,7 @@ def needs_scan(tokens: list[str]) -> bool:
 
 
 def scan_pattern(lexicon, tokens: list[str], *, min_len: int, max_len: int, limit: int,
-                 budget: WorkBudget) -> tuple[list[Found], bool]:
+                 budget: WorkBudget) -> tuple[list[KeyMatch], bool]:
     """Words matching the tokens, by scanning keys; the first `limit` found, sorted by key."""
     tokens = collapse_wildcards(tokens)
     regex = re.compile("".join("." if t == ANY_ONE else ".*" if t == ANY_RUN else re.escape(t) for t in tokens),
@@ -220,11 +222,11 @@ def scan_pattern(lexicon, tokens: list[str], *, min_len: int, max_len: int, limi
     except BudgetExceeded:
         truncated = True
     found.sort()
-    return [Found(k) for k in found], truncated
+    return [KeyMatch(k) for k in found], truncated
 
 
 def find_anagrams(lexicon, tile_set, rack: Counter, blanks: int, *, use_all: bool, min_len: int,
-                  max_len: int, limit: int, budget: WorkBudget) -> tuple[list[Found], bool]:
+                  max_len: int, limit: int, budget: WorkBudget) -> tuple[list[KeyMatch], bool]:
     """Words formable from the rack (all of it with use_all), longest first, then in key order.
 
     A real tile is always used before a blank for the same letter: the blank is the more
@@ -237,7 +239,7 @@ def find_anagrams(lexicon, tile_set, rack: Counter, blanks: int, *, use_all: boo
     blank_ok = blank_keys(tile_set)
     total = sum(rack.values()) + blanks
     counts = dict(rack)
-    results: list[Found] = []
+    results: list[KeyMatch] = []
     max_len = min(max_len, total)
     if use_all:
         min_len = max(min_len, total)
@@ -255,7 +257,7 @@ def find_anagrams(lexicon, tile_set, rack: Counter, blanks: int, *, use_all: boo
     def walk(prefix: str, blanks_left: int) -> None:
         depth = len(prefix)
         if depth >= min_len and is_admissible(prefix):
-            results.append(Found(prefix, tuple(path_blanks)))
+            results.append(KeyMatch(prefix, tuple(path_blanks)))
             if len(results) >= keep:  # keep memory bounded: only the best `limit` can be answered
                 trim()
         if depth >= max_len:

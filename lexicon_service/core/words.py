@@ -226,12 +226,11 @@ class FoundWord:
 
 
 @dataclass
-class Found:
+class SearchResult:
+    """What a word search (FindWords) found."""
+
     words: list
     truncated: bool  # the search stopped at the limit or at its work budget
-
-
-QUERIES = ("anagram", "pattern", "prefix")
 
 
 def _check_query(limits: Limits, query: str | None, text: str, limit: int, use_all_tiles: bool) -> None:
@@ -252,7 +251,7 @@ def _check_query(limits: Limits, query: str | None, text: str, limit: int, use_a
 
 def find_words(snapshot, limits: Limits, lexicon_name: str, query: str | None, text: str, *, limit: int = 0,
                min_length: int = 0, max_length: int = 0, use_all_tiles: bool = False,
-               deadline: float | None = None, context=None) -> Found:
+               deadline: float | None = None, context=None) -> SearchResult:
     """Words of the lexicon matching one query: `query` is "anagram", "pattern" or "prefix" (None: none
     given), `text` its value as written (the letter policy looks before NFC). `context` (optional) is
     asked is_active() so that a search stops when its client has gone."""
@@ -289,4 +288,4 @@ def find_words(snapshot, limits: Limits, lexicon_name: str, query: str | None, t
             blank_at = set(item.blanks)
             play = write_tiles((x, i in blank_at) for i, x in enumerate(letters))
         words.append(FoundWord(tile_set.display(letters), len(letters), play))
-    return Found(words, truncated)
+    return SearchResult(words, truncated)

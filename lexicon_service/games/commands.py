@@ -43,9 +43,11 @@ from lexicon_service.rules.game import BAG_BELOW_MINIMUM, EXCHANGES_NOT_ALLOWED,
 from lexicon_service.rules.moves import validate_move
 from lexicon_service.rules.reasons import Reason
 from lexicon_service.tiles import UnknownLetterError
+from lexicon_service.wording import counted
 
-# Reasons that say the play text itself is wrong (whatever the game state): INVALID_ARGUMENT.
-INPUT_REASONS = {Reason.MALFORMED_PLAY, Reason.UNKNOWN_LETTER, Reason.OFF_BOARD, Reason.BAD_BLANK_LETTER}
+# Reasons that say the play text itself cannot be read (whatever the game state): INVALID_ARGUMENT. A play
+# that reads but lies off the board is refused as ValidateMove refuses it, as any other illegal play.
+INPUT_REASONS = {Reason.MALFORMED_PLAY, Reason.UNKNOWN_LETTER, Reason.BAD_BLANK_LETTER}
 MAX_NAME_CHARS = 40
 MAX_PLAY_CHARS = 200
 MAX_HINTS = 20  # plays one hint answer lists
@@ -62,7 +64,7 @@ def _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_pena
     """The options of a new game checked; -> each seat's computer level ('' for a person)."""
     lo, hi = rule_set.game.players
     if not lo <= len(names) <= hi:
-        raise InvalidInput("player_names", f"{len(names)} players; {rule_set.id} is for {lo}-{hi}")
+        raise InvalidInput("player_names", f"{counted(len(names), 'player')}; {rule_set.id} is for {lo}-{hi}")
     for i, name in enumerate(names):
         # spaces and diacritics as people write names; no control characters (a record line ends at "\n")
         if not (0 < len(name) <= MAX_NAME_CHARS and name.isprintable() and name == name.strip()):
@@ -78,7 +80,7 @@ def _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_pena
         raise InvalidInput("overtime_penalty", "0-1000 points per minute")
     levels = list(computer_levels) + [""] * (len(names) - len(computer_levels))
     if len(levels) > len(names):
-        raise InvalidInput("computer_levels", f"{len(computer_levels)} seats for {len(names)} players")
+        raise InvalidInput("computer_levels", f"{counted(len(computer_levels), 'seat')} for {counted(len(names), 'player')}")
     for seat, level in enumerate(levels):
         if level and level_refusal(level):
             raise InvalidInput(f"computer_levels[{seat}]", level_refusal(level))
@@ -186,7 +188,7 @@ def hint_ahead(sessions, game_id: str, token: str | None, limit: int = 5, lexico
                deadline: float | None = None):
     """-> (state, player, Lookahead): `hint` ranked by simulation (the endgame once the bag is empty), from
     what the asking player sees (their rack, the board, the bag's count, the scores), within HINT_SECONDS."""
-    from lexicon_service.app.lookahead import LookaheadOptions, look_ahead
+    from lexicon_service.games.lookahead import LookaheadOptions, look_ahead
 
     state, caller = _hint_state(sessions, game_id, token, limit)
     if state.n_players != 2:
@@ -223,7 +225,7 @@ def _check_on_turn(work, p: int, pass_: bool, events: list) -> None:
 
 def submit_move(sessions, game_id: str, token: str | None, *, play: str = "", exchange: str = "",
                 pass_: bool = False, expected_version: int | None = None, request_id: str = "",
-                judges=None, computer_seat: int | None = None) -> MoveOutcome:
+                lexicon_of=None, computer_seat: int | None = None) -> MoveOutcome:
     """A player's move (`token`), or the server's computer player's in `computer_seat` (no token)."""
     _check_move_text(play, exchange, pass_, request_id)
     play_text = " ".join(play.split())
@@ -245,13 +247,13 @@ def submit_move(sessions, game_id: str, token: str | None, *, play: str = "", ex
             retries.check_repeat(store, work, p, same)
         _check_on_turn(work, p, pass_, events)
         spent = now - work.turn_started
-        lexicons = lexicons if lexicons is not None else judges
-        judges_ = judges if judges is not None else lexicons
+        lexicons = lexicons if lexicons is not None else lexicon_of
+        lexicon_of_ = lexicon_of if lexicon_of is not None else lexicons
         if pass_:
             return _pass(work, p, now, spent, events, lexicons)
         if exchange:
             return _exchange(work, p, exchange, now, spent, events, lexicons)
-        return _play(work, p, play_text, now, spent, events, judges_, lexicons)
+        return _play(work, p, play_text, now, spent, events, lexicon_of_, lexicons)
 
     return sessions.execute(game_id, decide, request_id or None, token)
 
@@ -305,18 +307,18 @@ def _exchange(work, p, text, now, spent, events, lexicons=None):
     return lambda w: MoveOutcome(version, w, p)
 
 
-def _game_lexicon(work, judges):
+def _game_lexicon(work, lexicon_of):
     name = work.created.lexicon
-    lexicon = judges(name) if judges is not None else None
+    lexicon = lexicon_of(name) if lexicon_of is not None else None
     if lexicon is None:
         raise LexiconUnavailable(name)
     return lexicon
 
 
-def _play(work, p, text, now, spent, events, judges, lexicons=None):
+def _play(work, p, text, now, spent, events, lexicon_of, lexicons=None):
     rs = work.rule_set
     correcting = work.correcting is not None
-    lexicon = _game_lexicon(work, judges) if (work.options.challenge_rule == "void" or correcting) else None
+    lexicon = _game_lexicon(work, lexicon_of) if (work.options.challenge_rule == "void" or correcting) else None
     result = validate_move(rs, work.board, work.racks[p], text, judge=lexicon)
     if result.score is None:
         if result.reason in INPUT_REASONS:
@@ -382,7 +384,7 @@ def _rule_on_challenge(work, c: int, last, invalid, now, events, lexicons) -> st
 
 
 def challenge(sessions, game_id: str, token: str | None, expected_version: int | None = None,
-              judges=None, request_id: str = "", computer_seat: int | None = None) -> MoveOutcome:
+              lexicon_of=None, request_id: str = "", computer_seat: int | None = None) -> MoveOutcome:
     """Like a move, idempotent by request id or expected_version: a retry of a challenge that was
     carried out gets its first answer (replayed), also when it ended the game. By a player (`token`),
     or by the server's computer player in `computer_seat` (no token)."""
@@ -391,8 +393,8 @@ def challenge(sessions, game_id: str, token: str | None, expected_version: int |
 
     def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
         c = acting_player(work, token, computer_seat)
-        judges_ = judges if judges is not None else lexicons
-        lexicons = lexicons if lexicons is not None else judges
+        lexicon_of_ = lexicon_of if lexicon_of is not None else lexicons
+        lexicons = lexicons if lexicons is not None else lexicon_of
         retries.check_request_id(store, work, request_id, c, challenge=True)
         if expected_version is not None and expected_version != base:
             if expected_version < base and not request_id:
@@ -400,7 +402,7 @@ def challenge(sessions, game_id: str, token: str | None, expected_version: int |
                                     lambda event: retries.own_challenge(event, c), True)
             raise StaleVersion(expected_version, base)
         last = _check_challengeable(work, c)
-        invalid = invalid_words(last.event, _game_lexicon(work, judges_))
+        invalid = invalid_words(last.event, _game_lexicon(work, lexicon_of_))
         outcome = _rule_on_challenge(work, c, last, invalid, now, events, lexicons)
         version = work.version
         return lambda w: MoveOutcome(version, w, c, invalid_words=invalid, outcome=outcome)

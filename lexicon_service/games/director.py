@@ -4,12 +4,15 @@ needs the game's director token and a reason, which goes into the audit trail ev
 from __future__ import annotations
 
 from lexicon_service.errors import InvalidInput, Refused
-from lexicon_service.games.events import MoveUndone, ScoreAdjusted
+from lexicon_service.games.events import GameEnded, MoveUndone, ScoreAdjusted
 from lexicon_service.games.roles import require_director
 from lexicon_service.games.state import ENDED
 from lexicon_service.games.turn_effects import emit, end_event
 
 MAX_REASON = 500
+AS_PLAYED, RACKS_DEDUCTED = "as-played", "racks-deducted"  # how a director's end scores the game
+# the end reasons they record; WatchGame's detail and the page read them
+END_REASON = {AS_PLAYED: "director: {}", RACKS_DEDUCTED: "director, racks deducted: {}"}
 MAX_ADJUSTMENT = 10_000
 
 
@@ -52,14 +55,23 @@ def undo_last_move(sessions, game_id: str, token: str | None, reason: str):
     return sessions.execute(game_id, decide)
 
 
-def end_game(sessions, game_id: str, token: str | None, reason: str):
+def end_game(sessions, game_id: str, token: str | None, reason: str, scoring: str = AS_PLAYED):
+    """Ends the game now. `scoring`: AS_PLAYED keeps the scores as they stand (an early end does not cost
+    anyone the tiles they were dealt); RACKS_DEDUCTED deducts each rack as a normal end without an out."""
     reason = _reason(reason)
+    if scoring not in END_REASON:
+        raise InvalidInput("scoring", f"{scoring!r}; one of {', '.join(END_REASON)}")
 
     def decide(work, base, now, events, lexicons=None):
         require_director(work, token)
         if work.status == ENDED:
             raise Refused("GAME_OVER", f"the game has already ended ({work.end_reason})")
-        emit(work, events, end_event(work, f"director: {reason}", now))
+        why = END_REASON[scoring].format(reason)
+        if scoring == AS_PLAYED:
+            event = GameEnded(why, None, (0,) * work.n_players, work.time_penalties(now), now)
+        else:
+            event = end_event(work, why, now)
+        emit(work, events, event)
         return lambda w: w
 
     return sessions.execute(game_id, decide)

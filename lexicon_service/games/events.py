@@ -123,8 +123,6 @@ EVENT_TYPES = {
     "undo": MoveUndone,
 }
 KIND_OF = {cls: kind for kind, cls in EVENT_TYPES.items()}
-# Turn events: what "undo the last move" takes back.
-MOVE_TYPES = (Played, Exchanged, Passed, Challenged, CorrectionRefused)
 
 
 def kind_of(event) -> str:

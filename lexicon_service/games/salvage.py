@@ -13,7 +13,9 @@ game it was reading cut short.
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
+import tempfile
 from dataclasses import dataclass, field
 
 from lexicon_service.errors import GameDamaged
@@ -76,12 +78,30 @@ def _read_whole(conn: sqlite3.Connection, service, game_id: str, live: set[str] 
 
 
 def recover_games(damaged: str, recovered: str) -> Salvage:
-    """Copy the games of `damaged` that read whole into the new file `recovered` (which must not exist)."""
-    if os.path.exists(recovered):
+    """Copy the games of `damaged` that read whole into the new file `recovered` (which must not exist,
+    not even as a dangling link). Nothing is written beside `damaged`: it is copied (with its write-ahead
+    log) into a temporary directory beside `recovered` and read there; `recovered` is made there too and
+    linked into place only when complete."""
+    if os.path.lexists(recovered):
         raise FileExistsError(f"{recovered} exists: name a new file")
     if not os.path.isfile(damaged):
         raise FileNotFoundError(f"{damaged}: no such file")
-    source = sqlite3.connect(f"file:{os.path.abspath(damaged)}?mode=ro", uri=True)
+    work = tempfile.mkdtemp(prefix=".recover-games-", dir=os.path.dirname(os.path.abspath(recovered)))
+    try:
+        source_path = os.path.join(work, "damaged.db")
+        shutil.copyfile(damaged, source_path)
+        if os.path.isfile(damaged + "-wal"):  # committed moves not yet checkpointed into the file
+            shutil.copyfile(damaged + "-wal", source_path + "-wal")
+        new_path = os.path.join(work, "recovered.db")
+        result = _copy_games(source_path, new_path)
+        os.link(new_path, recovered)  # never over a file or through a link made meanwhile (FileExistsError)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return result
+
+
+def _copy_games(damaged: str, recovered: str) -> Salvage:
+    source = sqlite3.connect(f"file:{damaged}?mode=ro", uri=True)
     try:
         source.execute("SELECT count(*) FROM sqlite_master").fetchone()  # not a database at all: an error here
         try:
@@ -109,6 +129,7 @@ def recover_games(damaged: str, recovered: str) -> Salvage:
                     result.copied.append(game_id)
                 game_id = _next_id(source, game_id, result)
             out.execute("COMMIT")
+            out.execute("PRAGMA journal_mode=DELETE")  # one self-contained file to link into place
         finally:
             out.close()
     finally:

@@ -285,8 +285,8 @@ class GameSessions:
     def undo_last_move(self, game_id: str, token: str | None, reason: str):
         return director.undo_last_move(self, game_id, token, reason)
 
-    def end_game(self, game_id: str, token: str | None, reason: str):
-        return director.end_game(self, game_id, token, reason)
+    def end_game(self, game_id: str, token: str | None, reason: str, scoring: str = director.AS_PLAYED):
+        return director.end_game(self, game_id, token, reason, scoring)
 
     # --- reading ---------------------------------------------------------------------------------------
     def tick(self, game_id: str) -> GameState:

@@ -331,6 +331,9 @@ class GameState:
     def _on_ended(self, e: GameEnded) -> None:
         if e.reason == END_BLOCKED:  # on the last turn, before the racks are settled
             self._note(NOTE_BLOCKED)
+        elif e.reason.startswith("director"):  # every director action is a #note of the record
+            scoring = "racks deducted" if any(e.adjustments) or e.reason.startswith("director,") else "as played"
+            self._note(f"director ended the game, {scoring}: {e.reason.split(': ', 1)[-1]}")
         if self.turn is not None and self.status != ENDED:
             self._spend(self.turn, e.at - self.turn_started)
             self.turn_started = e.at

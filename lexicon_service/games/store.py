@@ -7,7 +7,7 @@ versioning). An append returns only after its transaction committed and fsync'd;
 many threads are committed together (group commit: one fsync for every append waiting), which is
 what makes more than a few hundred durable moves per second possible on one disk. Writers in
 different processes take turns through an flock on `<db>.lock` before BEGIN IMMEDIATE: the kernel
-wakes the next one as soon as a commit ends, where SQLite's own busy handler would sleep 1-100 ms.
+wakes the next one as soon as a commit ends, where SQLite's own busy handler would sleep and poll.
 
 PostgresStore (games/pgstore.py) keeps the same table and primary key in PostgreSQL, for servers on
 several hosts.

@@ -45,7 +45,7 @@ from lexicon_service.core.limits import Limits
 
 JSON = "application/json"
 STATIC = resources.files("lexicon_service.http") / "static"
-PAGES = {"/judge": "judge.html", "/lookup": "lookup.html", "/games": "games.html"}
+PAGES = {"/judge": "judge.html", "/lookup": "lookup.html", "/games": "games.html", "/director": "director.html"}
 TIMEOUT_HEADER = "x-server-timeout"  # seconds; the call's deadline, as a gRPC client's timeout
 
 
@@ -430,6 +430,7 @@ def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: in
         Route("/sw.js", service_worker, methods=["GET"]),
         Route("/", home, methods=["GET"]),
         *(Route(path, page(name), methods=["GET"]) for path, name in PAGES.items()),
+        Route("/t/{tournament_id}", page("tournament.html"), methods=["GET"]),  # a tournament's standings
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     async def http_error(request: Request, exc: HTTPException) -> Response:

@@ -14,7 +14,7 @@ from lexicon_service.grpc_gen import game_pb2
 from lexicon_service.core.plays import view_record
 from lexicon_service.rules.board import Board
 from lexicon_service.rules.moves import premium_name, validate_move
-from lexicon_service.server.game_servicer import replay_response, score_response, turn_analysis
+from lexicon_service.core.messages import replay_response, score_response, turn_analysis
 from lexicon_service.core.limits import check_deadline
 from lexicon_service.tiles import BLANK
 

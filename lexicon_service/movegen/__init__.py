@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from lexicon_service.rules.board import Board, Coordinate
 from lexicon_service.rules.ruleset import RuleSet
 from lexicon_service.tiles import BLANK, UnknownLetterError, write_tiles
+from lexicon_service.wording import counted
 
 __all__ = ["GeneratedMove", "MoveGraphMissing", "MoveGenerationError", "MoveGenerationTimeout",
            "generate_moves", "has_move", "count_moves", "random_play"]
@@ -152,11 +153,13 @@ def _rack(rule_set: RuleSet, board: Board, rack) -> list[str]:
         raise MoveGenerationError("rack", f"the rack {rack!r} holds {len(letters)} tiles; a {rule_set.id} rack "
                                           f"holds {rule_set.rack_size}")
     bag = _static(rule_set).bag
-    for letter in set(letters):
-        have = bag.get(letter, 0)
-        if letters.count(letter) > have:
-            what = "blanks" if letter == BLANK else letter
-            raise MoveGenerationError("rack", f"the rack {rack!r} holds {letters.count(letter)} {what}; "
+    on_board = board.tile_counts() if isinstance(board, Board) and board.tile_count else {}
+    for letter in sorted(set(letters)):
+        have, placed = bag.get(letter, 0), on_board.get(letter, 0)
+        if letters.count(letter) + placed > have:  # a tile that cannot exist: refused as validate refuses playing it
+            held = counted(letters.count(letter), "blank") if letter == BLANK else f"{letters.count(letter)} {letter}"
+            code = "TOO_MANY_BLANKS" if letter == BLANK else "TILE_COUNT_EXCEEDED"
+            raise MoveGenerationError("rack", f"{code}: the rack {rack!r} holds {held}, {placed} on the board; "
                                               f"{rule_set.id} has {have}")
     return letters
 

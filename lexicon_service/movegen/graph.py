@@ -64,11 +64,6 @@ def alphabet(tile_set) -> tuple[str, ...]:
     return tuple(tile_set.alphabet)
 
 
-def tile_numbers(tile_set) -> dict[str, int]:
-    """Letter -> tile number."""
-    return {letter: i + 1 for i, letter in enumerate(alphabet(tile_set))}
-
-
 def max_word_tiles(rule_set) -> int:
     return max(rule_set.rows, rule_set.columns)
 

@@ -46,7 +46,6 @@ and the CSV (A: 9 tiles worth 1, B: 2 worth 3, two blanks)::
 from __future__ import annotations
 
 from array import array
-from pathlib import Path
 
 from lexicon_service.tiles import BLANK
 
@@ -140,15 +139,9 @@ def move_graph_of(lexicon) -> bytes:
                               max_word_tiles(rule_set))
 
 
-def export_kwg(lexicon, name: str, out_dir, variant: int = KWG22) -> tuple[Path, Path]:
-    """Write out_dir/NAME.kwg and out_dir/NAME.csv for a lexicon; their paths."""
-    data = kwg_of_move_graph(move_graph_of(lexicon), variant)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    kwg_path, csv_path = out / f"{name}.kwg", out / f"{name}.csv"
-    kwg_path.write_bytes(data)
-    csv_path.write_text(letter_distribution_csv(lexicon.rule_set.tile_set), encoding="utf-8")
-    return kwg_path, csv_path
+def kwg_export(lexicon, variant: int = KWG22) -> tuple[bytes, str]:
+    """A lexicon's NAME.kwg bytes and NAME.csv text (the command writes them: commands/export_kwg.py)."""
+    return kwg_of_move_graph(move_graph_of(lexicon), variant), letter_distribution_csv(lexicon.rule_set.tile_set)
 
 
 def read_kwg(data: bytes, variant: int = KWG22) -> list[tuple[int, int, int, int]]:

@@ -1,6 +1,6 @@
 """The leave table of a lexicon: ``leaves.tsv``, what the tiles kept on a rack are worth in points.
 
-Made by ``lexicon-build --leaves LEX.lex`` (``build_tools/leaves.py``: self-play of the move generator,
+Made by ``lexicon-build --leaves LEX.lex`` (``build_tools/leave_fitting.py``: self-play of the move generator,
 fitted per leave) and listed in the manifest's ``files`` like every other file, with its size and
 sha256; checked at load (``lexicon_service/lexicon.py``). The computer level "equity" plays the move
 of the highest score plus the value of its leave.

@@ -227,17 +227,21 @@ class _Engine:
                               self.deadline)
 
     def best_move(self, board: bytearray, rack: list, bag_left: int):
-        """(score, placements, tiles kept, leave value) of the best static play of `rack`, or None."""
-        best, best_equity = None, None
-        for score, down, row, col, raw, _n in self.generate(board, rack, self.limit):
-            squares, used = self.placements(down, row, col, raw)
+        """(score, placements, tiles kept, leave value) of the best static play of `rack`, or None. Only the
+        chosen play's squares are worked out; the others are judged by score and the tiles they keep."""
+        best, best_equity, best_kept, best_value = None, None, None, 0.0
+        for found in self.generate(board, rack, self.limit):
             kept = list(rack)
-            for n in used:
-                kept.remove(n)
+            for b in found[4]:
+                if b & _NEW:
+                    kept.remove(0 if b & _BLANK else b & _TILE)
             value = self.leave_value(kept) if bag_left else 0.0
-            if best_equity is None or score + value > best_equity:
-                best, best_equity = (score, squares, kept, value), score + value
-        return best
+            if best_equity is None or found[0] + value > best_equity:
+                best, best_equity, best_kept, best_value = found, found[0] + value, kept, value
+        if best is None:
+            return None
+        score, down, row, col, raw, _n = best
+        return score, self.placements(down, row, col, raw)[0], best_kept, best_value
 
     def end_adjustment(self, racks, went_out: int) -> int:
         """The mover's gain less the opponent's from the end-of-game adjustments."""

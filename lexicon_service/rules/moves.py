@@ -379,7 +379,7 @@ def _check_rack(rule_set: RuleSet, rack, placements) -> MoveResult | None:
             try:
                 rack_left.remove(need)
             except ValueError:
-                what = "a blank" if blank else f"a {letter}"
+                what = "blank" if blank else letter
                 return _fail(Reason.TILE_NOT_IN_RACK, f"the rack {tile_set.rack_text(_parse_rack(rule_set, rack))} "
                                                       f"has no {what} for this play", rule_set)
     return None

@@ -45,6 +45,7 @@ from lexicon_service.rules.moves import MoveResult, validate_move
 from lexicon_service.rules.reasons import Reason
 from lexicon_service.rules.ruleset import RuleSet
 from lexicon_service.tiles import UnknownLetterError
+from lexicon_service.wording import counted
 
 
 @dataclass
@@ -94,7 +95,7 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
     lo, hi = rule_set.game.players
     report_notes = []
     if not lo <= n_players <= hi:
-        report_notes.append(f"{n_players} players; {rule_set.id} is for {lo}-{hi}")
+        report_notes.append(f"{counted(n_players, 'player')}; {rule_set.id} is for {lo}-{hi}")
     if not game.has_racks:
         report_notes.append("the record gives no racks: rack checks skipped (bag tracked by tile counts)")
     checker = _Checker(rule_set, GameFlow.counted(rule_set, n_players), judge, out_bonus or rule_set.end.out_bonus)

@@ -14,12 +14,13 @@ import logging
 from lexicon_service.core.limits import deadline_of
 from lexicon_service.errors import DeadlineError, FieldError, Refused, Unauthenticated
 from lexicon_service.games.commands import HINT_SECONDS
+from lexicon_service.games.director import AS_PLAYED, RACKS_DEDUCTED
 from lexicon_service.games.computer import DEFAULT_LEVEL, leave_table_refusal, level_refusal
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import status_and_trailing
-from lexicon_service.server.game_servicer import generated_move
+from lexicon_service.core.messages import generated_move
 from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
@@ -160,7 +161,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         with self.registry.acquire() as snapshot:
             outcome = self.games.submit_move(
                 game_id, token, play=request.play, exchange=request.exchange, pass_=getattr(request, "pass"),
-                expected_version=expected, request_id=request.request_id, judges=snapshot.lexicons.get)
+                expected_version=expected, request_id=request.request_id, lexicon_of=snapshot.lexicons.get)
         state = outcome.state
         role = outcome.player  # the caller: a replay answers only the player who made the request
         return session_pb2.SubmitMoveResponse(
@@ -172,7 +173,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         game_id = self._game_id(request)
         expected = request.expected_version if request.HasField("expected_version") else None
         with self.registry.acquire() as snapshot:
-            outcome = self.games.challenge(game_id, self._token(context), expected, judges=snapshot.lexicons.get,
+            outcome = self.games.challenge(game_id, self._token(context), expected, lexicon_of=snapshot.lexicons.get,
                                            request_id=request.request_id)
         return session_pb2.ChallengeResponse(
             version=outcome.version, play_stood=not outcome.invalid_words, invalid_words=outcome.invalid_words,
@@ -229,7 +230,8 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
 
     @_game_rpc
     def EndGame(self, request, context):
-        state = self.games.end_game(self._game_id(request), self._token(context), request.reason)
+        scoring = RACKS_DEDUCTED if request.scoring == session_pb2.END_SCORING_RACKS_DEDUCTED else AS_PLAYED
+        state = self.games.end_game(self._game_id(request), self._token(context), request.reason, scoring)
         return self._director_answer(session_pb2.EndGameResponse, state)
 
     def WatchGame(self, request, context):

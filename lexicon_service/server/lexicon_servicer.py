@@ -10,70 +10,13 @@ the field ("words[3]: empty word"). In FindWords a query letter the game lacks i
 
 from __future__ import annotations
 
-import json
-
-from google.protobuf import struct_pb2
-
 from lexicon_service.core import words
+from lexicon_service.core.messages import _to_struct, check_words_response, explain_response
 from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.server.errors import grpc_method
 from lexicon_service.core.limits import Limits, check_deadline
 
-VALID = lexicon_pb2.WORD_STATUS_VALID
-INVALID = lexicon_pb2.WORD_STATUS_INVALID
 # core.words.WordStatus has the same numbers (tests/test_app_words.py)
-
-
-def _to_struct(mapping) -> struct_pb2.Struct:
-    out = struct_pb2.Struct()
-    if mapping:
-        out.update(json.loads(json.dumps(mapping, default=_jsonable)))
-    return out
-
-
-def _jsonable(value):
-    if isinstance(value, (set, frozenset, tuple)):
-        return sorted(map(str, value))
-    return str(value)
-
-
-def check_words_response(checks, lexicon_name: str, *, verdict_only: bool = False,
-                         compact: bool = False) -> lexicon_pb2.CheckWordsResponse:
-    """A checked batch (core.words.WordChecks) as CheckWords answers it (the local `check` too)."""
-    response = lexicon_pb2.CheckWordsResponse(lexicon=lexicon_name, acceptable=checks.acceptable)
-    if verdict_only:  # a word judge reveals only acceptable / not acceptable
-        return response
-    response.invalid_count = checks.invalid_count
-    if compact:
-        response.statuses.extend(checks.statuses)
-    elif checks.tiles is not None:
-        messages = checks.messages
-        response.results.extend(
-            lexicon_pb2.WordResult(word=word, valid=status == VALID, status=status, message=messages.get(i, ""),
-                                   tiles=tiles)
-            for i, (word, status, tiles) in enumerate(zip(checks.words, checks.statuses, checks.tiles)))
-    else:
-        add = response.results.add
-        messages = checks.messages
-        for i, (word, status) in enumerate(zip(checks.words, checks.statuses)):
-            if status == VALID:
-                add(word=word, valid=True, status=VALID)
-            elif status == INVALID:
-                add(word=word, status=INVALID)  # valid=False is the default: not set, ~20% cheaper
-            else:
-                add(word=word, valid=False, status=status, message=messages[i])
-    return response
-
-
-def explain_response(found, lexicon_name: str) -> lexicon_pb2.ExplainWordResponse:
-    """A word explained (core.words.Explanation) as ExplainWord answers it (the local `explain` too)."""
-    readings = [lexicon_pb2.Reading(form=r.form, headword=r.headword, tag=r.tag, rule=r.rule, model=r.model,
-                                    origin=r.origin) for r in found.readings]
-    result = lexicon_pb2.WordResult(word=found.word, valid=found.status == VALID, status=found.status,
-                                    message=found.message, tiles=found.tiles)
-    refusals = [lexicon_pb2.Refusal(rule=rule, headword=head, detail=detail) for rule, head, detail in found.refusals]
-    return lexicon_pb2.ExplainWordResponse(lexicon=lexicon_name, result=result, readings=readings,
-                                           refusals=refusals)
 
 
 class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):

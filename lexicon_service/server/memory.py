@@ -2,7 +2,7 @@
 
 glibc's malloc keeps what Python frees in its arenas, and after a large block is freed it serves later
 large blocks from the heap instead of fresh mappings. After 1,000 HTTP clients that never read their
-answers went away, a server process kept ~100 MB it no longer used (docs/service.md, "Clients that do not read"). So:
+answers went away, a server process kept what it no longer used (docs/service.md, "Clients that do not read"). So:
   * blocks of MMAP_THRESHOLD bytes or more (answers, request bodies, write queues) always get mappings
     of their own, unmapped when freed (mallopt M_MMAP_THRESHOLD: a fixed threshold, which glibc no
     longer raises);

@@ -97,7 +97,7 @@ class Supervisor:
                          name=f"lexicon-child-{slot.index}").start()
 
     def _watch_output(self, slot: _Slot, process: subprocess.Popen) -> None:
-        """The child prints one line once it serves ("lexicon-service: serving N lexicons on ...")."""
+        """The child prints one line once it serves ("lexicon-service: serving N lexicon(s) on ...")."""
         line = process.stdout.readline()
         if process is slot.process:
             slot.first_line = line

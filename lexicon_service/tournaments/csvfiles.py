@@ -79,3 +79,14 @@ def write_csv(division: Division) -> str:
                          "" if g.s1 is None else g.s1, "" if g.s2 is None else g.s2,
                          "" if g.first is None else g.first + 1, g.game_id, g.note])
     return out.getvalue()
+
+
+def write_pairings(division: Division, games) -> str:
+    """`round,table,player1,player2` of `games` (what read_csv imports)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS[:4])
+    for g in games:
+        writer.writerow([g.round, g.table, division.players[g.p1].name,
+                         BYE if g.p2 is None else division.players[g.p2].name])
+    return out.getvalue()

@@ -93,8 +93,16 @@ class Division:
         return bool(games) and all(g.played for g in games)
 
     def copy(self) -> "Division":
-        return Division(self.name, [dataclasses.replace(p) for p in self.players],
-                        [dataclasses.replace(g) for g in self.games])
+        """A copy whose lists are its own; the players and games in them are shared, so a change to one
+        replaces it (`replace_game`) rather than changing it in place."""
+        return Division(self.name, list(self.players), list(self.games))
+
+    def replace_game(self, rnd: int, table: int, **changes) -> None:
+        for i, g in enumerate(self.games):
+            if g.round == rnd and g.table == table:
+                self.games[i] = dataclasses.replace(g, **changes)
+                return
+        raise KeyError((rnd, table))
 
 
 def game_result(game: Game, player: int) -> tuple[float, int, int] | None:

@@ -8,6 +8,7 @@ Events (kind: fields):
   started: division, round, table, game_id
   result: division, round, table, s1, s2, source ("game" | "director" | "import"), reason, at
 Applying an event needs nothing but the state: every server folds the same log to the same tournament.
+A game or player is never changed in place (a copy's lists share them): an event replaces the game.
 """
 
 from __future__ import annotations
@@ -57,13 +58,12 @@ def apply(t: Tournament | None, tournament_id: str, kind: str, event: dict) -> T
             division.games.append(Game(event["round"], g["table"], g["p1"], g["p2"], s1=g.get("s1"),
                                        first=g.get("first")))
     elif kind == "started":
-        t.game(event["division"], event["round"], event["table"]).game_id = event["game_id"]
+        division.replace_game(event["round"], event["table"], game_id=event["game_id"])
     elif kind == "result":
-        game = t.game(event["division"], event["round"], event["table"])
-        if game.played and event["source"] == "director":
+        if t.game(event["division"], event["round"], event["table"]).played and event["source"] == "director":
             t.corrections.append(event)
-        game.s1, game.s2 = event["s1"], event["s2"]
-        game.note = event.get("reason", "")
+        division.replace_game(event["round"], event["table"], s1=event["s1"], s2=event["s2"],
+                              note=event.get("reason", ""))
     return t
 
 

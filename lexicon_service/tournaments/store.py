@@ -17,6 +17,7 @@ import sqlite3
 import threading
 
 from lexicon_service.errors import Conflict, StoreUnavailable
+from lexicon_service.games.pgstore import CREATE_LOCK
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament_events (
@@ -95,8 +96,13 @@ class PostgresTournamentStore:
         from psycopg_pool import ConnectionPool
 
         self._psycopg = psycopg
-        with psycopg.connect(url, autocommit=True, connect_timeout=3) as conn:
-            conn.execute(SCHEMA)
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=3) as conn, conn.transaction():
+                # servers starting together: CREATE TABLE IF NOT EXISTS is not safe against itself
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (CREATE_LOCK,))
+                conn.execute(SCHEMA)
+        except psycopg.Error as exc:
+            raise OSError(f"cannot open the tournaments in the games database: {str(exc).strip()}") from None
         self._pool = ConnectionPool(url, min_size=1, max_size=4, kwargs={"autocommit": True}, open=True,
                                     name="lexicon-tournaments")
 

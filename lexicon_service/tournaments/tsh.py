@@ -76,10 +76,10 @@ def read_t(text: str, division_name: str = "A") -> Division:
         line = line.rstrip("\r")
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        rows.append(_parse_line(line, f"line {number}"))
+        rows.append((*_parse_line(line, f"line {number}"), f"line {number}"))
         if len(rows) > MAX_PLAYERS:
             raise TournamentInputError("file", f"more than {MAX_PLAYERS} players")
-    division = Division(division_name, [p for p, _, _ in rows])
+    division = Division(division_name, [p for p, _, _, _ in rows])
     names = [p.name for p in division.players]
     if len(set(names)) != len(names):
         raise TournamentInputError("file", "two players have the same name")
@@ -89,7 +89,7 @@ def read_t(text: str, division_name: str = "A") -> Division:
 
 def _games_of(division: Division, rows) -> None:
     n = len(rows)
-    for i, (player, opps, scores) in enumerate(rows):
+    for i, (player, opps, scores, where) in enumerate(rows):
         starts = _starts_of(player.tsh_extra)
         for r, opp in enumerate(opps):
             score = scores[r] if r < len(scores) else None
@@ -98,10 +98,10 @@ def _games_of(division: Division, rows) -> None:
                 continue
             j = opp - 1
             if not 0 <= j < n or j == i:
-                raise TournamentInputError(player.name, f"round {r + 1}: no player {opp}")
+                raise TournamentInputError(where, f"{player.name}: round {r + 1}: no player {opp}")
             their = rows[j][1]
             if r >= len(their) or their[r] != i + 1:
-                raise TournamentInputError(player.name, f"round {r + 1}: player {opp} does not list {i + 1}")
+                raise TournamentInputError(where, f"{player.name}: round {r + 1}: player {opp} does not list {i + 1}")
             if j < i:
                 continue
             other = rows[j][2][r] if r < len(rows[j][2]) else None

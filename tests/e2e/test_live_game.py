@@ -151,3 +151,79 @@ def test_czech_and_polish_pages_translate_refusals(page, game_web, artifacts, la
     }""", [gid, bob])
     assert refusal.endswith(": " + not_your_turn) and "turn" not in refusal.replace("NOT_YOUR_TURN", "")
     api.close()
+
+
+def test_director_console_adjusts_undoes_and_ends_games_live(browser_context, game_web, artifacts):
+    """/director (cs): three live games at a glance; one opened: a score adjusted, the last move undone, the
+    game ended as played; another ended with the racks deducted. Each is announced at once on the player's
+    page and is a #note of the record; no English on the console."""
+    from tests.e2e.english import assert_no_english
+
+    api = httpx.Client(base_url=game_web, timeout=10)
+    rs = load_rule_set(RULE_SET)
+    games = [api.post("/v1/games", json={"lexicon": RULE_SET, "playerNames": ["Jan Novák", "Eva"], "seed": str(20 + i),
+                                         "gameSeconds": 900}).json() for i in range(3)]
+    first, second = games[0], games[1]
+    jan = {"X-Game-Token": first["playerTokens"][0]}
+    rack = api.get(f"/v1/games/{first['gameId']}", headers=jan).json()["rack"]
+    api.post(f"/v1/games/{first['gameId']}:move", headers=jan,
+             json={"play": two_tile_play(rs, tiles_of(rs, rack), "8H")}).raise_for_status()
+
+    player = browser_context.new_page()
+    player.goto(game_web + "/games?lang=cs")
+    player.wait_for_selector("body[data-ready='1']")
+    player.locator("#gameId").fill(first["gameId"])
+    player.locator("#gameToken").fill(first["playerTokens"][1])  # Eva, on turn
+    player.locator("#follow").click()
+    player.wait_for_selector("body[data-your-turn='1']")
+
+    console = browser_context.new_page()
+    console.goto(game_web + "/director?lang=cs")
+    console.wait_for_selector("body[data-ready='1']")
+    for game in games:
+        console.locator("#addId").fill(game["gameId"])
+        console.locator("#addToken").fill(game["directorToken"])
+        console.locator("#addToken").press("Enter")
+    console.wait_for_function("() => document.querySelectorAll('#games .card').length === 3")
+    assert console.locator(f".card[data-game='{first['gameId']}'] .mini span.t").count() == 2
+    assert "Jan Novák" in console.locator("#games").inner_text()
+    console.screenshot(path=str(artifacts / "director-console-cs.png"), full_page=True)
+    assert_no_english(console)
+
+    def record(game):
+        return api.get(f"/v1/games/{game['gameId']}/record", headers={"X-Game-Token": game["directorToken"]}).json()["gcg"]
+
+    console.locator(f".card[data-game='{first['gameId']}']").click()
+    console.locator("#adjustPlayer").select_option("1")
+    console.locator("#adjustDelta").fill("5")
+    console.locator("#adjustReason").fill("pozdní zápis")
+    console.locator("#adjustForm button").click()
+    player.wait_for_function("() => document.getElementById('announce').textContent.includes('o +5: pozdní zápis')")
+    assert "#note director adjustment: pozdní zápis" in record(first)
+
+    console.locator("#undoReason").fill("překlep")
+    console.locator("#undoForm button").click()
+    player.wait_for_function("() => document.getElementById('announce').textContent.includes('vrátil poslední tah: překlep')")
+    assert "director undid the move" in record(first)
+
+    console.locator("#endReason").fill("sál se zavírá")
+    console.locator("#endForm button").click()
+    player.wait_for_selector("#endPanel:not([hidden])")
+    assert "ukončil rozhodčí: sál se zavírá" in player.locator("#endReason").inner_text()
+    assert "#note director ended the game, as played: sál se zavírá" in record(first)
+    scores = [p.get("score", 0) for p in api.get(f"/v1/games/{first['gameId']}").json()["players"]]
+    assert scores[0] == 0 and min(scores) >= 0  # Jan's play undone; no rack deducted
+    player.screenshot(path=str(artifacts / "game-cs-ended-by-director.png"))
+
+    console.locator(f".card[data-game='{second['gameId']}']").click()
+    console.locator("#endReason").fill("nedostavil se")
+    console.locator("#endForm input[value='racks-deducted']").check()
+    console.locator("#endForm button").click()
+    console.wait_for_function("() => document.getElementById('panelState').textContent.includes('odečteny')")
+    assert "#note director ended the game, racks deducted: nedostavil se" in record(second)
+    assert all(p.get("score", 0) < 0 for p in api.get(f"/v1/games/{second['gameId']}").json()["players"])
+    assert_no_english(console)
+    console.screenshot(path=str(artifacts / "director-console-ended-cs.png"), full_page=True)
+    player.close()
+    console.close()
+    api.close()

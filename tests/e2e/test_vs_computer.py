@@ -373,3 +373,24 @@ def test_the_equity_level_is_offered_with_a_leave_table_only(page, game_web, art
     _end_by_director(page, api, game_id, created)
     _no_computer_rack_shown(page, url, api, game_id, finished, "Ann", least_racks=3, before_end=before_end)
     api.close()
+
+
+def test_the_game_page_on_a_phone_its_weight_and_first_board(page, game_web, artifacts):
+    """390x844: board, rack and play buttons visible without scrolling; the page (all its files inline) is
+    at most 300 KB; a game's board is drawn soon after the page starts loading."""
+    url, _ = game_web
+    page.set_viewport_size({"width": 390, "height": 844})
+    _open_the_game_page(page, url, "pl")
+    page.locator("#newName").fill("Jan Kowalski")
+    page.locator("#newStart").click()
+    page.wait_for_selector("body[data-your-turn='1']")
+    _assert_fits(page, 390, 844)
+    page.screenshot(path=str(artifacts / "game-phone-pl.png"))
+    weight = len(httpx.get(url + "/games", timeout=10).content)  # the page holds its stylesheet and scripts
+    assert weight <= 300_000, weight
+    game_id = page.locator("#gameId").input_value()
+    page.goto(url + f"/games?lang=pl&game={game_id}")
+    page.wait_for_selector("body[data-board-drawn]")
+    drawn = int(page.evaluate("() => document.body.dataset.boardDrawn"))  # ms after the navigation started
+    assert drawn <= 1000, drawn  # target 500 ms (247-463 ms measured here); the bound leaves room for a loaded CI
+    print(f"\n/games weight {weight} bytes; first board drawn {drawn} ms after the navigation started")

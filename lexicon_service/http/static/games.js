@@ -312,31 +312,6 @@ async function showLive(me) {
   }
 }
 
-// An event of the game, said in words for the person at the table (or an observer).
-function eventText(ev, you) {
-  const mine = ev.player === you && you >= 0, who = ev.playerName || "";
-  const words = (ev.words || []).join(", ");
-  switch (ev.kind) {
-    case "play": return mine ? "" : t("evPlay", { name: who, move: ev.move, score: ev.score });
-    case "exchange": return mine ? "" : t("evExchange", { name: who, n: ev.move.replace(/^-/, "") });
-    case "pass":
-      if (ev.detail === "timeout") return mine ? t("evYouTimedOut") : t("evTimedOut", { name: who });
-      if (ev.detail === "correction-timeout") return t("evCorrectionTimeout", { name: who });
-      return mine ? "" : t("evPass", { name: who });
-    case "challenge":
-      if (ev.detail === "withdrawn") return mine ? t("evTheirWordOff", { words }) : t("evYourWordOff", { name: who, words });
-      if (ev.detail === "correction") return mine ? t("evTheyCorrect", { words }) : t("evYouCorrect", { name: who, words });
-      return t("evStands", { name: who }) + (ev.detail === "penalty" ? ` ${t("evPenalty", { n: -ev.score })}` :
-                                             ev.detail === "challenger-loses-turn" ? ` ${t("evLosesTurn")}` : "");
-    case "correction-refused": return t("evCorrectionRefused", { name: who });
-    case "redraw": return t("evRedraw");
-    case "end": return `${t("gameOver")}: ${endReasonText(ev.detail)}`;
-    case "adjust": return t("evAdjust", { name: who, delta: (ev.score >= 0 ? "+" : "") + ev.score, why: ev.detail });
-    case "undo": return t("evUndo", { why: ev.detail.replace(/^undid version \d+: /, "") });
-    default: return "";
-  }
-}
-
 function announce(text) {
   if (!text) return;
   const list = $("announce");
@@ -636,6 +611,8 @@ document.addEventListener("keydown", e => {
     $("newLevel").add(option);
   }
   $("newName").value = localStorage.getItem("playerName") || t("defaultName");
+  const game = new URLSearchParams(location.search).get("game");
+  if (game) { $("gameId").value = game; follow(); }  // the game first: the lists below are for the lobby
   try {
     const select = document.createElement("select");
     lexiconList = await loadLexicons(select, null);
@@ -650,8 +627,7 @@ document.addEventListener("keydown", e => {
   } catch (err) { /* the record's #rules or a lexicon still works */ }
   offerLexicons();
   for (const id of ["gcg", "lexicon"]) $(id).addEventListener("input", offerRuleSet);
-  const game = new URLSearchParams(location.search).get("game");
-  if (game) { $("gameId").value = game; follow(); } else $("gcg").focus();
+  if (!game) $("gcg").focus();
   document.body.dataset.ready = "1";
   registerServiceWorker();
 })();

@@ -505,8 +505,34 @@ function kindText(line) {
 // The game's end reason (out | passes | scoreless-turns | blocked | director: <why>) in the page's language.
 function endReasonText(reason) {
   if (!reason) return "";
-  if (reason.startsWith("director")) return t("endDirector", { why: reason.replace(/^director:?\s*/, "") });
+  const director = reason.match(/^director(, racks deducted)?:\s*(.*)$/);
+  if (director) return t(director[1] ? "endDirectorDeducted" : "endDirector", { why: director[2] });
   return t("end_" + reason.replace(/-/g, "_"));
+}
+
+// An event of the game, said in words for the person at the table (or an observer).
+function eventText(ev, you) {
+  const mine = ev.player === you && you >= 0, who = ev.playerName || "";
+  const words = (ev.words || []).join(", ");
+  switch (ev.kind) {
+    case "play": return mine ? "" : t("evPlay", { name: who, move: ev.move, score: ev.score });
+    case "exchange": return mine ? "" : t("evExchange", { name: who, n: ev.move.replace(/^-/, "") });
+    case "pass":
+      if (ev.detail === "timeout") return mine ? t("evYouTimedOut") : t("evTimedOut", { name: who });
+      if (ev.detail === "correction-timeout") return t("evCorrectionTimeout", { name: who });
+      return mine ? "" : t("evPass", { name: who });
+    case "challenge":
+      if (ev.detail === "withdrawn") return mine ? t("evTheirWordOff", { words }) : t("evYourWordOff", { name: who, words });
+      if (ev.detail === "correction") return mine ? t("evTheyCorrect", { words }) : t("evYouCorrect", { name: who, words });
+      return t("evStands", { name: who }) + (ev.detail === "penalty" ? ` ${t("evPenalty", { n: -ev.score })}` :
+                                             ev.detail === "challenger-loses-turn" ? ` ${t("evLosesTurn")}` : "");
+    case "correction-refused": return t("evCorrectionRefused", { name: who });
+    case "redraw": return t("evRedraw");
+    case "end": return `${t("gameOver")}: ${endReasonText(ev.detail)}`;
+    case "adjust": return t("evAdjust", { name: who, delta: (ev.score >= 0 ? "+" : "") + ev.score, why: ev.detail });
+    case "undo": return t("evUndo", { why: ev.detail.replace(/^undid version \d+: /, "") });
+    default: return "";
+  }
 }
 
 function setupTable() {

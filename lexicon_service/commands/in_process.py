@@ -1,8 +1,8 @@
-"""The local commands (`check`, `explain`, `validate`, `replay`, `moves`, `analyse`) over the application
-layer (lexicon_service/app): the lexicons this process opened as a registry snapshot, the bounds a local
-run keeps, and the core's errors as the command line names them.
+"""The core run in this process, for the local commands (`check`, `explain`, `validate`, `replay`, `moves`,
+`analyse`; lexicon_service/core): the lexicons this process opened as a registry snapshot, the bounds a
+local run keeps, and the core's errors as the command line names them.
 
-A local command calls the same app function as the gRPC and HTTP servers and builds the same answer
+A local command calls the same core function as the gRPC and HTTP servers and builds the same answer
 message, so `--json` prints what `client --json` prints for the same input against a server with the
 same lexicons.
 """
