@@ -181,21 +181,29 @@ def test_simulation_is_repeatable_prunes_and_stops(lexicon_dir):
 
 
 def _endgame_positions(rs, lexicon, count: int, seed: int):
-    """Small endgames of the ENDGAME_WORDS lexicon: a board of a few words, racks of 1-3 of their letters."""
+    """Small endgames of the ENDGAME_WORDS lexicon: a board of a few words, racks of 1-3 of their letters,
+    every tile drawn from the set's own (never more copies than it has)."""
     rng = random.Random(seed)
-    letters = "AKOTDMEAO"
     made = 0
     while made < count:
+        bag = bag_of(rs, "AKOTDME")
+        bag = [t for t in bag if t != "?"]
+        rng.shuffle(bag)
         board = Board.empty(rs)
         for _ in range(rng.randint(1, 3)):
-            rack = "".join(rng.choice(letters) for _ in range(5))
-            moves = generate_moves(rs, board, rack, lexicon, limit=3, include_exchanges=False, include_pass=False)
+            rack = [bag.pop() for _ in range(5)]
+            moves = generate_moves(rs, board, "".join(rack), lexicon, limit=3, include_exchanges=False,
+                                   include_pass=False)
             if moves:
-                board.apply(validate_move(rs, board, rack, rng.choice(moves).play, judge=lexicon))
+                result = validate_move(rs, board, "".join(rack), rng.choice(moves).play, judge=lexicon)
+                board.apply(result)
+                for tile in result.tiles_used:
+                    rack.remove(tile)
+            bag[:0] = rack  # the tiles not played go back, out of the way of the next draws
         if board.is_empty():
             continue
-        mine = "".join(rng.choice(letters) for _ in range(rng.randint(1, 3)))
-        theirs = "".join(rng.choice(letters) for _ in range(rng.randint(1, 3)))
+        mine = "".join(bag.pop() for _ in range(rng.randint(1, 3)))
+        theirs = "".join(bag.pop() for _ in range(rng.randint(1, 3)))
         made += 1
         yield board, mine, theirs
 
@@ -330,5 +338,32 @@ def test_a_simulated_hint_and_a_simulating_seat_through_the_server(server, lexic
             assert r.status_code == 200, r.text
             answer = r.json()
             assert answer["lookahead"] == "simulation" and len(answer["outlooks"]) == len(answer["moves"]) <= 2
+    finally:
+        web.stop()
+
+
+def test_analyse_game_with_simulate_over_grpc_and_http(server, tmp_path):
+    import grpc
+
+    from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
+    from lexicon_service.http import HttpServer, create_app
+
+    srv, port = server
+    gcg = ("#character-encoding UTF-8\n#rules pl-scrabble\n#player1 a A\n#player2 b B\n"
+           ">a: KOTADAM 8G KOT +10 10\n>b: AMDTAKO 9G TAK +9 9\n")
+    with grpc.insecure_channel(f"localhost:{port}") as channel:
+        stub = game_pb2_grpc.GameServiceStub(channel)
+        plain = stub.AnalyseGame(game_pb2.AnalyseGameRequest(lexicon="pl-scrabble", gcg=gcg), timeout=30)
+        assert not any(t.HasField("ahead") for t in plain.turns)
+        answer = stub.AnalyseGame(game_pb2.AnalyseGameRequest(lexicon="pl-scrabble", gcg=gcg, simulate=True),
+                                  timeout=30)
+    looked = [t.ahead for t in answer.turns if t.HasField("ahead")]
+    assert looked and all(a.kind == "simulation" and a.best and a.HasField("best_win_chance") for a in looked)
+    web = HttpServer(create_app(srv.registry), "localhost:0").start()
+    try:
+        with httpx.Client(base_url=web.url, timeout=30) as http:
+            r = http.post("/v1/games:analyse", json={"gcg": gcg, "lexicon": "pl-scrabble", "simulate": True})
+            assert r.status_code == 200, r.text
+            assert any(t.get("ahead", {}).get("kind") == "simulation" for t in r.json()["turns"]), r.text
     finally:
         web.stop()

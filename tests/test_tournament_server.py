@@ -180,6 +180,7 @@ def test_grpc_tournament_service(api):
         assert paired.games[-1].score1 == 50
         started = stub.StartRound(pb.StartRoundRequest(tournament_id=created.tournament_id, round=1), metadata=key)
         assert len(started.tables) == 2 and all(s.token == "" for t in started.tables for s in t.seats)
+        assert all(t.director_token for t in started.tables)  # the tournament's director may end a game
         with pytest.raises(grpc.RpcError) as err:
             stub.AddPlayers(pb.AddPlayersRequest(tournament_id=created.tournament_id,
                                                  players=[pb.TournamentPlayer(name="X\x01")]), metadata=key)

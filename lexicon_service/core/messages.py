@@ -137,7 +137,16 @@ def turn_analysis(t) -> game_pb2.TurnAnalysis:
     return game_pb2.TurnAnalysis(
         turn=t.turn, line=t.line, player=t.player, rack=t.rack or "", played=t.played,
         played_score=t.played_score, withdrawn=t.withdrawn, best=t.best or "", best_score=t.best_score,
-        given_away=t.given_away, best_words=t.best_words, note=t.note)
+        given_away=t.given_away, best_words=t.best_words, note=t.note, ahead=_lookahead(t.ahead))
+
+
+def _lookahead(a):
+    """A movegen.analysis.LookedAhead as TurnAnalysis.ahead (None: unset)."""
+    if a is None:
+        return None
+    return game_pb2.TurnLookahead(kind=a.kind, best=a.best, best_win_chance=a.best_win, best_mean_spread=a.best_spread,
+                                  played_win_chance=a.played_win, played_mean_spread=a.played_spread,
+                                  iterations=a.iterations, sequence=a.sequence)
 
 
 def move_response(response_type, move, lexicon_name: str):

@@ -131,28 +131,40 @@ def _spreads_before(report) -> list[int | None]:
     return out
 
 
-def analyse_ahead(replayed, turns: list, options: LookaheadOptions, deadline: float | None) -> None:
+def analyse_ahead(replayed, turns: list, options: LookaheadOptions, deadline: float | None,
+                  share_time: bool = False) -> None:
     """Fill `ahead` of each analysed turn of a replayed record (boards kept) by `look_ahead`, with the move
-    played simulated beside the best (its bag count and spread from the record; seconds a turn)."""
+    played simulated beside the best (its bag count and spread from the record; options.seconds a turn).
+    `share_time` (a server's bounded analysis): each turn at most its share of the time left to `deadline`,
+    and the turns past it are left without `ahead` (else DeadlineError past `deadline`)."""
     from lexicon_service.movegen.analysis import LookedAhead
 
     by_line = {turn.line: turn for turn in turns}
     spreads = _spreads_before(replayed.report)
+    left = sum(1 for t in turns if t.best is not None and t.rack)
     for i, line in enumerate(replayed.report.lines):
         turn = by_line.get(line.event.line)
         if turn is None or turn.best is None or not turn.rack or spreads[i] is None or line.bag_before is None:
             continue
+        seconds = options.seconds
+        if share_time and deadline is not None:
+            seconds = min(seconds, (deadline - time.monotonic()) / max(left, 1))
+            left -= 1
+            if seconds <= 0.001:
+                return
         board = replayed.boards[i - 1] if i else None
         if board is None:
             from lexicon_service.rules.board import Board
             board = Board.empty(replayed.rule_set)
         turn_options = dataclasses.replace(options, spread=spreads[i], bag_count=line.bag_before,
-                                           seed=f"{options.seed}/{turn.turn}")
+                                           seed=f"{options.seed}/{turn.turn}", seconds=seconds)
         try:
             found = look_ahead(replayed.rule_set, board, turn.rack, replayed.lexicon, turn_options, deadline,
                                include=[turn.played])
         except DeadlineError:
             if deadline is not None and time.monotonic() > deadline:
+                if share_time:
+                    return
                 raise
             continue
         best = found.moves[0]

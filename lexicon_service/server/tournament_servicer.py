@@ -102,7 +102,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
         started = self.tournaments.start_round(request.tournament_id, _director_key(context),
                                                request.division or "A", request.round)
         return tournament_pb2.StartRoundResponse(tables=[tournament_pb2.StartedTable(
-            table=s["table"], game_id=s["game_id"],
+            table=s["table"], game_id=s["game_id"], director_token=s["director_token"],
             seats=[tournament_pb2.StartedSeat(name=p["name"], token=p["token"]) for p in s["players"]])
             for s in started])
 

@@ -3,6 +3,8 @@ typed in NFD, a Kris Kros word with the CH tile), the lookup, the game viewer, o
 
 from __future__ import annotations
 
+import pytest
+
 import unicodedata
 from pathlib import Path
 
@@ -239,3 +241,28 @@ def test_game_viewer_end_rack_option(page, web_url):
     page.locator("#show").click()
     page.wait_for_selector("body[data-shown='1']")
     assert page.locator("#summary p.problem").count() == 0 and "20" in page.locator("#lines li").last.inner_text()
+
+
+@pytest.mark.parametrize("lang, origin", [("cs", "z seznamu slov"), ("pl", "z listy słów")])
+def test_lookup_and_judge_speak_the_page_language_and_show_the_server_reason(page, web_url, artifacts, lang, origin):
+    """/lookup: the reading's origin in the page's language, a refused query with the server's own message
+    (not just INVALID_ARGUMENT); /judge and /lookup without English words in cs and pl."""
+    from tests.e2e.english import assert_no_english
+
+    page.goto(web_url + f"/lookup?lang={lang}")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#lexicon", "cs-scrabble")
+    page.locator("#word").fill("kočka")
+    page.locator("#word").press("Enter")
+    page.wait_for_selector("#explanation table")
+    assert origin in page.locator("#explanation").inner_text()
+    assert_no_english(page, allowed=["scrabble", "kriskros"])
+    page.locator("#query").fill("@@@")
+    page.locator("#query").press("Enter")
+    page.wait_for_selector("#found-status.error")
+    shown = page.locator("#found-status").inner_text()
+    assert "INVALID_ARGUMENT" not in shown and ":" in shown.split(": ", 2)[-1] or len(shown.split(": ")) >= 3, shown
+    page.screenshot(path=str(artifacts / f"lookup-refusal-{lang}.png"))
+    page.goto(web_url + f"/judge?lang={lang}")
+    page.wait_for_selector("body[data-ready='1']")
+    assert_no_english(page, allowed=["scrabble", "kriskros"])

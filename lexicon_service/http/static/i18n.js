@@ -33,7 +33,13 @@ const STRINGS = {
     noComputerLexicon: "No lexicon of this rule set",
     levelEquity: "strongest (score and the tiles kept)",
     equityUnavailable: "The strongest level needs the lexicon's leave table (lexicon-build --leaves), which this lexicon does not have",
-    kindChallenge: "challenge bonus", kindTime: "time penalty", "kindEnd-rack": "end rack",
+    kindChallenge: "challenge bonus", kindTime: "time penalty", "kindEnd-rack": "end rack", typeH: "C… type H for the CH tile",
+    rule_word_list: "word list", rule_guessed: "guessed", rule_untagged_form: "untagged form", rule_proper_name: "proper name",
+    rule_adjective_name: "adjective from a name", rule_adjective_two_word: "two-word adjective", rule_verb_adj: "verbal adjective",
+    rule_clitic_contraction: "clitic contraction", rule_po_future: "future with po-", rule_non_letter: "a character that is no tile",
+    origin_SGJP: "SGJP", origin_Czech_paradigm_engine: "the Czech paradigm engine", origin_guessed: "guessed",
+    origin_word_list: "word list", origin_Hunspell_affix_form: "Hunspell affix form", origin_tagged_list: "tagged list",
+    origin_headword_expansion: "headword expansion", origin_unknown: "unknown", or: "or",
     noteDirectorEndDeducted: "the director ended the game, racks deducted: {why}", noteDirectorAdjust: "director adjustment: {why}",
     endDirectorDeducted: "ended by the director, racks deducted: {why}",
     director: "Director", directorToken: "Director token", addGame: "Add the game", noGames: "No games yet: add a game with its director token.",
@@ -110,7 +116,13 @@ const STRINGS = {
     noComputerLexicon: "Žádný slovník těchto pravidel",
     levelEquity: "nejsilnější (body i ponechané kameny)",
     equityUnavailable: "Nejsilnější úroveň potřebuje tabulku hodnot zbylých kamenů (lexicon-build --leaves) a tento slovník ji nemá",
-    kindChallenge: "bonus za námitku", kindTime: "penalizace za čas", "kindEnd-rack": "zbylé kameny",
+    kindChallenge: "bonus za námitku", kindTime: "penalizace za čas", "kindEnd-rack": "zbylé kameny", typeH: "C… stiskněte H pro kámen CH",
+    rule_word_list: "seznam slov", rule_guessed: "odhad", rule_untagged_form: "tvar bez značky", rule_proper_name: "vlastní jméno",
+    rule_adjective_name: "přídavné jméno od jména", rule_adjective_two_word: "dvouslovné přídavné jméno", rule_verb_adj: "slovesné přídavné jméno",
+    rule_clitic_contraction: "stažený tvar s příklonkou", rule_po_future: "budoucí čas s po-", rule_non_letter: "znak, který není kamenem",
+    origin_SGJP: "SGJP", origin_Czech_paradigm_engine: "českého tvaroslovného modulu", origin_guessed: "odhadu",
+    origin_word_list: "seznamu slov", origin_Hunspell_affix_form: "tvaru z přípon Hunspellu", origin_tagged_list: "označkovaného seznamu",
+    origin_headword_expansion: "rozvinutí hesel", origin_unknown: "neznámého zdroje", or: "nebo",
     noteDirectorEndDeducted: "rozhodčí ukončil partii, zbylé kameny odečteny: {why}", noteDirectorAdjust: "úprava rozhodčím: {why}",
     endDirectorDeducted: "ukončil rozhodčí, zbylé kameny odečteny: {why}",
     director: "Rozhodčí turnaje", directorToken: "Token rozhodčího", addGame: "Přidat partii", noGames: "Zatím žádné partie: přidejte partii s tokenem rozhodčího.",
@@ -187,7 +199,13 @@ const STRINGS = {
     noComputerLexicon: "Brak słownika tych zasad",
     levelEquity: "najsilniejszy (punkty i zostawione płytki)",
     equityUnavailable: "Najsilniejszy poziom wymaga tabeli wartości pozostawionych płytek (lexicon-build --leaves), a ten słownik jej nie ma",
-    kindChallenge: "premia za sprawdzenie", kindTime: "kara za czas", "kindEnd-rack": "płytki na koniec",
+    kindChallenge: "premia za sprawdzenie", kindTime: "kara za czas", "kindEnd-rack": "płytki na koniec", typeH: "C… naciśnij H, aby położyć CH",
+    rule_word_list: "lista słów", rule_guessed: "odgadnięcie", rule_untagged_form: "forma bez znacznika", rule_proper_name: "nazwa własna",
+    rule_adjective_name: "przymiotnik od nazwy", rule_adjective_two_word: "przymiotnik dwuwyrazowy", rule_verb_adj: "przymiotnik odczasownikowy",
+    rule_clitic_contraction: "forma ściągnięta z klityką", rule_po_future: "czas przyszły z po-", rule_non_letter: "znak, który nie jest płytką",
+    origin_SGJP: "SGJP", origin_Czech_paradigm_engine: "czeskiego modułu odmiany", origin_guessed: "odgadnięcia",
+    origin_word_list: "listy słów", origin_Hunspell_affix_form: "formy z afiksów Hunspella", origin_tagged_list: "listy oznaczonej",
+    origin_headword_expansion: "rozwinięcia haseł", origin_unknown: "nieznanego źródła", or: "lub",
     noteDirectorEndDeducted: "sędzia zakończył grę, płytki odjęte: {why}", noteDirectorAdjust: "korekta sędziego: {why}",
     endDirectorDeducted: "zakończył sędzia, płytki odjęte: {why}",
     director: "Sędzia turnieju", directorToken: "Token sędziego", addGame: "Dodaj grę", noGames: "Brak gier: dodaj grę z tokenem sędziego.",
@@ -418,12 +436,31 @@ function apiErrorOf(data, response) {
                       false, response && response.headers.get("lexicon-reason"));
 }
 
+const SERVER_MESSAGE_CODES = new Set(["INVALID_ARGUMENT", "OUT_OF_RANGE", 400]);
+
+// A build rule's name (a reading's rule, a refusal's) in the page's language where the table has it.
+function ruleText(rule) {
+  const key = "rule_" + String(rule).replace(/\W+/g, "_");
+  return STRINGS.en[key] ? t(key) : rule;
+}
+
+// Where a reading came from (lexicon.py origin_of, generator_of), in the page's language.
+function originText(origin) {
+  return String(origin).split(" or ").map(part => {
+    const key = "origin_" + part.replace(/\W+/g, "_");
+    return STRINGS.en[key] ? t(key) : part;
+  }).join(` ${t("or")} `);
+}
+
 // What the page says about an error, in its language: the code's text where this language has one.
 function errorText(err) {
   if (err.offline) return t("offline");
   const texts = ERROR_TEXTS[LANG] || {};
   const code = texts[err.reason] ? err.reason : err.status;
-  return t("error") + ": " + (texts[code] ? `${texts[code]} (${code})` : err.message);
+  if (!texts[code]) return t("error") + ": " + err.message;
+  // a client's mistake: the server's own message names the field and what is wrong with it
+  const own = SERVER_MESSAGE_CODES.has(code) ? err.message.replace(/^[A-Z_]+: /, "") : "";
+  return t("error") + ": " + texts[code] + (own ? `: ${own}` : ` (${code})`);
 }
 
 // gameToken: a player's game token (X-Game-Token, which the server reads whether or not it has tokens of its own)

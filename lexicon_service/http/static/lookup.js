@@ -19,7 +19,7 @@ function cell(row, text, tag) {
 // headword inflected by analogy, else "from <origin>" (SGJP, Hunspell affix form, word list, ...).
 function originOf(r) {
   if (r.model) return t("guessedFrom", { model: r.model });
-  return r.origin ? t("fromOrigin", { origin: r.origin }) : "";
+  return r.origin ? t("fromOrigin", { origin: originText(r.origin) }) : "";
 }
 
 async function explain() {
@@ -52,7 +52,7 @@ async function explain() {
       for (const r of answer.refusals || []) {
         const why = document.createElement("p");
         why.className = "refusal";
-        why.textContent = t("refusedBy", { rule: r.rule, headword: r.headword });
+        why.textContent = t("refusedBy", { rule: ruleText(r.rule), headword: r.headword });
         out.append(why);
       }
       return;
@@ -62,7 +62,7 @@ async function explain() {
     for (const key of ["form", "headword", "tag", "rule", "origin"]) cell(head, t(key), "th");
     for (const r of answer.readings) {
       const row = table.insertRow();
-      for (const v of [r.form, r.headword, r.tag, r.rule, originOf(r)]) cell(row, v || "—");
+      for (const v of [r.form, r.headword, r.tag, r.rule && ruleText(r.rule), originOf(r)]) cell(row, v || "—");
     }
     out.append(table);
   } catch (err) {
