@@ -227,7 +227,7 @@ def run(args) -> int:
     save_lexicon(out, forms, heads, tables, readings, manifest,                       # save (and leaves)
                  tables_bytes=encoded[0] if encoded else None, move_graph=move_graph,
                  refusals=refusals_bytes(compiler.refused, details) if compiler.refused else None,
-                 leave_games=_leave_games(args), quiet=args.quiet)
+                 leave_games=_leave_games(args), quiet=args.quiet, threads=args.workers)
     print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
     for note in getattr(lang, "notes", ()):
         print(note, file=sys.stderr)
@@ -495,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.games is not None and args.games > MAX_GAMES:
             parser.error(f"--games: at most {MAX_GAMES:,}")
         return run_reporting_errors("lexicon-build", lambda a: add_leave_table(
-            a.leaves, a.games or DEFAULT_GAMES, a.seed, a.quiet) and 0, args)
+            a.leaves, a.games or DEFAULT_GAMES, a.seed, a.quiet, a.workers) and 0, args)
     if args.win_table:
         from build_tools.save import add_win_table
 
