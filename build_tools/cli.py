@@ -216,8 +216,9 @@ def run(args) -> int:
     if not forms:  # a lexicon refusing every word would be served as if it were one
         rejected = sum(compiler.report.rejected_by_reason.values())
         given = ", ".join(f"--{kind} {f}" for kind, f in sources)
+        notes = "".join(f"\n{note}" for note in getattr(lang, "notes", ()))  # e.g. how to guess from more models
         raise BuildError(f"no form was admitted from {given} ({rejected} refused), so nothing was written to {out}: "
-                         "is the list empty, or does the profile refuse every form?")
+                         f"is the list empty, or does the profile refuse every form?{notes}")
     counts = {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
               "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
               "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
