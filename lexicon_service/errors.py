@@ -25,6 +25,7 @@ HTTP_STATUS, so both transports answer an error alike:
 | `StaleVersion`                              | ABORTED             | trailing metadata `lexicon-version` |
 | `LexiconUnavailable`                        | UNAVAILABLE         |                                     |
 | `TooManyGames`                              | RESOURCE_EXHAUSTED  | (HTTP 429)                          |
+| `TooManyComputerGames`                      | RESOURCE_EXHAUSTED  | one client's games with only computer players a minute (HTTP 429) |
 | `StoreUnavailable`                          | UNAVAILABLE         | the games database cannot write now; nothing stored, retry |
 | `sqlite3.OperationalError`                  | UNAVAILABLE         | the games database failed; nothing stored |
 | `GameDamaged`                               | DATA_LOSS           | a game's history cannot be read whole (HTTP 500) |
@@ -124,6 +125,15 @@ class TooManyGames(GameError):
         self.limit = limit
         super().__init__(f"this server already holds {limit:,} games in progress, its limit (serve --max-games); "
                          "finish or end a game, or retry later")
+
+
+class TooManyComputerGames(GameError):
+    """One client started its share of games with only computer players (games/creation_rate.py)."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.limit = per_minute
+        super().__init__(f"computer_players: at most {per_minute} games with only computer players a minute "
+                         "from one client; retry later")
 
 
 class Conflict(Exception):
@@ -315,6 +325,7 @@ STATUS_TABLE = (
     (StaleVersion, "ABORTED", lambda exc: (("lexicon-version", str(exc.actual)),)),
     (LexiconUnavailable, "UNAVAILABLE", None),
     (TooManyGames, "RESOURCE_EXHAUSTED", None),
+    (TooManyComputerGames, "RESOURCE_EXHAUSTED", None),
     (StoreUnavailable, "UNAVAILABLE", None),  # logged by the store
     (GameDamaged, "DATA_LOSS", None),
 )

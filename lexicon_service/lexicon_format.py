@@ -74,7 +74,8 @@ READINGS = "readings.bin"
 REFUSALS = "refused.tsv"
 FILES = (FORMS, HEADWORDS, TABLES, READINGS)
 OPTIONAL_FILES = (MOVE_GRAPH, OLD_MOVE_GRAPH, REFUSALS)  # checked like the others when the manifest lists them
-# the same, but never written by a build: added to a built lexicon (lexicon-build --leaves, --win-table)
+# the same, added to a built lexicon (lexicon-build --leaves, --win-table; a --defaults build, or one with
+# --leave-games, writes leaves.tsv too)
 ADDED_FILES = (LEAVES, WIN_TABLE)
 ALL_FILES = frozenset((*FILES, *OPTIONAL_FILES, *ADDED_FILES))
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -356,30 +357,57 @@ def refusals_bytes(refused: dict, details: dict | None = None) -> bytes:
     return b"".join(lines)
 
 
+# A lookup's work is bounded whatever refused.tsv holds (its sha256 may be recomputed by whoever damaged
+# it): a line is read up to MAX_REFUSAL_LINE bytes (the build writes lines of a few dozen), and at most
+# MAX_REFUSALS_FOUND lines of one key are returned (the build writes one per refused reading).
+MAX_REFUSAL_LINE = 4096
+MAX_REFUSALS_FOUND = 64
+
+
 def find_refusals(data, key: str) -> list[tuple[str, str, str]]:
     """The (rule, headword, detail) triples refused.tsv's bytes `data` (bytes or a mapping of them) give
     the tile key (detail "" on a line of three fields), by binary search over its sorted lines (a few
-    pages touched, nothing built); lines of damaged bytes that do not parse are skipped."""
+    pages touched, nothing built); lines of damaged bytes that do not parse, or longer than
+    MAX_REFUSAL_LINE, are skipped, and at most MAX_REFUSALS_FOUND are returned."""
     prefix = key.encode("utf-8") + b"\t"
+    if len(prefix) > MAX_REFUSAL_LINE:
+        return []
     lo, hi = 0, len(data)
     while lo < hi:                      # the first line not below prefix starts at or after lo
         mid = (lo + hi) // 2
-        start = data.rfind(b"\n", 0, mid) + 1
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        if data[start:end + 1] < prefix:
+        start = _line_start(data, mid)
+        end = _line_end(data, start)
+        # the line's first len(prefix) bytes (with its newline when shorter) order it against prefix
+        if data[start:min(end + 1, start + len(prefix))] < prefix:
             lo = end + 1
         else:
             hi = start
     out = []
-    while lo < len(data):
-        end = data.find(b"\n", lo)
-        end = len(data) if end < 0 else end
-        line = data[lo:end]
-        if not line.startswith(prefix):
+    for _ in range(MAX_REFUSALS_FOUND):  # lines looked at: the ones skipped count too
+        if lo >= len(data):
             break
-        fields = bytes(line[len(prefix):]).decode("utf-8", "replace").split("\t")
-        if len(fields) in (2, 3):
-            out.append((fields[0], fields[1], fields[2] if len(fields) == 3 else ""))
+        end = _line_end(data, lo)
+        if data[lo:lo + len(prefix)] != prefix:
+            break
+        if end - lo <= MAX_REFUSAL_LINE:
+            fields = bytes(data[lo + len(prefix):end]).decode("utf-8", "replace").split("\t")
+            if len(fields) in (2, 3):
+                out.append((fields[0], fields[1], fields[2] if len(fields) == 3 else ""))
         lo = end + 1
     return out
+
+
+def _line_start(data, at: int) -> int:
+    """Where the line holding `at` starts, looked for at most MAX_REFUSAL_LINE bytes back (beyond, the
+    line is too long to be one of the build's: `at` stands for its start)."""
+    floor = max(0, at - MAX_REFUSAL_LINE)
+    found = data.rfind(b"\n", floor, at)
+    return found + 1 if found >= 0 else (0 if floor == 0 else at)
+
+
+def _line_end(data, start: int) -> int:
+    """Where the line from `start` ends (its newline, or the data's end), looked for at most
+    MAX_REFUSAL_LINE + 1 bytes on: beyond, that bound stands for it."""
+    stop = min(len(data), start + MAX_REFUSAL_LINE + 1)
+    found = data.find(b"\n", start, stop)
+    return found if found >= 0 else stop

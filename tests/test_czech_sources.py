@@ -24,13 +24,15 @@ def _dic(path: Path, lines: list[str]) -> Path:
 
 def test_a_two_line_dictionary_admits_nothing_from_the_shipped_one(tmp_path):
     # with the shipped dictionary as context, musím is a form of muset (and gives nemusím), dinosauři a
-    # plural of dinosaurus: neither headword is in this input, so neither may appear
-    dic = _dic(tmp_path / "two.dic", ["musím", "dinosauři"])
+    # plural of dinosaurus: neither headword is in this input, so neither may appear; zelený is, so the
+    # lexicon is not empty (a build that admits nothing is refused)
+    dic = _dic(tmp_path / "two.dic", ["musím", "dinosauři", "zelený/YKRON"])
     out = tmp_path / "two.lex"
     assert build_main(["--rules", "cs-kriskros", "--quiet", "--workers", "1", "--hunspell", str(dic),
                        "-o", str(out)]) == 0
     lex = load_lexicon(out)
     try:
+        assert lex.is_admissible("zelený")
         for word in ("nemusím", "musím", "dinosauři", "muset", "dinosaurus"):
             assert not lex.is_admissible(word), word
     finally:

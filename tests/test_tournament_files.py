@@ -78,3 +78,28 @@ def test_ratings_after_follow_elo():
     assert (strong, weak) == (2002, 1597)  # the weaker lost: 1600 - 32 * 0.091
     unrated = read_t("Strong 2000 2; 300\nNew 0 1; 400\n")
     assert ratings_after(unrated)[1] == 2400  # performance: 2000 + 400 * (1 - 0) / 1
+
+
+def test_a_file_laid_out_as_tsh_writes_one_with_a_withdrawn_player():
+    # withdrawn.t: names padded as TSH pads them, TSH's other fields (board, class, newr, rrank, off), a
+    # player withdrawn after round 3 (a -50 forfeit, and the p12 code TSH kept for it); by hand: Żółkiewski
+    # W+60, bye+50, tie, W+84: 3.5-0.5 +194; Dvořák L-40 W+155 T W+2: 2.5-1.5 +117; Nováková W+40 L-12
+    # W+170 L-84: 2-2 +114; Wiśniewska L-60 W+12 bye L-2: 2-2 0; Ďurčo bye L-155 L-170 forfeit: 1-3 -325.
+    # (The ranks agree with each line's last rrank, the ranks TSH wrote.)
+    division = read_t((DATA / "withdrawn.t").read_text(encoding="utf-8"))
+    assert standings_json(standings(division))["standings"] == [
+        {"rank": 1, "name": "Żółkiewski, Łukasz", "wins": 3.5, "losses": 0.5, "spread": 194},
+        {"rank": 2, "name": "Dvořák, Jan", "wins": 2.5, "losses": 1.5, "spread": 117},
+        {"rank": 3, "name": "Nováková, Eva", "wins": 2, "losses": 2, "spread": 114},
+        {"rank": 4, "name": "Wiśniewska, Zofia", "wins": 2, "losses": 2, "spread": 0},
+        {"rank": 5, "name": "Ďurčo, Ľubomír", "wins": 1, "losses": 3, "spread": -325}]
+    last_rrank = [int(dict(p.tsh_extra)["rrank"].split()[-1]) for p in division.players]
+    assert [r.rank for r in sorted(standings(division), key=lambda r: r.player)] == last_rrank
+
+
+def test_the_bench_runs_small(capsys):
+    from tests.bench_modules import bench_module
+
+    assert bench_module("bench_tournament").main(["--players", "9", "--rounds", "3", "--kills", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "pairing a round (Swiss, 9 players, 3 rounds)" in out and "standings after each of 12 results" in out

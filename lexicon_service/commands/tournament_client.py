@@ -61,6 +61,7 @@ def _call(stub, pb, args, call, channel):
         resp = stub.StartRound(pb.StartRoundRequest(tournament_id=tid, division=division, round=args.round), **call)
         return resp if args.json else "\n".join(
             f"table {t.table} game {t.game_id} " + " ".join(f"{s.name!r}:{s.token or '(computer)'}" for s in t.seats)
+            + f" director:{t.director_token}"
             for t in resp.tables) or "no game to start"
     if cmd == "result":
         stub.SetResult(pb.SetResultRequest(tournament_id=tid, division=division, round=args.round, table=args.table,

@@ -89,12 +89,16 @@ def _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_pena
 
 def create_game(sessions, lexicon_name: str, rule_set, player_names, seed: int | None = None,
                 challenge_rule: str = "", game_seconds: int = 0, overtime_penalty: int | None = None,
-                allow_hints: bool = False, computer_levels=()):
-    """-> (game_id, player tokens, director token, version)."""
+                allow_hints: bool = False, computer_levels=(), client: str | None = ""):
+    """-> (game_id, player tokens, director token, version). `client`: who asks (its address), for the
+    bound on games with only computer players (games/creation_rate.py); None for a caller that has
+    counted the start itself (a tournament round: one start for its tables, tournaments/service.py)."""
     names = list(player_names)
     levels = _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_penalty, computer_levels)
     if any(levels) and sessions.lexicons is None:
         raise Refused("NO_COMPUTER_PLAYERS", "computer_players: this server has no computer players")
+    if levels and all(levels) and client is not None:
+        sessions.computer_game_rate.take(client)
     options = GameOptions.of(rule_set, challenge_rule, game_seconds, overtime_penalty, allow_hints,
                              levels if any(levels) else ())
     bag = [letter for letter, count in rule_set.tile_set.bag().items() for _ in range(count)]

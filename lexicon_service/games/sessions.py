@@ -27,6 +27,7 @@ import time
 from collections import OrderedDict
 
 from lexicon_service.games import commands, director
+from lexicon_service.games.creation_rate import ComputerGameRate
 from lexicon_service.games.computer_turns import ComputerTurns
 from lexicon_service.errors import Conflict, DuplicateRequest, GameError, GameNotFound, Refused
 from lexicon_service.games.events import MoveUndone, dumps, kind_of, loads
@@ -67,6 +68,7 @@ class GameSessions:
         self.notified = hasattr(store, "subscribe")
         self.watchers = Watchers(self.notified)
         self.computers = ComputerTurns(self)  # computer players move here, off the request path
+        self.computer_game_rate = ComputerGameRate()  # games with only computer players, per client
         if self.notified:
             store.subscribe(self._appended_elsewhere)
 

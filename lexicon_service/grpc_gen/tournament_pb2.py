@@ -24,17 +24,17 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1blexicon/v1/tournament.proto\x12\nlexicon.v1\"\xd8\x01\n\x17\x43reateTournamentRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07lexicon\x18\x02 \x01(\t\x12\x11\n\tdivisions\x18\x03 \x03(\t\x12\x13\n\x06rounds\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x0cgame_seconds\x18\x05 \x01(\x05\x12\x17\n\nbye_points\x18\x06 \x01(\x05H\x01\x88\x01\x01\x12\x11\n\ttiebreaks\x18\x07 \x03(\t\x12\x11\n\x04seed\x18\x08 \x01(\x03H\x02\x88\x01\x01\x42\t\n\x07_roundsB\r\n\x0b_bye_pointsB\x07\n\x05_seed\"G\n\x18\x43reateTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x14\n\x0c\x64irector_key\x18\x02 \x01(\t\"Y\n\x10TournamentPlayer\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06rating\x18\x02 \x01(\x05\x12\x15\n\rfederation_id\x18\x03 \x01(\t\x12\x10\n\x08\x63omputer\x18\x04 \x01(\t\"k\n\x11\x41\x64\x64PlayersRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12-\n\x07players\x18\x03 \x03(\x0b\x32\x1c.lexicon.v1.TournamentPlayer\"%\n\x12\x41\x64\x64PlayersResponse\x12\x0f\n\x07players\x18\x01 \x01(\x05\"f\n\x10PairRoundRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12)\n\x06method\x18\x03 \x01(\x0e\x32\x19.lexicon.v1.PairingMethod\"\xb4\x02\n\x0eTournamentGame\x12\x10\n\x08\x64ivision\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\x12\r\n\x05table\x18\x03 \x01(\x05\x12\x0f\n\x07player1\x18\x04 \x01(\t\x12\x0f\n\x07player2\x18\x05 \x01(\t\x12\x13\n\x06score1\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12\x13\n\x06score2\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\r\n\x05\x66irst\x18\x08 \x01(\x05\x12\x0f\n\x07game_id\x18\t \x01(\t\x12\x0e\n\x06status\x18\n \x01(\t\x12\x18\n\x0blive_score1\x18\x0b \x01(\x05H\x02\x88\x01\x01\x12\x18\n\x0blive_score2\x18\x0c \x01(\x05H\x03\x88\x01\x01\x12\x0c\n\x04note\x18\r \x01(\tB\t\n\x07_score1B\t\n\x07_score2B\x0e\n\x0c_live_score1B\x0e\n\x0c_live_score2\"M\n\x11PairRoundResponse\x12\r\n\x05round\x18\x01 \x01(\x05\x12)\n\x05games\x18\x02 \x03(\x0b\x32\x1a.lexicon.v1.TournamentGame\"K\n\x11StartRoundRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\x05\"*\n\x0bStartedSeat\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"V\n\x0cStartedTable\x12\r\n\x05table\x18\x01 \x01(\x05\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12&\n\x05seats\x18\x03 \x03(\x0b\x32\x17.lexicon.v1.StartedSeat\">\n\x12StartRoundResponse\x12(\n\x06tables\x18\x01 \x03(\x0b\x32\x18.lexicon.v1.StartedTable\"\x89\x01\n\x10SetResultRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\x05\x12\r\n\x05table\x18\x04 \x01(\x05\x12\x0e\n\x06score1\x18\x05 \x01(\x05\x12\x0e\n\x06score2\x18\x06 \x01(\x05\x12\x0e\n\x06reason\x18\x07 \x01(\t\"\x13\n\x11SetResultResponse\"-\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"\x90\x01\n\x08Standing\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04wins\x18\x03 \x01(\x01\x12\x0e\n\x06losses\x18\x04 \x01(\x01\x12\x0e\n\x06spread\x18\x05 \x01(\x05\x12\x0e\n\x06points\x18\x06 \x01(\x05\x12\x19\n\x0crating_after\x18\x07 \x01(\x05H\x00\x88\x01\x01\x42\x0f\n\r_rating_after\"\x91\x01\n\x12TournamentDivision\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x15\n\rrounds_paired\x18\x02 \x01(\x05\x12-\n\x07players\x18\x03 \x03(\x0b\x32\x1c.lexicon.v1.TournamentPlayer\x12\'\n\tstandings\x18\x04 \x03(\x0b\x32\x14.lexicon.v1.Standing\"\x8b\x02\n\x15GetTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07lexicon\x18\x03 \x01(\t\x12\x10\n\x08rule_set\x18\x04 \x01(\t\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\x31\n\tdivisions\x18\x06 \x03(\x0b\x32\x1e.lexicon.v1.TournamentDivision\x12)\n\x05games\x18\x07 \x03(\x0b\x32\x1a.lexicon.v1.TournamentGame\x12\x0f\n\x07version\x18\x08 \x01(\x03\x12+\n\x0b\x63orrections\x18\t \x03(\x0b\x32\x16.lexicon.v1.Correction\"l\n\nCorrection\x12\x10\n\x08\x64ivision\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\x12\r\n\x05table\x18\x03 \x01(\x05\x12\x0e\n\x06score1\x18\x04 \x01(\x05\x12\x0e\n\x06score2\x18\x05 \x01(\x05\x12\x0e\n\x06reason\x18\x06 \x01(\t\"T\n\x1aListTournamentGamesRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\x05\"H\n\x1bListTournamentGamesResponse\x12)\n\x05games\x18\x01 \x03(\x0b\x32\x1a.lexicon.v1.TournamentGame\"z\n\x15ImportDivisionRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12*\n\x06\x66ormat\x18\x03 \x01(\x0e\x32\x1a.lexicon.v1.DivisionFormat\x12\x0c\n\x04text\x18\x04 \x01(\t\"*\n\x16ImportDivisionResponse\x12\x10\n\x08imported\x18\x01 \x01(\x05\"l\n\x15\x45xportDivisionRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12*\n\x06\x66ormat\x18\x03 \x01(\x0e\x32\x1a.lexicon.v1.DivisionFormat\"&\n\x16\x45xportDivisionResponse\x12\x0c\n\x04text\x18\x01 \x01(\t*\x8e\x01\n\rPairingMethod\x12\x1e\n\x1aPAIRING_METHOD_UNSPECIFIED\x10\x00\x12\x18\n\x14PAIRING_METHOD_SWISS\x10\x01\x12\x1e\n\x1aPAIRING_METHOD_ROUND_ROBIN\x10\x02\x12#\n\x1fPAIRING_METHOD_KING_OF_THE_HILL\x10\x03*c\n\x0e\x44ivisionFormat\x12\x1f\n\x1b\x44IVISION_FORMAT_UNSPECIFIED\x10\x00\x12\x17\n\x13\x44IVISION_FORMAT_TSH\x10\x01\x12\x17\n\x13\x44IVISION_FORMAT_CSV\x10\x02\x32\x90\x06\n\x11TournamentService\x12]\n\x10\x43reateTournament\x12#.lexicon.v1.CreateTournamentRequest\x1a$.lexicon.v1.CreateTournamentResponse\x12K\n\nAddPlayers\x12\x1d.lexicon.v1.AddPlayersRequest\x1a\x1e.lexicon.v1.AddPlayersResponse\x12H\n\tPairRound\x12\x1c.lexicon.v1.PairRoundRequest\x1a\x1d.lexicon.v1.PairRoundResponse\x12K\n\nStartRound\x12\x1d.lexicon.v1.StartRoundRequest\x1a\x1e.lexicon.v1.StartRoundResponse\x12H\n\tSetResult\x12\x1c.lexicon.v1.SetResultRequest\x1a\x1d.lexicon.v1.SetResultResponse\x12T\n\rGetTournament\x12 .lexicon.v1.GetTournamentRequest\x1a!.lexicon.v1.GetTournamentResponse\x12\x66\n\x13ListTournamentGames\x12&.lexicon.v1.ListTournamentGamesRequest\x1a\'.lexicon.v1.ListTournamentGamesResponse\x12W\n\x0eImportDivision\x12!.lexicon.v1.ImportDivisionRequest\x1a\".lexicon.v1.ImportDivisionResponse\x12W\n\x0e\x45xportDivision\x12!.lexicon.v1.ExportDivisionRequest\x1a\".lexicon.v1.ExportDivisionResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1blexicon/v1/tournament.proto\x12\nlexicon.v1\"\xd8\x01\n\x17\x43reateTournamentRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07lexicon\x18\x02 \x01(\t\x12\x11\n\tdivisions\x18\x03 \x03(\t\x12\x13\n\x06rounds\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x0cgame_seconds\x18\x05 \x01(\x05\x12\x17\n\nbye_points\x18\x06 \x01(\x05H\x01\x88\x01\x01\x12\x11\n\ttiebreaks\x18\x07 \x03(\t\x12\x11\n\x04seed\x18\x08 \x01(\x03H\x02\x88\x01\x01\x42\t\n\x07_roundsB\r\n\x0b_bye_pointsB\x07\n\x05_seed\"G\n\x18\x43reateTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x14\n\x0c\x64irector_key\x18\x02 \x01(\t\"Y\n\x10TournamentPlayer\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06rating\x18\x02 \x01(\x05\x12\x15\n\rfederation_id\x18\x03 \x01(\t\x12\x10\n\x08\x63omputer\x18\x04 \x01(\t\"k\n\x11\x41\x64\x64PlayersRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12-\n\x07players\x18\x03 \x03(\x0b\x32\x1c.lexicon.v1.TournamentPlayer\"%\n\x12\x41\x64\x64PlayersResponse\x12\x0f\n\x07players\x18\x01 \x01(\x05\"f\n\x10PairRoundRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12)\n\x06method\x18\x03 \x01(\x0e\x32\x19.lexicon.v1.PairingMethod\"\xb4\x02\n\x0eTournamentGame\x12\x10\n\x08\x64ivision\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\x12\r\n\x05table\x18\x03 \x01(\x05\x12\x0f\n\x07player1\x18\x04 \x01(\t\x12\x0f\n\x07player2\x18\x05 \x01(\t\x12\x13\n\x06score1\x18\x06 \x01(\x05H\x00\x88\x01\x01\x12\x13\n\x06score2\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\r\n\x05\x66irst\x18\x08 \x01(\x05\x12\x0f\n\x07game_id\x18\t \x01(\t\x12\x0e\n\x06status\x18\n \x01(\t\x12\x18\n\x0blive_score1\x18\x0b \x01(\x05H\x02\x88\x01\x01\x12\x18\n\x0blive_score2\x18\x0c \x01(\x05H\x03\x88\x01\x01\x12\x0c\n\x04note\x18\r \x01(\tB\t\n\x07_score1B\t\n\x07_score2B\x0e\n\x0c_live_score1B\x0e\n\x0c_live_score2\"M\n\x11PairRoundResponse\x12\r\n\x05round\x18\x01 \x01(\x05\x12)\n\x05games\x18\x02 \x03(\x0b\x32\x1a.lexicon.v1.TournamentGame\"K\n\x11StartRoundRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\x05\"*\n\x0bStartedSeat\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"n\n\x0cStartedTable\x12\r\n\x05table\x18\x01 \x01(\x05\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12&\n\x05seats\x18\x03 \x03(\x0b\x32\x17.lexicon.v1.StartedSeat\x12\x16\n\x0e\x64irector_token\x18\x04 \x01(\t\">\n\x12StartRoundResponse\x12(\n\x06tables\x18\x01 \x03(\x0b\x32\x18.lexicon.v1.StartedTable\"\x89\x01\n\x10SetResultRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\x05\x12\r\n\x05table\x18\x04 \x01(\x05\x12\x0e\n\x06score1\x18\x05 \x01(\x05\x12\x0e\n\x06score2\x18\x06 \x01(\x05\x12\x0e\n\x06reason\x18\x07 \x01(\t\"\x13\n\x11SetResultResponse\"-\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"\x90\x01\n\x08Standing\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04wins\x18\x03 \x01(\x01\x12\x0e\n\x06losses\x18\x04 \x01(\x01\x12\x0e\n\x06spread\x18\x05 \x01(\x05\x12\x0e\n\x06points\x18\x06 \x01(\x05\x12\x19\n\x0crating_after\x18\x07 \x01(\x05H\x00\x88\x01\x01\x42\x0f\n\r_rating_after\"\x91\x01\n\x12TournamentDivision\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x15\n\rrounds_paired\x18\x02 \x01(\x05\x12-\n\x07players\x18\x03 \x03(\x0b\x32\x1c.lexicon.v1.TournamentPlayer\x12\'\n\tstandings\x18\x04 \x03(\x0b\x32\x14.lexicon.v1.Standing\"\x8b\x02\n\x15GetTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07lexicon\x18\x03 \x01(\t\x12\x10\n\x08rule_set\x18\x04 \x01(\t\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\x31\n\tdivisions\x18\x06 \x03(\x0b\x32\x1e.lexicon.v1.TournamentDivision\x12)\n\x05games\x18\x07 \x03(\x0b\x32\x1a.lexicon.v1.TournamentGame\x12\x0f\n\x07version\x18\x08 \x01(\x03\x12+\n\x0b\x63orrections\x18\t \x03(\x0b\x32\x16.lexicon.v1.Correction\"l\n\nCorrection\x12\x10\n\x08\x64ivision\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\x12\r\n\x05table\x18\x03 \x01(\x05\x12\x0e\n\x06score1\x18\x04 \x01(\x05\x12\x0e\n\x06score2\x18\x05 \x01(\x05\x12\x0e\n\x06reason\x18\x06 \x01(\t\"T\n\x1aListTournamentGamesRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\x05\"H\n\x1bListTournamentGamesResponse\x12)\n\x05games\x18\x01 \x03(\x0b\x32\x1a.lexicon.v1.TournamentGame\"z\n\x15ImportDivisionRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12*\n\x06\x66ormat\x18\x03 \x01(\x0e\x32\x1a.lexicon.v1.DivisionFormat\x12\x0c\n\x04text\x18\x04 \x01(\t\"*\n\x16ImportDivisionResponse\x12\x10\n\x08imported\x18\x01 \x01(\x05\"l\n\x15\x45xportDivisionRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ivision\x18\x02 \x01(\t\x12*\n\x06\x66ormat\x18\x03 \x01(\x0e\x32\x1a.lexicon.v1.DivisionFormat\"&\n\x16\x45xportDivisionResponse\x12\x0c\n\x04text\x18\x01 \x01(\t*\x8e\x01\n\rPairingMethod\x12\x1e\n\x1aPAIRING_METHOD_UNSPECIFIED\x10\x00\x12\x18\n\x14PAIRING_METHOD_SWISS\x10\x01\x12\x1e\n\x1aPAIRING_METHOD_ROUND_ROBIN\x10\x02\x12#\n\x1fPAIRING_METHOD_KING_OF_THE_HILL\x10\x03*c\n\x0e\x44ivisionFormat\x12\x1f\n\x1b\x44IVISION_FORMAT_UNSPECIFIED\x10\x00\x12\x17\n\x13\x44IVISION_FORMAT_TSH\x10\x01\x12\x17\n\x13\x44IVISION_FORMAT_CSV\x10\x02\x32\x90\x06\n\x11TournamentService\x12]\n\x10\x43reateTournament\x12#.lexicon.v1.CreateTournamentRequest\x1a$.lexicon.v1.CreateTournamentResponse\x12K\n\nAddPlayers\x12\x1d.lexicon.v1.AddPlayersRequest\x1a\x1e.lexicon.v1.AddPlayersResponse\x12H\n\tPairRound\x12\x1c.lexicon.v1.PairRoundRequest\x1a\x1d.lexicon.v1.PairRoundResponse\x12K\n\nStartRound\x12\x1d.lexicon.v1.StartRoundRequest\x1a\x1e.lexicon.v1.StartRoundResponse\x12H\n\tSetResult\x12\x1c.lexicon.v1.SetResultRequest\x1a\x1d.lexicon.v1.SetResultResponse\x12T\n\rGetTournament\x12 .lexicon.v1.GetTournamentRequest\x1a!.lexicon.v1.GetTournamentResponse\x12\x66\n\x13ListTournamentGames\x12&.lexicon.v1.ListTournamentGamesRequest\x1a\'.lexicon.v1.ListTournamentGamesResponse\x12W\n\x0eImportDivision\x12!.lexicon.v1.ImportDivisionRequest\x1a\".lexicon.v1.ImportDivisionResponse\x12W\n\x0e\x45xportDivision\x12!.lexicon.v1.ExportDivisionRequest\x1a\".lexicon.v1.ExportDivisionResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'lexicon.v1.tournament_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PAIRINGMETHOD']._serialized_start=2703
-  _globals['_PAIRINGMETHOD']._serialized_end=2845
-  _globals['_DIVISIONFORMAT']._serialized_start=2847
-  _globals['_DIVISIONFORMAT']._serialized_end=2946
+  _globals['_PAIRINGMETHOD']._serialized_start=2727
+  _globals['_PAIRINGMETHOD']._serialized_end=2869
+  _globals['_DIVISIONFORMAT']._serialized_start=2871
+  _globals['_DIVISIONFORMAT']._serialized_end=2970
   _globals['_CREATETOURNAMENTREQUEST']._serialized_start=44
   _globals['_CREATETOURNAMENTREQUEST']._serialized_end=260
   _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=262
@@ -56,35 +56,35 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_STARTEDSEAT']._serialized_start=1145
   _globals['_STARTEDSEAT']._serialized_end=1187
   _globals['_STARTEDTABLE']._serialized_start=1189
-  _globals['_STARTEDTABLE']._serialized_end=1275
-  _globals['_STARTROUNDRESPONSE']._serialized_start=1277
-  _globals['_STARTROUNDRESPONSE']._serialized_end=1339
-  _globals['_SETRESULTREQUEST']._serialized_start=1342
-  _globals['_SETRESULTREQUEST']._serialized_end=1479
-  _globals['_SETRESULTRESPONSE']._serialized_start=1481
-  _globals['_SETRESULTRESPONSE']._serialized_end=1500
-  _globals['_GETTOURNAMENTREQUEST']._serialized_start=1502
-  _globals['_GETTOURNAMENTREQUEST']._serialized_end=1547
-  _globals['_STANDING']._serialized_start=1550
-  _globals['_STANDING']._serialized_end=1694
-  _globals['_TOURNAMENTDIVISION']._serialized_start=1697
-  _globals['_TOURNAMENTDIVISION']._serialized_end=1842
-  _globals['_GETTOURNAMENTRESPONSE']._serialized_start=1845
-  _globals['_GETTOURNAMENTRESPONSE']._serialized_end=2112
-  _globals['_CORRECTION']._serialized_start=2114
-  _globals['_CORRECTION']._serialized_end=2222
-  _globals['_LISTTOURNAMENTGAMESREQUEST']._serialized_start=2224
-  _globals['_LISTTOURNAMENTGAMESREQUEST']._serialized_end=2308
-  _globals['_LISTTOURNAMENTGAMESRESPONSE']._serialized_start=2310
-  _globals['_LISTTOURNAMENTGAMESRESPONSE']._serialized_end=2382
-  _globals['_IMPORTDIVISIONREQUEST']._serialized_start=2384
-  _globals['_IMPORTDIVISIONREQUEST']._serialized_end=2506
-  _globals['_IMPORTDIVISIONRESPONSE']._serialized_start=2508
-  _globals['_IMPORTDIVISIONRESPONSE']._serialized_end=2550
-  _globals['_EXPORTDIVISIONREQUEST']._serialized_start=2552
-  _globals['_EXPORTDIVISIONREQUEST']._serialized_end=2660
-  _globals['_EXPORTDIVISIONRESPONSE']._serialized_start=2662
-  _globals['_EXPORTDIVISIONRESPONSE']._serialized_end=2700
-  _globals['_TOURNAMENTSERVICE']._serialized_start=2949
-  _globals['_TOURNAMENTSERVICE']._serialized_end=3733
+  _globals['_STARTEDTABLE']._serialized_end=1299
+  _globals['_STARTROUNDRESPONSE']._serialized_start=1301
+  _globals['_STARTROUNDRESPONSE']._serialized_end=1363
+  _globals['_SETRESULTREQUEST']._serialized_start=1366
+  _globals['_SETRESULTREQUEST']._serialized_end=1503
+  _globals['_SETRESULTRESPONSE']._serialized_start=1505
+  _globals['_SETRESULTRESPONSE']._serialized_end=1524
+  _globals['_GETTOURNAMENTREQUEST']._serialized_start=1526
+  _globals['_GETTOURNAMENTREQUEST']._serialized_end=1571
+  _globals['_STANDING']._serialized_start=1574
+  _globals['_STANDING']._serialized_end=1718
+  _globals['_TOURNAMENTDIVISION']._serialized_start=1721
+  _globals['_TOURNAMENTDIVISION']._serialized_end=1866
+  _globals['_GETTOURNAMENTRESPONSE']._serialized_start=1869
+  _globals['_GETTOURNAMENTRESPONSE']._serialized_end=2136
+  _globals['_CORRECTION']._serialized_start=2138
+  _globals['_CORRECTION']._serialized_end=2246
+  _globals['_LISTTOURNAMENTGAMESREQUEST']._serialized_start=2248
+  _globals['_LISTTOURNAMENTGAMESREQUEST']._serialized_end=2332
+  _globals['_LISTTOURNAMENTGAMESRESPONSE']._serialized_start=2334
+  _globals['_LISTTOURNAMENTGAMESRESPONSE']._serialized_end=2406
+  _globals['_IMPORTDIVISIONREQUEST']._serialized_start=2408
+  _globals['_IMPORTDIVISIONREQUEST']._serialized_end=2530
+  _globals['_IMPORTDIVISIONRESPONSE']._serialized_start=2532
+  _globals['_IMPORTDIVISIONRESPONSE']._serialized_end=2574
+  _globals['_EXPORTDIVISIONREQUEST']._serialized_start=2576
+  _globals['_EXPORTDIVISIONREQUEST']._serialized_end=2684
+  _globals['_EXPORTDIVISIONRESPONSE']._serialized_start=2686
+  _globals['_EXPORTDIVISIONRESPONSE']._serialized_end=2724
+  _globals['_TOURNAMENTSERVICE']._serialized_start=2973
+  _globals['_TOURNAMENTSERVICE']._serialized_end=3757
 # @@protoc_insertion_point(module_scope)

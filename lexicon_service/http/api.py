@@ -63,12 +63,16 @@ class ServicerContext:
     """What servicers use of a grpc.ServicerContext: the deadline, abort, the request's metadata (the
     HTTP headers, lowercase names) and trailing metadata (sent back as HTTP headers)."""
 
-    __slots__ = ("_deadline", "_metadata", "trailing")
+    __slots__ = ("_deadline", "_metadata", "trailing", "_peer")
 
-    def __init__(self, deadline: float | None = None, metadata=()) -> None:
+    def __init__(self, deadline: float | None = None, metadata=(), peer: str = "") -> None:
         self._deadline = deadline  # time.monotonic() value, or None
         self._metadata = tuple(metadata)
         self.trailing: tuple = ()
+        self._peer = peer  # as gRPC writes it: "ipv4:HOST:PORT"
+
+    def peer(self) -> str:
+        return self._peer
 
     @property
     def deadline(self) -> float | None:

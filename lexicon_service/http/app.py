@@ -83,6 +83,16 @@ def _plain_answer(method, message, deadline) -> dict:
     return api.to_json_dict(method(message, deadline))
 
 
+def _peer_of(request: Request) -> str:
+    """The client's address as gRPC's peer() writes it (its port included)."""
+    client = request.client
+    if client is None:
+        return ""
+    family = "ipv6" if ":" in client.host else "ipv4"
+    host = f"[{client.host}]" if family == "ipv6" else client.host
+    return f"{family}:{host}:{client.port}"
+
+
 def _trailing(ctx) -> dict | None:
     """A servicer's trailing metadata, as response headers."""
     if ctx is None or not ctx.trailing:
@@ -219,7 +229,7 @@ class _Api:
                 self.authorise(request)
                 deadline = _deadline(request)
                 if not plain:  # a session call reads the headers, sets trailers
-                    ctx = api.ServicerContext(deadline, request.headers.items())
+                    ctx = api.ServicerContext(deadline, request.headers.items(), _peer_of(request))
                 if route.body:
                     data = await read_json_body(request, self.limits.max_message_bytes)
                 elif route.query:

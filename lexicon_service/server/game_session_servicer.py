@@ -25,6 +25,16 @@ from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
 
+
+def client_of(context) -> str:
+    """The caller's address without its port ("ipv4:127.0.0.1"), as gRPC's peer() (or the HTTP adapter's)
+    gives it; "" when unknown."""
+    peer = getattr(context, "peer", None)
+    text = peer() if callable(peer) else ""
+    if text.startswith(("ipv4:", "ipv6:")):
+        return text.rsplit(":", 1)[0]
+    return text or ""
+
 _STATUS = {"playing": session_pb2.GAME_STATUS_PLAYING, FINAL_PASS: session_pb2.GAME_STATUS_AWAITING_FINAL_PASS,
            ENDED: session_pb2.GAME_STATUS_ENDED}
 _RULES = {"single": session_pb2.CHALLENGE_RULE_SINGLE, "double": session_pb2.CHALLENGE_RULE_DOUBLE,
@@ -129,7 +139,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             seed=request.seed if request.HasField("seed") else None, challenge_rule=rule,
             game_seconds=request.game_seconds,
             overtime_penalty=request.overtime_penalty if request.HasField("overtime_penalty") else None,
-            allow_hints=request.allow_hints, computer_levels=levels)
+            allow_hints=request.allow_hints, computer_levels=levels, client=client_of(context))
         return session_pb2.CreateGameResponse(game_id=game_id, player_tokens=tokens, director_token=director,
                                               rule_set=rule_set.id, version=version)
 

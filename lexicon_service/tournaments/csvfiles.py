@@ -57,7 +57,7 @@ def read_csv(text: str, division: Division) -> list[Game]:
             game.s1 = _number(row[4], where, -MAX_SCORE, MAX_SCORE)
         if game.p2 is not None and len(row) > 5 and row[5].strip():
             game.s2 = _number(row[5], where, -MAX_SCORE, MAX_SCORE)
-        if game.p2 is not None and len(row) > 6 and row[6].strip():
+        if len(row) > 6 and row[6].strip():
             game.first = _number(row[6], where, 1, 2) - 1
         for p in (game.p1, game.p2):
             if p is not None and (game.round, p) in seen:

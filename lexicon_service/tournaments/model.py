@@ -60,7 +60,7 @@ class Game:
     p2: int | None  # None: a bye for p1
     s1: int | None = None
     s2: int | None = None
-    first: int | None = None  # 0: p1 starts, 1: p2 starts
+    first: int | None = None  # 0: p1 starts, 1: p2 starts (a bye: the code a .t file kept for it, if any)
     game_id: str = ""  # the server-held game, when one was started
     note: str = ""  # why a director entered or corrected the result
 

@@ -132,22 +132,23 @@ def king_of_the_hill_pairs(division: Division, active: list[int] | None = None, 
     return pairs + ([(bye, None)] if bye is not None else [])
 
 
-def _starts(division: Division, player: int) -> tuple[int, int | None]:
-    """(games started less games gone second, whether the last game was started: 1 / 0 / None)."""
-    started, last = 0, None
+def start_balances(division: Division) -> list[tuple[int, int | None]]:
+    """Per player: (games started less games gone second, whether the last game was started: 1 / 0 /
+    None for none), in one pass over the games in round order."""
+    balances: list[list] = [[0, None] for _ in division.players]
     for g in sorted(division.games, key=lambda g: g.round):
-        side = g.side(player)
-        if side is None or g.p2 is None or g.first is None:
+        if g.p2 is None or g.first is None:
             continue
-        went_first = int(g.first == side)
-        started += 1 if went_first else -1
-        last = went_first
-    return started, last
+        for side, player in enumerate((g.p1, g.p2)):
+            went_first = int(g.first == side)
+            balances[player][0] += 1 if went_first else -1
+            balances[player][1] = went_first
+    return [(b, last) for b, last in balances]
 
 
-def who_starts(division: Division, a: int, b: int, rng: random.Random) -> int:
-    """0 when a starts, 1 when b does (the module's rule)."""
-    (sa, la), (sb, lb) = _starts(division, a), _starts(division, b)
+def who_starts(balances, a: int, b: int, rng: random.Random) -> int:
+    """0 when a starts, 1 when b does (the module's rule); `balances` from start_balances."""
+    (sa, la), (sb, lb) = balances[a], balances[b]
     coin = rng.random() < 0.5
     if sa != sb:
         return 0 if sa < sb else 1
@@ -175,11 +176,12 @@ def pair_round(division: Division, method: str, seed: int, bye_points: int = 50,
     else:
         pairs = king_of_the_hill_pairs(division, active, tiebreaks)
     games = []
+    balances = start_balances(division)
     for table, (a, b) in enumerate(pairs, start=1):
         if b is None:
             games.append(Game(rnd, table, a, None, s1=bye_points))
         elif method == "round-robin":
             games.append(Game(rnd, table, a, b, first=0))  # Berger's own starts: balanced to one
         else:
-            games.append(Game(rnd, table, a, b, first=who_starts(division, a, b, rng)))
+            games.append(Game(rnd, table, a, b, first=who_starts(balances, a, b, rng)))
     return games

@@ -16,7 +16,7 @@ import threading
 import time
 import zlib
 
-from lexicon_service.errors import Conflict, GameNotFound, PermissionDenied, Unauthenticated
+from lexicon_service.errors import Conflict, GameError, GameNotFound, PermissionDenied, Unauthenticated, shown
 from lexicon_service.games.roles import new_token, token_hash
 from lexicon_service.games.state import ENDED
 from lexicon_service.tournaments import csvfiles, pairing, tsh
@@ -36,8 +36,13 @@ MAX_DIVISIONS = 26
 RETRIES = 8
 
 
+MAX_COMPUTER_TABLES = 16  # tables of only computer players in one round (a fill-in is one seat, not a table)
+
 class TournamentNotFound(GameNotFound):
-    pass
+    """NOT_FOUND, as an unknown game."""
+
+    def __init__(self, tournament_id: str) -> None:
+        GameError.__init__(self, f"no tournament {shown(tournament_id)}")
 
 
 def game_name(name: str) -> str:
@@ -205,10 +210,13 @@ class TournamentService:
             return events + _imported(division, d, read.games), len(read.players)
         return self._execute(tournament_id, decide, key)
 
-    def start_round(self, tournament_id: str, key: str, division: str, rnd: int) -> list[dict]:
+    def start_round(self, tournament_id: str, key: str, division: str, rnd: int, client: str = "") -> list[dict]:
         """Start the round's games on the server (the event's lexicon, rules and clocks; a computer
-        player's seat played by the server). -> per table {table, game_id, players: [{name, token}]} in
-        seat order (the starter first), the tokens to hand to the players (a computer's is empty)."""
+        player's seat played by the server). -> per table {table, game_id, director_token, players: [{name,
+        token}]} in seat order (the starter first): the tokens to hand to the players (a computer's is
+        empty), and the game's director token for the tournament's director. A round with tables of only
+        computer players counts as one start of such games for `client` (games/creation_rate.py), and holds
+        at most MAX_COMPUTER_TABLES of them: the bound on computer-only games holds through tournaments."""
         if self.games is None or self.rule_set_for is None:
             raise TournamentInputError("round", "this server holds no games")
         t = self._current(tournament_id)
@@ -218,24 +226,40 @@ class TournamentService:
         if not games:
             raise TournamentInputError("round", f"round {rnd} of {division} is not paired")
         rule_set = self.rule_set_for(t.config["lexicon"])
-        started = []
-        for g in games:
-            if g.game_id or g.played:
-                continue
-            seats = [g.p1, g.p2] if g.first != 1 else [g.p2, g.p1]
-            names = [game_name(d.players[p].name) for p in seats]
-            if names[0] == names[1]:
-                names[1] = names[1][:30] + "_2"
-            levels = [t.computer.get((division, p), "") for p in seats]
-            game_id, tokens, _director, _ = self.games.create_game(
-                t.config["lexicon"], rule_set, names, seed=_game_seed(t, division, g),
-                challenge_rule=t.config["challenge_rule"], game_seconds=t.config["game_seconds"],
-                computer_levels=levels if any(levels) else ())
-            self._execute(tournament_id, lambda work, g=g, game_id=game_id: (
-                [("started", {"division": division, "round": g.round, "table": g.table, "game_id": game_id})], None))
-            started.append({"table": g.table, "game_id": game_id,
-                            "players": [{"name": d.players[p].name, "token": tok} for p, tok in zip(seats, tokens)]})
-        return started
+        waiting = [g for g in games if not (g.game_id or g.played)]
+        self._count_computer_tables(t, d, waiting, client)
+        return [s for s in (self._start_table(tournament_id, t, d, g, rule_set) for g in waiting) if s is not None]
+
+    def _count_computer_tables(self, t: Tournament, d, games, client: str) -> None:
+        computer_only = sum(1 for g in games if all(t.computer.get((d.name, p)) for p in (g.p1, g.p2)))
+        if computer_only > MAX_COMPUTER_TABLES:
+            raise TournamentInputError("round", f"{computer_only} tables of only computer players; at most "
+                                       f"{MAX_COMPUTER_TABLES} in a round")
+        if computer_only:
+            self.games.computer_game_rate.take(client)
+
+    def _start_table(self, tournament_id: str, t: Tournament, d, g, rule_set) -> dict | None:
+        """One table's game started and recorded; None when another server started the table first (the
+        game made here is then ended at once, so that a table has one game)."""
+        seats = [g.p1, g.p2] if g.first != 1 else [g.p2, g.p1]
+        names = [game_name(d.players[p].name) for p in seats]
+        if names[0] == names[1]:
+            names[1] = names[1][:30] + "_2"
+        levels = [t.computer.get((d.name, p), "") for p in seats]
+        game_id, tokens, director, _ = self.games.create_game(
+            t.config["lexicon"], rule_set, names, seed=_game_seed(t, d.name, g),
+            challenge_rule=t.config["challenge_rule"], game_seconds=t.config["game_seconds"],
+            computer_levels=levels if any(levels) else (), client=None)
+
+        def decide(work: Tournament):
+            if work.game(d.name, g.round, g.table).game_id:
+                return [], False
+            return [("started", {"division": d.name, "round": g.round, "table": g.table, "game_id": game_id})], True
+        if not self._execute(tournament_id, decide):
+            self.games.end_game(game_id, director, "this table was started by another request")
+            return None
+        return {"table": g.table, "game_id": game_id, "director_token": director,
+                "players": [{"name": d.players[p].name, "token": tok} for p, tok in zip(seats, tokens)]}
 
     def _sync(self, tournament_id: str) -> Tournament:
         """Record the result of every game of the tournament that has ended; the tournament after."""

@@ -93,8 +93,9 @@ def _games_of(division: Division, rows) -> None:
         starts = _starts_of(player.tsh_extra)
         for r, opp in enumerate(opps):
             score = scores[r] if r < len(scores) else None
-            if opp == 0:
-                division.games.append(Game(r + 1, 0, i, None, s1=score))
+            if opp == 0:  # a bye, or a forfeit: TSH may keep a p12 code for it (a player withdrawn)
+                code = starts[r] if r < len(starts) else 0
+                division.games.append(Game(r + 1, 0, i, None, s1=score, first=code - 1 if code in (1, 2) else None))
                 continue
             j = opp - 1
             if not 0 <= j < n or j == i:
@@ -143,7 +144,7 @@ def write_t(division: Division) -> str:
                 continue
             side = game.side(i)
             opps.append(0 if game.p2 is None else (game.p2 if side == 0 else game.p1) + 1)
-            starts.append(0 if game.p2 is None or game.first is None else 1 if game.first == side else 2)
+            starts.append(0 if game.first is None else 1 if game.first == side else 2)
             own = game.s1 if side == 0 else game.s2
             if own is None or not played_through:
                 played_through = False

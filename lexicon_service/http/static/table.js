@@ -75,7 +75,10 @@ function takeGameState(game, layout) {
     tableState.rack = [...kept, ...left.map(tile => ({ id: tableState.nextId++, tile }))];
   }
   if (rackChanged || changed) { tableState.placed = []; tableState.selected = null; tableState.exchange = null; }
-  if (!tableState.cursor && layout.start) tableState.cursor = { r: layout.start[0], c: layout.start[1], down: false };
+  if (!tableState.cursor) {  // the start square, else the middle of the board
+    const [r, c] = layout.start || [Math.floor(layout.rows / 2), Math.floor(layout.columns / 2)];
+    tableState.cursor = { r, c, down: false };
+  }
 }
 
 const onBoard = (r, c) => r >= 0 && c >= 0 && r < tableState.layout.rows && c < tableState.layout.columns;
@@ -153,6 +156,19 @@ function typeLetter(key, shift) {
   if (!cur || !isMyTurn() || tableState.exchange) return;
   const letter = key.toUpperCase(), points = tableState.layout.points;
   const last = tableState.placed[tableState.placed.length - 1];
+  const pendingC = tableState.pendingC;
+  tableState.pendingC = false;
+  if (pendingC && letter === "H") {  // C with no C on the rack, then H: the CH tile
+    const ch = !shift && rackLeft().find(x => x.tile === "CH"), blank = rackLeft().find(x => x.tile === "?");
+    if (ch || blank) { placeAtCursor(ch ? ch.id : blank.id, "CH", !ch); return; }
+  }
+  if (letter === "C" && points.CH !== undefined && !rackLeft().some(x => x.tile === "C" || x.tile === "?") &&
+      rackLeft().some(x => x.tile === "CH")) {
+    tableState.pendingC = true;  // waits for the H
+    $("preview").textContent = t("typeH");
+    $("preview").className = "";
+    return;
+  }
   if (letter === "H" && last && last.letter === "C" && points.CH !== undefined && last.typed) {
     const ch = !last.blank && rackLeft().find(x => x.tile === "CH");
     const blankCh = last.blank || rackLeft().some(x => x.tile === "?");
@@ -164,13 +180,17 @@ function typeLetter(key, shift) {
     }
   }
   if (points[letter] === undefined) { flashPreview(t("notALetter", { letter: key })); return; }
-  let r = cur.r, c = cur.c;
-  if (boardTile(r, c) || placedAt(r, c)) ({ r, c } = nextFree(r, c, cur.down, 1));
-  if (!onBoard(r, c)) return;
   const own = !shift && rackLeft().find(x => x.tile === letter);
   const blank = rackLeft().find(x => x.tile === "?");
   if (!own && !blank) { flashPreview(t("notOnRack", { letter })); return; }
-  placeTyped(own ? own.id : blank.id, r, c, letter, !own);
+  placeAtCursor(own ? own.id : blank.id, letter, !own);
+}
+
+function placeAtCursor(id, letter, blank) {
+  const cur = tableState.cursor;
+  let r = cur.r, c = cur.c;
+  if (boardTile(r, c) || placedAt(r, c)) ({ r, c } = nextFree(r, c, cur.down, 1));
+  if (onBoard(r, c)) placeTyped(id, r, c, letter, blank);
 }
 
 function placeTyped(id, r, c, letter, blank) {
@@ -291,7 +311,7 @@ function squareNode(r, c, cells) {
 function tileNode(letter, blank, className) {
   const node = document.createElement("span");
   node.className = className + (blank ? " blank" : "");
-  node.append(Object.assign(document.createElement("b"), { textContent: letter }));
+  node.append(Object.assign(document.createElement("b"), { textContent: letter, className: letter.length > 1 ? "long" : "" }));
   const points = blank ? tableState.layout.blankPoints : tableState.layout.points[letter];
   if (points !== undefined) node.append(Object.assign(document.createElement("i"), { textContent: points }));
   return node;

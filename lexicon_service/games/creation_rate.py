@@ -1,0 +1,40 @@
+"""How many games with only computer players one client may start: at most `per_minute` in any 60 s.
+
+Such a game has no person to wait for: its computer players move in the server's computer workers until
+it ends, so each one started takes CPU from every game with a person in it. Games in progress of every
+kind count against `serve --max-games` (the store counts them); this bounds how fast one client fills it.
+A client is what the transport says it is (its IP address), or "" when it says nothing.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+
+from lexicon_service.errors import TooManyComputerGames
+
+COMPUTER_GAMES_PER_MINUTE = 10
+MAX_CLIENTS_TRACKED = 10_000  # beyond, the oldest client's record goes (its window is long over or it is one of many)
+
+
+class ComputerGameRate:
+    def __init__(self, per_minute: int = COMPUTER_GAMES_PER_MINUTE, clock=time.monotonic) -> None:
+        self.per_minute = per_minute
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._starts: collections.OrderedDict[str, collections.deque] = collections.OrderedDict()
+
+    def take(self, client: str) -> None:
+        """Count one start for `client`; TooManyComputerGames (nothing counted) when it had its share."""
+        now = self._clock()
+        with self._lock:
+            starts = self._starts.pop(client, None) or collections.deque()
+            while starts and now - starts[0] >= 60.0:
+                starts.popleft()
+            self._starts[client] = starts  # most recent last
+            if len(starts) >= self.per_minute:
+                raise TooManyComputerGames(self.per_minute)
+            starts.append(now)
+            while len(self._starts) > MAX_CLIENTS_TRACKED:
+                self._starts.popitem(last=False)
