@@ -216,10 +216,9 @@ def run(args) -> int:
     if not forms:  # a lexicon refusing every word would be served as if it were one
         rejected = sum(compiler.report.rejected_by_reason.values())
         given = ", ".join(f"--{kind} {f}" for kind, f in sources)
+        notes = "".join(f"\n{note}" for note in getattr(lang, "notes", ()))  # e.g. how to guess from more models
         raise BuildError(f"no form was admitted from {given} ({rejected} refused), so nothing was written to {out}: "
-                         "is the list empty, or does the profile refuse every form?"
-                         + "".join(f" ({note.removeprefix('lexicon-build: note: ')})"
-                                   for note in getattr(lang, "notes", ())))
+                         f"is the list empty, or does the profile refuse every form?{notes}")
     counts = {"forms": len(forms), "headwords": len(heads), "readings": n_readings,
               "admitted_by_rule": dict(sorted(report.admitted_by_rule.items())),
               "rejected_by_reason": dict(sorted(report.rejected_by_reason.items())),
@@ -229,7 +228,7 @@ def run(args) -> int:
     save_lexicon(out, forms, heads, tables, readings, manifest,                       # save (and leaves)
                  tables_bytes=encoded[0] if encoded else None, move_graph=move_graph,
                  refusals=refusals_bytes(compiler.refused, details) if compiler.refused else None,
-                 leave_games=_leave_games(args), quiet=args.quiet)
+                 leave_games=_leave_games(args), quiet=args.quiet, threads=args.workers)
     print_summary(out, manifest, report, time.monotonic() - t0, getattr(lang, "given", None))
     for note in getattr(lang, "notes", ()):
         print(note, file=sys.stderr)
@@ -497,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.games is not None and args.games > MAX_GAMES:
             parser.error(f"--games: at most {MAX_GAMES:,}")
         return run_reporting_errors("lexicon-build", lambda a: add_leave_table(
-            a.leaves, a.games or DEFAULT_GAMES, a.seed, a.quiet) and 0, args)
+            a.leaves, a.games or DEFAULT_GAMES, a.seed, a.quiet, a.workers) and 0, args)
     if args.win_table:
         from build_tools.save import add_win_table
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import sys
 import time
+from array import array
 from collections import defaultdict
 from itertools import combinations
 
@@ -44,26 +45,39 @@ ROUNDS = 4
 DISCOUNT = 0.75
 
 
-def leave_samples(rule_set, lexicon, games: int, seed: int, progress=None) -> list[tuple]:
+def leave_samples(rule_set, lexicon, games: int, seed: int, progress=None, threads: int = 1) -> list[tuple]:
     """(leave tiles, the points its player scored on the next turn, the leave of that turn or None when
     the bag was empty before it) per move made with tiles in the bag, over `games` self-play games of
-    two players of the level "best", played in C (`movegen.fastplay`) in batches of `BATCH` games."""
+    two players of the level "best", played in C (`movegen.fastplay`) in batches of `BATCH` games, on
+    `threads` threads (the C games run without the interpreter lock; the samples are the same)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from lexicon_service.movegen.fastplay import play_games
 
+    def batch(start):
+        return play_games(lexicon, min(BATCH, games - start), seed=_batch_seed(seed, start))
+
     samples = []
-    for start in range(0, games, BATCH):
-        for result in play_games(lexicon, min(BATCH, games - start), seed=_batch_seed(seed, start)):
-            waiting: dict[int, tuple[str, ...]] = {}
-            for turn in result.turns:
-                kept = waiting.pop(turn.player, None)
-                leave = turn.leave if turn.bag_before > 0 and turn.kind != "pass" else None
-                if kept is not None:
-                    samples.append((kept, turn.score, leave))
-                if leave is not None:
-                    waiting[turn.player] = leave
-        if progress is not None:
-            progress(min(start + BATCH, games), len(samples))
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        batches = pool.map(batch, range(0, games, BATCH))
+        for start, results in zip(range(0, games, BATCH), batches):
+            _add_samples(samples, results)
+            if progress is not None:
+                progress(min(start + BATCH, games), len(samples))
     return samples
+
+
+def _add_samples(samples: list, results) -> None:
+    """Each game's samples: a leave, the next turn's points of its player and the leave kept then."""
+    for result in results:
+        waiting: dict[int, tuple[str, ...]] = {}
+        for turn in result.turns:
+            kept = waiting.pop(turn.player, None)
+            leave = turn.leave if turn.bag_before > 0 and turn.kind != "pass" else None
+            if kept is not None:
+                samples.append((kept, turn.score, leave))
+            if leave is not None:
+                waiting[turn.player] = leave
 
 
 def _batch_seed(seed: int, start: int) -> int:
@@ -107,20 +121,7 @@ def _fit(rule_set, samples, about: str) -> LeaveTable:
         for feature in _features(key):
             columns[feature][i] = columns[feature].get(i, 0) + 1
     features = sorted(columns, key=lambda f: (("size", "tile", "pair").index(f[0]), _rank(f, order)))
-    weights = dict.fromkeys(features, 0.0)
-    predicted = [0.0] * len(keys)
-    for _ in range(SWEEPS):
-        for feature in features:
-            column = columns[feature]
-            gradient = curvature = 0.0
-            for i, x in column.items():
-                gradient += counts[i] * x * (targets[i] - predicted[i])
-                curvature += counts[i] * x * x
-            step = (gradient - PENALTY[feature[0]] * weights[feature]) / (curvature + PENALTY[feature[0]])
-            if step:
-                weights[feature] += step
-                for i, x in column.items():
-                    predicted[i] += step * x
+    weights, predicted = _gauss_seidel(features, columns, counts, targets)
     sizes = {n: w for (kind, n), w in weights.items() if kind == "size"}
     tiles = {t: w for (kind, t), w in weights.items() if kind == "tile"}
     pairs = {p: w for (kind, p), w in weights.items() if kind == "pair"}
@@ -129,6 +130,30 @@ def _fit(rule_set, samples, about: str) -> LeaveTable:
         if key and counts[i] >= MIN_SEEN:  # the empty leave is the `size 0` line
             leaves[key] = predicted[i] + counts[i] / (counts[i] + SHRINK_SEEN) * (targets[i] - predicted[i])
     return LeaveTable(rule_set, sizes, tiles, pairs, leaves, about=about)
+
+
+def _gauss_seidel(features, columns, counts, targets) -> tuple[dict, list]:
+    """The ridge regression's (weights per feature, prediction per leave): SWEEPS Gauss-Seidel sweeps in
+    feature order, in C (``_core.ridge_sweeps``: the same sums in the same order as a plain loop). Per
+    column, the leaves' indices, count x value and value; its curvature (which the sweeps do not change)
+    plus the penalty is summed once."""
+    from lexicon_service.movegen import _core
+
+    start, index, weighted, xs, denominators, penalties = [0], [], [], [], [], []
+    for feature in features:
+        curvature = 0.0
+        for i, x in columns[feature].items():
+            index.append(i)
+            weighted.append(counts[i] * x)
+            xs.append(float(x))
+            curvature += counts[i] * x * x
+        start.append(len(index))
+        denominators.append(curvature + PENALTY[feature[0]])
+        penalties.append(float(PENALTY[feature[0]]))
+    weights, predicted = _core.ridge_sweeps(array("I", start), array("I", index), array("d", weighted),
+                                            array("d", xs), array("d", denominators), array("d", penalties),
+                                            array("d", targets), SWEEPS)
+    return dict(zip(features, array("d", weights))), list(array("d", predicted))
 
 
 def _rank(feature, order):
@@ -140,8 +165,10 @@ def _rank(feature, order):
     return [order[t] for t in what]
 
 
-def make_leave_table(lexicon, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED, quiet: bool = False) -> LeaveTable:
-    """The leave table of `lexicon` (which needs its move graph) from `games` self-play games."""
+def make_leave_table(lexicon, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED, quiet: bool = False,
+                     threads: int = 1) -> LeaveTable:
+    """The leave table of `lexicon` (which needs its move graph) from `games` self-play games, played on
+    `threads` threads (the same table for any number)."""
     rule_set = lexicon.rule_set
     started = time.monotonic()
     last = [started]
@@ -154,7 +181,7 @@ def make_leave_table(lexicon, games: int = DEFAULT_GAMES, seed: int = DEFAULT_SE
             print(f"\rleaves: {done:,}/{games:,} games, {n_samples:,} samples, {rate:.1f} games/s, "
                   f"about {(games - done) / max(rate, 1e-9):.0f} s left", end="", file=sys.stderr, flush=True)
 
-    samples = leave_samples(rule_set, lexicon, games, seed, progress)
+    samples = leave_samples(rule_set, lexicon, games, seed, progress, threads)
     if not quiet:
         print(f"\nleaves: fitting {len(samples):,} samples", file=sys.stderr, flush=True)
     return fit_leave_table(rule_set, samples, about=f"self-play games={games} seed={seed} samples={len(samples)}")

@@ -133,7 +133,8 @@ def _write(path: Path, data: bytes) -> dict:
 
 def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, readings: bytes,
                  manifest: dict, *, tables_bytes: bytes | None = None, move_graph: bytes | None = None,
-                 refusals: bytes | None = None, leave_games: int = 0, quiet: bool = True) -> Path:
+                 refusals: bytes | None = None, leave_games: int = 0, quiet: bool = True,
+                 threads: int = 1) -> Path:
     """Write the lexicon to ``out`` (a directory), replacing a previous lexicon (never anything
     else) only when the new one is complete. Returns the path. ``tables_bytes``: tables.json's bytes
     (``lexicon_format.tables_bytes(tables)``, made beforehand: a build makes them while its forms trie
@@ -141,7 +142,7 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
     ``move_graph``: the bytes of moves.gaddag (lexicon_service/movegen/graph.py), None for none;
     ``refusals``: the bytes of refused.tsv (``lexicon_format.refusals_bytes``), None for none;
     ``leave_games``: self-play games for a leave table (leaves.tsv, made from the complete lexicon before it
-    replaces the old one; needs ``move_graph``), 0 for none."""
+    replaces the old one; needs ``move_graph``; on ``threads`` threads), 0 for none."""
     out = check_output(out)
     remove_stale_temporaries(out.parent)
     tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
@@ -165,7 +166,7 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
         if leave_games and move_graph is not None:
             from build_tools.leave_fitting import DEFAULT_SEED
 
-            add_leave_table(tmp, leave_games, DEFAULT_SEED, quiet)
+            add_leave_table(tmp, leave_games, DEFAULT_SEED, quiet, threads)
         if out.exists() or out.is_symlink():
             if not is_lexicon(out):  # appeared while we were building
                 raise OutputError(f"output {out} exists and is not a lexicon; not replaced")
@@ -203,7 +204,7 @@ def add_move_graph(path: str | os.PathLike) -> Path:
     return root
 
 
-def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = False) -> Path:
+def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = False, threads: int = 1) -> Path:
     """Make the leave table of an existing lexicon (it needs its move graph) from `games` self-play games
     with `seed` (build_tools/leave_fitting.py) and add it as leaves.tsv (replacing one there), written as
     `add_move_graph` writes moves.gaddag."""
@@ -220,7 +221,7 @@ def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool 
         if not lexicon.has_move_graph:
             raise BuildError(f"{root} has no move graph, which self-play needs; add it first with "
                                    f"`lexicon-build --move-graph-only {root}`")
-        data = make_leave_table(lexicon, games, seed, quiet).to_bytes()
+        data = make_leave_table(lexicon, games, seed, quiet, threads).to_bytes()
         manifest = lexicon.manifest
     return _add_file(root, manifest, LEAVES, data)
 

@@ -74,7 +74,8 @@ READINGS = "readings.bin"
 REFUSALS = "refused.tsv"
 FILES = (FORMS, HEADWORDS, TABLES, READINGS)
 OPTIONAL_FILES = (MOVE_GRAPH, OLD_MOVE_GRAPH, REFUSALS)  # checked like the others when the manifest lists them
-# the same, but never written by a build: added to a built lexicon (lexicon-build --leaves, --win-table)
+# the same, added to a built lexicon (lexicon-build --leaves, --win-table; a --defaults build, or one with
+# --leave-games, writes leaves.tsv too)
 ADDED_FILES = (LEAVES, WIN_TABLE)
 ALL_FILES = frozenset((*FILES, *OPTIONAL_FILES, *ADDED_FILES))
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")

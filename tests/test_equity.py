@@ -283,16 +283,44 @@ def test_equity_picks_what_the_whole_move_list_would(lexicon_dir, monkeypatch):
 
 def test_a_build_makes_its_leave_table_when_asked(tmp_path):
     """--leave-games N: the build writes leaves.tsv from N self-play games (the same bytes as --leaves on
-    the lexicon built without it); 0, or a build without --defaults or the option, writes none."""
+    the lexicon built without it, on any number of threads); 0, or a build without --defaults or the
+    option, writes none."""
     words = tmp_path / "words.txt"
     words.write_text("\n".join(WORDS) + "\n", encoding="utf-8")
     base = ["--rules", "pl-scrabble", "--words", str(words), "--quiet", "--workers", "1", "-o"]
-    assert build_main([*base, str(tmp_path / "with.lex"), "--leave-games", GAMES]) == 0
+    assert build_main([*base, str(tmp_path / "with.lex"), "--leave-games", "250"]) == 0   # 3 batches, 1 thread
     assert build_main([*base, str(tmp_path / "none.lex"), "--leave-games", "0"]) == 0
     assert build_main([*base, str(tmp_path / "plain.lex")]) == 0
     assert not (tmp_path / "none.lex" / FILE_NAME).exists() and not (tmp_path / "plain.lex" / FILE_NAME).exists()
     with load_lexicon(tmp_path / "with.lex") as lexicon:
         assert lexicon.leaves is not None and lexicon.leaves.tiles
-    assert build_main(["--leaves", str(tmp_path / "plain.lex"), "--games", GAMES, "--seed", "1", "--quiet"]) == 0
+    assert build_main(["--leaves", str(tmp_path / "plain.lex"), "--games", "250", "--seed", "1", "--quiet",
+                       "--workers", "3"]) == 0   # the batches on 3 threads: the same table
     assert (tmp_path / "plain.lex" / FILE_NAME).read_bytes() == (tmp_path / "with.lex" / FILE_NAME).read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["none.lex", "plain.lex", "with.lex", "words.txt"]
+
+
+def test_the_fit_in_c_gives_the_plain_loops_numbers():
+    """build_tools.leave_fitting' Gauss-Seidel sweeps run in C: the same weights and predictions, to the bit, as
+    the plain Python loop they replace."""
+    from build_tools.leave_fitting import PENALTY, SWEEPS, _gauss_seidel
+
+    rng = random.Random(4)
+    n = 40
+    counts = [rng.randint(1, 50) for _ in range(n)]
+    targets = [rng.uniform(-10, 10) for _ in range(n)]
+    features = [("size", k) for k in range(4)] + [("tile", t) for t in "ABCDE"] + [("pair", ("A", "B"))]
+    columns = {f: {i: rng.randint(1, 2) for i in rng.sample(range(n), 12)} for f in features}
+    weights, predicted = dict.fromkeys(features, 0.0), [0.0] * n
+    for _ in range(SWEEPS):
+        for f in features:
+            gradient = curvature = 0.0
+            for i, x in columns[f].items():
+                gradient += counts[i] * x * (targets[i] - predicted[i])
+                curvature += counts[i] * x * x
+            step = (gradient - PENALTY[f[0]] * weights[f]) / (curvature + PENALTY[f[0]])
+            if step:
+                weights[f] += step
+                for i, x in columns[f].items():
+                    predicted[i] += step * x
+    assert _gauss_seidel(features, columns, counts, targets) == (weights, predicted)

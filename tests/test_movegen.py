@@ -437,17 +437,17 @@ def test_answers_are_bounded(lexicons):
 
 
 def test_no_more_copies_of_a_tile_than_the_set_holds(lexicons):
-    """Polish has one Ż: with one on the board, a rack's Ż (a client's mistake) is refused, as
-    validate_move refuses playing it (TILE_COUNT_EXCEEDED), not left out of plays and exchanged; a blank
-    may still show Ż."""
+    """Polish has one Ż: with one on the board, a rack with a Ż (a client's mistake) is refused naming the
+    rack (TILE_COUNT_EXCEEDED), as validate_move refuses playing it; a blank may still show Ż."""
     lex = lexicons["pl-scrabble"]
     rs = lex.rule_set
     board = Board.from_rows(rs, ["." * 15] * 7 + [".......ŻAK....."] + ["." * 15] * 7)
-    with pytest.raises(MoveGenerationError, match="TILE_COUNT_EXCEEDED: the rack 'ŻA\\?' holds 1 Ż, 1 on the board"):
+    with pytest.raises(MoveGenerationError, match="TILE_COUNT_EXCEEDED") as refused:
         generate_moves(rs, board, "ŻA?", lex)
-    moves = _plays(generate_moves(rs, board, "ZA?", lex))
+    assert refused.value.field == "rack"
+    moves = _plays(generate_moves(rs, board, "A?", lex))
     assert any("ż" in m.play for m in moves)
-    assert sorted(moves, key=lambda m: m.play) == sorted(reference_moves(rs, board, "ZA?", lex), key=lambda m: m.play)
+    assert sorted(moves, key=lambda m: m.play) == sorted(reference_moves(rs, board, "A?", lex), key=lambda m: m.play)
 
 
 def test_the_core_takes_a_rules_object_and_keyword_options(lexicons):

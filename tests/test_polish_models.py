@@ -107,9 +107,10 @@ def test_a_hunspell_stem_sgjp_lacks_is_guessed_after_a_given_model(tmp_path, cap
         assert {(r.headword, r.rule, r.model) for r in L.explain("abadankami")} == {
             ("abadanka", "guessed", "sudanka")}
         assert "sudanka" not in L
-    lex2, code = build(tmp_path, "h2", "--hunspell", dic)  # nothing to guess after: no form, no lexicon
+    # without --models nothing is guessed: the build admits no form, so it writes nothing and says why
+    lex2, code = build(tmp_path, "h2", "--hunspell", dic)
     err = capsys.readouterr().err
-    assert code == 2 and "no form was admitted" in err and "--models" in err, err
+    assert code != 0 and "--models" in err and "no form was admitted" in err
     assert not lex2.exists()
 
 

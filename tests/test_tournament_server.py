@@ -195,3 +195,37 @@ def test_grpc_tournament_service(api):
         assert view.name == "Liga" and len(view.divisions[0].standings) == 5
         text = stub.ExportDivision(pb.ExportDivisionRequest(tournament_id=created.tournament_id)).text
         assert text.splitlines()[0].startswith(NAMES[0] + " 0 ")
+
+
+def _computer_tournament(client, players: int) -> tuple[str, dict]:
+    created = client.post("/v1/tournaments", json={"name": "Kraków", "lexicon": "pl-tiny", "rounds": 2,
+                                                    "seed": 3}).json()
+    tid, key = created["tournamentId"], {"x-director-key": created["directorKey"]}
+    entries = [{"name": f"Gracz {chr(65 + i // 26)}{chr(65 + i % 26)}", "computer": "best"} for i in range(players)]
+    added = client.post(f"/v1/tournaments/{tid}/players", json={"players": entries}, headers=key)
+    assert added.status_code == 200, added.text
+    assert client.post(f"/v1/tournaments/{tid}/rounds:pair", json={}, headers=key).status_code == 200
+    return tid, key
+
+
+def test_computer_only_tables_of_tournament_rounds_keep_the_bound_on_computer_games(api):
+    """A round of computer-only tables is one start for the director's client and holds at most
+    MAX_COMPUTER_TABLES of them: CreateGame's bound on computer-only games holds through tournaments."""
+    from lexicon_service.games.creation_rate import ComputerGameRate
+    from lexicon_service.tournaments.service import MAX_COMPUTER_TABLES
+
+    client, server = api
+    sessions = server.tournament_servicer.tournaments.games
+    saved, sessions.computer_game_rate = sessions.computer_game_rate, ComputerGameRate(per_minute=1)
+    try:
+        tid, key = _computer_tournament(client, 2 * MAX_COMPUTER_TABLES + 2)
+        refused = client.post(f"/v1/tournaments/{tid}/rounds:start", json={"round": 1}, headers=key)
+        assert refused.status_code == 400 and "round" in refused.text, refused.text
+        tid, key = _computer_tournament(client, 4)
+        started = client.post(f"/v1/tournaments/{tid}/rounds:start", json={"round": 1}, headers=key)
+        assert len(started.json()["tables"]) == 2, started.text
+        tid, key = _computer_tournament(client, 4)
+        refused = client.post(f"/v1/tournaments/{tid}/rounds:start", json={"round": 1}, headers=key)
+        assert refused.status_code == 429 and "computer_players" in refused.text, refused.text
+    finally:
+        sessions.computer_game_rate = saved

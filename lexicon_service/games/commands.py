@@ -89,10 +89,10 @@ def _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_pena
 
 def create_game(sessions, lexicon_name: str, rule_set, player_names, seed: int | None = None,
                 challenge_rule: str = "", game_seconds: int = 0, overtime_penalty: int | None = None,
-                allow_hints: bool = False, computer_levels=(), client: str | None = None):
-    """-> (game_id, player tokens, director token, version). `client`: who asks (its address, "" unknown),
-    for the bound on games with only computer players (games/creation_rate.py); None: the server itself
-    (a tournament's pairings, bounded by the tournament)."""
+                allow_hints: bool = False, computer_levels=(), client: str | None = ""):
+    """-> (game_id, player tokens, director token, version). `client`: who asks (its address), for the
+    bound on games with only computer players (games/creation_rate.py); None for a caller that has
+    counted the start itself (a tournament round: one start for its tables, tournaments/service.py)."""
     names = list(player_names)
     levels = _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_penalty, computer_levels)
     if any(levels) and sessions.lexicons is None:

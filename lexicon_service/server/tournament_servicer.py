@@ -15,6 +15,7 @@ from google.protobuf import json_format
 from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
 from lexicon_service.errors import FieldError
 from lexicon_service.server.errors import field_status, status_and_trailing
+from lexicon_service.server.game_session_servicer import client_of
 from lexicon_service.tournaments import csvfiles, tsh
 from lexicon_service.tournaments.model import TournamentInputError
 from lexicon_service.tournaments.views import games_view, tournament_view
@@ -100,7 +101,7 @@ class TournamentServicer(tournament_pb2_grpc.TournamentServiceServicer):
     @_tournament_rpc
     def StartRound(self, request, context):
         started = self.tournaments.start_round(request.tournament_id, _director_key(context),
-                                               request.division or "A", request.round)
+                                               request.division or "A", request.round, client=client_of(context))
         return tournament_pb2.StartRoundResponse(tables=[tournament_pb2.StartedTable(
             table=s["table"], game_id=s["game_id"], director_token=s["director_token"],
             seats=[tournament_pb2.StartedSeat(name=p["name"], token=p["token"]) for p in s["players"]])

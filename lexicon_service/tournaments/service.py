@@ -36,6 +36,8 @@ MAX_DIVISIONS = 26
 RETRIES = 8
 
 
+MAX_COMPUTER_TABLES = 16  # tables of only computer players in one round (a fill-in is one seat, not a table)
+
 class TournamentNotFound(GameNotFound):
     """NOT_FOUND, as an unknown game."""
 
@@ -208,11 +210,13 @@ class TournamentService:
             return events + _imported(division, d, read.games), len(read.players)
         return self._execute(tournament_id, decide, key)
 
-    def start_round(self, tournament_id: str, key: str, division: str, rnd: int) -> list[dict]:
+    def start_round(self, tournament_id: str, key: str, division: str, rnd: int, client: str = "") -> list[dict]:
         """Start the round's games on the server (the event's lexicon, rules and clocks; a computer
         player's seat played by the server). -> per table {table, game_id, director_token, players: [{name,
         token}]} in seat order (the starter first): the tokens to hand to the players (a computer's is
-        empty), and the game's director token for the tournament's director."""
+        empty), and the game's director token for the tournament's director. A round with tables of only
+        computer players counts as one start of such games for `client` (games/creation_rate.py), and holds
+        at most MAX_COMPUTER_TABLES of them: the bound on computer-only games holds through tournaments."""
         if self.games is None or self.rule_set_for is None:
             raise TournamentInputError("round", "this server holds no games")
         t = self._current(tournament_id)
@@ -222,8 +226,17 @@ class TournamentService:
         if not games:
             raise TournamentInputError("round", f"round {rnd} of {division} is not paired")
         rule_set = self.rule_set_for(t.config["lexicon"])
-        return [s for s in (self._start_table(tournament_id, t, d, g, rule_set) for g in games
-                            if not (g.game_id or g.played)) if s is not None]
+        waiting = [g for g in games if not (g.game_id or g.played)]
+        self._count_computer_tables(t, d, waiting, client)
+        return [s for s in (self._start_table(tournament_id, t, d, g, rule_set) for g in waiting) if s is not None]
+
+    def _count_computer_tables(self, t: Tournament, d, games, client: str) -> None:
+        computer_only = sum(1 for g in games if all(t.computer.get((d.name, p)) for p in (g.p1, g.p2)))
+        if computer_only > MAX_COMPUTER_TABLES:
+            raise TournamentInputError("round", f"{computer_only} tables of only computer players; at most "
+                                       f"{MAX_COMPUTER_TABLES} in a round")
+        if computer_only:
+            self.games.computer_game_rate.take(client)
 
     def _start_table(self, tournament_id: str, t: Tournament, d, g, rule_set) -> dict | None:
         """One table's game started and recorded; None when another server started the table first (the
@@ -236,7 +249,7 @@ class TournamentService:
         game_id, tokens, director, _ = self.games.create_game(
             t.config["lexicon"], rule_set, names, seed=_game_seed(t, d.name, g),
             challenge_rule=t.config["challenge_rule"], game_seconds=t.config["game_seconds"],
-            computer_levels=levels if any(levels) else ())
+            computer_levels=levels if any(levels) else (), client=None)
 
         def decide(work: Tournament):
             if work.game(d.name, g.round, g.table).game_id:

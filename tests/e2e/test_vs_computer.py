@@ -382,10 +382,22 @@ def test_the_game_page_on_a_phone_its_weight_and_first_board(page, game_web, art
     page.set_viewport_size({"width": 390, "height": 844})
     _open_the_game_page(page, url, "pl")
     page.locator("#newName").fill("Jan Kowalski")
+    page.locator("#newHints").check()  # a game with hints: the Hint button shows
     page.locator("#newStart").click()
     page.wait_for_selector("body[data-your-turn='1']")
     _assert_fits(page, 390, 844)
     page.screenshot(path=str(artifacts / "game-phone-pl.png"))
+    page.locator("#hintMove").click()
+    page.wait_for_function("() => document.getElementById('preview').textContent.startsWith('Podpowiedź: ')")
+    # an exchange of two tiles chosen on the rack
+    version = _version(page)
+    page.locator("#exchangeStart").click()
+    for tile in page.locator("#rackTiles .rack-tile").all()[:2]:
+        tile.click()
+    assert page.locator("#exchangeGo").inner_text() == "Wymień 2"
+    page.locator("#exchangeGo").click()
+    _after_reply(page, version)
+    assert "-" in page.locator("#gcg").input_value().split(">Jan_Kowalski:")[1].split("\n")[0]
     weight = len(httpx.get(url + "/games", timeout=10).content)  # the page holds its stylesheet and scripts
     assert weight <= 300_000, weight
     game_id = page.locator("#gameId").input_value()

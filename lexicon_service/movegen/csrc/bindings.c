@@ -9,6 +9,7 @@
 #include "graph.h"
 #include "movegen.h"
 #include "selfplay.h"
+#include "ridge.h"
 
 /* build_gaddag(words: bytes, n_tiles: int, max_len: int) -> bytes
  * words: tile numbers 1..n_tiles, each word ended by a 0 byte; words longer than max_len are left
@@ -388,6 +389,38 @@ done:
     return result;
 }
 
+/* ridge_sweeps(start, index, weighted, x, denominator, penalty, targets, sweeps) -> (weights, predicted):
+ * bytes of uint32 (start: features + 1; index) and of doubles (ridge.h), the answer as bytes of doubles. */
+static PyObject *py_ridge_sweeps(PyObject *self, PyObject *args) {
+    Py_buffer b[7];
+    int sweeps;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*i", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &sweeps)) return NULL;
+    PyObject *weights = NULL, *predicted = NULL, *result = NULL;
+    size_t n_features = b[0].len / 4 ? (size_t)b[0].len / 4 - 1 : 0, n_entries = (size_t)b[1].len / 4;
+    size_t n_leaves = (size_t)b[6].len / 8;
+    const uint32_t *start = b[0].buf, *index = b[1].buf;
+    int bad = b[0].len < 4 || b[0].len % 4 || b[1].len % 4 || (size_t)b[2].len != n_entries * 8
+              || (size_t)b[3].len != n_entries * 8 || (size_t)b[4].len != n_features * 8
+              || (size_t)b[5].len != n_features * 8 || b[6].len % 8 || sweeps < 0;
+    for (size_t f = 0; !bad && f < n_features; f++) bad = start[f] > start[f + 1] || start[f + 1] > n_entries;
+    for (size_t k = 0; !bad && k < n_entries; k++) bad = index[k] >= n_leaves;
+    if (bad) { PyErr_SetString(PyExc_ValueError, "ridge_sweeps: the columns do not fit"); goto done; }
+    weights = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n_features * 8));
+    predicted = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n_leaves * 8));
+    if (!weights || !predicted) goto done;
+    RidgeColumns c = {n_features, start, index, b[2].buf, b[3].buf, b[4].buf, b[5].buf};
+    double *w = (double *)PyBytes_AS_STRING(weights), *p = (double *)PyBytes_AS_STRING(predicted);
+    Py_BEGIN_ALLOW_THREADS
+    ridge_sweeps(&c, b[6].buf, n_leaves, sweeps, w, p);
+    Py_END_ALLOW_THREADS
+    result = PyTuple_Pack(2, weights, predicted);
+done:
+    Py_XDECREF(weights);
+    Py_XDECREF(predicted);
+    for (int i = 0; i < 7; i++) PyBuffer_Release(&b[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"build_gaddag", build_gaddag, METH_VARARGS, "build_gaddag(words, n_tiles, max_len) -> arc array bytes"},
     {"check_graph", check_graph, METH_VARARGS, "check_graph(arcs, n_tiles, longest): ValueError if malformed"},
@@ -399,6 +432,8 @@ static PyMethodDef methods[] = {
     {"play_games", (PyCFunction)(void (*)(void))play_games, METH_VARARGS | METH_KEYWORDS,
      "play_games(layout, rules, *, games, seed, rack_size, exchange_min_bag, levels, leaves=None) -> games "
      "(see csrc/bindings.c)"},
+    {"ridge_sweeps", py_ridge_sweeps, METH_VARARGS,
+     "ridge_sweeps(start, index, weighted, x, denominator, penalty, targets, sweeps) -> (weights, predicted)"},
     {"lookup_keys", lookup_keys, METH_VARARGS, "lookup_keys(layout, table, text, min_len, max_len) -> bytes or None"},
     {NULL, NULL, 0, NULL},
 };
