@@ -170,7 +170,7 @@ def test_words_sgjp_knows_only_inside_fixed_phrases_are_admitted_and_say_so(tmp_
     oścież (na oścież) are words of the lexicon, and explain names the phrase-word rule and the FIXED
     feature, so a profile can deny them (`deny phrase-fragment FIXED`; measured in
     docs/build.md: 6 off the game list per 34 on it, so not denied by default)."""
-    heads = write(tmp_path / "h.txt", "dawien\n")
+    heads = write(tmp_path / "h.txt", "dawien\nkot\n")  # kot: the strict build below still admits a word
     lex = build(tmp_path, "f", "--headwords", heads)
     with load_lexicon(lex) as L:
         assert "dawien" in L
@@ -183,4 +183,4 @@ def test_words_sgjp_knows_only_inside_fixed_phrases_are_admitted_and_say_so(tmp_
     assert build_main(["--rules", "pl-scrabble", "--profile", str(profile), "--quiet", "--workers", "1",
                        "-o", str(out), "--headwords", str(heads)]) == 0
     with load_lexicon(out) as L:
-        assert "dawien" not in L and "kot" in L
+        assert "dawien" not in L and "kot" in L and "kot" in L
