@@ -38,6 +38,8 @@ from lexicon_service.http.openapi import build_openapi
 from lexicon_service.http.security import (AllowedHosts, HostAllowList, SecurityHeaders, cors_middleware, page_policy,
                                            require_json)
 from lexicon_service.server.auth import BearerTokenInterceptor
+from lexicon_service.server.game_session_servicer import client_of
+from lexicon_service.server.stream_quota import StreamQuota
 from lexicon_service.server.errors import status_of
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
@@ -168,10 +170,13 @@ class _Api:
     """Shared state of the API handlers."""
 
     def __init__(self, servicers: dict, limits: Limits, tokens, workers: int, fast_threads: int,
-                 max_streams: int = 64, heartbeat: float = 15.0) -> None:
+                 max_streams: int = 64, heartbeat: float = 15.0, stream_quota: StreamQuota | None = None) -> None:
         self.servicers = servicers
-        # Event streams: each holds one thread (the servicer's blocking WatchGame); at most max_streams.
+        # Event streams: each holds one thread (the servicer's blocking WatchGame); at most max_streams,
+        # and at most stream_quota's per client address and per game.
         self.max_streams = max_streams
+        self.stream_quota = stream_quota or StreamQuota()
+        self.stream_keys: dict[threading.Event, tuple[str, str]] = {}  # open stream -> (client, game)
         self.heartbeat = heartbeat
         self.streams: set[threading.Event] = set()
         self.pumps: set[threading.Thread] = set()  # their threads, joined by close_streams
@@ -271,7 +276,7 @@ class _Api:
         servicer = self.servicers["session"]
         try:
             message, metadata = await self._watch_request(request, servicer)
-            stop = self._admit_stream()
+            stop = self._admit_stream(client_of(api.ServicerContext(peer=_peer_of(request))), message.game_id)
         except api.ApiError as exc:
             return api.error_response(exc)
         except Exception as exc:  # noqa: BLE001
@@ -306,8 +311,9 @@ class _Api:
             api.ServicerContext(None, metadata), limiter=self.limiter)
         return message, metadata
 
-    def _admit_stream(self) -> threading.Event:
-        """A new event stream's stop event, counted among the open streams; refused while stopping or full."""
+    def _admit_stream(self, client: str, game_id: str) -> threading.Event:
+        """A new event stream's stop event, counted among the open streams (and the client's and the
+        game's); refused while stopping or full."""
         stop = threading.Event()
         with self.streams_lock:
             if self.closing:
@@ -315,7 +321,11 @@ class _Api:
             if len(self.streams) >= self.max_streams:
                 raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED,
                                    f"too many event streams open (max {self.max_streams})")
+            refusal = self.stream_quota.admit(client, game_id)
+            if refusal is not None:
+                raise api.ApiError(api.grpc.StatusCode.RESOURCE_EXHAUSTED, refusal)
             self.streams.add(stop)
+            self.stream_keys[stop] = (client, game_id)
         return stop
 
     def _pump_events(self, servicer, message, ctx, stop: threading.Event, put) -> None:
@@ -335,6 +345,9 @@ class _Api:
         finally:
             with self.streams_lock:
                 self.streams.discard(stop)
+                key = self.stream_keys.pop(stop, None)
+                if key is not None:
+                    self.stream_quota.release(*key)
                 self.streams_ended.notify_all()
 
     async def _sse_events(self, queue: asyncio.Queue, stop: threading.Event):
@@ -381,20 +394,22 @@ class _Api:
 
 def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: int = 8, fast_threads: int = 2,
                is_serving=None, servicers: dict | None = None, max_streams: int = 64,
+               stream_quota: StreamQuota | None = None,
                heartbeat: float = 15.0, allowed_hosts: HostAllowList | None = None, cors_origins=(),
                service_health=None) -> Starlette:
     """The app over `registry`. `is_serving()` (default: the lexicons are loaded) drives /healthz.
     `service_health(name)` ("SERVING", "NOT_SERVING", None for an unknown name; the gRPC server's
     LexiconServer.health_status) answers /healthz?service=<name>, as grpc.health.v1 Check does.
     `servicers` adds servicers by the name api.ApiRoute.service gives them ("session": the game sessions,
-    with their event stream: at most `max_streams` open, a heartbeat every `heartbeat` s).
+    with their event stream: at most `max_streams` open, and `stream_quota`'s bounds per client address and
+    per game (default server.stream_quota's), a heartbeat every `heartbeat` s).
     `allowed_hosts`: the Host names answered (default: localhost, 127.0.0.1, [::1]; serve passes
     HostAllowList.for_address of its --http host); `cors_origins`: the origins whose pages may call the
     API (default none: CORS off). `app.state.close_streams()` ends the event streams (HttpServer.stop calls it)."""
     limits = limits or Limits()
     servicers = {"lexicon": LexiconServicer(registry, limits), "game": GameServicer(registry, limits),
                  **(servicers or {})}
-    state = _Api(servicers, limits, list(tokens), workers, fast_threads, max_streams, heartbeat)
+    state = _Api(servicers, limits, list(tokens), workers, fast_threads, max_streams, heartbeat, stream_quota)
     routes = [Route(r.path, state.handler(r), methods=[r.method])
               for r in (*api.ROUTES, *api.SESSION_ROUTES, *api.TOURNAMENT_ROUTES)
               if r.service in servicers]

@@ -46,13 +46,14 @@ from lexicon_service.server.decoding import DecodeGuard
 from lexicon_service.errors import log_client_error
 from lexicon_service.server.errors import quiet_grpc_tracebacks
 from lexicon_service.server.game_servicer import GameServicer
-from lexicon_service.server.game_session_servicer import GameSessionServicer
+from lexicon_service.server.game_session_servicer import GameSessionServicer, client_of
 from lexicon_service.server.lexicon_servicer import LexiconServicer
 from lexicon_service.core.limits import Limits
 from lexicon_service.server.pool import HandoffPool
 from lexicon_service.server.reflection import enable_reflection
 from lexicon_service.core.registry import LexiconRegistry, ReloadError
 from lexicon_service.server.signals import queue_signals
+from lexicon_service.server.stream_quota import STREAMS_PER_CLIENT, STREAMS_PER_GAME, StreamQuota
 from lexicon_service.server.tournament_servicer import TournamentServicer
 
 log = logging.getLogger("lexicon_service.server")
@@ -192,29 +193,38 @@ class _Stopped(threading.Event):
 
 
 class _StreamLimit:
-    """A server-streaming method of which at most `limit` calls run at once; the next gets RESOURCE_EXHAUSTED."""
+    """A server-streaming method of which at most `limit` calls run at once, and at most `quota`'s bounds per
+    client and per game (the request's game_id); the next gets RESOURCE_EXHAUSTED naming the bound."""
 
-    def __init__(self, method, limit: int, what: str) -> None:
+    def __init__(self, method, limit: int, what: str, quota: StreamQuota | None = None) -> None:
         self._method = method
         self.limit = limit
         self.what = what
+        self.quota = quota or StreamQuota()
         self.active = 0
         self._lock = threading.Lock()
 
     def __call__(self, request, context):
-        with self._lock:
-            full = self.active >= self.limit
-            if not full:
-                self.active += 1
-        if full:
-            log_client_error("too many streams", "%s refused: %d streams open (the most)", self.what, self.limit)
-            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                          f"too many {self.what} streams open on this server process (max {self.limit}); retry later")
+        client, game_id = client_of(context), getattr(request, "game_id", "")
+        refusal = self.quota.admit(client, game_id)
+        if refusal is None:
+            with self._lock:
+                full = self.active >= self.limit
+                if not full:
+                    self.active += 1
+            if full:
+                self.quota.release(client, game_id)
+                refusal = (f"too many {self.what} streams open on this server process (max {self.limit}); "
+                           "retry later")
+        if refusal is not None:
+            log_client_error("too many streams", "%s refused: %s", self.what, refusal)
+            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refusal)
         try:
             yield from self._method(request, context)
         finally:
             with self._lock:
                 self.active -= 1
+            self.quota.release(client, game_id)
 
 
 class _Routed:
@@ -357,7 +367,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   fast_threads: int = FAST_THREADS, games_db=None, game_clock=None,
                   watch_streams: int = WATCH_STREAMS, max_games: int | None = MAX_GAMES,
                   db_wal_limit: int = WAL_LIMIT, shared_files=None,
-                  max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION) -> tuple[LexiconServer, int]:
+                  max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION, streams_per_client: int = STREAMS_PER_CLIENT,
+                  streams_per_game: int = STREAMS_PER_GAME) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
@@ -375,7 +386,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     write-ahead log may take. A damaged games database raises OSError saying how to recover.
     `shared_files`: sealed copies of lexicon files (lexicon.SharedFiles, from `serve --processes`'
     supervisor) the default loader maps instead of private copies. `max_streams_per_connection`: calls
-    open at once on one client connection (HTTP/2 MAX_CONCURRENT_STREAMS).
+    open at once on one client connection (HTTP/2 MAX_CONCURRENT_STREAMS). `streams_per_client`,
+    `streams_per_game`: WatchGame streams one client address, and one game, may hold open at once.
     """
     limits = limits or Limits()
     quiet_grpc_tracebacks()
@@ -404,7 +416,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
         # add every service through DecodeGuard: bad requests get INVALID_ARGUMENT
         health_servicer = _add_services(DecodeGuard(grpc_server), registry, limits, game_sessions, watch_streams,
-                                        fast=fast, game_pool=game_pool, watch_pool=watch_pool)
+                                        fast=fast, game_pool=game_pool, watch_pool=watch_pool,
+                                        watch_quota=StreamQuota(streams_per_client, streams_per_game))
         port = _listen(grpc_server, address, tls)
     except BaseException:
         for threads in (pool, fast, game_pool, watch_pool):
@@ -456,14 +469,14 @@ def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: 
 
 
 def _add_services(services, registry, limits: Limits, game_sessions, watch_streams: int, *, fast, game_pool,
-                  watch_pool) -> _HealthServicer:
+                  watch_pool, watch_quota: StreamQuota | None = None) -> _HealthServicer:
     """Every service, each method on its pool (the long calls stay on the server's own): the lexicon and
     game services, the game sessions, health and reflection. Returns the health servicer."""
     lexicon_pb2_grpc.add_LexiconServiceServicer_to_server(
         _Routed(LexiconServicer(registry, limits), fast, FAST_METHODS[LEXICON_SERVICE]), services)
     game_pb2_grpc.add_GameServiceServicer_to_server(
         _Routed(GameServicer(registry, limits), fast, FAST_METHODS[GAME_SERVICE]), services)
-    watch = _StreamLimit(game_sessions.WatchGame, watch_streams, "WatchGame")
+    watch = _StreamLimit(game_sessions.WatchGame, watch_streams, "WatchGame", watch_quota)
     session = _Routed(_Routed(game_sessions, game_pool, GAME_METHODS), watch_pool, ("WatchGame",),
                       overrides={"WatchGame": watch})
     session_pb2_grpc.add_GameSessionServiceServicer_to_server(session, services)
