@@ -18,7 +18,9 @@ refuses that game (GameDamaged); damage to the file's structure (SQLITE_CORRUPT)
 write that fails because the file cannot be written (disk full, read-only, I/O error) fails with
 StoreUnavailable, nothing stored; `writable` turns False, and while it is, a one-page write is tried every
 PROBE_SECONDS, so writes and health come back without a restart once space is freed. The WAL is bounded by
-`wal_limit`: TRUNCATE checkpoints when it passes half of it and when appends pause.
+the smaller of `wal_limit` and a quarter of the file system's free space (re-read after each commit and
+each idle check, so it shrinks as the disk fills and grows back as space returns): TRUNCATE checkpoints when
+the WAL passes half of it and when appends pause, and SQLite's own checkpoints follow it.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ log.addFilter(OncePerInterval(LOG_INTERVAL))
 
 WAL_LIMIT = 64 << 20  # bytes the write-ahead log may take (serve --db-wal-limit)
 IDLE_CHECKPOINT_SECONDS = 1.0  # no append for this long after one: the WAL is checkpointed and truncated
+WAL_FREE_SHARE = 4  # the WAL may take at most 1/WAL_FREE_SHARE of the free space (a checkpoint needs room)
+MIN_WAL_LIMIT = 64 << 10  # however full the disk: below this every commit would be checkpointed
 CHECKPOINT_BUSY_MS = 500  # a TRUNCATE checkpoint waits at most this long for readers
 PROBE_SECONDS = 1.0  # while writes fail, a one-page write is tried this often
 PROBE_FREE_BYTES = 256 << 10  # and only when the file system has this much free
@@ -225,7 +229,8 @@ class SqliteStore(StoreHealth):
         self.path = os.fspath(path)
         self._synchronous = synchronous
         self._busy_ms = busy_timeout_ms
-        self.wal_limit = wal_limit
+        self.wal_limit = wal_limit  # the operator's bound; `effective_wal_limit` also follows the free space
+        self._wal_limit_now = self.effective_wal_limit()  # what the writer's PRAGMAs were set from
         self._init_health()
         self.checkpoints = 0  # TRUNCATE checkpoints done
         self._wal_dirty = False  # appended since the last TRUNCATE checkpoint
@@ -278,9 +283,36 @@ class SqliteStore(StoreHealth):
         conn.execute(f"PRAGMA synchronous={self._synchronous}")
         conn.execute(f"PRAGMA busy_timeout={int(self._busy_ms)}")
         # A WAL reset by a checkpoint is cut back to the limit; passive checkpoints start at a quarter of it.
-        conn.execute(f"PRAGMA journal_size_limit={int(self.wal_limit)}")
-        conn.execute(f"PRAGMA wal_autocheckpoint={max(16, min(1000, self.wal_limit // 4 // 4096))}")
+        self._size_wal(conn, self._wal_limit_now)
         return conn
+
+    @staticmethod
+    def _size_wal(conn: sqlite3.Connection, limit: int) -> None:
+        conn.execute(f"PRAGMA journal_size_limit={int(limit)}")
+        conn.execute(f"PRAGMA wal_autocheckpoint={max(16, min(1000, limit // 4 // 4096))}")
+
+    def effective_wal_limit(self) -> int:
+        """The bytes the WAL may take now: `wal_limit`, or less when the file system's free space (plus what
+        the WAL holds already, which a checkpoint gives back) is short: a WAL that fills the disk could not
+        even be checkpointed."""
+        try:
+            stat = os.statvfs(os.path.dirname(os.path.abspath(self.path)))
+        except OSError:
+            return self.wal_limit
+        room = stat.f_bavail * stat.f_frsize + self.wal_size()
+        return max(MIN_WAL_LIMIT, min(self.wal_limit, room // WAL_FREE_SHARE))
+
+    def _resize_wal(self) -> int:
+        """Re-read the free space; when the limit changed, the writer's PRAGMAs follow it. The commit thread
+        only (it uses the writer connection). Returns the limit."""
+        limit = self.effective_wal_limit()
+        if limit != self._wal_limit_now:
+            try:
+                self._size_wal(self._writer, limit)
+            except sqlite3.Error:
+                return limit  # set again on the next check (or by the probe's new connection)
+            self._wal_limit_now = limit
+        return limit
 
     def _reader(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
@@ -425,7 +457,10 @@ class SqliteStore(StoreHealth):
     def _idle(self) -> None:
         if self.damaged is not None:
             return
+        self._resize_wal()
         if self.unwritable is not None:
+            if self.wal_size():  # a WAL that took the free space gives it back, so the probe can succeed
+                self._checkpoint()
             self._probe()
         elif self._wal_dirty:
             self._checkpoint()
@@ -492,7 +527,7 @@ class SqliteStore(StoreHealth):
             if committed:
                 self._wal_dirty = True
                 self._wrote()
-                if self.wal_size() > self.wal_limit // 2:  # before the next batch can take it past the limit
+                if self.wal_size() > self._resize_wal() // 2:  # before the next batch can take it past the limit
                     self._checkpoint()
 
     @staticmethod

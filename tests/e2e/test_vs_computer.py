@@ -214,6 +214,8 @@ def _play_to_the_end(page, brain, hands, *, phony_at=None, shots=None, max_turns
         if state["status"] == "GAME_STATUS_ENDED" or state["turn"] != 0:  # the page is about to show it
             page.wait_for_function("v => Number(document.body.dataset.liveVersion) >= v", arg=int(state["version"]))
             continue
+        # the page must show the position the brain decides on (its rack comes from the page)
+        page.wait_for_function("v => Number(document.body.dataset.liveVersion) >= v", arg=int(state["version"]))
         rack = _rack(page)
         placements = None
         if state["status"] != "GAME_STATUS_AWAITING_FINAL_PASS":
