@@ -56,6 +56,9 @@ def add_game_parser(client_subparsers, anywhere: list) -> None:
                         "club, beginner or equity (needs the lexicon's leave table); repeatable")
     c.add_argument("--allow-hints", action="store_true",
                    help="players may ask `hint` for the best plays of their own rack (casual games)")
+    c.add_argument("--director-game", action="store_true",
+                   help="a game with computer seats gets a director token too (it sees no computer rack "
+                        "until the game ends)")
     for name, help_text in (("show", "the game as you see it"), ("pass", "pass (or accept the last play)"),
                             ("challenge", "challenge the last play"), ("watch", "print every event as it happens"),
                             ("record", "the GCG record"), ("interactive", "play at a prompt")):
@@ -193,7 +196,8 @@ def run(args, channel_factory) -> int:
                 req = session_pb2.CreateGameRequest(lexicon=args.lexicon, player_names=args.players,
                                                     challenge_rule=rules[args.challenge_rule],
                                                     game_seconds=args.game_seconds,
-                                                    allow_hints=args.allow_hints)
+                                                    allow_hints=args.allow_hints,
+                                                    director_game=args.director_game)
                 for seat, level in args.computer:
                     req.computer_players.add(seat=player_index(args.players, seat), level=level)
                 if args.seed is not None:
@@ -205,7 +209,7 @@ def run(args, channel_factory) -> int:
                 print(f"game {resp.game_id} ({resp.rule_set})")
                 for name, token in zip(args.players, resp.player_tokens):
                     print(f"  {name}\t{token or '(computer)'}")
-                print(f"  director\t{resp.director_token}")
+                print(f"  director\t{resp.director_token or '(none)'}")
                 return 0
             gid = args.game_id
             if cmd == "interactive" and args.json:

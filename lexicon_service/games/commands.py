@@ -89,10 +89,13 @@ def _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_pena
 
 def create_game(sessions, lexicon_name: str, rule_set, player_names, seed: int | None = None,
                 challenge_rule: str = "", game_seconds: int = 0, overtime_penalty: int | None = None,
-                allow_hints: bool = False, computer_levels=(), client: str | None = ""):
+                allow_hints: bool = False, computer_levels=(), client: str | None = "",
+                director_game: bool = False):
     """-> (game_id, player tokens, director token, version). `client`: who asks (its address), for the
     bound on games with only computer players (games/creation_rate.py); None for a caller that has
-    counted the start itself (a tournament round: one start for its tables, tournaments/service.py)."""
+    counted the start itself (a tournament round: one start for its tables, tournaments/service.py).
+    A game with computer seats has no director (token "", no hash any token matches) unless
+    `director_game`: the person playing the computer must not hold its undo and its racks."""
     names = list(player_names)
     levels = _check_creation(rule_set, names, challenge_rule, game_seconds, overtime_penalty, computer_levels)
     if any(levels) and sessions.lexicons is None:
@@ -110,9 +113,9 @@ def create_game(sessions, lexicon_name: str, rule_set, player_names, seed: int |
         racks.append(tuple(bag[len(bag) - k:]))
         del bag[len(bag) - k:]
     tokens = [new_token() for _ in names]
-    director = new_token()
+    director = new_token() if director_game or not any(levels) else ""
     created = GameCreated(lexicon_name, rule_set.source_text, tuple(names), tuple(token_hash(t) for t in tokens),
-                          token_hash(director), options.as_dict(), tuple(racks), tuple(bag), seed, sessions.clock())
+                          token_hash(director) if director else "", options.as_dict(), tuple(racks), tuple(bag), seed, sessions.clock())
     sessions.know_rule_set(rule_set)
     for _ in range(4):
         game_id = secrets.token_hex(8)

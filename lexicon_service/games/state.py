@@ -367,22 +367,26 @@ class GameState:
     # --- record ----------------------------------------------------------------------------------------
     def gcg_text(self, viewer: int | str = "director") -> str:
         """The GCG record as `viewer` (a player index, "director" or "observer") may see it: while the game
-        is on, a player sees racks and exchanged tiles of their own events only, an observer none; once
-        it has ended, or for the director, everything. The seed, which gives the order of the whole bag,
+        is on, a player sees racks and exchanged tiles of their own events only, an observer none, the
+        director those of every person's seat (no computer seat's); once it has ended, everything. The seed, which gives the order of the whole bag,
         only the director sees, once the game has ended (a director may deal other games from it)."""
         if self.record is None:
             raise ValueError("this state keeps no record (fold with record=True)")
         record = copy.copy(self.record)
         if viewer == "director" and self.status == ENDED and self.created.seed is not None:
             record.pragmas = record.pragmas + [("note", f"seed {self.created.seed}")]
-        everything = self.status == ENDED or viewer == "director"
-        own = self.nicks[viewer] if isinstance(viewer, int) else None
-        if not everything:
-            record.events = [e if e.player == own else _hidden(e, self.rule_set) for e in record.events]
+        if self.status == ENDED:
+            seen = set(self.nicks)
+        elif viewer == "director":  # a person's racks; a computer seat's only once the game has ended
+            seen = {nick for p, nick in enumerate(self.nicks) if not self.options.computer(p)}
+        else:
+            seen = {self.nicks[viewer]} if isinstance(viewer, int) else set()
+        if len(seen) < len(self.nicks):
+            record.events = [e if e.player in seen else _hidden(e, self.rule_set) for e in record.events]
         record.final_racks = {}
         if self.status != ENDED:
             for p, nick in enumerate(self.nicks):
-                if everything or nick == own:
+                if nick in seen:
                     record.final_racks[nick] = self.rack_text(p)
         return format_gcg(record)
 

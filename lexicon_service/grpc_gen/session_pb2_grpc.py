@@ -125,7 +125,8 @@ class GameSessionServiceServicer:
 
     def GetGameRecord(self, request, context):
         """The GCG record of the game so far (`lexicon-service replay` verifies it), as the caller may see it:
-        while the game is on, racks and exchanged tiles of the caller's own events only (the director sees all).
+        while the game is on, racks and exchanged tiles of the caller's own events only (the director: of every
+        person's seat, no computer seat's).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -139,7 +139,8 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             seed=request.seed if request.HasField("seed") else None, challenge_rule=rule,
             game_seconds=request.game_seconds,
             overtime_penalty=request.overtime_penalty if request.HasField("overtime_penalty") else None,
-            allow_hints=request.allow_hints, computer_levels=levels, client=client_of(context))
+            allow_hints=request.allow_hints, computer_levels=levels, client=client_of(context),
+            director_game=request.director_game)
         return session_pb2.CreateGameResponse(game_id=game_id, player_tokens=tokens, director_token=director,
                                               rule_set=rule_set.id, version=version)
 

@@ -249,7 +249,7 @@ class TournamentService:
         game_id, tokens, director, _ = self.games.create_game(
             t.config["lexicon"], rule_set, names, seed=_game_seed(t, d.name, g),
             challenge_rule=t.config["challenge_rule"], game_seconds=t.config["game_seconds"],
-            computer_levels=levels if any(levels) else (), client=None)
+            computer_levels=levels if any(levels) else (), client=None, director_game=True)
 
         def decide(work: Tournament):
             if work.game(d.name, g.round, g.table).game_id:

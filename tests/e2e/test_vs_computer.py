@@ -73,9 +73,10 @@ def _open_the_game_page(page, url, lang="en") -> list:
     makes is added to (with its answer)."""
     finished = []
     page.on("requestfinished", lambda request: finished.append(request))
-    # the test's one intervention: a seed, so that the racks (and the computer's moves) are the same every run
+    # the test's interventions: a seed, so that the racks (and the computer's moves) are the same every run,
+    # and a director (the page asks for none), so that a test can end the game
     page.route("**/v1/games", lambda route: route.continue_(
-        post_data=json.dumps({**json.loads(route.request.post_data), "seed": "11"})))
+        post_data=json.dumps({**json.loads(route.request.post_data), "seed": "11", "directorGame": True})))
     page.goto(url + f"/games?lang={lang}")
     page.wait_for_selector("body[data-ready='1']")
     page.select_option("#newRuleSet", RULE_SET)
