@@ -387,3 +387,27 @@ def test_every_subcommand_module_is_in_the_command_table():
     with_parser = {name for name in modules
                    if "def add_parser(" in (Path(commands.__path__[0]) / f"{name}.py").read_text(encoding="utf-8")}
     assert with_parser == {command.__name__.rpartition(".")[2] for command in cli.COMMANDS}
+
+
+def test_serve_streams_per_client_bounds_watch_game(tmp_path):
+    """--streams-per-client reaches the server: a client's second WatchGame stream is refused, naming it."""
+    from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
+
+    with serve_process(tmp_path, "--lexicons", str(tmp_path / "lex"), "--workers", "1", "--fast-threads", "1",
+                       "--db", str(tmp_path / "games.db"), "--streams-per-client", "1") as proc:
+        m = re.search(r"on 127\.0\.0\.1:(\d+)", proc.stdout.readline())
+        assert m, proc.log()
+        with grpc.insecure_channel(f"127.0.0.1:{m.group(1)}") as channel:
+            stub = session_pb2_grpc.GameSessionServiceStub(channel)
+            game = stub.CreateGame(session_pb2.CreateGameRequest(lexicon="pl-scrabble", player_names=["A", "B"]),
+                                   timeout=10)
+            request = session_pb2.WatchGameRequest(game_id=game.game_id)
+            held = stub.WatchGame(request, timeout=20)
+            assert next(held).version == 1
+            with pytest.raises(grpc.RpcError) as refused:
+                next(stub.WatchGame(request, timeout=10))
+            assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "max 1 per client" in refused.value.details()
+            held.cancel()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(20) == 0, proc.log()

@@ -15,6 +15,8 @@ Flags override environment variables, which override defaults:
   --http-receive-timeout  LEXICON_HTTP_RECEIVE_TIMEOUT  30 s for a request to arrive whole
   --http-write-timeout    LEXICON_HTTP_WRITE_TIMEOUT    30 s a client may take none of its queued answer
   --grpc-max-streams      LEXICON_GRPC_MAX_STREAMS      64 calls open at once on one gRPC connection
+  --streams-per-client    LEXICON_STREAMS_PER_CLIENT    8 game streams (WatchGame, events) one client address holds
+  --streams-per-game      LEXICON_STREAMS_PER_GAME      16 game streams open on one game
   --http-allowed-hosts    LEXICON_HTTP_ALLOWED_HOSTS    the Host names answered (default: the --http host,
                                                         localhost, 127.0.0.1, [::1]; see docs/service.md)
   --http-cors-origins     LEXICON_HTTP_CORS_ORIGINS     origins whose pages may call the API (default none)
@@ -86,6 +88,8 @@ BOUNDS = {
     "http_receive_timeout": (1, 3_600),  # seconds
     "http_write_timeout": (1, 3_600),  # seconds
     "grpc_max_streams": (1, 10_000),  # each open stream may hold its answer (~1 MB for 10,000 words)
+    "streams_per_client": (1, 10_000),  # a game stream holds a thread; the process has 56 (gRPC) and 64 (HTTP)
+    "streams_per_game": (1, 10_000),
 }
 
 
@@ -102,6 +106,17 @@ def _bounded(name: str, value: int | None, env: str | None = None, default: int 
     if not low <= value <= high:
         raise UserError(f"{where} must be at least {low:,} and at most {high:,}, not {value:,}")
     return value
+
+
+def _add_stream_options(p) -> None:
+    """The per-client and per-game bounds on the game streams."""
+    p.add_argument("--streams-per-client", type=int, default=None,
+                   help="game streams (WatchGame, HTTP events) one client address may hold open at once "
+                        "(env LEXICON_STREAMS_PER_CLIENT; default 8; "
+                        f"1-{BOUNDS['streams_per_client'][1]:,})")
+    p.add_argument("--streams-per-game", type=int, default=None,
+                   help="game streams open at once on one game (env LEXICON_STREAMS_PER_GAME; default 16; "
+                        f"1-{BOUNDS['streams_per_game'][1]:,})")
 
 
 def add_parser(subparsers) -> None:
@@ -140,6 +155,7 @@ def add_parser(subparsers) -> None:
                    help="calls open at once on one gRPC connection (HTTP/2 MAX_CONCURRENT_STREAMS; a client "
                         "queues the others) (env LEXICON_GRPC_MAX_STREAMS; default 64; "
                         f"1-{BOUNDS['grpc_max_streams'][1]:,})")
+    _add_stream_options(p)
     p.add_argument("--http-allowed-hosts", default=None, metavar="HOSTS",
                    help="comma-separated Host names the HTTP server answers to (*.example.com: its subdomains; *: any); "
                         "another Host gets 400 (env LEXICON_HTTP_ALLOWED_HOSTS; default: the --http host, localhost, "
@@ -336,6 +352,8 @@ def _bounded_counts(args) -> tuple[int, int, int]:
                                          "LEXICON_HTTP_RECEIVE_TIMEOUT")
     args.http_write_timeout = _bounded("http_write_timeout", args.http_write_timeout, "LEXICON_HTTP_WRITE_TIMEOUT")
     args.grpc_max_streams = _bounded("grpc_max_streams", args.grpc_max_streams, "LEXICON_GRPC_MAX_STREAMS")
+    args.streams_per_client = _bounded("streams_per_client", args.streams_per_client, "LEXICON_STREAMS_PER_CLIENT")
+    args.streams_per_game = _bounded("streams_per_game", args.streams_per_game, "LEXICON_STREAMS_PER_GAME")
     for flag in ("max_words", "max_results", "max_message_bytes", "max_concurrent_rpcs"):
         _bounded(flag, getattr(args, flag))
     return workers, fast_threads, processes
@@ -424,7 +442,7 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
             http = _start_http(server, settings.http.address, settings.limits, settings.tokens, settings.tls,
                                settings.workers, settings.fast_threads, args.reuse_port, args.http_max_connections,
                                args.http_receive_timeout, args.http_write_timeout, settings.http.allowed_hosts,
-                               settings.http.cors_origins)
+                               settings.http.cors_origins, _stream_bounds(args))
             server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
         print(f"lexicon-service: serving {counted(len(snapshot.names()), 'lexicon')} on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
@@ -440,12 +458,19 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
     return 0
 
 
+def _stream_bounds(args) -> dict[str, int]:
+    """create_server's streams_per_client / streams_per_game, of those given."""
+    return {name: value for name, value in (("streams_per_client", args.streams_per_client),
+                                            ("streams_per_game", args.streams_per_game)) if value is not None}
+
+
 def _create_server(args, settings: _Settings, shared_files, load: bool):
     """The gRPC server, bound but not started: (server, port)."""
     from lexicon_service.server import create_server
     from lexicon_service.core.registry import ReloadError
 
     streams = {} if args.grpc_max_streams is None else {"max_streams_per_connection": args.grpc_max_streams}
+    streams.update(_stream_bounds(args))
     try:
         return create_server(settings.address, settings.directory, workers=settings.workers,
                              fast_threads=settings.fast_threads, limits=settings.limits, tokens=settings.tokens,
@@ -496,13 +521,15 @@ def _within_open_files(connections: int | None, log) -> int | None:
 
 def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool,
                 max_connections: int | None = None, receive_timeout: int | None = None,
-                write_timeout: int | None = None, allowed_hosts=None, cors_origins=()):
+                write_timeout: int | None = None, allowed_hosts=None, cors_origins=(), stream_bounds=None):
     """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry."""
     from lexicon_service.http import HttpServer, create_app
+    from lexicon_service.server.stream_quota import StreamQuota
 
+    bounds = {name.removeprefix("streams_"): value for name, value in (stream_bounds or {}).items()}
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
                      servicers={"session": server.game_sessions, "tournament": server.tournament_servicer},
-                     allowed_hosts=allowed_hosts,
+                     allowed_hosts=allowed_hosts, stream_quota=StreamQuota(**bounds),
                      cors_origins=cors_origins, service_health=server.health_status)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),
