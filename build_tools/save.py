@@ -208,45 +208,41 @@ def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool 
     """Make the leave table of an existing lexicon (it needs its move graph) from `games` self-play games
     with `seed` (build_tools/leave_fitting.py) and add it as leaves.tsv (replacing one there), written as
     `add_move_graph` writes moves.gaddag."""
-    from build_tools.errors import BuildError
     from build_tools.leave_fitting import make_leave_table
-    from lexicon_service.lexicon import LexiconError, load_lexicon
 
-    root = Path(path)
-    try:
-        lexicon = load_lexicon(root, with_leaves=False)  # a damaged table there is what this replaces
-    except LexiconError as exc:
-        raise BuildError(str(exc)) from None
-    with lexicon:
-        if not lexicon.has_move_graph:
-            raise BuildError(f"{root} has no move graph, which self-play needs; add it first with "
-                                   f"`lexicon-build --move-graph-only {root}`")
-        data = make_leave_table(lexicon, games, seed, quiet, threads).to_bytes()
-        manifest = lexicon.manifest
-    return _add_file(root, manifest, LEAVES, data)
+    return _add_self_play_table(path, LEAVES, lambda lexicon: make_leave_table(lexicon, games, seed, quiet, threads),
+                                with_leaves=False)
 
 
 def add_win_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = False) -> Path:
     """Make the win-probability table of an existing lexicon (it needs its move graph; its leave table,
     when it has one, sets the players' level) from `games` self-play games with `seed`
     (build_tools/winprob.py) and add it as winprob.tsv (replacing one there), as `add_leave_table` does."""
-    from build_tools.errors import BuildError
     from build_tools.winprob import make_win_table
-    from lexicon_service.lexicon import LexiconError, load_lexicon
     from lexicon_service.movegen.winprob import FILE_NAME
+
+    return _add_self_play_table(path, FILE_NAME, lambda lexicon: make_win_table(lexicon, games, seed, quiet),
+                                with_win_table=False)
+
+
+def _add_self_play_table(path: str | os.PathLike, file_name: str, make, **load_options) -> Path:
+    """`make(lexicon)`'s table added to the lexicon at `path` as `file_name`; `load_options` leave out the
+    table being replaced (a damaged one there is what this replaces)."""
+    from build_tools.errors import BuildError
+    from lexicon_service.lexicon import LexiconError, load_lexicon
 
     root = Path(path)
     try:
-        lexicon = load_lexicon(root, with_win_table=False)  # a damaged table there is what this replaces
+        lexicon = load_lexicon(root, **load_options)
     except LexiconError as exc:
         raise BuildError(str(exc)) from None
     with lexicon:
         if not lexicon.has_move_graph:
             raise BuildError(f"{root} has no move graph, which self-play needs; add it first with "
                              f"`lexicon-build --move-graph-only {root}`")
-        data = make_win_table(lexicon, games, seed, quiet).to_bytes()
+        data = make(lexicon).to_bytes()
         manifest = lexicon.manifest
-    return _add_file(root, manifest, FILE_NAME, data)
+    return _add_file(root, manifest, file_name, data)
 
 
 def _add_file(root: Path, manifest: dict, name: str, data: bytes, drop: str | None = None) -> Path:
