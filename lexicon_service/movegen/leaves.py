@@ -128,18 +128,25 @@ def _number(value: float) -> str:
     return "0.00" if text == "-0.00" else text
 
 
-def parse_leave_table(data: bytes, rule_set) -> LeaveTable:
-    """The LeaveTable in leaves.tsv's bytes; LeaveTableError saying what is wrong (and on which line)."""
+def table_lines(data: bytes, error, max_lines: int, too_many: str) -> list[str]:
+    """The lines of a table file's bytes (UTF-8, each line ended by a newline, at most `max_lines`), or
+    `error` (an exception class) saying what is wrong; `too_many` is its message past `max_lines`."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise LeaveTableError("not UTF-8 text") from None
+        raise error("not UTF-8 text") from None
     lines = text.split("\n")
     if lines[-1] != "":
-        raise LeaveTableError("does not end with a newline")
+        raise error("does not end with a newline")
     lines.pop()
-    if len(lines) > MAX_ENTRIES + 1:
-        raise LeaveTableError(f"more than {MAX_ENTRIES:,} entries")
+    if len(lines) > max_lines:
+        raise error(too_many)
+    return lines
+
+
+def parse_leave_table(data: bytes, rule_set) -> LeaveTable:
+    """The LeaveTable in leaves.tsv's bytes; LeaveTableError saying what is wrong (and on which line)."""
+    lines = table_lines(data, LeaveTableError, MAX_ENTRIES + 1, f"more than {MAX_ENTRIES:,} entries")
     header = lines[0].split("\t") if lines else []
     if len(header) != 4 or header[0] != MAGIC:
         raise LeaveTableError(f"the first line is not {MAGIC!r} and three fields")

@@ -22,6 +22,8 @@ from __future__ import annotations
 import bisect
 import math
 
+from lexicon_service.movegen.leaves import table_lines
+
 FILE_NAME = "winprob.tsv"
 MAGIC = "# czpl-lexicon winprob 1"
 MAX_COLUMNS = 401
@@ -82,20 +84,6 @@ def _probability(text: str) -> float | None:
     return value if math.isfinite(value) and 0.0 <= value <= 1.0 else None
 
 
-def _lines(data: bytes) -> list[str]:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise WinTableError("not UTF-8 text") from None
-    lines = text.split("\n")
-    if lines[-1] != "":
-        raise WinTableError("does not end with a newline")
-    lines.pop()
-    if len(lines) > MAX_ROWS + 2:
-        raise WinTableError(f"more than {MAX_ROWS:,} bag rows")
-    return lines
-
-
 def _spreads(line: str) -> list[int]:
     fields = line.split("\t")
     if fields[0] != "spreads" or not 3 <= len(fields) <= MAX_COLUMNS + 1:
@@ -121,7 +109,7 @@ def _row(number: int, line: str, bag: int, columns: int) -> list[float]:
 
 def parse_win_table(data: bytes, rule_set) -> WinTable:
     """The WinTable in winprob.tsv's bytes; WinTableError saying what is wrong (and on which line)."""
-    lines = _lines(data)
+    lines = table_lines(data, WinTableError, MAX_ROWS + 2, f"more than {MAX_ROWS:,} bag rows")
     header = lines[0].split("\t") if lines else []
     if len(header) != 3 or header[0] != MAGIC:
         raise WinTableError(f"the first line is not {MAGIC!r} and two fields")
