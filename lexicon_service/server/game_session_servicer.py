@@ -19,6 +19,7 @@ from lexicon_service.games.computer import DEFAULT_LEVEL, leave_table_refusal, l
 from lexicon_service.games.roles import Caller, caller_of, client_address
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
+from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import status_and_trailing
 from lexicon_service.core.messages import generated_move
@@ -70,12 +71,14 @@ def _ms(seconds: float) -> int:
 
 
 class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
-    def __init__(self, games: GameSessions, registry, *, server_tokens: bool = False, poll: float = 0.25) -> None:
+    def __init__(self, games: GameSessions, registry, *, server_tokens: bool = False, poll: float = 0.25,
+                 stream_idle: float | None = STREAM_IDLE) -> None:
         self.games = games
         self.registry = registry
         # With server-wide bearer tokens, `authorization` carries the server's token: games use x-game-token.
         self.server_tokens = server_tokens
         self.poll = poll
+        self.stream_idle = stream_idle  # WatchGame ends with WatchIdle after this many seconds without an event
 
     # --- request parts ---------------------------------------------------------------------------------
     def _token(self, caller: Caller) -> str | None:
@@ -245,7 +248,8 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         """The game's events after request.after_version, then each new one, while `is_active()`."""
         game_id = self._game_id(request)
         role = self.games.authorise(game_id, self._token(caller))
-        for state, version, event in self.games.watch(game_id, request.after_version, is_active, self.poll):
+        for state, version, event in self.games.watch(game_id, request.after_version, is_active, self.poll,
+                                                      self.stream_idle):
             yield self._event(state, version, event, role)
 
     # the gRPC methods: the plain methods above, with the call's caller

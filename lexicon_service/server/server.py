@@ -41,6 +41,7 @@ from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
 from lexicon_service.games.sessions import MAX_GAMES, GameSessions
 from lexicon_service.errors import DatabaseDamaged
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
+from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
 from lexicon_service.errors import log_client_error
@@ -368,7 +369,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   watch_streams: int = WATCH_STREAMS, max_games: int | None = MAX_GAMES,
                   db_wal_limit: int = WAL_LIMIT, shared_files=None,
                   max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION, streams_per_client: int = STREAMS_PER_CLIENT,
-                  streams_per_game: int = STREAMS_PER_GAME) -> tuple[LexiconServer, int]:
+                  streams_per_game: int = STREAMS_PER_GAME, stream_idle: float | None = STREAM_IDLE) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
@@ -388,7 +389,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     supervisor) the default loader maps instead of private copies. `max_streams_per_connection`: calls
     open at once on one client connection (HTTP/2 MAX_CONCURRENT_STREAMS). `streams_per_client`,
     `streams_per_game`: WatchGame streams one client address, and one game, may hold open at once.
-    """
+    `stream_idle`: seconds a game stream may deliver no event before it ends (WatchIdle; None: never)."""
     limits = limits or Limits()
     quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
@@ -413,7 +414,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
         games = GameSessions(games_store, clock=game_clock or time.time, max_games=max_games,
                             lexicons=registry.lexicons_in_use)
-        game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens))
+        game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens), stream_idle=stream_idle)
         # add every service through DecodeGuard: bad requests get INVALID_ARGUMENT
         health_servicer = _add_services(DecodeGuard(grpc_server), registry, limits, game_sessions, watch_streams,
                                         fast=fast, game_pool=game_pool, watch_pool=watch_pool,
