@@ -62,9 +62,11 @@ def _ms(seconds: float) -> int:
 
 
 class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
-    def __init__(self, games: GameSessions, registry, *, server_tokens: bool = False, poll: float = 0.25) -> None:
+    def __init__(self, games: GameSessions, registry, *, server_tokens: bool = False, poll: float = 0.25,
+                 tournament_games=None) -> None:
         self.games = games
         self.registry = registry
+        self.tournament_games = tournament_games  # tournament id -> its games' ids (None: no tournaments)
         # With server-wide bearer tokens, `authorization` carries the server's token: games use x-game-token.
         self.server_tokens = server_tokens
         self.poll = poll
@@ -244,6 +246,16 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         scoring = RACKS_DEDUCTED if request.scoring == session_pb2.END_SCORING_RACKS_DEDUCTED else AS_PLAYED
         state = self.games.end_game(self._game_id(request), self._token(context), request.reason, scoring)
         return self._director_answer(session_pb2.EndGameResponse, state)
+
+    @_game_rpc
+    def ListGames(self, request, context):
+        tournament_id = request.tournament_id
+        if tournament_id and self.tournament_games is None:
+            raise FieldError("tournament_id", "this server holds no tournaments")
+        games_of = (lambda: self.tournament_games(tournament_id)) if tournament_id else None
+        listed, truncated = self.games.list_games(self._token(context), games_of)
+        return session_pb2.ListGamesResponse(games=[self.view(state, "director", now) for state, now in listed],
+                                             truncated=truncated)
 
     def WatchGame(self, request, context):
         try:
