@@ -19,6 +19,7 @@ Flags override environment variables, which override defaults:
   --grpc-max-streams      LEXICON_GRPC_MAX_STREAMS      64 calls open at once on one gRPC connection
   --streams-per-client    LEXICON_STREAMS_PER_CLIENT    8 game streams (WatchGame, events) one client address holds
   --streams-per-game      LEXICON_STREAMS_PER_GAME      16 game streams open on one game
+  --stream-idle           LEXICON_STREAM_IDLE           300 s a game stream may deliver no event before it ends
   --http-allowed-hosts    LEXICON_HTTP_ALLOWED_HOSTS    the Host names answered (default: the --http host,
                                                         localhost, 127.0.0.1, [::1]; see docs/service.md)
   --http-cors-origins     LEXICON_HTTP_CORS_ORIGINS     origins whose pages may call the API (default none)
@@ -58,6 +59,7 @@ from lexicon_service.commands.serve_processes import (
 )
 from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
+from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.wording import counted
 
 
@@ -92,6 +94,7 @@ BOUNDS = {
     "grpc_max_streams": (1, 10_000),  # each open stream may hold its answer (~1 MB for 10,000 words)
     "streams_per_client": (1, 10_000),  # a game stream holds a thread; the process has 56 (gRPC) and 64 (HTTP)
     "streams_per_game": (1, 10_000),
+    "stream_idle": (1, 86_400),  # seconds
 }
 
 
@@ -119,6 +122,11 @@ def _add_stream_options(p) -> None:
     p.add_argument("--streams-per-game", type=int, default=None,
                    help="game streams open at once on one game (env LEXICON_STREAMS_PER_GAME; default 16; "
                         f"1-{BOUNDS['streams_per_game'][1]:,})")
+    p.add_argument("--stream-idle", type=int, default=None, metavar="SECONDS",
+                   help="a game stream that delivered no event for this long ends (gRPC: UNAVAILABLE with "
+                        "lexicon-reason WATCH_IDLE; HTTP: an rpc-error event, then the stream closes), freeing its "
+                        "slot; watchers resume after the version they saw (env LEXICON_STREAM_IDLE; default "
+                        f"{STREAM_IDLE:g}; 1-{BOUNDS['stream_idle'][1]:,})")
 
 
 def _add_director_key_option(p) -> None:
@@ -395,6 +403,7 @@ def _bounded_counts(args) -> tuple[int, int, int]:
     args.grpc_max_streams = _bounded("grpc_max_streams", args.grpc_max_streams, "LEXICON_GRPC_MAX_STREAMS")
     args.streams_per_client = _bounded("streams_per_client", args.streams_per_client, "LEXICON_STREAMS_PER_CLIENT")
     args.streams_per_game = _bounded("streams_per_game", args.streams_per_game, "LEXICON_STREAMS_PER_GAME")
+    args.stream_idle = _bounded("stream_idle", args.stream_idle, "LEXICON_STREAM_IDLE")
     for flag in ("max_words", "max_results", "max_message_bytes", "max_concurrent_rpcs"):
         _bounded(flag, getattr(args, flag))
     return workers, fast_threads, processes
@@ -513,6 +522,8 @@ def _create_server(args, settings: _Settings, shared_files, load: bool):
 
     streams = {} if args.grpc_max_streams is None else {"max_streams_per_connection": args.grpc_max_streams}
     streams.update(_stream_bounds(args))
+    if args.stream_idle is not None:
+        streams["stream_idle"] = float(args.stream_idle)
     try:
         return create_server(settings.address, settings.directory, workers=settings.workers,
                              fast_threads=settings.fast_threads, limits=settings.limits, tokens=settings.tokens,

@@ -18,6 +18,7 @@ from lexicon_service.games.director import AS_PLAYED, RACKS_DEDUCTED
 from lexicon_service.games.computer import DEFAULT_LEVEL, leave_table_refusal, level_refusal
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
+from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import status_and_trailing
 from lexicon_service.core.messages import generated_move
@@ -63,13 +64,14 @@ def _ms(seconds: float) -> int:
 
 class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
     def __init__(self, games: GameSessions, registry, *, server_tokens: bool = False, poll: float = 0.25,
-                 tournament_games=None) -> None:
+                 stream_idle: float | None = STREAM_IDLE, tournament_games=None) -> None:
         self.games = games
         self.registry = registry
         self.tournament_games = tournament_games  # tournament id -> its games' ids (None: no tournaments)
         # With server-wide bearer tokens, `authorization` carries the server's token: games use x-game-token.
         self.server_tokens = server_tokens
         self.poll = poll
+        self.stream_idle = stream_idle  # WatchGame ends with WatchIdle after this many seconds without an event
 
     # --- request parts ---------------------------------------------------------------------------------
     def _token(self, context) -> str | None:
@@ -261,7 +263,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         try:
             game_id = self._game_id(request)
             role = self.games.authorise(game_id, self._token(context))
-            stream = self.games.watch(game_id, request.after_version, context.is_active, self.poll)
+            stream = self.games.watch(game_id, request.after_version, context.is_active, self.poll, self.stream_idle)
             for state, version, event in stream:
                 yield self._event(state, version, event, role)
         except Exception as exc:  # noqa: BLE001 - the mapping point for the stream

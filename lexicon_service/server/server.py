@@ -42,6 +42,7 @@ from lexicon_service.games.roles import DirectorKey
 from lexicon_service.games.sessions import MAX_GAMES, GameSessions
 from lexicon_service.errors import DatabaseDamaged
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
+from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.server.auth import BearerTokenInterceptor
 from lexicon_service.server.decoding import DecodeGuard
 from lexicon_service.errors import log_client_error
@@ -369,7 +370,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   watch_streams: int = WATCH_STREAMS, max_games: int | None = MAX_GAMES,
                   db_wal_limit: int = WAL_LIMIT, shared_files=None,
                   max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION, streams_per_client: int = STREAMS_PER_CLIENT,
-                  streams_per_game: int = STREAMS_PER_GAME, director_key: str | None = None) -> tuple[LexiconServer, int]:
+                  streams_per_game: int = STREAMS_PER_GAME, stream_idle: float | None = STREAM_IDLE,
+                  director_key: str | None = None) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
@@ -389,8 +391,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     supervisor) the default loader maps instead of private copies. `max_streams_per_connection`: calls
     open at once on one client connection (HTTP/2 MAX_CONCURRENT_STREAMS). `streams_per_client`,
     `streams_per_game`: WatchGame streams one client address, and one game, may hold open at once.
-    `director_key`: the server-wide director key (directs every game, lists them: ListGames); None: none.
-    """
+    `stream_idle`: seconds a game stream may deliver no event before it ends (WatchIdle; None: never).
+    `director_key`: the server-wide director key (directs every game, lists them: ListGames); None: none."""
     limits = limits or Limits()
     quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
@@ -409,7 +411,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         games = GameSessions(games_store, clock=game_clock or time.time, max_games=max_games,
                              lexicons=registry.lexicons_in_use, director_key=DirectorKey(director_key))
         tournaments = _tournaments(games, games_store, registry)
-        game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens),
+        game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens), stream_idle=stream_idle,
                                             tournament_games=tournaments.game_ids)
         # add every service through DecodeGuard: bad requests get INVALID_ARGUMENT
         health_servicer = _add_services(DecodeGuard(grpc_server), registry, limits, game_sessions, watch_streams,
