@@ -22,6 +22,7 @@ Flags override environment variables, which override defaults:
   --grpc-unread-timeout   LEXICON_GRPC_UNREAD_TIMEOUT   60 s an answer may wait untaken before its call is ended
   --streams-per-client    LEXICON_STREAMS_PER_CLIENT    8 game streams (WatchGame, events) one client address holds
   --streams-per-game      LEXICON_STREAMS_PER_GAME      16 game streams open on one game
+  --stream-idle           LEXICON_STREAM_IDLE           300 s a game stream may deliver no event before it ends
   --http-allowed-hosts    LEXICON_HTTP_ALLOWED_HOSTS    the Host names answered (default: the --http host,
                                                         localhost, 127.0.0.1, [::1]; see docs/service.md)
   --http-cors-origins     LEXICON_HTTP_CORS_ORIGINS     origins whose pages may call the API (default none)
@@ -57,10 +58,12 @@ from lexicon_service.commands.serve_processes import (
     grpc_host_port,
     stop_with_supervisor,
     supervise,
+    take_stream_counts,
     take_supervisor_files,
 )
 from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
+from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.wording import counted
 
 
@@ -95,6 +98,7 @@ BOUNDS = {
     "grpc_max_streams": (1, 10_000),  # each open stream may hold its answer (~1 MB for 10,000 words)
     "streams_per_client": (1, 10_000),  # a game stream holds a thread; the process has 56 (gRPC) and 64 (HTTP)
     "streams_per_game": (1, 10_000),
+    "stream_idle": (1, 86_400),  # seconds
     "grpc_unread_mib": (1, 65_536),  # each unread byte is held about twice (ours and grpc's copy)
     "grpc_unread_per_connection_mib": (1, 65_536),
     "grpc_unread_timeout": (1, 3_600),  # seconds
@@ -125,6 +129,11 @@ def _add_stream_options(p) -> None:
     p.add_argument("--streams-per-game", type=int, default=None,
                    help="game streams open at once on one game (env LEXICON_STREAMS_PER_GAME; default 16; "
                         f"1-{BOUNDS['streams_per_game'][1]:,})")
+    p.add_argument("--stream-idle", type=int, default=None, metavar="SECONDS",
+                   help="a game stream that delivered no event for this long ends (gRPC: UNAVAILABLE with "
+                        "lexicon-reason WATCH_IDLE; HTTP: an rpc-error event, then the stream closes), freeing its "
+                        "slot; watchers resume after the version they saw (env LEXICON_STREAM_IDLE; default "
+                        f"{STREAM_IDLE:g}; 1-{BOUNDS['stream_idle'][1]:,})")
 
 
 def _add_unread_options(p) -> None:
@@ -305,6 +314,7 @@ def run(args) -> int:
         grpc_host_port(address)  # "127.0.0.1" alone is an error, not grpc's default port
     stop_with_supervisor()
     shared_files = take_supervisor_files()
+    args.stream_counts = take_stream_counts()  # (gRPC, HTTP) shared with the supervisor's other children, or None
     settings = _settings(args, address, log)
     claim = None if args.reuse_port else _claim_ports(settings)  # a supervised child: its supervisor holds it
     try:
@@ -378,6 +388,7 @@ def _bounded_counts(args) -> tuple[int, int, int]:
     args.grpc_max_streams = _bounded("grpc_max_streams", args.grpc_max_streams, "LEXICON_GRPC_MAX_STREAMS")
     args.streams_per_client = _bounded("streams_per_client", args.streams_per_client, "LEXICON_STREAMS_PER_CLIENT")
     args.streams_per_game = _bounded("streams_per_game", args.streams_per_game, "LEXICON_STREAMS_PER_GAME")
+    args.stream_idle = _bounded("stream_idle", args.stream_idle, "LEXICON_STREAM_IDLE")
     for flag in ("grpc_unread_mib", "grpc_unread_per_connection_mib", "grpc_unread_timeout"):
         setattr(args, flag, _bounded(flag, getattr(args, flag), "LEXICON_" + flag.upper()))
     for flag in ("max_words", "max_results", "max_message_bytes", "max_concurrent_rpcs"):
@@ -468,7 +479,8 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
             http = _start_http(server, settings.http.address, settings.limits, settings.tokens, settings.tls,
                                settings.workers, settings.fast_threads, args.reuse_port, args.http_max_connections,
                                args.http_receive_timeout, args.http_write_timeout, settings.http.allowed_hosts,
-                               settings.http.cors_origins, _stream_bounds(args))
+                               settings.http.cors_origins, _stream_bounds(args),
+                               args.stream_counts and args.stream_counts[1])
             server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
         print(f"lexicon-service: serving {counted(len(snapshot.names()), 'lexicon')} on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
@@ -510,6 +522,10 @@ def _create_server(args, settings: _Settings, shared_files, load: bool):
 
     streams = {} if args.grpc_max_streams is None else {"max_streams_per_connection": args.grpc_max_streams}
     streams.update(_stream_bounds(args))
+    if args.stream_idle is not None:
+        streams["stream_idle"] = float(args.stream_idle)
+    if args.stream_counts is not None:
+        streams["stream_counts"] = args.stream_counts[0]
     streams["unread_answers"] = _unread_answers(args)
     try:
         return create_server(settings.address, settings.directory, workers=settings.workers,
@@ -561,15 +577,17 @@ def _within_open_files(connections: int | None, log) -> int | None:
 
 def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool,
                 max_connections: int | None = None, receive_timeout: int | None = None,
-                write_timeout: int | None = None, allowed_hosts=None, cors_origins=(), stream_bounds=None):
-    """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry."""
+                write_timeout: int | None = None, allowed_hosts=None, cors_origins=(), stream_bounds=None,
+                stream_counts=None):
+    """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry;
+    `stream_counts`: its event streams' counts shared with the supervisor's other children (or None)."""
     from lexicon_service.http import HttpServer, create_app
     from lexicon_service.server.stream_quota import StreamQuota
 
     bounds = {name.removeprefix("streams_"): value for name, value in (stream_bounds or {}).items()}
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
                      servicers={"session": server.game_sessions, "tournament": server.tournament_servicer},
-                     allowed_hosts=allowed_hosts, stream_quota=StreamQuota(**bounds),
+                     allowed_hosts=allowed_hosts, stream_quota=StreamQuota(**bounds, shared=stream_counts),
                      cors_origins=cors_origins, service_health=server.health_status)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from dataclasses import dataclass
 
 from lexicon_service.errors import PermissionDenied, Unauthenticated
 
@@ -64,3 +65,37 @@ def require_director(state, token: str | None) -> None:
         raise Unauthenticated("the director token is required")
     if found != "director":
         raise PermissionDenied("only the director may do this")
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who makes a call and until when, as a transport read it (gRPC: the call's metadata, peer and
+    deadline; HTTP: the request's headers, client address and `x-server-timeout`): plain values that the
+    servicers' plain methods take, so both transports call the same code."""
+
+    game_token: str | None = None  # `x-game-token` as sent (the last one), None when not sent
+    authorization: str | None = None  # `authorization` as sent (the last one), None when not sent
+    director_key: str = ""  # `x-director-key` (the first one), stripped
+    client: str = ""  # the caller's address without its port ("ipv4:127.0.0.1"); "" when unknown
+    deadline: float | None = None  # a time.monotonic() value; None: no deadline
+
+
+def caller_of(headers, *, client: str = "", deadline: float | None = None) -> Caller:
+    """A Caller from (lowercase name, value) pairs: gRPC's invocation metadata or HTTP's headers."""
+    game_token = authorization = director_key = None
+    for name, value in headers:
+        if name == "x-game-token":
+            game_token = value
+        elif name == "authorization":
+            authorization = value
+        elif name == "x-director-key" and director_key is None:
+            director_key = value.strip()
+    return Caller(game_token, authorization, director_key or "", client, deadline)
+
+
+def client_address(peer: str) -> str:
+    """The caller's address without its port ("ipv4:127.0.0.1") of a peer as gRPC's peer() writes it
+    ("ipv4:127.0.0.1:5555", "ipv6:[::1]:5555"); "" when unknown."""
+    if peer.startswith(("ipv4:", "ipv6:")):
+        return peer.rsplit(":", 1)[0]
+    return peer or ""

@@ -313,6 +313,7 @@ class GameSessions:
             raise
         return role(state, token)
 
-    def watch(self, game_id: str, after: int = 0, active=lambda: True, poll: float = 0.25):
+    def watch(self, game_id: str, after: int = 0, active=lambda: True, poll: float = 0.25,
+              idle: float | None = None):
         """Each event after version `after` as (state after it, version, event): Watchers.watch."""
-        return self.watchers.watch(self, game_id, after, active, poll)
+        return self.watchers.watch(self, game_id, after, active, poll, idle)
