@@ -38,6 +38,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
 from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
+from lexicon_service.games.roles import DirectorKey
 from lexicon_service.games.sessions import MAX_GAMES, GameSessions
 from lexicon_service.errors import DatabaseDamaged
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
@@ -145,7 +146,7 @@ STREAM_WINDOW_BYTES = 16 * 1024
 KEEPALIVE_TIME_MS = 60_000
 KEEPALIVE_TIMEOUT_MS = 20_000
 GAME_METHODS = ("CreateGame", "GetGame", "SubmitMove", "Challenge", "GetGameRecord", "AdjustScore", "UndoLastMove",
-                "EndGame")
+                "EndGame", "ListGames")
 
 
 @dataclass(frozen=True)
@@ -377,7 +378,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION, streams_per_client: int = STREAMS_PER_CLIENT,
                   streams_per_game: int = STREAMS_PER_GAME, stream_idle: float | None = STREAM_IDLE,
                   stream_counts: SharedCounts | None = None,
-                  unread_answers: UnreadAnswers | None = None) -> tuple[LexiconServer, int]:
+                  unread_answers: UnreadAnswers | None = None,
+                  director_key: str | None = None) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as soon as it
@@ -396,20 +398,14 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     connection (HTTP/2 MAX_CONCURRENT_STREAMS). `streams_per_client`, `streams_per_game`: WatchGame streams one
     client address, and one game, may hold open at once (`stream_counts`: counted with the other processes of
     `serve --processes`' supervisor, shared_counts.py). `stream_idle`: seconds a game stream may deliver no event
-    before it ends (WatchIdle; None: never). `unread_answers`: the bounds on answers not yet taken by their
-    clients, across every connection (server/unread_answers.py; default: its defaults)."""
+    before it ends (WatchIdle; None: never). `director_key`: the server-wide director key (directs every game,
+    lists them: ListGames); None: none. `unread_answers`: the bounds on answers not yet taken by
+    their clients, across every connection (server/unread_answers.py; default: its defaults)."""
     limits = limits or Limits()
     quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
         raise ValueError("workers and fast_threads must be at least 1")
-    if loader is None and shared_files is not None:
-        from lexicon_service.lexicon import load_lexicon
-
-        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files,
-                                   checked_tries=shared_files.checked_tries)
-    registry = LexiconRegistry(lexicon_dir, loader=loader)
-    if load:
-        registry.reload()
+    registry = _registry(lexicon_dir, loader, shared_files, load)
     pool = HandoffPool(workers, thread_name_prefix="lexicon-rpc")
     fast = HandoffPool(fast_threads, thread_name_prefix="lexicon-fast")
     unread_answers = unread_answers or UnreadAnswers()
@@ -423,8 +419,10 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                                   options=_grpc_options(limits, reuse_port, max_streams_per_connection),
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
         games = GameSessions(games_store, clock=game_clock or time.time, max_games=max_games,
-                            lexicons=registry.lexicons_in_use)
-        game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens), stream_idle=stream_idle)
+                             lexicons=registry.lexicons_in_use, director_key=DirectorKey(director_key))
+        tournaments = _tournaments(games, games_store, registry)
+        game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens), stream_idle=stream_idle,
+                                            tournament_games=tournaments.game_ids)
         # add every service through DecodeGuard: bad requests get INVALID_ARGUMENT
         health_servicer = _add_services(DecodeGuard(grpc_server), registry, limits, game_sessions, watch_streams,
                                         fast=fast, game_pool=game_pool, watch_pool=watch_pool,
@@ -442,23 +440,32 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     server.games = games
     server.unread_answers = unread_answers
     server.on_close.append(unread_answers.sweep_every().set)
-    _add_tournaments(server, games, games_store, game_pool)
+    server.tournaments = tournaments
+    server.on_close.append(server.tournaments.store.close)  # before the games' database goes
+    tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
+    # the servicer itself, for the HTTP/JSON API; over gRPC on the games' threads (it starts games)
+    server.tournament_servicer = TournamentServicer(server.tournaments,
+                                                    live_scores=lambda game_id: games.tick(game_id).scores)
+    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
+        _Routed(server.tournament_servicer, game_pool, tournament_methods), DecodeGuard(grpc_server))
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
     server.on_stop.append(games.close)  # the computer players, before the lexicons close
     server.on_close.append(games_cleanup)
     return server, port
 
 
-def _add_tournaments(server: LexiconServer, games, games_store, game_pool) -> None:
-    """The tournaments (server.tournaments) and their servicer, over gRPC on the games' threads (it starts
-    games) and as server.tournament_servicer for the HTTP/JSON API."""
-    server.tournaments = _tournaments(games, games_store, server.registry)
-    server.on_close.append(server.tournaments.store.close)  # before the games' database goes
-    tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
-    server.tournament_servicer = TournamentServicer(server.tournaments,
-                                                    live_scores=lambda game_id: games.tick(game_id).scores)
-    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
-        _Routed(server.tournament_servicer, game_pool, tournament_methods), DecodeGuard(server.grpc_server))
+def _registry(lexicon_dir, loader, shared_files, load: bool) -> LexiconRegistry:
+    """The lexicons of `lexicon_dir`, mapped from `shared_files` (sealed copies) when given; loaded now with
+    `load`."""
+    if loader is None and shared_files is not None:
+        from lexicon_service.lexicon import load_lexicon
+
+        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files,
+                                   checked_tries=shared_files.checked_tries)
+    registry = LexiconRegistry(lexicon_dir, loader=loader)
+    if load:
+        registry.reload()
+    return registry
 
 
 def _tournaments(games, games_store, registry):
