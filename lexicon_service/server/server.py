@@ -440,14 +440,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     server.games = games
     server.unread_answers = unread_answers
     server.on_close.append(unread_answers.sweep_every().set)
-    server.tournaments = tournaments
-    server.on_close.append(server.tournaments.store.close)  # before the games' database goes
-    tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
-    # the servicer itself, for the HTTP/JSON API; over gRPC on the games' threads (it starts games)
-    server.tournament_servicer = TournamentServicer(server.tournaments,
-                                                    live_scores=lambda game_id: games.tick(game_id).scores)
-    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
-        _Routed(server.tournament_servicer, game_pool, tournament_methods), DecodeGuard(grpc_server))
+    _add_tournaments(server, tournaments, games, game_pool)
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
     server.on_stop.append(games.close)  # the computer players, before the lexicons close
     server.on_close.append(games_cleanup)
@@ -466,6 +459,17 @@ def _registry(lexicon_dir, loader, shared_files, load: bool) -> LexiconRegistry:
     if load:
         registry.reload()
     return registry
+
+
+def _add_tournaments(server: LexiconServer, tournaments, games, game_pool) -> None:
+    """`tournaments` as server.tournaments, and their servicer: over gRPC on the games' threads (it starts
+    games), and as server.tournament_servicer for the HTTP/JSON API."""
+    server.tournaments = tournaments
+    server.on_close.append(tournaments.store.close)  # before the games' database goes
+    tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
+    server.tournament_servicer = TournamentServicer(tournaments, live_scores=lambda game_id: games.tick(game_id).scores)
+    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
+        _Routed(server.tournament_servicer, game_pool, tournament_methods), DecodeGuard(server.grpc_server))
 
 
 def _tournaments(games, games_store, registry):
