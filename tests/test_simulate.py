@@ -367,3 +367,186 @@ def test_analyse_game_with_simulate_over_grpc_and_http(server, tmp_path):
             assert any(t.get("ahead", {}).get("kind") == "simulation" for t in r.json()["turns"]), r.text
     finally:
         web.stop()
+
+
+def _late_position(rule_set, lexicon, seed: int, turns: int):
+    """A position after `turns` best plays of a real deal, the bag nearly empty when `turns` is large."""
+    rng = random.Random(seed)
+    bag = bag_of(rule_set)
+    rng.shuffle(bag)
+    racks = [[bag.pop() for _ in range(7)] for _ in range(2)]
+    board = Board.empty(rule_set)
+    for turn in range(turns):
+        rack = racks[turn % 2]
+        text = rule_set.tile_set.rack_text(rack)
+        moves = generate_moves(rule_set, board, text, lexicon, limit=1, include_exchanges=False, include_pass=False)
+        if moves:
+            result = validate_move(rule_set, board, text, moves[0].play, judge=lexicon)
+            board.apply(result)
+            for tile in result.tiles_used:
+                rack.remove(tile)
+        while len(rack) < 7 and bag:
+            rack.append(bag.pop())
+    return board, rule_set.tile_set.rack_text(racks[turns % 2]), len(bag)
+
+
+@pytest.fixture(scope="module")
+def dense_lexicon(tmp_path_factory):
+    """A Polish lexicon of every two-letter word over common letters, and every one of consonant, vowel,
+    consonant (vowel) or vowel, consonant, vowel: many plays, so that play-outs score."""
+    vowels, consonants = "aeiouy", "bcdghjklmnprstwz"
+    words = [a + b for a in vowels + consonants for b in vowels + consonants]
+    words += [a + b + c for a in consonants for b in vowels for c in consonants]
+    words += [a + b + c for a in vowels for b in consonants for c in vowels]
+    words += [a + b + c + d for a in consonants for b in vowels for c in consonants for d in vowels]
+    directory = tmp_path_factory.mktemp("sim-dense") / "lex"
+    directory.mkdir()
+    write_lexicon(directory, "pl-scrabble", "pl-scrabble", words)
+    path = str(directory / "pl-scrabble.lex")
+    assert build_main(["--leaves", path, "--games", "4", "--seed", "5", "--quiet"]) == 0
+    assert build_main(["--win-table", path, "--games", "6", "--seed", "5", "--quiet"]) == 0
+    return load_lexicon(path)
+
+
+@pytest.mark.parametrize("seed, turns, plies, tiles_left", [
+    (2, 10, 2, None), (3, 16, 3, None), (14, 24, 2, None), (12, 6, 4, None), (2, 6, 3, 6), (3, 6, 4, 5), (14, 16, 2, 8),
+    (11, 14, 2, "exchanges"), (3, 4, 3, "exchanges")])
+def test_the_c_play_outs_give_the_plain_python_simulation(dense_lexicon, lexicon_dir, seed, turns, plies, tiles_left):
+    """The play-outs in C (csrc/simulate.c) against the plain Python loop of tests/sim_reference.py with the
+    same seed: the same iterations, the same moves pruned, the same sums, so the results match in
+    distribution and exactly. `tiles_left`: a late position of a short rack and that many unseen tiles (one
+    in the bag), where play-outs go out and end the game; "exchanges": the small lexicon of the module, where
+    exchanges are the best moves (their tiles shuffled back into the bag)."""
+    import sim_reference
+    from lexicon_service.movegen.simulate import SeatView
+
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex") if tiles_left == "exchanges" else dense_lexicon
+    rs = lexicon.rule_set
+    board, rack, bag = _late_position(rs, lexicon, seed, turns)
+    view = seat_view(rs, board, rack, bag, spread=seed * 7 - 40, may_exchange=seed % 2 == 1)
+    if isinstance(tiles_left, int):
+        view = SeatView(board, rs.tile_set.rack_text(list(rs.tile_set.spell_rack(rack))[:3]),
+                        view.unseen[:tiles_left], 1, spread=seed - 5)
+    settings = SimSettings(candidates=8, plies=plies, iterations=48, min_iterations=8, check_every=4, seed=str(seed))
+    ours = {m.move.play: m for m in simulate(rs, view, lexicon, settings).moves}
+    theirs, iterations = sim_reference.simulate(rs, view, lexicon, settings)
+    assert len(theirs) == len(ours) > 1 and iterations > 0
+    assert any(m.move.kind == ("exchange" if tiles_left == "exchanges" else "play") for m in theirs)
+    for ref in theirs:
+        got = ours[ref.move.play]
+        assert (got.iterations, got.pruned) == (ref.iterations, ref.pruned), ref.move.play
+        assert got._sums == pytest.approx(ref._sums, rel=1e-9, abs=1e-9), ref.move.play
+
+
+def test_the_simulation_core_refuses_what_does_not_fit(lexicon_dir):
+    from lexicon_service.movegen import _core, _graph, _static
+    from lexicon_service.movegen.simulate import _NO_LEAVES
+
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    rs = lexicon.rule_set
+    graph, rules, board = _graph(rs, lexicon), _static(rs).core_rules, bytes(rs.rows * rs.columns)
+    good = (10, b"\x70\x00", b"\x01", b"\x02\x03", b"", 0.5)
+    settings = dict(rack_size=7, plies=2, iterations=3, min_iterations=1, check_every=1, z=2.0, rollout_limit=4,
+                    spread=0, opponent_rack=2, seed=1, deadline=0.0, leaves=_NO_LEAVES, blank_points=0,
+                    subtract_own=1, out_bonus=1)
+    iterations, stopped, results, draws = _core.simulate(graph, rules, board, [good, good], b"\x01\x02\x03\x04",
+                                                         **settings)
+    assert iterations == 3 and stopped == 0 and len(results) == 2 and draws is None
+    for candidates, unseen, changes in [
+        ([good, (10, b"\xff\xff", b"\x01", b"", b"", 0.0)], b"\x01", {}),   # a square off the board
+        ([good, (10, b"\x70\x00", b"\xc1", b"", b"", 0.0)], b"\x01", {}),   # a tile marked new
+        ([good, (10, b"\x70", b"\x01", b"", b"", 0.0)], b"\x01", {}),       # squares and tiles differ in count
+        ([good, good], bytes([99]), {}),                                   # no tile of the set
+        ([good, good], bytes(300), {}),                                    # more unseen than a bag holds
+        ([good, good], b"\x01\x02", {"opponent_rack": 9}),
+        ([good, good], b"\x01\x02", {"win": (b"\x00\x00\x00\x00", b"")}),
+        ([good, good], b"\x01\x02", {"leaves": (b"", b"", b"", b"", b"")}),
+        ([], b"\x01", {}),
+        ([good] * 200, b"\x01", {}),
+        ([good, good], b"\x01", {"rollout_limit": 0}),
+        ([good, good], b"\x01", {"check_every": 0}),
+    ]:
+        with pytest.raises((ValueError, TypeError)):
+            _core.simulate(graph, rules, board, candidates, unseen, **{**settings, **changes})
+    with pytest.raises(ValueError):
+        _core.simulate(graph, rules, board[:-1], [good, good], b"\x01", **settings)
+
+
+def test_generate_moves_with_simulation_over_grpc_and_http(server, lexicon_dir):
+    """GenerateMoves' simulate: the best moves by win chance with their outlooks, the same answer for the
+    same seed, within the server's time for one generation; its fields refused by name; the same over HTTP."""
+    import grpc
+
+    from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
+    from lexicon_service.http import HttpServer, create_app
+
+    srv, port = server
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    board, rack, _opponent, bag = _position(lexicon.rule_set, lexicon, 4)
+    ask = dict(lexicon="pl-scrabble", board=board.to_rows(), rack=rack, bag_count=len(bag), simulate=True,
+               spread=-12, sim_iterations=40, sim_candidates=5, sim_seed="3", limit=3)
+    with grpc.insecure_channel(f"localhost:{port}") as channel:
+        stub = game_pb2_grpc.GameServiceStub(channel)
+        one = stub.GenerateMoves(game_pb2.GenerateMovesRequest(**ask), timeout=30)
+        two = stub.GenerateMoves(game_pb2.GenerateMovesRequest(**ask), timeout=30)
+        assert one.lookahead == "simulation" and 1 <= len(one.moves) <= 3 and len(one.outlooks) == len(one.moves)
+        assert one.truncated and one.stopped in ("iterations", "confidence") and 0 < one.iterations <= 40
+        assert all(o.HasField("win_chance") and 0 <= o.win_chance <= 1 for o in one.outlooks)
+        keys = [o.win_chance + o.mean_spread / 10_000 for o in one.outlooks if not o.pruned]
+        assert keys == sorted(keys, reverse=True)
+        assert one == two
+        plain = stub.GenerateMoves(game_pb2.GenerateMovesRequest(lexicon="pl-scrabble", rack=rack,
+                                                                 board=board.to_rows(), limit=3), timeout=30)
+        assert not plain.outlooks and not plain.lookahead
+        started = time.monotonic()
+        long = stub.GenerateMoves(game_pb2.GenerateMovesRequest(**{**ask, "sim_iterations": 100_000}), timeout=30)
+        assert long.stopped in ("time", "confidence") and time.monotonic() - started < 5  # the server's 1 s bound
+        for change, name in [({"must_use": "K"}, "must_use"), ({"plays_only": True}, "plays_only"),
+                             ({"sort": "length"}, "sort"), ({"sim_iterations": 100_001}, "sim_iterations"),
+                             ({"sim_plies": 7}, "sim_plies"), ({"sim_candidates": -1}, "sim_candidates"),
+                             ({"spread": 200_000}, "spread"), ({"sim_seed": "x" * 101}, "sim_seed"),
+                             ({"rack": "KOT%"}, "rack")]:
+            with pytest.raises(grpc.RpcError) as info:
+                stub.GenerateMoves(game_pb2.GenerateMovesRequest(**{**ask, **change}), timeout=30)
+            assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and name in info.value.details(), change
+    web = HttpServer(create_app(srv.registry), "localhost:0").start()
+    try:
+        with httpx.Client(base_url=web.url, timeout=30) as http:
+            r = http.post("/v1/moves:generate", json={**ask, "bag_count": len(bag)})
+            assert r.status_code == 200, r.text
+            answer = r.json()
+            assert answer["lookahead"] == "simulation" and len(answer["outlooks"]) == len(answer["moves"])
+            assert [m["play"] for m in answer["moves"]] == [m.play for m in one.moves]
+            r = http.post("/v1/moves:generate", json={**ask, "simIterations": 0.5})
+            assert r.status_code == 400, r.text
+    finally:
+        web.stop()
+
+
+def test_a_simulating_seat_of_a_server_game_sees_only_its_own_view(server, monkeypatch):
+    """The server's simulating computer seat: its simulation gets its own rack and the unseen tiles (the
+    bag and the human's rack together, in one multiset), never the human's rack apart; each draw of the
+    human's rack is a split of those tiles, and the draws vary."""
+    views, draws = [], []
+    real_simulate = computer.simulate
+
+    def recording(rule_set, view, *args, **kwargs):
+        views.append(view)
+        return real_simulate(rule_set, view, *args, **kwargs, on_draw=lambda opp, rest: draws.append(opp))
+
+    monkeypatch.setattr(computer, "simulate", recording)
+    _created, (ann, _robot), director = create(server[1], "pl-scrabble", names=("Ann", "Robot"), seed=8,
+                                               computer_players=[session_pb2.ComputerPlayer(seat=1, level=SIMULATING)])
+    ann.pass_()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and ">Robot:" not in director.record():
+        time.sleep(0.05)
+    assert views and draws
+    seen = ann.get()
+    human = Counter(seen.rack)
+    for view in views:
+        unseen = Counter(view.unseen)
+        assert not human - unseen  # the human's tiles are among the unseen, not known apart
+        assert len(view.unseen) == view.bag_count + len(seen.rack)
+    assert all(len(opp) == len(seen.rack) for opp in draws)
+    assert len({tuple(sorted(opp)) for opp in draws}) > 1

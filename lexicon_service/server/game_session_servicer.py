@@ -22,7 +22,7 @@ from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import status_and_trailing
-from lexicon_service.core.messages import generated_move
+from lexicon_service.core.messages import generated_move, move_outlook
 from lexicon_service.tiles import write_tiles
 
 log = logging.getLogger("lexicon_service.server")
@@ -72,9 +72,10 @@ def _ms(seconds: float) -> int:
 
 class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
     def __init__(self, games: GameSessions, registry, *, server_tokens: bool = False, poll: float = 0.25,
-                 stream_idle: float | None = STREAM_IDLE) -> None:
+                 stream_idle: float | None = STREAM_IDLE, tournament_games=None) -> None:
         self.games = games
         self.registry = registry
+        self.tournament_games = tournament_games  # tournament id -> its games' ids (None: no tournaments)
         # With server-wide bearer tokens, `authorization` carries the server's token: games use x-game-token.
         self.server_tokens = server_tokens
         self.poll = poll
@@ -216,8 +217,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
                                                              lexicons=snapshot.lexicons.get, deadline=deadline)
             except TimeoutError:
                 raise DeadlineError(f"hint (at most {HINT_SECONDS:g} s)") from None
-        outlooks = [session_pb2.MoveOutlook(win_chance=m.win_chance, mean_spread=m.mean_spread,
-                                            iterations=m.iterations, pruned=m.pruned) for m in found.moves]
+        outlooks = [move_outlook(m) for m in found.moves]
         return session_pb2.GetHintResponse(moves=[generated_move(m.move) for m in found.moves],
                                            version=state.version, rack=state.rack_text(player), outlooks=outlooks,
                                            lookahead=found.kind, endgame_sequence=found.sequence)
@@ -244,6 +244,15 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         state = self.games.end_game(self._game_id(request), self._token(caller), request.reason, scoring)
         return self._director_answer(session_pb2.EndGameResponse, state)
 
+    def list_games(self, request, caller: Caller):
+        tournament_id = request.tournament_id
+        if tournament_id and self.tournament_games is None:
+            raise FieldError("tournament_id", "this server holds no tournaments")
+        games_of = (lambda: self.tournament_games(tournament_id)) if tournament_id else None
+        listed, truncated = self.games.list_games(self._token(caller), games_of)
+        return session_pb2.ListGamesResponse(games=[self.view(state, "director", now) for state, now in listed],
+                                             truncated=truncated)
+
     def watch_game(self, request, caller: Caller, is_active):
         """The game's events after request.after_version, then each new one, while `is_active()`."""
         game_id = self._game_id(request)
@@ -262,6 +271,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
     AdjustScore = _session_rpc(adjust_score)
     UndoLastMove = _session_rpc(undo_last_move)
     EndGame = _session_rpc(end_game)
+    ListGames = _session_rpc(list_games)
 
     def WatchGame(self, request, context):
         try:
