@@ -26,6 +26,7 @@ HTTP_STATUS, so both transports answer an error alike:
 | `LexiconUnavailable`                        | UNAVAILABLE         |                                     |
 | `TooManyGames`                              | RESOURCE_EXHAUSTED  | (HTTP 429)                          |
 | `TooManyComputerGames`                      | RESOURCE_EXHAUSTED  | one client's games with only computer players a minute (HTTP 429) |
+| `WatchIdle`                                 | UNAVAILABLE         | a game stream with no event for `serve --stream-idle` s; trailing metadata `lexicon-reason` WATCH_IDLE and `lexicon-version`: watch again after it |
 | `StoreUnavailable`                          | UNAVAILABLE         | the games database cannot write now; nothing stored, retry |
 | `sqlite3.OperationalError`                  | UNAVAILABLE         | the games database failed; nothing stored |
 | `GameDamaged`                               | DATA_LOSS           | a game's history cannot be read whole (HTTP 500) |
@@ -134,6 +135,19 @@ class TooManyComputerGames(GameError):
         self.limit = per_minute
         super().__init__(f"computer_players: at most {per_minute} games with only computer players a minute "
                          "from one client; retry later")
+
+
+class WatchIdle(GameError):
+    """A game stream delivered no event for the server's idle bound (`serve --stream-idle`): it ends, so that
+    an idle watcher does not hold a stream slot for ever; the watcher resumes after `version`."""
+
+    reason = "WATCH_IDLE"
+
+    def __init__(self, idle: float, version: int) -> None:
+        self.idle = idle
+        self.version = version
+        super().__init__(f"no event for {idle:g} s: the stream ends to free its slot; watch again with "
+                         f"after_version {version}")
 
 
 class Conflict(Exception):
@@ -326,6 +340,7 @@ STATUS_TABLE = (
     (LexiconUnavailable, "UNAVAILABLE", None),
     (TooManyGames, "RESOURCE_EXHAUSTED", None),
     (TooManyComputerGames, "RESOURCE_EXHAUSTED", None),
+    (WatchIdle, "UNAVAILABLE", lambda exc: (("lexicon-reason", exc.reason), ("lexicon-version", str(exc.version)))),
     (StoreUnavailable, "UNAVAILABLE", None),  # logged by the store
     (GameDamaged, "DATA_LOSS", None),
 )

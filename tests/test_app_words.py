@@ -73,20 +73,19 @@ def test_explain_and_find(registry):
     assert caught.value.field == "prefix" and no_query.value.field == "query"
 
 
-def test_word_and_play_routes_need_no_servicer_context(registry, monkeypatch):
-    """The JSON routes of words and plays call the plain functions: no grpc-like context is made for them."""
+def test_word_and_play_routes_call_the_plain_methods(registry, monkeypatch):
+    """The JSON routes of words and plays call the servicers' plain methods, never their gRPC faces."""
     import httpx
 
-    from lexicon_service.http import HttpServer, api, create_app
+    from lexicon_service.http import HttpServer, create_app
+    from lexicon_service.server.game_servicer import GameServicer
+    from lexicon_service.server.lexicon_servicer import LexiconServicer
 
     made = []
-    context_init = api.ServicerContext.__init__
-
-    def counting_init(self, *args, **kwargs):
-        made.append(1)
-        context_init(self, *args, **kwargs)
-
-    monkeypatch.setattr(api.ServicerContext, "__init__", counting_init)
+    for servicer, rpc in ((LexiconServicer, "CheckWords"), (LexiconServicer, "ExplainWord"),
+                          (LexiconServicer, "FindWords"), (GameServicer, "ValidateMove"),
+                          (GameServicer, "GenerateMoves"), (GameServicer, "ScoreMove")):
+        monkeypatch.setattr(servicer, rpc, lambda self, request, context, rpc=rpc: made.append(rpc))
     web = HttpServer(create_app(registry), "localhost:0").start()
     try:
         with httpx.Client(base_url=web.url, timeout=30) as client:

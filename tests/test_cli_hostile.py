@@ -434,6 +434,7 @@ def test_fuzzed_word_list_and_stdin(tmp_path, lexicon, capsys, monkeypatch, data
     (["--grpc-max-streams", "0"], "--grpc-max-streams must be at least 1 and at most 10,000"),
     (["--streams-per-client", "0"], "--streams-per-client must be at least 1 and at most 10,000"),
     (["--streams-per-game", "100000"], "--streams-per-game must be at least 1 and at most 10,000"),
+    (["--stream-idle", "0"], "--stream-idle must be at least 1 and at most 86,400"),
 ])
 def test_serve_refuses_absurd_counts_naming_the_option(tmp_path, capsys, argv, needle):
     """Each was accepted before: a server that would start 1e8 threads or 1e5 processes (a fork bomb),

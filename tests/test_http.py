@@ -110,21 +110,21 @@ def test_check_words_flags_and_fast_path_equal_json_format(http, stubs, request_
     assert api._check_request_fast(dict(request_body)) == parsed  # the fast request path is ParseDict's
     parsed.lexicon = "pl-scrabble"
     expected = lex.CheckWords(parsed)
-    assert api.check_response_dict(expected) == as_json(expected)  # the fast answer path is MessageToDict's
     assert http.post("/v1/lexicons/pl-scrabble:check", json=request_body).json() == as_json(expected)
 
 
-def test_check_words_json_equals_the_servicer_answer(server):
-    """The per-word results written from compact statuses equal MessageToDict of the full answer."""
+@pytest.mark.parametrize("flags", [{}, {"verdict_only": True}, {"compact": True}, {"include_tiles": True},
+                                   {"compact": True, "include_tiles": True}])
+def test_check_words_json_equals_the_servicer_answer(server, flags):
+    """The core's CheckWords JSON dict (core.messages.check_words_json, what HTTP sends) equals
+    MessageToDict of the message gRPC sends (core.messages.check_words_response)."""
     from lexicon_service.server.lexicon_servicer import LexiconServicer
 
     servicer = LexiconServicer(server[0].registry, LIMITS)
     for words in (["kot", "zółw", "kotx", "k", "żółw", "Kot", "x" * 20], ["kot", "psy"], ["zółw", "kotq"]):
-        full = servicer.CheckWords(lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=words),
-                                   api.ServicerContext())
-        got = api.check_words_json(servicer.registry, servicer.limits, lexicon_pb2.CheckWordsRequest(
-            lexicon="pl-scrabble", words=words), None)
-        assert got == as_json(full), words
+        request = lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=words, **flags)
+        got = servicer.check_words_json(request)
+        assert got == as_json(servicer.check_words(request)), words
         assert json.loads(api.dumps(got)) == got
 
 
@@ -296,14 +296,18 @@ def test_a_surrogate_pair_in_json_is_one_character(http):
     assert [w["status"] for w in r.json()["results"]] == ["WORD_STATUS_UNKNOWN_LETTER", "WORD_STATUS_VALID"]
 
 
-def test_a_servicer_added_by_route_table_gets_metadata_and_sends_trailers(server, monkeypatch):
-    """How the game-session calls plug in: a route in api.SESSION_ROUTES, a servicer passed to create_app."""
+def test_a_servicer_added_by_route_table_gets_its_caller_and_sends_trailers(server, monkeypatch):
+    """How the game-session calls plug in: a route in api.SESSION_ROUTES, a servicer passed to create_app
+    whose plain method takes the request and its Caller; a refusal's trailing metadata comes back as headers."""
+    from lexicon_service.errors import StaleVersion
+
+    seen = []
+
     class Sessions:
-        def Peek(self, request, context):
-            metadata = dict(context.invocation_metadata())
-            context.set_trailing_metadata((("lexicon-version", "7"),))
-            if metadata.get("x-game-token") != "g1":
-                context.abort(grpc.StatusCode.PERMISSION_DENIED, "not your game")
+        def peek(self, request, caller):
+            seen.append(caller)
+            if caller.game_token != "g1":
+                raise StaleVersion(3, 7)
             return lexicon_pb2.ExplainWordResponse(lexicon=request.lexicon)
 
     monkeypatch.setattr(api, "SESSION_ROUTES", (api.ApiRoute(
@@ -313,10 +317,12 @@ def test_a_servicer_added_by_route_table_gets_metadata_and_sends_trailers(server
     plain = HttpServer(create_app(server[0].registry), "localhost:0").start()
     try:
         client = httpx.Client(base_url=web.url, timeout=10)
-        r = client.get("/v1/peek/pl-scrabble", headers={"x-game-token": "g1"})
-        assert r.status_code == 200 and r.json()["lexicon"] == "pl-scrabble" and r.headers["lexicon-version"] == "7"
+        r = client.get("/v1/peek/pl-scrabble", headers={"x-game-token": "g1", "x-director-key": "k",
+                                                        "x-server-timeout": "30"})
+        assert r.status_code == 200 and r.json()["lexicon"] == "pl-scrabble" and "lexicon-version" not in r.headers
+        assert seen[0].director_key == "k" and seen[0].client == "ipv4:127.0.0.1" and seen[0].deadline is not None
         r = client.get("/v1/peek/pl-scrabble")
-        assert r.status_code == 403 and r.json()["error"]["status"] == "PERMISSION_DENIED"
+        assert r.status_code == 409 and r.json()["error"]["status"] == "ABORTED"
         assert r.headers["lexicon-version"] == "7"
         client.close()
         # without the servicer, its routes are not served
@@ -324,6 +330,26 @@ def test_a_servicer_added_by_route_table_gets_metadata_and_sends_trailers(server
     finally:
         web.stop()
         plain.stop()
+
+
+def test_http_fakes_no_grpc_context():
+    """The HTTP adapter calls plain methods: nothing in lexicon_service/http defines or calls what only a
+    grpc.ServicerContext has (abort, metadata, trailers, peer), nor a servicer's gRPC method."""
+    import ast
+
+    used_only_by_grpc = {"abort_with_status", "invocation_metadata", "set_trailing_metadata", "time_remaining",
+                         "ServicerContext"}
+    defined_only_by_grpc = used_only_by_grpc | {"abort", "peer", "is_active"}
+    rpcs = {route.rpc for route in (*api.ROUTES, *api.SESSION_ROUTES, *api.TOURNAMENT_ROUTES)} | {"WatchGame"}
+    found = []
+    for path in sorted((ROOT / "lexicon_service" / "http").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in defined_only_by_grpc:
+                found.append(f"{path.name}:{node.lineno} defines {node.name}")
+            name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+            if name in used_only_by_grpc or name in rpcs:
+                found.append(f"{path.name}:{node.lineno} uses {name}")
+    assert found == []
 
 
 # --- auth, TLS, pages, OpenAPI ----------------------------------------------------------------------------

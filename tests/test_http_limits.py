@@ -163,7 +163,6 @@ def test_requests_waiting_for_a_thread_are_not_read_and_decoded_all_at_once(monk
     # threads; 1,000 of them waiting held ~900 MB
     import threading
 
-    from lexicon_service.grpc_gen import lexicon_pb2
     from lexicon_service.http import api, create_app
 
     release = threading.Event()
@@ -175,9 +174,9 @@ def test_requests_waiting_for_a_thread_are_not_read_and_decoded_all_at_once(monk
         return parse(raw, max_bytes)
 
     class Blocked:
-        def CheckWords(self, request, context):
+        def check_words_json(self, request, deadline):
             release.wait(10)
-            return lexicon_pb2.CheckWordsResponse(lexicon=request.lexicon)
+            return {"lexicon": request.lexicon}
 
         def __getattr__(self, name):  # the other routes' methods, not called here
             return None

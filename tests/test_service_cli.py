@@ -390,11 +390,12 @@ def test_every_subcommand_module_is_in_the_command_table():
 
 
 def test_serve_streams_per_client_bounds_watch_game(tmp_path):
-    """--streams-per-client reaches the server: a client's second WatchGame stream is refused, naming it."""
+    """--streams-per-client reaches the server: a client's second WatchGame stream is refused, naming it;
+    --stream-idle too: the first stream ends idle after 1 s, and its slot takes the next."""
     from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 
     with serve_process(tmp_path, "--lexicons", str(tmp_path / "lex"), "--workers", "1", "--fast-threads", "1",
-                       "--db", str(tmp_path / "games.db"), "--streams-per-client", "1") as proc:
+                       "--db", str(tmp_path / "games.db"), "--streams-per-client", "1", "--stream-idle", "1") as proc:
         m = re.search(r"on 127\.0\.0\.1:(\d+)", proc.stdout.readline())
         assert m, proc.log()
         with grpc.insecure_channel(f"127.0.0.1:{m.group(1)}") as channel:
@@ -408,6 +409,11 @@ def test_serve_streams_per_client_bounds_watch_game(tmp_path):
                 next(stub.WatchGame(request, timeout=10))
             assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert "max 1 per client" in refused.value.details()
-            held.cancel()
+            with pytest.raises(grpc.RpcError) as idle:
+                next(held)
+            assert idle.value.code() == grpc.StatusCode.UNAVAILABLE and "no event for 1 s" in idle.value.details()
+            with pytest.raises(grpc.RpcError) as again:  # admitted: ended idle, not refused
+                next(stub.WatchGame(session_pb2.WatchGameRequest(game_id=game.game_id, after_version=1), timeout=10))
+            assert again.value.code() == grpc.StatusCode.UNAVAILABLE, again.value.details()
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(20) == 0, proc.log()

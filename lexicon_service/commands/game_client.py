@@ -229,8 +229,7 @@ def run(args, channel_factory) -> int:
                 resp = stub.GetGameRecord(session_pb2.GetGameRecordRequest(game_id=gid), **call)
                 sys.stdout.write(message_json(resp) + "\n" if args.json else resp.gcg)
             elif cmd == "watch":
-                for event in stub.WatchGame(session_pb2.WatchGameRequest(game_id=gid), metadata=md):
-                    print(message_json(event, indent=None) if args.json else format_event(event), flush=True)
+                _watch(stub, session_pb2, gid, md, args.json)
             elif cmd == "interactive":
                 return _interactive(stub, session_pb2, gid, call)
             else:
@@ -249,6 +248,25 @@ def run(args, channel_factory) -> int:
         except grpc.RpcError as exc:
             raise UserError(f"{exc.code().name}: {exc.details()}") from None
     return 0
+
+
+def _watch(stub, session_pb2, gid: str, metadata, as_json: bool) -> None:
+    """Print every event of the game as it happens; a stream the server ends idle (UNAVAILABLE, reason
+    WATCH_IDLE) is opened again after the last version printed."""
+    import grpc
+
+    after = 0
+    while True:
+        try:
+            for event in stub.WatchGame(session_pb2.WatchGameRequest(game_id=gid, after_version=after),
+                                        metadata=metadata):
+                print(message_json(event, indent=None) if as_json else format_event(event), flush=True)
+                after = event.version
+            return
+        except grpc.RpcError as exc:
+            trailing = dict(exc.trailing_metadata() or ())
+            if exc.code() != grpc.StatusCode.UNAVAILABLE or trailing.get("lexicon-reason") != "WATCH_IDLE":
+                raise
 
 
 def format_event(event) -> str:

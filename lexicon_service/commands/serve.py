@@ -8,6 +8,8 @@ Flags override environment variables, which override defaults:
   --processes    LEXICON_PROCESSES    CPU count, at most 4 (server processes sharing the port;
                                           each has its own interpreter lock, so they use the cores)
   --token-file   LEXICON_TOKEN_FILE   (or LEXICON_TOKEN: the token itself; comma-separated for several)
+  --director-key-file  LEXICON_DIRECTOR_KEY_FILE  off (a file holding the server-wide director key: it
+                                          directs every game; /director lists them all; docs/games.md)
   --tls-cert / --tls-key / --tls-client-ca   LEXICON_TLS_CERT / LEXICON_TLS_KEY / LEXICON_TLS_CLIENT_CA
   --http         LEXICON_HTTP         off (host:port: also serve the JSON API and the web pages, same
                                           process(es), tokens and TLS; see lexicon_service/http)
@@ -17,6 +19,7 @@ Flags override environment variables, which override defaults:
   --grpc-max-streams      LEXICON_GRPC_MAX_STREAMS      64 calls open at once on one gRPC connection
   --streams-per-client    LEXICON_STREAMS_PER_CLIENT    8 game streams (WatchGame, events) one client address holds
   --streams-per-game      LEXICON_STREAMS_PER_GAME      16 game streams open on one game
+  --stream-idle           LEXICON_STREAM_IDLE           300 s a game stream may deliver no event before it ends
   --http-allowed-hosts    LEXICON_HTTP_ALLOWED_HOSTS    the Host names answered (default: the --http host,
                                                         localhost, 127.0.0.1, [::1]; see docs/service.md)
   --http-cors-origins     LEXICON_HTTP_CORS_ORIGINS     origins whose pages may call the API (default none)
@@ -52,10 +55,12 @@ from lexicon_service.commands.serve_processes import (
     grpc_host_port,
     stop_with_supervisor,
     supervise,
+    take_stream_counts,
     take_supervisor_files,
 )
 from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
+from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.wording import counted
 
 
@@ -90,6 +95,7 @@ BOUNDS = {
     "grpc_max_streams": (1, 10_000),  # each open stream may hold its answer (~1 MB for 10,000 words)
     "streams_per_client": (1, 10_000),  # a game stream holds a thread; the process has 56 (gRPC) and 64 (HTTP)
     "streams_per_game": (1, 10_000),
+    "stream_idle": (1, 86_400),  # seconds
 }
 
 
@@ -117,6 +123,18 @@ def _add_stream_options(p) -> None:
     p.add_argument("--streams-per-game", type=int, default=None,
                    help="game streams open at once on one game (env LEXICON_STREAMS_PER_GAME; default 16; "
                         f"1-{BOUNDS['streams_per_game'][1]:,})")
+    p.add_argument("--stream-idle", type=int, default=None, metavar="SECONDS",
+                   help="a game stream that delivered no event for this long ends (gRPC: UNAVAILABLE with "
+                        "lexicon-reason WATCH_IDLE; HTTP: an rpc-error event, then the stream closes), freeing its "
+                        "slot; watchers resume after the version they saw (env LEXICON_STREAM_IDLE; default "
+                        f"{STREAM_IDLE:g}; 1-{BOUNDS['stream_idle'][1]:,})")
+
+
+def _add_director_key_option(p) -> None:
+    p.add_argument("--director-key-file", default=None, metavar="FILE",
+                   help="a file holding the server-wide director key (one line, at least 16 visible ASCII "
+                        "characters): its holder directs every game, and /director lists them all "
+                        "(env LEXICON_DIRECTOR_KEY_FILE; default none)")
 
 
 def add_parser(subparsers) -> None:
@@ -167,6 +185,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--token-file", default=None,
                    help="require 'authorization: Bearer <token>'; file holds one token per line "
                         "(env LEXICON_TOKEN_FILE, or LEXICON_TOKEN with the tokens themselves)")
+    _add_director_key_option(p)
     p.add_argument("--tls-cert", default=None, help="PEM certificate chain: serve TLS (env LEXICON_TLS_CERT)")
     p.add_argument("--tls-key", default=None, help="PEM private key (env LEXICON_TLS_KEY)")
     p.add_argument("--tls-client-ca", default=None, help="PEM CA: require client certificates (env LEXICON_TLS_CLIENT_CA)")
@@ -232,6 +251,35 @@ def _tokens(args) -> list[str]:
 
 
 MAX_TOKEN_FILE_BYTES = 1 << 20
+MIN_DIRECTOR_KEY = 16
+
+
+def _director_key(args, log) -> str | None:
+    """The server-wide director key, from the file --director-key-file (or LEXICON_DIRECTOR_KEY_FILE) names:
+    its first line that is not empty or a #comment. Never from the command line itself, where other users
+    of the machine may read it; the key is never logged."""
+    where = _option_or_env(args, "director_key_file", "LEXICON_DIRECTOR_KEY_FILE")
+    path = args.director_key_file
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_TOKEN_FILE_BYTES + 1)
+            mode = os.fstat(fh.fileno()).st_mode
+    except OSError as exc:
+        raise UserError(f"{where}: cannot read {path}: {exc.strerror}") from None
+    try:
+        lines = data[:MAX_TOKEN_FILE_BYTES].decode("utf-8-sig").splitlines()
+    except UnicodeDecodeError:
+        raise UserError(f"{where}: {path} is not UTF-8 text (the key on one line)") from None
+    key = next((line.strip() for line in lines if line.strip() and not line.strip().startswith("#")), "")
+    if len(key) < MIN_DIRECTOR_KEY:
+        raise UserError(f"{where}: {path} holds no key of at least {MIN_DIRECTOR_KEY} characters (make one with "
+                        "python3 -c 'import secrets; print(secrets.token_urlsafe(24))')")
+    _check_token(key, f"{where} {path}")
+    if mode & 0o077:
+        log.warning("%s: %s may be read by other users of this machine (chmod 600 it)", where, path)
+    return key
 
 
 def _check_token(token: str, where: str) -> None:
@@ -268,6 +316,7 @@ class _Settings:
     tokens: list[str]
     tls: object | None  # server.TlsConfig
     http: _HttpSettings | None
+    director_key: str | None = None  # the server-wide director key (never logged)
 
 
 def run(args) -> int:
@@ -281,6 +330,7 @@ def run(args) -> int:
         grpc_host_port(address)  # "127.0.0.1" alone is an error, not grpc's default port
     stop_with_supervisor()
     shared_files = take_supervisor_files()
+    args.stream_counts = take_stream_counts()  # (gRPC, HTTP) shared with the supervisor's other children, or None
     settings = _settings(args, address, log)
     claim = None if args.reuse_port else _claim_ports(settings)  # a supervised child: its supervisor holds it
     try:
@@ -333,7 +383,8 @@ def _settings(args, address: str, log) -> _Settings:
         raise UserError(f"{' and '.join(http_flags)} {'need' if len(http_flags) > 1 else 'needs'} --http (or "
                         "LEXICON_HTTP): there is no HTTP server to set")
     http = _http_settings(args, http_address, http_lists, log) if http_address else None
-    return _Settings(address, directory, workers, fast_threads, processes, limits, tokens, tls, http)
+    return _Settings(address, directory, workers, fast_threads, processes, limits, tokens, tls, http,
+                     _director_key(args, log))
 
 
 def _bounded_counts(args) -> tuple[int, int, int]:
@@ -354,6 +405,7 @@ def _bounded_counts(args) -> tuple[int, int, int]:
     args.grpc_max_streams = _bounded("grpc_max_streams", args.grpc_max_streams, "LEXICON_GRPC_MAX_STREAMS")
     args.streams_per_client = _bounded("streams_per_client", args.streams_per_client, "LEXICON_STREAMS_PER_CLIENT")
     args.streams_per_game = _bounded("streams_per_game", args.streams_per_game, "LEXICON_STREAMS_PER_GAME")
+    args.stream_idle = _bounded("stream_idle", args.stream_idle, "LEXICON_STREAM_IDLE")
     for flag in ("max_words", "max_results", "max_message_bytes", "max_concurrent_rpcs"):
         _bounded(flag, getattr(args, flag))
     return workers, fast_threads, processes
@@ -436,13 +488,15 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
         host = settings.address.rsplit(":", 1)[0]
         log.info("serving %s on %s:%d (%s, %d workers, %d fast threads%s) after %.2f s",
                  ", ".join(snapshot.names()), host, port, "TLS" if settings.tls else "plaintext", settings.workers,
-                 settings.fast_threads, ", bearer tokens required" if settings.tokens else "",
+                 settings.fast_threads, (", bearer tokens required" if settings.tokens else "")
+                 + (", a director key set" if settings.director_key else ""),
                  time.perf_counter() - started)
         if settings.http is not None:
             http = _start_http(server, settings.http.address, settings.limits, settings.tokens, settings.tls,
                                settings.workers, settings.fast_threads, args.reuse_port, args.http_max_connections,
                                args.http_receive_timeout, args.http_write_timeout, settings.http.allowed_hosts,
-                               settings.http.cors_origins, _stream_bounds(args))
+                               settings.http.cors_origins, _stream_bounds(args),
+                               args.stream_counts and args.stream_counts[1])
             server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
         print(f"lexicon-service: serving {counted(len(snapshot.names()), 'lexicon')} on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
@@ -471,12 +525,17 @@ def _create_server(args, settings: _Settings, shared_files, load: bool):
 
     streams = {} if args.grpc_max_streams is None else {"max_streams_per_connection": args.grpc_max_streams}
     streams.update(_stream_bounds(args))
+    if args.stream_idle is not None:
+        streams["stream_idle"] = float(args.stream_idle)
+    if args.stream_counts is not None:
+        streams["stream_counts"] = args.stream_counts[0]
     try:
         return create_server(settings.address, settings.directory, workers=settings.workers,
                              fast_threads=settings.fast_threads, limits=settings.limits, tokens=settings.tokens,
                              tls=settings.tls, load=load, max_concurrent_rpcs=args.max_concurrent_rpcs,
                              reuse_port=args.reuse_port, games_db=args.db, max_games=args.max_games,
-                             db_wal_limit=args.db_wal_limit << 20, shared_files=shared_files, **streams)
+                             db_wal_limit=args.db_wal_limit << 20, shared_files=shared_files,
+                             director_key=settings.director_key, **streams)
     except OSError as exc:
         raise UserError(str(exc)) from None
     except ReloadError as exc:
@@ -521,15 +580,17 @@ def _within_open_files(connections: int | None, log) -> int | None:
 
 def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool,
                 max_connections: int | None = None, receive_timeout: int | None = None,
-                write_timeout: int | None = None, allowed_hosts=None, cors_origins=(), stream_bounds=None):
-    """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry."""
+                write_timeout: int | None = None, allowed_hosts=None, cors_origins=(), stream_bounds=None,
+                stream_counts=None):
+    """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry;
+    `stream_counts`: its event streams' counts shared with the supervisor's other children (or None)."""
     from lexicon_service.http import HttpServer, create_app
     from lexicon_service.server.stream_quota import StreamQuota
 
     bounds = {name.removeprefix("streams_"): value for name, value in (stream_bounds or {}).items()}
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
                      servicers={"session": server.game_sessions, "tournament": server.tournament_servicer},
-                     allowed_hosts=allowed_hosts, stream_quota=StreamQuota(**bounds),
+                     allowed_hosts=allowed_hosts, stream_quota=StreamQuota(**bounds, shared=stream_counts),
                      cors_origins=cors_origins, service_health=server.health_status)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),

@@ -6,10 +6,16 @@ watcher reads the store every `poll` s."""
 from __future__ import annotations
 
 import threading
+import time
 
-from lexicon_service.errors import GameNotFound
+from lexicon_service.errors import GameNotFound, WatchIdle
 from lexicon_service.games.events import MoveUndone
 from lexicon_service.games.state import ENDED, GAME_ID_RE
+
+# Seconds a game stream may deliver no event before it ends (WatchIdle; `serve --stream-idle`): a watcher
+# that went away without closing, or a page left open on a game nobody plays, frees its slot; a page
+# reconnects after the last version it saw without the player noticing.
+STREAM_IDLE = 300.0
 
 
 class Watchers:
@@ -37,19 +43,21 @@ class Watchers:
         entry = self._watched.get(game_id)
         return self._missed_epoch, entry[1] if entry else 0
 
-    def watch(self, sessions, game_id: str, after: int = 0, active=lambda: True, poll: float = 0.25):
+    def watch(self, sessions, game_id: str, after: int = 0, active=lambda: True, poll: float = 0.25,
+              idle: float | None = None):
         """Yield (state after the event, version, event) for every event after version `after`: the
         stored history first, then each new one as it is appended (by any process: the store is
         polled every `poll` s, and appends in this process wake the watcher at once; with a store that
         notifies, as PostgreSQL's, any server's append wakes it and `poll` only bounds the checks of
-        `active()`). Due timeouts are fired while waiting. Ends when the game has ended or `active()` turns false."""
+        `active()`). Due timeouts are fired while waiting. Ends when the game has ended or `active()` turns false;
+        raises WatchIdle (naming the last version yielded) once no event was yielded for `idle` s (None: never)."""
         if not GAME_ID_RE.fullmatch(game_id or ""):
             raise GameNotFound(game_id)
         with self.changed:
             self._watched.setdefault(game_id, [0, 0])[0] += 1
             seen_appends = self._mark(game_id)
         try:
-            yield from self._follow(sessions, game_id, after, active, poll, seen_appends)
+            yield from self._follow(sessions, game_id, after, active, (poll, idle), seen_appends)
         finally:
             with self.changed:
                 entry = self._watched[game_id]
@@ -57,7 +65,9 @@ class Watchers:
                 if not entry[0]:
                     del self._watched[game_id]
 
-    def _follow(self, sessions, game_id: str, after: int, active, poll: float, seen_appends: tuple[int, int]):
+    def _follow(self, sessions, game_id: str, after: int, active, timing: tuple[float, float | None],
+                seen_appends: tuple[int, int]):
+        poll, idle = timing
         rows = sessions.store.load(game_id, 0)
         if not rows:
             raise GameNotFound(game_id)
@@ -65,6 +75,7 @@ class Watchers:
         local = sessions.fold_rows(game_id, seen)
         if after < 1:
             yield local, 1, local.created
+        yielded = time.monotonic()  # when the last event was taken: the idle bound counts from it
         pending = rows[1:]
         while True:
             for row in pending:
@@ -77,8 +88,11 @@ class Watchers:
                     local.apply(event)
                 if version > after:
                     yield local, version, event
+                    yielded = time.monotonic()
             if local.status == ENDED or not active():
                 return
+            if idle is not None and time.monotonic() - yielded >= idle:
+                raise WatchIdle(idle, max(after, local.version))
             deadline = local.deadline()
             if deadline is not None and sessions.clock() >= deadline:
                 sessions.tick(game_id)

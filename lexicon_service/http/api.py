@@ -1,15 +1,17 @@
-"""The JSON API: each route calls a gRPC servicer method, so both APIs share every rule and message.
+"""The JSON API: each route calls the plain method a gRPC method of a servicer calls (CheckWords:
+`check_words`), so both APIs share every rule and message.
 
 Requests and answers follow the proto3 JSON mapping of the gRPC messages (`google.protobuf.json_format`:
 lowerCamelCase names in answers, either spelling accepted in requests, enums by name, int64 as
 strings, every field present in answers). Path and query parameters bind request fields, as in
-google.api.http. A servicer reports an error by `context.abort(code, message)` (its `@rpc` wrapper,
-lexicon_service/server/errors.py); `_Context.abort` raises it here and it is answered as
+google.api.http. A plain method refuses by raising; the exception is answered from the one table
+(lexicon_service/errors.py, `answer_of`, which gRPC answers from too) as
 
     {"error": {"code": <HTTP status>, "status": "<gRPC code name>", "message": "<the gRPC message>"}}
 
-with the HTTP status of that code in google/rpc/code.proto. Game-session calls are SESSION_ROUTES,
-served when create_app is given the session servicer.
+with the HTTP status of that code in google/rpc/code.proto, and its trailing metadata (`lexicon-reason`,
+`lexicon-version`) as headers. Game-session calls are SESSION_ROUTES, served when create_app is given the
+session servicer; tournament calls TOURNAMENT_ROUTES, with the tournament servicer.
 """
 
 from __future__ import annotations
@@ -17,18 +19,14 @@ from __future__ import annotations
 import json
 import math
 import re
-import time
 from dataclasses import dataclass
-from itertools import repeat
 
 import grpc
 import orjson
 from google.protobuf import json_format
 from starlette.responses import Response
 
-from lexicon_service.core import words
-from lexicon_service.core.limits import check_deadline
-from lexicon_service.errors import HTTP_STATUS, bounded
+from lexicon_service.errors import HTTP_STATUS, answer_of, bounded
 from lexicon_service.grpc_gen import game_pb2, lexicon_pb2, session_pb2, tournament_pb2
 
 class ApiError(Exception):
@@ -51,7 +49,7 @@ class ApiError(Exception):
         return {"error": {"code": self.http_status, "status": self.code.name, "message": self.message}}
 
 
-def error_response(exc: ApiError, headers=None) -> Response:
+def error_response(exc: ApiError, headers: dict | None = None) -> Response:
     return Response(dumps(exc.body()), status_code=exc.http_status, media_type="application/json", headers=headers)
 
 
@@ -59,51 +57,24 @@ def invalid(message: str) -> ApiError:
     return ApiError(grpc.StatusCode.INVALID_ARGUMENT, message)
 
 
-class ServicerContext:
-    """What servicers use of a grpc.ServicerContext: the deadline, abort, the request's metadata (the
-    HTTP headers, lowercase names) and trailing metadata (sent back as HTTP headers)."""
+def refusal(exc: BaseException) -> tuple[ApiError, dict | None]:
+    """The answer to a call that raised `exc`, from the one table (errors.answer_of; an unexpected error is
+    INTERNAL, logged rate-limited), and its trailing metadata as response headers."""
+    answer = answer_of(exc)
+    headers = {str(k): str(v) for k, v in answer.trailing} if answer.trailing else None
+    return ApiError(grpc.StatusCode[answer.status], answer.message), headers
 
-    __slots__ = ("_deadline", "_metadata", "trailing", "_peer")
 
-    def __init__(self, deadline: float | None = None, metadata=(), peer: str = "") -> None:
-        self._deadline = deadline  # time.monotonic() value, or None
-        self._metadata = tuple(metadata)
-        self.trailing: tuple = ()
-        self._peer = peer  # as gRPC writes it: "ipv4:HOST:PORT"
-
-    def peer(self) -> str:
-        return self._peer
-
-    @property
-    def deadline(self) -> float | None:
-        return self._deadline
-
-    def time_remaining(self):
-        return None if self._deadline is None else self._deadline - time.monotonic()
-
-    def is_active(self) -> bool:
-        return self._deadline is None or time.monotonic() < self._deadline
-
-    def abort(self, code, details):
-        raise ApiError(code, details)
-
-    def abort_with_status(self, status):
-        """A grpc.Status (errors.field_status): its code and message; the JSON error names the field in it."""
-        raise ApiError(status.code, status.details)
-
-    def invocation_metadata(self):
-        return self._metadata
-
-    def set_trailing_metadata(self, metadata) -> None:
-        self.trailing = tuple(metadata)
+def refusal_response(exc: BaseException) -> Response:
+    return error_response(*refusal(exc))
 
 
 @dataclass(frozen=True)
 class ApiRoute:
     method: str  # HTTP method
     path: str  # Starlette path; {name} binds the request field `name`
-    service: str  # "lexicon", "game" or "session": which servicer
-    rpc: str  # the servicer method
+    service: str  # "lexicon", "game", "session" or "tournament": which servicer
+    rpc: str  # the RPC: the servicer's gRPC method, whose plain method (CheckWords: check_words) the route calls
     request: type  # the request message class
     summary: str
     body: bool = False  # the request message (less the path fields) is the JSON body
@@ -144,6 +115,9 @@ SESSION_ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("POST", "/v1/games", "session", "CreateGame", session_pb2.CreateGameRequest,
              "Start a server-held game; the players' and the director's tokens are shown once (CreateGame).",
              body=True),
+    ApiRoute("GET", "/v1/games", "session", "ListGames", session_pb2.ListGamesRequest,
+             "Director's console: every game in progress, or one tournament's (query tournament_id), with the "
+             "server's director key as the token (ListGames).", query=True),
     ApiRoute("GET", "/v1/games/{game_id}", "session", "GetGame", session_pb2.GetGameRequest,
              "The game as the caller may see it: the rack only to its player (GetGame)."),
     ApiRoute("POST", "/v1/games/{game_id}:move", "session", "SubmitMove", session_pb2.SubmitMoveRequest,
@@ -187,6 +161,12 @@ TOURNAMENT_ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("POST", _T + ":import", "tournament", "ImportDivision", tournament_pb2.ImportDivisionRequest,
              "Director: import a division from a TSH .t file or a pairings CSV (ImportDivision).", body=True),
 )
+# The services whose plain methods take the request's Caller (games/roles.py: its game token, director key,
+# address, deadline); the others' take its deadline.
+CALLER_SERVICES = ("session", "tournament")
+# RPCs answered by a plain method that writes the answer's proto3 JSON dict itself (core/messages.py),
+# faster for a large batch than the message read back by MessageToDict.
+JSON_ANSWERS = {"CheckWords": "check_words_json"}
 WATCH_PATH = "/v1/games/{game_id}/events"
 SSE = "text/event-stream"
 
@@ -351,58 +331,7 @@ def _check_request_fast(data: dict):
 
 
 def to_json_dict(message) -> dict:
-    if type(message) is lexicon_pb2.CheckWordsResponse:
-        return check_response_dict(message)
     return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
-
-
-_STATUS_NAMES = {v.number: v.name for v in lexicon_pb2.WordStatus.DESCRIPTOR.values}
-VALID, INVALID = lexicon_pb2.WORD_STATUS_VALID, lexicon_pb2.WORD_STATUS_INVALID
-
-
-def check_response_dict(response) -> dict:
-    """MessageToDict of a CheckWordsResponse (the same dict; tests/test_http.py compares them), built
-    directly, which costs a fraction of MessageToDict's time for a large batch."""
-    names = _STATUS_NAMES
-    return {
-        "lexicon": response.lexicon,
-        "acceptable": response.acceptable,
-        "results": [{"word": r.word, "valid": r.valid, "status": names[r.status], "tiles": list(r.tiles),
-                     "message": r.message} for r in response.results],
-        "invalidCount": response.invalid_count,
-        "statuses": [names[s] for s in response.statuses],
-    }
-
-
-def check_words_json(registry, limits, request, deadline: float | None) -> dict:
-    """CheckWords answered as the proto3 JSON of its CheckWordsResponse (tests/test_http.py compares them),
-    written from the core's WordChecks directly, without building and reading back a WordResult message
-    per word."""
-    check_deadline(deadline)
-    include_tiles, verdict_only = request.include_tiles, request.verdict_only
-    compact = request.compact and not include_tiles
-    with registry.acquire() as snapshot:
-        checks = words.check_words(snapshot, limits, request.lexicon, request.words,
-                                   messages=not (verdict_only or compact), include_tiles=include_tiles,
-                                   deadline=deadline)
-    answer = {"lexicon": request.lexicon, "acceptable": checks.acceptable, "results": [],
-              "invalidCount": 0 if verdict_only else checks.invalid_count, "statuses": []}
-    names = _STATUS_NAMES
-    if verdict_only:
-        return answer
-    if compact:
-        answer["statuses"] = [names[s] for s in checks.statuses]
-        return answer
-    messages = checks.messages
-    valid, invalid = names[VALID], names[INVALID]
-    tiles = checks.tiles or repeat(())
-    answer["results"] = [
-        {"word": w, "valid": True, "status": valid, "tiles": list(t), "message": ""} if s == VALID else
-        {"word": w, "valid": False, "status": invalid, "tiles": list(t), "message": messages.get(i, "")}
-        if s == INVALID else
-        {"word": w, "valid": False, "status": names[s], "tiles": list(t), "message": messages[i]}
-        for i, (w, s, t) in enumerate(zip(checks.words, checks.statuses, tiles))]
-    return answer
 
 
 def dumps(data) -> bytes:

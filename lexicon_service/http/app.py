@@ -38,9 +38,8 @@ from lexicon_service.http.openapi import build_openapi
 from lexicon_service.http.security import (AllowedHosts, HostAllowList, SecurityHeaders, cors_middleware, page_policy,
                                            require_json)
 from lexicon_service.server.auth import BearerTokenInterceptor
-from lexicon_service.server.game_session_servicer import client_of
+from lexicon_service.games.roles import Caller, caller_of, client_address
 from lexicon_service.server.stream_quota import StreamQuota
-from lexicon_service.server.errors import status_of
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
 from lexicon_service.core.limits import Limits
@@ -66,23 +65,14 @@ def inline_page(name: str) -> bytes:
     return html.encode("utf-8")
 
 
-def _answer(method, message, ctx) -> dict:
-    return api.to_json_dict(method(message, ctx))
-
-
-# Servicers whose every method `Name(request, context)` is the gRPC face of a plain method
-# `name(request, deadline)` (errors.grpc_method): their routes call the plain one. Any other servicer given
-# to create_app (the sessions', a test's) is called as gRPC calls it, with a ServicerContext.
-PLAIN_SERVICERS = (LexiconServicer, GameServicer)
-
-
 def plain_name(rpc: str) -> str:
-    """CheckWords -> check_words."""
+    """CheckWords -> check_words: the servicer's plain method, whose gRPC face the RPC is."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", rpc).lower()
 
 
-def _plain_answer(method, message, deadline) -> dict:
-    return api.to_json_dict(method(message, deadline))
+def _plain_answer(method, message, argument) -> dict:
+    answer = method(message, argument)
+    return answer if isinstance(answer, dict) else api.to_json_dict(answer)
 
 
 def _peer_of(request: Request) -> str:
@@ -95,11 +85,9 @@ def _peer_of(request: Request) -> str:
     return f"{family}:{host}:{client.port}"
 
 
-def _trailing(ctx) -> dict | None:
-    """A servicer's trailing metadata, as response headers."""
-    if ctx is None or not ctx.trailing:
-        return None
-    return {str(k): str(v) for k, v in ctx.trailing}
+def _caller(request: Request, deadline: float | None) -> Caller:
+    """Who makes the call: its headers (the game token, the director key), its address, its deadline."""
+    return caller_of(request.headers.items(), client=client_address(_peer_of(request)), deadline=deadline)
 
 
 async def read_body(request: Request, max_bytes: int) -> bytes:
@@ -153,19 +141,6 @@ def _threadsafe_put(loop, queue: asyncio.Queue, stop: threading.Event):
     return put
 
 
-class _StreamContext(api.ServicerContext):
-    """A stream's context: active until the client goes away or the server stops (`stop` set)."""
-
-    __slots__ = ("stop",)
-
-    def __init__(self, metadata, stop: threading.Event) -> None:
-        super().__init__(None, metadata)
-        self.stop = stop
-
-    def is_active(self) -> bool:
-        return not self.stop.is_set()
-
-
 class _Api:
     """Shared state of the API handlers."""
 
@@ -203,24 +178,14 @@ class _Api:
         if problem is not None:
             raise api.ApiError(api.grpc.StatusCode.UNAUTHENTICATED, problem)
 
-    async def call(self, route: api.ApiRoute, method, message, deadline: float | None,
-                   ctx: api.ServicerContext | None) -> dict:
-        """The servicer's answer as its proto3 JSON dict, computed in a thread of the route's pool. A word or
-        play route calls the servicer's plain method with the request's deadline (no servicer context)."""
-        limiter = self.fast_limiter if route.fast else self.limiter
-        if ctx is None and route.rpc == "CheckWords":
-            lexicons = self.servicers["lexicon"]
-            return await anyio.to_thread.run_sync(api.check_words_json, lexicons.registry, lexicons.limits, message,
-                                                  deadline, limiter=limiter)
-        if ctx is None:
-            return await anyio.to_thread.run_sync(_plain_answer, method, message, deadline, limiter=limiter)
-        return await anyio.to_thread.run_sync(_answer, method, message, ctx, limiter=limiter)
-
     def handler(self, route: api.ApiRoute):
-        servicer = self.servicers[route.service]
-        plain = isinstance(servicer, PLAIN_SERVICERS)
-        method = getattr(servicer, plain_name(route.rpc) if plain else route.rpc)
+        """The route's handler: the servicer's plain method (the one its gRPC method calls) with the request's
+        deadline, or with its Caller for a route of a service that reads who calls (api.CALLER_SERVICES), in a
+        thread of the route's pool; a refusal answered from the one table (errors.answer_of)."""
+        method = getattr(self.servicers[route.service], api.JSON_ANSWERS.get(route.rpc) or plain_name(route.rpc))
         fields = api.path_fields(route.path)
+        limiter = self.fast_limiter if route.fast else self.limiter
+        with_caller = route.service in api.CALLER_SERVICES
 
         async def handle(request: Request) -> Response:
             if route.body:
@@ -229,12 +194,10 @@ class _Api:
             return await answer(request)
 
         async def answer(request: Request) -> Response:
-            ctx = None
             try:
                 self.authorise(request)
                 deadline = _deadline(request)
-                if not plain:  # a session call reads the headers, sets trailers
-                    ctx = api.ServicerContext(deadline, request.headers.items(), _peer_of(request))
+                argument = _caller(request, deadline) if with_caller else deadline
                 if route.body:
                     data = await read_json_body(request, self.limits.max_message_bytes)
                 elif route.query:
@@ -243,13 +206,12 @@ class _Api:
                     data = {}
                 api.bind_path(data, route.request, {f: request.path_params[f] for f in fields})
                 message = api.to_message(data, route.request, "query" if route.query else "body")
-                answer = await self.call(route, method, message, deadline, ctx)
-                return Response(api.dumps(answer), media_type=JSON, headers=_trailing(ctx))
+                answer = await anyio.to_thread.run_sync(_plain_answer, method, message, argument, limiter=limiter)
+                return Response(api.dumps(answer), media_type=JSON)
             except api.ApiError as exc:
-                return api.error_response(exc, _trailing(ctx))
-            except Exception as exc:  # noqa: BLE001 - a bug must still answer in the API's error format
-                code, message = status_of(exc)  # INTERNAL, its traceback logged at most 10 times a minute
-                return api.error_response(api.ApiError(code, message), _trailing(ctx))
+                return api.error_response(exc)
+            except Exception as exc:  # noqa: BLE001 - a refusal, or a bug (INTERNAL, logged rate-limited)
+                return api.refusal_response(exc)
 
         handle.__name__ = route.rpc
         return handle
@@ -275,16 +237,16 @@ class _Api:
         first; a `: heartbeat` comment every `heartbeat` s; an error after the start as `event: rpc-error`."""
         servicer = self.servicers["session"]
         try:
-            message, metadata = await self._watch_request(request, servicer)
-            stop = self._admit_stream(client_of(api.ServicerContext(peer=_peer_of(request))), message.game_id)
+            message, caller = await self._watch_request(request, servicer)
+            stop = self._admit_stream(client_address(_peer_of(request)), message.game_id)
         except api.ApiError as exc:
             return api.error_response(exc)
         except Exception as exc:  # noqa: BLE001
-            return api.error_response(api.ApiError(*status_of(exc)))
+            return api.refusal_response(exc)
         queue: asyncio.Queue = asyncio.Queue()
         put = _threadsafe_put(asyncio.get_running_loop(), queue, stop)
         thread = threading.Thread(target=self._pump_events,
-                                  args=(servicer, message, _StreamContext(metadata, stop), stop, put),
+                                  args=(servicer, message, caller, stop, put),
                                   name="lexicon-http-watch", daemon=True)
         with self.streams_lock:
             self.pumps = {t for t in self.pumps if t.is_alive()}
@@ -294,7 +256,7 @@ class _Api:
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     async def _watch_request(self, request: Request, servicer):
-        """(WatchGameRequest, metadata) of a watch request, authorised; the game and the token checked
+        """(WatchGameRequest, its Caller) of a watch request, authorised; the game and the token checked
         before the stream starts, so that they get an HTTP status."""
         self.authorise(request)
         data = api.from_query(session_pb2.WatchGameRequest, request.query_params.multi_items())
@@ -305,11 +267,10 @@ class _Api:
             data["after_version"] = last_id
         api.bind_path(data, session_pb2.WatchGameRequest, {"game_id": request.path_params["game_id"]})
         message = api.to_message(data, session_pb2.WatchGameRequest, "query")
-        metadata = tuple(request.headers.items())
-        await anyio.to_thread.run_sync(
-            servicer.GetGame, session_pb2.GetGameRequest(game_id=message.game_id),
-            api.ServicerContext(None, metadata), limiter=self.limiter)
-        return message, metadata
+        caller = _caller(request, None)
+        await anyio.to_thread.run_sync(servicer.get_game, session_pb2.GetGameRequest(game_id=message.game_id),
+                                       caller, limiter=self.limiter)
+        return message, caller
 
     def _admit_stream(self, client: str, game_id: str) -> threading.Event:
         """A new event stream's stop event, counted among the open streams (and the client's and the
@@ -328,20 +289,18 @@ class _Api:
             self.stream_keys[stop] = (client, game_id)
         return stop
 
-    def _pump_events(self, servicer, message, ctx, stop: threading.Event, put) -> None:
-        """In a thread of its own: the servicer's WatchGame events put on the stream's queue, then None
-        (the end) or the error; the stream is no longer counted open when it returns."""
+    def _pump_events(self, servicer, message, caller: Caller, stop: threading.Event, put) -> None:
+        """In a thread of its own: the servicer's WatchGame events put on the stream's queue while the stream
+        is open (`stop` not set), then None (the end) or the refusal; the stream is no longer counted open when
+        it returns."""
         try:
-            for event in servicer.WatchGame(message, ctx):
+            for event in servicer.watch_game(message, caller, lambda: not stop.is_set()):
                 if stop.is_set():
                     break
                 put(event)
             put(None)
-        except api.ApiError as exc:
-            put(exc)
-        except Exception as exc:  # noqa: BLE001 - reported to the client as INTERNAL
-            status_of(exc)  # logs it, rate-limited
-            put(exc)
+        except Exception as exc:  # noqa: BLE001 - a refusal, or INTERNAL (logged rate-limited)
+            put(api.refusal(exc)[0])
         finally:
             with self.streams_lock:
                 self.streams.discard(stop)
@@ -361,10 +320,8 @@ class _Api:
                     continue
                 if item is None:
                     return
-                if isinstance(item, BaseException):
-                    exc = item if isinstance(item, api.ApiError) else \
-                        api.ApiError(api.grpc.StatusCode.INTERNAL, "internal error")
-                    yield api.sse_event(exc.body(), event="rpc-error")
+                if isinstance(item, api.ApiError):
+                    yield api.sse_event(item.body(), event="rpc-error")
                     return
                 yield api.sse_event(item, event_id=item.version)
         finally:
@@ -389,7 +346,7 @@ class _Api:
         except api.ApiError as exc:
             return api.error_response(exc)
         except Exception as exc:  # noqa: BLE001
-            return api.error_response(api.ApiError(*status_of(exc)))
+            return api.refusal_response(exc)
 
 
 def create_app(registry, *, limits: Limits | None = None, tokens=(), workers: int = 8, fast_threads: int = 2,

@@ -8,16 +8,18 @@ status from the one table (lexicon_service/errors.py), with its trailing metadat
 
 from __future__ import annotations
 
-import functools
 import logging
+import time
 
-from lexicon_service.core.limits import deadline_of
+from lexicon_service.core.limits import check_deadline
 from lexicon_service.errors import DeadlineError, FieldError, Refused, Unauthenticated
 from lexicon_service.games.commands import HINT_SECONDS
 from lexicon_service.games.director import AS_PLAYED, RACKS_DEDUCTED
 from lexicon_service.games.computer import DEFAULT_LEVEL, leave_table_refusal, level_refusal
+from lexicon_service.games.roles import Caller, caller_of, client_address
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
+from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import status_and_trailing
 from lexicon_service.core.messages import generated_move
@@ -27,13 +29,16 @@ log = logging.getLogger("lexicon_service.server")
 
 
 def client_of(context) -> str:
-    """The caller's address without its port ("ipv4:127.0.0.1"), as gRPC's peer() (or the HTTP adapter's)
-    gives it; "" when unknown."""
-    peer = getattr(context, "peer", None)
-    text = peer() if callable(peer) else ""
-    if text.startswith(("ipv4:", "ipv6:")):
-        return text.rsplit(":", 1)[0]
-    return text or ""
+    """The caller's address without its port ("ipv4:127.0.0.1") of a gRPC call; "" when unknown."""
+    return client_address(context.peer())
+
+
+def caller_of_call(context) -> Caller:
+    """The Caller of a gRPC call: its metadata, its client's address, its deadline."""
+    remaining = context.time_remaining()
+    deadline = None if remaining is None else time.monotonic() + remaining
+    return caller_of(context.invocation_metadata() or (), client=client_of(context), deadline=deadline)
+
 
 _STATUS = {"playing": session_pb2.GAME_STATUS_PLAYING, FINAL_PASS: session_pb2.GAME_STATUS_AWAITING_FINAL_PASS,
            ENDED: session_pb2.GAME_STATUS_ENDED}
@@ -42,11 +47,13 @@ _RULES = {"single": session_pb2.CHALLENGE_RULE_SINGLE, "double": session_pb2.CHA
 _RULE_NAMES = {v: k for k, v in _RULES.items()}
 
 
-def _game_rpc(method):
-    @functools.wraps(method)
-    def wrapper(self, request, context):
+def _session_rpc(plain):
+    """The gRPC method of a plain method `plain(self, request, caller)`: the caller read from the call,
+    every exception answered with its status and trailing metadata (`lexicon-reason`, `lexicon-version`)."""
+
+    def method(self, request, context):
         try:
-            return method(self, request, context)
+            return plain(self, request, caller_of_call(context))
         except Exception as exc:  # noqa: BLE001 - the mapping point
             code, message, trailing = status_and_trailing(exc)
         # aborted outside the except clause, as errors.rpc does (a kept exception held the call's stream)
@@ -54,7 +61,9 @@ def _game_rpc(method):
             context.set_trailing_metadata(trailing)
         context.abort(code, message)
 
-    return wrapper
+    method.__name__ = method.__qualname__ = "".join(part.title() for part in plain.__name__.split("_"))
+    method.__doc__ = plain.__doc__
+    return method
 
 
 def _ms(seconds: float) -> int:
@@ -62,23 +71,22 @@ def _ms(seconds: float) -> int:
 
 
 class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
-    def __init__(self, games: GameSessions, registry, *, server_tokens: bool = False, poll: float = 0.25) -> None:
+    def __init__(self, games: GameSessions, registry, *, server_tokens: bool = False, poll: float = 0.25,
+                 stream_idle: float | None = STREAM_IDLE, tournament_games=None) -> None:
         self.games = games
         self.registry = registry
+        self.tournament_games = tournament_games  # tournament id -> its games' ids (None: no tournaments)
         # With server-wide bearer tokens, `authorization` carries the server's token: games use x-game-token.
         self.server_tokens = server_tokens
         self.poll = poll
+        self.stream_idle = stream_idle  # WatchGame ends with WatchIdle after this many seconds without an event
 
     # --- request parts ---------------------------------------------------------------------------------
-    def _token(self, context) -> str | None:
-        game_token = bearer = None
-        for key, value in context.invocation_metadata() or ():
-            if key == "x-game-token":
-                game_token = value
-            elif key == "authorization":
-                bearer = value
-        if game_token:
-            return game_token.strip()
+    def _token(self, caller: Caller) -> str | None:
+        """The caller's game token: `x-game-token`, else (without server-wide tokens) the bearer token."""
+        if caller.game_token:
+            return caller.game_token.strip()
+        bearer = caller.authorization
         if bearer and not self.server_tokens:
             scheme, _, token = bearer.strip().partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
@@ -114,8 +122,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             challenge_rule=_RULES[state.options.challenge_rule], now_ms=_ms(now), hints_allowed=state.options.hints)
 
     # --- RPCs --------------------------------------------------------------------------------------------
-    @_game_rpc
-    def CreateGame(self, request, context):
+    def create_game(self, request, caller: Caller):
         if not request.lexicon:
             raise FieldError("lexicon", "required")
         rule = ""
@@ -139,7 +146,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             seed=request.seed if request.HasField("seed") else None, challenge_rule=rule,
             game_seconds=request.game_seconds,
             overtime_penalty=request.overtime_penalty if request.HasField("overtime_penalty") else None,
-            allow_hints=request.allow_hints, computer_levels=levels, client=client_of(context),
+            allow_hints=request.allow_hints, computer_levels=levels, client=caller.client,
             director_game=request.director_game)
         return session_pb2.CreateGameResponse(game_id=game_id, player_tokens=tokens, director_token=director,
                                               rule_set=rule_set.id, version=version)
@@ -159,15 +166,13 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             levels[computer.seat] = computer.level or DEFAULT_LEVEL
         return levels
 
-    @_game_rpc
-    def GetGame(self, request, context):
-        state, role, now = self.games.get_game(self._game_id(request), self._token(context))
+    def get_game(self, request, caller: Caller):
+        state, role, now = self.games.get_game(self._game_id(request), self._token(caller))
         return self.view(state, role, now)
 
-    @_game_rpc
-    def SubmitMove(self, request, context):
+    def submit_move(self, request, caller: Caller):
         game_id = self._game_id(request)
-        token = self._token(context)
+        token = self._token(caller)
         expected = request.expected_version if request.HasField("expected_version") else None
         with self.registry.acquire() as snapshot:
             outcome = self.games.submit_move(
@@ -179,37 +184,36 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
             version=outcome.version, score=outcome.score, words=outcome.words, rack=outcome.rack,
             replayed=outcome.replayed, game=self.view(state, role, self.games.clock()))
 
-    @_game_rpc
-    def Challenge(self, request, context):
+    def challenge(self, request, caller: Caller):
         game_id = self._game_id(request)
         expected = request.expected_version if request.HasField("expected_version") else None
         with self.registry.acquire() as snapshot:
-            outcome = self.games.challenge(game_id, self._token(context), expected, lexicon_of=snapshot.lexicons.get,
+            outcome = self.games.challenge(game_id, self._token(caller), expected, lexicon_of=snapshot.lexicons.get,
                                            request_id=request.request_id)
         return session_pb2.ChallengeResponse(
             version=outcome.version, play_stood=not outcome.invalid_words, invalid_words=outcome.invalid_words,
             outcome=outcome.outcome, game=self.view(outcome.state, outcome.player, self.games.clock()),
             replayed=outcome.replayed)
 
-    @_game_rpc
-    def GetHint(self, request, context):
+    def get_hint(self, request, caller: Caller):
         game_id = self._game_id(request)
-        deadline = deadline_of(context)
+        deadline = caller.deadline
+        check_deadline(deadline)
         if request.simulate:
-            return self._hint_ahead(request, context, game_id, deadline)
+            return self._hint_ahead(request, caller, game_id, deadline)
         with self.registry.acquire() as snapshot:
             try:
-                state, player, moves = self.games.hint(game_id, self._token(context), request.limit or 5,
+                state, player, moves = self.games.hint(game_id, self._token(caller), request.limit or 5,
                                                        lexicons=snapshot.lexicons.get, deadline=deadline)
             except TimeoutError:
                 raise DeadlineError(f"hint (at most {HINT_SECONDS:g} s)") from None
         return session_pb2.GetHintResponse(moves=[generated_move(m) for m in moves], version=state.version,
                                            rack=state.rack_text(player))
 
-    def _hint_ahead(self, request, context, game_id: str, deadline):
+    def _hint_ahead(self, request, caller: Caller, game_id: str, deadline):
         with self.registry.acquire() as snapshot:
             try:
-                state, player, found = self.games.hint_ahead(game_id, self._token(context), request.limit or 5,
+                state, player, found = self.games.hint_ahead(game_id, self._token(caller), request.limit or 5,
                                                              lexicons=snapshot.lexicons.get, deadline=deadline)
             except TimeoutError:
                 raise DeadlineError(f"hint (at most {HINT_SECONDS:g} s)") from None
@@ -219,39 +223,60 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
                                            version=state.version, rack=state.rack_text(player), outlooks=outlooks,
                                            lookahead=found.kind, endgame_sequence=found.sequence)
 
-    @_game_rpc
-    def GetGameRecord(self, request, context):
-        text, version = self.games.record(self._game_id(request), self._token(context))
+    def get_game_record(self, request, caller: Caller):
+        text, version = self.games.record(self._game_id(request), self._token(caller))
         return session_pb2.GetGameRecordResponse(gcg=text, version=version)
 
     def _director_answer(self, answer_type, state):
         return answer_type(version=state.version,
                            game=self.view(state, "director", self.games.clock()))
 
-    @_game_rpc
-    def AdjustScore(self, request, context):
-        state = self.games.adjust_score(self._game_id(request), self._token(context), request.player, request.delta,
+    def adjust_score(self, request, caller: Caller):
+        state = self.games.adjust_score(self._game_id(request), self._token(caller), request.player, request.delta,
                                         request.reason)
         return self._director_answer(session_pb2.AdjustScoreResponse, state)
 
-    @_game_rpc
-    def UndoLastMove(self, request, context):
-        state = self.games.undo_last_move(self._game_id(request), self._token(context), request.reason)
+    def undo_last_move(self, request, caller: Caller):
+        state = self.games.undo_last_move(self._game_id(request), self._token(caller), request.reason)
         return self._director_answer(session_pb2.UndoLastMoveResponse, state)
 
-    @_game_rpc
-    def EndGame(self, request, context):
+    def end_game(self, request, caller: Caller):
         scoring = RACKS_DEDUCTED if request.scoring == session_pb2.END_SCORING_RACKS_DEDUCTED else AS_PLAYED
-        state = self.games.end_game(self._game_id(request), self._token(context), request.reason, scoring)
+        state = self.games.end_game(self._game_id(request), self._token(caller), request.reason, scoring)
         return self._director_answer(session_pb2.EndGameResponse, state)
+
+    def list_games(self, request, caller: Caller):
+        tournament_id = request.tournament_id
+        if tournament_id and self.tournament_games is None:
+            raise FieldError("tournament_id", "this server holds no tournaments")
+        games_of = (lambda: self.tournament_games(tournament_id)) if tournament_id else None
+        listed, truncated = self.games.list_games(self._token(caller), games_of)
+        return session_pb2.ListGamesResponse(games=[self.view(state, "director", now) for state, now in listed],
+                                             truncated=truncated)
+
+    def watch_game(self, request, caller: Caller, is_active):
+        """The game's events after request.after_version, then each new one, while `is_active()`."""
+        game_id = self._game_id(request)
+        role = self.games.authorise(game_id, self._token(caller))
+        for state, version, event in self.games.watch(game_id, request.after_version, is_active, self.poll,
+                                                      self.stream_idle):
+            yield self._event(state, version, event, role)
+
+    # the gRPC methods: the plain methods above, with the call's caller
+    CreateGame = _session_rpc(create_game)
+    GetGame = _session_rpc(get_game)
+    SubmitMove = _session_rpc(submit_move)
+    Challenge = _session_rpc(challenge)
+    GetHint = _session_rpc(get_hint)
+    GetGameRecord = _session_rpc(get_game_record)
+    AdjustScore = _session_rpc(adjust_score)
+    UndoLastMove = _session_rpc(undo_last_move)
+    EndGame = _session_rpc(end_game)
+    ListGames = _session_rpc(list_games)
 
     def WatchGame(self, request, context):
         try:
-            game_id = self._game_id(request)
-            role = self.games.authorise(game_id, self._token(context))
-            stream = self.games.watch(game_id, request.after_version, context.is_active, self.poll)
-            for state, version, event in stream:
-                yield self._event(state, version, event, role)
+            yield from self.watch_game(request, caller_of_call(context), context.is_active)
         except Exception as exc:  # noqa: BLE001 - the mapping point for the stream
             code, message, trailing = status_and_trailing(exc)
         else:

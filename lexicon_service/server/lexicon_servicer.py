@@ -11,7 +11,7 @@ the field ("words[3]: empty word"). In FindWords a query letter the game lacks i
 from __future__ import annotations
 
 from lexicon_service.core import words
-from lexicon_service.core.messages import _to_struct, check_words_response, explain_response
+from lexicon_service.core.messages import _to_struct, check_words_json, check_words_response, explain_response
 from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.server.errors import grpc_method
 from lexicon_service.core.limits import Limits, check_deadline
@@ -25,7 +25,8 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
         self.limits = limits or Limits()
 
     # --- RPCs ---------------------------------------------------------------------------------
-    def check_words(self, request, deadline: float | None = None, context=None):
+    def _check(self, request, deadline: float | None):
+        """(the checked batch, verdict_only, compact) of a CheckWordsRequest."""
         check_deadline(deadline)
         include_tiles = request.include_tiles
         compact = request.compact and not include_tiles
@@ -34,7 +35,16 @@ class LexiconServicer(lexicon_pb2_grpc.LexiconServiceServicer):
             checks = words.check_words(snapshot, self.limits, request.lexicon, request.words,
                                        messages=not (verdict_only or compact), include_tiles=include_tiles,
                                        deadline=deadline)
+        return checks, verdict_only, compact
+
+    def check_words(self, request, deadline: float | None = None, context=None):
+        checks, verdict_only, compact = self._check(request, deadline)
         return check_words_response(checks, request.lexicon, verdict_only=verdict_only, compact=compact)
+
+    def check_words_json(self, request, deadline: float | None = None):
+        """check_words' answer as its proto3 JSON dict (core.messages.check_words_json), for HTTP."""
+        checks, verdict_only, compact = self._check(request, deadline)
+        return check_words_json(checks, request.lexicon, verdict_only=verdict_only, compact=compact)
 
     def explain_word(self, request, deadline: float | None = None, context=None):
         with self.registry.acquire() as snapshot:

@@ -11,19 +11,17 @@ import dataclasses
 import unicodedata
 from dataclasses import dataclass, field
 
+from lexicon_service.errors import FieldError
+
 MAX_NAME = 40
 MAX_PLAYERS = 1000
 MAX_ROUNDS = 100
 MAX_SCORE = 10_000  # a Scrabble score is far below; bounds what a file or a director may enter
 
 
-class TournamentInputError(ValueError):
-    """A value a caller gave is wrong: `field` names it (an RPC field, a file line)."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(f"{field_name}: {message}")
-        self.field = field_name
-        self.message = message
+class TournamentInputError(FieldError, ValueError):
+    """A value a caller gave is wrong: `field` names it (an RPC field, a file line); answered as any
+    FieldError (INVALID_ARGUMENT), and a ValueError to the tournament's own readers."""
 
 
 def check_name(name, field_name: str) -> str:

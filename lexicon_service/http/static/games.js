@@ -335,7 +335,14 @@ function onStreamBlock(me, block) {
   }
   if (!data.length) return;
   const payload = JSON.parse(data.join("\n"));
-  if (name === "rpc-error") { setLive(errorText(apiErrorOf(payload)), true); return; }
+  if (name === "rpc-error") {
+    me.streamError = apiErrorOf(payload);
+    // UNAVAILABLE: the server ended the stream (idle for its bound); follow() watches again, unseen
+    if (me.streamError.status !== "UNAVAILABLE") setLive(errorText(me.streamError), true);
+    return;
+  }
+  me.seen = Math.max(me.seen, Number(payload.version));
+  me.closes = 0;
   if (Number(payload.version) > me.from) announce(eventText(payload, me.state ? me.state.you : -1));
   showLive(me);
 }
@@ -370,25 +377,46 @@ async function follow() {
   delete document.body.dataset.liveEnded;
   await showLive(me);  // the game as it is; the stream then brings what happens after it
   if (me !== live || !me.state) return;
-  me.from = Number(me.state.version);
+  me.from = me.seen = Number(me.state.version);
+  me.closes = 0;  // streams in a row that closed with no event and no reason: after 3, the page polls
+  for (;;) {
+    const outcome = await watchEvents(me);
+    if (me !== live || outcome === "stop") return;
+    if (outcome === "refused") { pollGame(me); return; }
+    while (me.busy) await new Promise(r => setTimeout(r, 50));
+    if (outcome === "error" || (me.state && me.state.status === "GAME_STATUS_ENDED")) break;
+    // The stream ended before the game: the server ended it idle (UNAVAILABLE), or the connection dropped.
+    // Watch again after the last version seen, as if nothing happened.
+    if (outcome === "closed" && ++me.closes >= 3) { pollGame(me); return; }
+    await new Promise(r => setTimeout(r, 1000));
+    if (me !== live) return;
+  }
+  document.body.dataset.liveEnded = "1";
+  setLive($("liveStatus").textContent + " · " + t("liveEnded"));
+}
+
+// One event stream of the followed game, after the last version seen, read to its end: "idle" (the server
+// ended it: UNAVAILABLE), "error" (another error, shown), "closed" (ended with no reason: the game's end, or
+// a dropped connection), "refused" (the server refuses streams now: poll), "stop" (the page left the game).
+async function watchEvents(me) {
   const headers = { Accept: "text/event-stream" };
   const serverToken = localStorage.getItem("token");
   if (serverToken) headers.Authorization = "Bearer " + serverToken;
-  if (gameToken) headers["X-Game-Token"] = gameToken;
+  if (me.token) headers["X-Game-Token"] = me.token;
+  me.streamError = null;
   let response;
   try {
-    response = await fetch(`/v1/games/${encodeURIComponent(id)}/events?afterVersion=${me.from}`,
+    response = await fetch(`/v1/games/${encodeURIComponent(me.id)}/events?afterVersion=${me.seen}`,
                            { headers, signal: me.abort.signal, cache: "no-store" });
   } catch (err) {
-    if (me === live && err.name !== "AbortError") pollGame(me);
-    return;
+    return me === live && err.name !== "AbortError" ? "refused" : "stop";
   }
   if (!response.ok) {
     const error = apiErrorOf(await response.json().catch(() => ({})), response);
-    if (me !== live) return;
-    if (REFUSED_STREAM.has(error.status) || REFUSED_STREAM.has(response.status)) pollGame(me);
-    else setLive(errorText(error), true);
-    return;
+    if (me !== live) return "stop";
+    if (REFUSED_STREAM.has(error.status) || REFUSED_STREAM.has(response.status)) return "refused";
+    setLive(errorText(error), true);
+    return "stop";
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
@@ -403,13 +431,10 @@ async function follow() {
       }
     }
   } catch (err) {
-    if (err.name === "AbortError" || me !== live) return;
+    if (err.name === "AbortError" || me !== live) return "stop";
   }
-  if (me === live) {
-    while (me.busy) await new Promise(r => setTimeout(r, 50));
-    document.body.dataset.liveEnded = "1";
-    setLive($("liveStatus").textContent + " · " + t("liveEnded"));
-  }
+  if (!me.streamError) return "closed";
+  return me.streamError.status === "UNAVAILABLE" ? "idle" : "error";
 }
 
 // The table of a followed game: the board for everyone, the rack and the moves for a player (their token).
