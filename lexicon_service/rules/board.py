@@ -334,8 +334,8 @@ class Board:
         """Tiles on the board: letter -> real tiles showing it, "?" -> blanks. Cached until the board changes."""
         counts = self._counts
         if counts is None or counts[_TOTAL] != self.tile_count:
-            counts = dict(Counter(self.letters))  # counted in C: a self-play turn asks once per move
-            counts.pop(None, None)
+            # counted in C over the occupied squares (a self-play turn asks once per move)
+            counts = dict(Counter(filter(None, self.letters)))
             blanks, letters, i = self.blanks, self.letters, -1
             while True:
                 try:
