@@ -320,6 +320,7 @@ class LexiconServer:
             self._stopped.set()
             self.health.enter_graceful_shutdown()
         stopped = self.grpc_server.stop(grace)
+        self.game_sessions.games.watchers.wake_all()  # a cancelled WatchGame's thread ends now, not after a poll
 
         def finish():
             stopped.wait()

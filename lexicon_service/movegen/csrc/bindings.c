@@ -10,6 +10,7 @@
 #include "movegen.h"
 #include "selfplay.h"
 #include "simulate.h"
+#include "endgame.h"
 #include "ridge.h"
 
 /* build_gaddag(words: bytes, n_tiles: int, max_len: int) -> bytes
@@ -519,6 +520,60 @@ done:
     return result;
 }
 
+/* ---- solve_endgame: exact endgames in C (endgame.h), Python called once per request ---- */
+
+/* (value, exact, depth, nodes, plies): plies as play tuples (generate's), None for a pass. */
+static PyObject *endgame_tuple(const EgResult *r) {
+    PyObject *plies = PyList_New(r->n_plies);
+    for (int i = 0; plies && i < r->n_plies; i++) {
+        PyObject *item = r->plies[i].is_pass ? Py_NewRef(Py_None) : play_tuple(&r->plies[i].move);
+        if (!item) { Py_CLEAR(plies); break; }
+        PyList_SET_ITEM(plies, i, item);
+    }
+    return plies ? Py_BuildValue("(iiiLN)", r->value, r->exact, r->depth, r->nodes, plies) : NULL;
+}
+
+/* solve_endgame(layout, rules, board, mover, other, *, passes, passes_to_end, blank_points, subtract_own,
+ *               out_multiplier, out_twice, max_depth, table_bits, deadline=0.0, cpu_seconds=0.0, max_nodes=0)
+ * mover, other: 64 bytes of tile counts ([0] blanks). -> (value, exact, depth, nodes, plies) (endgame_tuple);
+ * TimeoutError when the deadline, cpu_seconds or max_nodes came before a whole depth; ValueError: bad arguments. */
+static PyObject *solve_endgame(PyObject *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"layout", "rules", "board", "mover", "other", "passes", "passes_to_end", "blank_points",
+                         "subtract_own", "out_multiplier", "out_twice", "max_depth", "table_bits", "deadline",
+                         "cpu_seconds", "max_nodes", NULL};
+    Py_buffer layout, board, mover_buf, other_buf;
+    RulesObject *rules;
+    EgParams P = {0};
+    int passes = 0;
+    uint8_t mover[MAX_TILES + 1], other[MAX_TILES + 1];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*O!y*y*y*|$iiiiiiiiddL", kw, &layout, &RulesType, &rules, &board,
+                                     &mover_buf, &other_buf, &passes, &P.passes_to_end, &P.blank_points,
+                                     &P.subtract_own, &P.out_multiplier, &P.out_twice, &P.max_depth, &P.table_bits,
+                                     &P.deadline, &P.cpu_seconds, &P.max_nodes))
+        return NULL;
+    int failed = copy_bytes(&mover_buf, mover, MAX_TILES + 1, 0, "mover");
+    failed |= copy_bytes(&other_buf, other, MAX_TILES + 1, 0, "other");
+    PyObject *result = NULL;
+    if (!failed && (board.len != (Py_ssize_t)rules->rules.rows * rules->rules.cols || layout.len < 8 || layout.len % 4))
+        PyErr_SetString(PyExc_ValueError, "solve_endgame: bad arguments");
+    else if (!failed) {
+        EgResult *r = malloc(sizeof *r);
+        int rc = r ? MG_OK : MG_NO_MEMORY;
+        Py_BEGIN_ALLOW_THREADS
+        if (r) rc = eg_solve(layout.buf, &rules->rules, &P, board.buf, mover, other, passes, r);
+        Py_END_ALLOW_THREADS
+        if (rc == MG_BAD_REQUEST) PyErr_SetString(PyExc_ValueError, "solve_endgame: bad board, rack or parameters");
+        else if (rc == MG_NO_MEMORY) PyErr_NoMemory();
+        else if (rc == EG_NO_RESULT) PyErr_SetString(PyExc_TimeoutError, "the endgame search found no whole depth in time");
+        else if (rc) PyErr_Format(PyExc_ValueError, "solve_endgame: the move generator failed (%d)", rc);
+        else result = endgame_tuple(r);
+        free(r);
+    }
+    PyBuffer_Release(&layout);
+    PyBuffer_Release(&board);
+    return result;
+}
+
 /* ridge_sweeps(start, index, weighted, x, denominator, penalty, targets, sweeps) -> (weights, predicted):
  * bytes of uint32 (start: features + 1; index) and of doubles (ridge.h), the answer as bytes of doubles. */
 static PyObject *py_ridge_sweeps(PyObject *self, PyObject *args) {
@@ -565,6 +620,9 @@ static PyMethodDef methods[] = {
     {"simulate", (PyCFunction)(void (*)(void))simulate, METH_VARARGS | METH_KEYWORDS,
      "simulate(layout, rules, board, candidates, unseen, *, ...) -> (iterations, stopped, results, draws) "
      "(see csrc/bindings.c)"},
+    {"solve_endgame", (PyCFunction)(void (*)(void))solve_endgame, METH_VARARGS | METH_KEYWORDS,
+     "solve_endgame(layout, rules, board, mover, other, *, passes, passes_to_end, ...) -> (value, exact, depth, "
+     "nodes, plies) (see csrc/bindings.c)"},
     {"ridge_sweeps", py_ridge_sweeps, METH_VARARGS,
      "ridge_sweeps(start, index, weighted, x, denominator, penalty, targets, sweeps) -> (weights, predicted)"},
     {"lookup_keys", lookup_keys, METH_VARARGS, "lookup_keys(layout, table, text, min_len, max_len) -> bytes or None"},
