@@ -3,6 +3,8 @@ watches the game's event stream; the board is redrawn after each one."""
 
 from __future__ import annotations
 
+from tests.e2e.contrast import assert_contrast
+
 import re
 
 import httpx
@@ -191,6 +193,7 @@ def test_director_console_adjusts_undoes_and_ends_games_live(browser_context, ga
     assert "Jan Novák" in console.locator("#games").inner_text()
     console.screenshot(path=str(artifacts / "director-console-cs.png"), full_page=True)
     assert_no_english(console)
+    assert_contrast(console, "/director")
 
     def record(game):
         return api.get(f"/v1/games/{game['gameId']}/record", headers={"X-Game-Token": game["directorToken"]}).json()["gcg"]
@@ -216,6 +219,7 @@ def test_director_console_adjusts_undoes_and_ends_games_live(browser_context, ga
     scores = [p.get("score", 0) for p in api.get(f"/v1/games/{first['gameId']}").json()["players"]]
     assert scores == [0, 5]  # Jan's play undone, Eva's adjustment kept; no rack deducted
     player.screenshot(path=str(artifacts / "game-cs-ended-by-director.png"))
+    assert_contrast(player, "the game page ended by the director")
 
     console.locator(f".card[data-game='{second['gameId']}']").click()
     console.locator("#endReason").fill("nedostavil se")
@@ -226,6 +230,7 @@ def test_director_console_adjusts_undoes_and_ends_games_live(browser_context, ga
     assert all(p.get("score", 0) < 0 for p in api.get(f"/v1/games/{second['gameId']}").json()["players"])
     assert_no_english(console)
     console.screenshot(path=str(artifacts / "director-console-ended-cs.png"), full_page=True)
+    assert_contrast(console, "/director, a game opened and ended")
     player.close()
     console.close()
     api.close()
@@ -265,6 +270,7 @@ def test_director_console_with_the_server_key_shows_every_game(browser_context, 
     assert "Zofia Wiśniewska" in console.locator("#games").inner_text()
     assert DIRECTOR_KEY not in console.content() and console.evaluate("() => localStorage.getItem('directorKey')") is None
     assert_no_english(console)
+    assert_contrast(console, "/director with the server's key")
     console.screenshot(path=str(artifacts / "director-console-key-pl.png"), full_page=True)
 
     console.locator(f".card[data-game='{games[1]['gameId']}']").click()
