@@ -58,6 +58,7 @@ from lexicon_service.server.shared_counts import SharedCounts
 from lexicon_service.server.signals import queue_signals
 from lexicon_service.server.stream_quota import STREAMS_PER_CLIENT, STREAMS_PER_GAME, StreamQuota
 from lexicon_service.server.tournament_servicer import TournamentServicer
+from lexicon_service.server.unread_answers import UnreadAnswerGuard, UnreadAnswers
 
 log = logging.getLogger("lexicon_service.server")
 
@@ -136,6 +137,10 @@ POOL_JOIN_SECONDS = 5.0  # bound on the wait for the pools' threads after grpc s
 # stream holds its answer twice (grpc's copy and the Python message until sent: ~1.2 MB for 6,500 words),
 # so 64 of them ~75 MB (docs/measurements.md); gRPC clients queue calls beyond it.
 MAX_STREAMS_PER_CONNECTION = 64
+# Request bytes a stream may send before a thread asks for its request (HTTP/2 INITIAL_WINDOW_SIZE, with
+# grpc's bandwidth probing off, which raised it to 4 MiB): what waits for a thread stays in the client.
+# With 4 MiB, 40 connections of 64 streams each sending a 46 KB request held ~150 MB before any was read.
+STREAM_WINDOW_BYTES = 16 * 1024
 # A connection whose peer does not answer a ping within KEEPALIVE_TIMEOUT_MS of it is closed, with what
 # it held: a client gone without a word (or one that stopped reading its socket) was closed after 100 s.
 KEEPALIVE_TIME_MS = 60_000
@@ -374,6 +379,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION, streams_per_client: int = STREAMS_PER_CLIENT,
                   streams_per_game: int = STREAMS_PER_GAME, stream_idle: float | None = STREAM_IDLE,
                   stream_counts: SharedCounts | None = None,
+                  unread_answers: UnreadAnswers | None = None,
                   director_key: str | None = None) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
@@ -394,7 +400,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     client address, and one game, may hold open at once (`stream_counts`: counted with the other processes of
     `serve --processes`' supervisor, shared_counts.py). `stream_idle`: seconds a game stream may deliver no event
     before it ends (WatchIdle; None: never). `director_key`: the server-wide director key (directs every game,
-    lists them: ListGames); None: none."""
+    lists them: ListGames); None: none. `unread_answers`: the bounds on answers not yet taken by
+    their clients, across every connection (server/unread_answers.py; default: its defaults)."""
     limits = limits or Limits()
     quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
@@ -402,7 +409,9 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     registry = _registry(lexicon_dir, loader, shared_files, load)
     pool = HandoffPool(workers, thread_name_prefix="lexicon-rpc")
     fast = HandoffPool(fast_threads, thread_name_prefix="lexicon-fast")
+    unread_answers = unread_answers or UnreadAnswers()
     interceptors = [BearerTokenInterceptor(tokens)] if tokens else []
+    interceptors.append(UnreadAnswerGuard(unread_answers))
     games_store, games_cleanup = _open_games_store(games_db, db_wal_limit)
     game_pool = HandoffPool(GAME_THREADS, thread_name_prefix="lexicon-game")
     watch_pool = HandoffPool(watch_streams + WATCH_SPARE_THREADS, thread_name_prefix="lexicon-watch")
@@ -430,14 +439,9 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                            games_writable=lambda: games_store.writable)
     games_store.on_change(server.games_changed)
     server.games = games
-    server.tournaments = tournaments
-    server.on_close.append(server.tournaments.store.close)  # before the games' database goes
-    tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
-    # the servicer itself, for the HTTP/JSON API; over gRPC on the games' threads (it starts games)
-    server.tournament_servicer = TournamentServicer(server.tournaments,
-                                                    live_scores=lambda game_id: games.tick(game_id).scores)
-    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
-        _Routed(server.tournament_servicer, game_pool, tournament_methods), DecodeGuard(grpc_server))
+    server.unread_answers = unread_answers
+    server.on_close.append(unread_answers.sweep_every().set)
+    _add_tournaments(server, tournaments, games, game_pool)
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
     server.on_stop.append(games.close)  # the computer players, before the lexicons close
     server.on_close.append(games_cleanup)
@@ -456,6 +460,17 @@ def _registry(lexicon_dir, loader, shared_files, load: bool) -> LexiconRegistry:
     if load:
         registry.reload()
     return registry
+
+
+def _add_tournaments(server: LexiconServer, tournaments, games, game_pool) -> None:
+    """`tournaments` as server.tournaments, and their servicer: over gRPC on the games' threads (it starts
+    games), and as server.tournament_servicer for the HTTP/JSON API."""
+    server.tournaments = tournaments
+    server.on_close.append(tournaments.store.close)  # before the games' database goes
+    tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
+    server.tournament_servicer = TournamentServicer(tournaments, live_scores=lambda game_id: games.tick(game_id).scores)
+    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
+        _Routed(server.tournament_servicer, game_pool, tournament_methods), DecodeGuard(server.grpc_server))
 
 
 def _tournaments(games, games_store, registry):
@@ -480,6 +495,8 @@ def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: 
         ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
         ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
         ("grpc.http2.max_pings_without_data", 0),  # keep pinging an idle connection: its peer may be gone
+        ("grpc.http2.bdp_probe", 0),  # else the windows grow to 4 MiB a stream over a fast link
+        ("grpc.http2.lookahead_bytes", STREAM_WINDOW_BYTES),
     ]
 
 
