@@ -72,15 +72,15 @@ def _start_worker(lexicon_path: str, count: int, seed: int) -> None:
     _WORKER.update(lexicon=lexicon, positions=endgame_positions(lexicon, count, seed))
 
 
-def _solve_one(args: tuple) -> tuple[int, float, int]:
-    """(exact, CPU seconds, nodes) of position `index`, in a worker process (its own CPU clock)."""
+def _solve_one(args: tuple) -> tuple[int, float, int, int]:
+    """(exact, CPU seconds, nodes, depth) of position `index`, in a worker process (its own CPU clock)."""
     index, seconds = args
     lexicon = _WORKER["lexicon"]
     board, mine, theirs = _WORKER["positions"][index]
     started = time.process_time()
     result = solve_endgame(lexicon.rule_set, board, mine, lexicon, opponent_rack=theirs, seconds=None,
                            cpu_seconds=seconds)
-    return int(result.exact), time.process_time() - started, result.nodes
+    return int(result.exact), time.process_time() - started, result.nodes, result.depth
 
 
 def solve_all(lexicon_path: Path, count: int, seed: int, seconds: float, workers: int, progress: bool) -> None:
@@ -88,11 +88,11 @@ def solve_all(lexicon_path: Path, count: int, seed: int, seconds: float, workers
     time is its own process's, so the figures do not depend on how many run at once)."""
     with multiprocessing.get_context("fork").Pool(workers, _start_worker, (str(lexicon_path), count, seed)) as pool:
         results = []
-        for exact, spent, nodes in pool.imap(_solve_one, [(i, seconds) for i in range(count)], chunksize=1):
+        for exact, spent, nodes, depth in pool.imap(_solve_one, [(i, seconds) for i in range(count)], chunksize=1):
             results.append((exact, spent, nodes))
             if progress:
                 print(f"  position {len(results)}: {'exact' if exact else 'not proven'}, {spent:.2f} CPU s, "
-                      f"{nodes:,} nodes", flush=True)
+                      f"{nodes:,} nodes, depth {depth}", flush=True)
     times = [t for _, t, _ in results]
     exact, nodes, n = sum(e for e, _, _ in results), sum(k for _, _, k in results), len(results)
     print(f"endgames, 7 tiles each, {n} Polish positions, {seconds:g} CPU s each: {exact} solved exactly "

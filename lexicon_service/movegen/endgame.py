@@ -13,8 +13,10 @@ whether it is exact or a bound from alpha-beta, and the best move.
 The search deepens iteratively (1, 2, ... plies; a position at the depth limit is valued as the spread
 so far plus the opponent's rack value less the mover's: what the adjustments would be if both were
 stuck) until a depth reaches every end of the game (the answer is then exact), or the time limit,
-when the best sequence of the last whole depth is the answer (`exact` False). `full_search` is the
-plain minimax of the same game, without pruning, table or depth limit: the tests compare them.
+when the best sequence of the last whole depth is the answer (`exact` False). It runs in C
+(`csrc/endgame.c`, one `_core.solve_endgame` call a request); `engine="python"` runs the same search
+here, the reference the tests compare it with. `full_search` is the plain minimax of the same game,
+without pruning, table or depth limit.
 """
 
 from __future__ import annotations
