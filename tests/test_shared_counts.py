@@ -65,6 +65,29 @@ def test_a_full_table_refuses_and_counts_nothing():
     os.close(fd)
 
 
+def test_a_child_maps_only_a_table_its_supervisor_made(tmp_path, monkeypatch):
+    """The variables are the supervisor's: set by hand to a file open in the process, or to nonsense, the
+    process counts its own streams and writes nothing into that file."""
+    from lexicon_service.commands.serve_processes import take_stream_counts
+
+    victim = tmp_path / "open.bin"
+    victim.write_bytes(bytes(4096))
+    with open(victim, "r+b") as fh:
+        for value in (f"{fh.fileno()},{fh.fileno()},1", "nonsense", "3,4"):
+            monkeypatch.setenv("LEXICON_STREAM_COUNTS", value)
+            monkeypatch.setenv("LEXICON_PROCESS_INDEX", "0")
+            assert take_stream_counts() is None
+    assert victim.read_bytes() == bytes(4096)
+    fd = SharedCounts.create(8, 1)
+    monkeypatch.setenv("LEXICON_STREAM_COUNTS", f"{fd},{fd},1")
+    monkeypatch.setenv("LEXICON_PROCESS_INDEX", "0")
+    counts = take_stream_counts()
+    assert counts is not None and counts[0].entries == 16
+    for table in counts:
+        table.close()
+    os.close(fd)
+
+
 KEYS = st.sampled_from([key_hash("client", str(n)) for n in range(12)] + [1, 17, 33, 49])  # 1, 17...: one home
 
 

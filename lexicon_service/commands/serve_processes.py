@@ -31,10 +31,12 @@ def take_stream_counts():
     from lexicon_service.server.shared_counts import SharedCounts
 
     shared, index = os.environ.pop(STREAM_COUNTS_ENV, ""), os.environ.pop(PROCESS_INDEX_ENV, "")
-    if not shared or not index:
+    try:
+        grpc_fd, http_fd, columns = (int(part) for part in shared.split(","))
+        counts = (SharedCounts.inherited(grpc_fd, columns, int(index)),
+                  SharedCounts.inherited(http_fd, columns, int(index)))
+    except (ValueError, OSError):  # not set (not supervised), or not what a supervisor sets: counted here
         return None
-    grpc_fd, http_fd, columns = (int(part) for part in shared.split(","))
-    counts = SharedCounts(grpc_fd, columns, int(index)), SharedCounts(http_fd, columns, int(index))
     for table in counts:
         table.claim_column()
     return counts
