@@ -116,6 +116,15 @@ def _children_environment(directory: str, processes: int):
     return env, shared, counts
 
 
+# The serve options every child is given as its supervisor got them (the others it sets itself).
+CHILD_FLAGS = ("token_file", "director_key_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results",
+               "max_message_bytes", "max_concurrent_rpcs", "db", "max_games", "db_wal_limit", "grpc_max_streams",
+               "grpc_max_connections", "grpc_unread_mib", "grpc_unread_per_connection_mib", "grpc_unread_timeout",
+               "streams_per_client", "streams_per_game", "stream_idle")
+CHILD_HTTP_FLAGS = ("http_max_connections", "http_receive_timeout", "http_write_timeout", "http_allowed_hosts",
+                    "http_cors_origins")
+
+
 def supervise(args, address: str, directory: str, workers: int, fast_threads: int, processes: int,
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
@@ -149,13 +158,10 @@ def supervise(args, address: str, directory: str, workers: int, fast_threads: in
     argv = [*child_command(), "serve", "--address", child_address, "--lexicons", directory,
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
-    flags = ["token_file", "director_key_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results", "max_message_bytes",
-             "max_concurrent_rpcs", "db", "max_games", "db_wal_limit", "grpc_max_streams",
-             "streams_per_client", "streams_per_game", "stream_idle"]
+    flags = list(CHILD_FLAGS)
     if http_address:  # (the HTTP options may come from environment variables, set without --http)
         argv += ["--http", http_address]
-        flags += ["http_max_connections", "http_receive_timeout", "http_write_timeout", "http_allowed_hosts",
-                  "http_cors_origins"]
+        flags += CHILD_HTTP_FLAGS
     for flag in flags:
         value = getattr(args, flag)
         if value is not None:
