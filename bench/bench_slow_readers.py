@@ -16,6 +16,7 @@ psutil) idle, at the peak and after the clients have gone, in two phases:
   * gRPC, many connections: --grpc-connections connections each opening --grpc-streams such streams of
     --grpc-words words unknown to the lexicon (each answered with a message: a 254 KB answer for 3,000);
     meanwhile a fresh client on a connection of its own makes one short call, which must be answered.
+  * gRPC, idle connections: --grpc-idle-connections connections that open no stream; what each holds.
 The targets: growth at the peak at most +100 MB per phase, and memory back within 100 MB of idle
 after the clients have gone. The baseline is the idle RSS of the same run; growth is printed as a
 ratio to it. --server-option passes options to serve (e.g. --server-option=--http-write-timeout=60).
@@ -348,6 +349,27 @@ def unread_connections(proc, lexicon: str, words: list[str], connections: int, s
     return result
 
 
+def idle_connections(proc, connections: int) -> tuple[int, int, float]:
+    """`connections` HTTP/2 connections that open no stream (they answer SETTINGS and PINGs): how many the server
+    took, how many it closed, and the server's RSS while they are open."""
+    clients = []
+    for _ in range(connections):
+        try:
+            clients.append(UnreadStreams(proc.port))
+        except OSError:
+            break
+    for _ in range(20):
+        for client in clients:
+            if not client.closed:
+                client.read(0)
+        time.sleep(0.1)
+    held = settle(proc.pid, 2.0)
+    closed = sum(client.closed for client in clients)
+    for client in clients:
+        client.sock.close()
+    return len(clients), closed, held
+
+
 def report_many(args, idle: float, after: float, phase: dict) -> bool:
     """Print the many-connections phase; True when it missed the target."""
     growth, held = phase["peak"] - idle, after - idle
@@ -376,7 +398,9 @@ def main(argv=None) -> int:
     parser.add_argument("--grpc-streams", type=int, default=64, help="unread CheckWords streams on each of them (64)")
     parser.add_argument("--grpc-words", type=int, default=3000,
                         help="words per call of those connections: unknown ones, each answered with a message")
-    parser.add_argument("--skip", choices=["http", "grpc", "grpc-many"], action="append", default=[])
+    parser.add_argument("--grpc-idle-connections", type=int, default=900,
+                        help="gRPC connections that open no stream (default 900; select() takes fds below 1024)")
+    parser.add_argument("--skip", choices=["http", "grpc", "grpc-many", "grpc-idle"], action="append", default=[])
     args = parser.parse_args(argv)
     limit = raise_open_files(args.connections + 200)
     if limit < args.connections + 50:
@@ -424,6 +448,14 @@ def main(argv=None) -> int:
             phase = unread_connections(proc, lexicon, unknown[:args.grpc_words], args.grpc_connections,
                                        args.grpc_streams, args.wait)
             failed |= report_many(args, idle, settle(proc.pid), phase)
+            idle = settle(proc.pid)
+        if "grpc-idle" not in args.skip:
+            taken, closed, held = idle_connections(proc, args.grpc_idle_connections)
+            after = settle(proc.pid)
+            print(f"[slow-readers] gRPC: {args.grpc_idle_connections} connections opening no stream: {taken} connected, "
+                  f"{closed} closed by the server; RSS before {idle:.0f} MB, with them {held:.0f} MB "
+                  f"(+{held - idle:.0f} MB, {(held - idle) * 1024 / max(1, taken):.0f} KB each), after close "
+                  f"{after:.0f} MB")
     finally:
         stop_server(proc)
     print(f"[slow-readers] {'FAILED: over the target' if failed else 'within the targets'}")

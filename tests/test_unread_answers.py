@@ -130,3 +130,54 @@ def test_serve_options_set_the_bounds(monkeypatch):
     _bounded_counts(args)
     ledger = _unread_answers(args)
     assert (ledger.total, ledger.per_connection, ledger.seconds) == (2 << 20, 1 << 20, 5.0)
+
+
+def test_connections_past_the_bound_are_closed_and_a_place_freed_is_served(lexicon_dir):
+    """Before: connections were not bounded (each an open file, which the games database and HTTP need too)."""
+    unread_streams = bench_module("bench_slow_readers").UnreadStreams
+    srv, port = create_server("127.0.0.1:0", lexicon_dir, max_connections=3)
+    srv.start()
+    clients = []
+    try:
+        clients = [unread_streams(port) for _ in range(5)]
+        _read_until(clients, lambda: all(c.closed or c.max_streams for c in clients), 5)
+        assert [c.closed for c in clients] == [False, False, False, True, True]
+        clients[0].sock.close()
+        time.sleep(0.2)
+        with grpc.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)]) as channel:
+            answer = lexicon_pb2_grpc.LexiconServiceStub(channel).CheckWords(
+                lexicon_pb2.CheckWordsRequest(lexicon="pl-scrabble", words=["kot"]), timeout=5)
+        assert len(answer.results) == 1
+    finally:
+        for client in clients:
+            client.sock.close()
+        srv.stop(0).wait()
+
+
+def test_serve_grpc_max_connections_within_the_open_file_limit(monkeypatch):
+    import logging
+    import resource
+
+    from lexicon_service.command_line import UserError
+    from lexicon_service.commands.serve import _within_open_files
+
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (1024, 4096))
+    log = logging.getLogger("test")
+    assert _within_open_files(None, log, "--grpc-max-connections", "gRPC") == 924  # the default 1000 lowered
+    assert _within_open_files(500, log, "--grpc-max-connections", "gRPC") == 500
+    with pytest.raises(UserError, match="--grpc-max-connections 5,000 needs more open files"):
+        _within_open_files(5000, log, "--grpc-max-connections", "gRPC")
+
+
+def test_every_serve_option_reaches_the_children_of_processes():
+    """Each option of serve is given to every `--processes` child, or set by the supervisor itself (before,
+    the unread-answer and connection bounds given as options stayed in the supervisor)."""
+    from lexicon_service.cli import build_parser
+    from lexicon_service.commands.serve_processes import CHILD_FLAGS, CHILD_HTTP_FLAGS
+
+    serve = next(action for action in build_parser()._actions if hasattr(action, "choices")
+                 and isinstance(action.choices, dict)).choices["serve"]
+    options = {action.dest for action in serve._actions} - {"help"}
+    set_by_the_supervisor = {"address", "lexicons", "workers", "fast_threads", "processes", "reuse_port", "grace",
+                             "log_level", "http"}
+    assert options - set_by_the_supervisor == set(CHILD_FLAGS) | set(CHILD_HTTP_FLAGS)

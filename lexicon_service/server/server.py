@@ -141,6 +141,12 @@ MAX_STREAMS_PER_CONNECTION = 64
 # grpc's bandwidth probing off, which raised it to 4 MiB): what waits for a thread stays in the client.
 # With 4 MiB, 40 connections of 64 streams each sending a 46 KB request held ~150 MB before any was read.
 STREAM_WINDOW_BYTES = 16 * 1024
+# gRPC connections open at once, per process: each is an open file (and ~15 KB); beyond, grpc closes a new
+# one as it comes, so that connections cannot take the files the games database and HTTP need. A connection
+# with no call for CONNECTION_IDLE_MS is closed (GOAWAY; a client reconnects at its next call), so idle
+# connections do not hold places for ever.
+MAX_CONNECTIONS = 1000
+CONNECTION_IDLE_MS = 300_000
 # A connection whose peer does not answer a ping within KEEPALIVE_TIMEOUT_MS of it is closed, with what
 # it held: a client gone without a word (or one that stopped reading its socket) was closed after 100 s.
 KEEPALIVE_TIME_MS = 60_000
@@ -379,7 +385,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION, streams_per_client: int = STREAMS_PER_CLIENT,
                   streams_per_game: int = STREAMS_PER_GAME, stream_idle: float | None = STREAM_IDLE,
                   stream_counts: SharedCounts | None = None,
-                  unread_answers: UnreadAnswers | None = None,
+                  unread_answers: UnreadAnswers | None = None, max_connections: int = MAX_CONNECTIONS,
                   director_key: str | None = None) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
@@ -401,7 +407,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     `serve --processes`' supervisor, shared_counts.py). `stream_idle`: seconds a game stream may deliver no event
     before it ends (WatchIdle; None: never). `director_key`: the server-wide director key (directs every game,
     lists them: ListGames); None: none. `unread_answers`: the bounds on answers not yet taken by
-    their clients, across every connection (server/unread_answers.py; default: its defaults)."""
+    their clients, across every connection (server/unread_answers.py; default: its defaults).
+    `max_connections`: gRPC connections open at once (beyond, a new one is closed as it comes)."""
     limits = limits or Limits()
     quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
@@ -417,7 +424,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     watch_pool = HandoffPool(watch_streams + WATCH_SPARE_THREADS, thread_name_prefix="lexicon-watch")
     try:
         grpc_server = grpc.server(pool, interceptors=interceptors,
-                                  options=_grpc_options(limits, reuse_port, max_streams_per_connection),
+                                  options=_grpc_options(limits, reuse_port, max_streams_per_connection, max_connections),
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
         games = GameSessions(games_store, clock=game_clock or time.time, max_games=max_games,
                              lexicons=registry.lexicons_in_use, director_key=DirectorKey(director_key))
@@ -486,7 +493,8 @@ def _tournaments(games, games_store, registry):
                              clock=games.clock)
 
 
-def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: int) -> list[tuple[str, int]]:
+def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: int,
+                  max_connections: int = MAX_CONNECTIONS) -> list[tuple[str, int]]:
     return [
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", max(limits.max_message_bytes, 16 * 1024 * 1024)),
@@ -495,6 +503,8 @@ def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: 
         ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
         ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
         ("grpc.http2.max_pings_without_data", 0),  # keep pinging an idle connection: its peer may be gone
+        ("grpc.max_allowed_incoming_connections", max_connections),
+        ("grpc.max_connection_idle_ms", CONNECTION_IDLE_MS),
         ("grpc.http2.bdp_probe", 0),  # else the windows grow to 4 MiB a stream over a fast link
         ("grpc.http2.lookahead_bytes", STREAM_WINDOW_BYTES),
     ]
