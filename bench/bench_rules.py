@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lexicon_service.judge import WordSetJudge  # noqa: E402
+from lexicon_service.rules.admissible_words import WordSetJudge  # noqa: E402
 from lexicon_service.rules import Board, load_rule_set, parse_play, validate_move  # noqa: E402
 
 TARGET = 20_000  # plays per second

@@ -7,7 +7,7 @@ import pytest
 
 from lexicon_service.errors import Conflict, Refused
 from lexicon_service.games.sessions import GameSessions
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSetJudge
 from lexicon_service.rules import load_rule_set, parse_gcg, parse_rule_set, replay
 from tests.game_helpers import FakeClock, find_play, tiles_of
 

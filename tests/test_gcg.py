@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from lexicon_service.cli import main
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSetJudge
 from lexicon_service.rules import load_rule_set
 from lexicon_service.rules.gcg import (
     END_RACK,

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from lexicon_service.cli import main as service_main
-from lexicon_service.judge import WordJudge
+from lexicon_service.rules.admissible_words import WordJudge
 from lexicon_service.lexicon import (
     FORMAT_VERSION, LexiconCorruptError, LexiconError, LexiconFormatError, load_lexicon,
 )

@@ -6,7 +6,7 @@ import pytest
 
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSetJudge
 from lexicon_service.rules import Board, BoardError, load_rule_set, parse_gcg, replay, validate_move
 from lexicon_service.rules.game import (
     BAG_BELOW_MINIMUM,

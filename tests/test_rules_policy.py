@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lexicon_service.cli import main
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSetJudge
 from lexicon_service.rules import Board, Reason, load_rule_set, parse_rule_set, validate_move, validate_placements
 from lexicon_service.rules.reasons import reason_table
 from test_service import move, write_lexicon  # noqa: F401

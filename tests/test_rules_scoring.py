@@ -2,7 +2,7 @@
 
 import pytest
 
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSetJudge
 from lexicon_service.rules import Board, Reason, end_of_game_adjustments, load_rule_set, rack_value, validate_move
 
 

@@ -11,7 +11,7 @@ import random
 import sys
 from collections import Counter
 
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSetJudge
 from lexicon_service.rules import Board, load_rule_set, validate_move
 
 rs = load_rule_set("cs-scrabble")
