@@ -55,7 +55,7 @@ def endgame_positions(lexicon, count: int, seed: int):
                 p ^= 1
                 continue
             stuck = 0
-            result = validate_move(rule_set, board, rack, moves[0].play, judge=lexicon)
+            result = validate_move(rule_set, board, rack, moves[0].play, lexicon=lexicon)
             board.apply(result)
             for tile in result.tiles_used:
                 racks[p].remove(tile)

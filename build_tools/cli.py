@@ -6,7 +6,7 @@
                   --hunspell data/pl/pl_PL.dic -o lexicons/pl-scrabble.lex    (the default Polish build)
 
 Options: build_tools/arguments.py. Stages (``run``): read the sources (sources.py; ``_read`` turns each into passes, ``Pass``) ->
-expand and judge (pipeline.run over every pass: its expand function and the profile's judge in
+expand and admit (pipeline.run over every pass: its expand function and the profile's admission in
 worker processes; the passes come from sources.LIST_PASSES for word and tagged lists and from the
 languages, the table ``LANGUAGES``: polish/language.py, czech/language.py) -> compile (compile.py: canonical
 tables, tries) -> save (save.py, atomic write). Sources can be combined and repeated.
@@ -15,7 +15,7 @@ What each source means per language:
 - --headwords: lemmas expanded by the language's generator (Polish: Morfeusz 2 / SGJP;
   Czech: build_tools.czech).
 - --words: already inflected forms, admitted as they are (rule word-list; length/letters still checked).
-- --tagged: form<TAB>lemma<TAB>tag, judged by the profile's tag rules.
+- --tagged: form<TAB>lemma<TAB>tag, admitted or refused by the profile's tag rules.
 - --hunspell X.dic (X.aff beside it): Czech: stems with their paradigm flags go to the Czech
   expander. Polish: SGJP's paradigm for a stem SGJP knows; a stem it does not know is
   inflected by analogy with an SGJP lemma of the --headwords lists, corroborated by the
@@ -157,7 +157,7 @@ def _refusal_details(lang, refused: dict) -> dict[str, str]:
 
 
 def run(args) -> int:
-    """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
+    """read the sources -> expand and admit (build_tools.pipeline) -> compile -> save."""
     from lexicon_service.lexicon_format import move_graph_bytes, refusals_bytes, tables_bytes
 
     from build_tools.compile import Compiler
@@ -198,7 +198,7 @@ def run(args) -> int:
 
     try:
         for step in _read(args, sources, language, lang, compiler, builder):          # read
-            pipeline.run(compiler, step.items, step.language, workers=args.workers,   # expand and judge
+            pipeline.run(compiler, step.items, step.language, workers=args.workers,   # expand and admit
                          defer=step.defer)
             spent[:] = [step]
         step = None

@@ -1,11 +1,11 @@
-"""Sources: read input files into build records (stage 1 of read -> expand and judge -> compile -> save).
+"""Sources: read input files into build records (stage 1 of read -> expand and admit -> compile -> save).
 
 Each reader yields ``HeadwordEntry`` (headword lists and Hunspell stems, expanded by the
 language's passes), ``Reading`` (word and tagged lists: forms already inflected) and
 ``Rejection`` (a bad line, with file and line number: a build never drops input silently).
 Word and tagged lists go through ``build_tools/pipeline.py`` like every other source: their
 items (``list_items``) are runs of readings, and their passes (``LIST_PASSES``) only hand them on
-to be judged.
+to be admitted or refused.
 
 Before a build reads a source, `check_text_source` makes sure it is text in its encoding: a NUL
 byte or an undecodable line stops the build with an error naming the file and line (a binary or
@@ -198,7 +198,7 @@ def _tagged_lines(path: str | Path) -> Iterator[tuple[int, Reading | Rejection]]
 
 
 def read_tagged(path: str | Path) -> Iterator[Reading | Rejection]:
-    """A tagged list's readings (judged by the profile's tag rules) and its bad lines."""
+    """A tagged list's readings (admitted or refused by the profile's tag rules) and its bad lines."""
     return (r for _, r in _tagged_lines(path))
 
 
@@ -234,7 +234,7 @@ def _expand_list_item(item: Item) -> Expansion:
 
 
 # A word list's forms skip the profile's tag rules (the list is the authority); a tagged list's are
-# judged by them. Both are judged in the build's process: there is nothing to expand, and sending
+# admitted or refused by them. Both are admitted in the build's process: there is nothing to expand, and sending
 # the lines to workers cost more CPU than it saved (docs/measurements.md)
 WORD_LIST = Language(_expand_list_item, chunk=2000, untagged_rule=WORD_LIST_RULE, in_process=True)
 TAGGED_LIST = Language(_expand_list_item, chunk=2000, in_process=True)

@@ -113,7 +113,7 @@ def _public_tag(tag: tuple) -> tuple:
 
 # One record per form and non-alternative features: the readings of a syncretic form (ženy: GEN SG,
 # NOM/ACC/VOC PL) go into one tag whose case/number/gender/... features are alternatives, as
-# build_tools/tags.py defines (readings_of spells them out). Halves the records the compiler judges.
+# build_tools/tags.py defines (readings_of spells them out). Halves the records the compiler admits or refuses.
 _ALTERNATIVE = frozenset(f for c in ALTERNATIVE_CATEGORIES for f in CATEGORIES[c])
 _SPLIT: dict = {}
 

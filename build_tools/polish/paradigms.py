@@ -1,6 +1,6 @@
 """Polish paradigms: a lemma -> every inflected form, from SGJP (Morfeusz 2, ``sgjp.py``).
 
-``expand_lemma`` gives a lemma's forms (``passes.expand_headwords``, not judged, yields them as
+``expand_lemma`` gives a lemma's forms (``passes.expand_headwords``, neither admitted nor refused, yields them as
 ``ExpandedForm`` and ``Rejection`` for tools and tests):
 
 - a lemma Morfeusz does not know (SGJP ``ign``) -> ``Rejection(lemma, "unknown-lemma")``;
@@ -53,9 +53,9 @@ admitted (the shares are in docs/measurements.md).
 Hunspell as a second witness: when the build has a Hunspell dictionary, ``witness.hunspell_words``
 collects every word it makes, and ``expand_lemma`` (given that set as ``attested``) adds UNATTESTED to an SGJP form of a lemma whose citation
 form the dictionary makes, when the dictionary does not make the form itself (a fused form: nor
-its base form; a derived adverb is judged as a form of its adjective headword). ``pl.profile``
+its base form; a derived adverb is witnessed as a form of its adjective headword). ``pl.profile``
 decides, per class and from measurement, which such forms are denied. The guessed paradigm of a
-.dic entry SGJP lacks is judged by the same witness (the Hunspell pass hands it in; a headword
+.dic entry SGJP lacks is tagged by the same witness (the Hunspell pass hands it in; a headword
 list's guesses are not: their pass has no witness).
 
 A build runs the three Polish passes (``passes.py``) through ``build_tools/pipeline.py``.

@@ -196,7 +196,7 @@ def hunspell_entry_forms(stem: str, flags: str | None, state: PassState,
                                     listed=state.stems or frozenset())
     if model is None:
         return sgjp or ([], results, None)
-    # the guessed paradigm is judged by the witness too (as an SGJP lemma's would be)
+    # the guessed paradigm is tagged by the witness too (as an SGJP lemma's would be)
     forms, reason = expand_lemma(stem, None, max_len, results=results, attested=state.attested)
     return forms, reason, model
 
@@ -243,37 +243,37 @@ def _hunspell_entry(state: PassState, item: Item) -> Expansion:
                                             state.affix_forms[item[4]] if len(item) > 4 else None))
 
 
-def _max_len(judge) -> int | None:
-    return judge.profile.max_length if not judge.tile_set.multi_letter_tiles else None
+def _max_len(admission) -> int | None:
+    return admission.profile.max_length if not admission.tile_set.multi_letter_tiles else None
 
 
-def headword_pass(judge, attested: set[str] | None = None) -> Language:
+def headword_pass(admission, attested: set[str] | None = None) -> Language:
     """SGJP's paradigm of each headword (item: lemma, source, line, part of speech or None).
     ``attested``: the words of the build's Hunspell dictionaries (``hunspell_words``), if any."""
-    state = PassState(_max_len(judge), attested=attested)
+    state = PassState(_max_len(admission), attested=attested)
     return Language(partial(_expand_headword, state), chunk=CHUNK)
 
 
-def guess_pass(judge, models) -> Language:
+def guess_pass(admission, models) -> Language:
     """Headwords SGJP does not know, inflected by analogy (``guess_headword``)."""
-    return Language(partial(_guess_headword, PassState(_max_len(judge), models=models)), chunk=CHUNK)
+    return Language(partial(_guess_headword, PassState(_max_len(admission), models=models)), chunk=CHUNK)
 
 
-def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset(), attested=None,
+def hunspell_pass(admission, aff, models, done, *, keys=None, stems=frozenset(), attested=None,
                   affix_forms: list | None = None) -> Language:
     """Polish Hunspell entries (``hunspell_entry_forms``; item: stem, source, line, flags, and
     with ``affix_forms`` (the entries' ``entry_affix_forms``) the entry's index in it). ``done``: lemmas
     already expanded; ``keys``: the forms admitted so far (forked workers share it); ``stems``:
     every stem of the .dic (they attest parts of guessed paradigms); ``attested``: as for
     ``headword_pass``."""
-    state = PassState(_max_len(judge), attested=attested, models=models, aff=aff, done=done, keys=keys,
+    state = PassState(_max_len(admission), attested=attested, models=models, aff=aff, done=done, keys=keys,
                       stems=stems, affix_forms=affix_forms)
     return Language(partial(_hunspell_entry, state), chunk=CHUNK, before_fork=partial(_add_endings, state))
 
 
 def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int | None = None
                      ) -> Iterator[ExpandedForm | Rejection]:
-    """SGJP's paradigms of the headwords, not judged (for tools and tests; docs/architecture.md): the
+    """SGJP's paradigms of the headwords, neither admitted nor refused (for tools and tests; docs/architecture.md): the
     headword pass run by ``pipeline.expand_only``, in input order."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     items = ((e.lemma, e.source, e.line, e.pos) for e in entries)

@@ -143,7 +143,7 @@ def judge_move(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, 
     board = read_board(limits, rule_set, board_rows)
     rack = read_rack(rule_set, rack)
     play = check_play(rule_set, position, word)
-    result = validate_move(rule_set, board, rack or None, play, judge=lexicon if judge_words else None)
+    result = validate_move(rule_set, board, rack or None, play, lexicon=lexicon if judge_words else None)
     return judged(rule_set, result, board, rack)
 
 
@@ -255,7 +255,7 @@ def replay_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: st
     _check_recorded_rules(recorded_rules, rule_set)
     boards: list[Board] = []
     on_line = (lambda line, board: boards.append(board.copy())) if keep_boards else None
-    report = replay(rule_set, game, judge=lexicon, out_bonus="twice-others-racks" if end_2x else None,
+    report = replay(rule_set, game, lexicon=lexicon, out_bonus="twice-others-racks" if end_2x else None,
                     on_line=on_line)
     return Replayed(rule_set, lexicon, game, report, boards)
 
@@ -289,7 +289,7 @@ def analyse_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: s
     rule_set, lexicon = game_context(snapshot, lexicon_name, rule_set_name, need_lexicon=True)
     _check_recorded_rules(recorded_rules, rule_set)
     boards: list[Board] = []
-    report = replay(rule_set, game, judge=lexicon, on_line=lambda line, board: boards.append(board.copy()))
+    report = replay(rule_set, game, lexicon=lexicon, on_line=lambda line, board: boards.append(board.copy()))
     replayed = Replayed(rule_set, lexicon, game, report, boards)
     return replayed, analyse_replayed(limits, replayed, call_deadline)
 

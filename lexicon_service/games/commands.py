@@ -326,7 +326,7 @@ def _play(work, p, text, now, spent, events, lexicon_of, lexicons=None):
     rs = work.rule_set
     correcting = work.correcting is not None
     lexicon = _game_lexicon(work, lexicon_of) if (work.options.challenge_rule == "void" or correcting) else None
-    result = validate_move(rs, work.board, work.racks[p], text, judge=lexicon)
+    result = validate_move(rs, work.board, work.racks[p], text, lexicon=lexicon)
     if result.score is None:
         if result.reason in INPUT_REASONS:
             raise InvalidInput("play", result.message, result.reason.value)
