@@ -9,7 +9,7 @@ from pathlib import Path
 from build_tools.cli import main as build_main
 from build_tools.czech import CzechDictionary
 from build_tools.czech.dictionary import shipped_paths
-from build_tools.czech.place_rules import place_derivation, place_of
+from build_tools.czech.place_rules import derivation_text, place_derivation, place_of
 from lexicon_service.lexicon import load_lexicon
 from tests.czech_shipped import shipped
 
@@ -98,3 +98,32 @@ def test_explain_names_the_place_and_the_rule_that_derived_a_refused_adjective(t
             ("place-name-adjective", "mělnický", "place name Mělník, rule ník: -ník -> -nický")]
         assert lex.refusals(key("žatečtí")) == [
             ("place-name-adjective", "žatecký", "place name Žatec, rule area: area named after the place")]
+
+
+def test_villages_in_ice_listed_without_flags_and_towns_named_like_common_nouns(tmp_path):
+    """Alšovice, a line without flags, tags alšovický (Chile, also without flags, is a country: chilský
+    stays); Mělník keeps its own rule beside the flagless Mělnice. Hranice (hranice/ZQ, a border, and
+    the surname Hranický/Y) tags hranický; vesnice has no such surname (vesnický stays), uprchlík and
+    kameník are persons (uprchlický, kamenický stay, though Kamenice is a place)."""
+    dic = _dic(tmp_path / "f.dic", [
+        "Alšovice", "alšovický/YR", "Chile", "chilský/YRN", "Mělník/L", "Mělnice", "mělnický/YR",
+        "hranice/ZQ", "hranický/Y", "Hranický/Y", "vesnice/ZQ", "vesnický/YRN", "uprchlík/PI",
+        "uprchlický/YR", "Kamenice/S", "kameník/PI", "kamenický/YR"])
+    assert _derived(dic, ["alšovický", "chilský", "mělnický", "hranický", "vesnický", "uprchlický",
+                          "kamenický"]) == {
+        "alšovický": ("flagless-ice", "Alšovice"), "chilský": None, "mělnický": ("ník", "Mělník"),
+        "hranický": ("common-noun", "Hranice"), "vesnický": None, "uprchlický": None, "kamenický": None}
+    assert derivation_text("hranický", dic) == ("place name Hranice, rule common-noun: name spelled like a "
+                                                "common noun in -ice, with a surname of the adjective")
+
+
+def test_vowel_length_verb_forms_and_things_without_the_inserted_vowel(tmp_path):
+    """Slaná -> slánský (the adjective lengthens the vowel); Zliv -> zlivský though zliv/XN is an
+    imperative of zlít (a verb form gives no -ský adjective); Hamry -> hamerský though hamr/H, a
+    thing, is the stem without the inserted e (negr/PI, a person, keeps negerský)."""
+    dic = _dic(tmp_path / "g.dic", [
+        "Slaná/Y", "slánský/YKRN", "Zliv/K", "zliv/XN", "zlivský/YR", "hamr/H", "Hamr/PV", "Hamry/HQ",
+        "hamerský/YR", "negr/PIw", "negerský/YRN"])
+    assert _derived(dic, ["slánský", "zlivský", "hamerský", "negerský"]) == {
+        "slánský": ("adjective-name", "Slaná"), "zlivský": ("regular", "Zliv"),
+        "hamerský": ("regular", "Hamry"), "negerský": None}

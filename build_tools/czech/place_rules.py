@@ -27,6 +27,7 @@ from .tagger import noun_gender
 # the rules, in the order they are tried, and what explain says of each
 RULES = {
     "regular": "regular derivation",
+    "flagless-ice": "name in -ice the dictionary lists without flags",
     "ník": "-ník -> -nický",
     "irregular": "irregular derivation",
     "compound": "two-word name, adjective + o + place",
@@ -35,6 +36,7 @@ RULES = {
     "sko-enský": "-sko -> -enský",
     "area": "area named after the place",
     "adjective-two-word": "two-word name, adjective form + noun",
+    "common-noun": "name spelled like a common noun in -ice, with a surname of the adjective",
 }
 # the endings of names that are adjective forms but name persons (Nováková, Adamovský, Černá is a
 # place too) or are the first word of a longer name
@@ -57,18 +59,21 @@ def place_derivation(adjective: str, dic) -> tuple[str, str] | None:
         return None
     name = place_of_single_word(adjective, dic)
     if name:
-        return _single_word_rule(adjective, name), name
+        return _single_word_rule(adjective, name, dic), name
     for rule, find in (("compound", compound_place_of), ("possessive", possessive_place_of),
                        ("adjective-name", adjective_name_place_of), ("sko-enský", sko_ensky_place_of),
-                       ("area", area_place_of), ("adjective-two-word", adjective_two_word_place_of)):
+                       ("area", area_place_of), ("adjective-two-word", adjective_two_word_place_of),
+                       ("common-noun", common_noun_place_of)):
         name = find(adjective, dic)
         if name:
             return rule, name
     return None
 
 
-def _single_word_rule(adjective: str, name: str) -> str:
+def _single_word_rule(adjective: str, name: str, dic) -> str:
     low = name.lower()
+    if dic.place_names.get(name) == [""]:
+        return "flagless-ice"
     if low.endswith("ník") and adjective.endswith("nický"):
         return "ník"
     if low not in name_candidates(adjective) and low in irregular_name_candidates(adjective):
@@ -88,6 +93,9 @@ def _adjective_names(stem: str, dic) -> list[str]:
     stems = [stem]
     if len(stem) > 3 and stem[-2] == "e" and stem[-1] in "nl" and stem[-3] not in VOWELS + "áéíóúůý":
         stems.append(stem[:-2] + stem[-1])
+    short = _shortened(stem)
+    if short:
+        stems.append(short)                 # slán- -> Slaná (Slaný -> slánský)
     out = []
     for s in stems:
         for end in ("á", "é"):
@@ -96,6 +104,17 @@ def _adjective_names(stem: str, dic) -> list[str]:
                 continue
             out.append(name)
     return out
+
+
+# the long vowel of an adjective's last syllable and the short one of its name (Slaný -> slánský)
+_SHORT_OF_LONG = {"á": "a", "é": "e", "í": "i", "ú": "u", "ů": "o", "ý": "y"}
+
+
+def _shortened(stem: str) -> str | None:
+    """The stem with the long vowel before its last consonant shortened (slán- -> slan-), or None."""
+    if len(stem) > 3 and stem[-2] in _SHORT_OF_LONG and stem[-1] not in VOWELS + "áéíóúůý":
+        return stem[:-2] + _SHORT_OF_LONG[stem[-2]] + stem[-1]
+    return None
 
 
 def adjective_name_place_of(adjective: str, dic) -> str | None:
@@ -118,6 +137,27 @@ def sko_ensky_place_of(adjective: str, dic) -> str | None:
     if name in dic.place_names and name not in countries() and not national_land(adjective, dic):
         return name
     return None
+
+
+def common_noun_place_of(adjective: str, dic) -> str | None:
+    """A place named like a common noun in -ice (Hranice: hranice/ZQ, a border; Police: police, a
+    shelf) that the dictionary holds only as the common noun: the -ický adjective counts as the
+    place's when the dictionary also lists it as a surname (Hranický/Y: surnames in -ský name where a
+    family came from) and no person, animal or other common source gives it (vesnický: vesnice has no
+    surname Vesnický; uprchlický: uprchlík)."""
+    if not adjective.endswith("ický") or cap(adjective) not in dic.entries or _common_source(adjective, dic):
+        return None
+    noun = adjective[:-2] + "e"
+    genders = [g for fl in dic.flags_of(noun) or () for f in fl if (g := noun_gender(noun, f))]
+    if not genders or any("ANIM" in g for g in genders) or _lengthened_person(adjective[:-2], dic):
+        return None
+    return cap(noun)
+
+
+def _lengthened_person(stem: str, dic) -> bool:
+    """A person or animal of the -ík or ů form of the stem (hranic-: hraník; kořenic-: kořeník)."""
+    words = [stem[:-2] + "ík"] if stem.endswith("ic") else []
+    return any(_common_word_of_its_own(w, dic) for w in words)
 
 
 def _area(adjective: str, dic) -> str | None:

@@ -18,9 +18,13 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from .tagger import GENDER_FLAGS, noun_gender
+from .tagger import GENDER_FLAGS, noun_gender, word_class
 
 COUNTRY_ENDINGS = ("sko", "cko", "ie", "ika")
+# the ending of the names the dictionary lists without flags that are Czech villages and towns
+# (Alšovice, Batouchovice): the feminine plural -ice; other flagless names are as often countries
+# (Chile, Burundi), foreign cities or forms of persons' names (Hegelovi)
+FLAGLESS_PLACE_ENDINGS = ("ice",)
 VOWELS = "aoeyiěu"
 # the stem's last consonant before -ský, undone (Praha -> praž-ský, Ostrava -> ostrav-ský)
 UNDO = (("ž", "h"), ("š", "ch"), ("ž", "z"), ("č", "k"))
@@ -112,6 +116,15 @@ def _common_word_stems(adjective: str) -> list[str]:
     return out
 
 
+def _common_stem_of_its_own(word: str, adjective: str, dic) -> bool:
+    """Whether a common word of _common_word_stems stands in the way: any line of an -ika word (kubika:
+    kubický), but a stem without its inserted vowel only when it is a common word of its own (negr:
+    negerský; not hamr/H, a thing: hamerský is the adjective of Hamry)."""
+    if word not in dic.flagged:
+        return False
+    return word.endswith("ka") and adjective.endswith("ický") or _common_word_of_its_own(word, dic)
+
+
 def place_of_single_word(adjective: str, dic) -> str | None:
     """The capitalised place name a -ský/-cký adjective headword derives from, when it is a place-name
     adjective (not a country, continent, nation or language adjective); None otherwise. An adjective
@@ -140,9 +153,9 @@ def _place_among(adjective: str, cands: list[str], dic) -> str | None:
     if any(c in dic.flagged and _common_word_of_its_own(c, dic) for c, _name in found) \
             or any(c in dic.flagged and _names_a_person(c, dic) for c in cands) \
             or any(_common_word_of_its_own(w, dic) for c in cands if c[-1] not in VOWELS for w in _lengthened(c)) \
-            or any(w in dic.flagged for w in _common_word_stems(adjective)):
+            or any(_common_stem_of_its_own(w, adjective, dic) for w in _common_word_stems(adjective)):
         return None                                  # rybářský, dvorský, lesnický, negerský, kubický
-    for _c, name in found:
+    for _c, name in sorted(found, key=lambda cn: dic.place_names[cn[1]] == [""]):   # Mělník before Mělnice
         if any(_declines_as_place(name, f) for f in dic.place_names[name]) and not _womans_name(name, dic) \
                 and not _feminine_of_a_person(name, dic):
             return name
@@ -203,8 +216,8 @@ def _common_word_of_its_own(word: str, dic) -> bool:
     plzeň/Z, ústí/S: things form -ní/-ový adjectives, mostní, táborový; their -ský/-cký adjective is
     the town's: mostecký, táborský, plzeňský, ústecký)."""
     lines = dic.flags_of(word)
-    if lines is None:
-        return False
+    if lines is None or (lines and all(word_class(word, f) in ("verb", "cvb") for f in lines)):
+        return False                    # zliv/XN, an imperative of zlít, gives no zlivský (Zliv)
     genders = [noun_gender(word, f) for fl in lines for f in fl]
     genders = [g for g in genders if g]
     return not genders or any("ANIM" in g for g in genders)
@@ -270,4 +283,6 @@ def _declines_as_place(name: str, flags: str) -> bool:
     alžbětinský, karlinecký)."""
     if flags and not set(flags) & GENDER_FLAGS and "Y" not in flags:     # Jiří/Y: a man's name
         return True
+    if not flags and name.endswith(FLAGLESS_PLACE_ENDINGS):
+        return True                     # Alšovice, listed without flags: a village (flagless-ice)
     return any((g := noun_gender(name, flag)) and "ANIM" not in g for flag in flags)

@@ -53,6 +53,7 @@ from lexicon_service.commands.serve_processes import (
     grpc_host_port,
     stop_with_supervisor,
     supervise,
+    take_stream_counts,
     take_supervisor_files,
 )
 from lexicon_service.games.store import is_postgres_url
@@ -289,6 +290,7 @@ def run(args) -> int:
         grpc_host_port(address)  # "127.0.0.1" alone is an error, not grpc's default port
     stop_with_supervisor()
     shared_files = take_supervisor_files()
+    args.stream_counts = take_stream_counts()  # (gRPC, HTTP) shared with the supervisor's other children, or None
     settings = _settings(args, address, log)
     claim = None if args.reuse_port else _claim_ports(settings)  # a supervised child: its supervisor holds it
     try:
@@ -451,7 +453,8 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
             http = _start_http(server, settings.http.address, settings.limits, settings.tokens, settings.tls,
                                settings.workers, settings.fast_threads, args.reuse_port, args.http_max_connections,
                                args.http_receive_timeout, args.http_write_timeout, settings.http.allowed_hosts,
-                               settings.http.cors_origins, _stream_bounds(args))
+                               settings.http.cors_origins, _stream_bounds(args),
+                               args.stream_counts and args.stream_counts[1])
             server.on_stop.append(http.stop)  # before the game store closes: its event streams end cleanly
         print(f"lexicon-service: serving {counted(len(snapshot.names()), 'lexicon')} on {host}:{port}", flush=True)
         if http is not None and not args.reuse_port:
@@ -482,6 +485,8 @@ def _create_server(args, settings: _Settings, shared_files, load: bool):
     streams.update(_stream_bounds(args))
     if args.stream_idle is not None:
         streams["stream_idle"] = float(args.stream_idle)
+    if args.stream_counts is not None:
+        streams["stream_counts"] = args.stream_counts[0]
     try:
         return create_server(settings.address, settings.directory, workers=settings.workers,
                              fast_threads=settings.fast_threads, limits=settings.limits, tokens=settings.tokens,
@@ -532,15 +537,17 @@ def _within_open_files(connections: int | None, log) -> int | None:
 
 def _start_http(server, address: str, limits, tokens, tls, workers: int, fast_threads: int, reuse_port: bool,
                 max_connections: int | None = None, receive_timeout: int | None = None,
-                write_timeout: int | None = None, allowed_hosts=None, cors_origins=(), stream_bounds=None):
-    """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry."""
+                write_timeout: int | None = None, allowed_hosts=None, cors_origins=(), stream_bounds=None,
+                stream_counts=None):
+    """The JSON API and pages (lexicon_service/http), served by this process from the gRPC server's registry;
+    `stream_counts`: its event streams' counts shared with the supervisor's other children (or None)."""
     from lexicon_service.http import HttpServer, create_app
     from lexicon_service.server.stream_quota import StreamQuota
 
     bounds = {name.removeprefix("streams_"): value for name, value in (stream_bounds or {}).items()}
     app = create_app(server.registry, limits=limits, tokens=tokens, workers=workers, fast_threads=fast_threads,
                      servicers={"session": server.game_sessions, "tournament": server.tournament_servicer},
-                     allowed_hosts=allowed_hosts, stream_quota=StreamQuota(**bounds),
+                     allowed_hosts=allowed_hosts, stream_quota=StreamQuota(**bounds, shared=stream_counts),
                      cors_origins=cors_origins, service_health=server.health_status)
     try:
         given = {name: value for name, value in (("max_connections", max_connections),

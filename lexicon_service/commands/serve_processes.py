@@ -24,6 +24,22 @@ def take_supervisor_files():
     return None
 
 
+def take_stream_counts():
+    """In a supervised child: the (gRPC, HTTP) stream counts its supervisor shares among its children
+    (server/shared_counts.py), this child's column claimed (what a killed predecessor held released); else
+    None. Taken out of the environment: a child never passes them on."""
+    from lexicon_service.server.shared_counts import SharedCounts
+
+    shared, index = os.environ.pop(STREAM_COUNTS_ENV, ""), os.environ.pop(PROCESS_INDEX_ENV, "")
+    if not shared or not index:
+        return None
+    grpc_fd, http_fd, columns = (int(part) for part in shared.split(","))
+    counts = SharedCounts(grpc_fd, columns, int(index)), SharedCounts(http_fd, columns, int(index))
+    for table in counts:
+        table.claim_column()
+    return counts
+
+
 def grpc_host_port(address: str) -> tuple[str, int]:
     host, sep, port = address.rpartition(":")
     if not sep or not host or host.endswith(":") or not (port.isascii() and port.isdecimal()) \
@@ -36,6 +52,11 @@ MAX_DEFAULT_PROCESSES = 4
 CHECKED_TRIES_ENV = "LEXICON_CHECKED_TRIES"  # set by the supervisor for its children (sha256 list)
 SHARED_FILES_ENV = "LEXICON_SHARED_FILES"  # set by the supervisor for its children (SharedFiles.environment)
 SUPERVISOR_PID_ENV = "LEXICON_SUPERVISOR_PID"  # set by the supervisor for its children
+STREAM_COUNTS_ENV = "LEXICON_STREAM_COUNTS"  # set by the supervisor: "grpc fd,http fd,processes"
+PROCESS_INDEX_ENV = "LEXICON_PROCESS_INDEX"  # set by the supervisor for each child: its slot
+# Keys a process may count at once in a shared table: two (its client, its game) for each stream it may
+# hold (56 WatchGame and 8 refused by the spare threads; 64 HTTP event streams), with room to spare.
+STREAM_KEYS_PER_PROCESS = 2 * 128
 
 
 def stop_with_supervisor() -> None:
@@ -76,12 +97,27 @@ def default_processes() -> int:
     return max(1, min(os.cpu_count() or 1, MAX_DEFAULT_PROCESSES))
 
 
+def _children_environment(directory: str, processes: int):
+    """(the children's environment, the sealed copies of the lexicons' files, the shared stream counts'
+    memfds): what every child takes from its supervisor."""
+    from lexicon_service.core.registry import release_freed_memory
+    from lexicon_service.lexicon_copies import SharedFiles
+    from lexicon_service.server.shared_counts import SharedCounts
+
+    env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
+    shared = SharedFiles.read_directory(directory)
+    release_freed_memory()  # the files and layouts it read, now only in the sealed copies
+    env[SHARED_FILES_ENV] = shared.environment()
+    env[CHECKED_TRIES_ENV] = ",".join(shared.check_structure())
+    counts = [SharedCounts.create(STREAM_KEYS_PER_PROCESS * processes, processes) for _ in ("grpc", "http")]
+    env[STREAM_COUNTS_ENV] = f"{counts[0]},{counts[1]},{processes}"  # streams bounded across the children
+    return env, shared, counts
+
+
 def supervise(args, address: str, directory: str, workers: int, fast_threads: int, processes: int,
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
-    from lexicon_service.lexicon_copies import SharedFiles
-    from lexicon_service.core.registry import release_freed_memory
     from lexicon_service.server.supervisor import Supervisor
 
     host, port = grpc_host_port(address)
@@ -125,12 +161,8 @@ def supervise(args, address: str, directory: str, workers: int, fast_threads: in
     # The lexicons' files are read (and checked against their manifests) once here, into sealed
     # in-memory copies every (re)started child maps instead of copying them again: one copy's pages
     # for all. The tries' structure is checked once here too, not again by every child.
-    env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
-    shared = SharedFiles.read_directory(directory)
-    release_freed_memory()  # the files and layouts it read, now only in the sealed copies
-    env[SHARED_FILES_ENV] = shared.environment()
-    env[CHECKED_TRIES_ENV] = ",".join(shared.check_structure())
-    supervisor = Supervisor(argv, processes, env=env, pass_fds=shared.fds())
+    env, shared, counts = _children_environment(directory, processes)
+    supervisor = Supervisor(argv, processes, env=env, pass_fds=(*shared.fds(), *counts), slot_env=PROCESS_INDEX_ENV)
     restore = supervisor.install_signal_handlers()
     try:
         started = supervisor.start()
@@ -152,3 +184,5 @@ def supervise(args, address: str, directory: str, workers: int, fast_threads: in
     finally:
         restore()
         shared.close()
+        for fd in counts:
+            os.close(fd)

@@ -53,6 +53,7 @@ from lexicon_service.core.limits import Limits
 from lexicon_service.server.pool import HandoffPool
 from lexicon_service.server.reflection import enable_reflection
 from lexicon_service.core.registry import LexiconRegistry, ReloadError
+from lexicon_service.server.shared_counts import SharedCounts
 from lexicon_service.server.signals import queue_signals
 from lexicon_service.server.stream_quota import STREAMS_PER_CLIENT, STREAMS_PER_GAME, StreamQuota
 from lexicon_service.server.tournament_servicer import TournamentServicer
@@ -369,27 +370,27 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   watch_streams: int = WATCH_STREAMS, max_games: int | None = MAX_GAMES,
                   db_wal_limit: int = WAL_LIMIT, shared_files=None,
                   max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION, streams_per_client: int = STREAMS_PER_CLIENT,
-                  streams_per_game: int = STREAMS_PER_GAME, stream_idle: float | None = STREAM_IDLE) -> tuple[LexiconServer, int]:
+                  streams_per_game: int = STREAMS_PER_GAME, stream_idle: float | None = STREAM_IDLE,
+                  stream_counts: SharedCounts | None = None) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
-    With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as
-    soon as it starts. With `load=False` call `server.load()` after `start()`: health reports
-    NOT_SERVING until then, and calls get UNAVAILABLE. `tokens`: accepted bearer tokens (none = no
-    auth). `tls`: serve TLS instead of plaintext. `reuse_port`: share the port with other server
-    processes (SO_REUSEPORT, and the kernel spreads connections over them); without it a busy
-    port is an error. `workers`: threads for the long calls (FindWords, ReplayGame, listings,
-    health...). `fast_threads`: threads for the short calls (CheckWords, ValidateMove, ScoreMove).
-    `games_db`: the SQLite file of the server-held games (None: a temporary one, removed on stop), or a
-    postgresql:// URL (games/pgstore.py);
-    `game_clock`: the games' clock (default time.time; tests inject one). `watch_streams`: WatchGame streams
-    open at once (beyond: RESOURCE_EXHAUSTED). `max_games`: games in progress in `games_db` (beyond,
-    CreateGame gets RESOURCE_EXHAUSTED; None: no limit). `db_wal_limit`: bytes the games database's
-    write-ahead log may take. A damaged games database raises OSError saying how to recover.
-    `shared_files`: sealed copies of lexicon files (lexicon.SharedFiles, from `serve --processes`'
-    supervisor) the default loader maps instead of private copies. `max_streams_per_connection`: calls
-    open at once on one client connection (HTTP/2 MAX_CONCURRENT_STREAMS). `streams_per_client`,
-    `streams_per_game`: WatchGame streams one client address, and one game, may hold open at once.
-    `stream_idle`: seconds a game stream may deliver no event before it ends (WatchIdle; None: never)."""
+    With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as soon as it
+    starts. With `load=False` call `server.load()` after `start()`: health reports NOT_SERVING until then, and
+    calls get UNAVAILABLE. `tokens`: accepted bearer tokens (none = no auth). `tls`: serve TLS instead of
+    plaintext. `reuse_port`: share the port with other server processes (SO_REUSEPORT, and the kernel spreads
+    connections over them); without it a busy port is an error. `workers`: threads for the long calls (FindWords,
+    ReplayGame, listings, health...). `fast_threads`: threads for the short calls (CheckWords, ValidateMove,
+    ScoreMove). `games_db`: the SQLite file of the server-held games (None: a temporary one, removed on stop), or
+    a postgresql:// URL (games/pgstore.py); `game_clock`: the games' clock (default time.time; tests inject one).
+    `watch_streams`: WatchGame streams open at once (beyond: RESOURCE_EXHAUSTED). `max_games`: games in progress
+    in `games_db` (beyond, CreateGame gets RESOURCE_EXHAUSTED; None: no limit). `db_wal_limit`: bytes the games
+    database's write-ahead log may take. A damaged games database raises OSError saying how to recover.
+    `shared_files`: sealed copies of lexicon files (lexicon.SharedFiles, from `serve --processes`' supervisor) the
+    default loader maps instead of private copies. `max_streams_per_connection`: calls open at once on one client
+    connection (HTTP/2 MAX_CONCURRENT_STREAMS). `streams_per_client`, `streams_per_game`: WatchGame streams one
+    client address, and one game, may hold open at once (`stream_counts`: counted with the other processes of
+    `serve --processes`' supervisor, shared_counts.py). `stream_idle`: seconds a game stream may deliver no event
+    before it ends (WatchIdle; None: never)."""
     limits = limits or Limits()
     quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
@@ -418,7 +419,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
         # add every service through DecodeGuard: bad requests get INVALID_ARGUMENT
         health_servicer = _add_services(DecodeGuard(grpc_server), registry, limits, game_sessions, watch_streams,
                                         fast=fast, game_pool=game_pool, watch_pool=watch_pool,
-                                        watch_quota=StreamQuota(streams_per_client, streams_per_game))
+                                        watch_quota=StreamQuota(streams_per_client, streams_per_game, stream_counts))
         port = _listen(grpc_server, address, tls)
     except BaseException:
         for threads in (pool, fast, game_pool, watch_pool):

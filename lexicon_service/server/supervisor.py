@@ -16,6 +16,7 @@ A plain `subprocess` supervisor: the children are whole programs, and a service 
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import signal
 import subprocess
@@ -55,9 +56,11 @@ class _Slot:
 
 
 class Supervisor:
-    def __init__(self, argv: list[str], processes: int, env: dict | None = None, pass_fds=()) -> None:
+    def __init__(self, argv: list[str], processes: int, env: dict | None = None, pass_fds=(),
+                 slot_env: str | None = None) -> None:
         self.argv = argv
         self.env = env
+        self.slot_env = slot_env  # the variable that tells each child its slot's index (its shared counts' column)
         self.pass_fds = tuple(pass_fds)  # inherited by every child (the lexicons' sealed copies)
         self.slots = [_Slot(i) for i in range(processes)]
         self.stopping = False
@@ -89,7 +92,10 @@ class Supervisor:
         # a session of its own: a signal to the supervisor's process group (Ctrl-C, a terminal's
         # hang-up, kill -HUP -PGID) reaches a child only as the supervisor relays it, once, and a
         # SIGHUP waits while the child loads (the child stops with the supervisor: PDEATHSIG, serve.py)
-        slot.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE, text=True, env=self.env,
+        env = self.env
+        if self.slot_env is not None:
+            env = {**(os.environ if env is None else env), self.slot_env: str(slot.index)}
+        slot.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE, text=True, env=env,
                                         start_new_session=True, pass_fds=self.pass_fds)
         slot.started = time.monotonic()
         slot.restart_at = None
