@@ -22,9 +22,11 @@ DicLine = tuple[int, str, str, str | None]
 
 
 class DicLines:
-    """The lines of a .dic (``read_dic``'s), kept for a build to expand as headwords: in three flat
-    sequences, its stems and flags the strings the dictionary keeps anyway (a tuple a line cost a
-    Czech build 30 MB of peak memory, in the parent and in every worker forked from it)."""
+    """The lines of a .dic (``read_dic``'s), kept for a build to expand as headwords: in flat sequences,
+    its stems and flags the strings the dictionary keeps anyway (not a tuple a line: the peak memory
+    this saves is in docs/measurements.md). Line 1200 ``kočka/ZQ`` is ``linenos[i] == 1200``,
+    ``stems[i] == "kočka"``, ``flags[i] == "ZQ"``, and 1200 is
+    no key of ``problems`` (the lines that have one)."""
 
     __slots__ = ("linenos", "stems", "flags", "problems")
 

@@ -81,7 +81,7 @@ def affix_only_forms(state: PassState, stem: str, hforms: set, made) -> list:
     abbreviation, a combining form or an incorrect form stays out (SGJP's verdict on it stands),
     so does a nie- form (negation is the build's rule) and a form whose last ENDING letters
     end no form made so far (kotm).
-    On the sjp.pl game list of 2020, 95% of such forms of 2-8 letters are listed (docs/measurements.md)."""
+    How many of them the game list holds: docs/measurements.md."""
     out = []
     endings = None
     for f in sorted(hforms):
@@ -111,7 +111,8 @@ def listed_by_form(stem: str) -> list:
     """An unflagged .dic entry that SGJP reads only as a particle, conjunction or adverb + the
     conditional -by (+ a person ending): alboby, cobym, ależbyś. The build does not make -by
     forms on such hosts itself (see ``_by_forms``), but an entry sjp.pl lists one by one is
-    admitted as a fused form: 63 of the 67 such entries of 2-8 letters are on the game list."""
+    admitted as a fused form (ależbyś: ależ + by + ś), most of them on the game list
+    (docs/measurements.md)."""
     head, sep, ending = stem.rpartition("by")
     if not sep or not head or ending not in _BY_ENDINGS:
         return []
