@@ -52,6 +52,8 @@ from build_tools.parallel import sigterm_action
 from build_tools.arguments import build_parser
 from build_tools.pipeline import Pass
 from lexicon_service.command_line import run_reporting_errors
+from lexicon_service.command_line import error_line
+import resource
 
 
 class Terminated(BaseException):
@@ -294,8 +296,6 @@ def _rules_and_profile(args):
     except ProfileError as exc:
         raise BuildError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        from lexicon_service.command_line import error_line
-
         raise BuildError(f"profile {args.profile or rule_set.profile}: {error_line(exc)}") from None
     if profile.language and profile.language != rule_set.language:
         raise BuildError(f"profile {profile.name!r} is for language {profile.language!r}, "
@@ -389,8 +389,6 @@ def print_summary(out: Path, manifest: dict, report, seconds: float, models=None
       f"({c['readings']} readings), rule set {manifest['rule_set']['id']}, "
       f"profile {manifest['profile']['name']}, {seconds:.1f}s\n")
     try:
-        import resource
-
         me = resource.getrusage(resource.RUSAGE_SELF)
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
         w(f"  CPU: this process {me.ru_utime + me.ru_stime:.1f}s, worker processes "

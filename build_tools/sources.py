@@ -37,6 +37,9 @@ from lexicon_service.lexicon_format import source_entry
 from build_tools.model import HeadwordEntry, Reading, Rejection
 from build_tools.pipeline import Expansion, Item, Language
 from build_tools.tags import TagError, sgjp_to_tag, unimorph_to_tag
+from build_tools.hunspell import read_aff
+from build_tools.hunspell import read_aff, read_dic
+from build_tools.czech.dictionary import shipped_paths
 
 
 class SourceError(ValueError):
@@ -89,8 +92,6 @@ def check_text_source(kind: str, path: str | Path, hunspell_encoding: str | None
     aff_path = aff_path_for(path)
     encoding = hunspell_encoding
     if encoding is None:
-        from build_tools.hunspell import read_aff
-
         try:
             encoding = read_aff(aff_path).encoding
         except LookupError as exc:
@@ -243,8 +244,6 @@ LIST_PASSES = {"words": WORD_LIST, "tagged": TAGGED_LIST}
 
 def read_hunspell(dic_path: str | Path, aff=None) -> Iterator[HeadwordEntry | Rejection]:
     """Stems of a Hunspell .dic as HeadwordEntry(lemma=stem, flags=flags)."""
-    from build_tools.hunspell import read_aff, read_dic
-
     dic_path = Path(dic_path)
     if aff is None:
         aff = read_aff(aff_path_for(dic_path))
@@ -272,8 +271,6 @@ def hunspell_files(dic: str | Path, what: str) -> Path:
     the shipped one (the path in docs/build.md is the checkout's)."""
     dic = Path(dic)
     if not dic.is_file():
-        from build_tools.czech.dictionary import shipped_paths
-
         shipped = shipped_paths()[0]
         hint = f" (the shipped {shipped.name} is {shipped})" if dic.name == shipped.name else ""
         raise SourceError(f"{what} {dic}: " + ("not a file" if dic.exists() else "no such file") + hint)

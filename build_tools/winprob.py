@@ -21,6 +21,7 @@ import time
 
 from lexicon_service.movegen.selfplay import play_game
 from lexicon_service.movegen.winprob import WinTable
+from lexicon_service.games.computer import EQUITY, choose_move
 
 DEFAULT_GAMES = 2000
 SPREADS = list(range(-300, 301, 10))
@@ -32,8 +33,6 @@ NEWTON_STEPS = 25
 def win_samples(rule_set, lexicon, games: int, seed: int, progress=None) -> list[tuple[int, int, float]]:
     """(bag count before the turn, spread of the player on turn, 1 / 0.5 / 0 that player won) per turn
     of `games` two-player self-play games."""
-    from lexicon_service.games.computer import EQUITY, choose_move
-
     level = EQUITY if getattr(lexicon, "leaves", None) is not None else "best"
     samples = []
     for game in range(games):

@@ -61,6 +61,8 @@ from lexicon_service.lexicon_copies import (
     read_checked,
     search_layout_key,
 )
+from lexicon_service.movegen.graph import arcs_of_layout
+from lexicon_service.rules import parse_rule_set
 
 
 @dataclass(frozen=True)
@@ -220,7 +222,6 @@ class Lexicon:
         `search_graph` on each call (0.15 s for pl-scrabble: for the KWG export, not for a request)."""
         if self.search_graph is None:
             return None
-        from lexicon_service.movegen.graph import arcs_of_layout
 
         return arcs_of_layout(self.search_graph)
 
@@ -283,8 +284,6 @@ class Lexicon:
     def rule_set(self):
         """The rule set the lexicon was built for, parsed from the text embedded in the manifest."""
         if self._rule_set is None:
-            from lexicon_service.rules import parse_rule_set
-
             rs = self.manifest.get("rule_set", {})
             self._rule_set = parse_rule_set(rs.get("source_text", ""),
                                             f"{self.path}:manifest.json:rule_set")

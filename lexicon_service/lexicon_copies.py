@@ -29,6 +29,8 @@ from lexicon_service.lexicon_format import (
     verify_entry,
 )
 from lexicon_service.rules.ruleset_text import parse_rule_set
+import fcntl
+from concurrent import futures
 
 MAX_FILE_BYTES = 4 << 30  # no lexicon file is this large; a bigger one is not read
 
@@ -114,8 +116,6 @@ SHARED_FILES = (FORMS, HEADWORDS, READINGS)  # what server processes share, with
 
 def _seals() -> int | None:
     """The seals a shared copy must carry; None where memfds cannot be sealed (not Linux)."""
-    import fcntl
-
     if not hasattr(os, "memfd_create") or not all(hasattr(fcntl, name) for name in (*_SEALS, "F_ADD_SEALS")):
         return None
     seals = 0
@@ -130,8 +130,6 @@ def _memfd(p: Path, suffix: str = ""):
 
 
 def _seal(copy) -> None:
-    import fcntl
-
     try:
         fcntl.fcntl(copy.fileno(), fcntl.F_ADD_SEALS, _seals())
     except OSError:
@@ -243,8 +241,6 @@ class SharedFiles:
         """Walk the tries this process copied (`check_trie_structure`), a child process for each lexicon,
         all at once; the sha256s of those that passed. A lexicon that fails is left out (each server
         process walks it again, and loading it reports why)."""
-        from concurrent import futures
-
         by_lexicon: dict[str, dict] = {}
         for sha, (copy, path) in self._owned.items():
             if path.endswith(".marisa"):
@@ -278,8 +274,6 @@ class SharedFiles:
         return None if held is None else self._open_sealed(key, *held)
 
     def _open_sealed(self, sha: str, fd: int, size: int):
-        import fcntl
-
         try:
             if os.fstat(fd).st_size != size \
                     or fcntl.fcntl(fd, fcntl.F_GET_SEALS) & _seals() != _seals():

@@ -16,6 +16,8 @@ from typing import Iterable, NamedTuple
 from build_tools.model import Rejection
 
 from .sgjp import analyse, generate
+from build_tools.parallel import chunked, ordered_map
+from build_tools.sources import read_headwords
 
 EXAMPLES = 4
 EXAMPLE_CHARS = 40      # an example line is cut to this (a hostile file may hold a line of megabytes)
@@ -53,9 +55,6 @@ def _cut(text: str) -> str:
 def read_models(paths: Iterable[str | Path], workers: int = 1) -> GivenModels:
     """The SGJP lemmas of the headword lists ``paths`` (checked as text by the caller), with
     what they hold besides, Morfeusz run over chunks of them in ``workers`` processes."""
-    from build_tools.parallel import chunked, ordered_map
-    from build_tools.sources import read_headwords
-
     entries: list[tuple[str, str]] = []     # (lemma, where)
     bad: list[str] = []
     for path in paths:

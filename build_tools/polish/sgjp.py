@@ -10,6 +10,7 @@ from functools import partial
 from typing import Iterable, Iterator
 
 from build_tools.tags import sgjp_to_tag
+from importlib.metadata import version
 
 _POS_CLASSES = {
     "subst": "N", "noun": "N", "n": "N", "rzeczownik": "N",
@@ -61,8 +62,6 @@ def analyser():
 def versions() -> dict:
     """What the manifest records of the Polish expander: morfeusz2's version and SGJP's id.
     Raises (ImportError, ...) when morfeusz2 is missing or broken."""
-    from importlib.metadata import version
-
     return {"morfeusz2": version("morfeusz2"), "sgjp": _new(generate=True).dict_id()}
 
 

@@ -60,6 +60,8 @@ from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
 from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.wording import counted
+import resource
+import gc
 
 
 GRPC_VERBOSITY_ENV = "GRPC_VERBOSITY"
@@ -514,8 +516,6 @@ def _within_open_files(connections: int | None, log) -> int | None:
     in accept() failing, not in the 503s the cap promises. A cap given beyond it is an error; the
     default cap is lowered to it (with a warning)."""
     try:
-        import resource
-
         soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     except (ImportError, OSError, ValueError):
         return connections
@@ -582,7 +582,6 @@ def _tune_gc() -> None:
     (50,000 allocations) 64 of them blocked a connection (REFUSED_STREAM) before a collection ran."""
     if os.environ.get("LEXICON_GC_TUNING", "1") == "0":
         return
-    import gc
 
     gc.collect()
     gc.freeze()

@@ -11,6 +11,7 @@ import socket
 import sys
 
 from lexicon_service.command_line import UserError
+import ctypes
 
 
 def take_supervisor_files():
@@ -65,7 +66,6 @@ def stop_with_supervisor() -> None:
     supervisor = os.environ.get(SUPERVISOR_PID_ENV)
     if not supervisor or not sys.platform.startswith("linux"):
         return
-    import ctypes
 
     pr_set_pdeathsig = 1
     try:

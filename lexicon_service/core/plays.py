@@ -20,6 +20,8 @@ from lexicon_service.rules.replay import ReplayReport, replay
 from lexicon_service.errors import DeadlineError, FieldError, LimitError, field, require
 from lexicon_service.core.limits import Limits
 from lexicon_service.core.registry import resolve_rule_set
+from lexicon_service.movegen import generate_moves
+from lexicon_service.movegen.analysis import analyse_replay
 
 # An analysis may take this many times Limits.max_generate_seconds (5 s by default; a real game's analysis
 # takes far less: docs/measurements.md).
@@ -180,8 +182,6 @@ def _check_filters(limits: Limits, filters: MoveFilters) -> None:
 def generate(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, board_rows, setup, rack: str,
              filters: MoveFilters, call_deadline: float | None) -> Generated:
     """The legal moves from `rack` on the board (rows, then the (position, word) setup plays), best first."""
-    from lexicon_service.movegen import generate_moves
-
     _check_filters(limits, filters)
     limit = filters.limit or limits.max_results
     # The call's deadline, and the server's own bound on one generation: a worker is never held longer.
@@ -268,8 +268,6 @@ def analysis_deadline(limits: Limits, call_deadline: float | None) -> float:
 
 def analyse_replayed(limits: Limits, replayed: Replayed, call_deadline: float | None) -> list:
     """The TurnAnalysis of each turn of a record replayed with its boards kept (movegen.analysis)."""
-    from lexicon_service.movegen.analysis import analyse_replay
-
     deadline = analysis_deadline(limits, call_deadline)
     try:
         return analyse_replay(replayed.rule_set, replayed.report, replayed.boards, replayed.lexicon,

@@ -57,6 +57,9 @@ from lexicon_service.server.shared_counts import SharedCounts
 from lexicon_service.server.signals import queue_signals
 from lexicon_service.server.stream_quota import STREAMS_PER_CLIENT, STREAMS_PER_GAME, StreamQuota
 from lexicon_service.server.tournament_servicer import TournamentServicer
+import ssl
+from lexicon_service.lexicon import load_lexicon
+from lexicon_service.tournaments.service import TournamentService
 
 log = logging.getLogger("lexicon_service.server")
 
@@ -152,8 +155,6 @@ class TlsConfig:
     def check(self) -> None:
         """Raise ValueError naming the file when the certificate, the key or the CA cannot be used
         (grpc itself only says "Failed to bind")."""
-        import ssl
-
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         for path in (self.cert_file, self.key_file, self.client_ca_file):
             if path is not None and not Path(path).is_file():
@@ -396,8 +397,6 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     if workers < 1 or fast_threads < 1:
         raise ValueError("workers and fast_threads must be at least 1")
     if loader is None and shared_files is not None:
-        from lexicon_service.lexicon import load_lexicon
-
         loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files,
                                    checked_tries=shared_files.checked_tries)
     registry = LexiconRegistry(lexicon_dir, loader=loader)
@@ -447,12 +446,13 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
 
 def _tournaments(games, games_store, registry):
     """The tournaments, in the games' database, their rounds' games held by `games`."""
-    from lexicon_service.tournaments.service import TournamentService
-    from lexicon_service.tournaments.store import tournament_store_for
-
     def rule_set_for(lexicon_name: str):
         with registry.acquire() as snapshot:
             return snapshot.lexicon(lexicon_name).rule_set
+
+    # imported here: the store's module imports the PostgreSQL client (psycopg, ~15 MB), which a server
+    # without a postgresql:// database never loads
+    from lexicon_service.tournaments.store import tournament_store_for
 
     return TournamentService(tournament_store_for(games_store), games, rule_set_for=rule_set_for,
                              clock=games.clock)

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from ...model import Reading
 from .nouns import PALATALISE, SOFTEN
+from importlib import resources
 
 # ---------------------------------------------------------------- 1. forms of other headwords
 
@@ -299,7 +300,6 @@ def ordinal_adverb(word: str, dic) -> bool:
 @lru_cache(maxsize=1)
 def reviewed_words() -> dict[str, tuple[tuple[str, ...], ...]]:
     """data/flagless.tsv: word -> tags (a word may have several lines)."""
-    from importlib import resources
     text = resources.files("build_tools.czech").joinpath("data", "flagless.tsv").read_text(encoding="utf-8")
     out: dict[str, list] = defaultdict(list)
     for line in text.splitlines():
