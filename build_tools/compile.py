@@ -32,6 +32,9 @@ from operator import and_, lshift, ne, or_, rshift
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
+import marisa_trie
+
+
 from lexicon_service.lexicon_format import HEADWORD_SHIFT, TAGSET_MASK, pack_readings
 
 from build_tools.model import Rejection
@@ -245,8 +248,6 @@ class Compiler:
     def finish(self, meanwhile: Callable[[dict], None] | None = None):
         """-> (forms trie, headwords trie, tables dict, readings bytes, number of records).
         ``meanwhile(tables)``: the caller's work while the forms trie is built (a child process's)."""
-        import marisa_trie
-
         M = TAGSET_MASK
         keys = self.keys
         # the forms trie and the id of each key are built in a forked process meanwhile (C++ work
@@ -411,8 +412,6 @@ class _FormsTrie:
     def result(self):
         """(forms trie, trie id of each key in dict order, trie id of each extra key)."""
         if self.pid is not None:
-            import marisa_trie
-
             pid, self.pid = self.pid, None
             saved = False
             with contextlib.suppress(OSError):
@@ -452,6 +451,4 @@ class _FormsTrie:
 
 
 def _trie(keys):
-    import marisa_trie
-
     return marisa_trie.Trie(keys)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+
 from build_tools.czech.dictionary import shipped_paths
 
 POLISH_HEADWORD_LISTS = ("headwords.txt", "headwords-sjp-growy.txt", "headwords-sjp-growy-guessed.txt")

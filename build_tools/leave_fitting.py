@@ -27,9 +27,9 @@ import time
 from array import array
 from collections import defaultdict
 from itertools import combinations
+from concurrent.futures import ThreadPoolExecutor
 
 from lexicon_service.movegen.leaves import LeaveTable, tile_order
-from concurrent.futures import ThreadPoolExecutor
 from lexicon_service.movegen.fastplay import play_games
 
 DEFAULT_GAMES = 3000

@@ -41,13 +41,11 @@ from lexicon_service.lexicon_format import (
     move_graph_bytes,
     tables_bytes as encode_tables,
 )
-from build_tools.leave_fitting import DEFAULT_SEED
-from lexicon_service.lexicon import load_lexicon
-from build_tools.leave_fitting import make_leave_table
-from build_tools.winprob import make_win_table
-from lexicon_service.movegen.winprob import FILE_NAME
 from build_tools.errors import BuildError
+from build_tools.leave_fitting import DEFAULT_SEED, make_leave_table
+from build_tools.winprob import make_win_table
 from lexicon_service.lexicon import LexiconError, load_lexicon
+from lexicon_service.movegen.winprob import FILE_NAME
 
 _TEMPORARY = re.compile(r"^(?P<name>.+)\.(?P<kind>tmp|old)-(?P<pid>\d+)$")
 

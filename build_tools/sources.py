@@ -37,9 +37,8 @@ from lexicon_service.lexicon_format import source_entry
 from build_tools.model import HeadwordEntry, Reading, Rejection
 from build_tools.pipeline import Expansion, Item, Language
 from build_tools.tags import TagError, sgjp_to_tag, unimorph_to_tag
-from build_tools.hunspell import read_aff
-from build_tools.hunspell import read_aff, read_dic
 from build_tools.czech.dictionary import shipped_paths
+from build_tools.hunspell import read_aff, read_dic
 
 
 class SourceError(ValueError):

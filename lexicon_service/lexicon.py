@@ -18,6 +18,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import marisa_trie
+
+
 from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the errors: imported from here too
     FILES,
     FORMAT,
@@ -111,8 +114,6 @@ def _models_trie(models: dict):
     """The models table (headword -> model lemma) as a trie of UTF-8 values: as a dict, Polish's table
     held tens of MB of Python objects in every server process (and twice during a reload); the trie a
     small fraction of it. A headword that is no trie key (a lone surrogate) could never be looked up: left out."""
-    import marisa_trie
-
     items = []
     for head, model in models.items():
         try:

@@ -13,6 +13,11 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from concurrent import futures
+import fcntl
+
+import marisa_trie
+
 
 from lexicon_service.lexicon_format import (
     FORMS,
@@ -29,8 +34,6 @@ from lexicon_service.lexicon_format import (
     verify_entry,
 )
 from lexicon_service.rules.ruleset_text import parse_rule_set
-import fcntl
-from concurrent import futures
 
 MAX_FILE_BYTES = 4 << 30  # no lexicon file is this large; a bigger one is not read
 
@@ -295,8 +298,6 @@ def _fd_path(fileobj) -> str:
 
 def map_trie(p: Path, copy):
     """The trie of a private copy, mapped (read into memory where /proc/self/fd is missing)."""
-    import marisa_trie
-
     trie = marisa_trie.Trie()
     try:
         if os.path.exists(_fd_path(copy)):

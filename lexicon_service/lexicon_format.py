@@ -57,13 +57,13 @@ import re
 import sys
 from array import array
 from pathlib import Path
+from itertools import accumulate
 
 from lexicon_service.movegen import graph, leaves, winprob
 from lexicon_service.movegen.graph import FILE_NAME as MOVE_GRAPH
 from lexicon_service.movegen.graph import OLD_FILE_NAME as OLD_MOVE_GRAPH
 from lexicon_service.movegen.leaves import FILE_NAME as LEAVES
 from lexicon_service.movegen.winprob import FILE_NAME as WIN_TABLE
-from itertools import accumulate
 
 FORMAT = "czpl-lexicon"
 FORMAT_VERSION = 1

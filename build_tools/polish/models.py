@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from build_tools.model import Rejection
-
-from .sgjp import analyse, generate
 from build_tools.parallel import chunked, ordered_map
 from build_tools.sources import read_headwords
+
+from .sgjp import analyse, generate
 
 EXAMPLES = 4
 EXAMPLE_CHARS = 40      # an example line is cut to this (a hostile file may hold a line of megabytes)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import partial
 from typing import Iterable, Iterator
+from importlib.metadata import version
 
 from build_tools.tags import sgjp_to_tag
-from importlib.metadata import version
 
 _POS_CLASSES = {
     "subst": "N", "noun": "N", "n": "N", "rzeczownik": "N",

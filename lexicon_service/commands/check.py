@@ -18,8 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-from lexicon_service.command_line import UserError, error_line, text_lines
-from lexicon_service.command_line import message_json
+from lexicon_service.command_line import UserError, error_line, message_json, text_lines
 
 
 def add_lexicons_dir_argument(parser) -> None:

@@ -27,16 +27,15 @@ import os
 import sys
 from functools import partial
 
-from lexicon_service.command_line import INT32, UserError, check_token, message_json, seconds, whole_number
+from lexicon_service.command_line import INT32, UserError, check_token, message_json, read_input, seconds, whole_number
 from lexicon_service.commands.check import CHECK_BATCH, batched, input_words, print_check_answers
 from lexicon_service.commands.explain import explanation_lines, why_not_in
 from lexicon_service.commands.moves import add_generate_arguments, exit_status, format_moves
 from lexicon_service.commands.replay import add_replay_arguments
 from lexicon_service.commands.validate import (add_move_arguments, join_plays, print_move, read_board_rows,
                                                split_or_answer)
-from lexicon_service.command_line import read_input
-from lexicon_service.commands.validate import place_tiles
 from lexicon_service.command_line import read_text
+from lexicon_service.commands.validate import place_tiles
 
 
 def client_options(argument_default=None) -> argparse.ArgumentParser:

@@ -11,8 +11,9 @@ when the graph is too large for the layout).
 
 from __future__ import annotations
 
-from lexicon_service.command_line import UserError
 from pathlib import Path
+
+from lexicon_service.command_line import UserError
 
 
 def add_parser(subparsers) -> None:

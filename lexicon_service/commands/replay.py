@@ -14,9 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lexicon_service.command_line import UserError
-from lexicon_service.command_line import read_input
-from lexicon_service.command_line import message_json
+from lexicon_service.command_line import UserError, message_json, read_input
 
 
 def add_replay_arguments(p) -> None:

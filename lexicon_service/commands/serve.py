@@ -45,6 +45,8 @@ import sys
 import time
 from dataclasses import dataclass, replace
 from functools import partial
+import gc
+import resource
 
 from lexicon_service.command_line import UserError, seconds
 from lexicon_service.commands.serve_processes import (
@@ -60,8 +62,6 @@ from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
 from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.wording import counted
-import resource
-import gc
 
 
 GRPC_VERBOSITY_ENV = "GRPC_VERBOSITY"

@@ -9,9 +9,9 @@ import os
 import signal
 import socket
 import sys
+import ctypes
 
 from lexicon_service.command_line import UserError
-import ctypes
 
 
 def take_supervisor_files():

@@ -29,8 +29,7 @@ import sys
 
 from lexicon_service.command_line import UserError, read_text, whole_number
 from lexicon_service.tournaments.pairing import METHODS
-from lexicon_service.tournaments.standings import TIEBREAKS
-from lexicon_service.tournaments.standings import standings, standings_json
+from lexicon_service.tournaments.standings import TIEBREAKS, standings, standings_json
 
 FILE_COMMANDS = ("standings", "ratings", "pairings")
 

@@ -13,12 +13,8 @@ unreadable input (rule set, board file, setup play, lexicon).
 
 from __future__ import annotations
 
-
-from lexicon_service.command_line import UserError
-from lexicon_service.commands.check import open_lexicon
-from lexicon_service.commands.check import add_lexicon_argument
-from lexicon_service.command_line import read_text
-from lexicon_service.command_line import message_json
+from lexicon_service.command_line import UserError, message_json, read_text
+from lexicon_service.commands.check import add_lexicon_argument, open_lexicon
 
 
 def add_move_arguments(p) -> None:

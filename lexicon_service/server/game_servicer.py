@@ -20,8 +20,8 @@ from lexicon_service.rules.gcg import format_gcg
 from lexicon_service.errors import LimitError, require
 from lexicon_service.server.errors import grpc_method
 from lexicon_service.core.limits import Limits, check_deadline
-from lexicon_service.movegen.analysis import annotate
 from lexicon_service.games.lookahead import LookaheadOptions, analyse_ahead
+from lexicon_service.movegen.analysis import annotate
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):

@@ -32,9 +32,11 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+import ssl
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from google.protobuf import message_factory
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
 from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
@@ -57,7 +59,6 @@ from lexicon_service.server.shared_counts import SharedCounts
 from lexicon_service.server.signals import queue_signals
 from lexicon_service.server.stream_quota import STREAMS_PER_CLIENT, STREAMS_PER_GAME, StreamQuota
 from lexicon_service.server.tournament_servicer import TournamentServicer
-import ssl
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.tournaments.service import TournamentService
 
@@ -100,8 +101,6 @@ def streaming_methods() -> dict[str, type]:
 
 
 def _methods() -> dict[str, tuple[bool, type]]:
-    from google.protobuf import message_factory
-
     return {f"/{service.full_name}/{method.name}": (method.client_streaming or method.server_streaming,
                                                     message_factory.GetMessageClass(method.input_type))
             for module in _SERVICE_FILES for service in module.DESCRIPTOR.services_by_name.values()

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import lru_cache
+from importlib import resources
 
 from ...model import Reading
 from .nouns import PALATALISE, SOFTEN
-from importlib import resources
+from .. import tables
+from ..tagger import word_class
 
 # ---------------------------------------------------------------- 1. forms of other headwords
 
@@ -79,7 +81,6 @@ def _candidate_stems(word: str, aff, dic: dict) -> set[tuple[str, str]]:
 def forms_of_other_headwords(word: str, dic, expand_entry) -> list[tuple]:
     """The readings that other flagged headwords of the dictionary `dic` generate for `word`."""
     items = []
-    from ..tagger import word_class
     for stem, flags in sorted(_candidate_stems(word, dic.aff, dic.flagged)):
         if word_class(stem, flags) == "plain":
             continue        # only paradigm headwords (no recursion into other plain lines)
@@ -144,8 +145,6 @@ DEICTIC_SUFFIXES = ("hle", "to")
 def deictic_demonstrative(word: str, dic, expand_entry) -> list[tuple[str, tuple[str, ...]]]:
     """[(lemma, tag)] when WORD is a form of a demonstrative plus -hle/-to (tenhle, tahle, tihle,
     tomhle, takovýhle, takovéto): the tags of the form without the suffix, lemma with the suffix."""
-    from .. import tables
-
     for sfx in DEICTIC_SUFFIXES:
         if not word.endswith(sfx) or len(word) < len(sfx) + 2:
             continue
