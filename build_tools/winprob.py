@@ -1,7 +1,7 @@
 """The win-probability table of a lexicon (``winprob.tsv``, format in ``lexicon_service/movegen/winprob.py``),
 made from self-play: `lexicon-build --win-table LEX.lex [--games N] [--seed S]`.
 
-Two computer players play `games` games (`movegen.selfplay`, seeded): of the level "equity" when the
+Two computer players play `games` games in C (`movegen.fastplay`, seeded): of the level "equity" when the
 lexicon has a leave table, else "best". Every turn gives a sample: the bag count before it, the
 spread of the player on turn (their score less the other's) and whether that player won the game
 (a draw half). Per bag count b, a logistic curve P(win) = 1 / (1 + exp(-(a + k * spread / 100))) is
@@ -15,42 +15,37 @@ the same lexicon, games and seed give the same bytes.
 from __future__ import annotations
 
 import math
-import random
 import sys
 import time
 
-from lexicon_service.movegen.selfplay import play_game
+from lexicon_service.movegen.fastplay import play_games
 from lexicon_service.movegen.winprob import WinTable
-from lexicon_service.games.computer import EQUITY, choose_move
 
 DEFAULT_GAMES = 2000
 SPREADS = list(range(-300, 301, 10))
 MIN_SAMPLES = 400
+BATCH = 100  # games a C call plays
 RIDGE = 1.0  # penalty on a and k, in samples
 NEWTON_STEPS = 25
 
 
 def win_samples(rule_set, lexicon, games: int, seed: int, progress=None) -> list[tuple[int, int, float]]:
     """(bag count before the turn, spread of the player on turn, 1 / 0.5 / 0 that player won) per turn
-    of `games` two-player self-play games."""
-    level = EQUITY if getattr(lexicon, "leaves", None) is not None else "best"
+    of `games` two-player self-play games, played in C (`movegen.fastplay`) in batches of `BATCH`."""
+    level = "equity" if getattr(lexicon, "leaves", None) is not None else "best"
     samples = []
-    for game in range(games):
-        rng = random.Random(f"winprob/{seed}/{game}")
-
-        def chooser(board, rack, bag_count, may_exchange, rng=rng):
-            return choose_move(rule_set, board, rack, bag_count, lexicon, level, rng, may_exchange=may_exchange)
-
-        result = play_game(rule_set, lexicon, [chooser, chooser], rng)
-        final = result.scores
-        outcome = [0.5 if final[0] == final[1] else float(final[p] > final[1 - p]) for p in (0, 1)]
-        scores = [0, 0]
-        for turn in result.turns:
-            p = turn.player
-            samples.append((turn.bag_before, scores[p] - scores[1 - p], outcome[p]))
-            scores[p] += turn.move.score
+    for first in range(0, games, BATCH):
+        batch = play_games(lexicon, min(BATCH, games - first), seed * 1_000_003 + first, levels=(level, level))
+        for result in batch:
+            final = result.scores
+            outcome = [0.5 if final[0] == final[1] else float(final[p] > final[1 - p]) for p in (0, 1)]
+            scores = [0, 0]
+            for turn in result.turns:
+                p = turn.player
+                samples.append((turn.bag_before, scores[p] - scores[1 - p], outcome[p]))
+                scores[p] += turn.score
         if progress:
-            progress(game + 1)
+            progress(first + len(batch))
     return samples
 
 

@@ -21,6 +21,7 @@ except ImportError:  # stubs not generated yet (make proto)
     gen_proto.generate()
     from lexicon_service.grpc_gen import session_pb2
 
+from lexicon_service.games.sessions import GameSessions
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.rules import load_rule_set, parse_gcg, replay
 from lexicon_service.server import create_server
@@ -441,6 +442,30 @@ def test_director_adjusts_undoes_and_ends_with_an_audit_trail(server, lexicon_di
     gcg = ann.record()
     assert "director adjustment: scoring slip" in gcg and "misclick" in gcg
     replay_clean(gcg, "pl-scrabble", lexicon_dir / "pl-scrabble.lex")
+
+
+def test_undo_takes_back_the_move_and_keeps_a_later_adjustment(server, lexicon_dir):
+    """The lead's decision (#33): an undo takes back the last move; a director's adjustment made after it
+    is its own recorded event and stays, in the live game, in a state folded afresh from the log (another
+    server process) and in the record's replay."""
+    _, port = server
+    rs = load_rule_set("pl-scrabble")
+    _, (ann, bob), director = create(port, "pl-scrabble", seed=22)
+    start = ann.get()
+    played = ann.play(two_tile_play(rs, tiles_of(rs, start.rack), "8H"))
+    assert played.game.players[0].score > 0
+    stub, md, gid = director.stub, director.md, ann.game_id
+    stub.AdjustScore(session_pb2.AdjustScoreRequest(game_id=gid, player=0, delta=7, reason="late entry"), metadata=md)
+    stub.AdjustScore(session_pb2.AdjustScoreRequest(game_id=gid, player=1, delta=-3, reason="slow"), metadata=md)
+    stub.UndoLastMove(session_pb2.UndoLastMoveRequest(game_id=gid, reason="misclick"), metadata=md)
+    game = ann.get()
+    assert game.board == start.board and game.rack == start.rack and game.turn == 0
+    assert [p.score for p in game.players] == [7, -3]
+    record = director.stub.GetGameRecord(session_pb2.GetGameRecordRequest(game_id=gid), metadata=md).gcg
+    assert "director adjustment: late entry" in record and "misclick" in record
+    assert replay_clean(record, "pl-scrabble", lexicon_dir / "pl-scrabble.lex").totals == [7, -3]
+    fresh = GameSessions(server[0].games.store, max_games=None).get_game(gid, None)[0]
+    assert list(fresh.scores) == [7, -3] and fresh.board_rows() == list(start.board)
 
 
 def test_exchange_draws_new_tiles_and_respects_the_bag_minimum(server):

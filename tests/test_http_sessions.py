@@ -93,7 +93,7 @@ def test_create_get_move_record(http, servers):
     r = http.post(f"/v1/games/{gid}:adjustScore", headers=director, json={"player": 1, "delta": 5, "reason": "typo"})
     assert r.status_code == 200 and r.json()["game"]["players"][1]["score"] == 5
     r = http.post(f"/v1/games/{gid}:undo", headers=director, json={"reason": "mistake"})
-    assert r.status_code == 200 and r.json()["game"]["players"][1]["score"] == 0
+    assert r.status_code == 200 and r.json()["game"]["players"][1]["score"] == 5  # the adjustment stays
     r = http.post(f"/v1/games/{gid}:end", headers=bearer(ann), json={"reason": "bored"})
     assert (r.status_code, r.json()["error"]["status"]) == (403, "PERMISSION_DENIED")
     r = http.post(f"/v1/games/{gid}:end", headers=director, json={"reason": "time"})
@@ -235,10 +235,12 @@ def test_openapi_lists_the_game_routes(http):
 
 
 @contextlib.contextmanager
-def watched_game(lexicon_dir, tmp_path, *, http_stops_with_grpc: bool = False):
+def watched_game(lexicon_dir, tmp_path, *, http_stops_with_grpc: bool = False, poll: float = 0.25):
     """(gRPC server, HTTP server, the lines of an event stream on a new game, past its first event);
-    both servers stopped on exit. `http_stops_with_grpc`: as `serve --http` wires them."""
+    both servers stopped on exit. `http_stops_with_grpc`: as `serve --http` wires them; `poll`: how often
+    a watcher reads the store."""
     srv, _ = create_server("localhost:0", lexicon_dir, games_db=str(tmp_path / "games.db"))
+    srv.game_sessions.poll = poll
     srv.start()
     web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
     if http_stops_with_grpc:
@@ -264,9 +266,11 @@ def in_thread_until_stream_ends(stop, lines):
     return rest
 
 
-def test_event_streams_end_when_the_server_stops(lexicon_dir, tmp_path):
+@pytest.mark.parametrize("poll", [0.25, 60.0])
+def test_event_streams_end_when_the_server_stops(lexicon_dir, tmp_path, poll):
+    """However long a watcher would wait for the store (`poll`), the stop wakes it."""
     before = set(threading.enumerate())
-    with watched_game(lexicon_dir, tmp_path) as (_, web, lines):
+    with watched_game(lexicon_dir, tmp_path, poll=poll) as (_, web, lines):
         started = time.monotonic()
         assert in_thread_until_stream_ends(web.stop, lines) == []  # the stream ends, no more events
         assert time.monotonic() - started < 3  # not the 5 s of uvicorn's graceful shutdown
@@ -304,3 +308,4 @@ def test_with_server_tokens_the_game_token_goes_in_x_game_token(lexicon_dir, tmp
     finally:
         web.stop()
         srv.stop(None).wait()
+

@@ -367,3 +367,106 @@ def test_analyse_game_with_simulate_over_grpc_and_http(server, tmp_path):
             assert any(t.get("ahead", {}).get("kind") == "simulation" for t in r.json()["turns"]), r.text
     finally:
         web.stop()
+
+
+def _late_position(rule_set, lexicon, seed: int, turns: int):
+    """A position after `turns` best plays of a real deal, the bag nearly empty when `turns` is large."""
+    rng = random.Random(seed)
+    bag = bag_of(rule_set)
+    rng.shuffle(bag)
+    racks = [[bag.pop() for _ in range(7)] for _ in range(2)]
+    board = Board.empty(rule_set)
+    for turn in range(turns):
+        rack = racks[turn % 2]
+        text = rule_set.tile_set.rack_text(rack)
+        moves = generate_moves(rule_set, board, text, lexicon, limit=1, include_exchanges=False, include_pass=False)
+        if moves:
+            result = validate_move(rule_set, board, text, moves[0].play, lexicon=lexicon)
+            board.apply(result)
+            for tile in result.tiles_used:
+                rack.remove(tile)
+        while len(rack) < 7 and bag:
+            rack.append(bag.pop())
+    return board, rule_set.tile_set.rack_text(racks[turns % 2]), len(bag)
+
+
+@pytest.fixture(scope="module")
+def dense_lexicon(tmp_path_factory):
+    """A Polish lexicon of every two-letter word over common letters, and every one of consonant, vowel,
+    consonant (vowel) or vowel, consonant, vowel: many plays, so that play-outs score."""
+    vowels, consonants = "aeiouy", "bcdghjklmnprstwz"
+    words = [a + b for a in vowels + consonants for b in vowels + consonants]
+    words += [a + b + c for a in consonants for b in vowels for c in consonants]
+    words += [a + b + c for a in vowels for b in consonants for c in vowels]
+    words += [a + b + c + d for a in consonants for b in vowels for c in consonants for d in vowels]
+    directory = tmp_path_factory.mktemp("sim-dense") / "lex"
+    directory.mkdir()
+    write_lexicon(directory, "pl-scrabble", "pl-scrabble", words)
+    path = str(directory / "pl-scrabble.lex")
+    assert build_main(["--leaves", path, "--games", "4", "--seed", "5", "--quiet"]) == 0
+    assert build_main(["--win-table", path, "--games", "6", "--seed", "5", "--quiet"]) == 0
+    return load_lexicon(path)
+
+
+@pytest.mark.parametrize("seed, turns, plies, tiles_left", [
+    (2, 10, 2, None), (3, 16, 3, None), (14, 24, 2, None), (12, 6, 4, None), (2, 6, 3, 6), (3, 6, 4, 5), (14, 16, 2, 8),
+    (11, 14, 2, "exchanges"), (3, 4, 3, "exchanges")])
+def test_the_c_play_outs_give_the_plain_python_simulation(dense_lexicon, lexicon_dir, seed, turns, plies, tiles_left):
+    """The play-outs in C (csrc/simulate.c) against the plain Python loop of tests/sim_reference.py with the
+    same seed: the same iterations, the same moves pruned, the same sums, so the results match in
+    distribution and exactly. `tiles_left`: a late position of a short rack and that many unseen tiles (one
+    in the bag), where play-outs go out and end the game; "exchanges": the small lexicon of the module, where
+    exchanges are the best moves (their tiles shuffled back into the bag)."""
+    import sim_reference
+    from lexicon_service.movegen.simulate import SeatView
+
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex") if tiles_left == "exchanges" else dense_lexicon
+    rs = lexicon.rule_set
+    board, rack, bag = _late_position(rs, lexicon, seed, turns)
+    view = seat_view(rs, board, rack, bag, spread=seed * 7 - 40, may_exchange=seed % 2 == 1)
+    if isinstance(tiles_left, int):
+        view = SeatView(board, rs.tile_set.rack_text(list(rs.tile_set.spell_rack(rack))[:3]),
+                        view.unseen[:tiles_left], 1, spread=seed - 5)
+    settings = SimSettings(candidates=8, plies=plies, iterations=48, min_iterations=8, check_every=4, seed=str(seed))
+    ours = {m.move.play: m for m in simulate(rs, view, lexicon, settings).moves}
+    theirs, iterations = sim_reference.simulate(rs, view, lexicon, settings)
+    assert len(theirs) == len(ours) > 1 and iterations > 0
+    assert any(m.move.kind == ("exchange" if tiles_left == "exchanges" else "play") for m in theirs)
+    for ref in theirs:
+        got = ours[ref.move.play]
+        assert (got.iterations, got.pruned) == (ref.iterations, ref.pruned), ref.move.play
+        assert got._sums == pytest.approx(ref._sums, rel=1e-9, abs=1e-9), ref.move.play
+
+
+def test_the_simulation_core_refuses_what_does_not_fit(lexicon_dir):
+    from lexicon_service.movegen import _core, _graph, _static
+    from lexicon_service.movegen.simulate import _NO_LEAVES
+
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    rs = lexicon.rule_set
+    graph, rules, board = _graph(rs, lexicon), _static(rs).core_rules, bytes(rs.rows * rs.columns)
+    good = (10, b"\x70\x00", b"\x01", b"\x02\x03", b"", 0.5)
+    settings = dict(rack_size=7, plies=2, iterations=3, min_iterations=1, check_every=1, z=2.0, rollout_limit=4,
+                    spread=0, opponent_rack=2, seed=1, deadline=0.0, leaves=_NO_LEAVES, blank_points=0,
+                    subtract_own=1, out_bonus=1)
+    iterations, stopped, results, draws = _core.simulate(graph, rules, board, [good, good], b"\x01\x02\x03\x04",
+                                                         **settings)
+    assert iterations == 3 and stopped == 0 and len(results) == 2 and draws is None
+    for candidates, unseen, changes in [
+        ([good, (10, b"\xff\xff", b"\x01", b"", b"", 0.0)], b"\x01", {}),   # a square off the board
+        ([good, (10, b"\x70\x00", b"\xc1", b"", b"", 0.0)], b"\x01", {}),   # a tile marked new
+        ([good, (10, b"\x70", b"\x01", b"", b"", 0.0)], b"\x01", {}),       # squares and tiles differ in count
+        ([good, good], bytes([99]), {}),                                   # no tile of the set
+        ([good, good], bytes(300), {}),                                    # more unseen than a bag holds
+        ([good, good], b"\x01\x02", {"opponent_rack": 9}),
+        ([good, good], b"\x01\x02", {"win": (b"\x00\x00\x00\x00", b"")}),
+        ([good, good], b"\x01\x02", {"leaves": (b"", b"", b"", b"", b"")}),
+        ([], b"\x01", {}),
+        ([good] * 200, b"\x01", {}),
+        ([good, good], b"\x01", {"rollout_limit": 0}),
+        ([good, good], b"\x01", {"check_every": 0}),
+    ]:
+        with pytest.raises((ValueError, TypeError)):
+            _core.simulate(graph, rules, board, candidates, unseen, **{**settings, **changes})
+    with pytest.raises(ValueError):
+        _core.simulate(graph, rules, board[:-1], [good, good], b"\x01", **settings)

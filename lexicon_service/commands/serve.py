@@ -8,6 +8,8 @@ Flags override environment variables, which override defaults:
   --processes    LEXICON_PROCESSES    CPU count, at most 4 (server processes sharing the port;
                                           each has its own interpreter lock, so they use the cores)
   --token-file   LEXICON_TOKEN_FILE   (or LEXICON_TOKEN: the token itself; comma-separated for several)
+  --director-key-file  LEXICON_DIRECTOR_KEY_FILE  off (a file holding the server-wide director key: it
+                                          directs every game; /director lists them all; docs/games.md)
   --tls-cert / --tls-key / --tls-client-ca   LEXICON_TLS_CERT / LEXICON_TLS_KEY / LEXICON_TLS_CLIENT_CA
   --http         LEXICON_HTTP         off (host:port: also serve the JSON API and the web pages, same
                                           process(es), tokens and TLS; see lexicon_service/http)
@@ -130,6 +132,13 @@ def _add_stream_options(p) -> None:
                         f"{STREAM_IDLE:g}; 1-{BOUNDS['stream_idle'][1]:,})")
 
 
+def _add_director_key_option(p) -> None:
+    p.add_argument("--director-key-file", default=None, metavar="FILE",
+                   help="a file holding the server-wide director key (one line, at least 16 visible ASCII "
+                        "characters): its holder directs every game, and /director lists them all "
+                        "(env LEXICON_DIRECTOR_KEY_FILE; default none)")
+
+
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "serve", help="serve the lexicons of a directory over gRPC",
@@ -178,6 +187,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--token-file", default=None,
                    help="require 'authorization: Bearer <token>'; file holds one token per line "
                         "(env LEXICON_TOKEN_FILE, or LEXICON_TOKEN with the tokens themselves)")
+    _add_director_key_option(p)
     p.add_argument("--tls-cert", default=None, help="PEM certificate chain: serve TLS (env LEXICON_TLS_CERT)")
     p.add_argument("--tls-key", default=None, help="PEM private key (env LEXICON_TLS_KEY)")
     p.add_argument("--tls-client-ca", default=None, help="PEM CA: require client certificates (env LEXICON_TLS_CLIENT_CA)")
@@ -243,6 +253,35 @@ def _tokens(args) -> list[str]:
 
 
 MAX_TOKEN_FILE_BYTES = 1 << 20
+MIN_DIRECTOR_KEY = 16
+
+
+def _director_key(args, log) -> str | None:
+    """The server-wide director key, from the file --director-key-file (or LEXICON_DIRECTOR_KEY_FILE) names:
+    its first line that is not empty or a #comment. Never from the command line itself, where other users
+    of the machine may read it; the key is never logged."""
+    where = _option_or_env(args, "director_key_file", "LEXICON_DIRECTOR_KEY_FILE")
+    path = args.director_key_file
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_TOKEN_FILE_BYTES + 1)
+            mode = os.fstat(fh.fileno()).st_mode
+    except OSError as exc:
+        raise UserError(f"{where}: cannot read {path}: {exc.strerror}") from None
+    try:
+        lines = data[:MAX_TOKEN_FILE_BYTES].decode("utf-8-sig").splitlines()
+    except UnicodeDecodeError:
+        raise UserError(f"{where}: {path} is not UTF-8 text (the key on one line)") from None
+    key = next((line.strip() for line in lines if line.strip() and not line.strip().startswith("#")), "")
+    if len(key) < MIN_DIRECTOR_KEY:
+        raise UserError(f"{where}: {path} holds no key of at least {MIN_DIRECTOR_KEY} characters (make one with "
+                        "python3 -c 'import secrets; print(secrets.token_urlsafe(24))')")
+    _check_token(key, f"{where} {path}")
+    if mode & 0o077:
+        log.warning("%s: %s may be read by other users of this machine (chmod 600 it)", where, path)
+    return key
 
 
 def _check_token(token: str, where: str) -> None:
@@ -279,6 +318,7 @@ class _Settings:
     tokens: list[str]
     tls: object | None  # server.TlsConfig
     http: _HttpSettings | None
+    director_key: str | None = None  # the server-wide director key (never logged)
 
 
 def run(args) -> int:
@@ -345,7 +385,8 @@ def _settings(args, address: str, log) -> _Settings:
         raise UserError(f"{' and '.join(http_flags)} {'need' if len(http_flags) > 1 else 'needs'} --http (or "
                         "LEXICON_HTTP): there is no HTTP server to set")
     http = _http_settings(args, http_address, http_lists, log) if http_address else None
-    return _Settings(address, directory, workers, fast_threads, processes, limits, tokens, tls, http)
+    return _Settings(address, directory, workers, fast_threads, processes, limits, tokens, tls, http,
+                     _director_key(args, log))
 
 
 def _bounded_counts(args) -> tuple[int, int, int]:
@@ -449,7 +490,8 @@ def _serve(args, settings: _Settings, shared_files, log, started: float) -> int:
         host = settings.address.rsplit(":", 1)[0]
         log.info("serving %s on %s:%d (%s, %d workers, %d fast threads%s) after %.2f s",
                  ", ".join(snapshot.names()), host, port, "TLS" if settings.tls else "plaintext", settings.workers,
-                 settings.fast_threads, ", bearer tokens required" if settings.tokens else "",
+                 settings.fast_threads, (", bearer tokens required" if settings.tokens else "")
+                 + (", a director key set" if settings.director_key else ""),
                  time.perf_counter() - started)
         if settings.http is not None:
             http = _start_http(server, settings.http.address, settings.limits, settings.tokens, settings.tls,
@@ -494,7 +536,8 @@ def _create_server(args, settings: _Settings, shared_files, load: bool):
                              fast_threads=settings.fast_threads, limits=settings.limits, tokens=settings.tokens,
                              tls=settings.tls, load=load, max_concurrent_rpcs=args.max_concurrent_rpcs,
                              reuse_port=args.reuse_port, games_db=args.db, max_games=args.max_games,
-                             db_wal_limit=args.db_wal_limit << 20, shared_files=shared_files, **streams)
+                             db_wal_limit=args.db_wal_limit << 20, shared_files=shared_files,
+                             director_key=settings.director_key, **streams)
     except OSError as exc:
         raise UserError(str(exc)) from None
     except ReloadError as exc:

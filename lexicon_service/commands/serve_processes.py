@@ -147,7 +147,7 @@ def supervise(args, address: str, directory: str, workers: int, fast_threads: in
     argv = [*child_command(), "serve", "--address", child_address, "--lexicons", directory,
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
-    flags = ["token_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results", "max_message_bytes",
+    flags = ["token_file", "director_key_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results", "max_message_bytes",
              "max_concurrent_rpcs", "db", "max_games", "db_wal_limit", "grpc_max_streams",
              "streams_per_client", "streams_per_game", "stream_idle"]
     if http_address:  # (the HTTP options may come from environment variables, set without --http)

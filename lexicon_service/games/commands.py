@@ -145,7 +145,7 @@ def get_game(sessions, game_id: str, token: str | None):
     """-> (state, caller role, now). Lets the clock fire what is due first."""
 
     def decide(work, base, now, events, lexicons=None):
-        caller = role(work, token)
+        caller = role(work, token, sessions.director_key)
         return lambda w: (w, caller, now)
 
     state, caller, now = sessions.execute(game_id, decide)
@@ -238,7 +238,7 @@ def submit_move(sessions, game_id: str, token: str | None, *, play: str = "", ex
     store = sessions.store
 
     def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
-        p = acting_player(work, token, computer_seat)
+        p = acting_player(work, token, computer_seat, sessions.director_key)
 
         def same(event) -> bool:
             return retries.same_move(work, event, p, play_text, exchange, pass_)
@@ -398,7 +398,7 @@ def challenge(sessions, game_id: str, token: str | None, expected_version: int |
     store = sessions.store
 
     def decide(work: GameState, base: int, now: float, events: list, lexicons=None):
-        c = acting_player(work, token, computer_seat)
+        c = acting_player(work, token, computer_seat, sessions.director_key)
         lexicon_of_ = lexicon_of if lexicon_of is not None else lexicons
         lexicons = lexicons if lexicons is not None else lexicon_of
         retries.check_request_id(store, work, request_id, c, challenge=True)

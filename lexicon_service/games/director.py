@@ -1,9 +1,10 @@
 """The director's commands as plain functions: adjust a score, undo the last move, end the game. Each
-needs the game's director token and a reason, which goes into the audit trail every watcher sees."""
+needs the game's director token (or the server-wide director key) and a reason, which goes into the audit
+trail every watcher sees. With the server's director key, `list_games` gives the console every game."""
 
 from __future__ import annotations
 
-from lexicon_service.errors import InvalidInput, Refused
+from lexicon_service.errors import GameDamaged, GameNotFound, InvalidInput, Refused
 from lexicon_service.games.events import GameEnded, MoveUndone, ScoreAdjusted
 from lexicon_service.games.roles import require_director
 from lexicon_service.games.state import ENDED
@@ -14,6 +15,7 @@ AS_PLAYED, RACKS_DEDUCTED = "as-played", "racks-deducted"  # how a director's en
 # the end reasons they record; WatchGame's detail and the page read them
 END_REASON = {AS_PLAYED: "director: {}", RACKS_DEDUCTED: "director, racks deducted: {}"}
 MAX_ADJUSTMENT = 10_000
+MAX_LISTED = 200  # games in one ListGames answer: each is read (and its clock settled) on every call
 
 
 def _reason(reason: str) -> str:
@@ -33,7 +35,7 @@ def adjust_score(sessions, game_id: str, token: str | None, player: int, delta: 
         raise InvalidInput("delta", f"a non-zero number of points within ±{MAX_ADJUSTMENT}")
 
     def decide(work, base, now, events, lexicons=None):
-        require_director(work, token)
+        require_director(work, token, sessions.director_key)
         if not 0 <= player < work.n_players:
             raise InvalidInput("player", f"no player {player}; players are 0-{work.n_players - 1}")
         emit(work, events, ScoreAdjusted(player, delta, reason, now))
@@ -46,7 +48,7 @@ def undo_last_move(sessions, game_id: str, token: str | None, reason: str):
     reason = _reason(reason)
 
     def decide(work, base, now, events, lexicons=None):
-        require_director(work, token)
+        require_director(work, token, sessions.director_key)
         if not work.last_move_version:
             raise Refused("NOTHING_TO_UNDO", "no move has been made")
         emit(work, events, MoveUndone(work.last_move_version, reason, now))
@@ -63,7 +65,7 @@ def end_game(sessions, game_id: str, token: str | None, reason: str, scoring: st
         raise InvalidInput("scoring", f"{scoring!r}; one of {', '.join(END_REASON)}")
 
     def decide(work, base, now, events, lexicons=None):
-        require_director(work, token)
+        require_director(work, token, sessions.director_key)
         if work.status == ENDED:
             raise Refused("GAME_OVER", f"the game has already ended ({work.end_reason})")
         why = END_REASON[scoring].format(reason)
@@ -75,3 +77,19 @@ def end_game(sessions, game_id: str, token: str | None, reason: str, scoring: st
         return lambda w: w
 
     return sessions.execute(game_id, decide)
+
+
+def list_games(sessions, token: str | None, tournament_games=None, limit: int = MAX_LISTED):
+    """-> ([(state, now)], truncated): the games in progress on the server, or `tournament_games()` (the
+    ids of one tournament's games, asked only once the key is checked), each as its director sees it.
+    Only the server's director key may ask (roles.DirectorKey.require)."""
+    sessions.director_key.require(token)
+    ids = sessions.store.live_game_ids(limit + 1) if tournament_games is None else sorted(set(tournament_games()))
+    listed = []
+    for game_id in ids[:limit]:
+        try:
+            state, _role, now = sessions.get_game(game_id, token)
+        except (GameNotFound, GameDamaged):  # gone, or unreadable: its own GetGame says so
+            continue
+        listed.append((state, now))
+    return listed, len(ids) > limit

@@ -212,6 +212,9 @@ class PostgresStore(StoreHealth):
     def live_games(self) -> int:
         return self._read("SELECT count(*) FROM live_games")[0][0]
 
+    def live_game_ids(self, limit: int) -> list[str]:
+        return [r[0] for r in self._read("SELECT game_id FROM live_games ORDER BY game_id LIMIT %s", (limit,))]
+
     # --- writes ---------------------------------------------------------------------------------------
     def append(self, game_id: str, base_version: int, rows, request_id: str | None = None, *,
                request_player: int = NOT_A_PLAYER, ended: bool | None = None, max_live: int | None = None) -> int:

@@ -1,5 +1,5 @@
-"""Who is calling: the game's tokens (only their sha256 is stored) and the role a token gives in a game
-(a player's seat, the director, or an observer without a token)."""
+"""Who is calling: the game's tokens (only their sha256 is stored), the server-wide director key, and the
+role a token gives in a game (a player's seat, the director, or an observer without a token)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from lexicon_service.errors import PermissionDenied, Unauthenticated
+from lexicon_service.errors import PermissionDenied, Refused, Unauthenticated
 
 
 def new_token() -> str:
@@ -23,10 +23,47 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def role(state, token: str | None) -> int | str:
-    """A player index, "director", or "observer" (no token). Raises Unauthenticated."""
+class DirectorKey:
+    """The server-wide director key an operator sets (`serve --director-key-file`): its holder directs every
+    game on the server. Only its sha256 is kept, compared in constant time; an empty key is none."""
+
+    __slots__ = ("_digest",)
+
+    def __init__(self, key: str | None = None) -> None:
+        self._digest = token_hash(key) if key else ""
+
+    def __repr__(self) -> str:  # never the key, nor its digest
+        return f"DirectorKey({'set' if self._digest else 'none'})"
+
+    @property
+    def configured(self) -> bool:
+        return bool(self._digest)
+
+    def matches(self, token: str | None) -> bool:
+        return bool(self._digest and token) and hmac.compare_digest(token_hash(token), self._digest)
+
+    def require(self, token: str | None) -> None:
+        """Refuses unless `token` is the key: the feature is off without one, a missing token is
+        UNAUTHENTICATED, any other token PERMISSION_DENIED."""
+        if not self._digest:
+            raise Refused("DIRECTOR_KEY_OFF", "this server has no director key (the operator sets one with "
+                                              "serve --director-key-file); open games with their director tokens")
+        if not token:
+            raise Unauthenticated("the server's director key is required")
+        if not self.matches(token):
+            raise PermissionDenied("the token is not the server's director key")
+
+
+NO_DIRECTOR_KEY = DirectorKey()
+
+
+def role(state, token: str | None, key: DirectorKey = NO_DIRECTOR_KEY) -> int | str:
+    """A player index, "director" (the game's director token or the server's director `key`), or
+    "observer" (no token). Raises Unauthenticated."""
     if not token:
         return "observer"
+    if key.matches(token):
+        return "director"
     digest = token_hash(token)
     found = None
     for i, expected in enumerate(state.created.token_hashes):
@@ -39,9 +76,9 @@ def role(state, token: str | None) -> int | str:
     return found
 
 
-def player(state, token: str | None) -> int:
+def player(state, token: str | None, key: DirectorKey = NO_DIRECTOR_KEY) -> int:
     """The seat of the player whose token this is; the director and observers are refused."""
-    found = role(state, token)
+    found = role(state, token, key)
     if found == "observer":
         raise Unauthenticated("a player token is required: 'authorization: Bearer <player token>'")
     if found == "director":
@@ -49,18 +86,18 @@ def player(state, token: str | None) -> int:
     return found
 
 
-def acting_player(state, token: str | None, computer_seat: int | None) -> int:
+def acting_player(state, token: str | None, computer_seat: int | None, key: DirectorKey = NO_DIRECTOR_KEY) -> int:
     """Who makes a move or a challenge: the player of `token`, or the server's computer player in
     `computer_seat` (no token)."""
     if computer_seat is None:
-        return player(state, token)
+        return player(state, token, key)
     if not state.options.computer(computer_seat):
         raise PermissionDenied(f"seat {computer_seat} is not a computer player's")
     return computer_seat
 
 
-def require_director(state, token: str | None) -> None:
-    found = role(state, token)
+def require_director(state, token: str | None, key: DirectorKey = NO_DIRECTOR_KEY) -> None:
+    found = role(state, token, key)
     if found == "observer":
         raise Unauthenticated("the director token is required")
     if found != "director":

@@ -32,7 +32,7 @@ from lexicon_service.games.computer_turns import ComputerTurns
 from lexicon_service.errors import Conflict, DuplicateRequest, GameError, GameNotFound, Refused
 from lexicon_service.games.events import MoveUndone, dumps, kind_of, loads
 from lexicon_service.games.retries import AnsweredBefore, MoveOutcome, answer_again
-from lexicon_service.games.roles import player, role
+from lexicon_service.games.roles import NO_DIRECTOR_KEY, DirectorKey, player, role
 from lexicon_service.games.state import ENDED, GAME_ID_RE, GameState, fold
 from lexicon_service.games.store import NOT_A_PLAYER
 from lexicon_service.games.turn_effects import settle
@@ -47,8 +47,9 @@ class GameSessions:
     state caught up with the store, and appended before it is answered."""
 
     def __init__(self, store, *, clock=time.time, cache_size: int = 10_000, max_games: int | None = MAX_GAMES,
-                 lexicons=None) -> None:
+                 lexicons=None, director_key: DirectorKey = NO_DIRECTOR_KEY) -> None:
         self.store = store
+        self.director_key = director_key  # the server-wide director key (roles.DirectorKey), maybe none
         # lexicons(): a context manager giving name -> lexicon (or None) for the call's duration; the server
         # decides blocked starts and ends with their move graphs. None: players' passes decide them.
         self.lexicons = lexicons
@@ -217,7 +218,7 @@ class GameSessions:
                 request_player = NOT_A_PLAYER
                 try:
                     if request_id:
-                        request_player = player(work, token)
+                        request_player = player(work, token, self.director_key)
                     result = decide(work, state.version, now, events, lexicons)
                 except AnsweredBefore as replay:
                     if not events:
@@ -290,6 +291,9 @@ class GameSessions:
     def end_game(self, game_id: str, token: str | None, reason: str, scoring: str = director.AS_PLAYED):
         return director.end_game(self, game_id, token, reason, scoring)
 
+    def list_games(self, token: str | None, tournament_games=None):
+        return director.list_games(self, token, tournament_games)
+
     # --- reading ---------------------------------------------------------------------------------------
     def tick(self, game_id: str) -> GameState:
         """Let the clock fire what is due; the current state."""
@@ -299,7 +303,7 @@ class GameSessions:
         """(GCG text, version) of the game so far, as the caller may see it (GameState.gcg_text)."""
         self.tick(game_id)
         state = self.fold_rows(game_id, self.store.load(game_id, 0), record=True)
-        return state.gcg_text(role(state, token)), state.version
+        return state.gcg_text(role(state, token, self.director_key)), state.version
 
     def authorise(self, game_id: str, token: str | None):
         """The caller's role in a game (for WatchGame)."""
@@ -311,7 +315,7 @@ class GameSessions:
         except GameNotFound:
             self._forget_lock(game_id)
             raise
-        return role(state, token)
+        return role(state, token, self.director_key)
 
     def watch(self, game_id: str, after: int = 0, active=lambda: True, poll: float = 0.25,
               idle: float | None = None):

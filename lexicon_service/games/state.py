@@ -419,13 +419,17 @@ def _tiles_text(rule_set, tiles) -> str:
 
 def fold(game_id: str, created: GameCreated, events, rule_set, record: bool = False) -> GameState:
     """The state after `events` ((version, event) pairs from version 2 on). A MoveUndone rebuilds the
-    state from the events before its target, then continues."""
+    state from the events before its target, then applies again the director's score adjustments made
+    since (an undo takes back the move and what followed from it, never a director's own adjustment, which
+    a director reverses with another), then continues."""
     events = list(events)
     state = GameState(game_id, created, rule_set, record)
     for i, (version, event) in enumerate(events):
         if isinstance(event, MoveUndone):
             prefix = [(v, ev) for v, ev in events[:i] if v < event.target]
             state = fold(game_id, created, prefix, rule_set, record)
+            for _, kept in _adjustments_since(events[:i], event.target):
+                state.apply(kept)
             state._note(f"director undid the move at version {event.target}: {event.reason}")
             state.turn_started = event.at
             state.last_play = None
@@ -435,3 +439,9 @@ def fold(game_id: str, created: GameCreated, events, rule_set, record: bool = Fa
         if state.version != version:
             raise ValueError(f"event log of game {game_id} skips from version {state.version - 1} to {version}")
     return state
+
+
+def _adjustments_since(events, target: int):
+    """The score adjustments among `events` from version `target` on, each once: those a later undo voided
+    too are still kept, since no undo takes back an adjustment."""
+    return [(v, ev) for v, ev in events if v >= target and isinstance(ev, ScoreAdjusted)]

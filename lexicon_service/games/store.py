@@ -126,6 +126,9 @@ class GameStore(Protocol):
     def live_games(self) -> int:
         """How many games are in progress (not ended)."""
 
+    def live_game_ids(self, limit: int) -> list[str]:
+        """The ids of at most `limit` games in progress, in id order."""
+
     def load(self, game_id: str, after: int = 0) -> list[tuple[int, str, str]]:
         """(version, kind, json) of the events after version `after`, in order ([] for no game)."""
 
@@ -346,6 +349,10 @@ class SqliteStore(StoreHealth):
 
     def live_games(self) -> int:
         return self._reader().execute("SELECT count(*) FROM live_games").fetchone()[0]
+
+    def live_game_ids(self, limit: int) -> list[str]:
+        return [r[0] for r in self._reader().execute("SELECT game_id FROM live_games ORDER BY game_id LIMIT ?",
+                                                     (limit,))]
 
     # --- the file's health -------------------------------------------------------------------------
     def damaged_game(self, game_id: str, detail: str, whole_file: bool = False) -> GameDamaged:

@@ -39,6 +39,11 @@ class Watchers:
                 self._watched[game_id][1] += 1
             self.changed.notify_all()
 
+    def wake_all(self) -> None:
+        """Every watcher checks whether it should go on now, not after its poll: a server stops."""
+        with self.changed:
+            self.changed.notify_all()
+
     def _mark(self, game_id: str) -> tuple[int, int]:
         entry = self._watched.get(game_id)
         return self._missed_epoch, entry[1] if entry else 0

@@ -84,6 +84,11 @@ class GameSessionServiceStub:
                 request_serializer=lexicon_dot_v1_dot_session__pb2.GetHintRequest.SerializeToString,
                 response_deserializer=lexicon_dot_v1_dot_session__pb2.GetHintResponse.FromString,
                 _registered_method=True)
+        self.ListGames = channel.unary_unary(
+                '/lexicon.v1.GameSessionService/ListGames',
+                request_serializer=lexicon_dot_v1_dot_session__pb2.ListGamesRequest.SerializeToString,
+                response_deserializer=lexicon_dot_v1_dot_session__pb2.ListGamesResponse.FromString,
+                _registered_method=True)
 
 
 class GameSessionServiceServicer:
@@ -160,6 +165,18 @@ class GameSessionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListGames(self, request, context):
+        """The director's console (the server-wide director key an operator sets with `serve
+        --director-key-file`, sent as the token): every game in progress on the server, or one tournament's
+        games, each as the director sees it. The key also directs every game (GetGame, GetGameRecord,
+        WatchGame, AdjustScore, UndoLastMove, EndGame as a game's director token). FAILED_PRECONDITION
+        DIRECTOR_KEY_OFF when the server has none; UNAUTHENTICATED without a token; PERMISSION_DENIED
+        for any other token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameSessionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -212,6 +229,11 @@ def add_GameSessionServiceServicer_to_server(servicer, server):
                     servicer.GetHint,
                     request_deserializer=lexicon_dot_v1_dot_session__pb2.GetHintRequest.FromString,
                     response_serializer=lexicon_dot_v1_dot_session__pb2.GetHintResponse.SerializeToString,
+            ),
+            'ListGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGames,
+                    request_deserializer=lexicon_dot_v1_dot_session__pb2.ListGamesRequest.FromString,
+                    response_serializer=lexicon_dot_v1_dot_session__pb2.ListGamesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -484,6 +506,33 @@ class GameSessionService:
             '/lexicon.v1.GameSessionService/GetHint',
             lexicon_dot_v1_dot_session__pb2.GetHintRequest.SerializeToString,
             lexicon_dot_v1_dot_session__pb2.GetHintResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/lexicon.v1.GameSessionService/ListGames',
+            lexicon_dot_v1_dot_session__pb2.ListGamesRequest.SerializeToString,
+            lexicon_dot_v1_dot_session__pb2.ListGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -115,6 +115,9 @@ SESSION_ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("POST", "/v1/games", "session", "CreateGame", session_pb2.CreateGameRequest,
              "Start a server-held game; the players' and the director's tokens are shown once (CreateGame).",
              body=True),
+    ApiRoute("GET", "/v1/games", "session", "ListGames", session_pb2.ListGamesRequest,
+             "Director's console: every game in progress, or one tournament's (query tournament_id), with the "
+             "server's director key as the token (ListGames).", query=True),
     ApiRoute("GET", "/v1/games/{game_id}", "session", "GetGame", session_pb2.GetGameRequest,
              "The game as the caller may see it: the rack only to its player (GetGame)."),
     ApiRoute("POST", "/v1/games/{game_id}:move", "session", "SubmitMove", session_pb2.SubmitMoveRequest,

@@ -225,6 +225,8 @@ class _Api:
             self.closing = True
             for stop in self.streams:
                 stop.set()
+            if self.streams:  # each stream's watcher would wait out its poll before seeing its stop
+                self.servicers["session"].games.watchers.wake_all()
             # a stream admitted just now gets its thread started after this: wait for every stream
             # to end, then join each thread that ran one (a thread ends right after its stream)
             self.streams_ended.wait_for(lambda: not self.streams, timeout)

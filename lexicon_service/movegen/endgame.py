@@ -31,6 +31,8 @@ from lexicon_service.rules.game import end_of_game_adjustments
 from lexicon_service.tiles import BLANK
 
 MAX_DEPTH = 64
+TABLE_BITS = 20  # the C search's transposition table: 2^20 entries of 24 bytes (24 MiB, touched as used)
+_OUT_MULTIPLIER = {"none": 0, "others-racks": 1, "twice-others-racks": 2}
 EXACT, LOWER, UPPER = 0, 1, 2
 _INFINITY = 1 << 30
 _NO_MOVE = -1  # a table entry's best move when none was searched (an index of the plays, or None: the pass)
@@ -142,7 +144,8 @@ class _Search:
 
     def child(self, board: bytes, mine: tuple, theirs: tuple, passes: int, found, depth: int,
               alpha: int, beta: int) -> int:
-        """The mover's value of making the core's play `found` (None: passing), searched `depth` plies deeper."""
+        """The mover's value of making the core's play `found` (None: passing), searched `depth` plies deeper;
+        the reply's window is shifted by the play's score (the mover's value is the score less the reply's)."""
         if found is None:
             if passes + 1 >= self.passes_to_end:
                 return self.end_value(mine, theirs, None)
@@ -150,7 +153,7 @@ class _Search:
         if found[5] == len(mine):
             return found[0] + self.end_value((), theirs, 0)
         after, left = self.play(board, mine, found)
-        return found[0] - self.negamax(after, theirs, left, 0, depth - 1, -beta, -alpha)
+        return found[0] - self.negamax(after, theirs, left, 0, depth - 1, found[0] - beta, found[0] - alpha)
 
     def negamax(self, board: bytes, mine: tuple, theirs: tuple, passes: int, depth: int, alpha: int,
                 beta: int) -> int:
@@ -257,15 +260,83 @@ def _sequence(search: _Search, board, board_bytes: bytes, mine: tuple, theirs: t
     return out
 
 
+def _c_params(rule_set) -> dict:
+    """The end-of-game rules as `_core.solve_endgame` takes them (csrc/endgame.h, EgParams)."""
+    end = rule_set.end
+    if end.out_bonus not in _OUT_MULTIPLIER:
+        raise ValueError(f"unknown out bonus rule {end.out_bonus!r}")
+    return {"passes_to_end": passes_to_end(rule_set), "blank_points": rule_set.tile_set.blank_points,
+            "subtract_own": int(bool(end.subtract_own_rack)), "out_multiplier": _OUT_MULTIPLIER[end.out_bonus],
+            "out_twice": int(end.out_bonus == "twice-others-racks")}
+
+
+def _counts(numbers: tuple) -> bytes:
+    counts = bytearray(64)
+    for n in numbers:
+        counts[n] += 1
+    return bytes(counts)
+
+
+def _solve_in_c(search: _Search, board, board_bytes: bytes, mine: tuple, theirs: tuple, passes: int,
+                max_depth: int, limits: tuple, started: float) -> EndgameResult:
+    from lexicon_service.movegen import _core
+
+    if not 0 <= passes < search.passes_to_end:
+        raise MoveGenerationError("passes", f"passes must be 0 to {search.passes_to_end - 1}")
+    try:
+        value, exact, depth, nodes, plies = _core.solve_endgame(
+            search.graph, search.static.core_rules, board_bytes, _counts(mine), _counts(theirs), passes=passes,
+            max_depth=max(1, min(max_depth, MAX_DEPTH)), table_bits=TABLE_BITS,
+            deadline=float(search.deadline) if search.deadline is not None else 0.0,
+            cpu_seconds=float(limits[0] or 0.0), max_nodes=limits[1] or 0,
+            **_c_params(search.rule_set))
+    except TimeoutError:
+        raise EndgameTimeout("the endgame search found no move in its time") from None
+    moves = _plies_as_moves(search, board, mine, theirs, plies)
+    return EndgameResult(moves, value, bool(exact), depth, nodes, time.monotonic() - started)
+
+
+def _plies_as_moves(search: _Search, board, mine: tuple, theirs: tuple, plies: list) -> list[GeneratedMove]:
+    """The core's sequence (play tuples, None a pass) as moves, each on the board it is made on."""
+    rule_set, static = search.rule_set, search.static
+    board = board.copy()
+    out: list[GeneratedMove] = []
+    for found in plies:
+        letters = [search.names[n] for n in mine]
+        if found is None:
+            out.append(GeneratedMove("pass", "-", 0, (), rule_set.tile_set.rack_text(letters), 0))
+        else:
+            out.append(_moves_from_core(rule_set, board, letters, static, [found])[0])
+            board_bytes = static.board_bytes(board)
+            after, mine = search.play(board_bytes, mine, found)
+            for square in range(len(after)):
+                if after[square] != board_bytes[square]:
+                    byte = after[square]
+                    board.place(square // search.columns, square % search.columns, search.names[byte & _TILE],
+                                bool(byte & _BLANK))
+        mine, theirs = theirs, mine
+    return out
+
+
 def solve_endgame(rule_set, board, rack: str, lexicon, *, opponent_rack: str | None = None,
-                  seconds: float | None = 5.0, passes: int = 0, max_depth: int = MAX_DEPTH) -> EndgameResult:
+                  seconds: float | None = 5.0, passes: int = 0, max_depth: int = MAX_DEPTH,
+                  cpu_seconds: float | None = None, max_nodes: int | None = None,
+                  engine: str = "c") -> EndgameResult:
     """The best sequence for the player on turn holding `rack` with the bag empty (see the module
     docstring). `opponent_rack`: the other rack (default: the unseen tiles, which it is once the bag is
-    empty); `passes`: passes in a row before this turn. Within `seconds` (None: no limit) it returns
-    the best of the last whole depth; EndgameTimeout when not even the first depth was searched."""
+    empty); `passes`: passes in a row before this turn. Within `seconds` (None: no limit), and for the
+    C search `cpu_seconds` of this thread's CPU and `max_nodes` (None: no limit), it returns the best of
+    the last whole depth;
+    EndgameTimeout when not even the first depth was searched. `engine`: "c" (csrc/endgame.c) or
+    "python" (the reference the tests compare it with)."""
+    if engine not in ("c", "python"):
+        raise MoveGenerationError("engine", "engine must be 'c' or 'python'")
     started = time.monotonic()
     deadline = None if seconds is None else started + seconds
     search, board, board_bytes, mine, theirs = _start(rule_set, board, rack, lexicon, opponent_rack, deadline)
+    if engine == "c":
+        return _solve_in_c(search, board, board_bytes, mine, theirs, passes, max_depth, (cpu_seconds, max_nodes),
+                           started)
     best = None
     for depth in range(1, max_depth + 1):
         cuts = search.cuts

@@ -19,6 +19,10 @@ tiles they cannot see, the bag's count and the score difference), `simulate`:
 4. ranks the candidates by win chance, the mean spread breaking near-ties (`rank_key`: 100 points of
    spread count as one point of percentage), or by mean spread alone without a win table.
 
+Steps 2 to 4 and the stopping rules run in C (`csrc/simulate.c`), one call a request: each play-out is a
+short game moved on by the self-play turn of `csrc/selfplay.c` (`sp_turn`, the level "equity" limited to
+the top `rollout_limit` plays, no exchanges), the shuffles by its seeded generator.
+
 It stops after `iterations`, at `deadline` (the last whole iteration counts), or when one candidate is
 left: the confidence rule prunes, every `check_every` iterations from `min_iterations` on, a candidate
 whose mean rank key plus `z` standard errors is below the leader's minus `z` of its own (it cannot
@@ -31,16 +35,18 @@ player's own) from which each iteration draws it.
 
 from __future__ import annotations
 
+import hashlib
 import math
-import random
-import time
+import struct
+import weakref
 from dataclasses import dataclass, field
 
 from lexicon_service.movegen import (
-    _BLANK, _NEW, _TILE, GeneratedMove, MoveGenerationError, MoveGenerationTimeout, _call, _core_generate,
-    _graph, _moves_from_core, _static, exchanges, tiles_left,
+    _BLANK, _NEW, _TILE, GeneratedMove, MoveGenerationError, _call, _core, _graph, _moves_from_core, _static,
+    exchanges, tiles_left,
 )
-from lexicon_service.rules.game import end_of_game_adjustments, exchange_refusal
+from lexicon_service.movegen.fastplay import leave_arrays
+from lexicon_service.rules.game import exchange_refusal
 from lexicon_service.rules.moves import validate_move
 from lexicon_service.tiles import BLANK
 
@@ -183,7 +189,8 @@ class _Candidate:
 
 
 class _Engine:
-    """The play-out machinery of one position: the core's arguments and leave values by tile number."""
+    """What the candidates of one position are made with: the core's arguments and leave values by tile
+    number."""
 
     def __init__(self, rule_set, lexicon, settings: SimSettings, deadline: float | None) -> None:
         self.rule_set = rule_set
@@ -194,7 +201,6 @@ class _Engine:
         self.columns = rule_set.columns
         self.rack_size = rule_set.rack_size
         self.names = (BLANK, *static.letters)
-        self.limit = settings.rollout_limit
         self.deadline = deadline
         self._leave_values: dict[tuple, float] = {}
 
@@ -219,78 +225,68 @@ class _Engine:
         used = tuple(0 if b & _BLANK else b & _TILE for _, b in squares)
         return squares, used
 
-    def generate(self, board: bytearray, rack, limit: int):
-        counts = bytearray(64)
-        for n in rack:
-            counts[n] += 1
-        return _core_generate(self.graph, self.static, bytes(board), bytes(counts), 0, limit, 0, b"", b"",
-                              self.deadline)
 
-    def best_move(self, board: bytearray, rack: list, bag_left: int):
-        """(score, placements, tiles kept, leave value) of the best static play of `rack`, or None. Only the
-        chosen play's squares are worked out; the others are judged by score and the tiles they keep."""
-        best, best_equity, best_kept, best_value = None, None, None, 0.0
-        for found in self.generate(board, rack, self.limit):
-            kept = list(rack)
-            for b in found[4]:
-                if b & _NEW:
-                    kept.remove(0 if b & _BLANK else b & _TILE)
-            value = self.leave_value(kept) if bag_left else 0.0
-            if best_equity is None or found[0] + value > best_equity:
-                best, best_equity, best_kept, best_value = found, found[0] + value, kept, value
-        if best is None:
-            return None
-        score, down, row, col, raw, _n = best
-        return score, self.placements(down, row, col, raw)[0], best_kept, best_value
-
-    def end_adjustment(self, racks, went_out: int) -> int:
-        """The mover's gain less the opponent's from the end-of-game adjustments."""
-        adjust = end_of_game_adjustments(self.rule_set, [[self.names[n] for n in r] for r in racks], went_out)
-        return adjust[0] - adjust[1]
-
-    def play_out(self, board0: bytearray, cand: _Candidate, opp: list, bag: list, plies: int, spread: int,
-                 rng: random.Random) -> tuple[float, float | None]:
-        """(spread added, the mover's win chance or None without a win table) of one play-out of `cand`."""
-        board = bytearray(board0)
-        for square, byte in cand.placements:
-            board[square] = byte
-        bag = list(bag)
-        racks = [list(cand.kept), list(opp)]
-        _draw(racks[0], bag, self.rack_size)
-        if cand.given:
-            bag.extend(cand.given)
-            rng.shuffle(bag)
-        delta, last_leave = float(cand.score), cand.leave_value
-        if not racks[0]:  # the move went out with the bag empty
-            final = spread + delta + self.end_adjustment(racks, 0)
-            return final - spread, 1.0 if final > 0 else 0.5 if final == 0 else 0.0
-        mover = 1
-        for _ in range(plies):
-            found = self.best_move(board, racks[mover], len(bag))
-            if found is not None:
-                score, squares, kept, value = found
-                for square, byte in squares:
-                    board[square] = byte
-                racks[mover] = kept
-                delta += score if mover == 0 else -score
-                if mover == 0:
-                    last_leave = value
-                _draw(kept, bag, self.rack_size)
-                if not kept:  # out with the bag empty: the game is over
-                    final = spread + delta + self.end_adjustment(racks, mover)
-                    return final - spread, 1.0 if final > 0 else 0.5 if final == 0 else 0.0
-            mover ^= 1
-        value = delta + last_leave
-        if self.win_table is None:
-            return value, None
-        if mover == 0:
-            return value, self.win_table.win_chance(spread + value, len(bag))
-        return value, 1.0 - self.win_table.win_chance(-(spread + value), len(bag))
+_OUT_BONUS = {"none": 0, "others-racks": 1, "twice-others-racks": 2}
+_STOPPED = ("iterations", "time", "confidence")
+_NO_LEAVES = (bytes(9 * 8), bytes(64 * 8), bytes(64 * 64 * 8), b"", b"")  # every leave worth 0
+_core_tables: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # table -> its arrays for the core
 
 
-def _draw(rack: list, bag: list, rack_size: int) -> None:
-    while len(rack) < rack_size and bag:
-        rack.append(bag.pop())
+def _table_arrays(rule_set, table, make):
+    """`make(rule_set, table)`, made once per table object (a lexicon's tables live as long as it)."""
+    arrays = _core_tables.get(table)
+    if arrays is None:
+        arrays = _core_tables[table] = make(rule_set, table)
+    return arrays
+
+
+def win_arrays(_rule_set, table) -> tuple[bytes, bytes]:
+    """A WinTable as the core reads it (simulate.h, SimWinTable): spreads as int32, chances by bag row."""
+    return (struct.pack(f"<{len(table.spreads)}i", *table.spreads),
+            b"".join(struct.pack(f"<{len(row)}d", *row) for row in table.rows))
+
+
+def core_seed(seed: str) -> int:
+    """The core's 64-bit seed of a simulation seed."""
+    return int.from_bytes(hashlib.blake2b(f"sim/{seed}".encode(), digest_size=8).digest(), "little")
+
+
+def _core_candidate(engine: _Engine, cand: _Candidate) -> tuple:
+    squares = b"".join(struct.pack("<H", square) for square, _ in cand.placements)
+    return (cand.score, squares, bytes(byte for _, byte in cand.placements), bytes(cand.kept), bytes(cand.given),
+            cand.leave_value)
+
+
+def _play_outs(engine: _Engine, view: SeatView, board0: bytes, candidates: list[_Candidate],
+               settings: SimSettings, on_draw) -> tuple[int, str]:
+    """Plays the candidates out in C (one call): their results into their SimulatedMoves; (iterations,
+    why it stopped)."""
+    from lexicon_service.movegen import _core
+
+    rule_set = engine.rule_set
+    unseen = bytes(engine.number(t) for t in view.unseen)
+    opp_size = min(engine.rack_size, view.opponent_rack_size)
+    win = engine.win_table
+    iterations, stopped, results, draws = _core.simulate(
+        engine.graph, engine.static.core_rules, board0, [_core_candidate(engine, c) for c in candidates], unseen,
+        rack_size=engine.rack_size, plies=settings.plies, iterations=settings.iterations,
+        min_iterations=settings.min_iterations, check_every=settings.check_every, z=settings.z,
+        rollout_limit=settings.rollout_limit, spread=view.spread, opponent_rack=opp_size,
+        seed=core_seed(settings.seed), deadline=engine.deadline or 0.0,
+        leaves=_NO_LEAVES if engine.leaves is None else _table_arrays(rule_set, engine.leaves, leave_arrays),
+        win=None if win is None else _table_arrays(rule_set, win, win_arrays),
+        blank_points=rule_set.tile_set.blank_points, subtract_own=int(rule_set.end.subtract_own_rack),
+        out_bonus=_OUT_BONUS[rule_set.end.out_bonus], record_draws=on_draw is not None)
+    for cand, (sums, count, pruned) in zip(candidates, results):
+        cand.sim._sums = list(sums)
+        cand.sim.iterations = count
+        cand.sim.pruned = bool(pruned)
+    if on_draw is not None:
+        n = len(unseen)
+        for i in range(iterations):
+            draw = [engine.names[t] for t in draws[i * n:(i + 1) * n]]
+            on_draw(draw[:opp_size], draw[opp_size:])
+    return iterations, _STOPPED[stopped]
 
 
 def _candidates(engine: _Engine, view: SeatView, lexicon, settings: SimSettings, deadline) -> list[_Candidate]:
@@ -370,19 +366,6 @@ def _included(engine: _Engine, view: SeatView, lexicon, text: str) -> _Candidate
     return _Candidate(SimulatedMove(move, result.score + value), result.score, squares, tuple(kept), (), value)
 
 
-def _prune(alive: list[_Candidate], z: float) -> list[_Candidate]:
-    """The candidates that may still catch the leader (the confidence rule); the others marked pruned."""
-    leader = max(alive, key=lambda c: c.sim.mean_key)
-    floor = leader.sim.mean_key - z * leader.sim.standard_error()
-    kept = []
-    for c in alive:
-        if c is not leader and c.sim.mean_key + z * c.sim.standard_error() < floor:
-            c.sim.pruned = True
-        else:
-            kept.append(c)
-    return kept
-
-
 def _same(a: _Candidate, b: _Candidate) -> bool:
     return (a.placements, sorted(a.kept), sorted(a.given)) == (b.placements, sorted(b.kept), sorted(b.given)) \
         and a.sim.move.kind == b.sim.move.kind
@@ -405,33 +388,11 @@ board or setting."""
         extra = _included(engine, view, lexicon, text)
         if extra is not None and not any(_same(extra, c) for c in candidates):
             candidates.append(extra)
-    board0 = bytearray(engine.static.board_bytes(view.board) if view.board is not None
-                       else bytes(rule_set.rows * rule_set.columns))
-    unseen = [engine.number(t) for t in view.unseen]
-    opp_size = min(engine.rack_size, view.opponent_rack_size)
-    rng = random.Random(f"sim/{settings.seed}")
-    alive, iterations = list(candidates), 0
-    stopped = "confidence" if len(alive) == 1 else "iterations"
-    while len(alive) > 1 and iterations < settings.iterations:
-        if deadline is not None and time.monotonic() > deadline:
-            stopped = "time"
-            break
-        draw = list(unseen)
-        rng.shuffle(draw)
-        opp, bag = draw[:opp_size], draw[opp_size:]
-        if on_draw is not None:
-            on_draw([engine.names[n] for n in opp], [engine.names[n] for n in bag])
-        try:
-            results = [engine.play_out(board0, c, opp, bag, settings.plies, view.spread, rng) for c in alive]
-        except MoveGenerationTimeout:
-            stopped = "time"
-            break
-        for c, (spread, win) in zip(alive, results):
-            c.sim.add(spread, win)
-        iterations += 1
-        if iterations >= settings.min_iterations and iterations % settings.check_every == 0:
-            alive = _prune(alive, settings.z)
-            if len(alive) == 1:
-                stopped = "confidence"
+    board0 = (engine.static.board_bytes(view.board) if view.board is not None
+              else bytes(rule_set.rows * rule_set.columns))
+    if len(candidates) == 1:
+        iterations, stopped = 0, "confidence"
+    else:
+        iterations, stopped = _play_outs(engine, view, bytes(board0), candidates, settings, on_draw)
     ranked = sorted((c.sim for c in candidates), key=lambda m: (m.pruned, -m.mean_key))
     return Simulation(ranked, iterations, stopped, engine.win_table is not None)

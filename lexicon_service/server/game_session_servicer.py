@@ -73,9 +73,10 @@ def _ms(seconds: float) -> int:
 
 class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
     def __init__(self, games: GameSessions, registry, *, server_tokens: bool = False, poll: float = 0.25,
-                 stream_idle: float | None = STREAM_IDLE) -> None:
+                 stream_idle: float | None = STREAM_IDLE, tournament_games=None) -> None:
         self.games = games
         self.registry = registry
+        self.tournament_games = tournament_games  # tournament id -> its games' ids (None: no tournaments)
         # With server-wide bearer tokens, `authorization` carries the server's token: games use x-game-token.
         self.server_tokens = server_tokens
         self.poll = poll
@@ -245,6 +246,15 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
         state = self.games.end_game(self._game_id(request), self._token(caller), request.reason, scoring)
         return self._director_answer(session_pb2.EndGameResponse, state)
 
+    def list_games(self, request, caller: Caller):
+        tournament_id = request.tournament_id
+        if tournament_id and self.tournament_games is None:
+            raise FieldError("tournament_id", "this server holds no tournaments")
+        games_of = (lambda: self.tournament_games(tournament_id)) if tournament_id else None
+        listed, truncated = self.games.list_games(self._token(caller), games_of)
+        return session_pb2.ListGamesResponse(games=[self.view(state, "director", now) for state, now in listed],
+                                             truncated=truncated)
+
     def watch_game(self, request, caller: Caller, is_active):
         """The game's events after request.after_version, then each new one, while `is_active()`."""
         game_id = self._game_id(request)
@@ -263,6 +273,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
     AdjustScore = _session_rpc(adjust_score)
     UndoLastMove = _session_rpc(undo_last_move)
     EndGame = _session_rpc(end_game)
+    ListGames = _session_rpc(list_games)
 
     def WatchGame(self, request, context):
         try:

@@ -40,6 +40,7 @@ from google.protobuf import message_factory
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
 from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
+from lexicon_service.games.roles import DirectorKey
 from lexicon_service.games.sessions import MAX_GAMES, GameSessions
 from lexicon_service.errors import DatabaseDamaged
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore, is_postgres_url
@@ -142,7 +143,7 @@ MAX_STREAMS_PER_CONNECTION = 64
 KEEPALIVE_TIME_MS = 60_000
 KEEPALIVE_TIMEOUT_MS = 20_000
 GAME_METHODS = ("CreateGame", "GetGame", "SubmitMove", "Challenge", "GetGameRecord", "AdjustScore", "UndoLastMove",
-                "EndGame")
+                "EndGame", "ListGames")
 
 
 @dataclass(frozen=True)
@@ -371,7 +372,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   db_wal_limit: int = WAL_LIMIT, shared_files=None,
                   max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION, streams_per_client: int = STREAMS_PER_CLIENT,
                   streams_per_game: int = STREAMS_PER_GAME, stream_idle: float | None = STREAM_IDLE,
-                  stream_counts: SharedCounts | None = None) -> tuple[LexiconServer, int]:
+                  stream_counts: SharedCounts | None = None,
+                  director_key: str | None = None) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
     With `load` (the default) the lexicons are loaded before returning, so the server is SERVING as soon as it
@@ -390,17 +392,13 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     connection (HTTP/2 MAX_CONCURRENT_STREAMS). `streams_per_client`, `streams_per_game`: WatchGame streams one
     client address, and one game, may hold open at once (`stream_counts`: counted with the other processes of
     `serve --processes`' supervisor, shared_counts.py). `stream_idle`: seconds a game stream may deliver no event
-    before it ends (WatchIdle; None: never)."""
+    before it ends (WatchIdle; None: never). `director_key`: the server-wide director key (directs every game,
+    lists them: ListGames); None: none."""
     limits = limits or Limits()
     quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
         raise ValueError("workers and fast_threads must be at least 1")
-    if loader is None and shared_files is not None:
-        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files,
-                                   checked_tries=shared_files.checked_tries)
-    registry = LexiconRegistry(lexicon_dir, loader=loader)
-    if load:
-        registry.reload()
+    registry = _registry(lexicon_dir, loader, shared_files, load)
     pool = HandoffPool(workers, thread_name_prefix="lexicon-rpc")
     fast = HandoffPool(fast_threads, thread_name_prefix="lexicon-fast")
     interceptors = [BearerTokenInterceptor(tokens)] if tokens else []
@@ -412,8 +410,10 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                                   options=_grpc_options(limits, reuse_port, max_streams_per_connection),
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
         games = GameSessions(games_store, clock=game_clock or time.time, max_games=max_games,
-                            lexicons=registry.lexicons_in_use)
-        game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens), stream_idle=stream_idle)
+                             lexicons=registry.lexicons_in_use, director_key=DirectorKey(director_key))
+        tournaments = _tournaments(games, games_store, registry)
+        game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens), stream_idle=stream_idle,
+                                            tournament_games=tournaments.game_ids)
         # add every service through DecodeGuard: bad requests get INVALID_ARGUMENT
         health_servicer = _add_services(DecodeGuard(grpc_server), registry, limits, game_sessions, watch_streams,
                                         fast=fast, game_pool=game_pool, watch_pool=watch_pool,
@@ -429,7 +429,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                            games_writable=lambda: games_store.writable)
     games_store.on_change(server.games_changed)
     server.games = games
-    server.tournaments = _tournaments(games, games_store, registry)
+    server.tournaments = tournaments
     server.on_close.append(server.tournaments.store.close)  # before the games' database goes
     tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
     # the servicer itself, for the HTTP/JSON API; over gRPC on the games' threads (it starts games)
@@ -441,6 +441,18 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     server.on_stop.append(games.close)  # the computer players, before the lexicons close
     server.on_close.append(games_cleanup)
     return server, port
+
+
+def _registry(lexicon_dir, loader, shared_files, load: bool) -> LexiconRegistry:
+    """The lexicons of `lexicon_dir`, mapped from `shared_files` (sealed copies) when given; loaded now with
+    `load`."""
+    if loader is None and shared_files is not None:
+        loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files,
+                                   checked_tries=shared_files.checked_tries)
+    registry = LexiconRegistry(lexicon_dir, loader=loader)
+    if load:
+        registry.reload()
+    return registry
 
 
 def _tournaments(games, games_store, registry):

@@ -107,6 +107,11 @@ class TournamentService:
         if not hmac.compare_digest(token_hash(key), t.config["director_hash"]):
             raise PermissionDenied("only the tournament's director may do this")
 
+    def game_ids(self, tournament_id: str) -> list[str]:
+        """The ids of the server-held games of a tournament's rounds (the director's console lists them)."""
+        t = self._current(tournament_id)
+        return [g.game_id for d in t.divisions.values() for g in d.games if g.game_id]
+
     # --- commands --------------------------------------------------------------------------------------
     def create(self, name: str, lexicon: str, *, divisions=("A",), rounds: int = 7, game_seconds: int = 0,
                bye_points: int = 50, tiebreaks=(), seed: int | None = None, challenge_rule: str = "") -> tuple[str, str]:

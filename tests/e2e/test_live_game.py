@@ -3,6 +3,8 @@ watches the game's event stream; the board is redrawn after each one."""
 
 from __future__ import annotations
 
+from tests.e2e.contrast import assert_contrast
+
 import re
 
 import httpx
@@ -14,12 +16,14 @@ from lexicon_service.server import create_server
 from tests.game_helpers import tiles_of, two_tile_lexicons, two_tile_play
 
 RULE_SET = "pl-scrabble"
+DIRECTOR_KEY = "e2e-operator-key-0123456789"
 
 
 @pytest.fixture(scope="module")
 def game_web(tmp_path_factory):
     directory = two_tile_lexicons(tmp_path_factory.mktemp("e2e-game-lexicons"), [RULE_SET])
-    srv, _ = create_server("localhost:0", directory, games_db=str(directory.parent / "games.db"))
+    srv, _ = create_server("localhost:0", directory, games_db=str(directory.parent / "games.db"),
+                           director_key=DIRECTOR_KEY)
     srv.start()
     web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
     yield web.url
@@ -189,6 +193,7 @@ def test_director_console_adjusts_undoes_and_ends_games_live(browser_context, ga
     assert "Jan Novák" in console.locator("#games").inner_text()
     console.screenshot(path=str(artifacts / "director-console-cs.png"), full_page=True)
     assert_no_english(console)
+    assert_contrast(console, "/director")
 
     def record(game):
         return api.get(f"/v1/games/{game['gameId']}/record", headers={"X-Game-Token": game["directorToken"]}).json()["gcg"]
@@ -212,8 +217,9 @@ def test_director_console_adjusts_undoes_and_ends_games_live(browser_context, ga
     assert "ukončil rozhodčí: sál se zavírá" in player.locator("#endReason").inner_text()
     assert "#note director ended the game, as played: sál se zavírá" in record(first)
     scores = [p.get("score", 0) for p in api.get(f"/v1/games/{first['gameId']}").json()["players"]]
-    assert scores[0] == 0 and min(scores) >= 0  # Jan's play undone; no rack deducted
+    assert scores == [0, 5]  # Jan's play undone, Eva's adjustment kept; no rack deducted
     player.screenshot(path=str(artifacts / "game-cs-ended-by-director.png"))
+    assert_contrast(player, "the game page ended by the director")
 
     console.locator(f".card[data-game='{second['gameId']}']").click()
     console.locator("#endReason").fill("nedostavil se")
@@ -224,6 +230,57 @@ def test_director_console_adjusts_undoes_and_ends_games_live(browser_context, ga
     assert all(p.get("score", 0) < 0 for p in api.get(f"/v1/games/{second['gameId']}").json()["players"])
     assert_no_english(console)
     console.screenshot(path=str(artifacts / "director-console-ended-cs.png"), full_page=True)
+    assert_contrast(console, "/director, a game opened and ended")
     player.close()
+    console.close()
+    api.close()
+
+
+def test_director_console_with_the_server_key_shows_every_game(browser_context, game_web, artifacts):
+    """/director (pl) with the server's director key: a wrong key is refused in Polish and shows nothing;
+    the key lists every game in progress (none added by token here), directs one (an adjustment recorded),
+    and is kept for the tab only, never in the page's text."""
+    from tests.e2e.english import assert_no_english
+
+    api = httpx.Client(base_url=game_web, timeout=10)
+    names = [["Zofia Wiśniewska", "Łukasz"], ["Anna", "Piotr Nowak"], ["Jan", "Eva"], ["Ola", "Ela"]]
+    games = [api.post("/v1/games", json={"lexicon": RULE_SET, "playerNames": pair, "seed": str(40 + i)}).json()
+             for i, pair in enumerate(names)]
+    rs = load_rule_set(RULE_SET)
+    for game in games[:2]:  # two games under way: tiles on their mini-boards
+        token = {"X-Game-Token": game["playerTokens"][0]}
+        rack = api.get(f"/v1/games/{game['gameId']}", headers=token).json()["rack"]
+        api.post(f"/v1/games/{game['gameId']}:move", headers=token,
+                 json={"play": two_tile_play(rs, tiles_of(rs, rack), "8H")}).raise_for_status()
+
+    console = browser_context.new_page()
+    console.set_viewport_size({"width": 1366, "height": 768})
+    console.goto(game_web + "/director?lang=pl&games=" + ",".join(g["gameId"] for g in games))
+    console.wait_for_selector("body[data-ready='1']")
+    console.locator("#serverKey").fill("not-the-key-0123456789")
+    console.locator("#serverKey").press("Enter")
+    console.wait_for_function("() => document.getElementById('keyStatus').textContent.includes('ten token nie ma')")
+    assert console.locator("#games .card").count() == 0 and console.locator("#keyForget").is_hidden()
+
+    console.locator("#serverKey").fill(DIRECTOR_KEY)
+    console.locator("#serverKey").press("Enter")
+    console.wait_for_function("() => document.querySelectorAll('#games .card').length === 4")
+    assert console.locator("#scope").inner_text() == "Wszystkie trwające gry na serwerze"
+    assert console.locator(f".card[data-game='{games[0]['gameId']}'] .mini span.t").count() == 2
+    assert "Zofia Wiśniewska" in console.locator("#games").inner_text()
+    assert DIRECTOR_KEY not in console.content() and console.evaluate("() => localStorage.getItem('directorKey')") is None
+    assert_no_english(console)
+    assert_contrast(console, "/director with the server's key")
+    console.screenshot(path=str(artifacts / "director-console-key-pl.png"), full_page=True)
+
+    console.locator(f".card[data-game='{games[1]['gameId']}']").click()
+    console.locator("#adjustPlayer").select_option("1")
+    console.locator("#adjustDelta").fill("3")
+    console.locator("#adjustReason").fill("spóźniony zapis")
+    console.locator("#adjustForm button").click()
+    console.wait_for_function("() => document.getElementById('panelNote').className === 'done'")
+    record = api.get(f"/v1/games/{games[1]['gameId']}/record", headers={"X-Game-Token": DIRECTOR_KEY}).json()["gcg"]
+    assert "#note director adjustment: spóźniony zapis" in record
+    assert_no_english(console)
     console.close()
     api.close()

@@ -71,10 +71,18 @@ def kriskros_web(serve_pages, tmp_path_factory):
 
 
 def test_lookup_says_which_rule_refused_a_word(page, kriskros_web, artifacts):
-    """A word the build refused by a rule of the profile: the page names the rule and the headword, in the
-    page's language; a word the build never met has no such line."""
-    for lang, text in (("en", "Refused when the lexicon was built: rule place-name-adjective (headword ostravský)."),
-                       ("cs", "Vyřazeno při sestavení slovníku: pravidlo place-name-adjective (heslo ostravský).")):
+    """A word the build refused by a rule of the profile: the page names the rule (by its parts, from the
+    tables), the headword and how the headword got the refused tag (the refusal's detail), in the page's
+    language; a word the build never met has no such line. The Polish page gives a Czech lexicon's verdict
+    in Polish, the tags and rule names of its readings in Polish."""
+    from tests.e2e.english import assert_no_english
+
+    for lang, text in (("en", "Refused when the lexicon was built: rule from a place name, adjective (headword "
+                              "ostravský). Place name Ostrava: regular derivation."),
+                       ("cs", "Vyřazeno při sestavení slovníku: pravidlo od místního jména, přídavné jméno (heslo "
+                              "ostravský). Místní jméno Ostrava: pravidelné odvození."),
+                       ("pl", "Odrzucone przy budowaniu słownika: reguła od nazwy miejscowej, przymiotnik (hasło "
+                              "ostravský). Nazwa miejscowa Ostrava: regularne derywowanie.")):
         page.goto(kriskros_web + f"/lookup?lang={lang}&lexicon=kk")
         page.wait_for_selector("body[data-ready='1']")
         page.select_option("#lexicon", "kk")
@@ -82,9 +90,43 @@ def test_lookup_says_which_rule_refused_a_word(page, kriskros_web, artifacts):
         page.keyboard.press("Enter")
         page.wait_for_selector("#explanation .refusal")
         assert page.locator("#explanation .refusal").all_inner_texts() == [text]
-    page.screenshot(path=str(artifacts / "lookup-refused-cs.png"))
+        if lang != "en":
+            assert_no_english(page)
+        page.screenshot(path=str(artifacts / f"lookup-refused-{lang}.png"))
+    assert page.locator("#verdict").inner_text() == "✗ NIEDOPUSZCZALNE"  # not the lexicon's Czech NEPLATNÉ
     page.locator("#word").fill("mostu")
     page.keyboard.press("Enter")
     page.wait_for_function("() => !document.querySelector('#explanation .refusal') && "
                            "document.querySelector('#explanation p')")
     assert page.locator("#explanation .refusal").count() == 0
+    page.locator("#word").fill("most")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#explanation td")
+    row = page.locator("#explanation tr").nth(1).locator("td").all_inner_texts()
+    assert row[:2] == ["most", "most"] and row[2].startswith("rzeczownik, mianownik") and "liczba" in row[2]
+    assert row[3] == "rzeczownik, mianownik" and page.locator("#verdict").inner_text() == "✓ DOPUSZCZALNE"
+    assert_no_english(page)
+    page.screenshot(path=str(artifacts / "lookup-readings-pl.png"))
+
+
+def test_every_profile_rule_and_tag_feature_is_said_in_each_language(page, kriskros_web):
+    """The tables cover the build's vocabulary: every rule name of the shipped profiles is said by its parts,
+    every tag feature (build_tools/tags.py) by its entry, none left as the build wrote it."""
+    import re
+    from pathlib import Path
+
+    from build_tools.tags import FEATURES
+
+    profiles = Path(__file__).parents[2] / "build_tools" / "profiles"
+    rules = sorted({m.group(1) for p in profiles.glob("*.profile")
+                    for m in re.finditer(r"^(?:allow|deny)\s+(\S+)", p.read_text(encoding="utf-8"), re.M)})
+    assert "noun-nominative" in rules and len(rules) > 30
+    for lang in ("cs", "pl", "en"):
+        page.goto(kriskros_web + f"/lookup?lang={lang}")
+        page.wait_for_selector("body[data-ready='1']")
+        said = page.evaluate("([rules, features]) => [rules.map(ruleText), features.map(tagText)]",
+                             [rules, sorted(FEATURES)])
+        raw = [r for r, s in zip(rules, said[0]) if any(part in s.split(", ") for part in r.split("-"))
+               and lang != "en"]
+        raw += [f for f, s in zip(sorted(FEATURES), said[1]) if s == f]
+        assert not raw, (lang, raw)

@@ -3,6 +3,8 @@ typed in NFD, a Kris Kros word with the CH tile), the lookup, the game viewer, o
 
 from __future__ import annotations
 
+from tests.e2e.contrast import assert_contrast
+
 import pytest
 
 import unicodedata
@@ -44,11 +46,13 @@ def test_judge_polish_by_keyboard(page, web_url, artifacts):
     print(f"judge: verdict {ms:.0f} ms after Enter")
     assert ms < 1000
     page.screenshot(path=str(artifacts / "judge-pl-acceptable.png"))
+    assert_contrast(page, "/judge, an acceptable verdict")
 
     cls, text, _ = judge_once(page, "żółw zółw")
     assert "bad" in cls.split() and text.endswith("NIEDOPUSZCZALNE")
     assert "zółw" not in page.locator("main").inner_text().replace(page.input_value("#words"), "")
     page.screenshot(path=str(artifacts / "judge-pl-not-acceptable.png"))
+    assert_contrast(page, "/judge, a refusal")
     # the verdict clears itself (here after 2 s), input included
     page.wait_for_function("() => document.getElementById('verdict').textContent === ''", timeout=5000)
     assert page.input_value("#words") == ""
@@ -105,7 +109,7 @@ def test_lookup_explains_and_searches(page, web_url, artifacts):
     page.keyboard.type("chata")
     page.keyboard.press("Enter")
     page.wait_for_selector("#explanation table")
-    assert page.locator("#verdict").inner_text().endswith("PLATNÉ")
+    assert page.locator("#verdict").inner_text() == "✓ ACCEPTABLE"  # the page's language, not the lexicon's
     assert "CH · A · T · A" in page.locator("#explanation").inner_text()
     assert "chata" in page.locator("#explanation table").inner_text()
     page.keyboard.press("Alt+s")
@@ -117,6 +121,7 @@ def test_lookup_explains_and_searches(page, web_url, artifacts):
     page.wait_for_selector("#found li")
     assert sorted(page.locator("#found li").all_inner_texts()) == ["[CH]ATA", "[CH]ATY"]
     page.screenshot(path=str(artifacts / "lookup.png"))
+    assert_contrast(page, "/lookup")
 
 
 def test_game_viewer_draws_a_replayed_game(page, web_url, artifacts, tmp_path):
@@ -141,6 +146,7 @@ def test_game_viewer_draws_a_replayed_game(page, web_url, artifacts, tmp_path):
     detail = page.locator("#detail").inner_text()
     assert "DoPR.VNÍK" in detail and "+90" in detail and "× 4" in detail
     page.screenshot(path=str(artifacts / "games.png"), full_page=True)
+    assert_contrast(page, "the game viewer: the SVG board, the score detail")
     with page.expect_download() as download:
         page.keyboard.press("s")
     saved = tmp_path / "board.svg"

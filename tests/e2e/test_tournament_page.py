@@ -3,6 +3,8 @@ game one click away; in cs, pl and en (screenshots written for each)."""
 
 from __future__ import annotations
 
+from tests.e2e.contrast import assert_contrast
+
 from pathlib import Path
 
 import httpx
@@ -75,6 +77,8 @@ def test_standings_page_in_three_languages(page, tournament_web, artifacts):
         assert " : 0" in live and not live.split("\t")[2].startswith("0 :")  # the first play's points, live
         assert page.locator(f"#tables a[href='/games?game={game_id}']").inner_text() == watch
         page.screenshot(path=str(artifacts / f"tournament-{lang}.png"), full_page=True)
+        if lang == "pl":
+            assert_contrast(page, "the standings page")
     page.locator(f"#tables a[href='/games?game={game_id}']").click()
     page.wait_for_url(f"**/games?game={game_id}")
     page.wait_for_selector("body[data-ready='1']")

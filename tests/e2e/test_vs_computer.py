@@ -17,6 +17,7 @@ from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import generate_moves
 from lexicon_service.rules import Board, load_rule_set, parse_gcg, validate_move
 from lexicon_service.server import create_server
+from tests.e2e.contrast import assert_contrast
 from tests.e2e.english import assert_no_english
 from tests.game_helpers import BUILD, build_lexicon, find_play, tiles_of, two_tile_words
 
@@ -218,6 +219,9 @@ def _play_to_the_end(page, brain, hands, *, phony_at=None, shots=None, max_turns
         # the page must show the position the brain decides on (its rack comes from the page)
         page.wait_for_function("v => Number(document.body.dataset.liveVersion) >= v", arg=int(state["version"]))
         rack = _rack(page)
+        if shots and turn >= 2:  # mid-game: tiles on the board, the person on turn, the game not over
+            shots()
+            shots = None
         placements = None
         if state["status"] != "GAME_STATUS_AWAITING_FINAL_PASS":
             placements = brain.placements(state, rack, phony=turn == phony_at)
@@ -229,8 +233,6 @@ def _play_to_the_end(page, brain, hands, *, phony_at=None, shots=None, max_turns
             _tab_to(page, "passMove")
             page.keyboard.press("Enter")
         version = _after_reply(page, version)
-        if shots and turn == 3:
-            shots()
     raise AssertionError("the game did not end")
 
 
@@ -283,6 +285,7 @@ def test_a_whole_game_with_the_mouse_only(page, game_web, artifacts):
     def mid_game():
         page.screenshot(path=str(artifacts / "game-cs-mid.png"))
         assert_no_english(page)
+        assert_contrast(page, "the cs game page mid-game")
 
     turns, before_end = _play_to_the_end(page, brain, _place_with_the_mouse, phony_at=2, shots=mid_game)
     assert turns >= 5
@@ -295,6 +298,7 @@ def test_a_whole_game_with_the_mouse_only(page, game_web, artifacts):
     _no_computer_rack_shown(page, url, api, game_id, finished, "Jan", least_racks=3, before_end=before_end)
     _assert_analysis(page)
     assert_no_english(page)
+    assert_contrast(page, "the cs game page's analysis")
     assert announced
     api.close()
 
@@ -319,10 +323,12 @@ def test_a_whole_game_with_the_keyboard_only(page, game_web, artifacts):
     def mid_game():
         page.screenshot(path=str(artifacts / "game-pl-mid.png"))
         assert_no_english(page)
+        assert_contrast(page, "the pl game page mid-game")
 
     _play_to_the_end(page, brain, _place_with_the_keyboard, shots=mid_game)
     _assert_the_end(page, api, game_id)
     assert_no_english(page)
+    assert_contrast(page, "the pl game page at the end")
     page.screenshot(path=str(artifacts / "game-pl-end.png"))
     assert "Zażółć Gęślą" in page.locator("#endScores").inner_text()
     api.close()
@@ -378,6 +384,11 @@ def test_the_equity_level_is_offered_with_a_leave_table_only(page, game_web, art
     api.close()
 
 
+# The first board of a followed game, drawn after the navigation starts: the target (issue 33) on the median
+# of a few loads, so that one load slowed by a busy CI machine does not decide it (docs/service.md).
+FIRST_BOARD_MS, FIRST_BOARD_LOADS = 500, 5
+
+
 def test_the_game_page_on_a_phone_its_weight_and_first_board(page, game_web, artifacts):
     """390x844: board, rack and play buttons visible without scrolling; the page (all its files inline) is
     at most 300 KB; a game's board is drawn soon after the page starts loading."""
@@ -390,6 +401,7 @@ def test_the_game_page_on_a_phone_its_weight_and_first_board(page, game_web, art
     page.wait_for_selector("body[data-your-turn='1']")
     _assert_fits(page, 390, 844)
     page.screenshot(path=str(artifacts / "game-phone-pl.png"))
+    assert_contrast(page, "the pl game page on a phone")
     page.locator("#hintMove").click()
     page.wait_for_function("() => document.getElementById('preview').textContent.startsWith('Podpowiedź: ')")
     # an exchange of two tiles chosen on the rack
@@ -404,8 +416,12 @@ def test_the_game_page_on_a_phone_its_weight_and_first_board(page, game_web, art
     weight = len(httpx.get(url + "/games", timeout=10).content)  # the page holds its stylesheet and scripts
     assert weight <= 300_000, weight
     game_id = page.locator("#gameId").input_value()
-    page.goto(url + f"/games?lang=pl&game={game_id}")
-    page.wait_for_selector("body[data-board-drawn]")
-    drawn = int(page.evaluate("() => document.body.dataset.boardDrawn"))  # ms after the navigation started
-    assert drawn <= 1000, drawn  # target 500 ms (247-463 ms measured here); the bound leaves room for a loaded CI
-    print(f"\n/games weight {weight} bytes; first board drawn {drawn} ms after the navigation started")
+    drawn = []
+    for _ in range(FIRST_BOARD_LOADS):
+        page.goto(url + f"/games?lang=pl&game={game_id}")
+        page.wait_for_selector("body[data-board-drawn]")
+        drawn.append(int(page.evaluate("() => document.body.dataset.boardDrawn")))  # ms after navigation start
+    median = sorted(drawn)[len(drawn) // 2]
+    print(f"\n/games weight {weight} bytes; first board drawn {drawn} ms after the navigation started, "
+          f"median {median} ms")
+    assert median <= FIRST_BOARD_MS, drawn

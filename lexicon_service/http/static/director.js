@@ -1,24 +1,34 @@
-// The director's console: the games a director holds tokens for (kept in this browser; ?games=ID,ID shows
-// only those, e.g. one tournament's), each as a mini-board with scores, whose turn and the clocks, asked
-// again every 2 s (GetGame with the director token); one opened to adjust a score, undo the last move or end
-// the game (choosing how the end scores), each with a reason that goes into the record and to the players.
+// The director's console: the games a director holds tokens for (kept in this browser), and with the
+// server's director key (kept for this tab only) every game in progress on the server (ListGames; with
+// ?tournament=ID one tournament's); ?games=ID,ID shows only those. Each is a mini-board with scores, whose
+// turn and the clocks, asked again every 2 s; one opened to adjust a score, undo the last move or end the
+// game (choosing how the end scores), each with a reason that goes into the record and to the players.
 "use strict";
 const $ = id => document.getElementById(id);
-const STORE = "directorGames";
+const STORE = "directorGames", KEY_STORE = "directorKey";
+const PARAMS = new URLSearchParams(location.search);
+const TOURNAMENT = (PARAMS.get("tournament") || "").trim();
+const ONLY = PARAMS.get("games") ? new Set(PARAMS.get("games").split(",").map(s => s.trim()).filter(Boolean)) : null;
 const states = new Map();  // game id -> {state, at}
+const listed = new Set();  // the games the server's key listed (an ended one stays, asked by its id)
 let opened = null;
+
+const serverKey = () => sessionStorage.getItem(KEY_STORE) || "";
 
 function held() {
   const all = JSON.parse(localStorage.getItem(STORE) || "[]");
-  const only = new URLSearchParams(location.search).get("games");
-  if (!only) return all;
-  const ids = new Set(only.split(",").map(s => s.trim()).filter(Boolean));
-  return all.filter(g => ids.has(g.id));
+  return ONLY ? all.filter(g => ONLY.has(g.id)) : all;
+}
+
+// Every game shown: the key's first, then those held by their own director tokens.
+function shownIds() {
+  return [...new Set([...[...listed].filter(id => !ONLY || ONLY.has(id)), ...held().map(g => g.id)])];
 }
 
 function keep(list) { localStorage.setItem(STORE, JSON.stringify(list)); }
 
-const tokenOf = id => (JSON.parse(localStorage.getItem(STORE) || "[]").find(g => g.id === id) || {}).token;
+const tokenOf = id => listed.has(id) ? serverKey()
+  : (JSON.parse(localStorage.getItem(STORE) || "[]").find(g => g.id === id) || {}).token;
 
 function clock(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -76,24 +86,63 @@ function card(id, entry) {
 }
 
 function render() {
-  const list = held();
-  $("empty").hidden = list.length > 0;
-  $("games").replaceChildren(...list.filter(g => states.has(g.id)).map(g => card(g.id, states.get(g.id))));
+  const ids = shownIds(), key = serverKey();
+  const empty = $("empty");
+  empty.hidden = ids.length > 0;
+  empty.dataset.i18n = key ? "noGamesServer" : "noGames";
+  empty.textContent = t(empty.dataset.i18n);
+  $("scope").hidden = !key;
+  $("scope").textContent = TOURNAMENT ? t("scopeTournament", { id: TOURNAMENT }) : t("scopeServer");
+  $("keyForget").hidden = !key;
+  $("games").replaceChildren(...ids.filter(id => states.has(id)).map(id => card(id, states.get(id))));
   renderPanel();
 }
 
-async function refresh() {
-  await Promise.all(held().map(async g => {
-    try {
-      const state = await callApi("GET", `/v1/games/${encodeURIComponent(g.id)}`, undefined, g.token);
-      const before = states.get(g.id);
-      states.set(g.id, { state, at: performance.now() });
-      if (opened === g.id && (!before || before.state.version !== state.version)) loadEvents(g.id);
-    } catch (err) {
-      states.delete(g.id);
-      $("addStatus").textContent = `${g.id}: ${errorText(err)}`;
+function remember(id, state, at) {
+  const before = states.get(id);
+  states.set(id, { state, at });
+  if (opened === id && (!before || before.state.version !== state.version)) loadEvents(id);
+}
+
+async function fetchGame(id, token, status) {
+  try {
+    remember(id, await callApi("GET", `/v1/games/${encodeURIComponent(id)}`, undefined, token), performance.now());
+  } catch (err) {
+    states.delete(id);
+    status.textContent = `${id}: ${errorText(err)}`;
+  }
+}
+
+// The server's games by its director key; one listed before and gone from the list (ended) asked by its id.
+async function refreshListed() {
+  const key = serverKey();
+  if (!key) return;
+  try {
+    const query = TOURNAMENT ? `?tournament_id=${encodeURIComponent(TOURNAMENT)}` : "";
+    const answer = await callApi("GET", `/v1/games${query}`, undefined, key);
+    const at = performance.now(), fresh = new Set();
+    for (const state of answer.games || []) {
+      fresh.add(state.gameId);
+      listed.add(state.gameId);
+      remember(state.gameId, state, at);
     }
-  }));
+    $("keyStatus").textContent = "";
+    await Promise.all([...listed].filter(id => !fresh.has(id)).map(id => fetchGame(id, key, $("keyStatus"))));
+  } catch (err) {
+    $("keyStatus").textContent = errorText(err);
+    if (!err.offline && err.status !== "UNAVAILABLE") forgetKey();  // a wrong key, or none on this server
+  }
+}
+
+function forgetKey() {
+  sessionStorage.removeItem(KEY_STORE);
+  for (const id of listed) if (!held().some(g => g.id === id)) states.delete(id);
+  listed.clear();
+}
+
+async function refresh() {
+  await Promise.all([refreshListed(), ...held().filter(g => !listed.has(g.id))
+    .map(g => fetchGame(g.id, g.token, $("addStatus")))]);
   render();
   document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
 }
@@ -162,6 +211,13 @@ async function directorAction(kind, body) {
 }
 
 function setup() {
+  $("keyForm").addEventListener("submit", e => {
+    e.preventDefault();
+    sessionStorage.setItem(KEY_STORE, $("serverKey").value.trim());
+    $("serverKey").value = "";
+    refresh();
+  });
+  $("keyForget").addEventListener("click", () => { forgetKey(); $("keyStatus").textContent = ""; render(); });
   $("addGame").addEventListener("submit", e => {
     e.preventDefault();
     const id = $("addId").value.trim(), token = $("addToken").value.trim();

@@ -42,7 +42,7 @@ function drawBoard(i, best) {
       const x = EDGE + c * CELL, y = EDGE + r * CELL, p = L.premiums[r][c];
       out.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="${PREMIUM_FILL[p] || (p ? "#c9b3ff" : "#e9efe6")}" stroke="#9aa59a"/>`);
       const isStart = L.start && L.start[0] === r && L.start[1] === c;
-      if (isStart && !cells[r][c]) out.push(`<text x="${x + CELL / 2}" y="${y + CELL / 2 + 8}" font-size="22" text-anchor="middle" fill="#a0305a">★</text>`);
+      if (isStart && !cells[r][c]) out.push(`<text x="${x + CELL / 2}" y="${y + CELL / 2 + 8}" font-size="22" text-anchor="middle" fill="#8a1140">★</text>`);
       else if (p && !cells[r][c]) out.push(`<text x="${x + CELL / 2}" y="${y + CELL / 2 + 5}" font-size="13" text-anchor="middle" fill="${p === "TW" || p === "TL" ? "#fff" : "#234"}">${esc(premiumLabel(p))}</text>`);
     }
   }

@@ -46,7 +46,11 @@ const STRINGS = {
     adjustTitle: "Adjust a score", points: "Points (+/−)", reasonLabel: "Reason", adjustGo: "Adjust", undoTitle: "Undo the last move",
     undoGo: "Undo", endTitle: "End the game", scoringAsPlayed: "scores as played", scoringDeducted: "racks deducted as at a normal end",
     endGo: "End the game", directorDone: "Done: the players see it, the record has it.",
-    directorHelp: "Every game you hold a director token for, asked again every 2 s · ?games=ID,ID shows only those games · click a game to act on it",
+    directorHelp: "Every game you hold a director token for, or with the server's director key every game in progress, asked again every 2 s · ?games=ID,ID shows only those games, ?tournament=ID one tournament's · click a game to act on it",
+    detailPlaceName: "place name {place}: {how}",
+    serverKey: "Server's director key", keyGo: "Open every game", keyForget: "Forget the key",
+    scopeServer: "Every game in progress on the server", scopeTournament: "The games of tournament {id}",
+    noGamesServer: "No game in progress on the server.",
     noteGameOver: "game over: {why}", noteWentOut: "{name} went out (line {line})", noteNobody: "nobody could make a play (line {line})",
     noteScoreless: "{n} scoreless turns in a row (line {line})", notePassed: "every player passed {n} round(s) in a row (line {line})",
     noteNoRacks: "the record gives no racks: rack checks skipped (bag tracked by tile counts)",
@@ -129,7 +133,11 @@ const STRINGS = {
     adjustTitle: "Upravit skóre", points: "Body (+/−)", reasonLabel: "Důvod", adjustGo: "Upravit", undoTitle: "Vrátit poslední tah",
     undoGo: "Vrátit", endTitle: "Ukončit partii", scoringAsPlayed: "skóre jak stojí", scoringDeducted: "odečíst zbylé kameny jako při běžném konci",
     endGo: "Ukončit partii", directorDone: "Hotovo: hráči to vidí a záznam to obsahuje.",
-    directorHelp: "Všechny partie, k nimž máte token rozhodčího, obnovované každé 2 s · ?games=ID,ID ukáže jen tyto partie · klepnutím na partii ji otevřete",
+    directorHelp: "Všechny partie, k nimž máte token rozhodčího, s klíčem rozhodčího serveru všechny rozehrané partie, obnovované každé 2 s · ?games=ID,ID ukáže jen tyto partie, ?tournament=ID partie jednoho turnaje · klepnutím na partii ji otevřete",
+    detailPlaceName: "místní jméno {place}: {how}",
+    serverKey: "Klíč rozhodčího serveru", keyGo: "Otevřít všechny partie", keyForget: "Zapomenout klíč",
+    scopeServer: "Všechny rozehrané partie na serveru", scopeTournament: "Partie turnaje {id}",
+    noGamesServer: "Na serveru se nehraje žádná partie.",
     noteGameOver: "konec partie: {why}", noteWentOut: "{name} dohrál (řádek {line})", noteNobody: "nikdo nemohl táhnout (řádek {line})",
     noteScoreless: "{n} tahů bez bodů za sebou (řádek {line})", notePassed: "všichni hráči pasovali {n}× za sebou (řádek {line})",
     noteNoRacks: "záznam neuvádí stojany: kontrola stojanů vynechána (sáček sledován podle počtu kamenů)",
@@ -212,7 +220,11 @@ const STRINGS = {
     adjustTitle: "Popraw wynik", points: "Punkty (+/−)", reasonLabel: "Powód", adjustGo: "Popraw", undoTitle: "Cofnij ostatni ruch",
     undoGo: "Cofnij", endTitle: "Zakończ grę", scoringAsPlayed: "wyniki jak stoją", scoringDeducted: "odjąć płytki jak przy zwykłym końcu",
     endGo: "Zakończ grę", directorDone: "Gotowe: gracze to widzą, zapis to zawiera.",
-    directorHelp: "Wszystkie gry, do których masz token sędziego, odświeżane co 2 s · ?games=ID,ID pokazuje tylko te gry · kliknij grę, aby ją otworzyć",
+    directorHelp: "Wszystkie gry, do których masz token sędziego, z kluczem sędziego serwera wszystkie trwające gry, odświeżane co 2 s · ?games=ID,ID pokazuje tylko te gry, ?tournament=ID gry jednego turnieju · kliknij grę, aby ją otworzyć",
+    detailPlaceName: "nazwa miejscowa {place}: {how}",
+    serverKey: "Klucz sędziego serwera", keyGo: "Otwórz wszystkie gry", keyForget: "Zapomnij klucz",
+    scopeServer: "Wszystkie trwające gry na serwerze", scopeTournament: "Gry turnieju {id}",
+    noGamesServer: "Na serwerze nie trwa żadna gra.",
     noteGameOver: "koniec gry: {why}", noteWentOut: "{name} wyłożył wszystkie płytki (wiersz {line})", noteNobody: "nikt nie mógł wykonać ruchu (wiersz {line})",
     noteScoreless: "{n} ruchów bez punktów z rzędu (wiersz {line})", notePassed: "wszyscy gracze spasowali {n}× z rzędu (wiersz {line})",
     noteNoRacks: "zapis nie podaje stojaków: sprawdzanie stojaków pominięte (worek liczony po liczbie płytek)",
@@ -255,6 +267,88 @@ const STRINGS = {
 
 // The server's notes on a game (rules/replay.py, games/state.py: English, as the CLI prints them) in the
 // page's language; a note no pattern knows is shown as it is.
+// The morphology the lookup page shows, from the same tables: a reading's tag is UniMorph-based features
+// (build_tools/tags.py), each said in the page's language, in this order (part of speech, case, number ...);
+// a build rule's name (a profile's, e.g. noun-nominative, place-name-adjective) is said by its parts, the
+// longest run of parts the table knows first. [key, en, cs, pl]; a feature or part not here is shown as it is.
+const TAG_FEATURES = [
+  ["N", "noun", "podstatné jméno", "rzeczownik"], ["ADJ", "adjective", "přídavné jméno", "przymiotnik"],
+  ["ADV", "adverb", "příslovce", "przysłówek"], ["V", "verb", "sloveso", "czasownik"],
+  ["V.PTCP", "participle", "příčestí", "imiesłów"], ["V.MSDR", "verbal noun", "podstatné jméno slovesné", "rzeczownik odczasownikowy"],
+  ["V.CVB", "transgressive", "přechodník", "imiesłów przysłówkowy"], ["PRO", "pronoun", "zájmeno", "zaimek"],
+  ["NUM", "numeral", "číslovka", "liczebnik"], ["ADP", "preposition", "předložka", "przyimek"],
+  ["CONJ", "conjunction", "spojka", "spójnik"], ["PART", "particle", "částice", "partykuła"],
+  ["INTJ", "interjection", "citoslovce", "wykrzyknik"], ["DET", "determiner", "determinátor", "określnik"],
+  ["NOM", "nominative", "1. pád", "mianownik"], ["GEN", "genitive", "2. pád", "dopełniacz"],
+  ["DAT", "dative", "3. pád", "celownik"], ["ACC", "accusative", "4. pád", "biernik"],
+  ["VOC", "vocative", "5. pád", "wołacz"], ["ESS", "locative", "6. pád", "miejscownik"],
+  ["INS", "instrumental", "7. pád", "narzędnik"], ["SG", "singular", "jednotné číslo", "liczba pojedyncza"],
+  ["PL", "plural", "množné číslo", "liczba mnoga"], ["MASC", "masculine", "mužský rod", "rodzaj męski"],
+  ["FEM", "feminine", "ženský rod", "rodzaj żeński"], ["NEUT", "neuter", "střední rod", "rodzaj nijaki"],
+  ["HUM", "personal", "osobní", "męskoosobowy"], ["ANIM", "animate", "životný", "żywotny"],
+  ["INAN", "inanimate", "neživotný", "nieżywotny"], ["NHUM", "non-personal", "neosobní", "niemęskoosobowy"],
+  ["1", "1st person", "1. osoba", "1. osoba"], ["2", "2nd person", "2. osoba", "2. osoba"],
+  ["3", "3rd person", "3. osoba", "3. osoba"], ["IND", "indicative", "oznamovací způsob", "tryb oznajmujący"],
+  ["IMP", "imperative", "rozkazovací způsob", "tryb rozkazujący"], ["COND", "conditional", "podmiňovací způsob", "tryb przypuszczający"],
+  ["NFIN", "infinitive", "infinitiv", "bezokolicznik"], ["PRS", "present", "přítomný čas", "czas teraźniejszy"],
+  ["PST", "past", "minulý čas", "czas przeszły"], ["FUT", "future", "budoucí čas", "czas przyszły"],
+  ["PRF", "perfect", "minulé příčestí", "forma przeszła"], ["ACT", "active", "činný rod", "strona czynna"],
+  ["PASS", "passive", "trpný rod", "strona bierna"], ["IPFV", "imperfective", "nedokonavé", "niedokonany"],
+  ["PFV", "perfective", "dokonavé", "dokonany"], ["CMPR", "comparative", "2. stupeň", "stopień wyższy"],
+  ["SPRL", "superlative", "3. stupeň", "stopień najwyższy"], ["NEG", "negated", "zápor", "przeczenie"],
+  ["IMPRS", "impersonal", "neosobní tvar", "forma bezosobowa"], ["PROPN", "proper name", "vlastní jméno", "nazwa własna"],
+  ["ABBR", "abbreviation", "zkratka", "skrót"], ["SHORT", "short form", "jmenný tvar", "forma krótka"],
+  ["POSS", "possessive", "přivlastňovací", "dzierżawczy"], ["FUSED", "fused form", "stažený tvar", "forma zrośnięta"],
+  ["CLITIC", "clitic", "příklonka", "klityka"], ["ADJA", "combining form", "tvar ve složeninách", "forma w złożeniach"],
+  ["ADJP", "post-prepositional form", "tvar po předložce", "forma poprzyimkowa"], ["PRED", "predicative", "predikativum", "predykatyw"],
+  ["FIXED", "only in fixed phrases", "jen v ustálených spojeních", "tylko w utartych wyrażeniach"],
+  ["DEPR", "depreciative", "hanlivý tvar", "forma deprecjatywna"], ["MOD", "modal", "modální", "modalny"],
+  ["ARCH", "archaic", "zastaralé", "archaiczne"], ["NONSTD", "non-standard", "nespisovné", "niepoprawne"],
+  ["VULG", "vulgar", "vulgární", "wulgarne"], ["UNKNOWN", "unknown headword", "neznámé heslo", "nieznane hasło"],
+  ["GUESSED", "guessed", "odhadnuté", "odgadnięte"], ["HUNSPELL", "from Hunspell", "z Hunspellu", "z Hunspella"],
+  ["TOPO", "from a place name", "od místního jména", "od nazwy miejscowej"], ["RARE", "rare", "řídké", "rzadkie"],
+  ["DIAL", "dialectal", "nářeční", "gwarowe"], ["COLL", "colloquial", "hovorové", "potoczne"],
+  ["INDIV", "individual coinage", "individuální", "indywidualne"], ["UNATTESTED", "unattested", "nedoložené", "niepoświadczone"],
+  ["NOVOWEL", "without a vowel", "bez samohlásky", "bez samogłoski"], ["LY", "ending in -ły", "zakončené na -ły", "zakończone na -ły"],
+];
+const RULE_PARTS = [
+  ["present-future", "present or future", "přítomný nebo budoucí čas", "czas teraźniejszy lub przyszły"],
+  ["l-participle", "l-participle", "příčestí minulé", "imiesłów na -ł"],
+  ["passive-participle", "passive participle", "příčestí trpné", "imiesłów bierny"],
+  ["place-name", "from a place name", "od místního jména", "od nazwy miejscowej"],
+  ["proper-name", "proper name", "vlastní jméno", "nazwa własna"], ["unknown-lemma", "unknown headword", "neznámé heslo", "nieznane hasło"],
+  ["hunspell-affix-form", "Hunspell affix form", "tvar z přípon Hunspellu", "forma z afiksów Hunspella"],
+  ["fused-form", "fused form", "stažený tvar", "forma zrośnięta"], ["verbal-noun", "verbal noun", "podstatné jméno slovesné", "rzeczownik odczasownikowy"],
+  ["fixed-phrase-word", "word of a fixed phrase", "slovo ustáleného spojení", "wyraz z utartego wyrażenia"],
+  ["combining-form", "combining form", "tvar ve složeninách", "forma w złożeniach"],
+  ["marked-incorrect", "marked incorrect", "označené jako nesprávné", "oznaczone jako niepoprawne"],
+  ["no-rule-admits", "no rule admits it", "nepřipouští ho žádné pravidlo", "żadna reguła go nie dopuszcza"],
+  ["noun", "noun", "podstatné jméno", "rzeczownik"], ["adjective", "adjective", "přídavné jméno", "przymiotnik"],
+  ["pronoun", "pronoun", "zájmeno", "zaimek"], ["numeral", "numeral", "číslovka", "liczebnik"],
+  ["verb", "verb", "sloveso", "czasownik"], ["participle", "participle", "příčestí", "imiesłów"],
+  ["adverb", "adverb", "příslovce", "przysłówek"], ["preposition", "preposition", "předložka", "przyimek"],
+  ["conjunction", "conjunction", "spojka", "spójnik"], ["particle", "particle", "částice", "partykuła"],
+  ["interjection", "interjection", "citoslovce", "wykrzyknik"], ["transgressive", "transgressive", "přechodník", "imiesłów przysłówkowy"],
+  ["nominative", "nominative", "1. pád", "mianownik"], ["short", "short form", "jmenný tvar", "forma krótka"],
+  ["infinitive", "infinitive", "infinitiv", "bezokolicznik"], ["present", "present", "přítomný čas", "czas teraźniejszy"],
+  ["future", "future", "budoucí čas", "czas przyszły"], ["imperative", "imperative", "rozkazovací způsob", "tryb rozkazujący"],
+  ["passive", "passive", "trpný", "bierny"], ["active", "active", "činný", "czynny"],
+  ["abbreviation", "abbreviation", "zkratka", "skrót"], ["clitic", "clitic", "příklonka", "klityka"],
+  ["predicative", "predicative", "predikativum", "predykatyw"], ["guessed", "guessed", "odhad", "odgadnięte"],
+  ["guess", "guess", "odhad", "odgadnięcie"], ["unattested", "unattested", "nedoložené", "niepoświadczone"],
+  ["archaic", "archaic", "zastaralé", "archaiczne"], ["rare", "rare", "řídké", "rzadkie"],
+  ["perfective", "perfective", "dokonavé", "dokonany"], ["emphatic", "emphatic -że", "důrazové -że", "emfatyczne -że"],
+  ["nie", "with nie-", "s nie-", "z nie-"], ["adjp", "post-prepositional adjective", "přídavné jméno po předložce", "przymiotnik poprzyimkowy"],
+  ["vowelless", "without a vowel", "bez samohlásky", "bez samogłoski"], ["word", "word", "slovo", "wyraz"],
+  ["name", "name", "jméno", "nazwa"], ["form", "form", "tvar", "forma"], ["lemma", "headword", "heslo", "hasło"],
+];
+for (const [table, prefix] of [[TAG_FEATURES, "tag_"], [RULE_PARTS, "part_"]]) {
+  for (const [key, en, cs, pl] of table) {
+    STRINGS.en[prefix + key] = en; STRINGS.cs[prefix + key] = cs; STRINGS.pl[prefix + key] = pl;
+  }
+}
+const TAG_ORDER = new Map(TAG_FEATURES.map(([key], i) => [key, i]));
+
 const NOTE_PATTERNS = [
   [/^game over: (.*)$/, m => t("noteGameOver", { why: noteText(m[1]) })],
   [/^(.+) went out on line (\d+)$/, m => t("noteWentOut", { name: m[1], line: m[2] })],
@@ -375,6 +469,7 @@ const ERROR_TEXTS = {
     EXCHANGE_NOT_ALLOWED: "tato pravidla výměnu nemají", BAG_TOO_SMALL: "v sáčku je na výměnu málo kamenů",
     CHALLENGES_VOID: "hra posuzuje každý tah hned: napadat nelze", NOTHING_TO_CHALLENGE: "není co napadnout",
     OWN_PLAY: "vlastní tah napadnout nelze", NOTHING_TO_UNDO: "není co vrátit",
+    DIRECTOR_KEY_OFF: "server nemá klíč rozhodčího (nastaví ho provozovatel: serve --director-key-file); otevírejte partie s tokeny rozhodčího",
     MALFORMED_PLAY: "tah nelze přečíst", UNKNOWN_LETTER: "písmeno, které hra nemá", OFF_BOARD: "tah mimo desku",
     PLAY_MISMATCH: "tah nesouhlasí s deskou", SQUARE_OCCUPIED: "pole je obsazené",
     INCOMPLETE_WORD: "slovo pokračuje za tahem: souřadnice musí být začátek slova", NO_TILES: "tah nepokládá žádný kámen",
@@ -405,6 +500,7 @@ const ERROR_TEXTS = {
     EXCHANGE_NOT_ALLOWED: "te zasady nie mają wymiany", BAG_TOO_SMALL: "w worku jest za mało płytek na wymianę",
     CHALLENGES_VOID: "gra ocenia każdy ruch od razu: nie można sprawdzać", NOTHING_TO_CHALLENGE: "nie ma czego sprawdzać",
     OWN_PLAY: "nie można sprawdzać własnego ruchu", NOTHING_TO_UNDO: "nie ma czego cofnąć",
+    DIRECTOR_KEY_OFF: "serwer nie ma klucza sędziego (ustawia go operator: serve --director-key-file); otwieraj gry tokenami sędziego",
     MALFORMED_PLAY: "nie można odczytać ruchu", UNKNOWN_LETTER: "litera, której gra nie ma", OFF_BOARD: "ruch poza planszą",
     PLAY_MISMATCH: "ruch nie zgadza się z planszą", SQUARE_OCCUPIED: "pole jest zajęte",
     INCOMPLETE_WORD: "słowo ciągnie się poza ruch: współrzędna musi być początkiem słowa", NO_TILES: "ruch nie kładzie żadnej płytki",
@@ -438,10 +534,52 @@ function apiErrorOf(data, response) {
 
 const SERVER_MESSAGE_CODES = new Set(["INVALID_ARGUMENT", "OUT_OF_RANGE", 400]);
 
-// A build rule's name (a reading's rule, a refusal's) in the page's language where the table has it.
+// A build rule's name (a reading's rule, a refusal's) in the page's language: a whole name the table has
+// (rule_...), else its parts, each run of parts the longest one the table knows, one unknown part as it is.
 function ruleText(rule) {
   const key = "rule_" + String(rule).replace(/\W+/g, "_");
-  return STRINGS.en[key] ? t(key) : rule;
+  if (STRINGS.en[key]) return t(key);
+  const parts = String(rule).split("-"), said = [];
+  for (let i = 0; i < parts.length;) {
+    let j = parts.length;
+    while (j > i + 1 && !STRINGS.en["part_" + parts.slice(i, j).join("-")]) j--;
+    const run = "part_" + parts.slice(i, j).join("-");
+    said.push(STRINGS.en[run] ? t(run) : parts[i]);
+    i = j;
+  }
+  return said.join(", ");
+}
+
+// A reading's tag ("ACC;ANIM;MASC;N;SG") in the page's language, its features in the table's order.
+function tagText(tag) {
+  const features = String(tag).split(";").filter(Boolean);
+  features.sort((a, b) => (TAG_ORDER.has(a) ? TAG_ORDER.get(a) : 999) - (TAG_ORDER.has(b) ? TAG_ORDER.get(b) : 999));
+  return features.map(f => STRINGS.en["tag_" + f] ? t("tag_" + f) : f).join(", ");
+}
+
+// How the Czech build derived a place-name adjective (build_tools/czech/place_rules.py RULES), by rule id;
+// a rule not here is said by the build's own text (an ending change such as "-ník -> -nický" needs none).
+const PLACE_RULES = [
+  ["regular", "regular derivation", "pravidelné odvození", "regularne derywowanie"],
+  ["flagless-ice", "a name in -ice the dictionary lists without flags", "jméno na -ice, které slovník uvádí bez příznaků", "nazwa na -ice, którą słownik podaje bez flag"],
+  ["irregular", "irregular derivation", "nepravidelné odvození", "nieregularne derywowanie"],
+  ["compound", "two-word name, adjective + o + place", "dvouslovné jméno, přídavné jméno + o + místo", "nazwa dwuwyrazowa, przymiotnik + o + miejsce"],
+  ["possessive", "two-word name, possessive + o + place", "dvouslovné jméno, přivlastňovací + o + místo", "nazwa dwuwyrazowa, dzierżawczy + o + miejsce"],
+  ["adjective-name", "a name that is an adjective form", "jméno, které je tvarem přídavného jména", "nazwa będąca formą przymiotnika"],
+  ["area", "an area named after the place", "oblast pojmenovaná po místě", "obszar nazwany od miejscowości"],
+  ["adjective-two-word", "two-word name, adjective form + noun", "dvouslovné jméno, tvar přídavného jména + podstatné jméno", "nazwa dwuwyrazowa, forma przymiotnika + rzeczownik"],
+  ["common-noun", "a name spelled like a common noun in -ice, with a surname of the adjective", "jméno psané jako obecné podstatné jméno na -ice, s příjmením od přídavného jména", "nazwa pisana jak rzeczownik pospolity na -ice, z nazwiskiem od przymiotnika"],
+];
+for (const [key, en, cs, pl] of PLACE_RULES) {
+  STRINGS.en["placeRule_" + key] = en; STRINGS.cs["placeRule_" + key] = cs; STRINGS.pl["placeRule_" + key] = pl;
+}
+
+// What the build said of a refused reading (Refusal.detail) in the page's language where its form is known.
+function refusalDetailText(detail) {
+  const place = /^place name (.+), rule (\S+): (.+)$/.exec(detail);
+  if (!place) return detail;
+  const how = STRINGS.en["placeRule_" + place[2]] ? t("placeRule_" + place[2]) : place[3];
+  return t("detailPlaceName", { place: place[1], how });
 }
 
 // Where a reading came from (lexicon.py origin_of, generator_of), in the page's language.

@@ -31,7 +31,7 @@ async function explain() {
     const answer = await callApi("GET", "/v1/lexicons/" + encodeURIComponent(lexicon().name) + "/words/" +
                                  encodeURIComponent(word) + ":explain");
     const ok = answer.result.valid;
-    const words = VERDICTS[lexicon().language] || VERDICTS.en;
+    const words = VERDICTS[LANG] || VERDICTS.en;  // the page's language, whatever the lexicon's
     $("verdict").className = "verdict " + (ok ? "ok" : "bad");
     $("verdict").textContent = (ok ? "✓ " : "✗ ") + (ok ? words[0] : words[1]);
     out.innerHTML = "";
@@ -53,6 +53,12 @@ async function explain() {
         const why = document.createElement("p");
         why.className = "refusal";
         why.textContent = t("refusedBy", { rule: ruleText(r.rule), headword: r.headword });
+        if (r.detail) {  // how the headword got the refused tag, a sentence of its own
+          const detail = refusalDetailText(r.detail);
+          why.append(" ", Object.assign(document.createElement("span"), {
+            className: "detail", textContent: detail.charAt(0).toUpperCase() + detail.slice(1) + ".",
+          }));
+        }
         out.append(why);
       }
       return;
@@ -62,7 +68,7 @@ async function explain() {
     for (const key of ["form", "headword", "tag", "rule", "origin"]) cell(head, t(key), "th");
     for (const r of answer.readings) {
       const row = table.insertRow();
-      for (const v of [r.form, r.headword, r.tag, r.rule && ruleText(r.rule), originOf(r)]) cell(row, v || "—");
+      for (const v of [r.form, r.headword, r.tag && tagText(r.tag), r.rule && ruleText(r.rule), originOf(r)]) cell(row, v || "—");
     }
     out.append(table);
   } catch (err) {

@@ -9,6 +9,8 @@
 #include "graph.h"
 #include "movegen.h"
 #include "selfplay.h"
+#include "simulate.h"
+#include "endgame.h"
 #include "ridge.h"
 
 /* build_gaddag(words: bytes, n_tiles: int, max_len: int) -> bytes
@@ -389,6 +391,189 @@ done:
     return result;
 }
 
+/* ---- simulate: the play-outs of a simulation in C (simulate.h), Python called once per request ---- */
+
+/* A candidate from (score, squares (uint16 little-endian each), tiles, kept, given, leave value); 0 or -1
+ * with a Python error. */
+static int candidate_of(PyObject *item, int cells, SimCandidate *c) {
+    Py_buffer sq, tiles, kept, given;
+    memset(c, 0, sizeof *c);
+    if (!PyArg_ParseTuple(item, "iy*y*y*y*d;a candidate is (score, squares, tiles, kept, given, leave value)",
+                          &c->score, &sq, &tiles, &kept, &given, &c->leave_value))
+        return -1;
+    int ok = sq.len == 2 * tiles.len && tiles.len <= MAX_DIM && kept.len <= SP_MAX_RACK && given.len <= SP_MAX_RACK;
+    if (ok) {
+        c->n_placed = (int)tiles.len;
+        for (int i = 0; i < c->n_placed; i++) {
+            const uint8_t *b = (const uint8_t *)sq.buf + 2 * i;
+            c->squares[i] = (uint16_t)(b[0] | b[1] << 8);
+            c->tiles[i] = ((const uint8_t *)tiles.buf)[i];
+            ok = ok && c->squares[i] < cells && (c->tiles[i] & SQ_TILE) && !(c->tiles[i] & SQ_NEW);
+        }
+        memcpy(c->kept, kept.buf, (size_t)kept.len); c->n_kept = (uint8_t)kept.len;
+        memcpy(c->given, given.buf, (size_t)given.len); c->n_given = (uint8_t)given.len;
+        for (int i = 0; i < c->n_kept; i++) ok = ok && c->kept[i] <= MAX_TILES;
+        for (int i = 0; i < c->n_given; i++) ok = ok && c->given[i] <= MAX_TILES;
+    }
+    PyBuffer_Release(&sq); PyBuffer_Release(&tiles); PyBuffer_Release(&kept); PyBuffer_Release(&given);
+    if (!ok) PyErr_SetString(PyExc_ValueError, "simulate: a candidate's squares, tiles or racks do not fit");
+    return ok ? 0 : -1;
+}
+
+static PyObject *sim_results(const SimCandidate *c, int n) {
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *item = Py_BuildValue("((ddddd)ii)", c[i].sums[0], c[i].sums[1], c[i].sums[2], c[i].sums[3],
+                                       c[i].sums[4], c[i].iterations, c[i].pruned);
+        if (!item) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+/* Checks the board, unseen tiles and win table of a simulate call; 0 or -1 with a Python error. */
+static int sim_inputs_fit(const RulesObject *rules, const Py_buffer *board, const Py_buffer *unseen,
+                          const Py_buffer *spreads, const Py_buffer *chances, SimParams *S, SimWinTable *W) {
+    const MgRules *R = &rules->rules;
+    int ok = board->len == (Py_ssize_t)R->rows * R->cols && unseen->len <= SIM_MAX_UNSEEN;
+    for (Py_ssize_t i = 0; ok && i < board->len; i++) {
+        uint8_t b = ((const uint8_t *)board->buf)[i];
+        ok = !(b & SQ_NEW) && (b & SQ_TILE) <= R->n_tiles;
+    }
+    for (Py_ssize_t i = 0; ok && i < unseen->len; i++) ok = ((const uint8_t *)unseen->buf)[i] <= R->n_tiles;
+    if (ok && spreads->buf) {
+        W->spreads = spreads->buf; W->n_columns = (int)(spreads->len / 4); W->chances = chances->buf;
+        ok = spreads->len % 4 == 0 && W->n_columns >= 2 && chances->len % (8 * W->n_columns) == 0 && chances->len > 0;
+        W->n_rows = ok ? (int)(chances->len / (8 * W->n_columns)) : 0;
+        for (int i = 1; ok && i < W->n_columns; i++) ok = W->spreads[i] > W->spreads[i - 1];
+        S->win = W;
+    }
+    if (!ok) PyErr_SetString(PyExc_ValueError, "simulate: the board, unseen tiles or win table do not fit");
+    return ok ? 0 : -1;
+}
+
+static PyObject *sim_answer(int rc, int iterations, SimStop stopped, const SimCandidate *c, int n, PyObject *draws) {
+    if (rc == MG_NO_MEMORY) return PyErr_NoMemory();
+    if (rc) return PyErr_Format(PyExc_ValueError, "simulate: the rules, settings or leaves do not fit (%d)", rc);
+    PyObject *results = sim_results(c, n);
+    return results ? Py_BuildValue("(iiNO)", iterations, (int)stopped, results, draws ? draws : Py_None) : NULL;
+}
+
+/* simulate(layout, rules, board, candidates, unseen, *, rack_size, plies, iterations, min_iterations,
+ *          check_every, z, rollout_limit, spread, opponent_rack, seed, deadline, leaves, win=None,
+ *          blank_points, subtract_own, out_bonus, record_draws=False)
+ *   -> (iterations, stopped, [((spread, spread², win, key, key²), iterations, pruned)], draws or None)
+ * candidates: (score, squares, tiles, kept, given, leave value) each (candidate_of); unseen: tile numbers;
+ * win: (spreads as int32 bytes, chances as double bytes by bag row) or None; stopped: SimStop; draws:
+ * each iteration's shuffle of the unseen tiles, when recorded (the first iterations x len(unseen) bytes). */
+static PyObject *simulate(PyObject *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"layout", "rules", "board", "candidates", "unseen", "rack_size", "plies", "iterations",
+                         "min_iterations", "check_every", "z", "rollout_limit", "spread", "opponent_rack", "seed",
+                         "deadline", "leaves", "win", "blank_points", "subtract_own", "out_bonus", "record_draws", NULL};
+    Py_buffer layout, board, unseen, keys = {0}, values = {0}, spreads = {0}, chances = {0};
+    RulesObject *rules;
+    PyObject *candidates, *leaves, *win = Py_None, *draws = NULL, *result = NULL;
+    SpParams P = {0};
+    SimParams S = {0};
+    SimWinTable W = {0};
+    Py_ssize_t rollout_limit = 0;
+    unsigned long long seed = 0;
+    int record = 0, n = 0, iterations = 0, rc = MG_OK;
+    SimStop stopped = SIM_STOP_ITERATIONS;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*O!y*O!y*|$iiiiidniiKdOOiiip", kw, &layout, &RulesType, &rules,
+                                     &board, &PyList_Type, &candidates, &unseen, &P.rack_size, &S.plies, &S.iterations,
+                                     &S.min_iterations, &S.check_every, &S.z, &rollout_limit, &S.spread,
+                                     &S.opponent_rack, &seed, &S.deadline, &leaves, &win, &S.blank_points, &S.subtract_own,
+                                     &S.out_bonus, &record))
+        return NULL;
+    SpLeaves *L = NULL;
+    SimCandidate *c = NULL;
+    n = (int)PyList_GET_SIZE(candidates);
+    if (layout.len < 8 || n < 1 || n > SIM_MAX_CANDIDATES || S.plies < 0 || S.plies > 64 || S.iterations < 0
+        || S.iterations > 1000000 || rollout_limit < 1 || rollout_limit > MAX_LISTED || S.out_bonus < 0 || S.out_bonus > 2
+        || P.rack_size < 1 || P.rack_size > SP_MAX_RACK) {
+        PyErr_SetString(PyExc_ValueError, "simulate: bad layout, candidates or settings");
+        goto done;
+    }
+    if (win != Py_None && !PyArg_ParseTuple(win, "y*y*;win is (spreads, chances) bytes", &spreads, &chances)) goto done;
+    if (sim_inputs_fit(rules, &board, &unseen, &spreads, &chances, &S, &W) < 0) goto done;
+    if (!(L = leaves_of(leaves, &keys, &values))) goto done;
+    if (!(c = calloc((size_t)n, sizeof *c))) { PyErr_NoMemory(); goto done; }
+    for (int i = 0; i < n; i++)
+        if (candidate_of(PyList_GET_ITEM(candidates, i), (int)board.len, &c[i]) < 0) goto done;
+    if (record && !(draws = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)S.iterations * unseen.len))) goto done;
+    P.players = 2; P.level[0] = P.level[1] = SP_EQUITY; P.exchange_min_bag = -1; P.leaves = L;
+    P.play_limit = (size_t)rollout_limit; P.deadline = S.deadline;
+    S.unseen = unseen.buf; S.n_unseen = (int)unseen.len; S.seed = seed;
+    S.draws = draws ? (uint8_t *)PyBytes_AS_STRING(draws) : NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = sim_run(layout.buf, &rules->rules, &P, board.buf, c, n, &S, &iterations, &stopped);
+    Py_END_ALLOW_THREADS
+    result = sim_answer(rc, iterations, stopped, c, n, draws);
+done:
+    Py_XDECREF(draws);
+    free(c);
+    if (L) { free(L); PyBuffer_Release(&keys); PyBuffer_Release(&values); }
+    if (spreads.buf) PyBuffer_Release(&spreads);
+    if (chances.buf) PyBuffer_Release(&chances);
+    PyBuffer_Release(&layout); PyBuffer_Release(&board); PyBuffer_Release(&unseen);
+    return result;
+}
+
+/* ---- solve_endgame: exact endgames in C (endgame.h), Python called once per request ---- */
+
+/* (value, exact, depth, nodes, plies): plies as play tuples (generate's), None for a pass. */
+static PyObject *endgame_tuple(const EgResult *r) {
+    PyObject *plies = PyList_New(r->n_plies);
+    for (int i = 0; plies && i < r->n_plies; i++) {
+        PyObject *item = r->plies[i].is_pass ? Py_NewRef(Py_None) : play_tuple(&r->plies[i].move);
+        if (!item) { Py_CLEAR(plies); break; }
+        PyList_SET_ITEM(plies, i, item);
+    }
+    return plies ? Py_BuildValue("(iiiLN)", r->value, r->exact, r->depth, r->nodes, plies) : NULL;
+}
+
+/* solve_endgame(layout, rules, board, mover, other, *, passes, passes_to_end, blank_points, subtract_own,
+ *               out_multiplier, out_twice, max_depth, table_bits, deadline=0.0, cpu_seconds=0.0, max_nodes=0)
+ * mover, other: 64 bytes of tile counts ([0] blanks). -> (value, exact, depth, nodes, plies) (endgame_tuple);
+ * TimeoutError when the deadline, cpu_seconds or max_nodes came before a whole depth; ValueError: bad arguments. */
+static PyObject *solve_endgame(PyObject *self, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"layout", "rules", "board", "mover", "other", "passes", "passes_to_end", "blank_points",
+                         "subtract_own", "out_multiplier", "out_twice", "max_depth", "table_bits", "deadline",
+                         "cpu_seconds", "max_nodes", NULL};
+    Py_buffer layout, board, mover_buf, other_buf;
+    RulesObject *rules;
+    EgParams P = {0};
+    int passes = 0;
+    uint8_t mover[MAX_TILES + 1], other[MAX_TILES + 1];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*O!y*y*y*|$iiiiiiiiddL", kw, &layout, &RulesType, &rules, &board,
+                                     &mover_buf, &other_buf, &passes, &P.passes_to_end, &P.blank_points,
+                                     &P.subtract_own, &P.out_multiplier, &P.out_twice, &P.max_depth, &P.table_bits,
+                                     &P.deadline, &P.cpu_seconds, &P.max_nodes))
+        return NULL;
+    int failed = copy_bytes(&mover_buf, mover, MAX_TILES + 1, 0, "mover");
+    failed |= copy_bytes(&other_buf, other, MAX_TILES + 1, 0, "other");
+    PyObject *result = NULL;
+    if (!failed && (board.len != (Py_ssize_t)rules->rules.rows * rules->rules.cols || layout.len < 8 || layout.len % 4))
+        PyErr_SetString(PyExc_ValueError, "solve_endgame: bad arguments");
+    else if (!failed) {
+        EgResult *r = malloc(sizeof *r);
+        int rc = r ? MG_OK : MG_NO_MEMORY;
+        Py_BEGIN_ALLOW_THREADS
+        if (r) rc = eg_solve(layout.buf, &rules->rules, &P, board.buf, mover, other, passes, r);
+        Py_END_ALLOW_THREADS
+        if (rc == MG_BAD_REQUEST) PyErr_SetString(PyExc_ValueError, "solve_endgame: bad board, rack or parameters");
+        else if (rc == MG_NO_MEMORY) PyErr_NoMemory();
+        else if (rc == EG_NO_RESULT) PyErr_SetString(PyExc_TimeoutError, "the endgame search found no whole depth in time");
+        else if (rc) PyErr_Format(PyExc_ValueError, "solve_endgame: the move generator failed (%d)", rc);
+        else result = endgame_tuple(r);
+        free(r);
+    }
+    PyBuffer_Release(&layout);
+    PyBuffer_Release(&board);
+    return result;
+}
+
 /* ridge_sweeps(start, index, weighted, x, denominator, penalty, targets, sweeps) -> (weights, predicted):
  * bytes of uint32 (start: features + 1; index) and of doubles (ridge.h), the answer as bytes of doubles. */
 static PyObject *py_ridge_sweeps(PyObject *self, PyObject *args) {
@@ -432,6 +617,12 @@ static PyMethodDef methods[] = {
     {"play_games", (PyCFunction)(void (*)(void))play_games, METH_VARARGS | METH_KEYWORDS,
      "play_games(layout, rules, *, games, seed, rack_size, exchange_min_bag, levels, leaves=None) -> games "
      "(see csrc/bindings.c)"},
+    {"simulate", (PyCFunction)(void (*)(void))simulate, METH_VARARGS | METH_KEYWORDS,
+     "simulate(layout, rules, board, candidates, unseen, *, ...) -> (iterations, stopped, results, draws) "
+     "(see csrc/bindings.c)"},
+    {"solve_endgame", (PyCFunction)(void (*)(void))solve_endgame, METH_VARARGS | METH_KEYWORDS,
+     "solve_endgame(layout, rules, board, mover, other, *, passes, passes_to_end, ...) -> (value, exact, depth, "
+     "nodes, plies) (see csrc/bindings.c)"},
     {"ridge_sweeps", py_ridge_sweeps, METH_VARARGS,
      "ridge_sweeps(start, index, weighted, x, denominator, penalty, targets, sweeps) -> (weights, predicted)"},
     {"lookup_keys", lookup_keys, METH_VARARGS, "lookup_keys(layout, table, text, min_len, max_len) -> bytes or None"},

@@ -8,16 +8,16 @@
 #define EQUITY_FIRST_LIMIT 64  /* plays looked at first; more while one further down could still win */
 
 /* splitmix64: a small, fast, seedable generator (the games are reproducible from the seed). */
-static uint64_t next_random(uint64_t *state) {
+uint64_t sp_next_random(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
 
-static void shuffle(uint8_t *tiles, int n, uint64_t *state) {
+void sp_shuffle(uint8_t *tiles, int n, uint64_t *state) {
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)(next_random(state) % (uint64_t)(i + 1));
+        int j = (int)(sp_next_random(state) % (uint64_t)(i + 1));
         uint8_t t = tiles[i]; tiles[i] = tiles[j]; tiles[j] = t;
     }
 }
@@ -59,16 +59,7 @@ double sp_leave_value(const SpLeaves *L, const uint8_t *tiles, int n) {
     return v;
 }
 
-typedef struct {
-    const uint32_t *layout;
-    const MgRules *R;
-    const SpParams *P;
-    uint8_t board[MAX_DIM * MAX_DIM];
-    uint8_t bag[256];
-    int n_bag;
-    uint8_t racks[SP_MAX_PLAYERS][MAX_TILES + 1];
-    uint64_t rng;
-} Game;
+typedef SpState Game;
 
 static int rack_tiles(const uint8_t *counts, uint8_t *out) {
     int n = 0;
@@ -77,14 +68,14 @@ static int rack_tiles(const uint8_t *counts, uint8_t *out) {
     return n;
 }
 
-static int rack_count(const uint8_t *counts) {
+int sp_rack_count(const uint8_t *counts) {
     int n = 0;
     for (int t = 0; t <= MAX_TILES; t++) n += counts[t];
     return n;
 }
 
-static void draw(Game *g, int player) {
-    while (rack_count(g->racks[player]) < g->P->rack_size && g->n_bag > 0) g->racks[player][g->bag[--g->n_bag]]++;
+void sp_draw(Game *g, int player) {
+    while (sp_rack_count(g->racks[player]) < g->P->rack_size && g->n_bag > 0) g->racks[player][g->bag[--g->n_bag]]++;
 }
 
 /* The tiles a play takes from the rack (0 a blank). */
@@ -109,13 +100,31 @@ static int generate(Game *g, int player, size_t limit, MgResult *res) {
     memcpy(q.rack, g->racks[player], MAX_TILES + 1);
     q.mode = MG_LIST;
     q.limit = limit;
+    q.deadline = g->P->deadline;
     return mg_generate(g->layout, g->R, &q, res);
 }
 
+/* The most a leave of the rack `rack` (n tiles) may be worth: its best subset but the whole rack. */
+static double best_leave_of(const Game *g, const uint8_t *rack, int n) {
+    double best_leave = n ? -1e300 : 0;
+    for (unsigned keep = 0; keep + 1 < (1u << n); keep++) {
+        uint8_t kept[SP_MAX_RACK];
+        int nk = 0;
+        for (int i = 0; i < n; i++) if (keep & (1u << i)) kept[nk++] = rack[i];
+        double v = sp_leave_value(g->P->leaves, kept, nk);
+        if (v > best_leave) best_leave = v;
+    }
+    return best_leave;
+}
+
 /* The best play by score plus leave value among all plays (more are listed while the last one listed
- * plus the best leave could still win); -1: no play. */
-static int best_play_by_equity(Game *g, int player, MgMove *best, double *best_equity, double best_leave) {
-    for (size_t limit = EQUITY_FIRST_LIMIT;; limit = limit * 8 > MAX_LISTED ? MAX_LISTED : limit * 8) {
+ * plus the best leave of `rack` could still win), or among the top `play_limit` by score when the
+ * parameters set one; -1: no play. */
+static int best_play_by_equity(Game *g, int player, const uint8_t *rack, int n, MgMove *best, double *best_equity) {
+    size_t first = g->P->play_limit ? g->P->play_limit : EQUITY_FIRST_LIMIT;
+    double best_leave = 0;
+    int have_best_leave = 0;
+    for (size_t limit = first;; limit = limit * 8 > MAX_LISTED ? MAX_LISTED : limit * 8) {
         MgResult res;
         int rc = generate(g, player, limit, &res);
         if (rc) return rc;
@@ -127,8 +136,9 @@ static int best_play_by_equity(Game *g, int player, MgMove *best, double *best_e
             double e = res.moves[i].score + sp_leave_value(g->P->leaves, kept, n_kept);
             if (!found || e > *best_equity) { *best = res.moves[i]; *best_equity = e; found = 1; }
         }
-        int done = res.n_moves < limit || limit == MAX_LISTED
-                   || res.moves[res.n_moves - 1].score + best_leave <= *best_equity;
+        int done = res.n_moves < limit || limit == MAX_LISTED || g->P->play_limit;
+        if (!done && !have_best_leave) { best_leave = best_leave_of(g, rack, n); have_best_leave = 1; }
+        done = done || res.moves[res.n_moves - 1].score + best_leave <= *best_equity;
         mg_result_free(&res);
         if (done) return found ? 0 : -1;
     }
@@ -185,15 +195,7 @@ static int choose(Game *g, int player, int scoreless, SpTurn *turn) {
     int exchange_ok = may_exchange_now(g, scoreless);
     double equity = 0;
     if (g->P->level[player] == SP_EQUITY && g->n_bag > 0) {
-        double best_leave = n ? -1e300 : 0;  /* the most a play's leave may be worth (the rack less a tile) */
-        for (unsigned keep = 0; keep + 1 < (1u << n); keep++) {
-            uint8_t kept[SP_MAX_RACK];
-            int nk = 0;
-            for (int i = 0; i < n; i++) if (keep & (1u << i)) kept[nk++] = rack[i];
-            double v = sp_leave_value(g->P->leaves, kept, nk);
-            if (v > best_leave) best_leave = v;
-        }
-        rc = best_play_by_equity(g, player, &turn->move, &equity, best_leave);
+        rc = best_play_by_equity(g, player, rack, n, &turn->move, &equity);
         if (rc > 0 || rc < -1) return rc;
         have_play = rc == 0;
         int ng = 0;
@@ -231,7 +233,27 @@ static void apply_exchange(Game *g, int player, const uint8_t *given, int n) {
     for (int i = 0; i < n; i++) g->racks[player][given[i]]--;
     for (int i = 0; i < n; i++) g->racks[player][g->bag[--g->n_bag]]++;
     for (int i = 0; i < n; i++) g->bag[g->n_bag++] = given[i];
-    shuffle(g->bag, g->n_bag, &g->rng);
+    sp_shuffle(g->bag, g->n_bag, &g->rng);
+}
+
+int sp_turn(Game *g, int player, int scoreless, SpTurn *turn) {
+    memset(turn, 0, sizeof *turn);
+    turn->player = (uint8_t)player;
+    turn->bag_before = (uint8_t)(g->n_bag > 255 ? 255 : g->n_bag);
+    turn->n_rack = (uint8_t)rack_tiles(g->racks[player], turn->rack);
+    int rc = choose(g, player, scoreless, turn);
+    if (rc) return rc;
+    uint8_t used[SP_MAX_RACK];
+    int n_used = turn->kind == SP_PLAY ? used_tiles(&turn->move, used) : turn->kind == SP_EXCHANGE ? turn->n_given : 0;
+    if (turn->kind == SP_EXCHANGE) memcpy(used, turn->given, turn->n_given);
+    turn->n_leave = (uint8_t)leave_after(g->racks[player], used, n_used, turn->leave);
+    if (turn->kind == SP_PLAY) {
+        apply_play(g, player, &turn->move);
+        sp_draw(g, player);
+    } else if (turn->kind == SP_EXCHANGE) {
+        apply_exchange(g, player, turn->given, turn->n_given);
+    }
+    return MG_OK;
 }
 
 static int setup_game(Game *g, const uint32_t *layout, const MgRules *R, const SpParams *P, uint64_t seed) {
@@ -247,8 +269,8 @@ static int setup_game(Game *g, const uint32_t *layout, const MgRules *R, const S
             if (g->n_bag == (int)sizeof g->bag) return MG_BAD_REQUEST;
             g->bag[g->n_bag++] = (uint8_t)t;
         }
-    shuffle(g->bag, g->n_bag, &g->rng);
-    for (int p = 0; p < P->players; p++) draw(g, p);
+    sp_shuffle(g->bag, g->n_bag, &g->rng);
+    for (int p = 0; p < P->players; p++) sp_draw(g, p);
     return MG_OK;
 }
 
@@ -271,26 +293,16 @@ int sp_play_game(const uint32_t *layout, const MgRules *R, const SpParams *P, ui
     int rc = setup_game(g, layout, R, P, seed), scoreless = 0, player = 0;
     size_t cap = 0;
     while (rc == MG_OK && scoreless < 2 * P->players) {
-        SpTurn turn = {0};
-        turn.player = (uint8_t)player;
-        turn.bag_before = (uint8_t)(g->n_bag > 255 ? 255 : g->n_bag);
-        turn.n_rack = (uint8_t)rack_tiles(g->racks[player], turn.rack);
-        if ((rc = choose(g, player, scoreless, &turn))) break;
-        uint8_t used[SP_MAX_RACK];
-        int n_used = turn.kind == SP_PLAY ? used_tiles(&turn.move, used) : turn.kind == SP_EXCHANGE ? turn.n_given : 0;
-        if (turn.kind == SP_EXCHANGE) memcpy(used, turn.given, turn.n_given);
-        turn.n_leave = (uint8_t)leave_after(g->racks[player], used, n_used, turn.leave);
+        SpTurn turn;
+        if ((rc = sp_turn(g, player, scoreless, &turn))) break;
         if (turn.kind == SP_PLAY) {
-            apply_play(g, player, &turn.move);
             out->scores[player] += turn.score;
             scoreless = turn.score ? 0 : scoreless + 1;
         } else {
-            if (turn.kind == SP_EXCHANGE) apply_exchange(g, player, turn.given, turn.n_given);
             scoreless++;
         }
-        if (turn.kind == SP_PLAY) draw(g, player);
         if ((rc = add_turn(out, &cap, &turn))) break;
-        if (turn.kind == SP_PLAY && rack_count(g->racks[player]) == 0) { out->went_out = player; break; }
+        if (turn.kind == SP_PLAY && sp_rack_count(g->racks[player]) == 0) { out->went_out = player; break; }
         player = (player + 1) % P->players;
     }
     memcpy(out->racks, g->racks, sizeof out->racks);

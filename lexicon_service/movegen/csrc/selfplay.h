@@ -31,6 +31,8 @@ typedef struct {
     int exchange_min_bag;                      /* tiles the bag holds at least for an exchange; -1: none */
     SpLevel level[SP_MAX_PLAYERS];
     const SpLeaves *leaves;                    /* needed by SP_EQUITY */
+    size_t play_limit;                         /* SP_EQUITY: 0, among all plays; n, among the top n by score */
+    double deadline;                           /* of every search (movegen.h, MgRequest); <= 0: none */
 } SpParams;
 
 typedef enum { SP_PLAY = 0, SP_EXCHANGE = 1, SP_PASS = 2 } SpKind;
@@ -51,6 +53,31 @@ typedef struct {
     uint8_t racks[SP_MAX_PLAYERS][MAX_TILES + 1]; /* tiles left at the end, by tile number */
     int went_out;                              /* the player who emptied their rack, -1: none */
 } SpGame;
+
+/* A game in play: the board, the bag (drawn from its end), each player's rack as tile counts, and the
+ * generator of its shuffles. Self-play (sp_play_game) and simulation play-outs (simulate.c) both move
+ * it on by sp_turn. */
+typedef struct {
+    const uint32_t *layout;
+    const MgRules *R;
+    const SpParams *P;
+    uint8_t board[MAX_DIM * MAX_DIM];
+    uint8_t bag[256];
+    int n_bag;
+    uint8_t racks[SP_MAX_PLAYERS][MAX_TILES + 1];
+    uint64_t rng;
+} SpState;
+
+/* splitmix64, and a Fisher-Yates shuffle by it (from the last tile down, j = next % (i + 1)). */
+uint64_t sp_next_random(uint64_t *state);
+void sp_shuffle(uint8_t *tiles, int n, uint64_t *state);
+int sp_rack_count(const uint8_t *counts);
+/* Fills the rack of `player` from the end of the bag up to the rack size. */
+void sp_draw(SpState *state, int player);
+/* One turn of `player` (`scoreless`: turns without a score before it): the move its level chooses, made
+ * on the board, its rack refilled (an exchange: the tiles drawn, the given ones shuffled into the bag);
+ * `turn` says what was done. MG_* error codes (MG_TIMED_OUT past the parameters' deadline). */
+int sp_turn(SpState *state, int player, int scoreless, SpTurn *turn);
 
 /* The key of a leave of n tiles (tile numbers, 0 a blank, any order). */
 uint64_t sp_leave_key(const uint8_t *tiles, int n);

@@ -1,0 +1,177 @@
+/* Simulation play-outs in C (simulate.h). Per iteration the unseen tiles are shuffled once: the
+ * opponent's rack is the first of them, the bag the rest in that order; every candidate still in the
+ * race is played out on that same draw (its move made, the player's rack refilled, an exchange's
+ * tiles shuffled back), then `plies` turns by sp_turn, the opponent first. A player who goes out with
+ * the bag empty ends the game, with the end-of-game adjustments. A play-out is worth the spread it
+ * adds plus the leave value of the player's last move while tiles were left to draw, and the win
+ * chance of the position it ends in. movegen/simulate.py describes the ranking and the confidence rule,
+ * which this follows step for step (the same seed gives the same result). */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "simulate.h"
+
+#define SPREAD_PER_WIN 10000.0  /* rank key: spread points worth a whole win */
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double sim_win_chance(const SimWinTable *w, double spread, int bag) {
+    const double *row = w->chances + (size_t)(bag < 0 ? 0 : bag >= w->n_rows ? w->n_rows - 1 : bag) * w->n_columns;
+    const int32_t *s = w->spreads;
+    int n = w->n_columns;
+    if (spread <= s[0]) return row[0];
+    if (spread >= s[n - 1]) return row[n - 1];
+    int lo = 0, hi = n;  /* the first column above spread: bisect_right */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (spread < s[mid]) hi = mid; else lo = mid + 1;
+    }
+    double t = (spread - s[lo - 1]) / (double)(s[lo] - s[lo - 1]);
+    return row[lo - 1] + t * (row[lo] - row[lo - 1]);
+}
+
+static int rack_points(const MgRules *R, const uint8_t *counts, int blank_points) {
+    int v = counts[0] * blank_points;
+    for (int t = 1; t <= MAX_TILES; t++) v += counts[t] * R->points[t];
+    return v;
+}
+
+/* The player's gain less the opponent's from the end-of-game adjustments (rules/game.py). */
+static int end_adjustment(const SpState *g, const SimParams *S, int went_out) {
+    int value[2] = {rack_points(g->R, g->racks[0], S->blank_points), rack_points(g->R, g->racks[1], S->blank_points)};
+    int adjust[2];
+    for (int p = 0; p < 2; p++) adjust[p] = S->out_bonus == 2 || !S->subtract_own ? 0 : -value[p];
+    adjust[went_out] += S->out_bonus * value[1 - went_out];
+    return adjust[0] - adjust[1];
+}
+
+/* One play-out of `c` from the draw `opp` (the opponent's rack) and `bag`: the spread it adds into
+ * *spread, the player's win chance into *win (-1 without a win table). */
+static int play_out(SpState *g, const uint8_t *board, const SimCandidate *c, const uint8_t *draw,
+                    const SimParams *S, double *spread, double *win) {
+    const MgRules *R = g->R;
+    memcpy(g->board, board, (size_t)R->rows * R->cols);
+    for (int i = 0; i < c->n_placed; i++) g->board[c->squares[i]] = c->tiles[i];
+    memset(g->racks, 0, sizeof g->racks);
+    for (int i = 0; i < c->n_kept; i++) g->racks[0][c->kept[i]]++;
+    for (int i = 0; i < S->opponent_rack; i++) g->racks[1][draw[i]]++;
+    g->n_bag = S->n_unseen - S->opponent_rack;
+    memcpy(g->bag, draw + S->opponent_rack, (size_t)g->n_bag);
+    sp_draw(g, 0);
+    if (c->n_given) {
+        memcpy(g->bag + g->n_bag, c->given, c->n_given);
+        g->n_bag += c->n_given;
+        sp_shuffle(g->bag, g->n_bag, &g->rng);
+    }
+    double delta = c->score, last_leave = c->leave_value;
+    int mover = 0, out = sp_rack_count(g->racks[0]) == 0;
+    for (int ply = 0; !out && ply < S->plies; ply++) {
+        mover ^= 1;
+        SpTurn turn;
+        int rc = sp_turn(g, mover, 0, &turn);
+        if (rc) return rc;
+        if (turn.kind != SP_PLAY) continue;
+        delta += mover == 0 ? turn.score : -turn.score;
+        if (mover == 0) last_leave = turn.bag_before ? sp_leave_value(g->P->leaves, turn.leave, turn.n_leave) : 0;
+        out = sp_rack_count(g->racks[mover]) == 0;
+    }
+    if (out) {
+        double final = S->spread + delta + end_adjustment(g, S, mover);
+        *spread = final - S->spread;
+        *win = final > 0 ? 1.0 : final == 0 ? 0.5 : 0.0;
+        return MG_OK;
+    }
+    double value = delta + last_leave;
+    *spread = value;
+    if (!S->win) *win = -1;
+    else if (mover == 1) *win = sim_win_chance(S->win, S->spread + value, g->n_bag);  /* the player on turn */
+    else *win = 1.0 - sim_win_chance(S->win, -(S->spread + value), g->n_bag);
+    return MG_OK;
+}
+
+static void add_result(SimCandidate *c, double spread, double win) {
+    double key = (win < 0 ? 0.0 : win) + spread / SPREAD_PER_WIN;
+    c->sums[0] += spread;
+    c->sums[1] += spread * spread;
+    c->sums[2] += win < 0 ? 0.0 : win;
+    c->sums[3] += key;
+    c->sums[4] += key * key;
+    c->iterations++;
+}
+
+static double mean_key(const SimCandidate *c) { return c->sums[3] / c->iterations; }
+
+static double standard_error(const SimCandidate *c) {
+    int n = c->iterations;
+    if (n < 2) return INFINITY;
+    double var = (c->sums[4] - c->sums[3] * c->sums[3] / n) / (n - 1);
+    return sqrt(var > 0 ? var : 0) / sqrt((double)n);
+}
+
+/* The confidence rule: a candidate whose mean key plus z standard errors is below the leader's less z
+ * of the leader's is pruned. `alive` holds the indices still in the race; returns how many stay. */
+static int prune(SimCandidate *c, int *alive, int n_alive, double z) {
+    int leader = alive[0];
+    for (int i = 1; i < n_alive; i++) if (mean_key(&c[alive[i]]) > mean_key(&c[leader])) leader = alive[i];
+    double floor = mean_key(&c[leader]) - z * standard_error(&c[leader]);
+    int kept = 0;
+    for (int i = 0; i < n_alive; i++) {
+        SimCandidate *x = &c[alive[i]];
+        if (alive[i] != leader && mean_key(x) + z * standard_error(x) < floor) x->pruned = 1;
+        else alive[kept++] = alive[i];
+    }
+    return kept;
+}
+
+/* One iteration: a shuffle of the unseen tiles, every candidate in the race played out on it; the
+ * results are added only when all were played out (a search past the deadline drops the iteration). */
+static int iterate(SpState *g, const uint8_t *board, SimCandidate *c, const int *alive, int n_alive,
+                   const SimParams *S, uint8_t *draw) {
+    double spread[SIM_MAX_CANDIDATES], win[SIM_MAX_CANDIDATES];
+    memcpy(draw, S->unseen, (size_t)S->n_unseen);
+    sp_shuffle(draw, S->n_unseen, &g->rng);
+    for (int i = 0; i < n_alive; i++) {
+        int rc = play_out(g, board, &c[alive[i]], draw, S, &spread[i], &win[i]);
+        if (rc) return rc;
+    }
+    for (int i = 0; i < n_alive; i++) add_result(&c[alive[i]], spread[i], win[i]);
+    return MG_OK;
+}
+
+int sim_run(const uint32_t *layout, const MgRules *R, const SpParams *P, const uint8_t *board, SimCandidate *c,
+            int n, const SimParams *S, int *iterations, SimStop *stopped) {
+    *iterations = 0;
+    *stopped = n == 1 ? SIM_STOP_CONFIDENCE : SIM_STOP_ITERATIONS;
+    if (n < 1 || n > SIM_MAX_CANDIDATES || S->n_unseen < 0 || S->n_unseen > SIM_MAX_UNSEEN || S->opponent_rack < 0
+        || S->opponent_rack > S->n_unseen || S->opponent_rack > P->rack_size || P->rack_size > SP_MAX_RACK
+        || !P->leaves || R->rows > MAX_DIM || R->cols > MAX_DIM || S->check_every < 1)
+        return MG_BAD_REQUEST;
+    SpState g;
+    memset(&g, 0, sizeof g);
+    g.layout = layout; g.R = R; g.P = P; g.rng = S->seed;
+    int alive[SIM_MAX_CANDIDATES], n_alive = n;
+    for (int i = 0; i < n; i++) {
+        alive[i] = i;
+        memset(c[i].sums, 0, sizeof c[i].sums);
+        c[i].iterations = c[i].pruned = 0;
+    }
+    uint8_t draw[SIM_MAX_UNSEEN];
+    while (n_alive > 1 && *iterations < S->iterations) {
+        if (S->deadline > 0 && now() > S->deadline) { *stopped = SIM_STOP_TIME; break; }
+        int rc = iterate(&g, board, c, alive, n_alive, S, draw);
+        if (rc == MG_TIMED_OUT) { *stopped = SIM_STOP_TIME; break; }
+        if (rc) return rc;
+        if (S->draws) memcpy(S->draws + (size_t)*iterations * S->n_unseen, draw, (size_t)S->n_unseen);
+        ++*iterations;
+        if (*iterations >= S->min_iterations && *iterations % S->check_every == 0) {
+            n_alive = prune(c, alive, n_alive, S->z);
+            if (n_alive == 1) *stopped = SIM_STOP_CONFIDENCE;
+        }
+    }
+    return MG_OK;
+}

@@ -1,0 +1,127 @@
+"""The endgame search in C (`csrc/endgame.c` through `movegen.endgame.solve_endgame`): the same values as
+the Python search it replaced (kept as the reference) and as a plain full search, a best sequence that
+replays legally, the best found when its time or nodes run out, its arguments checked."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from lexicon_service.lexicon import load_lexicon
+from lexicon_service.movegen import MoveGenerationError, generate_moves
+from lexicon_service.movegen.endgame import EndgameTimeout, full_search, solve_endgame
+from lexicon_service.movegen.selfplay import bag_of
+from lexicon_service.rules import Board
+from lexicon_service.rules.moves import validate_move
+from test_service import write_lexicon
+
+# no two-tile words: few plays per rack, so that a plain full search of an endgame is quick
+ENDGAME_WORDS = ["kot", "kod", "kat", "tak", "dom", "tom", "mak", "kto", "oko", "tam", "dam", "akt", "kato",
+                 "kota", "koda", "data", "tama", "mata", "domek", "tok", "ok", "to", "ta", "od", "do", "ko"]
+
+
+@pytest.fixture(scope="module")
+def lexicon(tmp_path_factory):
+    directory: Path = tmp_path_factory.mktemp("endgame-lexicons")
+    write_lexicon(directory, "pl-endgame", "pl-scrabble", ENDGAME_WORDS)
+    return load_lexicon(directory / "pl-endgame.lex")
+
+
+def small_endgames(lexicon, count: int, seed: int, tiles=(1, 3)):
+    """A board of a few words and two racks of `tiles` tiles each, every tile from the set's own."""
+    rs = lexicon.rule_set
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        bag = [t for t in bag_of(rs, "AKOTDME") if t != "?"]
+        rng.shuffle(bag)
+        board = Board.empty(rs)
+        for _ in range(rng.randint(1, 3)):
+            rack = [bag.pop() for _ in range(5)]
+            moves = generate_moves(rs, board, "".join(rack), lexicon, limit=3, include_exchanges=False,
+                                   include_pass=False)
+            if moves:
+                result = validate_move(rs, board, "".join(rack), rng.choice(moves).play, lexicon=lexicon)
+                board.apply(result)
+                for tile in result.tiles_used:
+                    rack.remove(tile)
+            bag[:0] = rack
+        if board.is_empty():
+            continue
+        made += 1
+        yield board, "".join(bag.pop() for _ in range(rng.randint(*tiles))), \
+            "".join(bag.pop() for _ in range(rng.randint(*tiles)))
+
+
+def replay(rs, lexicon, board, racks: list[str], moves) -> int:
+    """Play the sequence on a copy of the board from the two racks; the mover's points less the other's."""
+    board = board.copy()
+    spread, side = 0, 0
+    for move in moves:
+        if move.kind == "play":
+            result = validate_move(rs, board, racks[side], move.play, lexicon=lexicon)
+            assert result.score == move.score
+            board.apply(result)
+            left = list(rs.tile_set.spell_rack(racks[side]))
+            for tile in result.tiles_used:
+                left.remove(tile)
+            racks[side] = rs.tile_set.rack_text(left)
+            spread += move.score if side == 0 else -move.score
+        side ^= 1
+    return spread
+
+
+def test_c_gives_the_python_search_and_the_full_search_values(lexicon):
+    rs = lexicon.rule_set
+    played = 0
+    for board, mine, theirs in small_endgames(lexicon, 20, 3):
+        in_c = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None)
+        in_python = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None, engine="python")
+        assert in_c.exact and in_python.exact
+        assert in_c.value == in_python.value == full_search(rs, board, mine, lexicon, opponent_rack=theirs)
+        assert in_c.moves, (mine, theirs)
+        replay(rs, lexicon, board, [mine, theirs], in_c.moves)
+        played += in_c.best.kind == "play"
+    assert played > 5
+
+
+def test_larger_racks_c_equals_python_and_the_sequence_ends_the_game(lexicon):
+    rs = lexicon.rule_set
+    for board, mine, theirs in small_endgames(lexicon, 6, 8, tiles=(4, 5)):
+        in_c = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None)
+        in_python = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None, engine="python")
+        assert in_c.exact and in_c.value == in_python.value
+        racks = [mine, theirs]
+        replay(rs, lexicon, board, racks, in_c.moves)
+        # the exact sequence is played to the end: a rack emptied or the passes that end the game
+        assert not racks[0] or not racks[1] or sum(m.kind == "pass" for m in in_c.moves) >= 4
+
+
+def test_out_of_nodes_gives_the_best_of_the_last_whole_depth(lexicon):
+    rs = lexicon.rule_set
+    board, mine, theirs = next(small_endgames(lexicon, 1, 8, tiles=(5, 5)))
+    whole = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None)
+    cut = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None, max_nodes=300)
+    assert whole.exact and whole.nodes > 300
+    assert not cut.exact and cut.best is not None and cut.depth < whole.depth
+    assert cut.nodes < whole.nodes
+    with pytest.raises(EndgameTimeout):
+        solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=0)
+    with pytest.raises(EndgameTimeout):
+        solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None, cpu_seconds=1e-9, max_nodes=1)
+
+
+def test_bad_arguments_name_their_field(lexicon):
+    rs = lexicon.rule_set
+    board, mine, theirs = next(small_endgames(lexicon, 1, 5))
+    with pytest.raises(MoveGenerationError) as caught:
+        solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, passes=9)
+    assert caught.value.field == "passes"
+    with pytest.raises(MoveGenerationError) as caught:
+        solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, engine="fortran")
+    assert caught.value.field == "engine"
+    with pytest.raises(MoveGenerationError) as caught:
+        solve_endgame(rs, board, mine, lexicon, opponent_rack="AAAAAAAAAA")
+    assert caught.value.field == "opponent_rack"
