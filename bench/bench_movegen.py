@@ -159,6 +159,7 @@ def speed(path: Path, turns: int, baseline_turns: int) -> None:
     rate = len(played) / cpu
     t = time.process_time()
     for board, rack in played[:baseline_turns]:
+        board = board.copy()  # the positions are counted below as they were
         best = reference_moves(rs, board, rack, lex)[:1]
         if best:
             board.apply(validate_move(rs, board, rack, best[0].play, lexicon=lex))

@@ -1,11 +1,12 @@
 """Simulation: its speed on Polish mid-game positions, and the computer level "simulating" against "equity".
 
     python bench/bench_simulate.py --lexicons lexicons [--games 40] [--positions 5] [--workers 1]
-        [--tables DIR] [--magpie-sims-per-second N]
+        [--tables DIR] [--lexicon pl-scrabble] [--iterations 300] [--move-seconds 2]
+        [--magpie-sims-per-second N]
 
 A copy of pl-scrabble.lex gets its leave table and win-probability table in this run (`lexicon-build
 --leaves` and `--win-table` into a temporary directory), unless --tables names a directory whose
-pl-scrabble.lex has both. Then:
+lexicon (--lexicon, pl-scrabble by default; the games of any, the speed phase Polish) has both. Then:
 
 1. speed: on --positions mid-game positions (self-play by equity, turn 10, seeded) the 8 best moves by
    equity simulated 2 plies deep for 100 iterations without pruning: play-outs a second (one move, one
@@ -14,8 +15,10 @@ pl-scrabble.lex has both. Then:
    costs (a 2-ply play-out makes two). MAGPIE's sim figure, when passed (--magpie-sims-per-second,
    measured by its own `sim` command on the same position), is printed as a ratio; else "not measured".
 2. games: --games games of "simulating" against "equity" (`movegen.selfplay.play_game` with
-   `games.computer.choose_move`, a deadline of 2 s a move as the server gives a computer), in pairs on
-   one shuffled bag, each level first in one. Prints wins, draws and losses of the simulating player,
+   `games.computer.choose_move`, a deadline of --move-seconds a move, 2 s as the server gives a
+   computer; the simulation stops at --iterations, 300 as the server's computer), in pairs on one
+   shuffled bag, each level first in one. A seeded run plays the same games when no move reaches its
+   deadline. Prints wins, draws and losses of the simulating player,
    its win share (a draw half) with a 95% Wilson interval, its average spread, and the ratio of the
    share to 50% (the baseline: equal play). Target: >= 55% with the interval above 50% over 1,000 games.
 """
@@ -23,6 +26,7 @@ pl-scrabble.lex has both. Then:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import multiprocessing
 import random
 import statistics
@@ -38,7 +42,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_equity import summary as equity_summary, wilson_interval  # noqa: E402, F401
 from bench_movegen_service import LEXICON, lexicon_with_leave_table  # noqa: E402
-from lexicon_service.games.computer import EQUITY, SIMULATING, best_by_equity, choose_move  # noqa: E402
+from lexicon_service.games.computer import (  # noqa: E402
+    COMPUTER_SIMULATION, EQUITY, SIMULATING, best_by_equity, choose_move,
+)
 from lexicon_service.lexicon import load_lexicon  # noqa: E402
 from lexicon_service.movegen.selfplay import bag_of, play_game  # noqa: E402
 from lexicon_service.movegen.simulate import SimSettings, SeatView, simulate, unseen_tiles  # noqa: E402
@@ -46,10 +52,11 @@ from lexicon_service.rules.board import Board  # noqa: E402
 from lexicon_service.rules.moves import validate_move  # noqa: E402
 
 TARGET_WIN_SHARE = 0.55
-MOVE_SECONDS = 2.0
+MOVE_SECONDS = 2.0  # the server's computer
 SPEED_SETTINGS = SimSettings(candidates=8, plies=2, iterations=100, min_iterations=100, seed="bench")
 
 _lexicon = None
+_match: dict = {}  # the games' settings, set once per process before the first game
 
 
 def lexicon_with_tables(lexicons: Path, work: Path, leave_games: int, win_games: int, seed: int) -> Path:
@@ -119,9 +126,10 @@ def speed(lexicon, positions, magpie_rate: float | None) -> None:
         print("MAGPIE sim: not measured (pass --magpie-sims-per-second)")
 
 
-def _load(path: str) -> None:
+def _load(path: str, move_seconds: float, simulation: SimSettings) -> None:
     global _lexicon
     _lexicon = load_lexicon(path)
+    _match.update(move_seconds=move_seconds, simulation=simulation)
 
 
 def play_pair_game(args: tuple[int, int]) -> tuple[int, int]:
@@ -138,7 +146,8 @@ def play_pair_game(args: tuple[int, int]) -> tuple[int, int]:
         def choose(board, rack, bag_count, may_exchange):
             spread = scores_now[seat] - scores_now[1 - seat]
             move = choose_move(rule_set, board, rack, bag_count, lexicon, level, choices,
-                               time.monotonic() + MOVE_SECONDS, may_exchange=may_exchange, spread=spread)
+                               time.monotonic() + _match["move_seconds"], may_exchange=may_exchange, spread=spread,
+                               simulation=_match["simulation"])
             scores_now[seat] += move.score
             return move
         return choose
@@ -148,17 +157,21 @@ def play_pair_game(args: tuple[int, int]) -> tuple[int, int]:
     return (scores[0], scores[1]) if first else (scores[1], scores[0])
 
 
-def games(copy: Path, count: int, seed: int, workers: int) -> float:
+def games(copy: Path, count: int, seed: int, workers: int, move_seconds: float = MOVE_SECONDS,
+          simulation: SimSettings = COMPUTER_SIMULATION) -> float:
     started = time.perf_counter()
     jobs = [(seed, i) for i in range(count)]
     results = []
+    print(f"{copy.name}: simulating ({simulation.candidates} moves, {simulation.plies} plies, at most "
+          f"{simulation.iterations} iterations, {move_seconds:g} s a move) against equity, seed {seed}", flush=True)
+    settings = (str(copy), move_seconds, simulation)
     if workers > 1:
-        with multiprocessing.get_context("fork").Pool(workers, _load, (str(copy),)) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, _load, settings) as pool:
             for result in pool.imap(play_pair_game, jobs, chunksize=2):
                 results.append(result)
                 _progress(results)
     else:
-        _load(str(copy))
+        _load(*settings)
         for job in jobs:
             results.append(play_pair_game(job))
             _progress(results)
@@ -191,18 +204,23 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="processes for the games")
     parser.add_argument("--magpie-sims-per-second", type=float, default=None)
+    parser.add_argument("--lexicon", default=LEXICON, help="the lexicon of the games (--tables needed for another)")
+    parser.add_argument("--iterations", type=int, default=COMPUTER_SIMULATION.iterations,
+                        help="the most iterations a simulating move makes")
+    parser.add_argument("--move-seconds", type=float, default=MOVE_SECONDS, help="the deadline of a move")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-simulate-") as work:
         directory = Path(args.tables) if args.tables else lexicon_with_tables(
             Path(args.lexicons), Path(work), args.leave_games, args.win_games, args.seed)
-        copy = directory / f"{LEXICON}.lex"
+        copy = directory / f"{args.lexicon}.lex"
         lexicon = load_lexicon(copy)
-        if args.positions:
+        if args.positions and args.lexicon == LEXICON:
             positions = mid_game_positions(lexicon, args.positions, args.seed)
             speed(lexicon, positions, args.magpie_sims_per_second)
             print(f"  (bag counts {statistics.mean(p[2] for p in positions):.0f} on average)")
         if args.games:
-            games(copy, args.games, args.seed, args.workers)
+            games(copy, args.games, args.seed, args.workers, args.move_seconds,
+                  dataclasses.replace(COMPUTER_SIMULATION, iterations=args.iterations))
     return 0
 
 

@@ -470,3 +470,83 @@ def test_the_simulation_core_refuses_what_does_not_fit(lexicon_dir):
             _core.simulate(graph, rules, board, candidates, unseen, **{**settings, **changes})
     with pytest.raises(ValueError):
         _core.simulate(graph, rules, board[:-1], [good, good], b"\x01", **settings)
+
+
+def test_generate_moves_with_simulation_over_grpc_and_http(server, lexicon_dir):
+    """GenerateMoves' simulate: the best moves by win chance with their outlooks, the same answer for the
+    same seed, within the server's time for one generation; its fields refused by name; the same over HTTP."""
+    import grpc
+
+    from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
+    from lexicon_service.http import HttpServer, create_app
+
+    srv, port = server
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    board, rack, _opponent, bag = _position(lexicon.rule_set, lexicon, 4)
+    ask = dict(lexicon="pl-scrabble", board=board.to_rows(), rack=rack, bag_count=len(bag), simulate=True,
+               spread=-12, sim_iterations=40, sim_candidates=5, sim_seed="3", limit=3)
+    with grpc.insecure_channel(f"localhost:{port}") as channel:
+        stub = game_pb2_grpc.GameServiceStub(channel)
+        one = stub.GenerateMoves(game_pb2.GenerateMovesRequest(**ask), timeout=30)
+        two = stub.GenerateMoves(game_pb2.GenerateMovesRequest(**ask), timeout=30)
+        assert one.lookahead == "simulation" and 1 <= len(one.moves) <= 3 and len(one.outlooks) == len(one.moves)
+        assert one.truncated and one.stopped in ("iterations", "confidence") and 0 < one.iterations <= 40
+        assert all(o.HasField("win_chance") and 0 <= o.win_chance <= 1 for o in one.outlooks)
+        keys = [o.win_chance + o.mean_spread / 10_000 for o in one.outlooks if not o.pruned]
+        assert keys == sorted(keys, reverse=True)
+        assert one == two
+        plain = stub.GenerateMoves(game_pb2.GenerateMovesRequest(lexicon="pl-scrabble", rack=rack,
+                                                                 board=board.to_rows(), limit=3), timeout=30)
+        assert not plain.outlooks and not plain.lookahead
+        started = time.monotonic()
+        long = stub.GenerateMoves(game_pb2.GenerateMovesRequest(**{**ask, "sim_iterations": 100_000}), timeout=30)
+        assert long.stopped in ("time", "confidence") and time.monotonic() - started < 5  # the server's 1 s bound
+        for change, name in [({"must_use": "K"}, "must_use"), ({"plays_only": True}, "plays_only"),
+                             ({"sort": "length"}, "sort"), ({"sim_iterations": 100_001}, "sim_iterations"),
+                             ({"sim_plies": 7}, "sim_plies"), ({"sim_candidates": -1}, "sim_candidates"),
+                             ({"spread": 200_000}, "spread"), ({"sim_seed": "x" * 101}, "sim_seed"),
+                             ({"rack": "KOT%"}, "rack")]:
+            with pytest.raises(grpc.RpcError) as info:
+                stub.GenerateMoves(game_pb2.GenerateMovesRequest(**{**ask, **change}), timeout=30)
+            assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and name in info.value.details(), change
+    web = HttpServer(create_app(srv.registry), "localhost:0").start()
+    try:
+        with httpx.Client(base_url=web.url, timeout=30) as http:
+            r = http.post("/v1/moves:generate", json={**ask, "bag_count": len(bag)})
+            assert r.status_code == 200, r.text
+            answer = r.json()
+            assert answer["lookahead"] == "simulation" and len(answer["outlooks"]) == len(answer["moves"])
+            assert [m["play"] for m in answer["moves"]] == [m.play for m in one.moves]
+            r = http.post("/v1/moves:generate", json={**ask, "simIterations": 0.5})
+            assert r.status_code == 400, r.text
+    finally:
+        web.stop()
+
+
+def test_a_simulating_seat_of_a_server_game_sees_only_its_own_view(server, monkeypatch):
+    """The server's simulating computer seat: its simulation gets its own rack and the unseen tiles (the
+    bag and the human's rack together, in one multiset), never the human's rack apart; each draw of the
+    human's rack is a split of those tiles, and the draws vary."""
+    views, draws = [], []
+    real_simulate = computer.simulate
+
+    def recording(rule_set, view, *args, **kwargs):
+        views.append(view)
+        return real_simulate(rule_set, view, *args, **kwargs, on_draw=lambda opp, rest: draws.append(opp))
+
+    monkeypatch.setattr(computer, "simulate", recording)
+    _created, (ann, _robot), director = create(server[1], "pl-scrabble", names=("Ann", "Robot"), seed=8,
+                                               computer_players=[session_pb2.ComputerPlayer(seat=1, level=SIMULATING)])
+    ann.pass_()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and ">Robot:" not in director.record():
+        time.sleep(0.05)
+    assert views and draws
+    seen = ann.get()
+    human = Counter(seen.rack)
+    for view in views:
+        unseen = Counter(view.unseen)
+        assert not human - unseen  # the human's tiles are among the unseen, not known apart
+        assert len(view.unseen) == view.bag_count + len(seen.rack)
+    assert all(len(opp) == len(seen.rack) for opp in draws)
+    assert len({tuple(sorted(opp)) for opp in draws}) > 1

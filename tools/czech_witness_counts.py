@@ -66,14 +66,21 @@ def _animate_rows(dic):
     ]
 
 
+def _person_after(dic, lemma: str, end: str) -> bool:
+    """The headword (or its mobile-e stem) + `end` is a word on animate flags (inanimate_base_witness)."""
+    stem = guess.mobile_e_stem(lemma)
+    return any(_has(dic, w, lambda f: bool(set(f) & guess.ANIMATE_FLAGS))
+               for w in [lemma + end] + ([stem + end] if stem else []))
+
+
 def _thing_rows(dic):
     return [
         ("the relational adjective + ový/Y (blatník -> blatníkový)",
          lambda lemma: guess.inanimate_witness(lemma, dic) is not None),
-        ("a person named after the thing, + -ník on animate flags (žalář -> žalářník), no other witness",
-         lambda lemma: guess.inanimate_base_witness(lemma, dic) is not None
-         and guess.animate_witness(lemma, dic) is None and guess.inanimate_witness(lemma, dic) is None
-         and guess.inanimate_diminutive_witness(lemma, dic) is None),
+        *((f"a person named after the thing, + -{end} on animate flags (žalář -> žalářník), no other witness",
+           lambda lemma, end=end: _person_after(dic, lemma, end) and guess.animate_witness(lemma, dic) is None
+           and guess.inanimate_witness(lemma, dic) is None and guess.inanimate_diminutive_witness(lemma, dic) is None)
+          for end in ("ník", "ář", "ař", "ista")),
         ("a diminutive declined as a thing, one line H or Q (pilník -> pilníček)",
          lambda lemma: guess.inanimate_diminutive_witness(lemma, dic) is not None),
     ]

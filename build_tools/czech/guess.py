@@ -72,9 +72,12 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
         for witness, kind in ((animate_witness, _is_animate), (inanimate_witness, _is_a_thing),
                               (inanimate_base_witness, _is_a_thing),
                               (inanimate_diminutive_witness, _is_masculine_inanimate),
-                              (young_witness, _is_young_neuter), (neuter_noun_witness, _is_neuter_noun)):
+                              (young_witness, _is_young_neuter), (neuter_noun_witness, _is_neuter_noun),
+                              (feminine_witness, _is_a_thing)):
             found = witness(lemma, dic)
             if found is not None:
+                if witness is animate_witness and found in [lemma + "í"] + _softened_animal_adjectives(lemma):
+                    kind = _is_animal               # kojotí, bobří: an animal, plural -i (kojoti, bobři)
                 stem = mobile_e_stem(lemma)
                 if stem and (witness is inanimate_witness or found in (stem + "í", lemma + "í")):
                     # the relational or animal adjective shows whether the e stays (uzlový, oslí: uzly, osli)
@@ -163,6 +166,7 @@ def animate_witness(lemma: str, dic) -> str | None:
     possessive adjective of its feminine (architekt -> architektka -> architektčin/Y, učitel ->
     učitelčin; -ek/-ec nouns: potomek -> potomčin) or the animal adjective in -í (kojot -> kojotí/Y).
     Also the feminine in -kyně of an -ec or -ce noun (lovec -> lovkyně, zástupce -> zástupkyně)
+   
     (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
     if len(lemma) > 3 and lemma.endswith("ce") and any("Z" in f for f in dic.flags_of(lemma[:-2] + "kyně") or ()):
         return lemma[:-2] + "kyně"          # the feminine of a soudce noun (zástupce -> zástupkyně)
@@ -191,7 +195,8 @@ def _abstracts_of_a_person(lemma: str) -> list[str]:
     """The abstract noun in -ství/-ctví (flag S) of what a person is or does (papež -> papežství,
     amatér -> amatérství, vězeň -> vězeňství, bídák -> bídáctví), asked only of a noun without a
     relational -ový adjective (tábor: táborový, táborství); a few things have one too (pivovar ->
-    pivovarství) (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
+    pivovarství)
+    (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
     out = [lemma + "ství"]
     if lemma[-1] in SOFTENED:
         out.append(lemma[:-1] + SOFTENED[lemma[-1]] + "ství")
@@ -210,7 +215,8 @@ SOFTENED_BEFORE_I = {"r": "ř", "k": "č", "h": "ž", "g": "ž"}
 def _softened_animal_adjectives(lemma: str) -> list[str]:
     """The animal adjectives in -í whose stem softens or drops the mobile e (bobr -> bobří, býk -> býčí,
     hroch -> hroší, ježek -> ježčí, jezevec -> jezevčí, osel -> oslí); a few things have one too (dílec,
-    vlek) (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
+    vlek)
+    (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
     if lemma.endswith(("ek", "ec")):
         return [lemma[:-2] + "čí"]
     if lemma.endswith("el") and len(lemma) > 3:
@@ -240,7 +246,12 @@ def inanimate_witness(lemma: str, dic) -> str | None:
     """The relational adjective in -ový of a consonant-final headword (blatník -> blatníkový/Y,
     koberec -> kobercový): the
     mark of a thing; animals have one too (kapr -> kaprový), which an animate witness, tried first,
-    overrides (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
+    overrides. For an -e/-ě headword, its stem + ový (srdce -> srdcový, příslovce -> příslovcový; issue 38;
+    soudce has soudcovský instead)
+    (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
+    if len(lemma) >= 4 and lemma.endswith(("e", "ě")) and lemma == lemma.lower():
+        w = lemma[:-1] + "ový"
+        return w if any("Y" in f for f in dic.flags_of(w) or ()) else None
     if not _consonant_final_common_word(lemma):
         return None
     stems = [lemma] + ([lemma[:-2] + lemma[-1]] if len(lemma) > 3 and lemma[-2] == "e" else [])
@@ -254,20 +265,24 @@ def inanimate_base_witness(lemma: str, dic) -> str | None:
     """A person the dictionary names after the thing, the headword + -ník on animate flags (žalář ->
     žalářník/PI, cukrovar -> cukrovarník, celibát -> celibátník; mobile e dropped: uzel -> uzlík is no
     such word), asked when no other witness classifies the noun; rarely an animate one has it (váleč ->
-    válečník) (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
+    válečník). Also + -ář, -ař and -ista (taxík -> taxíkář, kajak -> kajakář, humor -> humorista, vor ->
+    vorař; issue 38; rus -> rusista is a person)
+    (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
     if not _consonant_final_common_word(lemma):
         return None
     stem = mobile_e_stem(lemma)
-    for w in [lemma + "ník"] + ([stem + "ník"] if stem else []):
-        if any(set(f) & ANIMATE_FLAGS for f in dic.flags_of(w) or ()):
-            return w
+    for end in ("ník", "ář", "ař", "ista"):
+        for w in [lemma + end] + ([stem + end] if stem else []):
+            if any(set(f) & ANIMATE_FLAGS for f in dic.flags_of(w) or ()):
+                return w
     return None
 
 
 def inanimate_diminutive_witness(lemma: str, dic) -> str | None:
     """A diminutive the dictionary declines as a thing, on a single line flagged H or Q and no animate
     flag (pilník -> pilníček/Q, slamák -> slamáček/Q, altán -> altánek/Q); some animate nouns have one,
-    naming something else (hřebec -> hřebíček, cvok -> cvoček) (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
+    naming something else (hřebec -> hřebíček, cvok -> cvoček)
+    (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
     if not _consonant_final_common_word(lemma):
         return None
     for w in _diminutives(lemma):
@@ -302,7 +317,8 @@ SOFTENED = {"t": "ť", "n": "ň", "d": "ď"}
 
 def young_witness(lemma: str, dic) -> str | None:
     """The diminutive in -átko of an -e/-ě headword (kotě -> koťátko, prase -> prasátko): the mark of
-    the kuře declension (koťata); rarely another noun has one (hřiště) (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
+    the kuře declension (koťata); rarely another noun has one (hřiště)
+    (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
     if len(lemma) < 3 or not lemma.endswith(("e", "ě")) or lemma != lemma.lower():
         return None
     stem = lemma[:-1]
@@ -317,11 +333,38 @@ def neuter_noun_witness(lemma: str, dic) -> str | None:
     adjective: its relational adjective in -ní (pohlaví -> pohlavní, nádraží -> nádražní) or the hard
     adjective it names the quality or the act of, not one in -ný (veselí -> veselý, krytí -> krytý; an
     -ní adjective has a -ný twin as often: adresní, adresný); rarely an adjective has one (kosí)
+   
     (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
     if len(lemma) < 4 or not lemma.endswith("í") or lemma != lemma.lower():
         return None
     witnesses = [lemma[:-1] + "ní"] + ([lemma[:-1] + "ý"] if not lemma.endswith("ní") else [])
     for w in witnesses:
+        if any("Y" in f for f in dic.flags_of(w) or ()):
+            return w
+    return None
+
+
+# the consonant a feminine possessive in -in softens the stem's last one to (sestra -> sestřin, matka -> matčin)
+SOFTENED_BEFORE_IN = (("ch", "š"), ("r", "ř"), ("k", "č"), ("h", "ž"), ("g", "ž"))
+
+
+def feminine_witness(lemma: str, dic) -> str | None:
+    """For a headword in -a, a word of the dictionary no masculine person has: its relational adjective
+    in -ový (archa -> archový, téma -> témový) or -ní (abeceda -> abecední, koleda -> kolední), or the
+    possessive in -in of a woman (nevěsta -> nevěstin, sestra -> sestřin). It keeps the vote away from
+    the masculine -a persons that end alike (předseda, místopředseda: abeceda); the vote then goes to
+    the feminines and neuters ending alike (téma: schéma). Measured on cs_CZ.dic's single-line -a
+    nouns: the -ový adjective is found for 1,342 nouns that are no masculine person and 3 that are
+    (bambula, molla, trouba), the -in possessive for 2,286 and 4 (naivka, ohyzda, šikulka, škareda:
+    both genders), the -ní adjective of the rest for 183 and 6 (invalida, přednosta, rada). Not for
+    -ista/-ita nouns, persons by their suffix, whose -ní adjective is as often the abstract noun's
+    (artista: artistní, klasicista, kosmopolita, narcista)."""
+    if len(lemma) < 4 or not lemma.endswith("a") or lemma != lemma.lower():
+        return None
+    stem = lemma[:-1]
+    soft = next((stem[:-len(a)] + b for a, b in SOFTENED_BEFORE_IN if stem.endswith(a)), stem)
+    words = [stem + "ový", stem + "in", soft + "in"] + ([] if lemma.endswith(("ista", "ita")) else [stem + "ní"])
+    for w in words:
         if any("Y" in f for f in dic.flags_of(w) or ()):
             return w
     return None
@@ -333,6 +376,14 @@ def _is_neuter_noun(lemma: str, core: str) -> bool:
 
 def _is_animate(lemma: str, core: str) -> bool:
     return bool(set(core) & ANIMATE_FLAGS)
+
+
+def _is_animal(lemma: str, core: str) -> bool:
+    """An animate class with the nominative plural in -i (I, or the muž declension U), not -ové alone
+    (elf/PV): names of animals take -i. Of cs_CZ.dic's single-line consonant-final animate nouns with
+    an animal adjective in -í (kojotí, bobří), 155 have such a class and 3 do not (bazilišek, elf,
+    mýval)."""
+    return _is_animate(lemma, core) and ("V" not in core or bool(set(core) & set("IU")))
 
 
 def _is_masculine_inanimate(lemma: str, core: str) -> bool:
@@ -358,7 +409,7 @@ def _ending_guess(lemma: str, pos: str | None, idx, kind) -> tuple[str, str] | N
     noun ends alike."""
     # an animate noun no animate noun ends like by two letters declines as the animate nouns ending in its
     # last consonant do (humr: P, as bobr); a thing's last letter does not tell its gender (chuť, dlaň: -ový)
-    last = 1 if kind is _is_animate else MIN_ENDING
+    last = 1 if kind in (_is_animate, _is_animal) else MIN_ENDING
     for least, shortest in ((MIN_WORDS, MIN_ENDING), (1, last)):
         for k in range(min(MAX_ENDING, len(lemma) - 1), shortest - 1, -1):
             counts = {c: v for c, v in (idx.get(lemma[-k:]) or {}).items()

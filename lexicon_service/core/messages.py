@@ -218,6 +218,25 @@ def generated_move(move) -> game_pb2.GeneratedMove:
                                   leave=move.leave, tiles_used=move.tiles_used)
 
 
+def move_outlook(looked) -> game_pb2.MoveOutlook:
+    """A games.lookahead.LookedMove as the API gives it (GenerateMoves and GetHint with simulate)."""
+    return game_pb2.MoveOutlook(win_chance=looked.win_chance, mean_spread=looked.mean_spread,
+                                iterations=looked.iterations, pruned=looked.pruned)
+
+
+def generate_moves_response(generated, lexicon_name: str, found=None) -> game_pb2.GenerateMovesResponse:
+    """GenerateMoves' answer: the moves (plays.Generated); with `found` (a games.lookahead.Lookahead, the
+    moves simulated) their outlooks and how the look ahead went."""
+    answer = game_pb2.GenerateMovesResponse(
+        moves=[generated_move(m) for m in generated.moves], truncated=generated.truncated,
+        rule_set=generated.rule_set.id, lexicon=lexicon_name)
+    if found is not None:
+        answer.outlooks.extend(move_outlook(m) for m in found.moves[:len(generated.moves)])
+        answer.lookahead, answer.iterations, answer.stopped = found.kind, found.iterations, found.stopped
+        answer.endgame_sequence.extend(found.sequence)
+    return answer
+
+
 def rule_set_info(rs, lexicons, include_source: bool):
     """Every rule of a rule set as RuleSetInfo fields."""
     ts = rs.tile_set

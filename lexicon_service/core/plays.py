@@ -170,7 +170,7 @@ class Generated:
     truncated: bool
 
 
-def _check_filters(limits: Limits, filters: MoveFilters) -> None:
+def check_filters(limits: Limits, filters: MoveFilters) -> None:
     if not 0 <= filters.limit <= limits.max_results:
         raise LimitError("limit", f"{filters.limit} moves; 0 (the server's maximum) to {limits.max_results}")
     for name in ("must_use", "must_contain", "sort"):
@@ -182,7 +182,7 @@ def _check_filters(limits: Limits, filters: MoveFilters) -> None:
 def generate(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, board_rows, setup, rack: str,
              filters: MoveFilters, call_deadline: float | None) -> Generated:
     """The legal moves from `rack` on the board (rows, then the (position, word) setup plays), best first."""
-    _check_filters(limits, filters)
+    check_filters(limits, filters)
     limit = filters.limit or limits.max_results
     # The call's deadline, and the server's own bound on one generation: a worker is never held longer.
     deadline = time.monotonic() + limits.max_generate_seconds

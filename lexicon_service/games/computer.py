@@ -70,19 +70,20 @@ def leave_table_refusal(level: str, lexicon) -> str | None:
 
 def choose_move(rule_set, board, rack: str, bag_count: int, lexicon, level: str, rng,
                 deadline: float | None = None, may_exchange: bool = True, *, spread: int = 0,
-                players: int = 2) -> GeneratedMove:
+                players: int = 2, simulation: SimSettings = COMPUTER_SIMULATION) -> GeneratedMove:
     """The move a computer player of `level` makes with `rack` on `board` (`rng`: a random.Random).
     Without a play it exchanges its rack (or as much of it as the bag allows) where allowed and
     `may_exchange`, else passes (the caller says no after a scoreless round, so that players who
-    cannot move end the game by passing). `spread` (its score less the opponent's) and `players` are
-    for the level "simulating".
+    cannot move end the game by passing). `spread` (its score less the opponent's), `players` and
+    `simulation` (the settings but the seed, which comes from `rng`) are for the level "simulating".
     Raises LeaveTableMissing for the levels "equity" and "simulating" with a lexicon without a leave table."""
     refusal = leave_table_refusal(level, lexicon)
     if refusal:
         raise LeaveTableMissing(refusal)
     if level == SIMULATING:
         if players == 2:
-            return looking_ahead(rule_set, board, rack, bag_count, lexicon, rng, deadline, may_exchange, spread)
+            return looking_ahead(rule_set, board, rack, bag_count, lexicon, rng, deadline, may_exchange, spread,
+                                 simulation)
         level = EQUITY
     if level == EQUITY:
         if bag_count > 0:
@@ -98,7 +99,7 @@ def choose_move(rule_set, board, rack: str, bag_count: int, lexicon, level: str,
 
 
 def looking_ahead(rule_set, board, rack: str, bag_count: int, lexicon, rng, deadline: float | None,
-                  may_exchange: bool, spread: int) -> GeneratedMove:
+                  may_exchange: bool, spread: int, simulation: SimSettings = COMPUTER_SIMULATION) -> GeneratedMove:
     """The level "simulating": the endgame's best move once the bag is empty, else the simulation's; the
     equity move when the search found nothing in time."""
     share = None if deadline is None else time.monotonic() + _SEARCH_SHARE * max(0.0, deadline - time.monotonic())
@@ -108,7 +109,7 @@ def looking_ahead(rule_set, board, rack: str, bag_count: int, lexicon, rng, dead
             seconds = None if share is None else max(0.0, share - time.monotonic())
             found = solve_endgame(rule_set, board, rack, lexicon, seconds=seconds).best
         else:
-            settings = dataclasses.replace(COMPUTER_SIMULATION, seed=str(rng.random()))
+            settings = dataclasses.replace(simulation, seed=str(rng.random()))
             found = simulate(rule_set, view, lexicon, settings, deadline=share).best
     except (EndgameTimeout, MoveGenerationTimeout):
         found = None

@@ -1,6 +1,6 @@
-"""Looking ahead for the doors (moves --sim, analyse --sim, hints with simulation): a simulation of the
-best moves (`movegen/simulate.py`), or once the bag is empty the endgame's exact best sequence
-(`movegen/endgame.py`), for the player holding a rack, from what that player may see.
+"""Looking ahead for the doors (moves --sim, analyse --sim, hints and GenerateMoves with simulation): a
+simulation of the best moves (`movegen/simulate.py`), or once the bag is empty the endgame's exact best
+sequence (`movegen/endgame.py`), for the player holding a rack, from what that player may see.
 
 Values in and out are plain; a deadline is a time.monotonic() value or None. Client mistakes raise
 FieldError naming the field (server/errors.py); the search stops at the call's deadline or the
@@ -17,7 +17,9 @@ from lexicon_service.movegen import GeneratedMove, MoveGenerationTimeout
 from lexicon_service.movegen.endgame import EndgameTimeout, solve_endgame
 from lexicon_service.movegen.simulate import MAX_CANDIDATES, MAX_ITERATIONS, MAX_PLIES, SimSettings, SeatView, \
     simulate, unseen_tiles
-from lexicon_service.errors import DeadlineError, FieldError
+from lexicon_service.core import plays
+from lexicon_service.core.limits import Limits
+from lexicon_service.errors import DeadlineError, FieldError, require
 from lexicon_service.movegen.analysis import LookedAhead
 from lexicon_service.rules.board import Board
 
@@ -189,3 +191,50 @@ def _same_play(a: str, b: str) -> bool:
         return "".join(out)
 
     return plain(a) == plain(b)
+
+
+@dataclass(frozen=True)
+class SimulationAsk:
+    """What a move generation with simulation may be asked beside the filters (GenerateMoves' simulate);
+    0, None and "" take the defaults of LookaheadOptions."""
+
+    spread: int = 0
+    candidates: int = 0
+    iterations: int = 0
+    plies: int | None = None
+    seed: str = ""
+
+
+# LookaheadOptions' names -> GenerateMoves' fields (a refusal names the field)
+_SIMULATION_FIELDS = {"candidates": "sim_candidates", "plies": "sim_plies", "iterations": "sim_iterations",
+                      "spread": "spread", "bag_count": "bag_count", "seconds": "simulate"}
+
+
+def simulate_moves(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, board_rows, setup, rack: str,
+                   filters, ask: SimulationAsk, call_deadline: float | None):
+    """GenerateMoves' simulate: the best moves of `rack` (board rows, then the setup plays; `filters`:
+    core.plays.MoveFilters, only its limit and bag count may be set) ranked by `look_ahead`, from what the
+    player holding `rack` may see, within the server's time for one generation and the call's deadline:
+    (core.plays.Generated, Lookahead)."""
+    for name in ("min_length", "must_use", "must_contain", "plays_only"):
+        if getattr(filters, name):
+            raise FieldError(name, "simulate ranks the best moves of the whole rack: no filter goes with it")
+    if filters.sort not in ("", "score"):
+        raise FieldError("sort", "simulate ranks the moves by win chance: no other order goes with it")
+    plays.check_filters(limits, filters)
+    defaults = LookaheadOptions()
+    options = LookaheadOptions(
+        candidates=ask.candidates or defaults.candidates, plies=defaults.plies if ask.plies is None else ask.plies,
+        iterations=ask.iterations or defaults.iterations, seconds=limits.max_generate_seconds,
+        seed=ask.seed or defaults.seed, spread=ask.spread, bag_count=filters.bag_count)
+    options.check(_SIMULATION_FIELDS)
+    require(len(options.seed) <= 100, "sim_seed", "at most 100 characters")
+    rule_set, lexicon = plays.game_context(snapshot, lexicon_name, rule_set_name, need_lexicon=True)
+    board = plays.read_board(limits, rule_set, board_rows)
+    plays.apply_setup_plays(rule_set, board, setup)
+    require(bool(rack), "rack", "required (e.g. 'KOTABC?')")
+    rack = plays.read_rack(rule_set, rack)
+    found = look_ahead(rule_set, board, rack, lexicon, options, call_deadline)
+    limit = filters.limit or limits.max_results
+    moves = [looked.move for looked in found.moves]
+    return plays.Generated(rule_set, moves[:limit], len(moves) > limit), found

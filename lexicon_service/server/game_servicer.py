@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from lexicon_service.core import plays
 from lexicon_service.core.export import export_record
-from lexicon_service.core.messages import generated_move, move_response, replay_response, rule_set_info, turn_analysis
+from lexicon_service.core.messages import (
+    generate_moves_response, move_response, replay_response, rule_set_info, turn_analysis,
+)
+from lexicon_service.games.lookahead import SimulationAsk, simulate_moves
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc
 from lexicon_service.rules import list_rule_sets, load_rule_set
 from lexicon_service.rules.gcg import format_gcg
@@ -56,13 +59,18 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
             plays_only=request.plays_only)
         check_deadline(deadline)
         call_deadline = deadline
+        setup = [(play.position, play.word) for play in request.setup]
         with self.registry.acquire() as snapshot:
+            if request.simulate:
+                ask = SimulationAsk(
+                    spread=request.spread, candidates=request.sim_candidates, iterations=request.sim_iterations,
+                    plies=request.sim_plies if request.HasField("sim_plies") else None, seed=request.sim_seed)
+                generated, found = simulate_moves(snapshot, self.limits, request.lexicon, request.rule_set,
+                                                  request.board, setup, request.rack, filters, ask, call_deadline)
+                return generate_moves_response(generated, request.lexicon, found)
             generated = plays.generate(snapshot, self.limits, request.lexicon, request.rule_set, request.board,
-                                       [(play.position, play.word) for play in request.setup], request.rack,
-                                       filters, call_deadline)
-        return game_pb2.GenerateMovesResponse(
-            moves=[generated_move(m) for m in generated.moves], truncated=generated.truncated,
-            rule_set=generated.rule_set.id, lexicon=request.lexicon)
+                                       setup, request.rack, filters, call_deadline)
+        return generate_moves_response(generated, request.lexicon)
 
     def replay_game(self, request, deadline: float | None = None, context=None):
         check_deadline(deadline)

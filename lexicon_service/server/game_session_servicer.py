@@ -22,7 +22,7 @@ from lexicon_service.games.state import ENDED, FINAL_PASS, GameState
 from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import status_and_trailing
-from lexicon_service.core.messages import generated_move
+from lexicon_service.core.messages import generated_move, move_outlook
 from lexicon_service.tiles import write_tiles
 from lexicon_service.games import events as ev
 
@@ -218,8 +218,7 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
                                                              lexicons=snapshot.lexicons.get, deadline=deadline)
             except TimeoutError:
                 raise DeadlineError(f"hint (at most {HINT_SECONDS:g} s)") from None
-        outlooks = [session_pb2.MoveOutlook(win_chance=m.win_chance, mean_spread=m.mean_spread,
-                                            iterations=m.iterations, pruned=m.pruned) for m in found.moves]
+        outlooks = [move_outlook(m) for m in found.moves]
         return session_pb2.GetHintResponse(moves=[generated_move(m.move) for m in found.moves],
                                            version=state.version, rack=state.rack_text(player), outlooks=outlooks,
                                            lookahead=found.kind, endgame_sequence=found.sequence)
