@@ -73,7 +73,7 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
                               (inanimate_base_witness, _is_a_thing),
                               (inanimate_diminutive_witness, _is_masculine_inanimate),
                               (young_witness, _is_young_neuter), (neuter_noun_witness, _is_neuter_noun),
-                              (feminine_witness, _is_a_thing)):
+                              (feminine_witness, _is_a_thing), (agent_adjective_witness, _is_animate)):
             found = witness(lemma, dic)
             if found is not None:
                 if witness is animate_witness and found in [lemma + "í"] + _softened_animal_adjectives(lemma):
@@ -189,6 +189,29 @@ def animate_witness(lemma: str, dic) -> str | None:
         if len(flags) == 1 and set(flags[0]) & ANIMATE_FLAGS and "H" not in flags[0]:
             return w
     return None
+
+
+# the suffixes of agent nouns whose -ský/-cký adjective says a person (řezník: řeznický, boxer excluded:
+# -er and -ál nouns are things as often: sever, špitál)
+AGENT_SUFFIXES = ("ník", "ák", "ec", "ář", "ař", "or", "an", "ač", "ič", "eč", "ér", "tel", "ant")
+
+
+def agent_adjective_witness(lemma: str, dic) -> str | None:
+    """The -ský/-cký adjective of a headword with an agent suffix (řezník -> řeznický, premiér ->
+    premiérský, řidič -> řidičský, záložník -> záložnický), tried after every other witness: a person.
+    Only for agent suffixes: for other nouns the adjective is as often a place's or an institution's
+    (severský, maratonský, báňský); the counts are in docs/build.md, "Guessed Czech nouns"."""
+    if not _consonant_final_common_word(lemma) or not lemma.endswith(AGENT_SUFFIXES):
+        return None
+    if lemma.endswith("ík"):
+        words = [lemma[:-2] + "ický"]                     # řezník -> řeznický
+    elif lemma.endswith("k"):
+        words = [lemma[:-1] + "cký"]                      # zadák -> zadácký
+    elif lemma.endswith("ec"):
+        words = [lemma + "ký"]                            # borec -> borecký
+    else:
+        words = [lemma + "ský"] + ([mobile_e_stem(lemma) + "ský"] if mobile_e_stem(lemma) else [])
+    return next((w for w in words if any("Y" in f for f in dic.flags_of(w) or ())), None)
 
 
 def _abstracts_of_a_person(lemma: str) -> list[str]:
