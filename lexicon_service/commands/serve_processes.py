@@ -9,8 +9,12 @@ import os
 import signal
 import socket
 import sys
+import ctypes
 
 from lexicon_service.command_line import UserError
+
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
 
 
 def take_supervisor_files():
@@ -67,7 +71,6 @@ def stop_with_supervisor() -> None:
     supervisor = os.environ.get(SUPERVISOR_PID_ENV)
     if not supervisor or not sys.platform.startswith("linux"):
         return
-    import ctypes
 
     pr_set_pdeathsig = 1
     try:
