@@ -167,3 +167,17 @@ def test_serve_grpc_max_connections_within_the_open_file_limit(monkeypatch):
     assert _within_open_files(500, log, "--grpc-max-connections", "gRPC") == 500
     with pytest.raises(UserError, match="--grpc-max-connections 5,000 needs more open files"):
         _within_open_files(5000, log, "--grpc-max-connections", "gRPC")
+
+
+def test_every_serve_option_reaches_the_children_of_processes():
+    """Each option of serve is given to every `--processes` child, or set by the supervisor itself (before,
+    the unread-answer and connection bounds given as options stayed in the supervisor)."""
+    from lexicon_service.cli import build_parser
+    from lexicon_service.commands.serve_processes import CHILD_FLAGS, CHILD_HTTP_FLAGS
+
+    serve = next(action for action in build_parser()._actions if hasattr(action, "choices")
+                 and isinstance(action.choices, dict)).choices["serve"]
+    options = {action.dest for action in serve._actions} - {"help"}
+    set_by_the_supervisor = {"address", "lexicons", "workers", "fast_threads", "processes", "reuse_port", "grace",
+                             "log_level", "http"}
+    assert options - set_by_the_supervisor == set(CHILD_FLAGS) | set(CHILD_HTTP_FLAGS)
