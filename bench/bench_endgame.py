@@ -48,7 +48,7 @@ def endgame_positions(lexicon, count: int, seed: int):
             for turn in game.turns[:at]:
                 if turn.kind == "play":
                     board.apply(validate_move(rule_set, board, ts.rack_text(list(turn.rack)),
-                                              move_text(rule_set, board, turn), judge=lexicon))
+                                              move_text(rule_set, board, turn), lexicon=lexicon))
             mine = ts.rack_text(list(game.turns[at].rack))
             theirs = endgame_view(rule_set, board, mine)
             if len(ts.spell_rack(theirs)) == size:

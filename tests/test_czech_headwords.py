@@ -517,3 +517,16 @@ def test_a_guessed_e_noun_with_an_ovy_adjective_and_a_noun_with_a_person_named_a
                  "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
     assert _admitted(out, ["příslovce", "příslovcové", "taxík", "taxíky", "taxíci"]) == {
         "příslovce": True, "příslovcové": False, "taxík": True, "taxíky": True, "taxíci": False}
+
+
+def test_a_guessed_agent_noun_with_a_sky_adjective_is_a_person(tmp_path):
+    """řezník is not in the paradigm source, where most -zník words are things (dotazník, mezník,
+    otazník: plural -y), but řeznický/YRN, the -cký adjective of an agent noun, says it is a person:
+    řezníci, not řezníky."""
+    lines = ["dotazník/H", "mezník/H", "nárazník/H", "otazník/H", "vazník/H", "provazník/PI", "řeznický/YRN"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("řezník\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["řezník", "řezníci", "řezníky"]) == {"řezník": True, "řezníci": True, "řezníky": False}

@@ -20,7 +20,7 @@ LAYERS = (
     ("tiles",),  # tile sets, spelling, tile keys
     ("rules",),  # rule sets, board, moves, scoring, GCG, replay
     ("movegen",),  # move generation (the C core)
-    ("lexicon_format", "lexicon_copies", "lexicon", "judge", "output_files"),  # the lexicon file, both directions
+    ("lexicon_format", "lexicon_copies", "lexicon", "output_files"),  # the lexicon file, both directions
     ("errors",),  # every refusal and the one table of their statuses
     ("core",),  # the service as plain functions: no transport
     ("games",),  # server-held games (their hints use the core's look-ahead)

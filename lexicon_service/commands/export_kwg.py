@@ -11,6 +11,8 @@ when the graph is too large for the layout).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lexicon_service.command_line import UserError
 
 
@@ -27,8 +29,6 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from pathlib import Path
-
     from lexicon_service.commands.check import open_lexicon
     from lexicon_service.movegen.kwg import KWG22, KWG24, KwgTooLarge, kwg_export
     from lexicon_service.output_files import OutputRefused, check_target, write_atomically

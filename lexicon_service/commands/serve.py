@@ -53,6 +53,8 @@ import sys
 import time
 from dataclasses import dataclass, replace
 from functools import partial
+import gc
+import resource
 
 from lexicon_service.command_line import UserError, seconds
 from lexicon_service.commands.serve_processes import (
@@ -608,8 +610,6 @@ def _within_open_files(connections: int | None, log, flag: str = "--http-max-con
     cannot hold would end in accept() failing, not in the refusals the cap promises. A cap given beyond it
     is an error; the default cap is lowered to it (with a warning)."""
     try:
-        import resource
-
         soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     except (ImportError, OSError, ValueError):
         return connections
@@ -679,7 +679,6 @@ def _tune_gc() -> None:
     (50,000 allocations) 64 of them blocked a connection (REFUSED_STREAM) before a collection ran."""
     if os.environ.get("LEXICON_GC_TUNING", "1") == "0":
         return
-    import gc
 
     gc.collect()
     gc.freeze()

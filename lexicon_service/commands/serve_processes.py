@@ -9,6 +9,7 @@ import os
 import signal
 import socket
 import sys
+import ctypes
 
 from lexicon_service.command_line import UserError
 
@@ -67,7 +68,6 @@ def stop_with_supervisor() -> None:
     supervisor = os.environ.get(SUPERVISOR_PID_ENV)
     if not supervisor or not sys.platform.startswith("linux"):
         return
-    import ctypes
 
     pr_set_pdeathsig = 1
     try:

@@ -59,7 +59,7 @@ def positions(rule_set, lexicon, rng: random.Random, count: int, *, letters=None
                 continue
             exchanges = 0
             move = moves[0] if best else rng.choice(moves)
-            result = validate_move(rule_set, board, rack_text, move.play, judge=lexicon)
+            result = validate_move(rule_set, board, rack_text, move.play, lexicon=lexicon)
             board.apply(result)
             for tile in result.tiles_used:
                 rack.remove(tile)
@@ -136,7 +136,7 @@ def play_game(rule_set, lexicon, choosers, rng: random.Random) -> GameResult:
         move = choosers[player](board, rack_text, len(bag), scoreless < n)
         turns.append(Turn(player, move, len(bag)))
         if move.kind == "play":
-            result = validate_move(rule_set, board, rack_text, move.play, judge=lexicon)
+            result = validate_move(rule_set, board, rack_text, move.play, lexicon=lexicon)
             board.apply(result)
             for tile in result.tiles_used:
                 racks[player].remove(tile)

@@ -353,7 +353,7 @@ def _included(engine: _Engine, view: SeatView, lexicon, text: str) -> _Candidate
         move = GeneratedMove("exchange", "-" + ts.rack_text(given), 0, (), ts.rack_text(kept_letters), len(given))
         return _Candidate(SimulatedMove(move, value), 0, (), tuple(kept), tuple(engine.number(t) for t in given),
                           value)
-    result = validate_move(rule_set, view.board, view.rack, text, judge=lexicon)
+    result = validate_move(rule_set, view.board, view.rack, text, lexicon=lexicon)
     if not result.valid:
         return None
     used = [BLANK if blank else letter for _row, _col, letter, blank in result.placements]

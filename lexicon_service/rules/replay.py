@@ -87,9 +87,9 @@ class ReplayReport:
         return [line for line in self.lines if not line.ok]
 
 
-def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None = None,
+def replay(rule_set: RuleSet, game: GcgGame, lexicon=None, out_bonus: str | None = None,
            on_line=None) -> ReplayReport:
-    """Replay `game`; judge (optional) marks words a lexicon refuses; out_bonus overrides the rule
+    """Replay `game`; lexicon (optional, AdmissibleWords) marks the words it refuses; out_bonus overrides the rule
     set's end-of-game bonus ("others-racks" or "twice-others-racks", the 2x two-player convention).
     on_line (optional) is called as on_line(line, board) after each line (the game viewer draws it)."""
     n_players = max(1, len(game.players))
@@ -100,7 +100,7 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
                                  players=n_players, rule_set=rule_set.id, low=lo, high=hi))
     if not game.has_racks:
         report_notes.append(Note("no-racks", "the record gives no racks: rack checks skipped (bag tracked by tile counts)"))
-    checker = _Checker(rule_set, GameFlow.counted(rule_set, n_players), judge, out_bonus or rule_set.end.out_bonus)
+    checker = _Checker(rule_set, GameFlow.counted(rule_set, n_players), lexicon, out_bonus or rule_set.end.out_bonus)
     recorded_totals = [0] * n_players
     lines: list[ReplayLine] = []
     for event in game.events:
@@ -130,10 +130,10 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
 class _Checker:
     """Runs each recorded event through the game flow and says what in the record disagrees with it."""
 
-    def __init__(self, rule_set: RuleSet, flow: GameFlow, judge, bonus_rule: str) -> None:
+    def __init__(self, rule_set: RuleSet, flow: GameFlow, lexicon, bonus_rule: str) -> None:
         self.rule_set = rule_set
         self.flow = flow
-        self.judge = judge
+        self.lexicon = lexicon
         self.bonus_rule = bonus_rule
         self.full_bag = Counter(rule_set.tile_set.bag())
         self.game_over: str | None = None  # why the game ended (RULES.md section 6), once it has
@@ -198,8 +198,8 @@ class _Checker:
         line.words = result.words
         line.move = result
         self.flow.play(p, result.placements, result.score, move=result)
-        if self.judge is not None:
-            refused = [w for w, k in zip(result.words, result.word_keys) if not self.judge.is_admissible(k)]
+        if self.lexicon is not None:
+            refused = [w for w, k in zip(result.words, result.word_keys) if not self.lexicon.is_admissible(k)]
             if refused:
                 line.notes.append(Note("not-admissible", f"not admissible: {', '.join(refused)}", words=", ".join(refused)))
         if self.rule_set.words.same_word_twice != "allowed" and result.reason is Reason.DUPLICATE_WORD:

@@ -32,9 +32,11 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+import ssl
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from google.protobuf import message_factory
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
 from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
@@ -58,6 +60,8 @@ from lexicon_service.server.shared_counts import SharedCounts
 from lexicon_service.server.signals import queue_signals
 from lexicon_service.server.stream_quota import STREAMS_PER_CLIENT, STREAMS_PER_GAME, StreamQuota
 from lexicon_service.server.tournament_servicer import TournamentServicer
+from lexicon_service.lexicon import load_lexicon
+from lexicon_service.tournaments.service import TournamentService
 from lexicon_service.server.unread_answers import UnreadAnswerGuard, UnreadAnswers
 
 log = logging.getLogger("lexicon_service.server")
@@ -99,8 +103,6 @@ def streaming_methods() -> dict[str, type]:
 
 
 def _methods() -> dict[str, tuple[bool, type]]:
-    from google.protobuf import message_factory
-
     return {f"/{service.full_name}/{method.name}": (method.client_streaming or method.server_streaming,
                                                     message_factory.GetMessageClass(method.input_type))
             for module in _SERVICE_FILES for service in module.DESCRIPTOR.services_by_name.values()
@@ -164,8 +166,6 @@ class TlsConfig:
     def check(self) -> None:
         """Raise ValueError naming the file when the certificate, the key or the CA cannot be used
         (grpc itself only says "Failed to bind")."""
-        import ssl
-
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         for path in (self.cert_file, self.key_file, self.client_ca_file):
             if path is not None and not Path(path).is_file():
@@ -459,8 +459,6 @@ def _registry(lexicon_dir, loader, shared_files, load: bool) -> LexiconRegistry:
     """The lexicons of `lexicon_dir`, mapped from `shared_files` (sealed copies) when given; loaded now with
     `load`."""
     if loader is None and shared_files is not None:
-        from lexicon_service.lexicon import load_lexicon
-
         loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files,
                                    checked_tries=shared_files.checked_tries)
     registry = LexiconRegistry(lexicon_dir, loader=loader)
@@ -482,12 +480,13 @@ def _add_tournaments(server: LexiconServer, tournaments, games, game_pool) -> No
 
 def _tournaments(games, games_store, registry):
     """The tournaments, in the games' database, their rounds' games held by `games`."""
-    from lexicon_service.tournaments.service import TournamentService
-    from lexicon_service.tournaments.store import tournament_store_for
-
     def rule_set_for(lexicon_name: str):
         with registry.acquire() as snapshot:
             return snapshot.lexicon(lexicon_name).rule_set
+
+    # imported here: the store's module imports the PostgreSQL client (psycopg, ~15 MB), which a server
+    # without a postgresql:// database never loads
+    from lexicon_service.tournaments.store import tournament_store_for
 
     return TournamentService(tournament_store_for(games_store), games, rule_set_for=rule_set_for,
                              clock=games.clock)

@@ -488,7 +488,9 @@ static int anchor_bound(Gen *g, int a, const int *vals, int n_rack) {
     }
     for (int s = a; s >= lo; s--) {
         if (s > 0 && sq[s - 1]) continue;   /* a word starts after an empty square */
-        Span sp = {.wmul = 1};
+        Span sp;  /* its arrays are written before they are read: not cleared (8% of the bounds' time) */
+        sp.used = sp.fixed = sp.xconst = 0;
+        sp.wmul = 1;
         for (int p = s; p < a; p++) span_add(g, &sp, p, a);
         for (int e = a; e < len; e++) {
             if (!sq[e] && (sp.used == n_rack || !(g->L_cc[e] & open))) break;
