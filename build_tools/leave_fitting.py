@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from lexicon_service.movegen.leaves import LeaveTable, tile_order
 from lexicon_service.movegen.fastplay import play_games
+from lexicon_service.movegen import _core
 
 DEFAULT_GAMES = 3000
 # games for the leave table a default build (`lexicon-build --defaults`, `make lexicons`) makes: chosen so
@@ -135,8 +136,6 @@ def _gauss_seidel(features, columns, counts, targets) -> tuple[dict, list]:
     feature order, in C (``_core.ridge_sweeps``: the same sums in the same order as a plain loop). Per
     column, the leaves' indices, count x value and value; its curvature (which the sweeps do not change)
     plus the penalty is summed once."""
-    from lexicon_service.movegen import _core
-
     start, index, weighted, xs, denominators, penalties = [0], [], [], [], [], []
     for feature in features:
         curvature = 0.0

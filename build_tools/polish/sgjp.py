@@ -12,6 +12,9 @@ from importlib.metadata import version
 
 from build_tools.tags import sgjp_to_tag
 
+# Imports inside functions: morfeusz2 is an optional dependency (the [polish] extra), loaded when a Polish
+# build first asks SGJP.
+
 _POS_CLASSES = {
     "subst": "N", "noun": "N", "n": "N", "rzeczownik": "N",
     "adj": "ADJ", "adjective": "ADJ", "przymiotnik": "ADJ",

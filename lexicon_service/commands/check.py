@@ -20,6 +20,9 @@ from pathlib import Path
 
 from lexicon_service.command_line import UserError, error_line, message_json, text_lines
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 
 def add_lexicons_dir_argument(parser) -> None:
     """--lexicons DIR, defaulting to $LEXICON_DIR (as `serve`) or ./lexicons: every command taking a name."""

@@ -37,6 +37,9 @@ from lexicon_service.commands.validate import (add_move_arguments, join_plays, p
 from lexicon_service.command_line import read_text
 from lexicon_service.commands.validate import place_tiles
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 
 def client_options(argument_default=None) -> argparse.ArgumentParser:
     """The options of every call, accepted before the call and after it (`client check --json ...`):

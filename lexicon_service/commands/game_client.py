@@ -32,6 +32,9 @@ import time
 
 from lexicon_service.command_line import INT32, UINT32, UINT64, UserError, check_token, message_json, whole_number
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 GAME_ENDED, AWAITING_FINAL_PASS = 3, 2  # GameStatus values
 
 

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 
 from lexicon_service.command_line import UserError, message_json, read_input
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 
 def add_replay_arguments(p) -> None:
     """Options shared by `replay` and `client replay`."""

@@ -71,6 +71,9 @@ from lexicon_service.games.store import WAL_LIMIT
 from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.wording import counted
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 
 GRPC_VERBOSITY_ENV = "GRPC_VERBOSITY"
 DB_WAL_LIMIT_MIB = WAL_LIMIT >> 20

@@ -13,6 +13,9 @@ import ctypes
 
 from lexicon_service.command_line import UserError
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 
 def take_supervisor_files():
     """In a supervised child: the tries its supervisor checked, and the supervisor's sealed copies of the

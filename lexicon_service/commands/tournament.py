@@ -31,6 +31,9 @@ from lexicon_service.command_line import UserError, read_text, whole_number
 from lexicon_service.tournaments.pairing import METHODS
 from lexicon_service.tournaments.standings import TIEBREAKS, standings, standings_json
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 FILE_COMMANDS = ("standings", "ratings", "pairings")
 
 

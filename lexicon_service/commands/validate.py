@@ -16,6 +16,9 @@ from __future__ import annotations
 from lexicon_service.command_line import UserError, message_json, read_text
 from lexicon_service.commands.check import add_lexicon_argument, open_lexicon
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 
 def add_move_arguments(p) -> None:
     """Options shared by `validate` and `client validate|score`."""

@@ -29,6 +29,7 @@ from lexicon_service.movegen import (
 from lexicon_service.movegen.simulate import unseen_tiles
 from lexicon_service.rules.game import end_of_game_adjustments
 from lexicon_service.tiles import BLANK
+from lexicon_service.movegen import _core
 
 MAX_DEPTH = 64
 TABLE_BITS = 20  # the C search's transposition table: 2^20 entries of 24 bytes (24 MiB, touched as used)
@@ -279,8 +280,6 @@ def _counts(numbers: tuple) -> bytes:
 
 def _solve_in_c(search: _Search, board, board_bytes: bytes, mine: tuple, theirs: tuple, passes: int,
                 max_depth: int, limits: tuple, started: float) -> EndgameResult:
-    from lexicon_service.movegen import _core
-
     if not 0 <= passes < search.passes_to_end:
         raise MoveGenerationError("passes", f"passes must be 0 to {search.passes_to_end - 1}")
     try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from lexicon_service.movegen import _graph, _moves_from_core, _static
+from lexicon_service.movegen import _core, _graph, _moves_from_core, _static
 from lexicon_service.rules.board import Board
 from lexicon_service.rules.game import end_of_game_adjustments
 from lexicon_service.tiles import BLANK
@@ -82,8 +82,6 @@ def play_games(lexicon, games: int, seed: int, levels=("best", "best"), leaves=N
 def raw_games(lexicon, games: int, seed: int, levels=("best", "best"), leaves=None) -> list[tuple]:
     """The games of `play_games` as the C core gives them (tile numbers, the core's plays), for callers
     that read only a few of their fields (measurements)."""
-    from lexicon_service.movegen import _core
-
     rule_set = lexicon.rule_set
     if not 0 <= games <= MAX_GAMES:
         raise ValueError(f"games must be 0 to {MAX_GAMES:,}")
