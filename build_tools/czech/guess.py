@@ -73,7 +73,8 @@ def guess_flags(lemma: str, pos: str | None, dic) -> tuple[str, str] | None:
                               (inanimate_base_witness, _is_a_thing),
                               (inanimate_diminutive_witness, _is_masculine_inanimate),
                               (young_witness, _is_young_neuter), (neuter_noun_witness, _is_neuter_noun),
-                              (feminine_witness, _is_a_thing), (agent_adjective_witness, _is_animate)):
+                              (feminine_witness, _is_a_thing), (device_adjective_witness, _is_a_thing),
+                              (agent_adjective_witness, _is_animate)):
             found = witness(lemma, dic)
             if found is not None:
                 if witness is animate_witness and found in [lemma + "í"] + _softened_animal_adjectives(lemma):
@@ -194,6 +195,15 @@ def animate_witness(lemma: str, dic) -> str | None:
 # the suffixes of agent nouns whose -ský/-cký adjective says a person (řezník: řeznický, boxer excluded:
 # -er and -ál nouns are things as often: sever, špitál)
 AGENT_SUFFIXES = ("ník", "ák", "ec", "ář", "ař", "or", "an", "ač", "ič", "eč", "ér", "tel", "ant")
+
+
+def device_adjective_witness(lemma: str, dic) -> str | None:
+    """The adjective in -cí of what an -č noun does (časovač -> časovací, zapalovač -> zapalovací):
+    an -č noun with one is a device more often than a person (docs/build.md, "Guessed Czech nouns")."""
+    if not _consonant_final_common_word(lemma) or not lemma.endswith("č"):
+        return None
+    w = lemma[:-1] + "cí"
+    return w if any("Y" in f for f in dic.flags_of(w) or ()) else None
 
 
 def agent_adjective_witness(lemma: str, dic) -> str | None:
