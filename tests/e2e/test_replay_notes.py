@@ -1,0 +1,68 @@
+"""The game viewer says a replay's notes and problems in the page's language: the server sends them as
+codes with values (ReplayNote), the page's tables say them. Scanned against the English table at every
+step of two records: a Kris Kros bingo with a joker on word premiums (whose author's English #note lines
+are shown as written, marked as the record's own text), and a Polish record with a wrong score, a wrong
+total, a word the lexicon refuses and an illegal exchange."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.english import assert_no_english
+
+ROOT = Path(__file__).resolve().parents[2]
+BINGO = (ROOT / "tests/data/gcg/kk-ch-bingo.gcg").read_text(encoding="utf-8")
+# KOT scored 10 (9 recorded, and a total that does not add up), KOTX refused by the lexicon, an exchange
+# of tiles not on the rack, and the game over by passes
+DISAGREEING = """#rules pl-scrabble
+#player1 a Anna
+#player2 b Bartek
+>a: KOTAAAA 8G KOT +9 10
+>b: XEEEEEE H8 .X +20 20
+>b: ABCDEFG -ZZ +0 20
+"""
+
+
+def _every_step(page, lang, artifacts, name):
+    page.locator("#board").focus()
+    page.keyboard.press("Home")
+    assert_no_english(page)
+    for _ in range(page.locator("#lines li").count()):
+        page.keyboard.press("ArrowRight")
+        assert_no_english(page)
+    page.screenshot(path=str(artifacts / f"games-notes-{name}-{lang}.png"), full_page=True)
+
+
+def _show(page, url, record, lexicon=None):
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#gcg").fill(record)
+    if lexicon:
+        page.select_option("#lexicon", lexicon)
+    page.locator("#show").click()
+    page.wait_for_selector("body[data-shown='1']")
+
+
+@pytest.mark.parametrize("lang", ["cs", "pl"])
+def test_replay_notes_in_the_page_language(page, web_url, artifacts, lang):
+    _show(page, web_url + f"/games?lang={lang}", BINGO)
+    page.locator("#board").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")   # DoPR.VNÍK: the bingo, the joker, two DW squares
+    record_note = page.locator('#detail q[translate="no"]')
+    assert record_note.count() == 1 and record_note.inner_text().startswith("All 8 tiles")
+    _every_step(page, lang, artifacts, "bingo")
+
+    _show(page, web_url + f"/games?lang={lang}", DISAGREEING, lexicon="pl-scrabble")
+    problems = page.locator("#lines li.bad").count()
+    assert problems >= 2
+    page.locator("#board").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    detail = page.locator("#detail").inner_text()
+    said = {"cs": "zapsáno +9 bodů, spočteno +10", "pl": "zapisano +9 pkt, obliczono +10"}[lang]
+    assert said in detail, detail
+    _every_step(page, lang, artifacts, "problems")
