@@ -10,16 +10,20 @@ from pathlib import Path
 
 import pytest
 
+from lexicon_service.movegen.analysis import TurnAnalysis, note_text
 from tests.e2e.english import assert_no_english
 
 ROOT = Path(__file__).resolve().parents[2]
 BINGO = (ROOT / "tests/data/gcg/kk-ch-bingo.gcg").read_text(encoding="utf-8")
 # KOT scored 10 (9 recorded, and a total that does not add up), KOTX refused by the lexicon, an exchange
 # of tiles not on the rack, and the game over by passes
-DISAGREEING = """#rules pl-scrabble
+# (and the #note AnalyseGame's annotated record writes after a turn)
+ANALYSED = note_text(TurnAnalysis(1, 4, "a", "KOTAAAA", "8G KOT", 10, False, "8G KOTA", 12, 2))
+DISAGREEING = f"""#rules pl-scrabble
 #player1 a Anna
 #player2 b Bartek
 >a: KOTAAAA 8G KOT +9 10
+#note {ANALYSED}
 >b: XEEEEEE H8 .X +20 20
 >b: ABCDEFG -ZZ +0 20
 """
@@ -65,6 +69,9 @@ def test_replay_notes_in_the_page_language(page, web_url, artifacts, lang):
     detail = page.locator("#detail").inner_text()
     said = {"cs": "zapsáno +9 bodů, spočteno +10", "pl": "zapisano +9 pkt, obliczono +10"}[lang]
     assert said in detail, detail
+    best = {"cs": "rozbor: nejlepší tah 8G KOTA +12, ztraceno 2 bodů",
+            "pl": "analiza: najlepszy ruch 8G KOTA +12, straconych punktów: 2"}
+    assert best[lang] in detail, detail
     _every_step(page, lang, artifacts, "problems")
 
 

@@ -3,6 +3,7 @@
 
 const STRINGS = {
   en: {
+    noteAnalysisGiven: "analysis: the best move {play} {score}, {n} points given away", noteAnalysisBest: "analysis: the best move {play} {score}", noteAnalysisNone: "analysis: no best move", noteAnalysisNoRack: "no rack in the record", noteAnalysis: "analysis: {why}",
     recordNotes: "Notes in the record", noteTimeout: "the turn timed out", noteOvertime: "overtime penalty", noteCorrection: "a correction", noteFailedChallenge: "penalty for a failed challenge", noteTurnLost: "turn lost to a failed challenge",
     judge: "Word judge", lookup: "Lookup", games: "Games", language: "Language", lexicon: "Lexicon",
     chooseLexicon: "Choose the lexicon, then press Enter", wordsLabel: "Words of the play",
@@ -91,6 +92,7 @@ const STRINGS = {
     tourLiveEvery: "Live: updated every {s} s",
   },
   cs: {
+    noteAnalysisGiven: "rozbor: nejlepší tah {play} {score}, ztraceno {n} bodů", noteAnalysisBest: "rozbor: nejlepší tah {play} {score}", noteAnalysisNone: "rozbor: žádný nejlepší tah", noteAnalysisNoRack: "záznam neuvádí stojan", noteAnalysis: "rozbor: {why}",
     recordNotes: "Poznámky v záznamu", noteTimeout: "čas na tah vypršel", noteOvertime: "penalizace za překročený čas", noteCorrection: "oprava", noteFailedChallenge: "penalizace za neúspěšnou námitku", noteTurnLost: "tah propadl za neúspěšnou námitku",
     judge: "Rozhodčí", lookup: "Vyhledávání", games: "Partie", language: "Jazyk", lexicon: "Slovník",
     chooseLexicon: "Vyberte slovník a stiskněte Enter", wordsLabel: "Slova tahu",
@@ -179,6 +181,7 @@ const STRINGS = {
     tourLiveEvery: "Živě: obnova každých {s} s",
   },
   pl: {
+    noteAnalysisGiven: "analiza: najlepszy ruch {play} {score}, straconych punktów: {n}", noteAnalysisBest: "analiza: najlepszy ruch {play} {score}", noteAnalysisNone: "analiza: brak najlepszego ruchu", noteAnalysisNoRack: "zapis nie podaje stojaka", noteAnalysis: "analiza: {why}",
     recordNotes: "Uwagi w zapisie", noteTimeout: "czas na ruch minął", noteOvertime: "kara za przekroczenie czasu", noteCorrection: "poprawka", noteFailedChallenge: "kara za nieudane sprawdzenie", noteTurnLost: "ruch przepadł za nieudane sprawdzenie",
     judge: "Sędzia", lookup: "Wyszukiwanie", games: "Partie", language: "Język", lexicon: "Słownik",
     chooseLexicon: "Wybierz słownik i naciśnij Enter", wordsLabel: "Słowa ruchu",
@@ -379,6 +382,12 @@ const NOTE_PATTERNS = [
   [/^timeout$/, () => t("noteTimeout")], [/^overtime$/, () => t("noteOvertime")],
   [/^correction$/, () => t("noteCorrection")], [/^failed challenge penalty$/, () => t("noteFailedChallenge")],
   [/^turn lost to a failed challenge$/, () => t("noteTurnLost")],
+  // AnalyseGame's annotated record (movegen/analysis.py note_text)
+  [/^analysis: best (.+) ([+-]\d+), (-?\d+) points given away$/, m => t("noteAnalysisGiven", { play: m[1], score: m[2], n: m[3] })],
+  [/^analysis: best (.+) ([+-]\d+)$/, m => t("noteAnalysisBest", { play: m[1], score: m[2] })],
+  [/^analysis: no best move$/, () => t("noteAnalysisNone")],
+  [/^no rack in the record$/, () => t("noteAnalysisNoRack")],
+  [/^analysis: (.+)$/, m => t("noteAnalysis", { why: m[1].split("; ").map(noteText).join("; ") })],
 ];
 
 function noteText(text) {
