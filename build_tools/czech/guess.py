@@ -192,18 +192,19 @@ def animate_witness(lemma: str, dic) -> str | None:
     return None
 
 
-# the suffixes of agent nouns whose -ský/-cký adjective says a person (řezník: řeznický, boxer excluded:
-# -er and -ál nouns are things as often: sever, špitál)
-AGENT_SUFFIXES = ("ník", "ák", "ec", "ář", "ař", "or", "an", "ač", "ič", "eč", "ér", "tel", "ant")
+# the suffixes of agent nouns whose -ský/-cký adjective says a person (řezník: řeznický; -ál left out:
+# -ál nouns are things as often: špitál, ementál)
+AGENT_SUFFIXES = ("ník", "ák", "ec", "ář", "ař", "or", "an", "ač", "ič", "eč", "ér", "er", "tel", "ant")
 
 
 def device_adjective_witness(lemma: str, dic) -> str | None:
-    """The adjective in -cí of what an -č noun does (časovač -> časovací, zapalovač -> zapalovací):
-    an -č noun with one is a device more often than a person (docs/build.md, "Guessed Czech nouns")."""
-    if not _consonant_final_common_word(lemma) or not lemma.endswith("č"):
+    """The adjective in -cí of what an -č noun does (časovač -> časovací, zapalovač -> zapalovací) or
+    the relational -ní adjective of a noun with an agent suffix (oltář -> oltářní): such a noun is a
+    thing more often than a person (docs/build.md, "Guessed Czech nouns")."""
+    if not _consonant_final_common_word(lemma) or not lemma.endswith(AGENT_SUFFIXES):
         return None
-    w = lemma[:-1] + "cí"
-    return w if any("Y" in f for f in dic.flags_of(w) or ()) else None
+    words = ([lemma[:-1] + "cí"] if lemma.endswith("č") else []) + [lemma + "ní"]     # oltář -> oltářní
+    return next((w for w in words if any("Y" in f for f in dic.flags_of(w) or ())), None)
 
 
 def agent_adjective_witness(lemma: str, dic) -> str | None:
