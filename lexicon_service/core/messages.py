@@ -102,8 +102,9 @@ def explain_response(found, lexicon_name: str) -> lexicon_pb2.ExplainWordRespons
     result = lexicon_pb2.WordResult(word=found.word, valid=found.status == VALID, status=found.status,
                                     message=found.message, tiles=found.tiles)
     refusals = [lexicon_pb2.Refusal(rule=rule, headword=head, detail=detail) for rule, head, detail in found.refusals]
+    code, values = note_code(found.message)
     return lexicon_pb2.ExplainWordResponse(lexicon=lexicon_name, result=result, readings=readings,
-                                           refusals=refusals)
+                                           refusals=refusals, message_code=code, message_values=values)
 
 
 # --- GameService ------------------------------------------------------------------------------

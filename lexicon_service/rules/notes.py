@@ -19,6 +19,13 @@ class Note(str):
         note.values = {k: str(v) for k, v in values.items()}
         return note
 
+    def __reduce__(self):  # pickled with its code and values (a plain str would lose them)
+        return _note, (self.code, str(self), self.values)
+
+
+def _note(code: str, text: str, values: dict[str, str]) -> Note:
+    return Note(code, text, **values)
+
 
 def note_code(note: str) -> tuple[str, dict[str, str]]:
     """(code, values) of a note; a plain string (a note written before codes) has code "" and no values."""

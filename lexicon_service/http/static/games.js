@@ -126,8 +126,8 @@ function renderDetail() {
   const rec = document.createElement("p");
   rec.textContent = `${t("recorded")}: ${line.recordedScore >= 0 ? "+" : ""}${line.recordedScore} → ${line.recordedTotal}`;
   d.append(rec);
-  const notes = [...line.noteDetails.map(n => replayNoteText(n))];
-  for (const [items, cls, key] of [[line.problemDetails.map(n => replayNoteText(n)), "problem", "problems"], [notes, "", "notes"]]) {
+  const notes = [...line.noteDetails.map(n => serverNoteText(n))];
+  for (const [items, cls, key] of [[line.problemDetails.map(n => serverNoteText(n)), "problem", "problems"], [notes, "", "notes"]]) {
     if (!items.length) continue;
     const p = document.createElement("p");
     p.className = cls;
@@ -200,7 +200,7 @@ function renderLines() {
   const ongoing = live && live.state && live.state.status !== "GAME_STATUS_ENDED";
   cap.textContent = t(ongoing ? "scoresSoFar" : "finalScores");
   s.append(table);
-  for (const n of view.replay.noteDetails) { const q = document.createElement("p"); q.textContent = replayNoteText(n); s.append(q); }
+  for (const n of view.replay.noteDetails) { const q = document.createElement("p"); q.textContent = serverNoteText(n); s.append(q); }
 }
 
 // A record without "#rules" and no lexicon chosen: the rule set to replay it under is offered.

@@ -389,9 +389,10 @@ function noteText(text) {
   return text;
 }
 
-// A replay's notes and problems as the server sends them (ReplayNote: a code and its values, rules/notes.py),
-// said in the page's language; [code, en, cs, pl]. A quoted note ("why") is said by the same table.
-const REPLAY_NOTES = [
+// The server's notes as codes with values (rules/notes.py): a replay's notes and problems (ReplayNote) and
+// ExplainWord's message (message_code, message_values), said in the page's language; [code, en, cs, pl].
+// A quoted note ("why") is said by the same table.
+const SERVER_NOTES = [
   ["player-count", "{players} player(s); {rule_set} is for {low}-{high}", "hráčů: {players}; {rule_set} je pro {low}–{high}", "graczy: {players}; {rule_set} jest dla {low}–{high}"],
   ["no-racks", STRINGS.en.noteNoRacks, STRINGS.cs.noteNoRacks, STRINGS.pl.noteNoRacks],
   ["score-mismatch", "score {recorded} recorded, {computed} computed", "zapsáno {recorded} bodů, spočteno {computed}", "zapisano {recorded} pkt, obliczono {computed}"],
@@ -420,21 +421,23 @@ const REPLAY_NOTES = [
   ["no-challenge-bonus", "{rule_set}: challenge rule {rule}, no bonus expected", "{rule_set}: pravidlo námitky {rule}, bez bonusu", "{rule_set}: zasada sprawdzania {rule}, bez premii"],
   ["challenge-bonus", "{rule_set}: the challenge bonus is {points}", "{rule_set}: bonus za námitku je {points}", "{rule_set}: premia za sprawdzenie wynosi {points}"],
   ["end-rack-unknown-letter", "end rack {rack}: a tile the rule set does not have", "zbylý stojan {rack}: kámen, který pravidla neznají", "stojak na końcu {rack}: płytka, której zasady nie znają"],
+  ["unknown-letter", "unknown letter {letter} at position {position}", "neznámé písmeno {letter} na pozici {position}", "nieznana litera {letter} na pozycji {position}"],
+  ["bad-length", "{tiles} tiles; words have {min} to {max}", "{tiles} kamenů; slova mají {min} až {max} kamenů", "{tiles} płytek; słowa mają od {min} do {max} płytek"],
   ["no-out-bonus", "{rule_set} gives no points for the others' racks", "{rule_set} nedává body za stojany soupeřů", "{rule_set} nie daje punktów za stojaki przeciwników"],
 ];
-for (const [code, en, cs, pl] of REPLAY_NOTES) {
+for (const [code, en, cs, pl] of SERVER_NOTES) {
   STRINGS.en["rn_" + code] = en; STRINGS.cs["rn_" + code] = cs; STRINGS.pl["rn_" + code] = pl;
 }
 
-// A ReplayNote ({code, values, text}) in the page's language; a note without a code is its own text.
-function replayNoteText(note, prefix = "") {
+// A note ({code, values, text}) in the page's language; a note without a code is its own text.
+function serverNoteText(note, prefix = "") {
   if (LANG === "en" && !prefix && note.text) return note.text;  // the server's own sentence, with its details
   const values = note.values || {};
   const code = prefix ? values[prefix.slice(0, -1)] : note.code;
   if (!code || !STRINGS.en["rn_" + code]) return note.text || "";
   const vars = {};
   for (const [k, v] of Object.entries(values)) if (k.startsWith(prefix)) vars[k.slice(prefix.length)] = v;
-  if (vars.why !== undefined && code !== "illegal-play") vars.why = replayNoteText(note, prefix + "why_");
+  if (vars.why !== undefined && code !== "illegal-play") vars.why = serverNoteText(note, prefix + "why_");
   if (vars.reason) vars.reason = (ERROR_TEXTS[LANG] || {})[vars.reason] || vars.reason;
   return t("rn_" + code, vars);
 }

@@ -1,4 +1,4 @@
-"""The game viewer says a replay's notes and problems in the page's language: the server sends them as
+"""The pages say the server's notes in their language. The game viewer says a replay's notes and problems in the page's language: the server sends them as
 codes with values (ReplayNote), the page's tables say them. Scanned against the English table at every
 step of two records: a Kris Kros bingo with a joker on word premiums (whose author's English #note lines
 are shown as written, marked as the record's own text), and a Polish record with a wrong score, a wrong
@@ -66,3 +66,20 @@ def test_replay_notes_in_the_page_language(page, web_url, artifacts, lang):
     said = {"cs": "zapsáno +9 bodů, spočteno +10", "pl": "zapisano +9 pkt, obliczono +10"}[lang]
     assert said in detail, detail
     _every_step(page, lang, artifacts, "problems")
+
+
+@pytest.mark.parametrize("lang", ["cs", "pl"])
+def test_lookup_says_an_unknown_letter_and_a_bad_length_in_the_page_language(page, web_url, artifacts, lang):
+    """ExplainWord's message comes with its code and values (message_code, message_values): /lookup says
+    "unknown letter" and "too many tiles" in the page's language, with the letter and the counts."""
+    page.goto(web_url + f"/lookup?lang={lang}&lexicon=cs-scrabble")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#lexicon", "cs-scrabble")
+    expected = {"cs": ("neznámé písmeno ß na pozici 4", "16 kamenů; slova mají 2 až 15 kamenů"),
+                "pl": ("nieznana litera ß na pozycji 4", "16 płytek; słowa mają od 2 do 15 płytek")}[lang]
+    for word, said in zip(("pesß", "kočkakočkakočkap"), expected):
+        page.locator("#word").fill(word)
+        page.keyboard.press("Enter")
+        page.wait_for_function("said => document.querySelector('#explanation').innerText.includes(said)", arg=said)
+        assert_no_english(page)
+    page.screenshot(path=str(artifacts / f"lookup-bad-length-{lang}.png"))
