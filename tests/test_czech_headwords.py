@@ -535,13 +535,16 @@ def test_a_guessed_agent_noun_with_a_sky_adjective_is_a_person(tmp_path):
 def test_a_guessed_c_noun_with_a_ci_adjective_is_a_device(tmp_path):
     """zapalovač is not in the paradigm source, where the -ovač words are persons (dohazovač,
     nadhazovač, odpalovač: plural -i), but zapalovací/YN, the adjective of what it does, says it is a
-    device: zapalovače, not zapalovači."""
+    device: zapalovače, not zapalovači. oltář likewise: the -tář words are persons, but oltářní/YRN says
+    it is a thing, declined as the -ář things are (kalendář: oltáře)."""
     lines = ["balzamovač/U", "dohazovač/U", "dopisovač/U", "nadhazovač/U", "odpalovač/U", "časovač/S",
-             "zapalovací/YN"]
+             "zapalovací/YN", "autoritář/U", "bankrotář/U", "biletář/U", "bufetář/U", "cestář/U", "kalendář/S",
+             "oltářní/YRN"]
     assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
     heads = tmp_path / "heads.txt"
-    heads.write_text("zapalovač\n", encoding="utf-8")
+    heads.write_text("zapalovač\noltář\n", encoding="utf-8")
     out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
                  "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
-    assert _admitted(out, ["zapalovač", "zapalovače", "zapalovači"]) == {
-        "zapalovač": True, "zapalovače": True, "zapalovači": False}
+    assert _admitted(out, ["zapalovač", "zapalovače", "zapalovači", "oltář", "oltáře", "oltáři"]) == {
+        "zapalovač": True, "zapalovače": True, "zapalovači": False, "oltář": True, "oltáře": True,
+        "oltáři": False}

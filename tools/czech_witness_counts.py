@@ -105,6 +105,12 @@ def counts(dic) -> list[tuple[str, int, int]]:
     rows.append(("the diminutive in -átko of an -e/-ě noun (kotě -> koťátko): K nouns / others",
                  sum("K" in f for f in young), sum("K" not in f for f in young)))
     rows.extend(_neuter_rows(dic))
+    e_nouns = [flags for lemma, flags in nouns if len(lemma) >= 4 and lemma.endswith(("e", "ě"))
+               and guess.inanimate_witness(lemma, dic) is not None]
+    rows.append(("an -e/-ě noun: its stem + ový (srdce -> srdcový): not animate / animate",
+                 sum(not _animate(f) for f in e_nouns), sum(map(_animate, e_nouns))))
+    rows.extend(_feminine_rows(dic))
+    rows.append(_animal_row(dic))
     return rows
 
 
@@ -123,6 +129,33 @@ def _neuter_rows(dic) -> list[tuple[str, int, int]]:
                 if not (skip_ni and lemma.endswith("ní")) and _adjective(dic, adjective_of(lemma))]
         rows.append((name + ": nouns / adjectives", hits.count("noun"), hits.count("adj")))
     return rows
+
+
+def _feminine_rows(dic) -> list[tuple[str, int, int]]:
+    """For the -a nouns (single line, lowercase, 4 letters or more): which of feminine_witness's words each
+    has first, counted on the nouns that are no masculine person (right) and those that are (wrong)."""
+    counts = {"ový": [0, 0], "in": [0, 0], "ní": [0, 0]}
+    for lemma, flags in _single_line_nouns(dic):
+        if len(lemma) < 4 or not lemma.endswith("a"):
+            continue
+        found = guess.feminine_witness(lemma, dic)
+        if found is None:
+            continue
+        kind = "ový" if found.endswith("ový") else "in" if found.endswith("in") else "ní"
+        counts[kind][_animate(flags)] += 1
+    return [(f"-a noun, its first witness the -{kind} word: no masculine person / a masculine person", right, wrong)
+            for kind, (right, wrong) in counts.items()]
+
+
+def _animal_row(dic) -> tuple[str, int, int]:
+    """The consonant-final animate nouns with an animal adjective in -í: with a class _is_animal takes (the
+    plural in -i) / without."""
+    hits = [flags for lemma, flags in _single_line_nouns(dic)
+            if guess._consonant_final_common_word(lemma) and _animate(flags)
+            and any(_adjective(dic, w) for w in [lemma + "í"] + guess._softened_animal_adjectives(lemma))]
+    animal = [guess._is_animal("", guess.core(flags)) for flags in hits]
+    return ("an animal adjective in -í (kojotí, bobří): an animate class with the plural in -i / not",
+            sum(animal), len(animal) - sum(animal))
 
 
 def ending_classes(dic, ending: str, top: int = 3) -> list[tuple[str, int]]:

@@ -192,18 +192,19 @@ def animate_witness(lemma: str, dic) -> str | None:
     return None
 
 
-# the suffixes of agent nouns whose -ský/-cký adjective says a person (řezník: řeznický, boxer excluded:
-# -er and -ál nouns are things as often: sever, špitál)
-AGENT_SUFFIXES = ("ník", "ák", "ec", "ář", "ař", "or", "an", "ač", "ič", "eč", "ér", "tel", "ant")
+# the suffixes of agent nouns whose -ský/-cký adjective says a person (řezník: řeznický; -ál left out:
+# -ál nouns are things as often: špitál, ementál)
+AGENT_SUFFIXES = ("ník", "ák", "ec", "ář", "ař", "or", "an", "ač", "ič", "eč", "ér", "er", "tel", "ant")
 
 
 def device_adjective_witness(lemma: str, dic) -> str | None:
-    """The adjective in -cí of what an -č noun does (časovač -> časovací, zapalovač -> zapalovací):
-    an -č noun with one is a device more often than a person (docs/build.md, "Guessed Czech nouns")."""
-    if not _consonant_final_common_word(lemma) or not lemma.endswith("č"):
+    """The adjective in -cí of what an -č noun does (časovač -> časovací, zapalovač -> zapalovací) or
+    the relational -ní adjective of a noun with an agent suffix (oltář -> oltářní): such a noun is a
+    thing more often than a person (docs/build.md, "Guessed Czech nouns")."""
+    if not _consonant_final_common_word(lemma) or not lemma.endswith(AGENT_SUFFIXES):
         return None
-    w = lemma[:-1] + "cí"
-    return w if any("Y" in f for f in dic.flags_of(w) or ()) else None
+    words = ([lemma[:-1] + "cí"] if lemma.endswith("č") else []) + [lemma + "ní"]     # oltář -> oltářní
+    return next((w for w in words if any("Y" in f for f in dic.flags_of(w) or ())), None)
 
 
 def agent_adjective_witness(lemma: str, dic) -> str | None:
@@ -386,12 +387,11 @@ def feminine_witness(lemma: str, dic) -> str | None:
     in -ový (archa -> archový, téma -> témový) or -ní (abeceda -> abecední, koleda -> kolední), or the
     possessive in -in of a woman (nevěsta -> nevěstin, sestra -> sestřin). It keeps the vote away from
     the masculine -a persons that end alike (předseda, místopředseda: abeceda); the vote then goes to
-    the feminines and neuters ending alike (téma: schéma). Measured on cs_CZ.dic's single-line -a
-    nouns: the -ový adjective is found for 1,342 nouns that are no masculine person and 3 that are
-    (bambula, molla, trouba), the -in possessive for 2,286 and 4 (naivka, ohyzda, šikulka, škareda:
-    both genders), the -ní adjective of the rest for 183 and 6 (invalida, přednosta, rada). Not for
-    -ista/-ita nouns, persons by their suffix, whose -ní adjective is as often the abstract noun's
-    (artista: artistní, klasicista, kosmopolita, narcista)."""
+    the feminines and neuters ending alike (téma: schéma). A few masculine persons have one too (trouba;
+    naivka, škareda: both genders; přednosta, rada)
+    (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`).
+    Not for -ista/-ita nouns, persons by their suffix, whose -ní adjective is as often the abstract
+    noun's (artista: artistní, klasicista, kosmopolita, narcista)."""
     if len(lemma) < 4 or not lemma.endswith("a") or lemma != lemma.lower():
         return None
     stem = lemma[:-1]
@@ -413,9 +413,9 @@ def _is_animate(lemma: str, core: str) -> bool:
 
 def _is_animal(lemma: str, core: str) -> bool:
     """An animate class with the nominative plural in -i (I, or the muž declension U), not -ové alone
-    (elf/PV): names of animals take -i. Of cs_CZ.dic's single-line consonant-final animate nouns with
-    an animal adjective in -í (kojotí, bobří), 155 have such a class and 3 do not (bazilišek, elf,
-    mýval)."""
+    (elf/PV): names of animals take -i; a few with an animal adjective in -í do not (bazilišek, elf,
+    mýval)
+    (docs/build.md, "Guessed Czech nouns": how often each witness is right, `python -m tools.czech_witness_counts`)."""
     return _is_animate(lemma, core) and ("V" not in core or bool(set(core) & set("IU")))
 
 

@@ -447,7 +447,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     games_store.on_change(server.games_changed)
     server.games = games
     server.unread_answers = unread_answers
-    server.on_close.append(unread_answers.sweep_every().set)
+    server.on_close.append(unread_answers.sweep_every())
     _add_tournaments(server, tournaments, games, game_pool)
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
     server.on_stop.append(games.close)  # the computer players, before the lexicons close

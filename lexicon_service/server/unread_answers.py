@@ -131,8 +131,9 @@ class UnreadAnswers:
                 log_client_error("unread answers", "call on %s ended: %s", held.connection or "?", details)
                 held.end(details)
 
-    def sweep_every(self, interval: float = SWEEP_SECONDS) -> threading.Event:
-        """Sweep every `interval` s in a daemon thread until the returned event is set."""
+    def sweep_every(self, interval: float = SWEEP_SECONDS):
+        """Sweep every `interval` s in a daemon thread; returns the function that stops it and waits for
+        the thread to end (so that no server thread runs once the server has stopped)."""
         stop = threading.Event()
 
         def run() -> None:
@@ -142,8 +143,14 @@ class UnreadAnswers:
                 except Exception:  # noqa: BLE001 - the sweeper must outlive one failure
                     log.exception("sweeping unread answers failed")
 
-        threading.Thread(target=run, name="lexicon-unread-sweep", daemon=True).start()
-        return stop
+        thread = threading.Thread(target=run, name="lexicon-unread-sweep", daemon=True)
+        thread.start()
+
+        def stop_sweeping() -> None:
+            stop.set()
+            thread.join(5.0)
+
+        return stop_sweeping
 
 
 def end_call(context, details: str) -> None:
