@@ -86,8 +86,11 @@ $(LEXICONS)/cs-kriskros.lex: $(CS_DIC) $(CS_AFF) | $(VENV)/.installed
 run: install lexicons
 	$(VENV)/bin/lexicon-service serve --address $(ADDRESS) --http $(HTTP) --lexicons $(LEXICONS) --workers $(WORKERS)
 
+# The suite runs in TEST_WORKERS processes (pytest-xdist; each takes whole test files, so a module's
+# servers start once); TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= 2
 test: install chromium postgresql buf-lint buf-breaking
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # Browser tests (tests/e2e): Debian's chromium, headless, driven by Playwright. Screenshots: ./screenshots.
 e2e: install chromium

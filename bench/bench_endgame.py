@@ -1,7 +1,7 @@
 """Endgames: Polish positions with 7 tiles on each rack and the bag empty, solved within a time limit, and
 small ones checked against a plain full search.
 
-    python bench/bench_endgame.py --lexicons lexicons [--positions 200] [--small 50] [--seconds 5]
+    python bench/bench_endgame.py --lexicons lexicons [--positions 200] [--small 50] [--seconds 5] [--workers 1]
 
 Positions come from C self-play games (`movegen.fastplay`, two players of the level "best", seeded) on
 pl-scrabble: the first turn at which the bag is empty, where both racks hold 7 tiles. Each is solved by
@@ -16,6 +16,7 @@ table): every value must agree.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -39,7 +40,7 @@ def endgame_positions(lexicon, count: int, seed: int):
     ts, size = rule_set.tile_set, rule_set.rack_size
     out, batch = [], 0
     while len(out) < count and batch < 50:
-        for game in play_games(lexicon, 4 * count, seed + batch * 1_000_003):
+        for game in play_games(lexicon, 200, seed + batch * 1_000_003):  # a fixed batch: a prefix stays a prefix
             at = next((i for i, turn in enumerate(game.turns) if turn.bag_before == 0), None)
             if at is None or len(game.turns[at].rack) != size:
                 continue
@@ -47,7 +48,7 @@ def endgame_positions(lexicon, count: int, seed: int):
             for turn in game.turns[:at]:
                 if turn.kind == "play":
                     board.apply(validate_move(rule_set, board, ts.rack_text(list(turn.rack)),
-                                              move_text(rule_set, board, turn), judge=lexicon))
+                                              move_text(rule_set, board, turn), lexicon=lexicon))
             mine = ts.rack_text(list(game.turns[at].rack))
             theirs = endgame_view(rule_set, board, mine)
             if len(ts.spell_rack(theirs)) == size:
@@ -63,17 +64,37 @@ def _percentile(values, q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def solve_all(lexicon, positions, seconds: float) -> None:
-    rule_set = lexicon.rule_set
-    times, exact, nodes = [], 0, 0
-    for board, mine, theirs in positions:
-        started = time.process_time()
-        result = solve_endgame(rule_set, board, mine, lexicon, opponent_rack=theirs, seconds=None,
-                               cpu_seconds=seconds)
-        times.append(time.process_time() - started)
-        exact += result.exact
-        nodes += result.nodes
-    n = len(positions)
+_WORKER: dict = {}
+
+
+def _start_worker(lexicon_path: str, count: int, seed: int) -> None:
+    lexicon = load_lexicon(lexicon_path)
+    _WORKER.update(lexicon=lexicon, positions=endgame_positions(lexicon, count, seed))
+
+
+def _solve_one(args: tuple) -> tuple[int, float, int, int]:
+    """(exact, CPU seconds, nodes, depth) of position `index`, in a worker process (its own CPU clock)."""
+    index, seconds = args
+    lexicon = _WORKER["lexicon"]
+    board, mine, theirs = _WORKER["positions"][index]
+    started = time.process_time()
+    result = solve_endgame(lexicon.rule_set, board, mine, lexicon, opponent_rack=theirs, seconds=None,
+                           cpu_seconds=seconds)
+    return int(result.exact), time.process_time() - started, result.nodes, result.depth
+
+
+def solve_all(lexicon_path: Path, count: int, seed: int, seconds: float, workers: int, progress: bool) -> None:
+    """Each of `count` positions solved within `seconds` of CPU, by `workers` processes (each position's CPU
+    time is its own process's, so the figures do not depend on how many run at once)."""
+    with multiprocessing.get_context("fork").Pool(workers, _start_worker, (str(lexicon_path), count, seed)) as pool:
+        results = []
+        for exact, spent, nodes, depth in pool.imap(_solve_one, [(i, seconds) for i in range(count)], chunksize=1):
+            results.append((exact, spent, nodes))
+            if progress:
+                print(f"  position {len(results)}: {'exact' if exact else 'not proven'}, {spent:.2f} CPU s, "
+                      f"{nodes:,} nodes, depth {depth}", flush=True)
+    times = [t for _, t, _ in results]
+    exact, nodes, n = sum(e for e, _, _ in results), sum(k for _, _, k in results), len(results)
     print(f"endgames, 7 tiles each, {n} Polish positions, {seconds:g} CPU s each: {exact} solved exactly "
           f"({exact / max(n, 1):.1%}); CPU time p50 {_percentile(times, 0.5):.2f} s, "
           f"p99 {_percentile(times, 0.99):.2f} s, max {max(times, default=0):.2f} s; "
@@ -115,12 +136,15 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds each 7-tile endgame may take")
     parser.add_argument("--small-tiles", type=int, default=2, help="tiles on each rack of the small endgames")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="processes solving the 7-tile endgames")
+    parser.add_argument("--progress", action="store_true", help="a line per position solved")
     args = parser.parse_args()
-    lexicon = load_lexicon(Path(args.lexicons) / "pl-scrabble.lex")
-    positions = endgame_positions(lexicon, max(args.positions, args.small), args.seed)
-    check_small(lexicon, positions[:args.small], args.small_tiles)
+    path = Path(args.lexicons) / "pl-scrabble.lex"
+    if args.small:
+        lexicon = load_lexicon(path)
+        check_small(lexicon, endgame_positions(lexicon, args.small, args.seed), args.small_tiles)
     if args.positions:
-        solve_all(lexicon, positions[:args.positions], args.seconds)
+        solve_all(path, args.positions, args.seed, args.seconds, max(1, args.workers), args.progress)
     return 0
 
 

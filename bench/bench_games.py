@@ -189,6 +189,11 @@ def _made(conn, tile_set, call) -> bool:
                             (game_id, player, request_id)).fetchone() is not None
     row = conn.execute("SELECT kind, data FROM events WHERE game_id = ? AND version = ?",
                        (game_id, expected + 1)).fetchone()
+    return _exchange_made(row, tile_set, player, tile)
+
+
+def _exchange_made(row, tile_set, player: int, tile: str) -> bool:
+    """Whether an event row (kind, data) is the exchange of `tile` by `player`."""
     if row is None or row[0] != "exchange":
         return False
     data = json.loads(row[1])
@@ -208,7 +213,10 @@ def kill_loop(lexicons: Path, directory: Path, kills: int, processes: int | None
 
     tile_set = load_rule_set(LEXICON).tile_set
     db = directory / "kill.db"
-    acked: dict[str, dict[int, tuple[int, str]]] = {}  # game -> version -> (player, tile)
+    # game -> the version its answer gave -> (player, tile, the version the move itself took): a move's answer
+    # gives the game's version after it, which is later than the move's own when the move caused more (a
+    # Kris Kros start redraw after a round of exchanges on an empty board)
+    acked: dict[str, dict[int, tuple[int, str, int]]] = {}
     lost = told_failed = made_twice = retried = cut = 0
     games = None
     cut_off: list[tuple[dict, tuple, bool]] = []  # (game, call, made) of moves whose answer the kill took
@@ -235,7 +243,7 @@ def kill_loop(lexicons: Path, directory: Path, kills: int, processes: int | None
                     if made and not answer.replayed:
                         made_twice += 1
                     if not made:
-                        acked.setdefault(game["id"], {})[answer.version] = (p, tile)
+                        acked.setdefault(game["id"], {})[answer.version] = (p, tile, expected + 1)
                 cut_off = []
                 # After a restart, every game is served at (at least) its last acknowledged version.
                 for game in games:
@@ -268,7 +276,7 @@ def kill_loop(lexicons: Path, directory: Path, kills: int, processes: int | None
                         if lose_answers.random() < 0.002:  # a kill's window between commit and answer is tiny
                             game["cut_off"] = call
                             return
-                        acked.setdefault(game["id"], {})[answer.version] = (p, call[2])
+                        acked.setdefault(game["id"], {})[answer.version] = (p, call[2], call[4] + 1)
                         game["racks"][p] = answer.rack
                         game["turn"] = answer.game.turn
                         game["version"] = answer.version
@@ -292,13 +300,8 @@ def kill_loop(lexicons: Path, directory: Path, kills: int, processes: int | None
         for game_id, versions in acked.items():
             rows = dict((v, (k, d)) for v, k, d in conn.execute(
                 "SELECT version, kind, data FROM events WHERE game_id = ?", (game_id,)))
-            for version, (player, tile) in versions.items():
-                row = rows.get(version)
-                if row is None or row[0] != "exchange":
-                    lost += 1
-                    continue
-                data = json.loads(row[1])
-                if data["player"] != player or data["tiles"] != list(tile_set.spell_rack(tile)):
+            for version, (player, tile, own) in versions.items():
+                if rows.get(version) is None or not _exchange_made(rows.get(own), tile_set, player, tile):
                     lost += 1
         conn.close()
     checked = sum(len(v) for v in acked.values())  # each acknowledged move is checked after every later kill

@@ -41,19 +41,19 @@ _STATE: dict = {}
 
 
 def _init(models, flags_of, aff, stems) -> None:
-    from build_tools.compile import FormJudge
+    from build_tools.compile import FormAdmission
     from build_tools.profiles import load_profile
     from lexicon_service.rules import load_rule_set
 
     _STATE.update(models=models, flags_of=flags_of, aff=aff, stems=stems,
-                  judge=FormJudge(load_profile("pl"), load_rule_set("pl-scrabble").tile_set))
+                  admission=FormAdmission(load_profile("pl"), load_rule_set("pl-scrabble").tile_set))
 
 
 def _admitted(forms) -> set[str]:
-    judge = _STATE["judge"]
+    admission = _STATE["admission"]
     out = set()
     for form, _h, tag, _p in forms:
-        key, _rule = judge.judge(form, tag)
+        key, _rule = admission.admit(form, tag)
         if key is not None:
             out.add(key)
     return out

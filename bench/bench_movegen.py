@@ -127,7 +127,7 @@ def _compare(job):
                 differing += sum(a != b for a, b in zip(_plays(generate_moves(rs, board, rack, lex, limit=k)),
                                                         native[:k]))
         for move in check:
-            result = validate_move(rs, board, rack, move.play, judge=lex)
+            result = validate_move(rs, board, rack, move.play, lexicon=lex)
             if not (result.valid and result.score == move.score and result.words == move.words):
                 differing += 1
     return differing, total, sampled
@@ -159,9 +159,10 @@ def speed(path: Path, turns: int, baseline_turns: int) -> None:
     rate = len(played) / cpu
     t = time.process_time()
     for board, rack in played[:baseline_turns]:
+        board = board.copy()  # the positions are counted below as they were
         best = reference_moves(rs, board, rack, lex)[:1]
         if best:
-            board.apply(validate_move(rs, board, rack, best[0].play, judge=lex))
+            board.apply(validate_move(rs, board, rack, best[0].play, lexicon=lex))
     base_rate = baseline_turns / (time.process_time() - t)
     print(f"  static best-move self-play: {rate:,.0f} turns/s over {len(played)} turns "
           f"(target >= {TARGET_TURNS:,}); reference generator: {base_rate:,.1f} turns/s over {baseline_turns} "

@@ -99,7 +99,7 @@ def self_play_positions(rule_set, lexicon, games: int, seed: int) -> list[tuple[
                                   include_exchanges=False, include_pass=False)
             if not best:
                 break
-            result = validate_move(rule_set, board, tile_set.rack_text(rack), best[0].play, judge=lexicon)
+            result = validate_move(rule_set, board, tile_set.rack_text(rack), best[0].play, lexicon=lexicon)
             assert result.valid, (best[0], result.message)
             board.apply(result)
             for tile in result.tiles_used:

@@ -4,7 +4,7 @@
 
 Builds a Polish mid-game position (26 tiles, real words), generates plays the way a move generator
 or a client would send them (rack tiles along a line touching the board), and times
-validate_move(rule set, board, rack, "8D WORD", WordSetJudge). The baseline, measured in the same run,
+validate_move(rule set, board, rack, "8D WORD", WordSet). The baseline, measured in the same run,
 is parsing the same play strings alone. Target: >= 20,000 plays/s on one core.
 --shared and --lexicons are accepted (make bench passes them) and ignored: this needs no data files.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lexicon_service.judge import WordSetJudge  # noqa: E402
+from lexicon_service.rules.admissible_words import WordSet  # noqa: E402
 from lexicon_service.rules import Board, load_rule_set, parse_play, validate_move  # noqa: E402
 
 TARGET = 20_000  # plays per second
@@ -103,22 +103,22 @@ def main(argv=None) -> int:
 
     rule_set, board = build_position()
     plays = generate_plays(rule_set, board, args.plays)
-    # A judge that knows half of the words formed (every other play is admissible).
+    # A word set that holds half of the words formed (every other play is admissible).
     keys = set()
     for i, (rack, play) in enumerate(plays):
         if i % 2 == 0:
             keys.update(validate_move(rule_set, board, rack, play).word_keys)
-    judge = WordSetJudge(keys)
-    valid = sum(validate_move(rule_set, board, rack, play, judge).valid for rack, play in plays)
+    words = WordSet(keys)
+    valid = sum(validate_move(rule_set, board, rack, play, words).valid for rack, play in plays)
 
     parse_s = time_loop(lambda item: parse_play(rule_set, item[1]), plays, args.seconds / 2)
-    validate_s = time_loop(lambda item: validate_move(rule_set, board, item[0], item[1], judge), plays, args.seconds)
+    validate_s = time_loop(lambda item: validate_move(rule_set, board, item[0], item[1], words), plays, args.seconds)
 
     rate = 1 / validate_s
     print(f"position: pl-scrabble, {board.tile_count} tiles on the board; {len(plays)} placeable plays, "
-          f"{valid} valid with the judge")
+          f"{valid} valid with the word set")
     print(f"baseline  parse_play only:          {1 / parse_s:>10,.0f} plays/s  ({parse_s * 1e6:.1f} us/play)")
-    print(f"validate_move + score + judge:      {rate:>10,.0f} plays/s  ({validate_s * 1e6:.1f} us/play)")
+    print(f"validate_move + score + words:      {rate:>10,.0f} plays/s  ({validate_s * 1e6:.1f} us/play)")
     print(f"ratio to baseline: {validate_s / parse_s:.2f}x the cost of parsing; "
           f"target {TARGET:,} plays/s: {'met' if rate >= TARGET else 'NOT met'}")
     return 0

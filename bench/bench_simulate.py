@@ -85,7 +85,7 @@ def mid_game_positions(lexicon, count: int, seed: int, turn: int = 10):
             p = t % 2
             move = best_by_equity(rule_set, board, ts.rack_text(racks[p]), len(bag), lexicon, may_exchange=False)
             if move.kind == "play":
-                result = validate_move(rule_set, board, ts.rack_text(racks[p]), move.play, judge=lexicon)
+                result = validate_move(rule_set, board, ts.rack_text(racks[p]), move.play, lexicon=lexicon)
                 board.apply(result)
                 for tile in result.tiles_used:
                     racks[p].remove(tile)

@@ -1,6 +1,7 @@
 """Memory held for clients that never read their answers, against a real server over loopback.
 
     python bench/bench_slow_readers.py --lexicons lexicons [--connections 1000] [--streams 3000]
+        [--grpc-connections 40 --grpc-streams 64 --grpc-words 3000]
 
 Starts `lexicon-service serve --http` (one process by default: every connection lands on it) with every
 lexicon in --lexicons, and measures the server's resident memory (VmRSS of all its processes, from
@@ -12,6 +13,10 @@ psutil) idle, at the peak and after the clients have gone, in two phases:
     reads the socket (it acknowledges SETTINGS and PINGs, so keep-alive pings do not end it) but never
     grants flow-control window for the answers, so they stay queued in the server. Reports how many
     streams the server took and how many it refused (RST_STREAM REFUSED_STREAM).
+  * gRPC, many connections: --grpc-connections connections each opening --grpc-streams such streams of
+    --grpc-words words unknown to the lexicon (each answered with a message: a 254 KB answer for 3,000);
+    meanwhile a fresh client on a connection of its own makes one short call, which must be answered.
+  * gRPC, idle connections: --grpc-idle-connections connections that open no stream; what each holds.
 The targets: growth at the peak at most +100 MB per phase, and memory back within 100 MB of idle
 after the clients have gone. The baseline is the idle RSS of the same run; growth is printed as a
 ratio to it. --server-option passes options to serve (e.g. --server-option=--http-write-timeout=60).
@@ -156,6 +161,9 @@ class UnreadStreams:
         self.max_streams = None  # as the server's SETTINGS say (None: no limit)
         self.refused = 0
         self.answered_headers = 0
+        self.statuses: dict[int, str] = {}  # stream -> its trailers' grpc-status (the code's number)
+        self.reset: set[int] = set()  # streams the server reset (RST_STREAM, refused ones included)
+        self._headers = None  # the HPACK decoder, made at the first header block (its table spans them all)
         self.goaway: str | None = None
         self.closed = False
         self.buffer = b""
@@ -205,15 +213,29 @@ class UnreadStreams:
                     self.stream_windows[stream] += grant
             elif kind == _RST_STREAM:
                 self.stream_windows.pop(stream, None)
+                self.reset.add(stream)
                 if int.from_bytes(payload, "big") == REFUSED_STREAM:
                     self.refused += 1
-            elif kind == _HEADERS and not flags & _END_STREAM:  # an answer's headers, not its trailers
-                self.answered_headers += 1
+            elif kind == _HEADERS:
+                self._header_block(stream, flags, payload)
             elif kind == _GOAWAY:
                 self.goaway = f"error {int.from_bytes(payload[4:8], 'big')} {payload[8:]!r}"
         self.buffer = buffer[i:]
         if replies:
             self.sock.sendall(b"".join(replies))
+
+    def _header_block(self, stream: int, flags: int, block: bytes) -> None:
+        """An answer's headers (counted) or its trailers (their grpc-status kept); grpc sends neither padded
+        nor with priority, nor split over CONTINUATION frames."""
+        import hpack
+
+        if self._headers is None:
+            self._headers = hpack.Decoder()
+        fields = dict(self._headers.decode(block))
+        if not flags & _END_STREAM:
+            self.answered_headers += 1
+        else:
+            self.statuses[stream] = fields.get("grpc-status", "")
 
     def open_streams(self, count: int, message: bytes, limit: float) -> int:
         """Open `count` streams, each sending `message`; the number whose request went out whole."""
@@ -270,6 +292,98 @@ def unread_streams(proc, lexicon: str, words: list[str], streams: int, wait: flo
             "elapsed_s": time.monotonic() - started, "message_kb": len(message) / 1024}
 
 
+def served_meanwhile(port: int, lexicon: str) -> tuple[str, float]:
+    """One fresh client's short CheckWords on a connection of its own: its status and seconds taken."""
+    import grpc
+    from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
+
+    started = time.monotonic()
+    with grpc.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)]) as channel:
+        try:
+            lexicon_pb2_grpc.LexiconServiceStub(channel).CheckWords(
+                lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=["kot"]), timeout=10)
+            status = "OK"
+        except grpc.RpcError as exc:
+            status = exc.code().name
+    return status, time.monotonic() - started
+
+
+def unread_connections(proc, lexicon: str, words: list[str], connections: int, streams: int, wait: float) -> dict:
+    """`connections` HTTP/2 connections, each opening `streams` CheckWords streams whose answers it never
+    reads (see UnreadStreams); meanwhile a fresh client's call. The server's RSS peak and what it refused."""
+    from lexicon_service.grpc_gen import lexicon_pb2
+
+    message = lexicon_pb2.CheckWordsRequest(lexicon=lexicon, words=words).SerializeToString()
+    clients: list[UnreadStreams] = []
+    started = time.monotonic()
+    with RssSampler(proc.pid) as sampler:
+        for _ in range(connections):
+            try:
+                client = UnreadStreams(proc.port)
+            except OSError:  # refused or reset at once: a bound on connections
+                clients.append(None)
+                continue
+            client.open_streams(streams, message, max(1.0, wait / connections))
+            clients.append(client)
+        quiet_since, last = time.monotonic(), rss_mb(proc.pid)[0]
+        while time.monotonic() - started < wait:
+            for client in clients:
+                if client is not None and not client.closed:
+                    client.read(0)
+            time.sleep(0.1)
+            now = rss_mb(proc.pid)[0]
+            if abs(now - last) > 2:
+                quiet_since, last = time.monotonic(), now
+            elif time.monotonic() - quiet_since > 3:
+                break
+        meanwhile = served_meanwhile(proc.port, lexicon)
+        peak = sampler.peak
+    live = [c for c in clients if c is not None]
+    result = {"connected": len(live), "refused_connections": connections - len(live),
+              "closed_by_server": sum(c.closed for c in live), "goaway": sum(c.goaway is not None for c in live),
+              "answers_started": sum(c.answered_headers for c in live), "refused_streams": sum(c.refused for c in live),
+              "peak": peak, "meanwhile": meanwhile, "elapsed_s": time.monotonic() - started,
+              "message_kb": len(message) / 1024}
+    for client in live:
+        client.sock.close()
+    return result
+
+
+def idle_connections(proc, connections: int) -> tuple[int, int, float]:
+    """`connections` HTTP/2 connections that open no stream (they answer SETTINGS and PINGs): how many the server
+    took, how many it closed, and the server's RSS while they are open."""
+    clients = []
+    for _ in range(connections):
+        try:
+            clients.append(UnreadStreams(proc.port))
+        except OSError:
+            break
+    for _ in range(20):
+        for client in clients:
+            if not client.closed:
+                client.read(0)
+        time.sleep(0.1)
+    held = settle(proc.pid, 2.0)
+    closed = sum(client.closed for client in clients)
+    for client in clients:
+        client.sock.close()
+    return len(clients), closed, held
+
+
+def report_many(args, idle: float, after: float, phase: dict) -> bool:
+    """Print the many-connections phase; True when it missed the target."""
+    growth, held = phase["peak"] - idle, after - idle
+    status, seconds = phase["meanwhile"]
+    print(f"[slow-readers] gRPC: {args.grpc_connections} connections x {args.grpc_streams} CheckWords streams x "
+          f"{phase['message_kb']:.0f} KB ({args.grpc_words} words), answers never read: {phase['connected']} "
+          f"connected, {phase['refused_connections']} refused, {phase['answers_started']} answers begun, "
+          f"{phase['refused_streams']} streams refused, {phase['goaway']} GOAWAY, {phase['closed_by_server']} closed "
+          f"by the server, {phase['elapsed_s']:.1f} s; a fresh client meanwhile: {status} in {seconds * 1000:.0f} ms")
+    print(f"[slow-readers] gRPC: RSS before {idle:.0f} MB, peak {phase['peak']:.0f} MB (+{growth:.0f} MB, "
+          f"x{phase['peak'] / idle:.2f}), after close {after:.0f} MB (+{held:.0f} MB); target +{TARGET_GROWTH_MB} MB")
+    return growth > TARGET_GROWTH_MB or held > TARGET_GROWTH_MB or status != "OK"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lexicons", default="lexicons")
@@ -280,7 +394,13 @@ def main(argv=None) -> int:
     parser.add_argument("--processes", type=int, default=1, help="server processes (default 1)")
     parser.add_argument("--wait", type=float, default=300.0, help="seconds to wait for the server per phase")
     parser.add_argument("--server-option", action="append", default=[], help="an option for serve (repeatable)")
-    parser.add_argument("--skip", choices=["http", "grpc"], action="append", default=[])
+    parser.add_argument("--grpc-connections", type=int, default=40, help="gRPC connections of unread streams (default 40)")
+    parser.add_argument("--grpc-streams", type=int, default=64, help="unread CheckWords streams on each of them (64)")
+    parser.add_argument("--grpc-words", type=int, default=3000,
+                        help="words per call of those connections: unknown ones, each answered with a message")
+    parser.add_argument("--grpc-idle-connections", type=int, default=900,
+                        help="gRPC connections that open no stream (default 900; select() takes fds below 1024)")
+    parser.add_argument("--skip", choices=["http", "grpc", "grpc-many", "grpc-idle"], action="append", default=[])
     args = parser.parse_args(argv)
     limit = raise_open_files(args.connections + 200)
     if limit < args.connections + 50:
@@ -322,6 +442,20 @@ def main(argv=None) -> int:
                   f"x{grpc_phase['peak'] / idle:.2f}), after close {after:.0f} MB (+{held:.0f} MB); "
                   f"target +{TARGET_GROWTH_MB} MB")
             failed |= growth > TARGET_GROWTH_MB or held > TARGET_GROWTH_MB
+            idle = after
+        if "grpc-many" not in args.skip:
+            unknown = [word + "x" for word in words[:args.grpc_words]] * (args.grpc_words // max(1, len(words)) + 1)
+            phase = unread_connections(proc, lexicon, unknown[:args.grpc_words], args.grpc_connections,
+                                       args.grpc_streams, args.wait)
+            failed |= report_many(args, idle, settle(proc.pid), phase)
+            idle = settle(proc.pid)
+        if "grpc-idle" not in args.skip:
+            taken, closed, held = idle_connections(proc, args.grpc_idle_connections)
+            after = settle(proc.pid)
+            print(f"[slow-readers] gRPC: {args.grpc_idle_connections} connections opening no stream: {taken} connected, "
+                  f"{closed} closed by the server; RSS before {idle:.0f} MB, with them {held:.0f} MB "
+                  f"(+{held - idle:.0f} MB, {(held - idle) * 1024 / max(1, taken):.0f} KB each), after close "
+                  f"{after:.0f} MB")
     finally:
         stop_server(proc)
     print(f"[slow-readers] {'FAILED: over the target' if failed else 'within the targets'}")

@@ -86,7 +86,7 @@ def play_games(name: str, lexicon, games: int, seed: int, work: Path) -> None:
         ends[state.end_reason] += 1
         gcg, _ = service.record(game_id, director)
         redraws += gcg.count(NOTE_REDRAWN)
-        report = replay(rule_set, parse_gcg(gcg), judge=lexicon)
+        report = replay(rule_set, parse_gcg(gcg), lexicon=lexicon)
         if not report.ok:
             disagreements.append((game_id, [(line.event.text, line.problems) for line in report.disagreements][:3]))
     seconds = time.perf_counter() - started

@@ -782,7 +782,7 @@ def run_case(case: Case, workdir: Path, timeout: float, memory_mb: int) -> dict:
             "served": served, "maxrss_mb": usage.ru_maxrss / 1024}
 
 
-def judge(case: Case, result: dict) -> list[str]:
+def failures_of(case: Case, result: dict) -> list[str]:
     """The failures of one case (empty: it behaved)."""
     problems = []
     err, rc = result["stderr"], result["rc"]
@@ -892,7 +892,7 @@ def main(argv: list[str] | None = None) -> int:
             result = run_case(case, workdir, args.timeout, args.memory_mb)
             after = {k: v for d in protected for k, v in snapshot(d).items()}
             leftovers = [t for t in temporaries(case.output) if t not in temps_before]
-            problems = judge(case, result) + check_effects(case, before, after, out_before,
+            problems = failures_of(case, result) + check_effects(case, before, after, out_before,
                                                            describe_output(case.output), result["rc"], leftovers)
             counts["cases"] += 1
             by_target[case.target] += 1

@@ -11,6 +11,7 @@ from lexicon_service import __version__
 from build_tools.defaults import DEFAULT_BUILDS, polish_data_dir
 from build_tools.leave_fitting import DEFAULT_BUILD_GAMES, DEFAULT_GAMES, DEFAULT_SEED, MAX_GAMES
 from build_tools.winprob import DEFAULT_GAMES as WIN_TABLE_GAMES
+from build_tools.czech.dictionary import shipped_paths
 
 
 def positive_int(text: str) -> int:
@@ -32,8 +33,6 @@ def non_negative_int(text: str) -> int:
 
 
 def _shipped_czech_dic() -> Path:
-    from build_tools.czech.dictionary import shipped_paths
-
     return shipped_paths()[0]
 
 

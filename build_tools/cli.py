@@ -6,7 +6,7 @@
                   --hunspell data/pl/pl_PL.dic -o lexicons/pl-scrabble.lex    (the default Polish build)
 
 Options: build_tools/arguments.py. Stages (``run``): read the sources (sources.py; ``_read`` turns each into passes, ``Pass``) ->
-expand and judge (pipeline.run over every pass: its expand function and the profile's judge in
+expand and admit (pipeline.run over every pass: its expand function and the profile's admission in
 worker processes; the passes come from sources.LIST_PASSES for word and tagged lists and from the
 languages, the table ``LANGUAGES``: polish/language.py, czech/language.py) -> compile (compile.py: canonical
 tables, tries) -> save (save.py, atomic write). Sources can be combined and repeated.
@@ -15,7 +15,7 @@ What each source means per language:
 - --headwords: lemmas expanded by the language's generator (Polish: Morfeusz 2 / SGJP;
   Czech: build_tools.czech).
 - --words: already inflected forms, admitted as they are (rule word-list; length/letters still checked).
-- --tagged: form<TAB>lemma<TAB>tag, judged by the profile's tag rules.
+- --tagged: form<TAB>lemma<TAB>tag, admitted or refused by the profile's tag rules.
 - --hunspell X.dic (X.aff beside it): Czech: stems with their paradigm flags go to the Czech
   expander. Polish: SGJP's paradigm for a stem SGJP knows; a stem it does not know is
   inflected by analogy with an SGJP lemma of the --headwords lists, corroborated by the
@@ -39,6 +39,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Iterator
+import resource
 
 from lexicon_service import __version__
 
@@ -51,7 +52,15 @@ from build_tools.model import HeadwordEntry, Rejection
 from build_tools.parallel import sigterm_action
 from build_tools.arguments import build_parser
 from build_tools.pipeline import Pass
-from lexicon_service.command_line import run_reporting_errors
+from lexicon_service.command_line import error_line, run_reporting_errors
+from build_tools.compile import Compiler
+from build_tools.profiles import ProfileError, load_profile
+from build_tools.save import add_leave_table, add_move_graph, add_win_table, check_output, save_lexicon
+from build_tools.sources import LIST_PASSES, aff_path_for, list_items, read_headwords
+from build_tools.sources import check_text_source, hunspell_files, manifest_entry
+from lexicon_service.lexicon import NAME_RE
+from lexicon_service.lexicon_format import move_graph_bytes, refusals_bytes, tables_bytes
+from lexicon_service.rules import RuleSetError, load_rule_set
 
 
 class Terminated(BaseException):
@@ -157,12 +166,7 @@ def _refusal_details(lang, refused: dict) -> dict[str, str]:
 
 
 def run(args) -> int:
-    """read the sources -> expand and judge (build_tools.pipeline) -> compile -> save."""
-    from lexicon_service.lexicon_format import move_graph_bytes, refusals_bytes, tables_bytes
-
-    from build_tools.compile import Compiler
-    from build_tools.save import check_output, save_lexicon
-
+    """read the sources -> expand and admit (build_tools.pipeline) -> compile -> save."""
     t0 = time.monotonic()
     rule_set, profile = _rules_and_profile(args)
     language = rule_set.language
@@ -198,7 +202,7 @@ def run(args) -> int:
 
     try:
         for step in _read(args, sources, language, lang, compiler, builder):          # read
-            pipeline.run(compiler, step.items, step.language, workers=args.workers,   # expand and judge
+            pipeline.run(compiler, step.items, step.language, workers=args.workers,   # expand and admit
                          defer=step.defer)
             spent[:] = [step]
         step = None
@@ -270,8 +274,6 @@ def _manifest(name: str, rule_set, profile, manifest_sources: list, counts: dict
 def _lexicon_name(args, out: Path) -> str:
     """--name, or the output's file name without .lex: a name the loader accepts (a lexicon it would
     refuse to load is not built)."""
-    from lexicon_service.lexicon import NAME_RE
-
     name = args.name if args.name is not None else (out.name[:-4] if out.name.endswith(".lex") else out.name)
     if not NAME_RE.fullmatch(name):
         where = "--name" if args.name is not None else f"-o {out} (give --name)"
@@ -281,10 +283,6 @@ def _lexicon_name(args, out: Path) -> str:
 
 
 def _rules_and_profile(args):
-    from lexicon_service.rules import RuleSetError, load_rule_set
-
-    from build_tools.profiles import ProfileError, load_profile
-
     try:
         rule_set = load_rule_set(args.rules)
     except (RuleSetError, OSError, ValueError) as exc:
@@ -294,8 +292,6 @@ def _rules_and_profile(args):
     except ProfileError as exc:
         raise BuildError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        from lexicon_service.command_line import error_line
-
         raise BuildError(f"profile {args.profile or rule_set.profile}: {error_line(exc)}") from None
     if profile.language and profile.language != rule_set.language:
         raise BuildError(f"profile {profile.name!r} is for language {profile.language!r}, "
@@ -306,8 +302,6 @@ def _rules_and_profile(args):
 def _check_sources(args, hunspell_encoding: str | None) -> tuple[list, list]:
     """[(kind, path)] in build order, and their manifest entries (sha256, size); a .dic and its
     .aff are checked as text in ``hunspell_encoding``, or else in the one the .aff declares."""
-    from build_tools.sources import check_text_source, hunspell_files, manifest_entry
-
     sources = [("words", f) for f in args.words] + [("tagged", f) for f in args.tagged] + \
               [("headwords", f) for f in args.headwords] + [("hunspell", f) for f in args.hunspell]
     if not sources:
@@ -327,8 +321,6 @@ def _check_sources(args, hunspell_encoding: str | None) -> tuple[list, list]:
 
 def _input_files(args, sources) -> list:
     """Every file the build reads: the sources, a .dic's .aff, the paradigm source, a profile or rules file."""
-    from build_tools.sources import aff_path_for
-
     files = [f for _, f in sources] + [aff_path_for(f) for kind, f in sources if kind == "hunspell"]
     if args.paradigms:
         files += [args.paradigms, aff_path_for(args.paradigms)]
@@ -353,8 +345,6 @@ def _read(args, sources, language: str, lang, compiler, builder: dict) -> Iterat
     (sources.LIST_PASSES), headword lists and Hunspell dictionaries through the language's passes,
     then the language's last pass. A generator: each pass is made after the one before has been
     run, so a pass can use what the earlier ones admitted (Polish: SGJP's lemmas are the models)."""
-    from build_tools.sources import LIST_PASSES, list_items, read_headwords
-
     for kind, f in sources:
         p = Path(f)
         progress = Progress(f"{kind} {p.name}", _count_lines(p), enabled=not args.quiet)
@@ -389,8 +379,6 @@ def print_summary(out: Path, manifest: dict, report, seconds: float, models=None
       f"({c['readings']} readings), rule set {manifest['rule_set']['id']}, "
       f"profile {manifest['profile']['name']}, {seconds:.1f}s\n")
     try:
-        import resource
-
         me = resource.getrusage(resource.RUSAGE_SELF)
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
         w(f"  CPU: this process {me.ru_utime + me.ru_stime:.1f}s, worker processes "
@@ -487,19 +475,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.move_graph_only:
-        from build_tools.save import add_move_graph
-
         return run_reporting_errors("lexicon-build", lambda a: add_move_graph(a.move_graph_only) and 0, args)
     if args.leaves:
-        from build_tools.save import add_leave_table
-
         if args.games is not None and args.games > MAX_GAMES:
             parser.error(f"--games: at most {MAX_GAMES:,}")
         return run_reporting_errors("lexicon-build", lambda a: add_leave_table(
             a.leaves, a.games or DEFAULT_GAMES, a.seed, a.quiet, a.workers) and 0, args)
     if args.win_table:
-        from build_tools.save import add_win_table
-
         if args.games is not None and args.games > MAX_GAMES:
             parser.error(f"--games: at most {MAX_GAMES:,}")
         return run_reporting_errors("lexicon-build", lambda a: add_win_table(

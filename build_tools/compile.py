@@ -1,7 +1,7 @@
 """Compile stage: admitted tile keys with provenance -> the lexicon's tables and tries.
 
-``FormJudge`` is the per-form check that ``build_tools/pipeline.py`` runs in the worker processes
-for every reading of every source; ``Compiler`` accumulates what it admits (``add_judged_flat``)
+``FormAdmission`` is the per-form check that ``build_tools/pipeline.py`` runs in the worker processes
+for every reading of every source; ``Compiler`` accumulates what it admits (``add_admitted_flat``)
 and the rejections, and ``finish`` numbers everything canonically. The checks, in this order
 (the first failing check is the rejection reason):
 
@@ -31,6 +31,9 @@ from itertools import chain, compress, islice, repeat
 from operator import and_, lshift, ne, or_, rshift
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
+
+import marisa_trie
+
 
 from lexicon_service.lexicon_format import HEADWORD_SHIFT, TAGSET_MASK, pack_readings
 
@@ -65,7 +68,7 @@ class BuildReport:
             log.write(f"{item}\t{reason}\t{where}\t{detail}\n")
 
 
-class FormJudge:
+class FormAdmission:
     """The per-form checks of the compile stage (see the module doc), usable in worker processes."""
 
     def __init__(self, profile: Profile, tile_set) -> None:
@@ -106,11 +109,11 @@ class FormJudge:
             t = self._tag_text[tag] = format_tag(tag)
         return t
 
-    def judge(self, form: str, tag: frozenset, fixed_rule: str | None = None) -> tuple[str | None, str]:
+    def admit(self, form: str, tag: frozenset, fixed_rule: str | None = None) -> tuple[str | None, str]:
         """(tile key, rule name) when admitted, (None, rejection reason) otherwise."""
         profile = self.profile
         if fixed_rule is None:
-            ok, rule = profile.judge_tag(tag)
+            ok, rule = profile.admit_tag(tag)
             if not ok:
                 return None, rule
         else:
@@ -140,7 +143,7 @@ class Compiler:
     def __init__(self, profile: Profile, tile_set, *, rejected_log: TextIO | None = None) -> None:
         self.profile = profile
         self.tile_set = tile_set
-        self.judge = FormJudge(profile, tile_set)
+        self.admission = FormAdmission(profile, tile_set)
         self.report = BuildReport()
         self.log = rejected_log
         # tile key -> its first record (headword id << 32 | tag-set id); every other record of a
@@ -205,7 +208,7 @@ class Compiler:
             self.extra_keys.extend(compress(keys, other))
             self.extra_recs.extend(compress(recs, other))
 
-    def add_judged_flat(self, heads: list, sizes: list, keys: list, sids) -> None:
+    def add_admitted_flat(self, heads: list, sizes: list, keys: list, sids) -> None:
         """heads[i] admitted the next sizes[i] of ``keys``, each with the tag-set id at the same place
         of ``sids`` (the flat form of a pipeline.ChunkResult)."""
         hmap = self.heads
@@ -245,8 +248,6 @@ class Compiler:
     def finish(self, meanwhile: Callable[[dict], None] | None = None):
         """-> (forms trie, headwords trie, tables dict, readings bytes, number of records).
         ``meanwhile(tables)``: the caller's work while the forms trie is built (a child process's)."""
-        import marisa_trie
-
         M = TAGSET_MASK
         keys = self.keys
         # the forms trie and the id of each key are built in a forked process meanwhile (C++ work
@@ -411,8 +412,6 @@ class _FormsTrie:
     def result(self):
         """(forms trie, trie id of each key in dict order, trie id of each extra key)."""
         if self.pid is not None:
-            import marisa_trie
-
             pid, self.pid = self.pid, None
             saved = False
             with contextlib.suppress(OSError):
@@ -452,6 +451,4 @@ class _FormsTrie:
 
 
 def _trie(keys):
-    import marisa_trie
-
     return marisa_trie.Trie(keys)

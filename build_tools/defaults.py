@@ -11,6 +11,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from build_tools.czech.dictionary import shipped_paths
+
 POLISH_HEADWORD_LISTS = ("headwords.txt", "headwords-sjp-growy.txt", "headwords-sjp-growy-guessed.txt")
 POLISH_DIC = "pl_PL.dic"
 # `--models default`: the SGJP lemmas of the main Polish headword list (docs/build.md, Polish section)
@@ -29,8 +31,6 @@ def default_sources(rule_set_id: str) -> dict[str, list[Path]]:
         pl = polish_data_dir()
         return {"headwords": [pl / name for name in POLISH_HEADWORD_LISTS], "hunspell": [pl / POLISH_DIC]}
     if rule_set_id in ("cs-scrabble", "cs-kriskros"):
-        from build_tools.czech.dictionary import shipped_paths
-
         return {"hunspell": [shipped_paths()[0]]}
     raise KeyError(rule_set_id)
 

@@ -27,8 +27,11 @@ import time
 from array import array
 from collections import defaultdict
 from itertools import combinations
+from concurrent.futures import ThreadPoolExecutor
 
 from lexicon_service.movegen.leaves import LeaveTable, tile_order
+from lexicon_service.movegen.fastplay import play_games
+from lexicon_service.movegen import _core
 
 DEFAULT_GAMES = 3000
 # games for the leave table a default build (`lexicon-build --defaults`, `make lexicons`) makes: chosen so
@@ -50,10 +53,6 @@ def leave_samples(rule_set, lexicon, games: int, seed: int, progress=None, threa
     the bag was empty before it) per move made with tiles in the bag, over `games` self-play games of
     two players of the level "best", played in C (`movegen.fastplay`) in batches of `BATCH` games, on
     `threads` threads (the C games run without the interpreter lock; the samples are the same)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from lexicon_service.movegen.fastplay import play_games
-
     def batch(start):
         return play_games(lexicon, min(BATCH, games - start), seed=_batch_seed(seed, start))
 
@@ -137,8 +136,6 @@ def _gauss_seidel(features, columns, counts, targets) -> tuple[dict, list]:
     feature order, in C (``_core.ridge_sweeps``: the same sums in the same order as a plain loop). Per
     column, the leaves' indices, count x value and value; its curvature (which the sweeps do not change)
     plus the penalty is summed once."""
-    from lexicon_service.movegen import _core
-
     start, index, weighted, xs, denominators, penalties = [0], [], [], [], [], []
     for feature in features:
         curvature = 0.0

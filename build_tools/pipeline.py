@@ -1,10 +1,10 @@
-"""Expand and judge: the build's one loop from entries to admitted tile keys.
+"""Expand and admit: the build's one loop from entries to admitted tile keys.
 
 A language provides only an expand function, ``expand(item) -> Expansion`` (its readings, or the
 reason the whole entry is rejected), plus a worker initialiser for its own state (the Czech
 dictionary, Morfeusz, the Hunspell .aff and the guessing models). This module runs it over
-chunks of items in worker processes (``parallel.ordered_map``), judges every reading there with
-the profile's ``FormJudge`` (profile tag rules, spelling, tile key; the common case inlined
+chunks of items in worker processes (``parallel.ordered_map``), admits or refuses every reading there
+by the profile's ``FormAdmission`` (profile tag rules, spelling, tile key; the common case inlined
 once, here), interns the admitted tag sets and sends back one ``ChunkResult`` per chunk, which
 ``merge`` adds to the ``Compiler`` in the parent, in input order (builds stay deterministic).
 """
@@ -55,9 +55,9 @@ class Language:
     # rule (pl.profile: guessed GUESSED)
     guessed_rule: bool = False
     # Word lists: readings with no tag are admitted under this rule without the profile's tag rules
-    # (the list is the authority); spelling and length are still judged
+    # (the list is the authority); spelling and length are still checked
     untagged_rule: str | None = None
-    # Run in this process whatever the worker count (word lists: judging a line costs less than
+    # Run in this process whatever the worker count (word lists: admitting a line costs less than
     # sending it to a worker, and a build from a word list then forks nothing)
     in_process: bool = False
 
@@ -76,7 +76,7 @@ class ChunkResult:
     """The admitted forms and the rejections of one chunk, in input order.
 
     The admitted tile keys travel as flat lists (cheap to pickle, merged by C-level maps in
-    ``Compiler.add_judged_flat``): ``heads[i]`` admitted the next ``sizes[i]`` keys of ``keys``,
+    ``Compiler.add_admitted_flat``): ``heads[i]`` admitted the next ``sizes[i]`` keys of ``keys``,
     whose tag sets are the worker-local ids at the same places in ``tagsets``."""
 
     heads: list = field(default_factory=list)
@@ -98,39 +98,39 @@ class ChunkResult:
 
 @dataclass(frozen=True)
 class _Worker:
-    """What a worker judges with (made by _init in each worker, or in this process with one worker)."""
+    """What a worker admits readings with (made by _init in each worker, or in this process with one worker)."""
 
-    judge: object
+    admission: object
     log: bool
     lang: Language
 
 
-def _init(judge, log: bool, lang: Language) -> _Worker:
+def _init(admission, log: bool, lang: Language) -> _Worker:
     reset_tagsets()
     if lang.init is not None:
         lang.init(*lang.initargs)
-    return _Worker(judge, log, lang)
+    return _Worker(admission, log, lang)
 
 
 def _work(worker: _Worker, chunk: list[Item]) -> ChunkResult:
     enabled = gc.isenabled()
     gc.disable()        # millions of small objects: generational GC would rescan them for nothing
     try:
-        return _judge_chunk(chunk, worker.judge, worker.lang, worker.log)
+        return _admit_chunk(chunk, worker.admission, worker.lang, worker.log)
     finally:
         if enabled:
             gc.enable()
 
 
-# The common case of judging a reading is inlined once, here (every reading of a build passes
+# The common case of admitting a reading is inlined once, here (every reading of a build passes
 # through this loop).
-def _judge_chunk(chunk: list[Item], judge, lang: Language, log: bool) -> ChunkResult:
+def _admit_chunk(chunk: list[Item], admission, lang: Language, log: bool) -> ChunkResult:
     res = ChunkResult(pid=os.getpid())
     counts, dropped = res.counts, res.dropped
-    profile = judge.profile
-    tag_text = judge.tag_text
-    judge_form = judge.judge
-    fast_letters = judge.identity_letters
+    profile = admission.profile
+    tag_text = admission.tag_text
+    admit_form = admission.admit
+    fast_letters = admission.identity_letters
     lo, hi = profile.min_length, profile.max_length
     guessed_rule = lang.guessed_rule
     expand = lang.expand
@@ -161,25 +161,25 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language, log: bool) -> ChunkRe
             v = verdicts.get(tag)
             if v is None:
                 ftag = frozenset(tag)
-                ok, rule = profile.judge_tag(ftag)
+                ok, rule = profile.admit_tag(ftag)
                 text = tag_text(ftag)
                 v = verdicts[tag] = (ok, rule, text, ftag, (text, rule))
             if not v[0]:
                 if v[1] in refusing:
-                    key, _rule = judge_form(form, v[3], v[1])
+                    key, _rule = admit_form(form, v[3], v[1])
                     if key is not None:
                         refused.append((key, v[1], head))
                 reject(form, v[1], item, None, head)
                 continue
             if fast_letters is not None and form and fast_letters.issuperset(form):
                 if not lo <= len(form) <= hi:
-                    # its own tile key, so FormJudge.judge would say this (Polish: millions)
+                    # its own tile key, so FormAdmission.admit would say this (Polish: millions)
                     reject(form, "too-short" if len(form) < lo else "too-long", item, None, head)
                     continue
                 key = form                      # the common case: the form is its own tile key
                 pair = (v[2], own) if own_rule else v[4]
             else:
-                key, rule = judge_form(form, v[3], v[1])
+                key, rule = admit_form(form, v[3], v[1])
                 if key is None:
                     reject(form, rule, item, None, head)
                     continue
@@ -207,7 +207,7 @@ def _judge_chunk(chunk: list[Item], judge, lang: Language, log: bool) -> ChunkRe
 
 
 def _first_verdicts(lang: Language, tag_text) -> dict:
-    """The judging loop's verdicts by tag (ok, rule, tag text, tag set, (text, rule)) it starts
+    """The admitting loop's verdicts by tag (ok, rule, tag text, tag set, (text, rule)) it starts
     with: a word list's untagged readings admitted under its rule."""
     verdicts: dict = {}
     if lang.untagged_rule is not None:
@@ -251,13 +251,13 @@ def _add_groups(res: ChunkResult, groups: dict[str, dict]) -> None:
         res.tagsets.extend([intern_tagset(ps, res.defs) for ps in local.values()])
 
 
-def expand_and_judge(items: Iterable[Item], judge, lang: Language, *, workers: int = 1,
+def expand_and_admit(items: Iterable[Item], admission, lang: Language, *, workers: int = 1,
                      log: bool = False) -> Iterable[ChunkResult]:
-    """``lang.expand`` over ``items`` and the judging of every reading, in worker processes;
+    """``lang.expand`` over ``items`` and the admission of every reading, in worker processes;
     one ChunkResult per chunk, in input order."""
     workers = 1 if lang.in_process else max(1, workers)
     return ordered_map(_work, chunked(items, lang.chunk), workers=workers, initializer=_init,
-                       initargs=(judge, log, lang), before_fork=lang.before_fork, with_state=True)
+                       initargs=(admission, log, lang), before_fork=lang.before_fork, with_state=True)
 
 
 def merge(compiler, results: Iterable[ChunkResult], defer: list | None = None) -> None:
@@ -281,19 +281,19 @@ def merge(compiler, results: Iterable[ChunkResult], defer: list | None = None) -
                 defer.append(HeadwordEntry(lemma, source, line, extra))
             else:
                 compiler.add_rejection(Rejection(lemma, reason, source, line))
-        compiler.add_judged_flat(res.heads, res.sizes, res.keys, map(ids.__getitem__, res.tagsets))
+        compiler.add_admitted_flat(res.heads, res.sizes, res.keys, map(ids.__getitem__, res.tagsets))
         if res.models:
             compiler.models.update(res.models)
 
 
 def run(compiler, items: Iterable[Item], lang: Language, *, workers: int = 1,
         defer: list | None = None) -> None:
-    """Expand, judge and merge ``items`` into ``compiler``."""
-    merge(compiler, expand_and_judge(items, compiler.judge, lang, workers=workers,
+    """Expand, admit and merge ``items`` into ``compiler``."""
+    merge(compiler, expand_and_admit(items, compiler.admission, lang, workers=workers,
                                      log=compiler.log is not None), defer)
 
 
-# --- expansion without judging, for tools and tests (the languages' expand_headwords) ------------
+# --- expansion without admitting, for tools and tests (the languages' expand_headwords) ------------
 def _init_expand(lang: Language) -> Language:
     if lang.init is not None:
         lang.init(*lang.initargs)
@@ -311,7 +311,7 @@ def _expand_chunk(lang: Language, chunk: list[Item]) -> list[tuple[Item, Expansi
 
 
 def expand_only(items: Iterable[Item], lang: Language, *, workers: int = 1) -> Iterator[tuple[Item, Expansion]]:
-    """``lang.expand`` over ``items`` in the same worker pool as a build, without the judging:
+    """``lang.expand`` over ``items`` in the same worker pool as a build, without the admitting:
     (item, its Expansion) in input order."""
     for res in ordered_map(_expand_chunk, chunked(items, lang.chunk), workers=max(1, workers),
                            initializer=_init_expand, initargs=(lang,), before_fork=lang.before_fork,

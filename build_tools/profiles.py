@@ -98,15 +98,15 @@ class Profile:
             return "too-long"
         return None
 
-    def judge_tag(self, tag: frozenset[str]) -> tuple[bool, str]:
+    def admit_tag(self, tag: frozenset[str]) -> tuple[bool, str]:
         """(admitted, rule name) for a tag; cached, as tags repeat a lot."""
         hit = self._cache.get(tag)
         if hit is None:
-            hit = self._judge(tag)
+            hit = self._admit(tag)
             self._cache[tag] = hit
         return hit
 
-    def _judge(self, tag: frozenset[str]) -> tuple[bool, str]:
+    def _admit(self, tag: frozenset[str]) -> tuple[bool, str]:
         first_deny = None
         for reading in readings_of(tag):
             for rule in self.rules:

@@ -41,6 +41,11 @@ from lexicon_service.lexicon_format import (
     move_graph_bytes,
     tables_bytes as encode_tables,
 )
+from build_tools.errors import BuildError
+from build_tools.leave_fitting import DEFAULT_SEED, make_leave_table
+from build_tools.winprob import make_win_table
+from lexicon_service.lexicon import LexiconError, load_lexicon
+from lexicon_service.movegen.winprob import FILE_NAME
 
 _TEMPORARY = re.compile(r"^(?P<name>.+)\.(?P<kind>tmp|old)-(?P<pid>\d+)$")
 
@@ -164,8 +169,6 @@ def save_lexicon(out: str | os.PathLike, forms_trie, heads_trie, tables: dict, r
             files[REFUSALS] = _write(tmp / REFUSALS, refusals)
         _write(tmp / MANIFEST, manifest_bytes(manifest, files))
         if leave_games and move_graph is not None:
-            from build_tools.leave_fitting import DEFAULT_SEED
-
             add_leave_table(tmp, leave_games, DEFAULT_SEED, quiet, threads)
         if out.exists() or out.is_symlink():
             if not is_lexicon(out):  # appeared while we were building
@@ -191,8 +194,6 @@ def add_move_graph(path: str | os.PathLike) -> Path:
     moves.gaddag is written under a temporary name and renamed, then the manifest the same way, so a
     reader sees the old lexicon or the new one. A graph under its old name (moves.kwg, a lexicon built
     before) leaves the manifest with it and is then removed: the new file replaces it."""
-    from lexicon_service.lexicon import load_lexicon
-
     root = Path(path)
     with load_lexicon(root) as lexicon:
         data = move_graph_bytes(lexicon.keys(), lexicon.rule_set)
@@ -208,8 +209,6 @@ def add_leave_table(path: str | os.PathLike, games: int, seed: int, quiet: bool 
     """Make the leave table of an existing lexicon (it needs its move graph) from `games` self-play games
     with `seed` (build_tools/leave_fitting.py) and add it as leaves.tsv (replacing one there), written as
     `add_move_graph` writes moves.gaddag."""
-    from build_tools.leave_fitting import make_leave_table
-
     return _add_self_play_table(path, LEAVES, lambda lexicon: make_leave_table(lexicon, games, seed, quiet, threads),
                                 with_leaves=False)
 
@@ -218,9 +217,6 @@ def add_win_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = 
     """Make the win-probability table of an existing lexicon (it needs its move graph; its leave table,
     when it has one, sets the players' level) from `games` self-play games with `seed`
     (build_tools/winprob.py) and add it as winprob.tsv (replacing one there), as `add_leave_table` does."""
-    from build_tools.winprob import make_win_table
-    from lexicon_service.movegen.winprob import FILE_NAME
-
     return _add_self_play_table(path, FILE_NAME, lambda lexicon: make_win_table(lexicon, games, seed, quiet),
                                 with_win_table=False)
 
@@ -228,9 +224,6 @@ def add_win_table(path: str | os.PathLike, games: int, seed: int, quiet: bool = 
 def _add_self_play_table(path: str | os.PathLike, file_name: str, make, **load_options) -> Path:
     """`make(lexicon)`'s table added to the lexicon at `path` as `file_name`; `load_options` leave out the
     table being replaced (a damaged one there is what this replaces)."""
-    from build_tools.errors import BuildError
-    from lexicon_service.lexicon import LexiconError, load_lexicon
-
     root = Path(path)
     try:
         lexicon = load_lexicon(root, **load_options)

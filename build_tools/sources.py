@@ -1,11 +1,11 @@
-"""Sources: read input files into build records (stage 1 of read -> expand and judge -> compile -> save).
+"""Sources: read input files into build records (stage 1 of read -> expand and admit -> compile -> save).
 
 Each reader yields ``HeadwordEntry`` (headword lists and Hunspell stems, expanded by the
 language's passes), ``Reading`` (word and tagged lists: forms already inflected) and
 ``Rejection`` (a bad line, with file and line number: a build never drops input silently).
 Word and tagged lists go through ``build_tools/pipeline.py`` like every other source: their
 items (``list_items``) are runs of readings, and their passes (``LIST_PASSES``) only hand them on
-to be judged.
+to be admitted or refused.
 
 Before a build reads a source, `check_text_source` makes sure it is text in its encoding: a NUL
 byte or an undecodable line stops the build with an error naming the file and line (a binary or
@@ -37,6 +37,8 @@ from lexicon_service.lexicon_format import source_entry
 from build_tools.model import HeadwordEntry, Reading, Rejection
 from build_tools.pipeline import Expansion, Item, Language
 from build_tools.tags import TagError, sgjp_to_tag, unimorph_to_tag
+from build_tools.czech.dictionary import shipped_paths
+from build_tools.hunspell import read_aff, read_dic
 
 
 class SourceError(ValueError):
@@ -89,8 +91,6 @@ def check_text_source(kind: str, path: str | Path, hunspell_encoding: str | None
     aff_path = aff_path_for(path)
     encoding = hunspell_encoding
     if encoding is None:
-        from build_tools.hunspell import read_aff
-
         try:
             encoding = read_aff(aff_path).encoding
         except LookupError as exc:
@@ -198,7 +198,7 @@ def _tagged_lines(path: str | Path) -> Iterator[tuple[int, Reading | Rejection]]
 
 
 def read_tagged(path: str | Path) -> Iterator[Reading | Rejection]:
-    """A tagged list's readings (judged by the profile's tag rules) and its bad lines."""
+    """A tagged list's readings (admitted or refused by the profile's tag rules) and its bad lines."""
     return (r for _, r in _tagged_lines(path))
 
 
@@ -234,7 +234,7 @@ def _expand_list_item(item: Item) -> Expansion:
 
 
 # A word list's forms skip the profile's tag rules (the list is the authority); a tagged list's are
-# judged by them. Both are judged in the build's process: there is nothing to expand, and sending
+# admitted or refused by them. Both are admitted in the build's process: there is nothing to expand, and sending
 # the lines to workers cost more CPU than it saved (docs/measurements.md)
 WORD_LIST = Language(_expand_list_item, chunk=2000, untagged_rule=WORD_LIST_RULE, in_process=True)
 TAGGED_LIST = Language(_expand_list_item, chunk=2000, in_process=True)
@@ -243,8 +243,6 @@ LIST_PASSES = {"words": WORD_LIST, "tagged": TAGGED_LIST}
 
 def read_hunspell(dic_path: str | Path, aff=None) -> Iterator[HeadwordEntry | Rejection]:
     """Stems of a Hunspell .dic as HeadwordEntry(lemma=stem, flags=flags)."""
-    from build_tools.hunspell import read_aff, read_dic
-
     dic_path = Path(dic_path)
     if aff is None:
         aff = read_aff(aff_path_for(dic_path))
@@ -272,8 +270,6 @@ def hunspell_files(dic: str | Path, what: str) -> Path:
     the shipped one (the path in docs/build.md is the checkout's)."""
     dic = Path(dic)
     if not dic.is_file():
-        from build_tools.czech.dictionary import shipped_paths
-
         shipped = shipped_paths()[0]
         hint = f" (the shipped {shipped.name} is {shipped})" if dic.name == shipped.name else ""
         raise SourceError(f"{what} {dic}: " + ("not a file" if dic.exists() else "no such file") + hint)

@@ -18,6 +18,7 @@ import math
 import sys
 import time
 
+from lexicon_service.movegen.fastplay import play_games
 from lexicon_service.movegen.winprob import WinTable
 
 DEFAULT_GAMES = 2000
@@ -31,8 +32,6 @@ NEWTON_STEPS = 25
 def win_samples(rule_set, lexicon, games: int, seed: int, progress=None) -> list[tuple[int, int, float]]:
     """(bag count before the turn, spread of the player on turn, 1 / 0.5 / 0 that player won) per turn
     of `games` two-player self-play games, played in C (`movegen.fastplay`) in batches of `BATCH`."""
-    from lexicon_service.movegen.fastplay import play_games
-
     level = "equity" if getattr(lexicon, "leaves", None) is not None else "best"
     samples = []
     for first in range(0, games, BATCH):

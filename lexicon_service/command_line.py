@@ -161,6 +161,8 @@ def read_text(path: str) -> str:
 def message_json(message, indent: int | None = 2) -> str:
     """An API answer (a protobuf message) as `--json` prints it, in the local commands and the client
     (indent=None: on one line, as the client prints a stream's events)."""
+    # here, not at the top: json_format is slow to import (docs/development.md) and every command line imports
+    # this module
     from google.protobuf import json_format
 
     return json_format.MessageToJson(message, ensure_ascii=False, indent=indent)

@@ -48,6 +48,7 @@ import time
 from dataclasses import dataclass
 
 from lexicon_service.lexicon_format import LexiconError
+from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing
 
 log = logging.getLogger("lexicon_service.server")
 database_log = logging.getLogger("lexicon_service.games.store")
@@ -248,20 +249,12 @@ MOVE_GRAPH_MISSING = ("the lexicon has no move graph (it was built before move g
                       "with `lexicon-build --move-graph-only LEXICON_DIR/NAME.lex` and a reload (SIGHUP)")
 
 
-def _move_generation_errors() -> tuple[type, type]:
-    """(MoveGenerationError, MoveGraphMissing), imported when first needed: the move generator loads
-    its C core, which calls that never generate moves need not load."""
-    from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing
-
-    return MoveGenerationError, MoveGraphMissing
-
-
 def as_field_error(exc: BaseException) -> FieldError | None:
     """The FieldError a domain error that names its own request field stands for (the move
     generator's MoveGenerationError: `rack`, `board`...), else None."""
     if isinstance(exc, FieldError):
         return exc
-    if isinstance(exc, ValueError) and isinstance(exc, _move_generation_errors()[0]):
+    if isinstance(exc, ValueError) and isinstance(exc, MoveGenerationError):
         message = str(exc)  # some of its messages start with the field already
         return FieldError(exc.field, message.removeprefix(f"{exc.field}: "))
     return None
@@ -359,7 +352,7 @@ def _answer_of(exc: BaseException) -> tuple[str, str, tuple]:
     if isinstance(exc, sqlite3.OperationalError):  # locked past the busy timeout, disk full, I/O: nothing was stored
         database_log.warning("the games database failed: %s", exc, extra={"kind": "failed call"})
         return "UNAVAILABLE", f"the games database failed ({exc}); nothing was changed, retry", ()
-    if isinstance(exc, _move_generation_errors()[1]):  # the generator's message names a path on the server
+    if isinstance(exc, MoveGraphMissing):  # the generator's message names a path on the server
         return "FAILED_PRECONDITION", MOVE_GRAPH_MISSING, ()
     field_error = as_field_error(exc)
     if field_error is not None:

@@ -18,6 +18,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import marisa_trie
+
+
 from lexicon_service.lexicon_format import (  # noqa: F401 - FORMAT... and the errors: imported from here too
     FILES,
     FORMAT,
@@ -61,6 +64,8 @@ from lexicon_service.lexicon_copies import (
     read_checked,
     search_layout_key,
 )
+from lexicon_service.movegen.graph import arcs_of_layout
+from lexicon_service.rules import parse_rule_set
 
 
 @dataclass(frozen=True)
@@ -109,8 +114,6 @@ def _models_trie(models: dict):
     """The models table (headword -> model lemma) as a trie of UTF-8 values: as a dict, Polish's table
     held tens of MB of Python objects in every server process (and twice during a reload); the trie a
     small fraction of it. A headword that is no trie key (a lone surrogate) could never be looked up: left out."""
-    import marisa_trie
-
     items = []
     for head, model in models.items():
         try:
@@ -220,7 +223,6 @@ class Lexicon:
         `search_graph` on each call (0.15 s for pl-scrabble: for the KWG export, not for a request)."""
         if self.search_graph is None:
             return None
-        from lexicon_service.movegen.graph import arcs_of_layout
 
         return arcs_of_layout(self.search_graph)
 
@@ -283,8 +285,6 @@ class Lexicon:
     def rule_set(self):
         """The rule set the lexicon was built for, parsed from the text embedded in the manifest."""
         if self._rule_set is None:
-            from lexicon_service.rules import parse_rule_set
-
             rs = self.manifest.get("rule_set", {})
             self._rule_set = parse_rule_set(rs.get("source_text", ""),
                                             f"{self.path}:manifest.json:rule_set")

@@ -13,6 +13,11 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from concurrent import futures
+import fcntl
+
+import marisa_trie
+
 
 from lexicon_service.lexicon_format import (
     FORMS,
@@ -114,8 +119,6 @@ SHARED_FILES = (FORMS, HEADWORDS, READINGS)  # what server processes share, with
 
 def _seals() -> int | None:
     """The seals a shared copy must carry; None where memfds cannot be sealed (not Linux)."""
-    import fcntl
-
     if not hasattr(os, "memfd_create") or not all(hasattr(fcntl, name) for name in (*_SEALS, "F_ADD_SEALS")):
         return None
     seals = 0
@@ -130,8 +133,6 @@ def _memfd(p: Path, suffix: str = ""):
 
 
 def _seal(copy) -> None:
-    import fcntl
-
     try:
         fcntl.fcntl(copy.fileno(), fcntl.F_ADD_SEALS, _seals())
     except OSError:
@@ -243,8 +244,6 @@ class SharedFiles:
         """Walk the tries this process copied (`check_trie_structure`), a child process for each lexicon,
         all at once; the sha256s of those that passed. A lexicon that fails is left out (each server
         process walks it again, and loading it reports why)."""
-        from concurrent import futures
-
         by_lexicon: dict[str, dict] = {}
         for sha, (copy, path) in self._owned.items():
             if path.endswith(".marisa"):
@@ -278,8 +277,6 @@ class SharedFiles:
         return None if held is None else self._open_sealed(key, *held)
 
     def _open_sealed(self, sha: str, fd: int, size: int):
-        import fcntl
-
         try:
             if os.fstat(fd).st_size != size \
                     or fcntl.fcntl(fd, fcntl.F_GET_SEALS) & _seals() != _seals():
@@ -301,8 +298,6 @@ def _fd_path(fileobj) -> str:
 
 def map_trie(p: Path, copy):
     """The trie of a private copy, mapped (read into memory where /proc/self/fd is missing)."""
-    import marisa_trie
-
     trie = marisa_trie.Trie()
     try:
         if os.path.exists(_fd_path(copy)):

@@ -57,7 +57,9 @@ import re
 import sys
 from array import array
 from pathlib import Path
+from itertools import accumulate
 
+from lexicon_service.movegen import graph, leaves, winprob
 from lexicon_service.movegen.graph import FILE_NAME as MOVE_GRAPH
 from lexicon_service.movegen.graph import OLD_FILE_NAME as OLD_MOVE_GRAPH
 from lexicon_service.movegen.leaves import FILE_NAME as LEAVES
@@ -235,8 +237,6 @@ def check_manifest(root: Path, manifest: dict) -> None:
 def pack_readings(lengths, records) -> bytes:
     """readings.bin's bytes: ``lengths[i]`` readings of form id i (None: one each), then ``records``
     (``headword id << HEADWORD_SHIFT | tag set id``), all forms' in form id order."""
-    from itertools import accumulate
-
     offsets = array("I", accumulate(lengths, initial=0) if lengths is not None else range(len(records) + 1))
     return offsets.tobytes() + array("Q", records).tobytes()
 
@@ -301,42 +301,31 @@ def move_graph_name(files: dict) -> str | None:
 
 def move_graph_bytes(keys, rule_set) -> bytes:
     """moves.gaddag's bytes for these tile keys (``graph.build_move_graph``)."""
-    from lexicon_service.movegen.graph import build_move_graph
-
-    return build_move_graph(keys, rule_set)
+    return graph.build_move_graph(keys, rule_set)
 
 
 def parse_leave_table(path: Path, data: bytes, rule_set):
     """The LeaveTable in leaves.tsv's bytes (``leaves.parse_leave_table``); LexiconCorruptError naming ``path``."""
-    from lexicon_service.movegen.leaves import LeaveTableError
-    from lexicon_service.movegen.leaves import parse_leave_table as parse
-
     try:
-        return parse(data, rule_set)
-    except LeaveTableError as exc:
+        return leaves.parse_leave_table(data, rule_set)
+    except leaves.LeaveTableError as exc:
         raise LexiconCorruptError(f"{path}: {exc}") from None
 
 
 def parse_win_table(path: Path, data: bytes, rule_set):
     """The WinTable in winprob.tsv's bytes (``winprob.parse_win_table``); LexiconCorruptError naming ``path``."""
-    from lexicon_service.movegen.winprob import WinTableError
-    from lexicon_service.movegen.winprob import parse_win_table as parse
-
     try:
-        return parse(data, rule_set)
-    except WinTableError as exc:
+        return winprob.parse_win_table(data, rule_set)
+    except winprob.WinTableError as exc:
         raise LexiconCorruptError(f"{path}: {exc}") from None
 
 
 def parse_search_graph(path: Path, data, rule_set) -> bytes:
     """The search layout (``graph.search_layout``) of the move graph's arcs (``graph.parse_move_graph``);
     LexiconCorruptError naming ``path``."""
-    from lexicon_service.movegen.graph import MoveGraphError, search_layout
-    from lexicon_service.movegen.graph import parse_move_graph as parse
-
     try:
-        return search_layout(parse(data, rule_set))
-    except MoveGraphError as exc:
+        return graph.search_layout(graph.parse_move_graph(data, rule_set))
+    except graph.MoveGraphError as exc:
         raise LexiconCorruptError(f"{path}: {exc}") from None
 
 

@@ -61,7 +61,7 @@ def test_each_turn_has_the_best_move_on_the_board_before_it(lexicon_dir):
         expected = generate_moves(rule_set, board, turn.rack, lexicon, limit=1)[0]
         assert (turn.best, turn.best_score) == (expected.play, expected.score)
         if not turn.best.startswith("-"):       # a play: legal where it is, scored as the rules score it
-            result = validate_move(rule_set, board.copy() if board else None, turn.rack, turn.best, judge=lexicon)
+            result = validate_move(rule_set, board.copy() if board else None, turn.rack, turn.best, lexicon=lexicon)
             assert result.valid and result.score == turn.best_score, result.message
         if not turn.withdrawn:
             assert turn.given_away == turn.best_score - turn.played_score

@@ -53,7 +53,7 @@ def test_word_list(tmp_path, capsys, monkeypatch):
         assert len(L.manifest["sources"][0]["sha256"]) == 64
 
 
-def test_tagged_list_is_judged_by_the_profile(tmp_path, capsys, monkeypatch):
+def test_tagged_list_is_admitted_by_the_profile(tmp_path, capsys, monkeypatch):
     src = write(tmp_path / "t.tsv", "kota\tkot\tN;GEN;SG\nWarszawy\tWarszawa\tsubst:sg:gen:f\n"
                                     "ul\tulica\tbrev:pun\nkocie\tkot\tsubst:sg:loc:m2\nzłe\n")
     lex = build(tmp_path, "t", "--tagged", src)

@@ -21,7 +21,7 @@ def compiled(monkeypatch=None, no_fork=False):
             ("kotek", [("kota", (("N;GEN", "noun"), ("V", "verb"))), ("kot", (("N;SG", "noun"),))]),
             ("dom", [("dom", (("N;SG", "noun"),)), ("domu", (("N;SG", "noun"),)), ("kota", (("N;SG", "noun"),))])]
     for head, items in rows:
-        c.add_judged_flat([head], [len(items)], [k for k, _ in items], [c.tagset_id(p) for _, p in items])
+        c.add_admitted_flat([head], [len(items)], [k for k, _ in items], [c.tagset_id(p) for _, p in items])
     forms, heads, tables, readings, total = c.finish()
     return sorted(forms.items()), sorted(heads.items()), tables, readings, total, c.report
 

@@ -189,7 +189,7 @@ def test_pipeline_parallel_equals_serial(tmp_path):
     def run(workers):
         compiler = Compiler(load_profile("pl"), load_rule_set("pl-scrabble").tile_set)
         items = [(e.lemma, e.source, e.line, e.flags) for e in read_hunspell(dic, aff) if hasattr(e, "flags")]
-        res = list(pipeline.expand_and_judge(items, compiler.judge, lang, workers=workers))
+        res = list(pipeline.expand_and_admit(items, compiler.admission, lang, workers=workers))
         out = [([(item[1], reason) for item, reason in r.dropped], r.heads, r.sizes, r.keys) for r in res]
         counts = [(r.counts, r.n_in, r.n_ok) for r in res]
         pipeline.merge(compiler, res)

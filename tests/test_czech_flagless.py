@@ -50,7 +50,7 @@ def expanded():
 
 def admitted(forms, profile_name, word):
     prof = profiles.load_profile(profile_name)
-    return any(prof.judge_tag(t)[0] for t in forms.get(word, []))
+    return any(prof.admit_tag(t)[0] for t in forms.get(word, []))
 
 
 TABLE = [  # word, cs-box, cs-klasik, cs-kriskros, cs-plus

@@ -472,3 +472,79 @@ def test_town_adjectives_of_possessive_two_word_names_and_genderless_towns_are_o
                                                 "place name Vary, rule possessive: two-word name, possessive + o + place")]
     finally:
         lex.close()
+
+
+def test_a_guessed_a_noun_with_a_relational_adjective_is_no_masculine_person(tmp_path):
+    """Neither headword is in the paradigm source, where most -rcha and -eda words are masculine persons
+    (patriarcha, předseda: plural -ové). archový/YR and abecední/YKRN, relational adjectives, say archa
+    and abeceda name things: archy, abecedy, not archové, abecedové."""
+    lines = ["hierarcha/PV", "monarcha/PV", "oligarcha/PV", "patriarcha/PV", "jircha/ZQ", "archový/YR",
+             "expředseda/PV", "místopředseda/PV", "předseda/PV", "spolupředseda/PV", "beseda/ZQ",
+             "abecední/YKRN"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("archa\nabeceda\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["archa", "archy", "archové", "abeceda", "abecedy", "abecedové"]) == {
+        "archa": True, "archy": True, "archové": False, "abeceda": True, "abecedy": True, "abecedové": False}
+
+
+def test_a_guessed_noun_with_an_animal_adjective_takes_the_plural_in_i(tmp_path):
+    """sob is not in the paradigm source; most animate -ob nouns there are persons with the plural in
+    -ové only (homofob, xenofob: PV), but sobí/Y, an animal adjective, says it names an animal, and
+    animals take -i: sob votes among the animate classes with an -i plural (snob/PIV: sobi)."""
+    lines = ["homofob/PV", "rusofob/PV", "xenofob/PV", "květozob/PV", "snob/PIV", "sobí/Y"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("sob\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["sob", "sobi", "soby"]) == {"sob": True, "sobi": True, "soby": False}
+
+
+def test_a_guessed_e_noun_with_an_ovy_adjective_and_a_noun_with_a_person_named_after_it_are_things(tmp_path):
+    """Neither headword is in the paradigm source. příslovce: most -vce words there are persons
+    (dopravce, správce: plural -ové), but příslovcový/YKRN says it names a thing: no příslovcové.
+    taxík: most -ík words there are persons (plural -ci), but taxíkář/U, a person named after it, says
+    it is a thing: taxíky, not taxíci."""
+    lines = ["autodopravce/U", "dopravce/U", "opravce/U", "přepravce/U", "přímluvce/U", "ovce/Z",
+             "příslovcový/YKRN", "básník/PI", "dělník/PI", "úředník/PI", "chodník/H", "taxíkář/U"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("příslovce\ntaxík\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["příslovce", "příslovcové", "taxík", "taxíky", "taxíci"]) == {
+        "příslovce": True, "příslovcové": False, "taxík": True, "taxíky": True, "taxíci": False}
+
+
+def test_a_guessed_agent_noun_with_a_sky_adjective_is_a_person(tmp_path):
+    """řezník is not in the paradigm source, where most -zník words are things (dotazník, mezník,
+    otazník: plural -y), but řeznický/YRN, the -cký adjective of an agent noun, says it is a person:
+    řezníci, not řezníky."""
+    lines = ["dotazník/H", "mezník/H", "nárazník/H", "otazník/H", "vazník/H", "provazník/PI", "řeznický/YRN"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("řezník\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["řezník", "řezníci", "řezníky"]) == {"řezník": True, "řezníci": True, "řezníky": False}
+
+
+def test_a_guessed_c_noun_with_a_ci_adjective_is_a_device(tmp_path):
+    """zapalovač is not in the paradigm source, where the -ovač words are persons (dohazovač,
+    nadhazovač, odpalovač: plural -i), but zapalovací/YN, the adjective of what it does, says it is a
+    device: zapalovače, not zapalovači. oltář likewise: the -tář words are persons, but oltářní/YRN says
+    it is a thing, declined as the -ář things are (kalendář: oltáře)."""
+    lines = ["balzamovač/U", "dohazovač/U", "dopisovač/U", "nadhazovač/U", "odpalovač/U", "časovač/S",
+             "zapalovací/YN", "autoritář/U", "bankrotář/U", "biletář/U", "bufetář/U", "cestář/U", "kalendář/S",
+             "oltářní/YRN"]
+    assert set(lines) <= set(shipped_paths()[0].read_text(encoding="utf-8").splitlines())
+    heads = tmp_path / "heads.txt"
+    heads.write_text("zapalovač\noltář\n", encoding="utf-8")
+    out = _build(tmp_path, "cs-kriskros", "--headwords", str(heads),
+                 "--paradigms", str(_dic(tmp_path / "par.dic", lines)))
+    assert _admitted(out, ["zapalovač", "zapalovače", "zapalovači", "oltář", "oltáře", "oltáři"]) == {
+        "zapalovač": True, "zapalovače": True, "zapalovači": False, "oltář": True, "oltáře": True,
+        "oltáři": False}

@@ -1,5 +1,5 @@
 """The admissibility tables of the Czech profiles (issue: cs-box, cs-klasik, cs-plus, cs-kriskros),
-judged through the compiler's real profile files and tile sets on the expander's records."""
+admitted or refused through the compiler's real profile files and tile sets on the expander's records."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def records():
 def admitted(records, profile_name, word):
     prof = profiles.load_profile(profile_name)
     tags = records.get(word.lower(), [])
-    return any(prof.judge_tag(t)[0] for t in tags)
+    return any(prof.admit_tag(t)[0] for t in tags)
 
 
 TABLE = [  # word, cs-box, cs-klasik, cs-kriskros, cs-plus
@@ -58,7 +58,7 @@ def test_box_admits_no_non_nominative_noun_form(records):
     """No oblique noun form in cs-box unless it is spelled like an admitted form."""
     prof = profiles.load_profile("cs-box")
     for form, tags in records.items():
-        if any("N" in t for t in tags) and prof and any(prof.judge_tag(t)[0] for t in tags):
+        if any("N" in t for t in tags) and prof and any(prof.admit_tag(t)[0] for t in tags):
             assert any("NOM" in t or "N" not in t for t in tags), form
 
 
@@ -69,9 +69,9 @@ def test_kriskros_counts_ch_as_one_tile():
     assert len(kk.key_of_text("chata")) == 4 and len(cs.key_of_text("chata")) == 5
 
 
-def test_judged_fast_path_matches_the_generic_path():
-    """The Czech pass of build_tools.pipeline (judging in workers) admits the keys the profile's judge
-    admits of the unjudged expansion."""
+def test_admitting_fast_path_matches_the_generic_path():
+    """The Czech pass of build_tools.pipeline (admitting in workers) admits the keys the profile's
+    FormAdmission admits of the expansion."""
     compile_ = pytest.importorskip("build_tools.compile")
     from lexicon_service.rules import load_rule_set
     from build_tools import pipeline
@@ -79,8 +79,8 @@ def test_judged_fast_path_matches_the_generic_path():
     ts = load_rule_set("cs-kriskros").tile_set
     prof = profiles.load_profile("cs-kriskros")
     entries = [HeadwordEntry(w, "cs_CZ.dic", i, flags=f) for i, (w, f) in enumerate(HEADWORDS)]
-    judge = compile_.FormJudge(prof, ts)
-    want = {judge.judge(r.form, r.tag)[0] for r in expand_headwords(entries, shipped())
+    admission = compile_.FormAdmission(prof, ts)
+    want = {admission.admit(r.form, r.tag)[0] for r in expand_headwords(entries, shipped())
             if isinstance(r, ExpandedForm)} - {None}
     b = compile_.Compiler(prof, ts)
     items, lang = czech_pass(entries, shipped())

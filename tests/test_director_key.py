@@ -38,7 +38,7 @@ def _serve(lexicon_dir, db, director_key):
 def keyed(lexicon_dir, tmp_path_factory):
     srv, port, web = _serve(lexicon_dir, tmp_path_factory.mktemp("keyed") / "games.db", KEY)
     with httpx.Client(base_url=web.url, timeout=10) as http, grpc.insecure_channel(f"localhost:{port}") as channel:
-        yield http, session_pb2_grpc.GameSessionServiceStub(channel)
+        yield http, session_pb2_grpc.GameSessionServiceStub(channel), port
     web.stop()
     srv.stop(None).wait()
 
@@ -54,7 +54,7 @@ def key_header(token=KEY) -> dict:
 
 
 def test_the_key_lists_every_game_and_directs_each_over_grpc_and_http(keyed, caplog):
-    http, stub = keyed
+    http, stub, _ = keyed
     caplog.set_level(logging.DEBUG)
     games = [_game(http), _game(http, computerPlayers=[{"seat": 1, "level": "best"}]), _game(http)]
     ids = {g["gameId"] for g in games}
@@ -92,7 +92,7 @@ def test_the_key_lists_every_game_and_directs_each_over_grpc_and_http(keyed, cap
     ("game-director", 403, grpc.StatusCode.PERMISSION_DENIED),
 ])
 def test_only_the_key_lists_games(keyed, token, status, code):
-    http, stub = keyed
+    http, stub, _ = keyed
     game = _game(http)
     if token == "game-director":  # a game's own director token directs that game only
         token = game["directorToken"]
@@ -107,7 +107,7 @@ def test_only_the_key_lists_games(keyed, token, status, code):
 
 
 def test_one_tournaments_games(keyed):
-    http, _ = keyed
+    http, _, _ = keyed
     created = http.post("/v1/tournaments", json={"name": "Liga", "lexicon": RULE_SET, "rounds": 3}).json()
     tid, director = created["tournamentId"], {"X-Director-Key": created["directorKey"]}
     players = [{"name": n} for n in ("Ann", "Bob", "Cy", "Dan")]
@@ -164,3 +164,17 @@ def test_serve_reads_the_key_from_a_file_and_refuses_a_weak_one(tmp_path, monkey
     with caplog.at_level(logging.WARNING):
         _director_key(argparse.Namespace(director_key_file=str(key_file)), log)
     assert "chmod 600" in caplog.text and KEY not in caplog.text
+
+
+def test_the_client_lists_the_games_with_the_key_from_the_environment(keyed, capsys, monkeypatch):
+    from lexicon_service.cli import main
+
+    http, _, port = keyed
+    game = _game(http, names=("Zofia Wiśniewska", "Ola"))
+    monkeypatch.setenv("LEXICON_GAME_TOKEN", KEY)  # the key off the command line
+    assert main(["client", "--address", f"localhost:{port}", "game", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith(game["gameId"]) and ">Zofia Wiśniewska 0 - Ola 0" in line for line in lines)
+    monkeypatch.setenv("LEXICON_GAME_TOKEN", game["directorToken"])
+    assert main(["client", "--address", f"localhost:{port}", "game", "list"]) != 0
+    assert "PERMISSION_DENIED: the token is not the server's director key" in capsys.readouterr().err

@@ -43,7 +43,7 @@ def small_endgames(lexicon, count: int, seed: int, tiles=(1, 3)):
             moves = generate_moves(rs, board, "".join(rack), lexicon, limit=3, include_exchanges=False,
                                    include_pass=False)
             if moves:
-                result = validate_move(rs, board, "".join(rack), rng.choice(moves).play, judge=lexicon)
+                result = validate_move(rs, board, "".join(rack), rng.choice(moves).play, lexicon=lexicon)
                 board.apply(result)
                 for tile in result.tiles_used:
                     rack.remove(tile)
@@ -61,7 +61,7 @@ def replay(rs, lexicon, board, racks: list[str], moves) -> int:
     spread, side = 0, 0
     for move in moves:
         if move.kind == "play":
-            result = validate_move(rs, board, racks[side], move.play, judge=lexicon)
+            result = validate_move(rs, board, racks[side], move.play, lexicon=lexicon)
             assert result.score == move.score
             board.apply(result)
             left = list(rs.tile_set.spell_rack(racks[side]))

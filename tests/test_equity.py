@@ -201,7 +201,7 @@ def test_an_equity_seat_plays_a_whole_game_through_the_server(server, lexicon_di
     equity_moves = [line for line in record.splitlines() if line.startswith(">Eq:")]
     assert len(equity_moves) >= 3, record
     report = replay(load_rule_set("pl-scrabble"), parse_gcg(record),
-                    judge=load_lexicon(lexicon_dir / "pl-scrabble.lex"))
+                    lexicon=load_lexicon(lexicon_dir / "pl-scrabble.lex"))
     assert report.ok, [(line.event.text, line.problems) for line in report.disagreements]
 
 

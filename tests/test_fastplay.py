@@ -41,7 +41,7 @@ def _replay(lexicon, game, table=None):
     for turn in game.turns:
         rack = rs.tile_set.rack_text(list(turn.rack))
         if turn.kind == "play":
-            result = validate_move(rs, board, rack, move_text(rs, board, turn), judge=lexicon)
+            result = validate_move(rs, board, rack, move_text(rs, board, turn), lexicon=lexicon)
             assert result.valid and result.score == turn.score
             if table is None:   # "best": the generator's top play
                 assert generate_moves(rs, board, rack, lexicon, limit=1)[0].play == move_text(rs, board, turn)
@@ -82,7 +82,7 @@ def test_equity_plays_the_highest_score_plus_leave(lexicons):
                 assert turn.score + table.value_of_tiles(turn.leave) == pytest.approx(best)
                 checked += 1
         if turn.kind == "play":
-            board.apply(validate_move(rs, board, rack, move_text(rs, board, turn), judge=lex))
+            board.apply(validate_move(rs, board, rack, move_text(rs, board, turn), lexicon=lex))
         scoreless = 0 if turn.score else scoreless + 1
     assert checked >= 3
 

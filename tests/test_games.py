@@ -61,7 +61,7 @@ def reason_of(err: grpc.RpcError) -> str:
 
 
 def replay_clean(gcg: str, rule_set_id: str, lexicon_path: Path):
-    report = replay(load_rule_set(rule_set_id), parse_gcg(gcg), judge=load_lexicon(lexicon_path))
+    report = replay(load_rule_set(rule_set_id), parse_gcg(gcg), lexicon=load_lexicon(lexicon_path))
     assert report.ok, "\n".join(f"{line.event.text}: {line.problems}" for line in report.disagreements) + "\n" + gcg
     return report
 

@@ -7,7 +7,7 @@ import pytest
 
 from lexicon_service.errors import Conflict, Refused
 from lexicon_service.games.sessions import GameSessions
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSet
 from lexicon_service.rules import load_rule_set, parse_gcg, parse_rule_set, replay
 from tests.game_helpers import FakeClock, find_play, tiles_of
 
@@ -23,7 +23,7 @@ def _text(state, p):
 
 def test_cached_state_equals_the_fold_of_the_stored_log(service):
     rs = load_rule_set("cs-scrabble")
-    judge = WordSetJudge([])  # every word is a phony: each challenge succeeds
+    no_words = WordSet([])  # every word is a phony: each challenge succeeds
     game_id, tokens, director, _ = service.create_game("cs-scrabble", rs, ["A", "B", "C"], seed=99)
     for turn in range(40):
         state, _, _ = service.get_game(game_id, None)
@@ -39,7 +39,7 @@ def test_cached_state_equals_the_fold_of_the_stored_log(service):
             continue
         service.submit_move(game_id, tokens[p], play=play)
         if turn % 5 == 4:
-            service.challenge(game_id, tokens[(p + 1) % 3], lexicon_of=lambda name: judge)
+            service.challenge(game_id, tokens[(p + 1) % 3], lexicon_of=lambda name: no_words)
         if turn == 20:
             service.undo_last_move(game_id, director, "test")
     cached, _, _ = service.get_game(game_id, None)

@@ -75,6 +75,8 @@ def test_a_game_started_on_one_server_is_moved_on_the_other_and_watched_live_on_
     finally:
         for srv, _ in servers:
             srv.stop(None).wait()
+    # the cancelled stream's watcher, waiting for a notification, was woken by the stop: no thread left
+    assert not [t.name for t in threading.enumerate() if t.name.startswith("lexicon-watch")]
 
 
 def test_the_http_event_stream_of_one_server_delivers_moves_made_on_another(lexicon_dir, postgres_url):

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from lexicon_service.cli import main
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSet
 from lexicon_service.rules import load_rule_set
 from lexicon_service.rules.gcg import (
     END_RACK,
@@ -73,9 +73,9 @@ def test_czech_exchange_refused_with_fewer_than_seven_in_the_bag():
 
 def test_judge_notes_words_refused_but_unchallenged():
     pl = load_rule_set("pl-scrabble")
-    judge = WordSetJudge({pl.tile_set.key_of_text(w) for w in ("próbuje", "prymas", "spróbuje", "dar", "ud",
+    words = WordSet({pl.tile_set.key_of_text(w) for w in ("próbuje", "prymas", "spróbuje", "dar", "ud",
                                                                "ja", "er", "szofer")})
-    report = replay(pl, read_gcg(DATA / "pl-blank-premium.gcg"), judge=judge)
+    report = replay(pl, read_gcg(DATA / "pl-blank-premium.gcg"), lexicon=words)
     assert report.ok
     notes = {line.event.line: line.notes for line in report.lines if line.notes}
     assert notes == {14: ["not admissible: DARWIT"]}
@@ -125,9 +125,9 @@ def test_multi_letter_tiles_in_plays_and_racks():
 
 def test_c_and_h_tiles_do_not_make_ch():
     kk = load_rule_set("cs-kriskros")
-    judge = WordSetJudge({kk.tile_set.key_of_text("chata")})
+    words = WordSet({kk.tile_set.key_of_text("chata")})
     game = parse_gcg(">J: 8D [C][H]ATA +24 24\n>J: -- -24 0\n")
-    report = replay(kk, game, judge=judge)
+    report = replay(kk, game, lexicon=words)
     # C (3) and H (3) tiles score as themselves: (C on D8, a DL: 6 + 3 + 1 + 1 + 1) x2 (H8) = 24.
     assert report.ok and report.lines[0].expected_score == 24
     assert report.lines[0].notes == ["not admissible: CHATA"]

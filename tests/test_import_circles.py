@@ -20,7 +20,7 @@ LAYERS = (
     ("tiles",),  # tile sets, spelling, tile keys
     ("rules",),  # rule sets, board, moves, scoring, GCG, replay
     ("movegen",),  # move generation (the C core)
-    ("lexicon_format", "lexicon_copies", "lexicon", "judge", "output_files"),  # the lexicon file, both directions
+    ("lexicon_format", "lexicon_copies", "lexicon", "output_files"),  # the lexicon file, both directions
     ("errors",),  # every refusal and the one table of their statuses
     ("core",),  # the service as plain functions: no transport
     ("games",),  # server-held games (their hints use the core's look-ahead)
@@ -152,3 +152,26 @@ def test_the_core_knows_no_transport():
 def test_a_function_level_import_circle_is_found():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _circles(graph) == [["a", "b", "c"]]
+
+
+def test_an_import_inside_a_function_says_why():
+    """An import inside a function says why it is not at its module's top (an import circle, an optional
+    dependency, a startup cost): a comment on its line or the line above, or, for the whole module, a
+    comment line starting "# Imports inside functions:" (docs/development.md)."""
+    unexplained = []
+    for package in PACKAGES:
+        for path, _ in _modules(package).values():
+            if "grpc_gen" in path.parts:
+                continue
+            text = path.read_text(encoding="utf-8")
+            if "\n# Imports inside functions:" in text:
+                continue
+            lines = text.splitlines()
+            for function in ast.walk(ast.parse(text)):
+                if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for node in ast.walk(function):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)) and "#" not in lines[node.lineno - 1] \
+                            and not lines[node.lineno - 2].lstrip().startswith("#"):
+                        unexplained.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert sorted(set(unexplained)) == []

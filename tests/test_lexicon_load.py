@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from lexicon_service.cli import main as service_main
-from lexicon_service.judge import WordJudge
+from lexicon_service.rules.admissible_words import AdmissibleWords
 from lexicon_service.lexicon import (
     FORMAT_VERSION, LexiconCorruptError, LexiconError, LexiconFormatError, load_lexicon,
 )
@@ -28,9 +28,9 @@ def copy(built, tmp_path):
     return dst
 
 
-def test_loads_and_is_a_word_judge(built):
+def test_loads_and_answers_for_admissible_words(built):
     lex = load_lexicon(built)
-    assert isinstance(lex, WordJudge)
+    assert isinstance(lex, AdmissibleWords)
     assert lex.name == "small" and len(lex) == 4
     assert lex.manifest["format_version"] == FORMAT_VERSION
     assert lex.manifest["counts"]["forms"] == 4

@@ -81,7 +81,7 @@ def test_native_equals_reference_and_validate_move(lexicons, rule_set_id):
         else:
             native = _plays(generate_moves(rs, board, rack, lex, limit=200))
             for move in native:
-                result = validate_move(rs, board, rack, move.play, judge=lex)
+                result = validate_move(rs, board, rack, move.play, lexicon=lex)
                 assert result.valid and result.score == move.score and result.words == move.words, (move, result)
                 assert move.tiles_used == len(result.placements)
         assert has_move(rs, board, rack, lex) == bool(native)
@@ -98,7 +98,7 @@ def test_ch_is_one_tile(lexicons):
     assert chata and all(m.tiles_used == 4 and "[CH]ATA" in m.play for m in chata)
     # a C tile and an H tile never spell the CH of chata
     assert not [m for m in _plays(generate_moves(rs, None, "CHATAKO", lex)) if m.words[0].upper() == "CHATA"]
-    assert all(validate_move(rs, None, "[CH]ATAKOT", m.play, judge=lex).valid for m in chata)
+    assert all(validate_move(rs, None, "[CH]ATAKOT", m.play, lexicon=lex).valid for m in chata)
 
 
 def test_blank_shows_only_the_letters_the_rule_set_allows(lexicons):
@@ -118,7 +118,7 @@ def test_eight_tile_bingo(lexicons):
     moves = _plays(generate_moves(rs, None, "KOTOU[CH]AT", lex))
     bingos = [m for m in moves if m.tiles_used == 8]
     assert bingos and all(m.words == ("KOTOU[CH]AT",) for m in bingos)
-    result = validate_move(rs, None, "KOTOU[CH]AT", bingos[0].play, judge=lex)
+    result = validate_move(rs, None, "KOTOU[CH]AT", bingos[0].play, lexicon=lex)
     assert result.bingo and result.score == bingos[0].score
     assert bingos[0].score >= rs.rack.bingo_bonus and bingos[0].leave == ""
 
@@ -133,7 +133,7 @@ def test_word_already_on_the_board_is_refused_in_kris_kros(lexicons):
     assert not any("KOT" in m.words for m in kk_moves)
     assert any(m.words[0] == "KOTY" for m in kk_moves)    # KOT made KOTY is not KOT twice
     refused = next(m for m in cs_moves if "KOT" in m.words)
-    assert validate_move(kk.rule_set, kk_board, "KOTY", refused.play, judge=kk).code == "DUPLICATE_WORD"
+    assert validate_move(kk.rule_set, kk_board, "KOTY", refused.play, lexicon=kk).code == "DUPLICATE_WORD"
 
 
 def test_first_play_anywhere_or_on_the_centre(lexicons):

@@ -3,7 +3,7 @@ an SGJP form that the build's Hunspell dictionary lacks, of a lemma the dictiona
 tagged UNATTESTED, and pl.profile denies such forms of the classes where measurement showed
 mostly phonies (archaic nouns, nouns, non-imperative verb forms, adjectives other than -ły
 ones, the build's nie- forms) and keeps the others (-ły adjectives, imperatives, fused forms,
-degrees). A guessed .dic entry's forms are judged by the
+degrees). A guessed .dic entry's forms are tagged by the
 same witness, and lemmas without a vowel (mgr) are abbreviations."""
 
 import pytest

@@ -4,7 +4,7 @@ import pytest
 
 pytest.importorskip("morfeusz2")
 
-from build_tools.compile import FormJudge  # noqa: E402
+from build_tools.compile import FormAdmission  # noqa: E402
 from build_tools.polish.paradigms import expand_lemma
 from build_tools.polish.passes import expand_headwords
 from build_tools.polish.sgjp import dotted_abbreviations  # noqa: E402
@@ -12,7 +12,7 @@ from build_tools.model import ExpandedForm, HeadwordEntry, Rejection  # noqa: E4
 from build_tools.profiles import load_profile  # noqa: E402
 from lexicon_service.rules import load_rule_set  # noqa: E402
 
-JUDGE = FormJudge(load_profile("pl"), load_rule_set("pl-scrabble").tile_set)
+ADMISSION = FormAdmission(load_profile("pl"), load_rule_set("pl-scrabble").tile_set)
 
 
 def forms_of(lemma, pos=None):
@@ -25,7 +25,7 @@ def admitted(lemma):
     """{form: set of rules} admitted by the pl profile."""
     out = {}
     for form, _head, tag, _p in forms_of(lemma):
-        key, rule = JUDGE.judge(form, tag)
+        key, rule = ADMISSION.admit(form, tag)
         if key is not None:
             out.setdefault(key, set()).add(rule)
     return out
@@ -36,7 +36,7 @@ def rejected(lemma):
     ok = admitted(lemma)
     out = {}
     for form, _head, tag, _p in forms_of(lemma):
-        key, reason = JUDGE.judge(form, tag)
+        key, reason = ADMISSION.admit(form, tag)
         if key is None and form not in ok:
             out.setdefault(form, reason)
     return out

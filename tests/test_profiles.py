@@ -8,8 +8,8 @@ from build_tools.tags import parse_tag
 ALL = ["cs-box", "cs-klasik", "cs-kriskros", "cs-plus", "pl"]
 
 
-def judge(profile, tag):
-    return load_profile(profile).judge_tag(parse_tag(tag))
+def admit(profile, tag):
+    return load_profile(profile).admit_tag(parse_tag(tag))
 
 
 def test_all_five_profiles_ship_and_parse():
@@ -54,13 +54,13 @@ def test_all_five_profiles_ship_and_parse():
     ("cs-kriskros", "INTJ", False, "interjection"),
 ])
 def test_profile_rules(profile, tag, ok, rule):
-    assert judge(profile, tag) == (ok, rule)
+    assert admit(profile, tag) == (ok, rule)
 
 
 def test_syncretic_tag_is_admitted_when_one_reading_is():
     # nom/acc syncretism: the nominative reading is admitted by the nominative-only profiles
-    assert judge("cs-kriskros", "N;NOM;ACC;SG")[0]
-    assert not judge("cs-kriskros", "N;GEN;ACC;SG")[0]
+    assert admit("cs-kriskros", "N;NOM;ACC;SG")[0]
+    assert not admit("cs-kriskros", "N;GEN;ACC;SG")[0]
 
 
 TOY = """
@@ -78,9 +78,9 @@ deny  rest       *
 
 def test_parse_profile_conditions_and_first_match():
     p = parse_profile(TOY, "toy.profile")
-    assert p.judge_tag(parse_tag("N;ACC;SG")) == (True, "nouns")
-    assert p.judge_tag(parse_tag("N;ACC;PL")) == (False, "rest")
-    assert p.judge_tag(parse_tag("N;NOM;SG;PROPN")) == (False, "no-names")
+    assert p.admit_tag(parse_tag("N;ACC;SG")) == (True, "nouns")
+    assert p.admit_tag(parse_tag("N;ACC;PL")) == (False, "rest")
+    assert p.admit_tag(parse_tag("N;NOM;SG;PROPN")) == (False, "no-names")
     assert p.check_form("ab") == "too-short"
     assert p.check_form("abcabc") == "too-long"
     assert p.check_form("abd") == "letter-not-in-profile"

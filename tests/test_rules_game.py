@@ -6,7 +6,7 @@ import pytest
 
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSet
 from lexicon_service.rules import Board, BoardError, load_rule_set, parse_gcg, replay, validate_move
 from lexicon_service.rules.game import (
     BAG_BELOW_MINIMUM,
@@ -179,7 +179,7 @@ _REPLAY_END = {"passes": "every player passed", "scoreless-turns": "consecutive 
 @pytest.mark.parametrize("seed, last_play", [(3, 200), (11, 20)])  # the first goes out, the second passes
 def test_replay_and_game_state_run_the_same_game_to_the_same_end(service, seed, last_play):
     rs = PL
-    phonies = WordSetJudge([])  # every challenge succeeds
+    phonies = WordSet([])  # every challenge succeeds
     game_id, tokens, _, _ = service.create_game("pl-scrabble", rs, ["A", "B"], seed=seed)
     for turn in range(200):
         state, _, _ = service.get_game(game_id, None)

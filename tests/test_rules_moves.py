@@ -2,7 +2,7 @@
 
 import pytest
 
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSet
 from lexicon_service.rules import (
     Board,
     BoardError,
@@ -30,7 +30,7 @@ def board_with(rule_set, *plays):
 
 
 WORDS = {"kot", "koty", "ok", "to", "ot", "kto", "ta", "tak", "ak"}
-PL_JUDGE = WordSetJudge({PL.tile_set.key_of_text(w) for w in WORDS})
+PL_WORDS = WordSet({PL.tile_set.key_of_text(w) for w in WORDS})
 
 # (rule set, board plays, rack, play, reason)
 INVALID_PLAYS = [
@@ -77,8 +77,8 @@ INVALID_PLAYS = [
                          ids=[f"{r.value}-{p}" for _, _, _, p, r in INVALID_PLAYS])
 def test_invalid_play_reason_codes(rule_set, plays, rack, play, reason):
     board = board_with(rule_set, *plays)
-    judge = PL_JUDGE if rule_set is PL else None
-    result = validate_move(rule_set, board, rack, play, judge)
+    lexicon = PL_WORDS if rule_set is PL else None
+    result = validate_move(rule_set, board, rack, play, lexicon)
     assert result.reason is reason, result.message
     assert result.valid is (reason is Reason.OK)
     if reason is not Reason.OK:
@@ -109,7 +109,7 @@ def test_letters_written_over_board_tiles_score_as_the_board_tiles():
 
 def test_not_admissible_lists_the_words():
     board = board_with(PL, "8H KOT")
-    result = validate_move(PL, board, None, "9H TAK", PL_JUDGE)
+    result = validate_move(PL, board, None, "9H TAK", PL_WORDS)
     assert set(result.invalid_words) == {"KT", "OA", "TK"}
     assert "TAK" in result.words and "TAK" not in result.invalid_words
 

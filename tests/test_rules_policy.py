@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lexicon_service.cli import main
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSet
 from lexicon_service.rules import Board, Reason, load_rule_set, parse_rule_set, validate_move, validate_placements
 from lexicon_service.rules.reasons import reason_table
 from test_service import move, write_lexicon  # noqa: F401
@@ -20,7 +20,7 @@ KK = load_rule_set("cs-kriskros")
 CUSTOM_BLANK = parse_rule_set(load_rule_set("cs-scrabble").source_text.replace("stands-for = tiles Q W",
                                                                                "stands-for = A B C Q"), "x.rules")
 MIN_3 = parse_rule_set(PL.source_text.replace("min-length = 2 ", "min-length = 3 "), "min3.rules")
-JUDGE = WordSetJudge({PL.tile_set.key_of_text(w) for w in ("kot", "koty", "ok")})
+WORDS = WordSet({PL.tile_set.key_of_text(w) for w in ("kot", "koty", "ok")})
 
 # reason -> (rule set, setup plays, rack, play); every string-form code has one example
 PLAY_EXAMPLES = {
@@ -63,7 +63,7 @@ def test_every_reason_code_has_an_example():
 @pytest.mark.parametrize("reason", list(PLAY_EXAMPLES), ids=[r.value for r in PLAY_EXAMPLES])
 def test_each_code_is_an_answer_from_validate_move(reason):
     rule_set, setup, rack, play = PLAY_EXAMPLES[reason]
-    result = validate_move(rule_set, board_with(rule_set, setup), rack, play, JUDGE if rule_set is PL else None)
+    result = validate_move(rule_set, board_with(rule_set, setup), rack, play, WORDS if rule_set is PL else None)
     assert (result.valid, result.reason) == (False, reason), result.message
     assert result.message
 

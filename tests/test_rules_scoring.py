@@ -2,7 +2,7 @@
 
 import pytest
 
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSet
 from lexicon_service.rules import Board, Reason, end_of_game_adjustments, load_rule_set, rack_value, validate_move
 
 
@@ -118,16 +118,16 @@ def test_kriskros_eight_tile_bingo():
 
 def test_judge_checks_words_by_tile_key():
     kk = load_rule_set("cs-kriskros")
-    judge = WordSetJudge({kk.tile_set.key_of_text("chata")})
+    words = WordSet({kk.tile_set.key_of_text("chata")})
     board = Board.empty(kk)
-    assert validate_move(kk, board, "[CH]ATA", "8D [CH]ATA", judge).valid
-    assert validate_move(kk, board, "CHATA", "8D CHATA", judge).valid  # plain CH reads as the CH tile
-    c_and_h = validate_move(kk, board, "CHATA", "8D [C][H]ATA", judge)
+    assert validate_move(kk, board, "[CH]ATA", "8D [CH]ATA", words).valid
+    assert validate_move(kk, board, "CHATA", "8D CHATA", words).valid  # plain CH reads as the CH tile
+    c_and_h = validate_move(kk, board, "CHATA", "8D [C][H]ATA", words)
     assert c_and_h.reason is Reason.TILE_NOT_IN_RACK  # the rack holds a CH tile, not C and H
-    c_and_h = validate_move(kk, board, None, "8D [C][H]ATA", judge)
+    c_and_h = validate_move(kk, board, None, "8D [C][H]ATA", words)
     assert c_and_h.reason is Reason.WORD_NOT_ADMISSIBLE and c_and_h.invalid_words == ("CHATA",)
     assert c_and_h.score is not None  # a phony still has a score (replay needs it)
-    ok = validate_move(kk, board, None, "8D [CH]ATA", judge)
+    ok = validate_move(kk, board, None, "8D [CH]ATA", words)
     assert ok.words == ("[CH]ATA",) and ok.word_keys == ("\ue000ata",)
     assert ok.score == 4 * 2 + 1 + 1 + 1  # CH (4) on D8, a DL square
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
+import sys
 from collections import Counter
 
 import grpc
@@ -54,6 +56,37 @@ def test_a_process_starting_in_a_slot_releases_what_its_killed_predecessor_held(
     restarted.close()
 
 
+CHURN = """
+import sys
+from lexicon_service.server.shared_counts import SharedCounts, key_hash
+table = SharedCounts(int(sys.argv[1]), 2, int(sys.argv[2]))
+keys = [key_hash("client", str(n)) for n in range(40)]
+held = []
+for n in range(10000):
+    key = keys[(n * 7 + int(sys.argv[2])) % 40]
+    if table.add((key,), (3,)) is None:
+        held.append(key)
+    if len(held) > 10:
+        table.remove((held.pop(0),))
+for key in held:
+    table.remove((key,))
+"""
+
+
+def test_two_processes_changing_the_table_at_once_leave_it_whole():
+    """Two processes add and remove 10,000 times over 40 keys at once: every count back to 0, no entry
+    left. (Without the fcntl lock, 3 runs of this left 4, 33 and 7 counts behind.)"""
+    fd = SharedCounts.create(64, 2)
+    workers = [subprocess.Popen([sys.executable, "-c", CHURN, str(fd), str(column)], pass_fds=(fd,))
+               for column in (0, 1)]
+    assert [worker.wait(120) for worker in workers] == [0, 0]
+    table = SharedCounts(fd, 2, 0)
+    assert [table.count(key_hash("client", str(n))) for n in range(40)] == [0] * 40
+    assert not any(table._key(index) for index in range(table.entries))
+    table.close()
+    os.close(fd)
+
+
 def test_a_full_table_refuses_and_counts_nothing():
     fd = SharedCounts.create(1, 1)  # 16 entries, the least
     table = SharedCounts(fd, 1, 0)
@@ -62,6 +95,29 @@ def test_a_full_table_refuses_and_counts_nothing():
     assert table.add((key_hash("client", "one more"), key_hash("game", "g")), (1, 1)) == 2
     assert table.count(key_hash("client", "one more")) == 0
     table.close()
+    os.close(fd)
+
+
+def test_a_child_maps_only_a_table_its_supervisor_made(tmp_path, monkeypatch):
+    """The variables are the supervisor's: set by hand to a file open in the process, or to nonsense, the
+    process counts its own streams and writes nothing into that file."""
+    from lexicon_service.commands.serve_processes import take_stream_counts
+
+    victim = tmp_path / "open.bin"
+    victim.write_bytes(bytes(4096))
+    with open(victim, "r+b") as fh:
+        for value in (f"{fh.fileno()},{fh.fileno()},1", "nonsense", "3,4"):
+            monkeypatch.setenv("LEXICON_STREAM_COUNTS", value)
+            monkeypatch.setenv("LEXICON_PROCESS_INDEX", "0")
+            assert take_stream_counts() is None
+    assert victim.read_bytes() == bytes(4096)
+    fd = SharedCounts.create(8, 1)
+    monkeypatch.setenv("LEXICON_STREAM_COUNTS", f"{fd},{fd},1")
+    monkeypatch.setenv("LEXICON_PROCESS_INDEX", "0")
+    counts = take_stream_counts()
+    assert counts is not None and counts[0].entries == 16
+    for table in counts:
+        table.close()
     os.close(fd)
 
 

@@ -122,7 +122,7 @@ def _position(rule_set, lexicon, seed: int):
         moves = generate_moves(rule_set, board, rule_set.tile_set.rack_text(rack), lexicon, limit=1,
                                include_exchanges=False, include_pass=False)
         if moves:
-            result = validate_move(rule_set, board, rule_set.tile_set.rack_text(rack), moves[0].play, judge=lexicon)
+            result = validate_move(rule_set, board, rule_set.tile_set.rack_text(rack), moves[0].play, lexicon=lexicon)
             board.apply(result)
             for tile in result.tiles_used:
                 rack.remove(tile)
@@ -195,7 +195,7 @@ def _endgame_positions(rs, lexicon, count: int, seed: int):
             moves = generate_moves(rs, board, "".join(rack), lexicon, limit=3, include_exchanges=False,
                                    include_pass=False)
             if moves:
-                result = validate_move(rs, board, "".join(rack), rng.choice(moves).play, judge=lexicon)
+                result = validate_move(rs, board, "".join(rack), rng.choice(moves).play, lexicon=lexicon)
                 board.apply(result)
                 for tile in result.tiles_used:
                     rack.remove(tile)
@@ -220,7 +220,7 @@ def test_the_endgame_search_gives_the_full_search_value(lexicon_dir):
         assert best is not None
         if best.kind == "play":
             moved += 1
-            assert validate_move(rs, board, mine, best.play, judge=lexicon).score == best.score
+            assert validate_move(rs, board, mine, best.play, lexicon=lexicon).score == best.score
         checked += 1
     assert checked == 25 and moved > 5
 
@@ -381,7 +381,7 @@ def _late_position(rule_set, lexicon, seed: int, turns: int):
         text = rule_set.tile_set.rack_text(rack)
         moves = generate_moves(rule_set, board, text, lexicon, limit=1, include_exchanges=False, include_pass=False)
         if moves:
-            result = validate_move(rule_set, board, text, moves[0].play, judge=lexicon)
+            result = validate_move(rule_set, board, text, moves[0].play, lexicon=lexicon)
             board.apply(result)
             for tile in result.tiles_used:
                 rack.remove(tile)

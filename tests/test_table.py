@@ -98,7 +98,7 @@ def test_a_game_whose_racks_go_dead_ends_by_itself_and_replays(server, lexicon_d
     gcg = director.record()
     assert f"#note {NOTE_BLOCKED}" in gcg
     lexicon = load_lexicon(lexicon_dir / "kk-no-exchange.lex")
-    report = replay(lexicon.rule_set, parse_gcg(gcg), judge=lexicon)
+    report = replay(lexicon.rule_set, parse_gcg(gcg), lexicon=lexicon)
     assert report.ok, [(line.event.text, line.problems) for line in report.disagreements]
     assert any("nobody could make a play" in note for note in report.notes), report.notes
 

@@ -87,7 +87,7 @@ def test_a_human_plays_a_whole_game_against_the_computer_from_the_cli(server, le
     # a play, and once the board is closed (only words of two and three tiles) the whole rack exchanged
     assert any("+" in line and " -" not in line for line in robot) and any(" -" in line for line in robot), record
     assert moves >= 3 and game["endReason"], (game, record)
-    report = replay(load_rule_set("pl-scrabble"), parse_gcg(record), judge=load_lexicon(lexicon_dir / "pl-scrabble.lex"))
+    report = replay(load_rule_set("pl-scrabble"), parse_gcg(record), lexicon=load_lexicon(lexicon_dir / "pl-scrabble.lex"))
     assert report.ok, [(line.event.text, line.problems) for line in report.disagreements]
 
 

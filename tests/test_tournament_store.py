@@ -53,6 +53,12 @@ class Context:
     def invocation_metadata(self):
         return (("x-director-key", self.key),) if self.key else ()
 
+    def peer(self):
+        return "ipv4:127.0.0.1:50000"
+
+    def time_remaining(self):
+        return None
+
     def abort(self, code, details):
         self.code = code
         raise grpc.RpcError(details)

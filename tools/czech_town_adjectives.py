@@ -37,7 +37,7 @@ def ordinary() -> list[str]:
     return [w for w in ORDINARY.read_text(encoding="utf-8").splitlines() if w and not w.startswith("#")]
 
 
-def _judges(lexicon_path: str | None):
+def _admission_tests(lexicon_path: str | None):
     """(admitted(word), in_dictionary(word)) for the lexicon or the rule on the shipped dictionary."""
     from build_tools.czech import CzechDictionary
     from build_tools.czech.place_rules import place_of
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--part", choices=("dev", "held", "all"), default="held")
     p.add_argument("--misses", action="store_true", help="list the town adjectives admitted")
     args = p.parse_args(argv)
-    admitted, in_dic = _judges(args.lexicon)
+    admitted, in_dic = _admission_tests(args.lexicon)
     rows = towns(args.part)
     missed = [(t, a) for t, a in rows if admitted(a)]
     known = [a for _t, a in rows if in_dic(a)]

@@ -30,7 +30,7 @@ the list, or longer than any word of the list, as in step 2) that the first list
 of SGJP's forms, ``list_density``, below ``COMPLETE_LIST``: half of the game list, a list of
 new words) also attests a lemma by its forms: words that only this lemma explains, and enough
 of its paradigm on the list (``attested_lemmas_of_words``; there a lemma longer than the
-list's words is judged the same way); on the complete game list a missing citation form is
+list's words is decided the same way); on the complete game list a missing citation form is
 evidence against the lemma, and nothing is attested that way.
 Because that list is also what the benchmark measures recall on, bench/bench_lexicon.py reports
 a held-out recall as well: a build from the lemmas of one half of the list only, recall
@@ -114,7 +114,7 @@ def attested_lemmas_of_words(words: list[str], workers: int = 2, *, density: flo
     (DENSITY, ``list_density`` of the cited lemmas, below ``COMPLETE_LIST``: a half of the game
     list, a federation's list of new words) a lemma is also attested by its forms (see
     ``SOLE_WITNESSES``, ``FORM_SHARE``); aktorzy, a form of aktor, witnesses no verb aktorzyć.
-    There a lemma longer than the list's words is judged by its forms as well: a partial list
+    There a lemma longer than the list's words is decided by its forms as well: a partial list
     says no more of a long citation form than of a short one it lacks."""
     from collections import Counter
 
@@ -204,7 +204,7 @@ def unknown_words(words: list[str]) -> list[str]:
 
 def hunspell_words(dic: Path) -> frozenset[str]:
     """The flagged entries of a Hunspell dictionary and their affix forms: words whose
-    paradigm the --hunspell pass judges (guessed and corroborated by the affix forms)."""
+    paradigm the --hunspell pass admits or refuses (guessed and corroborated by the affix forms)."""
     from build_tools.hunspell import expand_word, read_aff, read_dic
     from build_tools.sources import aff_path_for
 

@@ -16,15 +16,22 @@ from typing import Iterable, Iterator
 from lexicon_service.lexicon_format import source_entry
 
 from ..hunspell import read_affix_table, read_dic
+from .finite import build_nul_participles, build_present_index
+from .flagless.nouns import build_noun_index
+from .flagless.rules import build_imperative_index
+from .guess import build_ending_index
+from .passives import build_attested_passives
 
 # a .dic line as read_dic gives it: (line number, stem, flags, problem or None)
 DicLine = tuple[int, str, str, str | None]
 
 
 class DicLines:
-    """The lines of a .dic (``read_dic``'s), kept for a build to expand as headwords: in three flat
-    sequences, its stems and flags the strings the dictionary keeps anyway (a tuple a line cost a
-    Czech build 30 MB of peak memory, in the parent and in every worker forked from it)."""
+    """The lines of a .dic (``read_dic``'s), kept for a build to expand as headwords: in flat sequences,
+    its stems and flags the strings the dictionary keeps anyway (not a tuple a line: the peak memory
+    this saves is in docs/measurements.md). Line 1200 ``kočka/ZQ`` is ``linenos[i] == 1200``,
+    ``stems[i] == "kočka"``, ``flags[i] == "ZQ"``, and 1200 is
+    no key of ``problems`` (the lines that have one)."""
 
     __slots__ = ("linenos", "stems", "flags", "problems")
 
@@ -146,22 +153,18 @@ class CzechDictionary:
 
     @cached_property
     def present_index(self) -> dict:
-        from .finite import build_present_index
         return build_present_index(self.plain, self.verbs)
 
     @cached_property
     def nul_participles(self) -> dict[str, str]:
-        from .finite import build_nul_participles
         return build_nul_participles(self.plain, self.nout)
 
     @cached_property
     def noun_index(self) -> dict:
-        from .flagless.nouns import build_noun_index
         return build_noun_index(self.plain)
 
     @cached_property
     def imperative_index(self) -> dict:
-        from .flagless.rules import build_imperative_index
         return build_imperative_index(self.plain, self.flagged)
 
     @cached_property
@@ -172,7 +175,6 @@ class CzechDictionary:
 
     @cached_property
     def ending_index(self) -> dict:
-        from .guess import build_ending_index
         return build_ending_index(self.entries)
 
     @cached_property
@@ -191,7 +193,6 @@ class CzechDictionary:
     def attested_passives(self) -> dict[str, tuple[str, ...]]:
         """infinitive -> the passive participles (short masculine forms) the dictionary attests for a
         verb whose lines carry no passive flag (passives.py: napsat -> napsán, utnout -> utnut)."""
-        from .passives import build_attested_passives
         return build_attested_passives(self.aff, self.entries, self.flagged)
 
     def warm(self, headwords: bool = False) -> None:

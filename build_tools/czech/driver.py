@@ -14,7 +14,8 @@ from .links import linked_headwords
 from .guess import GUESSED, guess_flags, guessed_comparative, pos_fits
 from .comparatives import comparative_candidates
 from .tables import verb_links_of
-from .tagger import split_mixed, word_class
+from . import tables as irregular
+from .tagger import split_mixed, tables, word_class
 
 CHUNK = 4000
 
@@ -113,7 +114,7 @@ def _public_tag(tag: tuple) -> tuple:
 
 # One record per form and non-alternative features: the readings of a syncretic form (ženy: GEN SG,
 # NOM/ACC/VOC PL) go into one tag whose case/number/gender/... features are alternatives, as
-# build_tools/tags.py defines (readings_of spells them out). Halves the records the compiler judges.
+# build_tools/tags.py defines (readings_of spells them out). Halves the records the compiler admits or refuses.
 _ALTERNATIVE = frozenset(f for c in ALTERNATIVE_CATEGORIES for f in CATEGORIES[c])
 _SPLIT: dict = {}
 
@@ -174,8 +175,6 @@ def _warm(dic: CzechDictionary, headwords: bool):
     """Load the paradigm tables and the dictionary's indexes once in the parent, so that forked worker
     processes share them instead of each building its own copy."""
     def warm() -> None:
-        from . import tables as irregular
-        from .tagger import tables
         dic.warm(headwords)
         tables()
         irregular.paradigm_for("být")

@@ -84,7 +84,7 @@ class Polish:
     def headwords(self, compiler, entries, builder: dict) -> Iterator[Pass]:
         builder.update(builder_info())
         items = ((e.lemma, e.source, e.line, e.pos) for e in entries)
-        yield Pass(items, headword_pass(compiler.judge, self.attested()), compiler.unknown_headwords)
+        yield Pass(items, headword_pass(compiler.admission, self.attested()), compiler.unknown_headwords)
 
     def _entry_models(self, compiler, flags_of: dict):
         """(the lemmas expanded so far, the models for guessing a Hunspell entry's paradigm): those
@@ -115,7 +115,7 @@ class Polish:
             items = ((e.lemma, e.source, e.line, e.flags, next(index)) for e in stream(read))
         else:
             items = ((e.lemma, e.source, e.line, e.flags) for e in stream(read))
-        yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
+        yield Pass(items, hunspell_pass(compiler.admission, aff, models, done, keys=compiler.keys,
                                         stems=frozenset(stems), attested=attested,
                                         affix_forms=affix_forms))
 
@@ -129,7 +129,7 @@ class Polish:
             if self.paradigms is not None:
                 unknown = yield from self._with_paradigms(compiler, unknown)
             items = ((e.lemma, e.source, e.line, e.pos) for e in unknown)
-            yield Pass(items, guess_pass(compiler.judge, models))
+            yield Pass(items, guess_pass(compiler.admission, models))
 
     def _with_paradigms(self, compiler, unknown: list):
         """Headwords SGJP does not know that the --paradigms dictionary holds with flags: inflected as
@@ -144,7 +144,7 @@ class Polish:
         if held:
             done, models = self._entry_models(compiler, {stem: es[0].flags for stem, es in by_stem.items()})
             items = ((e.lemma, e.source, e.line, entry.flags) for e, entries in held for entry in entries)
-            yield Pass(items, hunspell_pass(compiler.judge, aff, models, done, keys=compiler.keys,
+            yield Pass(items, hunspell_pass(compiler.admission, aff, models, done, keys=compiler.keys,
                                             stems=frozenset(by_stem)))
         return [e for e, _ in rest]
 

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from build_tools.model import Rejection
+from build_tools.parallel import chunked, ordered_map
+from build_tools.sources import read_headwords
 
 from .sgjp import analyse, generate
 
@@ -53,9 +55,6 @@ def _cut(text: str) -> str:
 def read_models(paths: Iterable[str | Path], workers: int = 1) -> GivenModels:
     """The SGJP lemmas of the headword lists ``paths`` (checked as text by the caller), with
     what they hold besides, Morfeusz run over chunks of them in ``workers`` processes."""
-    from build_tools.parallel import chunked, ordered_map
-    from build_tools.sources import read_headwords
-
     entries: list[tuple[str, str]] = []     # (lemma, where)
     bad: list[str] = []
     for path in paths:

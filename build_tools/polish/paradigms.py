@@ -1,6 +1,6 @@
 """Polish paradigms: a lemma -> every inflected form, from SGJP (Morfeusz 2, ``sgjp.py``).
 
-``expand_lemma`` gives a lemma's forms (``passes.expand_headwords``, not judged, yields them as
+``expand_lemma`` gives a lemma's forms (``passes.expand_headwords``, neither admitted nor refused, yields them as
 ``ExpandedForm`` and ``Rejection`` for tools and tests):
 
 - a lemma Morfeusz does not know (SGJP ``ign``) -> ``Rejection(lemma, "unknown-lemma")``;
@@ -53,9 +53,9 @@ admitted (the shares are in docs/measurements.md).
 Hunspell as a second witness: when the build has a Hunspell dictionary, ``witness.hunspell_words``
 collects every word it makes, and ``expand_lemma`` (given that set as ``attested``) adds UNATTESTED to an SGJP form of a lemma whose citation
 form the dictionary makes, when the dictionary does not make the form itself (a fused form: nor
-its base form; a derived adverb is judged as a form of its adjective headword). ``pl.profile``
+its base form; a derived adverb is witnessed as a form of its adjective headword). ``pl.profile``
 decides, per class and from measurement, which such forms are denied. The guessed paradigm of a
-.dic entry SGJP lacks is judged by the same witness (the Hunspell pass hands it in; a headword
+.dic entry SGJP lacks is tagged by the same witness (the Hunspell pass hands it in; a headword
 list's guesses are not: their pass has no witness).
 
 A build runs the three Polish passes (``passes.py``) through ``build_tools/pipeline.py``.
@@ -156,7 +156,8 @@ def expand_lemma(lemma: str, pos: str | None = None, max_len: int | None = None,
     """All forms of one lemma: ([(form, headword, tag, paradigm)], rejection reason or None).
 
     ``max_len``: nie- forms longer than this are not built, only counted in
-    ``SKIPPED["too-long"]`` (a speed-up: a quarter of all nie- forms exceed 15 letters).
+    ``SKIPPED["too-long"]`` (a speed-up: many nie- forms exceed 15 letters, docs/measurements.md):
+    nieprzewidywalnościami is counted there, never built.
     ``results``: the paradigm in ``sgjp.generate``'s shape when it is not SGJP's (guess.py).
     ``attested``: the build's Hunspell words (``witness.hunspell_words``), the second witness:
     an SGJP form of a lemma it knows that it does not make is marked UNATTESTED; None: no witness."""
@@ -252,8 +253,8 @@ def _of_class(results: list, pos: str | None) -> tuple[list, str | None]:
 
 
 def _indeclinable_adjectives(results: list) -> set[str]:
-    """The adjective lemma ids with one form (blond, audio, fair): they take no nie- (on the sjp.pl
-    game list of 2020 none of the 66 such nie- forms of 2-8 letters is)."""
+    """The adjective lemma ids with one form (blond, audio, fair): they take no nie- (no nieblond;
+    the game list's share of such forms is in docs/measurements.md)."""
     adj_forms: dict[str, set] = {}
     for r in results:
         if r[5][0] == "adj":

@@ -81,7 +81,7 @@ def affix_only_forms(state: PassState, stem: str, hforms: set, made) -> list:
     abbreviation, a combining form or an incorrect form stays out (SGJP's verdict on it stands),
     so does a nie- form (negation is the build's rule) and a form whose last ENDING letters
     end no form made so far (kotm).
-    On the sjp.pl game list of 2020, 95% of such forms of 2-8 letters are listed (docs/measurements.md)."""
+    How many of them the game list holds: docs/measurements.md."""
     out = []
     endings = None
     for f in sorted(hforms):
@@ -111,7 +111,8 @@ def listed_by_form(stem: str) -> list:
     """An unflagged .dic entry that SGJP reads only as a particle, conjunction or adverb + the
     conditional -by (+ a person ending): alboby, cobym, ależbyś. The build does not make -by
     forms on such hosts itself (see ``_by_forms``), but an entry sjp.pl lists one by one is
-    admitted as a fused form: 63 of the 67 such entries of 2-8 letters are on the game list."""
+    admitted as a fused form (ależbyś: ależ + by + ś), most of them on the game list
+    (docs/measurements.md)."""
     head, sep, ending = stem.rpartition("by")
     if not sep or not head or ending not in _BY_ENDINGS:
         return []
@@ -196,7 +197,7 @@ def hunspell_entry_forms(stem: str, flags: str | None, state: PassState,
                                     listed=state.stems or frozenset())
     if model is None:
         return sgjp or ([], results, None)
-    # the guessed paradigm is judged by the witness too (as an SGJP lemma's would be)
+    # the guessed paradigm is tagged by the witness too (as an SGJP lemma's would be)
     forms, reason = expand_lemma(stem, None, max_len, results=results, attested=state.attested)
     return forms, reason, model
 
@@ -243,37 +244,37 @@ def _hunspell_entry(state: PassState, item: Item) -> Expansion:
                                             state.affix_forms[item[4]] if len(item) > 4 else None))
 
 
-def _max_len(judge) -> int | None:
-    return judge.profile.max_length if not judge.tile_set.multi_letter_tiles else None
+def _max_len(admission) -> int | None:
+    return admission.profile.max_length if not admission.tile_set.multi_letter_tiles else None
 
 
-def headword_pass(judge, attested: set[str] | None = None) -> Language:
+def headword_pass(admission, attested: set[str] | None = None) -> Language:
     """SGJP's paradigm of each headword (item: lemma, source, line, part of speech or None).
     ``attested``: the words of the build's Hunspell dictionaries (``hunspell_words``), if any."""
-    state = PassState(_max_len(judge), attested=attested)
+    state = PassState(_max_len(admission), attested=attested)
     return Language(partial(_expand_headword, state), chunk=CHUNK)
 
 
-def guess_pass(judge, models) -> Language:
+def guess_pass(admission, models) -> Language:
     """Headwords SGJP does not know, inflected by analogy (``guess_headword``)."""
-    return Language(partial(_guess_headword, PassState(_max_len(judge), models=models)), chunk=CHUNK)
+    return Language(partial(_guess_headword, PassState(_max_len(admission), models=models)), chunk=CHUNK)
 
 
-def hunspell_pass(judge, aff, models, done, *, keys=None, stems=frozenset(), attested=None,
+def hunspell_pass(admission, aff, models, done, *, keys=None, stems=frozenset(), attested=None,
                   affix_forms: list | None = None) -> Language:
     """Polish Hunspell entries (``hunspell_entry_forms``; item: stem, source, line, flags, and
     with ``affix_forms`` (the entries' ``entry_affix_forms``) the entry's index in it). ``done``: lemmas
     already expanded; ``keys``: the forms admitted so far (forked workers share it); ``stems``:
     every stem of the .dic (they attest parts of guessed paradigms); ``attested``: as for
     ``headword_pass``."""
-    state = PassState(_max_len(judge), attested=attested, models=models, aff=aff, done=done, keys=keys,
+    state = PassState(_max_len(admission), attested=attested, models=models, aff=aff, done=done, keys=keys,
                       stems=stems, affix_forms=affix_forms)
     return Language(partial(_hunspell_entry, state), chunk=CHUNK, before_fork=partial(_add_endings, state))
 
 
 def expand_headwords(entries: Iterable[HeadwordEntry], *, workers: int | None = None
                      ) -> Iterator[ExpandedForm | Rejection]:
-    """SGJP's paradigms of the headwords, not judged (for tools and tests; docs/architecture.md): the
+    """SGJP's paradigms of the headwords, neither admitted nor refused (for tools and tests; docs/architecture.md): the
     headword pass run by ``pipeline.expand_only``, in input order."""
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     items = ((e.lemma, e.source, e.line, e.pos) for e in entries)

@@ -1,15 +1,19 @@
 """SGJP through Morfeusz 2: the one place the build sets Morfeusz up (a generator and an analyser
 per process, made on first use) and calls it. Generation and analysis go through the raw SWIG
-functions with the id -> text lookups cached (the wrapper's per-form calls are slow: Morfeusz is
-called 360,000 times a build); the word classes of SGJP tags and of a headword list's parts of
+functions with the id -> text lookups cached (the wrapper's per-form calls are slow, and a build calls
+Morfeusz for every headword: docs/measurements.md); the word classes of SGJP tags and of a headword list's parts of
 speech; the words SGJP knows only as dotted abbreviations; the versions the manifest records."""
 
 from __future__ import annotations
 
 from functools import partial
 from typing import Iterable, Iterator
+from importlib.metadata import version
 
 from build_tools.tags import sgjp_to_tag
+
+# Imports inside functions: morfeusz2 is an optional dependency (the [polish] extra), loaded when a Polish
+# build first asks SGJP.
 
 _POS_CLASSES = {
     "subst": "N", "noun": "N", "n": "N", "rzeczownik": "N",
@@ -61,8 +65,6 @@ def analyser():
 def versions() -> dict:
     """What the manifest records of the Polish expander: morfeusz2's version and SGJP's id.
     Raises (ImportError, ...) when morfeusz2 is missing or broken."""
-    from importlib.metadata import version
-
     return {"morfeusz2": version("morfeusz2"), "sgjp": _new(generate=True).dict_id()}
 
 
@@ -92,8 +94,9 @@ _RAW = None
 
 
 def _raw_api():
-    """The SWIG functions behind morfeusz2's wrapper objects (saves ~20% per generated form; the
-    result list is made without its Python wrapper too: Morfeusz is called 360,000 times a build)."""
+    """The SWIG functions behind morfeusz2's wrapper objects (cheaper per generated form than the wrapper's
+    calls: docs/measurements.md): generate("kot") then gives its interpretations as raw tuples, the result
+    list made without its Python wrapper too."""
     global _RAW
     if _RAW is None:
         import _morfeusz2 as M

@@ -10,6 +10,8 @@ from typing import Iterable
 
 from build_tools.hunspell import expand_word, read_aff
 from build_tools.model import HeadwordEntry
+from build_tools.parallel import chunked, ordered_map
+from build_tools.sources import aff_path_for, read_hunspell
 
 def hunspell_words(dics: Iterable, *, reads: list | None = None, workers: int = 1,
                    entry_forms: list | None = None) -> set[str]:
@@ -20,9 +22,6 @@ def hunspell_words(dics: Iterable, *, reads: list | None = None, workers: int = 
     chunks (call it with no thread but the caller's running, as for any fork); ``entry_forms``:
     a list that gets, per dic, the affix forms of each of its entries in order
     (``entry_affix_forms``: the Hunspell pass takes them instead of expanding every entry again)."""
-    from build_tools.parallel import chunked, ordered_map
-    from build_tools.sources import aff_path_for, read_hunspell
-
     words: set[str] = set()
     update = words.update
     for i, dic in enumerate(dics):

@@ -16,6 +16,9 @@ import json
 
 from lexicon_service.command_line import UserError
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 
 def add_parser(subparsers) -> None:
     from lexicon_service.commands.check import add_lexicon_argument

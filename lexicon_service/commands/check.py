@@ -18,7 +18,10 @@ import os
 import sys
 from pathlib import Path
 
-from lexicon_service.command_line import UserError, error_line, text_lines
+from lexicon_service.command_line import UserError, error_line, message_json, text_lines
+
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
 
 
 def add_lexicons_dir_argument(parser) -> None:
@@ -112,8 +115,6 @@ def word_fields(offset: int, count: int, from_stdin: bool) -> dict[str, str]:
 def print_check_answers(answers, *, as_json: bool, verdict_only: bool = False, notes: bool = False) -> int:
     """What `check` and `client check` print of CheckWords answers, and their exit status: a verdict line a
     word (with `notes`, a note such as a letter that is no tile on stderr), or each answer as JSON."""
-    from lexicon_service.command_line import message_json
-
     out = sys.stdout
     acceptable = True
     for answer in answers:

@@ -27,13 +27,18 @@ import os
 import sys
 from functools import partial
 
-from lexicon_service.command_line import INT32, UserError, check_token, message_json, seconds, whole_number
+from lexicon_service.command_line import INT32, UserError, check_token, message_json, read_input, seconds, whole_number
 from lexicon_service.commands.check import CHECK_BATCH, batched, input_words, print_check_answers
 from lexicon_service.commands.explain import explanation_lines, why_not_in
 from lexicon_service.commands.moves import add_generate_arguments, exit_status, format_moves
 from lexicon_service.commands.replay import add_replay_arguments
 from lexicon_service.commands.validate import (add_move_arguments, join_plays, print_move, read_board_rows,
                                                split_or_answer)
+from lexicon_service.command_line import read_text
+from lexicon_service.commands.validate import place_tiles
+
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
 
 
 def client_options(argument_default=None) -> argparse.ArgumentParser:
@@ -114,8 +119,6 @@ def _channel(args):
     if ca or args.tls:
         root = None
         if ca:
-            from lexicon_service.command_line import read_input
-
             root = read_input(ca)
         return grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=root))
     return grpc.insecure_channel(address)
@@ -131,7 +134,6 @@ def _board_rows(args) -> list[str]:
         raise UserError("--place needs --rules (the rule set spells the tiles)")
     from lexicon_service.rules import Board, BoardError, RuleSetError, load_rule_set
 
-    from lexicon_service.commands.validate import place_tiles
 
     try:
         rule_set = load_rule_set(args.rules)
@@ -144,8 +146,6 @@ def _board_rows(args) -> list[str]:
 
 
 def _read(path: str) -> str:
-    from lexicon_service.command_line import read_text
-
     return read_text(path)
 
 

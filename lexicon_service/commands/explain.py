@@ -23,6 +23,9 @@ import sys
 from lexicon_service.command_line import UserError
 from lexicon_service.commands.check import add_lexicon_argument, input_words, open_lexicon
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("explain", help="show headword, tag and rule of words in a lexicon",

@@ -11,7 +11,12 @@ when the graph is too large for the layout).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lexicon_service.command_line import UserError
+
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
 
 
 def add_parser(subparsers) -> None:
@@ -27,8 +32,6 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from pathlib import Path
-
     from lexicon_service.commands.check import open_lexicon
     from lexicon_service.movegen.kwg import KWG22, KWG24, KwgTooLarge, kwg_export
     from lexicon_service.output_files import OutputRefused, check_target, write_atomically

@@ -32,6 +32,9 @@ import time
 
 from lexicon_service.command_line import INT32, UINT32, UINT64, UserError, check_token, message_json, whole_number
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 GAME_ENDED, AWAITING_FINAL_PASS = 3, 2  # GameStatus values
 
 
@@ -91,6 +94,9 @@ def add_game_parser(client_subparsers, anywhere: list) -> None:
     a.add_argument("player", type=_player, help="the player's name as the game shows it, or number (0 = first)")
     a.add_argument("delta", type=whole_number(*INT32))
     a.add_argument("--reason", required=True)
+    li = sub.add_parser("list", help="every game in progress on the server (its director key as the game token: "
+                                     "LEXICON_GAME_TOKEN keeps it off the command line)", parents=parents)
+    li.add_argument("--tournament", default="", metavar="ID", help="one tournament's games, ended ones too")
 
 
 def _computer(text: str) -> tuple[int | str, str]:
@@ -177,6 +183,26 @@ def format_game(game) -> str:
     return "\n".join(lines)
 
 
+def format_listed(game) -> str:
+    """One game of ListGames on one line: id, players and scores, whose turn or the end, the bag."""
+    ended = game.status == GAME_ENDED
+    players = " - ".join(f"{'>' if i == game.turn and not ended else ''}{p.name} {p.score}"
+                         for i, p in enumerate(game.players))
+    state = f"game over ({game.end_reason})" if ended else f"bag {game.bag_count}"
+    return f"{game.game_id}  {game.lexicon:<12}  {players}  {state}"
+
+
+def _list_games(stub, session_pb2, args, call) -> None:
+    resp = stub.ListGames(session_pb2.ListGamesRequest(tournament_id=args.tournament), **call)
+    if args.json:
+        print(message_json(resp))
+        return
+    for game in resp.games:
+        print(format_listed(game))
+    if resp.truncated:
+        print(f"(the first {len(resp.games)} games only)")
+
+
 def run(args, channel_factory) -> int:
     import grpc
 
@@ -185,7 +211,7 @@ def run(args, channel_factory) -> int:
     cmd = args.game_command
     if not cmd:
         raise UserError("which action? create, show, play, exchange, pass, challenge, hint, watch, record, "
-                        "interactive, adjust, undo, end")
+                        "interactive, adjust, undo, end, list")
     md = _metadata(args)
     with channel_factory(args) as channel:
         stub = session_pb2_grpc.GameSessionServiceStub(channel)
@@ -210,6 +236,9 @@ def run(args, channel_factory) -> int:
                 for name, token in zip(args.players, resp.player_tokens):
                     print(f"  {name}\t{token or '(computer)'}")
                 print(f"  director\t{resp.director_token or '(none)'}")
+                return 0
+            if cmd == "list":
+                _list_games(stub, session_pb2, args, call)
                 return 0
             gid = args.game_id
             if cmd == "interactive" and args.json:

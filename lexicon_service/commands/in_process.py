@@ -16,6 +16,9 @@ from pathlib import Path
 from lexicon_service.command_line import MAX_INPUT_BYTES, UserError
 from lexicon_service.core.limits import Limits
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 # A local run bounds neither time nor the moves it lists (up to movegen.MAX_LISTED: core.plays.generate asks
 # for one more than max_results, to know there were more) and takes any record it can read (cli.read_input's
 # bound); words keep the server's bounds, so that a word a server refuses is refused here too.

@@ -16,6 +16,9 @@ import sys
 
 from lexicon_service.command_line import INT32, UserError, whole_number
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 DEFAULT_MOVES = 10
 
 

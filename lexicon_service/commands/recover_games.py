@@ -13,6 +13,9 @@ import sqlite3
 
 from lexicon_service.command_line import UserError
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("recover-games", help="copy the readable games of a damaged games database into a new file",

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lexicon_service.command_line import UserError
+from lexicon_service.command_line import UserError, message_json, read_input
+
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
 
 
 def add_replay_arguments(p) -> None:
@@ -62,7 +65,6 @@ class LocalRecord:
 def read_record(args) -> LocalRecord:
     """The GCG record named by args.gcg (its encoding detected), with --lexicon and --rules opened."""
     from lexicon_service.commands import in_process as local
-    from lexicon_service.command_line import read_input
     from lexicon_service.commands.check import open_lexicon
     from lexicon_service.rules import RuleSetError, load_rule_set
     from lexicon_service.rules.gcg import GcgError, decode_gcg
@@ -89,7 +91,6 @@ def read_record(args) -> LocalRecord:
 def run(args) -> int:
     from lexicon_service.commands import in_process as local
     from lexicon_service.core.plays import replay_record
-    from lexicon_service.command_line import message_json
     from lexicon_service.rules.replay import format_report
     from lexicon_service.core.messages import replay_response
 

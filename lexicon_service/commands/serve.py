@@ -17,6 +17,12 @@ Flags override environment variables, which override defaults:
   --http-receive-timeout  LEXICON_HTTP_RECEIVE_TIMEOUT  30 s for a request to arrive whole
   --http-write-timeout    LEXICON_HTTP_WRITE_TIMEOUT    30 s a client may take none of its queued answer
   --grpc-max-streams      LEXICON_GRPC_MAX_STREAMS      64 calls open at once on one gRPC connection
+  --grpc-max-connections  LEXICON_GRPC_MAX_CONNECTIONS  1000 gRPC connections per process (beyond: closed at once)
+  --grpc-unread-mib       LEXICON_GRPC_UNREAD_MIB       24 MiB of gRPC answers not yet taken by their clients, in
+                                                        all (beyond: those waiting longest are ended)
+  --grpc-unread-per-connection-mib  LEXICON_GRPC_UNREAD_PER_CONNECTION_MIB  4 MiB on one connection (beyond:
+                                                        its next calls get RESOURCE_EXHAUSTED)
+  --grpc-unread-timeout   LEXICON_GRPC_UNREAD_TIMEOUT   60 s an answer may wait untaken before its call is ended
   --streams-per-client    LEXICON_STREAMS_PER_CLIENT    8 game streams (WatchGame, events) one client address holds
   --streams-per-game      LEXICON_STREAMS_PER_GAME      16 game streams open on one game
   --stream-idle           LEXICON_STREAM_IDLE           300 s a game stream may deliver no event before it ends
@@ -47,6 +53,8 @@ import sys
 import time
 from dataclasses import dataclass, replace
 from functools import partial
+import gc
+import resource
 
 from lexicon_service.command_line import UserError, seconds
 from lexicon_service.commands.serve_processes import (
@@ -62,6 +70,9 @@ from lexicon_service.games.store import is_postgres_url
 from lexicon_service.games.store import WAL_LIMIT
 from lexicon_service.games.watchers import STREAM_IDLE
 from lexicon_service.wording import counted
+
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
 
 
 GRPC_VERBOSITY_ENV = "GRPC_VERBOSITY"
@@ -96,6 +107,10 @@ BOUNDS = {
     "streams_per_client": (1, 10_000),  # a game stream holds a thread; the process has 56 (gRPC) and 64 (HTTP)
     "streams_per_game": (1, 10_000),
     "stream_idle": (1, 86_400),  # seconds
+    "grpc_max_connections": (1, 100_000),  # each an open file
+    "grpc_unread_mib": (1, 65_536),  # each unread byte is held about twice (ours and grpc's copy)
+    "grpc_unread_per_connection_mib": (1, 65_536),
+    "grpc_unread_timeout": (1, 3_600),  # seconds
 }
 
 
@@ -128,6 +143,25 @@ def _add_stream_options(p) -> None:
                         "lexicon-reason WATCH_IDLE; HTTP: an rpc-error event, then the stream closes), freeing its "
                         "slot; watchers resume after the version they saw (env LEXICON_STREAM_IDLE; default "
                         f"{STREAM_IDLE:g}; 1-{BOUNDS['stream_idle'][1]:,})")
+
+
+def _add_unread_options(p) -> None:
+    """The bounds on gRPC answers not yet taken by their clients (server/unread_answers.py)."""
+    p.add_argument("--grpc-max-connections", type=int, default=None,
+                   help="gRPC connections open at once, per process; beyond, a new one is closed as it comes (env "
+                        f"LEXICON_GRPC_MAX_CONNECTIONS; default 1000; 1-{BOUNDS['grpc_max_connections'][1]:,}, and "
+                        "within the open-file limit)")
+    p.add_argument("--grpc-unread-mib", type=int, default=None, metavar="MIB",
+                   help="MiB of gRPC answers not yet taken by their clients, over every connection; beyond, the "
+                        "calls whose answers waited longest are ended (RESOURCE_EXHAUSTED) (env "
+                        f"LEXICON_GRPC_UNREAD_MIB; default 24; 1-{BOUNDS['grpc_unread_mib'][1]:,})")
+    p.add_argument("--grpc-unread-per-connection-mib", type=int, default=None, metavar="MIB",
+                   help="MiB of unread answers on one gRPC connection; beyond, its next calls get RESOURCE_EXHAUSTED "
+                        "before any work (env LEXICON_GRPC_UNREAD_PER_CONNECTION_MIB; default 4; "
+                        f"1-{BOUNDS['grpc_unread_per_connection_mib'][1]:,})")
+    p.add_argument("--grpc-unread-timeout", type=int, default=None, metavar="SECONDS",
+                   help="seconds a gRPC answer may wait untaken before its call is ended (RESOURCE_EXHAUSTED) "
+                        f"(env LEXICON_GRPC_UNREAD_TIMEOUT; default 60; 1-{BOUNDS['grpc_unread_timeout'][1]:,})")
 
 
 def _add_director_key_option(p) -> None:
@@ -174,6 +208,7 @@ def add_parser(subparsers) -> None:
                         "queues the others) (env LEXICON_GRPC_MAX_STREAMS; default 64; "
                         f"1-{BOUNDS['grpc_max_streams'][1]:,})")
     _add_stream_options(p)
+    _add_unread_options(p)
     p.add_argument("--http-allowed-hosts", default=None, metavar="HOSTS",
                    help="comma-separated Host names the HTTP server answers to (*.example.com: its subdomains; *: any); "
                         "another Host gets 400 (env LEXICON_HTTP_ALLOWED_HOSTS; default: the --http host, localhost, "
@@ -406,6 +441,8 @@ def _bounded_counts(args) -> tuple[int, int, int]:
     args.streams_per_client = _bounded("streams_per_client", args.streams_per_client, "LEXICON_STREAMS_PER_CLIENT")
     args.streams_per_game = _bounded("streams_per_game", args.streams_per_game, "LEXICON_STREAMS_PER_GAME")
     args.stream_idle = _bounded("stream_idle", args.stream_idle, "LEXICON_STREAM_IDLE")
+    for flag in ("grpc_max_connections", "grpc_unread_mib", "grpc_unread_per_connection_mib", "grpc_unread_timeout"):
+        setattr(args, flag, _bounded(flag, getattr(args, flag), "LEXICON_" + flag.upper()))
     for flag in ("max_words", "max_results", "max_message_bytes", "max_concurrent_rpcs"):
         _bounded(flag, getattr(args, flag))
     return workers, fast_threads, processes
@@ -518,6 +555,19 @@ def _stream_bounds(args) -> dict[str, int]:
                                             ("streams_per_game", args.streams_per_game)) if value is not None}
 
 
+def _unread_answers(args):
+    """The bounds on unread gRPC answers, the defaults where no option gave one."""
+    from lexicon_service.server.unread_answers import (UNREAD_BYTES, UNREAD_BYTES_PER_CONNECTION, UNREAD_SECONDS,
+                                                       UnreadAnswers)
+
+    def mib(value: int | None, default: int) -> int:
+        return default if value is None else value << 20
+
+    return UnreadAnswers(mib(args.grpc_unread_mib, UNREAD_BYTES),
+                         mib(args.grpc_unread_per_connection_mib, UNREAD_BYTES_PER_CONNECTION),
+                         UNREAD_SECONDS if args.grpc_unread_timeout is None else float(args.grpc_unread_timeout))
+
+
 def _create_server(args, settings: _Settings, shared_files, load: bool):
     """The gRPC server, bound but not started: (server, port)."""
     from lexicon_service.server import create_server
@@ -529,6 +579,11 @@ def _create_server(args, settings: _Settings, shared_files, load: bool):
         streams["stream_idle"] = float(args.stream_idle)
     if args.stream_counts is not None:
         streams["stream_counts"] = args.stream_counts[0]
+    streams["unread_answers"] = _unread_answers(args)
+    grpc_connections = _within_open_files(args.grpc_max_connections, logging.getLogger("lexicon_service.serve"),
+                                          "--grpc-max-connections", "gRPC")
+    if grpc_connections is not None:
+        streams["max_connections"] = grpc_connections
     try:
         return create_server(settings.address, settings.directory, workers=settings.workers,
                              fast_threads=settings.fast_threads, limits=settings.limits, tokens=settings.tokens,
@@ -552,13 +607,12 @@ def _option_or_env(args, flag: str, env: str) -> str:
     return where
 
 
-def _within_open_files(connections: int | None, log) -> int | None:
-    """Each HTTP connection is an open file: a cap the process's open-file limit cannot hold would end
-    in accept() failing, not in the 503s the cap promises. A cap given beyond it is an error; the
-    default cap is lowered to it (with a warning)."""
+def _within_open_files(connections: int | None, log, flag: str = "--http-max-connections",
+                       what: str = "HTTP") -> int | None:
+    """Each connection (HTTP, or gRPC with `what` "gRPC") is an open file: a cap the process's open-file limit
+    cannot hold would end in accept() failing, not in the refusals the cap promises. A cap given beyond it
+    is an error; the default cap is lowered to it (with a warning)."""
     try:
-        import resource
-
         soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     except (ImportError, OSError, ValueError):
         return connections
@@ -567,13 +621,16 @@ def _within_open_files(connections: int | None, log) -> int | None:
     room = max(soft - 100, 1)  # lexicons, the games database, gRPC's sockets and pipes
     if connections is not None:
         if connections > room:
-            raise UserError(f"--http-max-connections {connections:,} needs more open files than this process may "
+            raise UserError(f"{flag} {connections:,} needs more open files than this process may "
                             f"have (ulimit -n is {soft:,}; at most {room:,} connections, or raise the limit)")
         return connections
-    from lexicon_service.http.server import MAX_CONNECTIONS
+    if what == "gRPC":
+        from lexicon_service.server.server import MAX_CONNECTIONS
+    else:
+        from lexicon_service.http.server import MAX_CONNECTIONS
 
     if MAX_CONNECTIONS > room:
-        log.warning("HTTP connections capped at %d, not %d: ulimit -n is %d", room, MAX_CONNECTIONS, soft)
+        log.warning("%s connections capped at %d, not %d: ulimit -n is %d", what, room, MAX_CONNECTIONS, soft)
         return room
     return None
 
@@ -625,7 +682,6 @@ def _tune_gc() -> None:
     (50,000 allocations) 64 of them blocked a connection (REFUSED_STREAM) before a collection ran."""
     if os.environ.get("LEXICON_GC_TUNING", "1") == "0":
         return
-    import gc
 
     gc.collect()
     gc.freeze()

@@ -9,8 +9,12 @@ import os
 import signal
 import socket
 import sys
+import ctypes
 
 from lexicon_service.command_line import UserError
+
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
 
 
 def take_supervisor_files():
@@ -31,10 +35,12 @@ def take_stream_counts():
     from lexicon_service.server.shared_counts import SharedCounts
 
     shared, index = os.environ.pop(STREAM_COUNTS_ENV, ""), os.environ.pop(PROCESS_INDEX_ENV, "")
-    if not shared or not index:
+    try:
+        grpc_fd, http_fd, columns = (int(part) for part in shared.split(","))
+        counts = (SharedCounts.inherited(grpc_fd, columns, int(index)),
+                  SharedCounts.inherited(http_fd, columns, int(index)))
+    except (ValueError, OSError):  # not set (not supervised), or not what a supervisor sets: counted here
         return None
-    grpc_fd, http_fd, columns = (int(part) for part in shared.split(","))
-    counts = SharedCounts(grpc_fd, columns, int(index)), SharedCounts(http_fd, columns, int(index))
     for table in counts:
         table.claim_column()
     return counts
@@ -65,7 +71,6 @@ def stop_with_supervisor() -> None:
     supervisor = os.environ.get(SUPERVISOR_PID_ENV)
     if not supervisor or not sys.platform.startswith("linux"):
         return
-    import ctypes
 
     pr_set_pdeathsig = 1
     try:
@@ -114,6 +119,15 @@ def _children_environment(directory: str, processes: int):
     return env, shared, counts
 
 
+# The serve options every child is given as its supervisor got them (the others it sets itself).
+CHILD_FLAGS = ("token_file", "director_key_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results",
+               "max_message_bytes", "max_concurrent_rpcs", "db", "max_games", "db_wal_limit", "grpc_max_streams",
+               "grpc_max_connections", "grpc_unread_mib", "grpc_unread_per_connection_mib", "grpc_unread_timeout",
+               "streams_per_client", "streams_per_game", "stream_idle")
+CHILD_HTTP_FLAGS = ("http_max_connections", "http_receive_timeout", "http_write_timeout", "http_allowed_hosts",
+                    "http_cors_origins")
+
+
 def supervise(args, address: str, directory: str, workers: int, fast_threads: int, processes: int,
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
@@ -147,13 +161,10 @@ def supervise(args, address: str, directory: str, workers: int, fast_threads: in
     argv = [*child_command(), "serve", "--address", child_address, "--lexicons", directory,
             "--workers", str(workers), "--fast-threads", str(fast_threads), "--processes", "1", "--reuse-port",
             "--grace", str(args.grace), "--log-level", args.log_level]
-    flags = ["token_file", "director_key_file", "tls_cert", "tls_key", "tls_client_ca", "max_words", "max_results", "max_message_bytes",
-             "max_concurrent_rpcs", "db", "max_games", "db_wal_limit", "grpc_max_streams",
-             "streams_per_client", "streams_per_game", "stream_idle"]
+    flags = list(CHILD_FLAGS)
     if http_address:  # (the HTTP options may come from environment variables, set without --http)
         argv += ["--http", http_address]
-        flags += ["http_max_connections", "http_receive_timeout", "http_write_timeout", "http_allowed_hosts",
-                  "http_cors_origins"]
+        flags += CHILD_HTTP_FLAGS
     for flag in flags:
         value = getattr(args, flag)
         if value is not None:

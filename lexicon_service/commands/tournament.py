@@ -29,7 +29,10 @@ import sys
 
 from lexicon_service.command_line import UserError, read_text, whole_number
 from lexicon_service.tournaments.pairing import METHODS
-from lexicon_service.tournaments.standings import TIEBREAKS
+from lexicon_service.tournaments.standings import TIEBREAKS, standings, standings_json
+
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
 
 FILE_COMMANDS = ("standings", "ratings", "pairings")
 
@@ -112,8 +115,6 @@ def run(args) -> int:
 def _run_file(args) -> int:
     from lexicon_service.tournaments import pairing, tsh
     from lexicon_service.tournaments.ratings import ratings_after
-    from lexicon_service.tournaments.standings import standings, standings_json
-
     division = tsh.read_t(read_text(args.file))
     if args.tournament_command == "standings":
         rows = standings(division, args.tiebreak)

@@ -10,6 +10,9 @@ import zipfile
 
 from lexicon_service.command_line import UserError, message_json, read_text
 
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
+
 METHOD_NUMBERS = {"swiss": 1, "round-robin": 2, "king-of-the-hill": 3}
 
 

@@ -13,9 +13,11 @@ unreadable input (rule set, board file, setup play, lexicon).
 
 from __future__ import annotations
 
+from lexicon_service.command_line import UserError, message_json, read_text
+from lexicon_service.commands.check import add_lexicon_argument, open_lexicon
 
-from lexicon_service.command_line import UserError
-from lexicon_service.commands.check import open_lexicon
+# Imports inside functions: a subcommand's dependencies load when it runs, not when lexicon-service builds
+# its parser, which imports every subcommand's module (startup cost: docs/development.md).
 
 
 def add_move_arguments(p) -> None:
@@ -34,8 +36,6 @@ def add_move_arguments(p) -> None:
 
 
 def add_parser(subparsers) -> None:
-    from lexicon_service.commands.check import add_lexicon_argument
-
     p = subparsers.add_parser("validate", help="check and score plays (reason code, words, score breakdown)",
                               description=__doc__.split("\n\n")[0])
     add_move_arguments(p)
@@ -66,8 +66,6 @@ def join_plays(args: list[str]) -> list[str]:
 
 def read_board_rows(path: str) -> list[str]:
     """Rows of a board file ('#' starts a comment; blank lines skipped)."""
-    from lexicon_service.command_line import read_text
-
     text = read_text(path)
     rows = [line.split("#")[0].strip() for line in text.splitlines()]
     return [row for row in rows if row]
@@ -179,8 +177,6 @@ def print_move(play: str, answer, as_json: bool, rule_set=None, rows_judged_on=(
     """One play's answer as `validate` and `client validate|score` print it. With `rule_set` (--show-board):
     the board drawn after the text, or with --json inside the one JSON document: the answer's `board`
     rows, set to the board it was judged on when the play could not be placed."""
-    from lexicon_service.command_line import message_json
-
     if rule_set is not None and as_json and not answer.board:
         board, _ = shown_board(rule_set, list(rows_judged_on), answer)
         answer.board.extend(board.to_rows())

@@ -32,7 +32,7 @@ def export_record(rule_set, lexicon, request) -> game_pb2.ExportGcgResponse:
     game.events = [_export_event(rule_set, game, i, move) for i, move in enumerate(request.moves)]
     # Scores come from the replay itself (one engine): a first pass computes them, the second
     # checks the finished record, whose every disagreement is a move that cannot be played.
-    first = replay(rule_set, game, judge=lexicon)
+    first = replay(rule_set, game, lexicon=lexicon)
     totals = [0] * n_players
     for i, (event, line) in enumerate(zip(game.events, first.lines)):
         if line.expected_score is None:
@@ -40,7 +40,7 @@ def export_record(rule_set, lexicon, request) -> game_pb2.ExportGcgResponse:
         event.score = line.expected_score
         totals[line.player_index] += event.score
         event.cumulative = totals[line.player_index]
-    report = replay(rule_set, game, judge=lexicon)
+    report = replay(rule_set, game, lexicon=lexicon)
     for i, line in enumerate(report.lines):
         if line.problems:
             raise FieldError(_move_field(request.moves[i], i), "; ".join(line.problems))

@@ -16,6 +16,7 @@ from lexicon_service.rules import Reason, square_name
 from lexicon_service.rules import gcg
 from lexicon_service.rules.gcg import GcgEvent, GcgGame
 from lexicon_service.rules.moves import premium_name
+from lexicon_service.rules.notes import note_code
 from lexicon_service.tiles import BLANK
 
 
@@ -101,8 +102,9 @@ def explain_response(found, lexicon_name: str) -> lexicon_pb2.ExplainWordRespons
     result = lexicon_pb2.WordResult(word=found.word, valid=found.status == VALID, status=found.status,
                                     message=found.message, tiles=found.tiles)
     refusals = [lexicon_pb2.Refusal(rule=rule, headword=head, detail=detail) for rule, head, detail in found.refusals]
+    code, values = note_code(found.message)
     return lexicon_pb2.ExplainWordResponse(lexicon=lexicon_name, result=result, readings=readings,
-                                           refusals=refusals)
+                                           refusals=refusals, message_code=code, message_values=values)
 
 
 # --- GameService ------------------------------------------------------------------------------
@@ -150,14 +152,25 @@ def replay_response(replayed, lexicon_name: str) -> game_pb2.ReplayGameResponse:
             has_score=line.expected_score is not None, score=line.expected_score or 0,
             recorded_score=event.score, recorded_total=event.cumulative, expected_total=line.expected_total,
             words=list(line.words), problems=list(line.problems), notes=list(line.notes),
-            event_type=event_type(event),
+            event_type=event_type(event), problem_details=replay_notes(line.problems),
+            note_details=replay_notes(line.notes),
         ))
     finals = [game_pb2.PlayerScore(player=player.nick, recorded=recorded, computed=computed)
               for player, recorded, computed in zip(game.players, report.totals, report.expected_totals)]
     return game_pb2.ReplayGameResponse(ok=report.ok, lines=lines, final_scores=finals, notes=list(report.notes),
                                        rule_set=replayed.rule_set.id, lexicon=lexicon_name,
                                        final_board=report.board.to_rows(), bag_count=report.bag,
-                                       final_racks=_final_racks(game, report))
+                                       final_racks=_final_racks(game, report),
+                                       note_details=replay_notes(report.notes))
+
+
+def replay_notes(notes) -> list[game_pb2.ReplayNote]:
+    """A replay's notes or problems (rules.notes.Note: English text, code, values) as ReplayNote."""
+    details = []
+    for note in notes:
+        code, values = note_code(note)
+        details.append(game_pb2.ReplayNote(code=code, values=values, text=str(note)))
+    return details
 
 
 def turn_analysis(t) -> game_pb2.TurnAnalysis:

@@ -20,6 +20,8 @@ from lexicon_service.rules.replay import ReplayReport, replay
 from lexicon_service.errors import DeadlineError, FieldError, LimitError, field, require
 from lexicon_service.core.limits import Limits
 from lexicon_service.core.registry import resolve_rule_set
+from lexicon_service.movegen import generate_moves
+from lexicon_service.movegen.analysis import analyse_replay
 
 # An analysis may take this many times Limits.max_generate_seconds (5 s by default; a real game's analysis
 # takes far less: docs/measurements.md).
@@ -143,7 +145,7 @@ def judge_move(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, 
     board = read_board(limits, rule_set, board_rows)
     rack = read_rack(rule_set, rack)
     play = check_play(rule_set, position, word)
-    result = validate_move(rule_set, board, rack or None, play, judge=lexicon if judge_words else None)
+    result = validate_move(rule_set, board, rack or None, play, lexicon=lexicon if judge_words else None)
     return judged(rule_set, result, board, rack)
 
 
@@ -180,8 +182,6 @@ def check_filters(limits: Limits, filters: MoveFilters) -> None:
 def generate(snapshot, limits: Limits, lexicon_name: str, rule_set_name: str, board_rows, setup, rack: str,
              filters: MoveFilters, call_deadline: float | None) -> Generated:
     """The legal moves from `rack` on the board (rows, then the (position, word) setup plays), best first."""
-    from lexicon_service.movegen import generate_moves
-
     check_filters(limits, filters)
     limit = filters.limit or limits.max_results
     # The call's deadline, and the server's own bound on one generation: a worker is never held longer.
@@ -255,7 +255,7 @@ def replay_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: st
     _check_recorded_rules(recorded_rules, rule_set)
     boards: list[Board] = []
     on_line = (lambda line, board: boards.append(board.copy())) if keep_boards else None
-    report = replay(rule_set, game, judge=lexicon, out_bonus="twice-others-racks" if end_2x else None,
+    report = replay(rule_set, game, lexicon=lexicon, out_bonus="twice-others-racks" if end_2x else None,
                     on_line=on_line)
     return Replayed(rule_set, lexicon, game, report, boards)
 
@@ -268,8 +268,6 @@ def analysis_deadline(limits: Limits, call_deadline: float | None) -> float:
 
 def analyse_replayed(limits: Limits, replayed: Replayed, call_deadline: float | None) -> list:
     """The TurnAnalysis of each turn of a record replayed with its boards kept (movegen.analysis)."""
-    from lexicon_service.movegen.analysis import analyse_replay
-
     deadline = analysis_deadline(limits, call_deadline)
     try:
         return analyse_replay(replayed.rule_set, replayed.report, replayed.boards, replayed.lexicon,
@@ -289,7 +287,7 @@ def analyse_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: s
     rule_set, lexicon = game_context(snapshot, lexicon_name, rule_set_name, need_lexicon=True)
     _check_recorded_rules(recorded_rules, rule_set)
     boards: list[Board] = []
-    report = replay(rule_set, game, judge=lexicon, on_line=lambda line, board: boards.append(board.copy()))
+    report = replay(rule_set, game, lexicon=lexicon, on_line=lambda line, board: boards.append(board.copy()))
     replayed = Replayed(rule_set, lexicon, game, report, boards)
     return replayed, analyse_replayed(limits, replayed, call_deadline)
 

@@ -25,6 +25,7 @@ from lexicon_service.lexicon import load_lexicon
 from lexicon_service.lexicon_copies import CheckedTries
 from lexicon_service.errors import NotReadyError, UnknownLexiconError, UnknownRuleSetError
 from lexicon_service.wording import counted
+from lexicon_service.rules import list_rule_sets, load_rule_set
 
 log = logging.getLogger("lexicon_service.server")
 
@@ -324,7 +325,6 @@ def resolve_rule_set(snapshot: Snapshot, name: str):
     must not make the server read files."""
     if name in snapshot.rule_sets:
         return snapshot.rule_sets[name]
-    from lexicon_service.rules import list_rule_sets, load_rule_set
 
     shipped = list_rule_sets()
     if name not in shipped:

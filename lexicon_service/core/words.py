@@ -19,6 +19,7 @@ from lexicon_service.movegen.graph import key_table, lookup_keys
 from lexicon_service.core import search
 from lexicon_service.errors import FieldError, LimitError, require
 from lexicon_service.core.limits import Limits, WorkBudget, check_deadline
+from lexicon_service.rules.notes import Note
 from lexicon_service.tiles import UnknownLetterError, normalise, write_tiles
 
 
@@ -73,10 +74,12 @@ class WordChecker:
             try:
                 key = self.key(self.spell(word))
             except UnknownLetterError as exc:
-                return UNKNOWN_LETTER, None, str(exc)
+                return UNKNOWN_LETTER, None, Note("unknown-letter", str(exc), letter=exc.letter,
+                                                  position=exc.position + 1)
         n = len(key)
         if n < self.min_len or n > self.max_len:
-            return BAD_LENGTH, key, f"{n} tiles; words have {self.min_len} to {self.max_len}"
+            return BAD_LENGTH, key, Note("bad-length", f"{n} tiles; words have {self.min_len} to {self.max_len}",
+                                         tiles=n, min=self.min_len, max=self.max_len)
         if self.admissible(key):
             return VALID, key, ""
         return INVALID, key, ""

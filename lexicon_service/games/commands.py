@@ -44,6 +44,7 @@ from lexicon_service.rules.moves import validate_move
 from lexicon_service.rules.reasons import Reason
 from lexicon_service.tiles import UnknownLetterError
 from lexicon_service.wording import counted
+from lexicon_service.games.lookahead import LookaheadOptions, look_ahead
 
 # Reasons that say the play text itself cannot be read (whatever the game state): INVALID_ARGUMENT. A play
 # that reads but lies off the board is refused as ValidateMove refuses it, as any other illegal play.
@@ -195,8 +196,6 @@ def hint_ahead(sessions, game_id: str, token: str | None, limit: int = 5, lexico
                deadline: float | None = None):
     """-> (state, player, Lookahead): `hint` ranked by simulation (the endgame once the bag is empty), from
     what the asking player sees (their rack, the board, the bag's count, the scores), within HINT_SECONDS."""
-    from lexicon_service.games.lookahead import LookaheadOptions, look_ahead
-
     state, caller = _hint_state(sessions, game_id, token, limit)
     if state.n_players != 2:
         raise InvalidInput("simulate", "simulation is for games of two players")
@@ -326,7 +325,7 @@ def _play(work, p, text, now, spent, events, lexicon_of, lexicons=None):
     rs = work.rule_set
     correcting = work.correcting is not None
     lexicon = _game_lexicon(work, lexicon_of) if (work.options.challenge_rule == "void" or correcting) else None
-    result = validate_move(rs, work.board, work.racks[p], text, judge=lexicon)
+    result = validate_move(rs, work.board, work.racks[p], text, lexicon=lexicon)
     if result.score is None:
         if result.reason in INPUT_REASONS:
             raise InvalidInput("play", result.message, result.reason.value)

@@ -20,6 +20,8 @@ from lexicon_service.movegen.simulate import MAX_CANDIDATES, MAX_ITERATIONS, MAX
 from lexicon_service.core import plays
 from lexicon_service.core.limits import Limits
 from lexicon_service.errors import DeadlineError, FieldError, require
+from lexicon_service.movegen.analysis import LookedAhead
+from lexicon_service.rules.board import Board
 
 MAX_SECONDS = 60.0
 
@@ -139,8 +141,6 @@ def analyse_ahead(replayed, turns: list, options: LookaheadOptions, deadline: fl
     played simulated beside the best (its bag count and spread from the record; options.seconds a turn).
     `share_time` (a server's bounded analysis): each turn at most its share of the time left to `deadline`,
     and the turns past it are left without `ahead` (else DeadlineError past `deadline`)."""
-    from lexicon_service.movegen.analysis import LookedAhead
-
     by_line = {turn.line: turn for turn in turns}
     spreads = _spreads_before(replayed.report)
     left = sum(1 for t in turns if t.best is not None and t.rack)
@@ -156,7 +156,6 @@ def analyse_ahead(replayed, turns: list, options: LookaheadOptions, deadline: fl
                 return
         board = replayed.boards[i - 1] if i else None
         if board is None:
-            from lexicon_service.rules.board import Board
             board = Board.empty(replayed.rule_set)
         turn_options = dataclasses.replace(options, spread=spreads[i], bag_count=line.bag_before,
                                            seed=f"{options.seed}/{turn.turn}", seconds=seconds)

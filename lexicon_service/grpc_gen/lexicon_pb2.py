@@ -25,15 +25,17 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18lexicon/v1/lexicon.proto\x12\nlexicon.v1\x1a\x1cgoogle/protobuf/struct.proto\"q\n\x11\x43heckWordsRequest\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12\r\n\x05words\x18\x02 \x03(\t\x12\x14\n\x0cverdict_only\x18\x03 \x01(\x08\x12\x15\n\rinclude_tiles\x18\x04 \x01(\x08\x12\x0f\n\x07\x63ompact\x18\x05 \x01(\x08\"q\n\nWordResult\x12\x0c\n\x04word\x18\x01 \x01(\t\x12\r\n\x05valid\x18\x02 \x01(\x08\x12&\n\x06status\x18\x03 \x01(\x0e\x32\x16.lexicon.v1.WordStatus\x12\r\n\x05tiles\x18\x04 \x03(\t\x12\x0f\n\x07message\x18\x05 \x01(\t\"\xa3\x01\n\x12\x43heckWordsResponse\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12\x12\n\nacceptable\x18\x02 \x01(\x08\x12\'\n\x07results\x18\x03 \x03(\x0b\x32\x16.lexicon.v1.WordResult\x12\x15\n\rinvalid_count\x18\x04 \x01(\x05\x12(\n\x08statuses\x18\x05 \x03(\x0e\x32\x16.lexicon.v1.WordStatus\"3\n\x12\x45xplainWordRequest\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12\x0c\n\x04word\x18\x02 \x01(\t\"c\n\x07Reading\x12\x0c\n\x04\x66orm\x18\x01 \x01(\t\x12\x10\n\x08headword\x18\x02 \x01(\t\x12\x0b\n\x03tag\x18\x03 \x01(\t\x12\x0c\n\x04rule\x18\x04 \x01(\t\x12\r\n\x05model\x18\x05 \x01(\t\x12\x0e\n\x06origin\x18\x06 \x01(\t\"9\n\x07Refusal\x12\x0c\n\x04rule\x18\x01 \x01(\t\x12\x10\n\x08headword\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\"\x9c\x01\n\x13\x45xplainWordResponse\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.lexicon.v1.WordResult\x12%\n\x08readings\x18\x03 \x03(\x0b\x32\x13.lexicon.v1.Reading\x12%\n\x08refusals\x18\x04 \x03(\x0b\x32\x13.lexicon.v1.Refusal\"\xb2\x01\n\x10\x46indWordsRequest\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12\x11\n\x07\x61nagram\x18\x02 \x01(\tH\x00\x12\x11\n\x07pattern\x18\x03 \x01(\tH\x00\x12\x10\n\x06prefix\x18\x04 \x01(\tH\x00\x12\x15\n\ruse_all_tiles\x18\x05 \x01(\x08\x12\x12\n\nmin_length\x18\x06 \x01(\x05\x12\x12\n\nmax_length\x18\x07 \x01(\x05\x12\r\n\x05limit\x18\x08 \x01(\x05\x42\x07\n\x05query\"7\n\tFoundWord\x12\x0c\n\x04word\x18\x01 \x01(\t\x12\x0e\n\x06length\x18\x02 \x01(\x05\x12\x0c\n\x04play\x18\x03 \x01(\t\"]\n\x11\x46indWordsResponse\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12$\n\x05words\x18\x02 \x03(\x0b\x32\x15.lexicon.v1.FoundWord\x12\x11\n\ttruncated\x18\x03 \x01(\x08\"\x15\n\x13ListLexiconsRequest\"\x97\x01\n\x0bLexiconInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08rule_set\x18\x02 \x01(\t\x12\x10\n\x08language\x18\x03 \x01(\t\x12\x12\n\nword_count\x18\x04 \x01(\x05\x12)\n\x08manifest\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x17\n\x0fhas_leave_table\x18\x06 \x01(\x08\"k\n\x14ListLexiconsResponse\x12)\n\x08lexicons\x18\x01 \x03(\x0b\x32\x17.lexicon.v1.LexiconInfo\x12(\n\x06limits\x18\x02 \x01(\x0b\x32\x18.lexicon.v1.ServerLimits\"\x9d\x02\n\x0cServerLimits\x12\x19\n\x11max_message_bytes\x18\x01 \x01(\x05\x12\x11\n\tmax_words\x18\x02 \x01(\x05\x12\x16\n\x0emax_word_chars\x18\x03 \x01(\x05\x12\x13\n\x0bmax_results\x18\x04 \x01(\x05\x12\x17\n\x0f\x64\x65\x66\x61ult_results\x18\x05 \x01(\x05\x12\x15\n\rsearch_budget\x18\x06 \x01(\x05\x12\x1e\n\x16max_search_cpu_seconds\x18\x07 \x01(\x01\x12\x16\n\x0emax_board_rows\x18\x08 \x01(\x05\x12\x15\n\rmax_gcg_lines\x18\t \x01(\x05\x12\x15\n\rmax_gcg_chars\x18\n \x01(\x05\x12\x1c\n\x14max_generate_seconds\x18\x0b \x01(\x01*\x95\x01\n\nWordStatus\x12\x1b\n\x17WORD_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11WORD_STATUS_VALID\x10\x01\x12\x17\n\x13WORD_STATUS_INVALID\x10\x02\x12\x1e\n\x1aWORD_STATUS_UNKNOWN_LETTER\x10\x03\x12\x1a\n\x16WORD_STATUS_BAD_LENGTH\x10\x04\x32\xca\x02\n\x0eLexiconService\x12K\n\nCheckWords\x12\x1d.lexicon.v1.CheckWordsRequest\x1a\x1e.lexicon.v1.CheckWordsResponse\x12N\n\x0b\x45xplainWord\x12\x1e.lexicon.v1.ExplainWordRequest\x1a\x1f.lexicon.v1.ExplainWordResponse\x12H\n\tFindWords\x12\x1c.lexicon.v1.FindWordsRequest\x1a\x1d.lexicon.v1.FindWordsResponse\x12Q\n\x0cListLexicons\x12\x1f.lexicon.v1.ListLexiconsRequest\x1a .lexicon.v1.ListLexiconsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18lexicon/v1/lexicon.proto\x12\nlexicon.v1\x1a\x1cgoogle/protobuf/struct.proto\"q\n\x11\x43heckWordsRequest\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12\r\n\x05words\x18\x02 \x03(\t\x12\x14\n\x0cverdict_only\x18\x03 \x01(\x08\x12\x15\n\rinclude_tiles\x18\x04 \x01(\x08\x12\x0f\n\x07\x63ompact\x18\x05 \x01(\x08\"q\n\nWordResult\x12\x0c\n\x04word\x18\x01 \x01(\t\x12\r\n\x05valid\x18\x02 \x01(\x08\x12&\n\x06status\x18\x03 \x01(\x0e\x32\x16.lexicon.v1.WordStatus\x12\r\n\x05tiles\x18\x04 \x03(\t\x12\x0f\n\x07message\x18\x05 \x01(\t\"\xa3\x01\n\x12\x43heckWordsResponse\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12\x12\n\nacceptable\x18\x02 \x01(\x08\x12\'\n\x07results\x18\x03 \x03(\x0b\x32\x16.lexicon.v1.WordResult\x12\x15\n\rinvalid_count\x18\x04 \x01(\x05\x12(\n\x08statuses\x18\x05 \x03(\x0e\x32\x16.lexicon.v1.WordStatus\"3\n\x12\x45xplainWordRequest\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12\x0c\n\x04word\x18\x02 \x01(\t\"c\n\x07Reading\x12\x0c\n\x04\x66orm\x18\x01 \x01(\t\x12\x10\n\x08headword\x18\x02 \x01(\t\x12\x0b\n\x03tag\x18\x03 \x01(\t\x12\x0c\n\x04rule\x18\x04 \x01(\t\x12\r\n\x05model\x18\x05 \x01(\t\x12\x0e\n\x06origin\x18\x06 \x01(\t\"9\n\x07Refusal\x12\x0c\n\x04rule\x18\x01 \x01(\t\x12\x10\n\x08headword\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\"\xb4\x02\n\x13\x45xplainWordResponse\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.lexicon.v1.WordResult\x12%\n\x08readings\x18\x03 \x03(\x0b\x32\x13.lexicon.v1.Reading\x12%\n\x08refusals\x18\x04 \x03(\x0b\x32\x13.lexicon.v1.Refusal\x12\x14\n\x0cmessage_code\x18\x05 \x01(\t\x12J\n\x0emessage_values\x18\x06 \x03(\x0b\x32\x32.lexicon.v1.ExplainWordResponse.MessageValuesEntry\x1a\x34\n\x12MessageValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xb2\x01\n\x10\x46indWordsRequest\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12\x11\n\x07\x61nagram\x18\x02 \x01(\tH\x00\x12\x11\n\x07pattern\x18\x03 \x01(\tH\x00\x12\x10\n\x06prefix\x18\x04 \x01(\tH\x00\x12\x15\n\ruse_all_tiles\x18\x05 \x01(\x08\x12\x12\n\nmin_length\x18\x06 \x01(\x05\x12\x12\n\nmax_length\x18\x07 \x01(\x05\x12\r\n\x05limit\x18\x08 \x01(\x05\x42\x07\n\x05query\"7\n\tFoundWord\x12\x0c\n\x04word\x18\x01 \x01(\t\x12\x0e\n\x06length\x18\x02 \x01(\x05\x12\x0c\n\x04play\x18\x03 \x01(\t\"]\n\x11\x46indWordsResponse\x12\x0f\n\x07lexicon\x18\x01 \x01(\t\x12$\n\x05words\x18\x02 \x03(\x0b\x32\x15.lexicon.v1.FoundWord\x12\x11\n\ttruncated\x18\x03 \x01(\x08\"\x15\n\x13ListLexiconsRequest\"\x97\x01\n\x0bLexiconInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08rule_set\x18\x02 \x01(\t\x12\x10\n\x08language\x18\x03 \x01(\t\x12\x12\n\nword_count\x18\x04 \x01(\x05\x12)\n\x08manifest\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x17\n\x0fhas_leave_table\x18\x06 \x01(\x08\"k\n\x14ListLexiconsResponse\x12)\n\x08lexicons\x18\x01 \x03(\x0b\x32\x17.lexicon.v1.LexiconInfo\x12(\n\x06limits\x18\x02 \x01(\x0b\x32\x18.lexicon.v1.ServerLimits\"\x9d\x02\n\x0cServerLimits\x12\x19\n\x11max_message_bytes\x18\x01 \x01(\x05\x12\x11\n\tmax_words\x18\x02 \x01(\x05\x12\x16\n\x0emax_word_chars\x18\x03 \x01(\x05\x12\x13\n\x0bmax_results\x18\x04 \x01(\x05\x12\x17\n\x0f\x64\x65\x66\x61ult_results\x18\x05 \x01(\x05\x12\x15\n\rsearch_budget\x18\x06 \x01(\x05\x12\x1e\n\x16max_search_cpu_seconds\x18\x07 \x01(\x01\x12\x16\n\x0emax_board_rows\x18\x08 \x01(\x05\x12\x15\n\rmax_gcg_lines\x18\t \x01(\x05\x12\x15\n\rmax_gcg_chars\x18\n \x01(\x05\x12\x1c\n\x14max_generate_seconds\x18\x0b \x01(\x01*\x95\x01\n\nWordStatus\x12\x1b\n\x17WORD_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11WORD_STATUS_VALID\x10\x01\x12\x17\n\x13WORD_STATUS_INVALID\x10\x02\x12\x1e\n\x1aWORD_STATUS_UNKNOWN_LETTER\x10\x03\x12\x1a\n\x16WORD_STATUS_BAD_LENGTH\x10\x04\x32\xca\x02\n\x0eLexiconService\x12K\n\nCheckWords\x12\x1d.lexicon.v1.CheckWordsRequest\x1a\x1e.lexicon.v1.CheckWordsResponse\x12N\n\x0b\x45xplainWord\x12\x1e.lexicon.v1.ExplainWordRequest\x1a\x1f.lexicon.v1.ExplainWordResponse\x12H\n\tFindWords\x12\x1c.lexicon.v1.FindWordsRequest\x1a\x1d.lexicon.v1.FindWordsResponse\x12Q\n\x0cListLexicons\x12\x1f.lexicon.v1.ListLexiconsRequest\x1a .lexicon.v1.ListLexiconsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'lexicon.v1.lexicon_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_WORDSTATUS']._serialized_start=1746
-  _globals['_WORDSTATUS']._serialized_end=1895
+  _globals['_EXPLAINWORDRESPONSE_MESSAGEVALUESENTRY']._loaded_options = None
+  _globals['_EXPLAINWORDRESPONSE_MESSAGEVALUESENTRY']._serialized_options = b'8\001'
+  _globals['_WORDSTATUS']._serialized_start=1898
+  _globals['_WORDSTATUS']._serialized_end=2047
   _globals['_CHECKWORDSREQUEST']._serialized_start=70
   _globals['_CHECKWORDSREQUEST']._serialized_end=183
   _globals['_WORDRESULT']._serialized_start=185
@@ -47,21 +49,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REFUSAL']._serialized_start=620
   _globals['_REFUSAL']._serialized_end=677
   _globals['_EXPLAINWORDRESPONSE']._serialized_start=680
-  _globals['_EXPLAINWORDRESPONSE']._serialized_end=836
-  _globals['_FINDWORDSREQUEST']._serialized_start=839
-  _globals['_FINDWORDSREQUEST']._serialized_end=1017
-  _globals['_FOUNDWORD']._serialized_start=1019
-  _globals['_FOUNDWORD']._serialized_end=1074
-  _globals['_FINDWORDSRESPONSE']._serialized_start=1076
-  _globals['_FINDWORDSRESPONSE']._serialized_end=1169
-  _globals['_LISTLEXICONSREQUEST']._serialized_start=1171
-  _globals['_LISTLEXICONSREQUEST']._serialized_end=1192
-  _globals['_LEXICONINFO']._serialized_start=1195
-  _globals['_LEXICONINFO']._serialized_end=1346
-  _globals['_LISTLEXICONSRESPONSE']._serialized_start=1348
-  _globals['_LISTLEXICONSRESPONSE']._serialized_end=1455
-  _globals['_SERVERLIMITS']._serialized_start=1458
-  _globals['_SERVERLIMITS']._serialized_end=1743
-  _globals['_LEXICONSERVICE']._serialized_start=1898
-  _globals['_LEXICONSERVICE']._serialized_end=2228
+  _globals['_EXPLAINWORDRESPONSE']._serialized_end=988
+  _globals['_EXPLAINWORDRESPONSE_MESSAGEVALUESENTRY']._serialized_start=936
+  _globals['_EXPLAINWORDRESPONSE_MESSAGEVALUESENTRY']._serialized_end=988
+  _globals['_FINDWORDSREQUEST']._serialized_start=991
+  _globals['_FINDWORDSREQUEST']._serialized_end=1169
+  _globals['_FOUNDWORD']._serialized_start=1171
+  _globals['_FOUNDWORD']._serialized_end=1226
+  _globals['_FINDWORDSRESPONSE']._serialized_start=1228
+  _globals['_FINDWORDSRESPONSE']._serialized_end=1321
+  _globals['_LISTLEXICONSREQUEST']._serialized_start=1323
+  _globals['_LISTLEXICONSREQUEST']._serialized_end=1344
+  _globals['_LEXICONINFO']._serialized_start=1347
+  _globals['_LEXICONINFO']._serialized_end=1498
+  _globals['_LISTLEXICONSRESPONSE']._serialized_start=1500
+  _globals['_LISTLEXICONSRESPONSE']._serialized_end=1607
+  _globals['_SERVERLIMITS']._serialized_start=1610
+  _globals['_SERVERLIMITS']._serialized_end=1895
+  _globals['_LEXICONSERVICE']._serialized_start=2050
+  _globals['_LEXICONSERVICE']._serialized_end=2380
 # @@protoc_insertion_point(module_scope)

@@ -122,7 +122,9 @@ class GameSessionServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def WatchGame(self, request, context):
-        """Every event of the game: the history first, then each new one as it happens.
+        """Every event of the game: the history first, then each new one as it happens. A stream that delivered
+        no event for the server's idle bound ends with UNAVAILABLE, trailing metadata lexicon-reason WATCH_IDLE
+        and lexicon-version: watch again with after_version set to it.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -43,6 +43,7 @@ from lexicon_service.server.stream_quota import StreamQuota
 from lexicon_service.server.game_servicer import GameServicer
 from lexicon_service.server.lexicon_servicer import LexiconServicer
 from lexicon_service.core.limits import Limits
+from lexicon_service.http.viewer import view_game
 
 JSON = "application/json"
 STATIC = resources.files("lexicon_service.http") / "static"
@@ -334,8 +335,6 @@ class _Api:
             return await self._view_game(request)
 
     async def _view_game(self, request: Request) -> Response:
-        from lexicon_service.http.viewer import view_game
-
         try:
             self.authorise(request)
             deadline = _deadline(request)

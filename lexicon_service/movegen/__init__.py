@@ -27,6 +27,7 @@ from lexicon_service.rules.board import Board, Coordinate
 from lexicon_service.rules.ruleset import RuleSet
 from lexicon_service.tiles import BLANK, UnknownLetterError, write_tiles
 from lexicon_service.wording import counted
+from lexicon_service.movegen import _core
 
 __all__ = ["GeneratedMove", "MoveGraphMissing", "MoveGenerationError", "MoveGenerationTimeout",
            "generate_moves", "has_move", "count_moves", "random_play"]
@@ -94,7 +95,6 @@ class _Static:
         bag = bytearray(_MAX_TILES + 1)  # copies in the set, by tile number ([0] blanks)
         for letter, count in self.bag.items():
             bag[0 if letter == BLANK else self.number[letter]] = min(count, 255)
-        from lexicon_service.movegen import _core
 
         self.core_rules = _core.Rules(
             n_tiles=len(self.letters), rows=rule_set.rows, cols=rule_set.columns, letter_mult=self.lm,
@@ -228,8 +228,6 @@ def _call(rule_set, board, rack, lexicon, mode, *, limit=0, min_length=None, mus
 
 
 def _core_generate(graph, static, board_bytes, counts, mode, limit, min_length, need, contain, deadline, nth=0):
-    from lexicon_service.movegen import _core
-
     try:
         return _core.generate(graph, static.core_rules, board_bytes, counts, mode=mode, limit=limit,
                               min_main_len=min_length, must_use=need, must_contain=contain,

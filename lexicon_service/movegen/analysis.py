@@ -67,13 +67,13 @@ def analyse_game(rule_set: RuleSet, game: GcgGame, lexicon, *, deadline: float |
     board, MoveGenerationTimeout past `deadline` (a time.monotonic() value) or when one turn's search
     takes longer than `turn_seconds`."""
     boards = []
-    report = replay(rule_set, game, judge=lexicon, on_line=lambda line, board: boards.append(board.copy()))
+    report = replay(rule_set, game, lexicon=lexicon, on_line=lambda line, board: boards.append(board.copy()))
     return analyse_replay(rule_set, report, boards, lexicon, deadline=deadline, turn_seconds=turn_seconds)
 
 
 def analyse_replay(rule_set: RuleSet, report, boards: list, lexicon, *, deadline: float | None = None,
                    turn_seconds: float | None = None) -> list[TurnAnalysis]:
-    """analyse_game of a record already replayed (with `lexicon` as its judge): `report` its ReplayReport,
+    """analyse_game of a record already replayed (its words checked against `lexicon`): `report` its ReplayReport,
     `boards` the board after each of its lines."""
     turns: list[TurnAnalysis] = []
     last_play_of: dict[int, TurnAnalysis] = {}

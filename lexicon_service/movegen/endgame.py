@@ -13,8 +13,10 @@ whether it is exact or a bound from alpha-beta, and the best move.
 The search deepens iteratively (1, 2, ... plies; a position at the depth limit is valued as the spread
 so far plus the opponent's rack value less the mover's: what the adjustments would be if both were
 stuck) until a depth reaches every end of the game (the answer is then exact), or the time limit,
-when the best sequence of the last whole depth is the answer (`exact` False). `full_search` is the
-plain minimax of the same game, without pruning, table or depth limit: the tests compare them.
+when the best sequence of the last whole depth is the answer (`exact` False). It runs in C
+(`csrc/endgame.c`, one `_core.solve_endgame` call a request); `engine="python"` runs the same search
+here, the reference the tests compare it with. `full_search` is the plain minimax of the same game,
+without pruning, table or depth limit.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from lexicon_service.movegen import (
 from lexicon_service.movegen.simulate import unseen_tiles
 from lexicon_service.rules.game import end_of_game_adjustments
 from lexicon_service.tiles import BLANK
+from lexicon_service.movegen import _core
 
 MAX_DEPTH = 64
 TABLE_BITS = 20  # the C search's transposition table: 2^20 entries of 24 bytes (24 MiB, touched as used)
@@ -279,8 +282,6 @@ def _counts(numbers: tuple) -> bytes:
 
 def _solve_in_c(search: _Search, board, board_bytes: bytes, mine: tuple, theirs: tuple, passes: int,
                 max_depth: int, limits: tuple, started: float) -> EndgameResult:
-    from lexicon_service.movegen import _core
-
     if not 0 <= passes < search.passes_to_end:
         raise MoveGenerationError("passes", f"passes must be 0 to {search.passes_to_end - 1}")
     try:

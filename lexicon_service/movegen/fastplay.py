@@ -15,7 +15,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from lexicon_service.movegen import _graph, _moves_from_core, _static
+from lexicon_service.movegen import _core, _graph, _moves_from_core, _static
 from lexicon_service.rules.board import Board
 from lexicon_service.rules.game import end_of_game_adjustments
 from lexicon_service.tiles import BLANK
@@ -74,8 +74,14 @@ def _key(numbers) -> int:
 def play_games(lexicon, games: int, seed: int, levels=("best", "best"), leaves=None) -> list[FastGame]:
     """`games` self-play games of len(levels) players (2-4) on `lexicon` (it needs its move graph; the
     level "equity" needs `leaves`, a LeaveTable, or the lexicon's own)."""
-    from lexicon_service.movegen import _core
+    static = _static(lexicon.rule_set)
+    names = (BLANK, *static.letters)
+    return [_game(lexicon.rule_set, names, game) for game in raw_games(lexicon, games, seed, levels, leaves)]
 
+
+def raw_games(lexicon, games: int, seed: int, levels=("best", "best"), leaves=None) -> list[tuple]:
+    """The games of `play_games` as the C core gives them (tile numbers, the core's plays), for callers
+    that read only a few of their fields (measurements)."""
     rule_set = lexicon.rule_set
     if not 0 <= games <= MAX_GAMES:
         raise ValueError(f"games must be 0 to {MAX_GAMES:,}")
@@ -86,13 +92,11 @@ def play_games(lexicon, games: int, seed: int, levels=("best", "best"), leaves=N
         raise ValueError("the level 'equity' needs a leave table")
     static = _static(rule_set)
     exchange = rule_set.exchange
-    raw = _core.play_games(_graph(rule_set, lexicon), static.core_rules, games=games, seed=seed & (2 ** 64 - 1),
-                           rack_size=rule_set.rack_size,
-                           exchange_min_bag=exchange.min_tiles_in_bag if exchange.allowed else -1,
-                           levels=tuple(LEVELS[level] for level in levels),
-                           leaves=leave_arrays(rule_set, table) if table is not None else None)
-    names = (BLANK, *static.letters)
-    return [_game(rule_set, names, game) for game in raw]
+    return _core.play_games(_graph(rule_set, lexicon), static.core_rules, games=games, seed=seed & (2 ** 64 - 1),
+                            rack_size=rule_set.rack_size,
+                            exchange_min_bag=exchange.min_tiles_in_bag if exchange.allowed else -1,
+                            levels=tuple(LEVELS[level] for level in levels),
+                            leaves=leave_arrays(rule_set, table) if table is not None else None)
 
 
 def _game(rule_set, names, raw) -> FastGame:

@@ -49,6 +49,8 @@ from __future__ import annotations
 
 import struct
 
+from lexicon_service.movegen import _core
+
 MAGIC = b"CZPLGDG1"
 FILE_NAME = "moves.gaddag"
 OLD_FILE_NAME = "moves.kwg"  # the same file in lexicons built before it was named for its format
@@ -87,8 +89,6 @@ def lookup_keys(layout, table: bytes, text: str, min_len: int, max_len: int) -> 
     """For each tile key of `text` (joined by "\n"): 1 when the graph (its ``search_layout``) holds it,
     0 when not, 2 when its length is outside min_len..max_len; one C call for the whole batch
     (``_core.lookup_keys``). None when a character is no tile of `table` (``key_table``)."""
-    from lexicon_service.movegen import _core
-
     return _core.lookup_keys(layout, table, text, min_len, max_len)
 
 
@@ -107,8 +107,6 @@ def _encode_keys(keys, tile_set) -> bytes:
 
 def build_move_graph(keys, rule_set) -> bytes:
     """The bytes of ``moves.gaddag`` for these tile keys (the same keys give the same bytes)."""
-    from lexicon_service.movegen import _core
-
     letters = alphabet(rule_set.tile_set)
     if len(letters) > 63:
         raise MoveGraphError(f"{rule_set.id} has {len(letters)} letters; a move graph holds at most 63")
@@ -126,8 +124,6 @@ def parse_move_graph(data: bytes, rule_set) -> memoryview:
     and every arc is well formed (indices in range, tiles of the alphabet, each node's tiles in
     rising order, every arc leading to the start of a node, the last node ended) and no path from the
     root is a cycle or longer than a word and the separator; MoveGraphError if not."""
-    from lexicon_service.movegen import _core
-
     if len(data) < _HEADER.size:
         raise MoveGraphError("truncated move graph (no header)")
     magic, n_arcs, max_len, text_len = _HEADER.unpack_from(data)
@@ -160,8 +156,6 @@ def search_layout(arcs: bytes) -> bytes:
     64-bit mask of its tiles, then its children in tile order (``csrc/graph.h``, "The search layout"),
     so an arc is found by a mask test and a popcount instead of a scan. About 1.8 times the arc
     array's bytes; `arcs_of_layout` gives the arc array back."""
-    from lexicon_service.movegen import _core
-
     try:
         return _core.search_layout(arcs)
     except ValueError as exc:
@@ -170,6 +164,4 @@ def search_layout(arcs: bytes) -> bytes:
 
 def arcs_of_layout(layout: bytes) -> bytes:
     """The arc array `search_layout` made this layout from (the same bytes)."""
-    from lexicon_service.movegen import _core
-
     return _core.arcs_of_layout(layout)

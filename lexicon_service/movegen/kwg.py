@@ -48,6 +48,8 @@ from __future__ import annotations
 from array import array
 
 from lexicon_service.tiles import BLANK
+from lexicon_service.movegen.graph import _encode_keys, alphabet, max_word_tiles
+from lexicon_service.movegen import _core
 
 KWG22 = 22
 KWG24 = 24
@@ -131,9 +133,6 @@ def move_graph_of(lexicon) -> bytes:
     arcs = getattr(lexicon, "move_graph", None)
     if arcs is not None:
         return arcs
-    from lexicon_service.movegen import _core
-    from lexicon_service.movegen.graph import _encode_keys, alphabet, max_word_tiles
-
     rule_set = lexicon.rule_set
     return _core.build_gaddag(_encode_keys(lexicon.keys(), rule_set.tile_set), len(alphabet(rule_set.tile_set)),
                               max_word_tiles(rule_set))

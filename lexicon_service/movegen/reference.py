@@ -117,7 +117,7 @@ def _judge(rule_set, board, rack, lexicon, squares, across, tiles, found):
             return
     row, col = squares[0]
     text = play_text(rule_set.tile_set, across, row, col, tiles)
-    result = validate_move(rule_set, board, rack, text, judge=lexicon)
+    result = validate_move(rule_set, board, rack, text, lexicon=lexicon)
     if not result.valid:
         return
     used = [BLANK if blank else letter for _, (letter, blank, _) in new]

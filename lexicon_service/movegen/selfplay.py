@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from lexicon_service.movegen import GeneratedMove, MoveGenerationError, generate_moves, random_play
+from lexicon_service.movegen import (_BLANK, _NEW, _TILE, GeneratedMove, MoveGenerationError, _call, generate_moves,
+                                     random_play)
 from lexicon_service.rules.board import Board
 from lexicon_service.rules.game import end_of_game_adjustments
 from lexicon_service.rules.moves import validate_move
@@ -38,7 +39,16 @@ def positions(rule_set, lexicon, rng: random.Random, count: int, *, letters=None
             rack_text = ts.rack_text(rack)
             yield board.copy(), rack_text
             made += 1
-            moves = _plays(rule_set, board, rack_text, lexicon, rng, best)
+            if best:
+                placed = _place_best_play(rule_set, board, rack_text, lexicon)
+                if placed is not None:
+                    exchanges = 0
+                    for tile in placed:
+                        rack.remove(tile)
+                    continue
+                moves = []
+            else:
+                moves = _plays(rule_set, board, rack_text, lexicon, rng, best)
             if not moves:
                 exchanges += 1
                 if not bag or exchanges == 3:
@@ -49,10 +59,28 @@ def positions(rule_set, lexicon, rng: random.Random, count: int, *, letters=None
                 continue
             exchanges = 0
             move = moves[0] if best else rng.choice(moves)
-            result = validate_move(rule_set, board, rack_text, move.play, judge=lexicon)
+            result = validate_move(rule_set, board, rack_text, move.play, lexicon=lexicon)
             board.apply(result)
             for tile in result.tiles_used:
                 rack.remove(tile)
+
+
+def _place_best_play(rule_set, board: Board, rack_text: str, lexicon) -> list[str] | None:
+    """Put the generator's best play on the board and give the rack tiles it used ("?" a blank), or None
+    when there is no play. The play is placed as the core gives it: it is not made a GeneratedMove nor
+    judged again by validate_move (the tests hold the core to validate_move on these positions)."""
+    found, static, _, _ = _call(rule_set, board, rack_text, lexicon, 0, limit=1)
+    if not found:
+        return None
+    _score, down, row, col, raw, _n_new = found[0]
+    names = (None,) + static.letters
+    used = []
+    for i, b in enumerate(raw):
+        if b & _NEW:
+            blank = bool(b & _BLANK)
+            board.place(row + i if down else row, col if down else col + i, names[b & _TILE], blank)
+            used.append(BLANK if blank else names[b & _TILE])
+    return used
 
 
 def _plays(rule_set, board, rack_text, lexicon, rng: random.Random, best: bool) -> list[GeneratedMove]:
@@ -108,7 +136,7 @@ def play_game(rule_set, lexicon, choosers, rng: random.Random) -> GameResult:
         move = choosers[player](board, rack_text, len(bag), scoreless < n)
         turns.append(Turn(player, move, len(bag)))
         if move.kind == "play":
-            result = validate_move(rule_set, board, rack_text, move.play, judge=lexicon)
+            result = validate_move(rule_set, board, rack_text, move.play, lexicon=lexicon)
             board.apply(result)
             for tile in result.tiles_used:
                 racks[player].remove(tile)

@@ -49,6 +49,7 @@ from lexicon_service.movegen.fastplay import leave_arrays
 from lexicon_service.rules.game import exchange_refusal
 from lexicon_service.rules.moves import validate_move
 from lexicon_service.tiles import BLANK
+from lexicon_service.movegen import _core
 
 SPREAD_PER_WIN = 10_000  # rank_key: spread points worth a whole win (100 points = one percentage point)
 MAX_CANDIDATES = 64
@@ -261,8 +262,6 @@ def _play_outs(engine: _Engine, view: SeatView, board0: bytes, candidates: list[
                settings: SimSettings, on_draw) -> tuple[int, str]:
     """Plays the candidates out in C (one call): their results into their SimulatedMoves; (iterations,
     why it stopped)."""
-    from lexicon_service.movegen import _core
-
     rule_set = engine.rule_set
     unseen = bytes(engine.number(t) for t in view.unseen)
     opp_size = min(engine.rack_size, view.opponent_rack_size)
@@ -353,7 +352,7 @@ def _included(engine: _Engine, view: SeatView, lexicon, text: str) -> _Candidate
         move = GeneratedMove("exchange", "-" + ts.rack_text(given), 0, (), ts.rack_text(kept_letters), len(given))
         return _Candidate(SimulatedMove(move, value), 0, (), tuple(kept), tuple(engine.number(t) for t in given),
                           value)
-    result = validate_move(rule_set, view.board, view.rack, text, judge=lexicon)
+    result = validate_move(rule_set, view.board, view.rack, text, lexicon=lexicon)
     if not result.valid:
         return None
     used = [BLANK if blank else letter for _row, _col, letter, blank in result.placements]

@@ -9,6 +9,7 @@ lowercase = a blank showing that letter, "." (or the same letter) = a tile alrea
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from lexicon_service.rules.reasons import PlayError, Reason
@@ -333,12 +334,18 @@ class Board:
         """Tiles on the board: letter -> real tiles showing it, "?" -> blanks. Cached until the board changes."""
         counts = self._counts
         if counts is None or counts[_TOTAL] != self.tile_count:
-            counts = {}
-            blanks = self.blanks
-            for i, letter in enumerate(self.letters):
-                if letter is not None:
-                    key = BLANK if blanks[i] else letter
-                    counts[key] = counts.get(key, 0) + 1
+            # counted in C over the occupied squares (a self-play turn asks once per move)
+            counts = dict(Counter(filter(None, self.letters)))
+            blanks, letters, i = self.blanks, self.letters, -1
+            while True:
+                try:
+                    i = blanks.index(True, i + 1)
+                except ValueError:
+                    break
+                counts[letters[i]] -= 1
+                if not counts[letters[i]]:
+                    del counts[letters[i]]
+                counts[BLANK] = counts.get(BLANK, 0) + 1
             counts[_TOTAL] = self.tile_count
             self._counts = counts
         return counts

@@ -1,10 +1,11 @@
 """Move validation (RULES.md section 4) and scoring (section 5).
 
-`validate_move(rule_set, board, rack, play, judge=None)` takes a play string ("8A S.......MY");
+`validate_move(rule_set, board, rack, play, lexicon=None)` takes a play string ("8A S.......MY");
 `validate_placements(...)` takes new tiles by square (for clients that drag tiles). Both return a
 `MoveResult`. The score is computed whenever the play can be placed on the board (even if a word is
 refused), because a phony that stood until challenged still scored; `valid` says whether it is legal.
-Words are checked through the WordJudge protocol by tile key; judge=None means score-only.
+Words are checked through the AdmissibleWords protocol (rules/admissible_words.py: a Lexicon or a WordSet)
+by tile key; lexicon=None means score-only.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ class WordScore:
     """One word of a play with its score: subtotal = word_multiplier * letter_sum."""
 
     text: str  # display: blanks lowercase, multi-letter tiles in brackets ("[CH]ata")
-    key: str  # tile key (what the judge saw)
+    key: str  # tile key (what the lexicon was asked)
     across: bool
     row: int
     col: int
@@ -73,10 +74,10 @@ _WordData = tuple
 class MoveResult:
     """Outcome of validating a play.
 
-    valid: the play is legal (and its words admissible, when a judge was given).
+    valid: the play is legal (and its words admissible, when a lexicon was given).
     reason / code: a stable Reason (its name is the code); message: for humans.
     words: every word formed (display text: blanks lowercase, multi-letter tiles in brackets), main first.
-    invalid_words: words refused (by the judge, as duplicates, as too short).
+    invalid_words: words refused (by the lexicon, as duplicates, as too short).
     score: set whenever the play could be placed (also for a refused phony); None otherwise.
     bingo, placements ((row, col, letter, is_blank) of new tiles), across, breakdown (per word, per tile).
     """
@@ -171,14 +172,14 @@ def _parse_rack(rule_set: RuleSet, rack):
     return list(rack)
 
 
-def validate_move(rule_set: RuleSet, board: Board, rack, play, judge=None) -> MoveResult:
+def validate_move(rule_set: RuleSet, board: Board, rack, play, lexicon=None) -> MoveResult:
     """Check and score a play string ("8A S.......MY", or a Play, or (coordinate, word)).
 
     rule_set: a RuleSet (or its id); board: a Board of that rule set (None = empty board).
 
     The main word runs on over board tiles touching either end of the string ("8K Y" after KOT at 8H
     makes KOTY). rack: "ABC?" text, a sequence of letters, or None to skip the rack check.
-    judge: a WordJudge (is_admissible(key) -> bool), or None for score-only.
+    lexicon: AdmissibleWords (is_admissible(key) -> bool: a Lexicon, a WordSet), or None for score-only.
     Never raises on bad input: the result carries a reason code and message.
     """
     if isinstance(rule_set, str):
@@ -237,10 +238,10 @@ def validate_move(rule_set: RuleSet, board: Board, rack, play, judge=None) -> Mo
         return _fail(Reason.INCOMPLETE_WORD,
                      f"{square_name(r, c)} holds a tile: the word goes on past the play's last square; "
                      "write the whole word ('.' or the letter for tiles on the board)", rule_set)
-    return _evaluate(rule_set, board, rack, placements, across, judge)
+    return _evaluate(rule_set, board, rack, placements, across, lexicon)
 
 
-def validate_placements(rule_set: RuleSet, board: Board, rack, placements, judge=None) -> MoveResult:
+def validate_placements(rule_set: RuleSet, board: Board, rack, placements, lexicon=None) -> MoveResult:
     """Check and score new tiles given by square: [(row, col, letter, is_blank), ...] (0-based)."""
     rows, cols = board.rows, board.columns
     seen = set()
@@ -291,10 +292,10 @@ def validate_placements(rule_set: RuleSet, board: Board, rack, placements, judge
             if board.letters[gap_idx] is None:
                 return _fail(Reason.GAP, f"empty square {square_name(*divmod(gap_idx, cols))} between new tiles",
                              rule_set)
-    return _evaluate(rule_set, board, rack, flat, across, judge)
+    return _evaluate(rule_set, board, rack, flat, across, lexicon)
 
 
-def _evaluate(rule_set: RuleSet, board: Board, rack, placements, across: bool, judge) -> MoveResult:
+def _evaluate(rule_set: RuleSet, board: Board, rack, placements, across: bool, lexicon) -> MoveResult:
     """Shared checks after geometry within the line is known; placements sorted along the line."""
     n_new = len(placements)
     if not n_new:
@@ -319,7 +320,7 @@ def _evaluate(rule_set: RuleSet, board: Board, rack, placements, across: bool, j
         score += rule_set.rack.bingo_bonus
     row_col = tuple([(idx // cols, idx % cols, letter, blank) for idx, letter, blank in placements])
     result = MoveResult(True, Reason.OK, "", rule_set, (), score, bingo, row_col, across, tuple(words))
-    return _judge_words(rule_set, board, result, words, judge)
+    return _judge_words(rule_set, board, result, words, lexicon)
 
 
 def _check_tiles(rule_set: RuleSet, board: Board, placements) -> MoveResult | None:
@@ -477,7 +478,7 @@ def _words(rule_set: RuleSet, board: Board, placements, across: bool) -> list[_W
     return words
 
 
-def _judge_words(rule_set: RuleSet, board: Board, result: MoveResult, words, judge) -> MoveResult:
+def _judge_words(rule_set: RuleSet, board: Board, result: MoveResult, words, lexicon) -> MoveResult:
     """The words' length, uniqueness on the board (where the rule set asks) and admissibility."""
     min_length = rule_set.words.min_length
     if min_length > 2:
@@ -491,8 +492,8 @@ def _judge_words(rule_set: RuleSet, board: Board, result: MoveResult, words, jud
             texts = tuple(_display(words[i][2]) for i in duplicates)
             return _refuse(result, Reason.DUPLICATE_WORD,
                            f"would stand twice on the board: {', '.join(texts)}", texts)
-    if judge is not None:
-        is_admissible = judge.is_admissible
+    if lexicon is not None:
+        is_admissible = lexicon.is_admissible
         bad = tuple(_display(w[2]) for w in words if not is_admissible(w[3]))
         if bad:
             return _refuse(result, Reason.WORD_NOT_ADMISSIBLE, f"not admissible: {', '.join(bad)}", bad)

@@ -42,6 +42,7 @@ from lexicon_service.rules.gcg import (
     GcgGame,
 )
 from lexicon_service.rules.moves import MoveResult, validate_move
+from lexicon_service.rules.notes import Note, nested
 from lexicon_service.rules.reasons import Reason
 from lexicon_service.rules.ruleset import RuleSet
 from lexicon_service.tiles import UnknownLetterError
@@ -86,29 +87,33 @@ class ReplayReport:
         return [line for line in self.lines if not line.ok]
 
 
-def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None = None,
+def replay(rule_set: RuleSet, game: GcgGame, lexicon=None, out_bonus: str | None = None,
            on_line=None) -> ReplayReport:
-    """Replay `game`; judge (optional) marks words a lexicon refuses; out_bonus overrides the rule
+    """Replay `game`; lexicon (optional, AdmissibleWords) marks the words it refuses; out_bonus overrides the rule
     set's end-of-game bonus ("others-racks" or "twice-others-racks", the 2x two-player convention).
     on_line (optional) is called as on_line(line, board) after each line (the game viewer draws it)."""
     n_players = max(1, len(game.players))
     lo, hi = rule_set.game.players
     report_notes = []
     if not lo <= n_players <= hi:
-        report_notes.append(f"{counted(n_players, 'player')}; {rule_set.id} is for {lo}-{hi}")
+        report_notes.append(Note("player-count", f"{counted(n_players, 'player')}; {rule_set.id} is for {lo}-{hi}",
+                                 players=n_players, rule_set=rule_set.id, low=lo, high=hi))
     if not game.has_racks:
-        report_notes.append("the record gives no racks: rack checks skipped (bag tracked by tile counts)")
-    checker = _Checker(rule_set, GameFlow.counted(rule_set, n_players), judge, out_bonus or rule_set.end.out_bonus)
+        report_notes.append(Note("no-racks", "the record gives no racks: rack checks skipped (bag tracked by tile counts)"))
+    checker = _Checker(rule_set, GameFlow.counted(rule_set, n_players), lexicon, out_bonus or rule_set.end.out_bonus)
     recorded_totals = [0] * n_players
     lines: list[ReplayLine] = []
     for event in game.events:
         line = checker.check(event, game.player_index(event.player))
         previous_total = recorded_totals[line.player_index]
         if line.expected_score is not None and line.expected_score != event.score:
-            line.problems.append(f"score {event.score:+d} recorded, {line.expected_score:+d} computed")
+            line.problems.append(Note("score-mismatch", f"score {event.score:+d} recorded, {line.expected_score:+d} computed",
+                                      recorded=f"{event.score:+d}", computed=f"{line.expected_score:+d}"))
         if previous_total + event.score != event.cumulative:
-            line.problems.append(f"total {event.cumulative} recorded, but {previous_total} {event.score:+d} = "
-                                 f"{previous_total + event.score}")
+            line.problems.append(Note("total-mismatch", f"total {event.cumulative} recorded, but {previous_total} "
+                                      f"{event.score:+d} = {previous_total + event.score}",
+                                      recorded=event.cumulative, previous=previous_total,
+                                      score=f"{event.score:+d}", expected=previous_total + event.score))
         line.expected_total = previous_total + (line.expected_score if line.expected_score is not None
                                                 else event.score)
         recorded_totals[line.player_index] = event.cumulative
@@ -117,7 +122,7 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
             on_line(line, checker.flow.board)
     flow = checker.flow
     if checker.game_over:
-        report_notes.append(f"game over: {checker.game_over}")
+        report_notes.append(nested("game-over", f"game over: {checker.game_over}", checker.game_over))
     return ReplayReport(rule_set, game, lines, flow.board, recorded_totals, flow.scores[:], report_notes,
                         len(flow.bag), [flow.rack_size(p) for p in range(flow.n_players)])
 
@@ -125,10 +130,10 @@ def replay(rule_set: RuleSet, game: GcgGame, judge=None, out_bonus: str | None =
 class _Checker:
     """Runs each recorded event through the game flow and says what in the record disagrees with it."""
 
-    def __init__(self, rule_set: RuleSet, flow: GameFlow, judge, bonus_rule: str) -> None:
+    def __init__(self, rule_set: RuleSet, flow: GameFlow, lexicon, bonus_rule: str) -> None:
         self.rule_set = rule_set
         self.flow = flow
-        self.judge = judge
+        self.lexicon = lexicon
         self.bonus_rule = bonus_rule
         self.full_bag = Counter(rule_set.tile_set.bag())
         self.game_over: str | None = None  # why the game ended (RULES.md section 6), once it has
@@ -161,45 +166,51 @@ class _Checker:
         try:
             rack = list(tile_set.spell_rack(event.rack))
         except UnknownLetterError as exc:
-            line.problems.append(f"rack {event.rack!r}: {exc}")
+            line.problems.append(Note("rack-unknown-letter", f"rack {event.rack!r}: {exc}", rack=event.rack))
             return None
         expected_count = self.flow.rack_size(line.player_index)
         if len(rack) != expected_count:
-            line.notes.append(f"rack has {len(rack)} tiles; {expected_count} expected from the bag count")
+            line.notes.append(Note("rack-count", f"rack has {len(rack)} tiles; {expected_count} expected from the bag count",
+                                   tiles=len(rack), expected=expected_count))
         too_many = Counter(rack) - (self.full_bag - Counter(self.flow.board.tile_counts()))
         if too_many:
-            line.problems.append(f"the rack {event.rack} holds tiles the game no longer has: "
-                                 f"{tile_set.rack_text(sorted(too_many.elements()))}")
+            extra = tile_set.rack_text(sorted(too_many.elements()))
+            line.problems.append(Note("rack-tiles-gone", f"the rack {event.rack} holds tiles the game no longer has: "
+                                      f"{extra}", rack=event.rack, tiles=extra))
         return rack
 
     def _play(self, line: ReplayLine, rack) -> int | None:
         event, p = line.event, line.player_index
         result = validate_move(self.rule_set, self.flow.board, None, (event.position, event.word))
         if result.score is None or result.reason not in (Reason.OK, Reason.DUPLICATE_WORD):
-            line.problems.append(f"illegal play: {result.reason.value}: {result.message}")
+            line.problems.append(Note("illegal-play", f"illegal play: {result.reason.value}: {result.message}",
+                                      reason=result.reason.value))
         if result.score is None:
             self.flow.unplaceable_play(p)
             return None
         if rack is not None:
             missing = _missing_from_rack(rack, result.tiles_used)
             if missing:
-                line.problems.append(f"illegal play: {Reason.TILE_NOT_IN_RACK.value}: "
-                                     f"{self.rule_set.tile_set.rack_text(missing)} not on the rack {event.rack}")
+                tiles = self.rule_set.tile_set.rack_text(missing)
+                line.problems.append(Note("illegal-play", f"illegal play: {Reason.TILE_NOT_IN_RACK.value}: "
+                                          f"{tiles} not on the rack {event.rack}",
+                                          reason=Reason.TILE_NOT_IN_RACK.value, tiles=tiles, rack=event.rack))
         line.words = result.words
         line.move = result
         self.flow.play(p, result.placements, result.score, move=result)
-        if self.judge is not None:
-            refused = [w for w, k in zip(result.words, result.word_keys) if not self.judge.is_admissible(k)]
+        if self.lexicon is not None:
+            refused = [w for w, k in zip(result.words, result.word_keys) if not self.lexicon.is_admissible(k)]
             if refused:
-                line.notes.append(f"not admissible: {', '.join(refused)}")
+                line.notes.append(Note("not-admissible", f"not admissible: {', '.join(refused)}", words=", ".join(refused)))
         if self.rule_set.words.same_word_twice != "allowed" and result.reason is Reason.DUPLICATE_WORD:
-            line.notes.append(f"word twice on the board: {', '.join(result.invalid_words)}")
+            line.notes.append(Note("word-twice", f"word twice on the board: {', '.join(result.invalid_words)}",
+                                   words=", ".join(result.invalid_words)))
         return result.score
 
     def _withdrawal(self, line: ReplayLine) -> int | None:
         withdrawn = self.flow.withdraw(line.player_index)
         if withdrawn is None:
-            line.problems.append("withdrawal without a play of this player to withdraw")
+            line.problems.append(Note("withdrawal-without-play", "withdrawal without a play of this player to withdraw"))
             return None
         line.words = withdrawn.move.words
         return -withdrawn.score
@@ -210,21 +221,25 @@ class _Checker:
         bag = len(self.flow.bag)
         refusal = exchange_refusal(rule_set, bag, count)
         if refusal == EXCHANGES_NOT_ALLOWED:
-            line.problems.append(f"exchanges are not allowed in {rule_set.id}")
+            line.problems.append(Note("exchange-not-allowed", f"exchanges are not allowed in {rule_set.id}",
+                                      rule_set=rule_set.id))
         elif refusal == BAG_BELOW_MINIMUM:
-            line.problems.append(f"illegal exchange: {bag} tiles in the bag, {rule_set.id} needs at least "
-                                 f"{rule_set.exchange.min_tiles_in_bag}")
+            line.problems.append(Note("exchange-bag-below-minimum", f"illegal exchange: {bag} tiles in the bag, "
+                                      f"{rule_set.id} needs at least {rule_set.exchange.min_tiles_in_bag}",
+                                      bag=bag, rule_set=rule_set.id, minimum=rule_set.exchange.min_tiles_in_bag))
         elif refusal == MORE_THAN_BAG:
-            line.problems.append(f"illegal exchange: {count} tiles exchanged, only {bag} in the bag")
+            line.problems.append(Note("exchange-more-than-bag", f"illegal exchange: {count} tiles exchanged, only {bag} in the bag",
+                                      tiles=count, bag=bag))
         if count is not None and rack is not None and event.exchanged and not event.exchanged.isdecimal():
             try:
                 left = list(rack)
                 for tile in rule_set.tile_set.spell_rack(event.exchanged):
                     left.remove(tile)
             except UnknownLetterError as exc:
-                line.problems.append(f"exchanged tiles: {exc}")
+                line.problems.append(Note("exchange-unknown-letter", f"exchanged tiles: {exc}", tiles=event.exchanged))
             except ValueError:
-                line.problems.append(f"exchanged {event.exchanged} is not on the rack {event.rack}")
+                line.problems.append(Note("exchange-not-on-rack", f"exchanged {event.exchanged} is not on the rack {event.rack}",
+                                          tiles=event.exchanged, rack=event.rack))
         self.flow.exchange(line.player_index)  # the tiles are counted, not known: no count changes
         return 0
 
@@ -233,14 +248,16 @@ class _Checker:
         accepted as recorded."""
         event, rule = line.event, self.rule_set.challenge
         if event.kind == TIME_PENALTY and event.score > 0:
-            line.problems.append("a time penalty cannot add points")
+            line.problems.append(Note("time-penalty-positive", "a time penalty cannot add points"))
         if event.director_adjustment:
-            line.notes.append("director adjustment, accepted as recorded")
+            line.notes.append(Note("director-adjustment", "director adjustment, accepted as recorded"))
         elif event.kind == CHALLENGE_BONUS:
             if rule.rule != "penalty":
-                line.notes.append(f"{self.rule_set.id} challenge rule is {rule.rule}: no bonus expected")
+                line.notes.append(Note("no-challenge-bonus", f"{self.rule_set.id} challenge rule is {rule.rule}: no bonus expected",
+                                       rule_set=self.rule_set.id, rule=rule.rule))
             elif event.score != rule.penalty_points:
-                line.notes.append(f"{self.rule_set.id} challenge bonus is {rule.penalty_points}")
+                line.notes.append(Note("challenge-bonus", f"{self.rule_set.id} challenge bonus is {rule.penalty_points}",
+                                       rule_set=self.rule_set.id, points=rule.penalty_points))
         self.flow.adjust(line.player_index, event.score)
         return event.score
 
@@ -251,7 +268,7 @@ class _Checker:
         try:
             value = tiles_value(self.rule_set, self.rule_set.tile_set.spell_rack(event.end_rack))
         except UnknownLetterError as exc:
-            line.problems.append(f"end rack: {exc}")
+            line.problems.append(Note("end-rack-unknown-letter", f"end rack: {exc}", rack=event.end_rack))
             return None
         if event.own_end_rack:
             expected = own_rack_penalty(self.rule_set, value)
@@ -260,7 +277,8 @@ class _Checker:
             if expected is None:
                 expected = 0
                 if value:
-                    line.problems.append(f"{self.rule_set.id} gives no points for the others' racks")
+                    line.problems.append(Note("no-out-bonus", f"{self.rule_set.id} gives no points for the others' racks",
+                                              rule_set=self.rule_set.id))
         self.flow.adjust(line.player_index, expected)
         return expected
 
@@ -268,23 +286,25 @@ class _Checker:
         """Whether this turn ended the game (or undid its end, by withdrawing the play that went out)."""
         event, flow = line.event, self.flow
         if self.game_over and event.kind != WITHDRAWN:
-            line.notes.append(f"after the end of the game ({self.game_over})")
+            line.notes.append(nested("after-end", f"after the end of the game ({self.game_over})", self.game_over))
         if event.kind == PLAY:
             if flow.went_out == line.player_index and line.expected_score is not None and not self.game_over:
-                self.game_over = f"{event.player} went out on line {event.line}"
+                self.game_over = Note("went-out", f"{event.player} went out on line {event.line}",
+                                      player=event.player, line=event.line)
         elif event.kind == WITHDRAWN:
             if self.game_over and self.game_over.startswith(f"{event.player} went out"):
                 self.game_over = None  # the out-play was withdrawn
         if NOTE_REDRAWN in event.notes:  # the server redrew every rack: the counts restart
             flow.redraw(flow.racks, flow.bag)
         if NOTE_BLOCKED in event.notes and not self.game_over:  # decided by the server from the racks
-            self.game_over = f"nobody could make a play, line {event.line}"
+            self.game_over = Note("blocked", f"nobody could make a play, line {event.line}", line=event.line)
         due = None if self.game_over else flow.due_end()
         if due == END_SCORELESS:
-            self.game_over = f"{flow.scoreless_turns} consecutive scoreless turns, line {event.line}"
+            self.game_over = Note("scoreless-turns", f"{flow.scoreless_turns} consecutive scoreless turns, line {event.line}",
+                                  turns=flow.scoreless_turns, line=event.line)
         elif due == END_PASSES:
-            self.game_over = (f"every player passed {self.rule_set.end.passing_rounds} round(s) in a row, "
-                              f"line {event.line}")
+            self.game_over = Note("passes", f"every player passed {self.rule_set.end.passing_rounds} round(s) in a row, "
+                                  f"line {event.line}", rounds=self.rule_set.end.passing_rounds, line=event.line)
 
 
 def _missing_from_rack(rack, used) -> list[str]:
@@ -300,14 +320,14 @@ def _missing_from_rack(rack, used) -> list[str]:
 
 def _exchange_count(tile_set, exchanged: str | None, line: ReplayLine) -> int | None:
     if not exchanged:
-        line.problems.append("exchange of no tiles")
+        line.problems.append(Note("exchange-no-tiles", "exchange of no tiles"))
         return None
     if exchanged.isdecimal():
         return int(exchanged)
     try:
         return len(tile_set.spell_rack(exchanged))
     except UnknownLetterError as exc:
-        line.problems.append(f"exchanged tiles: {exc}")
+        line.problems.append(Note("exchange-unknown-letter", f"exchanged tiles: {exc}", tiles=exchanged))
         return None
 
 

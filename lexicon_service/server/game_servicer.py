@@ -23,6 +23,8 @@ from lexicon_service.rules.gcg import format_gcg
 from lexicon_service.errors import LimitError, require
 from lexicon_service.server.errors import grpc_method
 from lexicon_service.core.limits import Limits, check_deadline
+from lexicon_service.games.lookahead import LookaheadOptions, analyse_ahead
+from lexicon_service.movegen.analysis import annotate
 
 
 class GameServicer(game_pb2_grpc.GameServiceServicer):
@@ -78,16 +80,12 @@ class GameServicer(game_pb2_grpc.GameServiceServicer):
         return replay_response(replayed, request.lexicon)
 
     def analyse_game(self, request, deadline: float | None = None, context=None):
-        from lexicon_service.movegen.analysis import annotate
-
         check_deadline(deadline)
         call_deadline = deadline
         with self.registry.acquire() as snapshot:
             replayed, turns = plays.analyse_record(snapshot, self.limits, request.lexicon, request.rule_set,
                                                    request.gcg, call_deadline)
             if request.simulate:
-                from lexicon_service.games.lookahead import LookaheadOptions, analyse_ahead
-
                 analyse_ahead(replayed, turns, LookaheadOptions(seconds=1.0),
                               plays.analysis_deadline(self.limits, call_deadline), share_time=True)
         return game_pb2.AnalyseGameResponse(

@@ -24,6 +24,7 @@ from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
 from lexicon_service.server.errors import status_and_trailing
 from lexicon_service.core.messages import generated_move, move_outlook
 from lexicon_service.tiles import write_tiles
+from lexicon_service.games import events as ev
 
 log = logging.getLogger("lexicon_service.server")
 
@@ -286,8 +287,6 @@ class GameSessionServicer(session_pb2_grpc.GameSessionServiceServicer):
 
     @staticmethod
     def _event(state: GameState, version: int, event, role) -> session_pb2.WatchGameResponse:
-        from lexicon_service.games import events as ev
-
         kind = ev.kind_of(event)
         player = getattr(event, "player", getattr(event, "challenger", -1))
         out = session_pb2.WatchGameResponse(

@@ -32,9 +32,11 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+import ssl
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from google.protobuf import message_factory
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
 from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
@@ -58,6 +60,9 @@ from lexicon_service.server.shared_counts import SharedCounts
 from lexicon_service.server.signals import queue_signals
 from lexicon_service.server.stream_quota import STREAMS_PER_CLIENT, STREAMS_PER_GAME, StreamQuota
 from lexicon_service.server.tournament_servicer import TournamentServicer
+from lexicon_service.lexicon import load_lexicon
+from lexicon_service.tournaments.service import TournamentService
+from lexicon_service.server.unread_answers import UnreadAnswerGuard, UnreadAnswers
 
 log = logging.getLogger("lexicon_service.server")
 
@@ -98,8 +103,6 @@ def streaming_methods() -> dict[str, type]:
 
 
 def _methods() -> dict[str, tuple[bool, type]]:
-    from google.protobuf import message_factory
-
     return {f"/{service.full_name}/{method.name}": (method.client_streaming or method.server_streaming,
                                                     message_factory.GetMessageClass(method.input_type))
             for module in _SERVICE_FILES for service in module.DESCRIPTOR.services_by_name.values()
@@ -136,6 +139,16 @@ POOL_JOIN_SECONDS = 5.0  # bound on the wait for the pools' threads after grpc s
 # stream holds its answer twice (grpc's copy and the Python message until sent: ~1.2 MB for 6,500 words),
 # so 64 of them ~75 MB (docs/measurements.md); gRPC clients queue calls beyond it.
 MAX_STREAMS_PER_CONNECTION = 64
+# Request bytes a stream may send before a thread asks for its request (HTTP/2 INITIAL_WINDOW_SIZE, with
+# grpc's bandwidth probing off, which raised it to 4 MiB): what waits for a thread stays in the client.
+# With 4 MiB, 40 connections of 64 streams each sending a 46 KB request held ~150 MB before any was read.
+STREAM_WINDOW_BYTES = 16 * 1024
+# gRPC connections open at once, per process: each is an open file (and ~15 KB); beyond, grpc closes a new
+# one as it comes, so that connections cannot take the files the games database and HTTP need. A connection
+# with no call for CONNECTION_IDLE_MS is closed (GOAWAY; a client reconnects at its next call), so idle
+# connections do not hold places for ever.
+MAX_CONNECTIONS = 1000
+CONNECTION_IDLE_MS = 300_000
 # A connection whose peer does not answer a ping within KEEPALIVE_TIMEOUT_MS of it is closed, with what
 # it held: a client gone without a word (or one that stopped reading its socket) was closed after 100 s.
 KEEPALIVE_TIME_MS = 60_000
@@ -153,8 +166,6 @@ class TlsConfig:
     def check(self) -> None:
         """Raise ValueError naming the file when the certificate, the key or the CA cannot be used
         (grpc itself only says "Failed to bind")."""
-        import ssl
-
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         for path in (self.cert_file, self.key_file, self.client_ca_file):
             if path is not None and not Path(path).is_file():
@@ -320,6 +331,7 @@ class LexiconServer:
             self._stopped.set()
             self.health.enter_graceful_shutdown()
         stopped = self.grpc_server.stop(grace)
+        self.game_sessions.games.watchers.wake_all()  # a cancelled WatchGame's thread ends now, not after a poll
 
         def finish():
             stopped.wait()
@@ -373,6 +385,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                   max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION, streams_per_client: int = STREAMS_PER_CLIENT,
                   streams_per_game: int = STREAMS_PER_GAME, stream_idle: float | None = STREAM_IDLE,
                   stream_counts: SharedCounts | None = None,
+                  unread_answers: UnreadAnswers | None = None, max_connections: int = MAX_CONNECTIONS,
                   director_key: str | None = None) -> tuple[LexiconServer, int]:
     """Build a server bound to `address` ("localhost:0" picks a free port), not yet started.
 
@@ -393,7 +406,9 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     client address, and one game, may hold open at once (`stream_counts`: counted with the other processes of
     `serve --processes`' supervisor, shared_counts.py). `stream_idle`: seconds a game stream may deliver no event
     before it ends (WatchIdle; None: never). `director_key`: the server-wide director key (directs every game,
-    lists them: ListGames); None: none."""
+    lists them: ListGames); None: none. `unread_answers`: the bounds on answers not yet taken by
+    their clients, across every connection (server/unread_answers.py; default: its defaults).
+    `max_connections`: gRPC connections open at once (beyond, a new one is closed as it comes)."""
     limits = limits or Limits()
     quiet_grpc_tracebacks()
     if workers < 1 or fast_threads < 1:
@@ -401,13 +416,15 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     registry = _registry(lexicon_dir, loader, shared_files, load)
     pool = HandoffPool(workers, thread_name_prefix="lexicon-rpc")
     fast = HandoffPool(fast_threads, thread_name_prefix="lexicon-fast")
+    unread_answers = unread_answers or UnreadAnswers()
     interceptors = [BearerTokenInterceptor(tokens)] if tokens else []
+    interceptors.append(UnreadAnswerGuard(unread_answers))
     games_store, games_cleanup = _open_games_store(games_db, db_wal_limit)
     game_pool = HandoffPool(GAME_THREADS, thread_name_prefix="lexicon-game")
     watch_pool = HandoffPool(watch_streams + WATCH_SPARE_THREADS, thread_name_prefix="lexicon-watch")
     try:
         grpc_server = grpc.server(pool, interceptors=interceptors,
-                                  options=_grpc_options(limits, reuse_port, max_streams_per_connection),
+                                  options=_grpc_options(limits, reuse_port, max_streams_per_connection, max_connections),
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
         games = GameSessions(games_store, clock=game_clock or time.time, max_games=max_games,
                              lexicons=registry.lexicons_in_use, director_key=DirectorKey(director_key))
@@ -429,14 +446,9 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                            games_writable=lambda: games_store.writable)
     games_store.on_change(server.games_changed)
     server.games = games
-    server.tournaments = tournaments
-    server.on_close.append(server.tournaments.store.close)  # before the games' database goes
-    tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
-    # the servicer itself, for the HTTP/JSON API; over gRPC on the games' threads (it starts games)
-    server.tournament_servicer = TournamentServicer(server.tournaments,
-                                                    live_scores=lambda game_id: games.tick(game_id).scores)
-    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
-        _Routed(server.tournament_servicer, game_pool, tournament_methods), DecodeGuard(grpc_server))
+    server.unread_answers = unread_answers
+    server.on_close.append(unread_answers.sweep_every())
+    _add_tournaments(server, tournaments, games, game_pool)
     server.game_sessions = game_sessions  # the servicer itself, for the HTTP/JSON API (lexicon_service/http)
     server.on_stop.append(games.close)  # the computer players, before the lexicons close
     server.on_close.append(games_cleanup)
@@ -447,8 +459,6 @@ def _registry(lexicon_dir, loader, shared_files, load: bool) -> LexiconRegistry:
     """The lexicons of `lexicon_dir`, mapped from `shared_files` (sealed copies) when given; loaded now with
     `load`."""
     if loader is None and shared_files is not None:
-        from lexicon_service.lexicon import load_lexicon
-
         loader = functools.partial(load_lexicon, check_structure=True, shared=shared_files,
                                    checked_tries=shared_files.checked_tries)
     registry = LexiconRegistry(lexicon_dir, loader=loader)
@@ -457,20 +467,33 @@ def _registry(lexicon_dir, loader, shared_files, load: bool) -> LexiconRegistry:
     return registry
 
 
+def _add_tournaments(server: LexiconServer, tournaments, games, game_pool) -> None:
+    """`tournaments` as server.tournaments, and their servicer: over gRPC on the games' threads (it starts
+    games), and as server.tournament_servicer for the HTTP/JSON API."""
+    server.tournaments = tournaments
+    server.on_close.append(tournaments.store.close)  # before the games' database goes
+    tournament_methods = tuple(tournament_pb2.DESCRIPTOR.services_by_name["TournamentService"].methods_by_name)
+    server.tournament_servicer = TournamentServicer(tournaments, live_scores=lambda game_id: games.tick(game_id).scores)
+    tournament_pb2_grpc.add_TournamentServiceServicer_to_server(
+        _Routed(server.tournament_servicer, game_pool, tournament_methods), DecodeGuard(server.grpc_server))
+
+
 def _tournaments(games, games_store, registry):
     """The tournaments, in the games' database, their rounds' games held by `games`."""
-    from lexicon_service.tournaments.service import TournamentService
-    from lexicon_service.tournaments.store import tournament_store_for
-
     def rule_set_for(lexicon_name: str):
         with registry.acquire() as snapshot:
             return snapshot.lexicon(lexicon_name).rule_set
+
+    # imported here: the store's module imports the PostgreSQL client (psycopg, ~15 MB), which a server
+    # without a postgresql:// database never loads
+    from lexicon_service.tournaments.store import tournament_store_for
 
     return TournamentService(tournament_store_for(games_store), games, rule_set_for=rule_set_for,
                              clock=games.clock)
 
 
-def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: int) -> list[tuple[str, int]]:
+def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: int,
+                  max_connections: int = MAX_CONNECTIONS) -> list[tuple[str, int]]:
     return [
         ("grpc.max_receive_message_length", limits.max_message_bytes),
         ("grpc.max_send_message_length", max(limits.max_message_bytes, 16 * 1024 * 1024)),
@@ -479,6 +502,10 @@ def _grpc_options(limits: Limits, reuse_port: bool, max_streams_per_connection: 
         ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
         ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
         ("grpc.http2.max_pings_without_data", 0),  # keep pinging an idle connection: its peer may be gone
+        ("grpc.max_allowed_incoming_connections", max_connections),
+        ("grpc.max_connection_idle_ms", CONNECTION_IDLE_MS),
+        ("grpc.http2.bdp_probe", 0),  # else the windows grow to 4 MiB a stream over a fast link
+        ("grpc.http2.lookahead_bytes", STREAM_WINDOW_BYTES),
     ]
 
 

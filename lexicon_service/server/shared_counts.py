@@ -23,6 +23,7 @@ KEY = struct.Struct("<Q")
 COUNT = struct.Struct("<I")
 # Entries per expected key: twice, so that probes stay short (at most half the entries in use).
 SPARE = 2
+MEMFD_NAME = "lexicon-stream-counts"
 
 
 def key_hash(kind: str, name: str) -> int:
@@ -49,10 +50,18 @@ class SharedCounts:
         self._map = mmap.mmap(fd, size)
         self._lock = threading.Lock()
 
+    @classmethod
+    def inherited(cls, fd: int, columns: int, column: int) -> SharedCounts:
+        """The table a supervisor passed as `fd`; ValueError when `fd` is not such a table's memfd (never
+        map and write a file that happens to be open there)."""
+        if not os.readlink(f"/proc/self/fd/{fd}").startswith(f"/memfd:{MEMFD_NAME}"):
+            raise ValueError(f"file descriptor {fd} is not a shared count table")
+        return cls(fd, columns, column)
+
     @staticmethod
     def create(keys: int, columns: int) -> int:
         """A new zeroed table for up to `keys` keys at once: its memfd (inherited by the children)."""
-        fd = os.memfd_create("lexicon-stream-counts", 0)  # not close-on-exec: the children map it
+        fd = os.memfd_create(MEMFD_NAME, 0)  # not close-on-exec: the children map it
         entries = 1 << max(4, (keys * SPARE - 1).bit_length())
         os.ftruncate(fd, entries * (KEY.size + COUNT.size * columns))
         return fd

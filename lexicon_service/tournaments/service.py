@@ -29,6 +29,7 @@ from lexicon_service.tournaments.model import (
 )
 from lexicon_service.tournaments.standings import check_tiebreaks
 from lexicon_service.tournaments.state import Tournament, dumps, fold
+from lexicon_service.games.computer import level_refusal
 
 TOURNAMENT_ID_RE = re.compile(r"[0-9a-f]{12}")
 GAME_NAME_BAD = re.compile(r"[\s:#>()\[\]]")
@@ -169,8 +170,6 @@ class TournamentService:
 
     @staticmethod
     def _level(level: str, field: str) -> str:
-        from lexicon_service.games.computer import level_refusal
-
         if level and level_refusal(level):
             raise TournamentInputError(field, level_refusal(level))
         return level

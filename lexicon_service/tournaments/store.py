@@ -92,8 +92,9 @@ class SqliteTournamentStore:
 
 class PostgresTournamentStore:
     def __init__(self, url: str) -> None:
+        # here: psycopg is an optional dependency (the [postgres] extra), for a postgresql:// database only
         import psycopg
-        from psycopg_pool import ConnectionPool
+        from psycopg_pool import ConnectionPool  # the same extra
 
         self._psycopg = psycopg
         try:

@@ -1,6 +1,7 @@
 """The scan for English on a Czech or Polish page: every word of the page's rendered text (and of its
 options, placeholders, titles and labels) against the words of the English translation table, less the
-words the page's own table also uses (Token, GCG, SVG, PNG, blank ...) and the names given in `allowed`."""
+words the page's own table also uses (Token, GCG, SVG, PNG, blank ...) and the names given in `allowed`.
+Text marked translate="no" (a record author's own notes) is left out: it is shown as its author wrote it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ SCAN = """allowed => {
   const words = text => (String(text).match(/\\p{L}{3,}/gu) || []).map(w => w.toLowerCase());
   const own = new Set([...Object.values(STRINGS[LANG]), ...Object.values((typeof ERROR_TEXTS === 'object' && ERROR_TEXTS[LANG]) || {})].flatMap(words));
   const english = new Set(Object.values(STRINGS.en).flatMap(words).filter(w => !own.has(w) && !allowed.includes(w)));
+  // a record's own text (its author's #note lines) is marked translate="no": shown as written, not scanned
+  const quoted = [...document.querySelectorAll('[translate="no"]')].filter(el => !el.hidden);
+  for (const el of quoted) el.hidden = true;
   const shown = [document.body.innerText, document.title];
+  for (const el of quoted) el.hidden = false;
   for (const el of document.querySelectorAll('[placeholder],[title],[aria-label]')) {
     shown.push(el.getAttribute('placeholder') || '', el.getAttribute('title') || '', el.getAttribute('aria-label') || '');
   }

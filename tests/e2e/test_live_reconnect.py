@@ -55,7 +55,12 @@ def test_page_follows_on_after_the_server_ends_an_idle_stream(page, idle_web, ar
         ["H8", "I8"]
     assert page.locator("#announce li").count() == 1
     assert page.locator("#liveStatus").inner_text().startswith(f"Following game {gid}")
-    page.screenshot(path=str(artifacts / "live-after-idle-streams.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "live-after-idle-streams-en.png"), full_page=True)
+    for lang, following in (("cs", "Sleduji partii"), ("pl", "Śledzę grę")):  # no words of its own: the page's
+        page.select_option("#lang", lang)
+        assert page.locator("#liveStatus").inner_text().startswith(f"{following} {gid}")
+        page.screenshot(path=str(artifacts / f"live-after-idle-streams-{lang}.png"), full_page=True)
+    page.select_option("#lang", "en")
 
     api.post(f"/v1/games/{gid}:end", headers={"Authorization": f"Bearer {game['directorToken']}"},
              json={"reason": "e2e"}).raise_for_status()

@@ -115,6 +115,7 @@ def test_every_profile_rule_and_tag_feature_is_said_in_each_language(page, krisk
     import re
     from pathlib import Path
 
+    from build_tools.czech.place_rules import RULES as PLACE_RULES
     from build_tools.tags import FEATURES
 
     profiles = Path(__file__).parents[2] / "build_tools" / "profiles"
@@ -130,3 +131,9 @@ def test_every_profile_rule_and_tag_feature_is_said_in_each_language(page, krisk
                and lang != "en"]
         raw += [f for f, s in zip(sorted(FEATURES), said[1]) if s == f]
         assert not raw, (lang, raw)
+        if lang != "en":  # every place-name derivation rule but an ending change ("-ník -> -nický") from the tables
+            details = {rule: f"place name Ostrava, rule {rule}: {text}" for rule, text in PLACE_RULES.items()}
+            shown = page.evaluate("details => details.map(refusalDetailText)", list(details.values()))
+            english = [rule for rule, text in zip(details, shown)
+                       if PLACE_RULES[rule] in text and not re.fullmatch(r"-\S+ -> -\S+", PLACE_RULES[rule])]
+            assert not english, (lang, english)

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import lru_cache
+from importlib import resources
 
 from ...model import Reading
 from .nouns import PALATALISE, SOFTEN
+from .. import tables
+from ..tagger import word_class
 
 # ---------------------------------------------------------------- 1. forms of other headwords
 
@@ -78,7 +81,6 @@ def _candidate_stems(word: str, aff, dic: dict) -> set[tuple[str, str]]:
 def forms_of_other_headwords(word: str, dic, expand_entry) -> list[tuple]:
     """The readings that other flagged headwords of the dictionary `dic` generate for `word`."""
     items = []
-    from ..tagger import word_class
     for stem, flags in sorted(_candidate_stems(word, dic.aff, dic.flagged)):
         if word_class(stem, flags) == "plain":
             continue        # only paradigm headwords (no recursion into other plain lines)
@@ -143,8 +145,6 @@ DEICTIC_SUFFIXES = ("hle", "to")
 def deictic_demonstrative(word: str, dic, expand_entry) -> list[tuple[str, tuple[str, ...]]]:
     """[(lemma, tag)] when WORD is a form of a demonstrative plus -hle/-to (tenhle, tahle, tihle,
     tomhle, takovýhle, takovéto): the tags of the form without the suffix, lemma with the suffix."""
-    from .. import tables
-
     for sfx in DEICTIC_SUFFIXES:
         if not word.endswith(sfx) or len(word) < len(sfx) + 2:
             continue
@@ -299,7 +299,6 @@ def ordinal_adverb(word: str, dic) -> bool:
 @lru_cache(maxsize=1)
 def reviewed_words() -> dict[str, tuple[tuple[str, ...], ...]]:
     """data/flagless.tsv: word -> tags (a word may have several lines)."""
-    from importlib import resources
     text = resources.files("build_tools.czech").joinpath("data", "flagless.tsv").read_text(encoding="utf-8")
     out: dict[str, list] = defaultdict(list)
     for line in text.splitlines():

@@ -126,14 +126,31 @@ function renderDetail() {
   const rec = document.createElement("p");
   rec.textContent = `${t("recorded")}: ${line.recordedScore >= 0 ? "+" : ""}${line.recordedScore} → ${line.recordedTotal}`;
   d.append(rec);
-  const notes = [...view.steps[index].recordNotes, ...line.notes].map(noteText);
-  for (const [items, cls, key] of [[line.problems, "problem", "problems"], [notes, "", "notes"]]) {
+  const notes = [...line.noteDetails.map(n => serverNoteText(n))];
+  for (const [items, cls, key] of [[line.problemDetails.map(n => serverNoteText(n)), "problem", "problems"], [notes, "", "notes"]]) {
     if (!items.length) continue;
     const p = document.createElement("p");
     p.className = cls;
     p.textContent = t(key) + ": " + items.join("; ");
     d.append(p);
   }
+  const recorded = view.steps[index].recordNotes;
+  if (recorded.length) d.append(recordNotesParagraph(recorded));
+}
+
+// The record's own #note lines: the server's (a live game's, in its English) said in the page's language;
+// any other is the record author's text, shown as written and marked as not the page's (translate="no").
+function recordNotesParagraph(recorded) {
+  const p = document.createElement("p");
+  p.append(t("recordNotes") + ": ");
+  recorded.forEach((text, i) => {
+    const said = noteText(text);
+    const span = document.createElement("q");
+    span.textContent = said;
+    if (said === text) span.setAttribute("translate", "no");
+    p.append(...(i ? ["; ", span] : [span]));
+  });
+  return p;
 }
 
 function render() {
@@ -183,7 +200,7 @@ function renderLines() {
   const ongoing = live && live.state && live.state.status !== "GAME_STATUS_ENDED";
   cap.textContent = t(ongoing ? "scoresSoFar" : "finalScores");
   s.append(table);
-  for (const n of view.replay.notes) { const q = document.createElement("p"); q.textContent = noteText(n); s.append(q); }
+  for (const n of view.replay.noteDetails) { const q = document.createElement("p"); q.textContent = serverNoteText(n); s.append(q); }
 }
 
 // A record without "#rules" and no lexicon chosen: the rule set to replay it under is offered.

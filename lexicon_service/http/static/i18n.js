@@ -3,6 +3,8 @@
 
 const STRINGS = {
   en: {
+    noteAnalysisGiven: "analysis: the best move {play} {score}, {n} points given away", noteAnalysisBest: "analysis: the best move {play} {score}", noteAnalysisNone: "analysis: no best move", noteAnalysisNoRack: "no rack in the record", noteAnalysis: "analysis: {why}",
+    recordNotes: "Notes in the record", noteTimeout: "the turn timed out", noteOvertime: "overtime penalty", noteCorrection: "a correction", noteFailedChallenge: "penalty for a failed challenge", noteTurnLost: "turn lost to a failed challenge",
     judge: "Word judge", lookup: "Lookup", games: "Games", language: "Language", lexicon: "Lexicon",
     chooseLexicon: "Choose the lexicon, then press Enter", wordsLabel: "Words of the play",
     wordsPlaceholder: "type the words, then Enter",
@@ -90,6 +92,8 @@ const STRINGS = {
     tourLiveEvery: "Live: updated every {s} s",
   },
   cs: {
+    noteAnalysisGiven: "rozbor: nejlepší tah {play} {score}, ztraceno {n} bodů", noteAnalysisBest: "rozbor: nejlepší tah {play} {score}", noteAnalysisNone: "rozbor: žádný nejlepší tah", noteAnalysisNoRack: "záznam neuvádí stojan", noteAnalysis: "rozbor: {why}",
+    recordNotes: "Poznámky v záznamu", noteTimeout: "čas na tah vypršel", noteOvertime: "penalizace za překročený čas", noteCorrection: "oprava", noteFailedChallenge: "penalizace za neúspěšnou námitku", noteTurnLost: "tah propadl za neúspěšnou námitku",
     judge: "Rozhodčí", lookup: "Vyhledávání", games: "Partie", language: "Jazyk", lexicon: "Slovník",
     chooseLexicon: "Vyberte slovník a stiskněte Enter", wordsLabel: "Slova tahu",
     wordsPlaceholder: "napište slova a stiskněte Enter",
@@ -177,6 +181,8 @@ const STRINGS = {
     tourLiveEvery: "Živě: obnova každých {s} s",
   },
   pl: {
+    noteAnalysisGiven: "analiza: najlepszy ruch {play} {score}, straconych punktów: {n}", noteAnalysisBest: "analiza: najlepszy ruch {play} {score}", noteAnalysisNone: "analiza: brak najlepszego ruchu", noteAnalysisNoRack: "zapis nie podaje stojaka", noteAnalysis: "analiza: {why}",
+    recordNotes: "Uwagi w zapisie", noteTimeout: "czas na ruch minął", noteOvertime: "kara za przekroczenie czasu", noteCorrection: "poprawka", noteFailedChallenge: "kara za nieudane sprawdzenie", noteTurnLost: "ruch przepadł za nieudane sprawdzenie",
     judge: "Sędzia", lookup: "Wyszukiwanie", games: "Partie", language: "Język", lexicon: "Słownik",
     chooseLexicon: "Wybierz słownik i naciśnij Enter", wordsLabel: "Słowa ruchu",
     wordsPlaceholder: "wpisz słowa i naciśnij Enter",
@@ -373,6 +379,15 @@ const NOTE_PATTERNS = [
   [/^\S+ challenge bonus is (\d+)$/, m => t("noteBonus", { n: m[1] })],
   [/^\S+ challenge rule is (\S+): no bonus expected$/, m => t("noteNoBonus", { rule: m[1] })],
   [/^rack has (\d+) tiles; (\d+) expected from the bag count$/, m => t("noteRackCount", { n: m[1], m: m[2] })],
+  [/^timeout$/, () => t("noteTimeout")], [/^overtime$/, () => t("noteOvertime")],
+  [/^correction$/, () => t("noteCorrection")], [/^failed challenge penalty$/, () => t("noteFailedChallenge")],
+  [/^turn lost to a failed challenge$/, () => t("noteTurnLost")],
+  // AnalyseGame's annotated record (movegen/analysis.py note_text)
+  [/^analysis: best (.+) ([+-]\d+), (-?\d+) points given away$/, m => t("noteAnalysisGiven", { play: m[1], score: m[2], n: m[3] })],
+  [/^analysis: best (.+) ([+-]\d+)$/, m => t("noteAnalysisBest", { play: m[1], score: m[2] })],
+  [/^analysis: no best move$/, () => t("noteAnalysisNone")],
+  [/^no rack in the record$/, () => t("noteAnalysisNoRack")],
+  [/^analysis: (.+)$/, m => t("noteAnalysis", { why: m[1].split("; ").map(noteText).join("; ") })],
 ];
 
 function noteText(text) {
@@ -381,6 +396,59 @@ function noteText(text) {
     if (m) return say(m);
   }
   return text;
+}
+
+// The server's notes as codes with values (rules/notes.py): a replay's notes and problems (ReplayNote) and
+// ExplainWord's message (message_code, message_values), said in the page's language; [code, en, cs, pl].
+// A quoted note ("why") is said by the same table.
+const SERVER_NOTES = [
+  ["player-count", "{players} player(s); {rule_set} is for {low}-{high}", "hráčů: {players}; {rule_set} je pro {low}–{high}", "graczy: {players}; {rule_set} jest dla {low}–{high}"],
+  ["no-racks", STRINGS.en.noteNoRacks, STRINGS.cs.noteNoRacks, STRINGS.pl.noteNoRacks],
+  ["score-mismatch", "score {recorded} recorded, {computed} computed", "zapsáno {recorded} bodů, spočteno {computed}", "zapisano {recorded} pkt, obliczono {computed}"],
+  ["total-mismatch", "total {recorded} recorded, but {previous} {score} = {expected}", "zapsán součet {recorded}, ale {previous} {score} = {expected}", "zapisano sumę {recorded}, a {previous} {score} = {expected}"],
+  ["game-over", STRINGS.en.noteGameOver, STRINGS.cs.noteGameOver, STRINGS.pl.noteGameOver],
+  ["after-end", STRINGS.en.noteAfterEnd, STRINGS.cs.noteAfterEnd, STRINGS.pl.noteAfterEnd],
+  ["went-out", "{player} went out (line {line})", "{player} dohrál (řádek {line})", "{player} wyłożył wszystkie płytki (wiersz {line})"],
+  ["blocked", STRINGS.en.noteNobody, STRINGS.cs.noteNobody, STRINGS.pl.noteNobody],
+  ["scoreless-turns", "{turns} scoreless turns in a row (line {line})", "{turns} tahů bez bodů za sebou (řádek {line})", "{turns} ruchów bez punktów z rzędu (wiersz {line})"],
+  ["passes", "every player passed {rounds} round(s) in a row (line {line})", "všichni hráči pasovali {rounds}× za sebou (řádek {line})", "wszyscy gracze spasowali {rounds}× z rzędu (wiersz {line})"],
+  ["rack-unknown-letter", "the rack {rack} has a tile the rule set does not", "stojan {rack} má kámen, který pravidla neznají", "stojak {rack} ma płytkę, której zasady nie znają"],
+  ["rack-count", "the rack has {tiles} tiles; {expected} expected from the bag count", "stojan má {tiles} kamenů; podle sáčku se čeká {expected}", "stojak ma {tiles} płytek; według worka oczekiwano {expected}"],
+  ["rack-tiles-gone", "the rack {rack} holds tiles the game no longer has: {tiles}", "stojan {rack} má kameny, které už ve hře nejsou: {tiles}", "stojak {rack} ma płytki, których w grze już nie ma: {tiles}"],
+  ["illegal-play", "illegal play: {reason}", "neplatný tah: {reason}", "niedozwolony ruch: {reason}"],
+  ["not-admissible", STRINGS.en.noteNotAdmissible, STRINGS.cs.noteNotAdmissible, STRINGS.pl.noteNotAdmissible],
+  ["word-twice", STRINGS.en.noteTwice, STRINGS.cs.noteTwice, STRINGS.pl.noteTwice],
+  ["withdrawal-without-play", "a withdrawal without a play of this player to withdraw", "stažení tahu, který tento hráč nezahrál", "wycofanie ruchu, którego ten gracz nie wykonał"],
+  ["exchange-not-allowed", "exchanges are not allowed in {rule_set}", "výměna není v {rule_set} dovolena", "wymiana nie jest dozwolona w {rule_set}"],
+  ["exchange-bag-below-minimum", "illegal exchange: {bag} tiles in the bag, {rule_set} needs at least {minimum}", "neplatná výměna: v sáčku je {bag} kamenů, {rule_set} chce aspoň {minimum}", "niedozwolona wymiana: w worku jest {bag} płytek, {rule_set} wymaga co najmniej {minimum}"],
+  ["exchange-more-than-bag", "illegal exchange: {tiles} tiles exchanged, only {bag} in the bag", "neplatná výměna: vyměněno {tiles} kamenů, v sáčku jen {bag}", "niedozwolona wymiana: wymieniono {tiles} płytek, w worku tylko {bag}"],
+  ["exchange-unknown-letter", "exchanged tiles {tiles}: a tile the rule set does not have", "vyměněné kameny {tiles}: kámen, který pravidla neznají", "wymienione płytki {tiles}: płytka, której zasady nie znają"],
+  ["exchange-not-on-rack", "exchanged {tiles} is not on the rack {rack}", "vyměněné {tiles} nejsou na stojanu {rack}", "wymienionych {tiles} nie ma na stojaku {rack}"],
+  ["exchange-no-tiles", "an exchange of no tiles", "výměna žádných kamenů", "wymiana zera płytek"],
+  ["time-penalty-positive", "a time penalty cannot add points", "penalizace za čas nemůže body přidat", "kara za czas nie może dodać punktów"],
+  ["director-adjustment", STRINGS.en.noteAdjustment, STRINGS.cs.noteAdjustment, STRINGS.pl.noteAdjustment],
+  ["no-challenge-bonus", "{rule_set}: challenge rule {rule}, no bonus expected", "{rule_set}: pravidlo námitky {rule}, bez bonusu", "{rule_set}: zasada sprawdzania {rule}, bez premii"],
+  ["challenge-bonus", "{rule_set}: the challenge bonus is {points}", "{rule_set}: bonus za námitku je {points}", "{rule_set}: premia za sprawdzenie wynosi {points}"],
+  ["end-rack-unknown-letter", "end rack {rack}: a tile the rule set does not have", "zbylý stojan {rack}: kámen, který pravidla neznají", "stojak na końcu {rack}: płytka, której zasady nie znają"],
+  ["unknown-letter", "unknown letter {letter} at position {position}", "neznámé písmeno {letter} na pozici {position}", "nieznana litera {letter} na pozycji {position}"],
+  ["bad-length", "{tiles} tiles; words have {min} to {max}", "{tiles} kamenů; slova mají {min} až {max} kamenů", "{tiles} płytek; słowa mają od {min} do {max} płytek"],
+  ["no-out-bonus", "{rule_set} gives no points for the others' racks", "{rule_set} nedává body za stojany soupeřů", "{rule_set} nie daje punktów za stojaki przeciwników"],
+];
+for (const [code, en, cs, pl] of SERVER_NOTES) {
+  STRINGS.en["rn_" + code] = en; STRINGS.cs["rn_" + code] = cs; STRINGS.pl["rn_" + code] = pl;
+}
+
+// A note ({code, values, text}) in the page's language; a note without a code is its own text.
+function serverNoteText(note, prefix = "") {
+  if (LANG === "en" && !prefix && note.text) return note.text;  // the server's own sentence, with its details
+  const values = note.values || {};
+  const code = prefix ? values[prefix.slice(0, -1)] : note.code;
+  if (!code || !STRINGS.en["rn_" + code]) return note.text || "";
+  const vars = {};
+  for (const [k, v] of Object.entries(values)) if (k.startsWith(prefix)) vars[k.slice(prefix.length)] = v;
+  if (vars.why !== undefined && code !== "illegal-play") vars.why = serverNoteText(note, prefix + "why_");
+  if (vars.reason) vars.reason = (ERROR_TEXTS[LANG] || {})[vars.reason] || vars.reason;
+  return t("rn_" + code, vars);
 }
 
 // The verdict is in the game's language (the lexicon's), whatever the page's language.

@@ -42,7 +42,9 @@ async function explain() {
     tiles.className = "tiles";
     tiles.textContent = (answer.result.tiles || []).join(" · ") || "—";
     p.append(tiles);
-    if (answer.result.message) p.append(" (" + answer.result.message + ")");
+    if (answer.result.message) {
+      p.append(" (" + serverNoteText({ code: answer.messageCode, values: answer.messageValues, text: answer.result.message }) + ")");
+    }
     out.append(p);
     if (!answer.readings.length) {
       const none = document.createElement("p");

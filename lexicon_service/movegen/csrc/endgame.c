@@ -22,6 +22,10 @@ typedef struct {
     uint8_t flag, resolved, used;
 } Entry;
 
+/* Search order of a node's moves: estimates (the table's move first, then plays that go out by their
+ * final value, then score plus three a tile played), the pass the index EG_PASS. */
+typedef struct { int32_t est, index; } Order;
+
 typedef struct {
     const uint32_t *layout;
     const MgRules *R;
@@ -32,6 +36,9 @@ typedef struct {
     uint64_t board_key, rack_key[2][2]; /* rack_key[side][role]: role 0 on turn, 1 waiting */
     Entry *table;
     uint64_t mask;
+    Order *order[EG_MAX_PLIES + 1];     /* by ply: the search order of the node's moves (grown, kept) */
+    size_t order_cap[EG_MAX_PLIES + 1];
+    int ply;
     long long nodes, cuts;
     double cpu_end;                  /* CLOCK_THREAD_CPUTIME_ID seconds at which to stop */
     int stop, error;
@@ -126,10 +133,6 @@ static int generate(Search *s, int side, MgResult *res) {
     return rc;
 }
 
-/* Search order of a node's moves: estimates (the table's move first, then plays that go out by their
- * final value, then score plus tiles played), the pass an index n. */
-typedef struct { int32_t est, index; } Order;
-
 static int order_cmp(const void *x, const void *y) {
     const Order *a = x, *b = y;
     if (a->est != b->est) return a->est > b->est ? -1 : 1;
@@ -172,16 +175,33 @@ static void store(Search *s, uint64_t key, int depth, int value, int flag, int b
 
 static int negamax(Search *s, int side, int passes, int depth, int alpha, int beta);
 
+/* This ply's order buffer of at least `n` entries, grown only past its largest node so far. */
+static Order *order_buffer(Search *s, size_t n) {
+    if (n > s->order_cap[s->ply]) {
+        size_t cap = n < 256 ? 256 : n * 2;
+        Order *grown = realloc(s->order[s->ply], cap * sizeof(Order));
+        if (!grown) { s->error = MG_NO_MEMORY; s->stop = 1; return NULL; }
+        s->order[s->ply] = grown;
+        s->order_cap[s->ply] = cap;
+    }
+    return s->order[s->ply];
+}
+
 /* The mover's value of the play `m` (NULL: passing), searched `depth` - 1 plies deeper; the reply's window
  * is shifted by the play's score (the mover's value is the score less the reply's). */
 static int child_value(Search *s, int side, int passes, const MgMove *m, int depth, int alpha, int beta) {
     if (!m) {
         if (passes + 1 >= s->P->passes_to_end) return end_value(s, side, 0);
-        return -negamax(s, 1 - side, passes + 1, depth - 1, -beta, -alpha);
+        s->ply++;
+        int value = -negamax(s, 1 - side, passes + 1, depth - 1, -beta, -alpha);
+        s->ply--;
+        return value;
     }
     make_play(s, side, m, 0);
+    s->ply++;
     int value = s->n_rack[side] == 0 ? m->score + end_value(s, side, 1)
                                      : m->score - negamax(s, 1 - side, 0, depth - 1, m->score - beta, m->score - alpha);
+    s->ply--;
     make_play(s, side, m, 1);
     return value;
 }
@@ -210,8 +230,8 @@ static int negamax(Search *s, int side, int passes, int depth, int alpha, int be
     if (generate(s, side, &res)) return 0;
     int n = (int)res.n_moves, alpha0 = alpha, best_value = -INF, best_move = EG_NO_MOVE;
     long long cuts_before = s->cuts;
-    Order *order = malloc(sizeof(Order) * (size_t)(n + 1));
-    if (!order) { mg_result_free(&res); s->error = MG_NO_MEMORY; s->stop = 1; return 0; }
+    Order *order = order_buffer(s, (size_t)n + 1);
+    if (!order) { mg_result_free(&res); return 0; }
     if (first >= n) first = EG_NO_MOVE;
     estimate(s, side, &res, first, order);
     for (int k = 0; k <= n && !s->stop; k++) {
@@ -222,7 +242,6 @@ static int negamax(Search *s, int side, int passes, int depth, int alpha, int be
         if (value > alpha) alpha = value;
         if (alpha >= beta) break;
     }
-    free(order);
     mg_result_free(&res);
     if (s->stop) return 0;
     int flag = best_value <= alpha0 ? UPPER : best_value >= beta ? LOWER : EXACT;
@@ -312,6 +331,7 @@ int eg_solve(const uint32_t *layout, const MgRules *R, const EgParams *P, const 
         if (out->exact) break;
     }
     out->nodes = s->nodes;
+    for (int i = 0; i <= EG_MAX_PLIES; i++) free(s->order[i]);
     free(s->table);
     free(s);
     return rc;

@@ -11,7 +11,7 @@ import random
 import sys
 from collections import Counter
 
-from lexicon_service.judge import WordSetJudge
+from lexicon_service.rules.admissible_words import WordSet
 from lexicon_service.rules import Board, load_rule_set, validate_move
 
 rs = load_rule_set("cs-scrabble")
@@ -31,7 +31,7 @@ with open(sys.argv[1], encoding="utf-8") as handle:
             all_keys.add(ts.key(letters))
             if len(letters) <= 7 and all(ts._by_letter.get(x) for x in letters):
                 words.add(letters)
-judge = WordSetJudge(all_keys)
+words = WordSet(all_keys)
 words = sorted(words)
 rng.shuffle(words)
 words = words[:20000]
@@ -84,7 +84,7 @@ def best_play(rack):
                     if text is None or "." * n == text:
                         continue
                     coord = f"{row + 1}{chr(65 + col)}" if across else f"{chr(65 + col)}{row + 1}"
-                    result = validate_move(rs, board, rack, f"{coord} {text}", judge)
+                    result = validate_move(rs, board, rack, f"{coord} {text}", words)
                     if result.valid:
                         found.append((result.score, f"{coord} {text}", result))
         if len(found) >= 6:
