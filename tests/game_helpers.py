@@ -3,6 +3,7 @@ player, and a simple move finder (any placement in line; words are judged only w
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,8 @@ from pathlib import Path
 import grpc
 
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
+from lexicon_service.movegen import generate_moves
+from lexicon_service.movegen.selfplay import bag_of
 from lexicon_service.rules import Board, load_rule_set, validate_move
 from lexicon_service.tiles import BLANK
 
@@ -165,3 +168,29 @@ def find_play(rule_set, board_rows, rack: list[str], max_tiles: int | None = Non
                 if result.valid:
                     return play
     return None
+
+
+def small_endgames(lexicon, count: int, seed: int, tiles=(1, 3)):
+    """A board of a few words and two racks of `tiles` tiles each, every tile from the set's own."""
+    rs = lexicon.rule_set
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        bag = [t for t in bag_of(rs, "AKOTDME") if t != "?"]
+        rng.shuffle(bag)
+        board = Board.empty(rs)
+        for _ in range(rng.randint(1, 3)):
+            rack = [bag.pop() for _ in range(5)]
+            moves = generate_moves(rs, board, "".join(rack), lexicon, limit=3, include_exchanges=False,
+                                   include_pass=False)
+            if moves:
+                result = validate_move(rs, board, "".join(rack), rng.choice(moves).play, lexicon=lexicon)
+                board.apply(result)
+                for tile in result.tiles_used:
+                    rack.remove(tile)
+            bag[:0] = rack
+        if board.is_empty():
+            continue
+        made += 1
+        yield board, "".join(bag.pop() for _ in range(rng.randint(*tiles))), \
+            "".join(bag.pop() for _ in range(rng.randint(*tiles)))

@@ -4,18 +4,16 @@ replays legally, the best found when its time or nodes run out, its arguments ch
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 from lexicon_service.lexicon import load_lexicon
-from lexicon_service.movegen import MoveGenerationError, generate_moves
+from lexicon_service.movegen import MoveGenerationError
 from lexicon_service.movegen.endgame import EndgameTimeout, full_search, solve_endgame
-from lexicon_service.movegen.selfplay import bag_of
-from lexicon_service.rules import Board
 from lexicon_service.rules.moves import validate_move
 from test_service import write_lexicon
+from tests.game_helpers import small_endgames
 
 # no two-tile words: few plays per rack, so that a plain full search of an endgame is quick
 ENDGAME_WORDS = ["kot", "kod", "kat", "tak", "dom", "tom", "mak", "kto", "oko", "tam", "dam", "akt", "kato",
@@ -27,32 +25,6 @@ def lexicon(tmp_path_factory):
     directory: Path = tmp_path_factory.mktemp("endgame-lexicons")
     write_lexicon(directory, "pl-endgame", "pl-scrabble", ENDGAME_WORDS)
     return load_lexicon(directory / "pl-endgame.lex")
-
-
-def small_endgames(lexicon, count: int, seed: int, tiles=(1, 3)):
-    """A board of a few words and two racks of `tiles` tiles each, every tile from the set's own."""
-    rs = lexicon.rule_set
-    rng = random.Random(seed)
-    made = 0
-    while made < count:
-        bag = [t for t in bag_of(rs, "AKOTDME") if t != "?"]
-        rng.shuffle(bag)
-        board = Board.empty(rs)
-        for _ in range(rng.randint(1, 3)):
-            rack = [bag.pop() for _ in range(5)]
-            moves = generate_moves(rs, board, "".join(rack), lexicon, limit=3, include_exchanges=False,
-                                   include_pass=False)
-            if moves:
-                result = validate_move(rs, board, "".join(rack), rng.choice(moves).play, lexicon=lexicon)
-                board.apply(result)
-                for tile in result.tiles_used:
-                    rack.remove(tile)
-            bag[:0] = rack
-        if board.is_empty():
-            continue
-        made += 1
-        yield board, "".join(bag.pop() for _ in range(rng.randint(*tiles))), \
-            "".join(bag.pop() for _ in range(rng.randint(*tiles)))
 
 
 def replay(rs, lexicon, board, racks: list[str], moves) -> int:

@@ -30,7 +30,7 @@ from lexicon_service.rules import Board, load_rule_set
 from lexicon_service.rules.moves import validate_move
 from test_service import write_lexicon
 from test_table import server  # noqa: F401 - a real server on this module's lexicon_dir
-from tests.game_helpers import create, two_tile_words
+from tests.game_helpers import create, small_endgames, two_tile_words
 
 WORDS = two_tile_words("pl-scrabble") + ["kot", "kod", "kat", "dom", "tama", "kota", "koda", "data"]
 # no two-tile words: few plays per rack, so that a plain full search of an endgame is quick
@@ -180,39 +180,11 @@ def test_simulation_is_repeatable_prunes_and_stops(lexicon_dir):
     assert info.value.field == "plies"
 
 
-def _endgame_positions(rs, lexicon, count: int, seed: int):
-    """Small endgames of the ENDGAME_WORDS lexicon: a board of a few words, racks of 1-3 of their letters,
-    every tile drawn from the set's own (never more copies than it has)."""
-    rng = random.Random(seed)
-    made = 0
-    while made < count:
-        bag = bag_of(rs, "AKOTDME")
-        bag = [t for t in bag if t != "?"]
-        rng.shuffle(bag)
-        board = Board.empty(rs)
-        for _ in range(rng.randint(1, 3)):
-            rack = [bag.pop() for _ in range(5)]
-            moves = generate_moves(rs, board, "".join(rack), lexicon, limit=3, include_exchanges=False,
-                                   include_pass=False)
-            if moves:
-                result = validate_move(rs, board, "".join(rack), rng.choice(moves).play, lexicon=lexicon)
-                board.apply(result)
-                for tile in result.tiles_used:
-                    rack.remove(tile)
-            bag[:0] = rack  # the tiles not played go back, out of the way of the next draws
-        if board.is_empty():
-            continue
-        mine = "".join(bag.pop() for _ in range(rng.randint(1, 3)))
-        theirs = "".join(bag.pop() for _ in range(rng.randint(1, 3)))
-        made += 1
-        yield board, mine, theirs
-
-
 def test_the_endgame_search_gives_the_full_search_value(lexicon_dir):
     lexicon = load_lexicon(lexicon_dir / "pl-endgame.lex")
     rs = lexicon.rule_set
     checked = moved = 0
-    for board, mine, theirs in _endgame_positions(rs, lexicon, 25, 11):
+    for board, mine, theirs in small_endgames(lexicon, 25, 11):
         solved = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None)
         assert solved.exact
         assert solved.value == full_search(rs, board, mine, lexicon, opponent_rack=theirs)
@@ -227,7 +199,7 @@ def test_the_endgame_search_gives_the_full_search_value(lexicon_dir):
 
 def test_the_endgame_and_the_simulation_fall_back_within_their_time(lexicon_dir, monkeypatch):
     small = load_lexicon(lexicon_dir / "pl-endgame.lex")
-    board, mine, theirs = next(_endgame_positions(small.rule_set, small, 1, 12))
+    board, mine, theirs = next(small_endgames(small, 1, 12))
     with pytest.raises(EndgameTimeout):
         solve_endgame(small.rule_set, board, mine, small, opponent_rack=theirs, seconds=0)
     # a computer whose search found nothing in time plays the equity move
@@ -284,7 +256,7 @@ def test_looking_ahead_solves_the_endgame_once_the_bag_is_empty(lexicon_dir, mon
 
     lexicon = load_lexicon(lexicon_dir / "pl-endgame.lex")
     rs = lexicon.rule_set
-    board, mine, theirs = next(_endgame_positions(rs, lexicon, 1, 21))
+    board, mine, theirs = next(small_endgames(lexicon, 1, 21))
     solved = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None)
     # a small endgame: the tiles the player cannot see are the opponent's rack alone
     monkeypatch.setattr(lookahead_module, "unseen_tiles", lambda *a: list(rs.tile_set.spell_rack(theirs)))

@@ -231,6 +231,15 @@ def _start(rule_set, board, rack: str, lexicon, opponent_rack, deadline):
     return search, board, static.board_bytes(board), mine, theirs
 
 
+def _place_new_tiles(search: _Search, board, before: bytes, after: bytes) -> None:
+    """Put on `board` the tiles a play added: the squares where `after` differs from `before`."""
+    for square in range(len(after)):
+        if after[square] != before[square]:
+            byte = after[square]
+            board.place(square // search.columns, square % search.columns, search.names[byte & _TILE],
+                        bool(byte & _BLANK))
+
+
 def _sequence(search: _Search, board, board_bytes: bytes, mine: tuple, theirs: tuple, passes: int,
               depth: int) -> list[GeneratedMove]:
     """The best sequence the table holds from the root, as moves (at most `depth` of them)."""
@@ -252,11 +261,7 @@ def _sequence(search: _Search, board, board_bytes: bytes, mine: tuple, theirs: t
         found = search.moves(board_bytes, mine)[entry[3]]
         out.append(_moves_from_core(rule_set, board, letters, static, [found])[0])
         after, left = search.play(board_bytes, mine, found)
-        for square in range(len(after)):
-            if after[square] != board_bytes[square]:
-                byte = after[square]
-                board.place(square // search.columns, square % search.columns, search.names[byte & _TILE],
-                            bool(byte & _BLANK))
+        _place_new_tiles(search, board, board_bytes, after)
         board_bytes, mine, theirs, passes = after, theirs, left, 0
         if not left:
             break
@@ -310,11 +315,7 @@ def _plies_as_moves(search: _Search, board, mine: tuple, theirs: tuple, plies: l
             out.append(_moves_from_core(rule_set, board, letters, static, [found])[0])
             board_bytes = static.board_bytes(board)
             after, mine = search.play(board_bytes, mine, found)
-            for square in range(len(after)):
-                if after[square] != board_bytes[square]:
-                    byte = after[square]
-                    board.place(square // search.columns, square % search.columns, search.names[byte & _TILE],
-                                bool(byte & _BLANK))
+            _place_new_tiles(search, board, board_bytes, after)
         mine, theirs = theirs, mine
     return out
 
