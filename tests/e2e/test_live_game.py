@@ -122,6 +122,12 @@ def test_live_game_panel_for_directors(page, game_web, artifacts):
     assert "The director changed Bob's score by -3: late" in page.locator("#announce").inner_text()
     assert "director adjustment" in page.locator("#detail h2").inner_text()
     page.screenshot(path=str(artifacts / "viewer-live-panel.png"), full_page=True)
+    # a language switch says the announcements already shown again, in the new language
+    page.select_option("#lang", "cs")
+    assert f"Ann played {play}" not in page.locator("#announce").inner_text()
+    assert "-3: late" in page.locator("#announce").inner_text()  # the director's reason stays as written
+    page.select_option("#lang", "en")
+    assert f"Ann played {play} for " in page.locator("#announce").inner_text()
 
     api.post(f"/v1/games/{gid}:end", headers={"Authorization": f"Bearer {director}"},
              json={"reason": "e2e"}).raise_for_status()

@@ -329,14 +329,20 @@ async function showLive(me) {
   }
 }
 
-function announce(text) {
-  if (!text) return;
+// `say` gives the announcement's text in the page's language: called again when the language changes.
+function announce(say) {
+  if (!say()) return;
   const list = $("announce");
   for (const li of list.children) li.className = "old";
   const li = document.createElement("li");
-  li.textContent = text;
+  li._say = say;
+  li.textContent = say();
   list.prepend(li);
   while (list.children.length > 3) list.lastChild.remove();
+}
+
+function sayAnnouncementsAgain() {
+  for (const li of $("announce").children) if (li._say) li.textContent = li._say();
 }
 
 function onStreamBlock(me, block) {
@@ -360,7 +366,8 @@ function onStreamBlock(me, block) {
   }
   me.seen = Math.max(me.seen, Number(payload.version));
   me.closes = 0;
-  if (Number(payload.version) > me.from) announce(eventText(payload, me.state ? me.state.you : -1));
+  const you = me.state ? me.state.you : -1;
+  if (Number(payload.version) > me.from) announce(() => eventText(payload, you));
   showLive(me);
 }
 
@@ -642,7 +649,10 @@ document.addEventListener("keydown", e => {
 
 (async function start() {
   setupTable();
-  setupLanguageSwitch(() => { if (view) { renderLines(); render(); } renderLivePanel(); renderPlayPanel(); renderFollowing(); offerLexicons(); });
+  setupLanguageSwitch(() => {
+    if (view) { renderLines(); render(); }
+    renderLivePanel(); renderPlayPanel(); renderFollowing(); offerLexicons(); sayAnnouncementsAgain();
+  });
   const fromRules = new Option(t("fromRules"), "");
   fromRules.dataset.i18n = "fromRules";  // translated again on a language switch
   $("lexicon").add(fromRules);
