@@ -3,6 +3,7 @@
 
 import contextlib
 import os
+import subprocess
 
 import grpc
 import pytest
@@ -142,3 +143,20 @@ def game(channel):
     from lexicon_service.grpc_gen import game_pb2_grpc
 
     return game_pb2_grpc.GameServiceStub(channel)
+
+
+@pytest.fixture
+def tiny_filesystem(tmp_path):
+    """A directory on a 2 MB tmpfs of its own, unmounted after the test: a disk that really fills
+    (skipped where mounting needs root and the tests are not run as root)."""
+    directory = tmp_path / "tiny"
+    directory.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a 2 MB tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(directory)], capture_output=True)
+    if done.returncode:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield directory
+    finally:
+        subprocess.run(["umount", "-l", str(directory)], check=False)

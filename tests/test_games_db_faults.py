@@ -246,21 +246,6 @@ def test_the_wal_stays_within_its_limit_under_load_and_is_truncated_when_idle(tm
 
 
 # --- a full disk -----------------------------------------------------------------------------------------
-@pytest.fixture
-def tiny_filesystem(tmp_path):
-    directory = tmp_path / "tiny"
-    directory.mkdir()
-    if os.geteuid() != 0:
-        pytest.skip("mounting a 2 MB tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(directory)], capture_output=True)
-    if done.returncode:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
-    try:
-        yield directory
-    finally:
-        subprocess.run(["umount", "-l", str(directory)], check=False)
-
-
 def fill(directory: Path) -> Path:
     """A file taking every free byte of the file system."""
     filler = directory / "filler"
