@@ -3,6 +3,7 @@ player, and a simple move finder (any placement in line; words are judged only w
 
 from __future__ import annotations
 
+import contextlib
 import random
 import subprocess
 import sys
@@ -11,9 +12,11 @@ from pathlib import Path
 import grpc
 
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
+from lexicon_service.http import HttpServer, create_app
 from lexicon_service.movegen import generate_moves
 from lexicon_service.movegen.selfplay import bag_of
 from lexicon_service.rules import Board, load_rule_set, validate_move
+from lexicon_service.server import create_server
 from lexicon_service.tiles import BLANK
 
 BUILD = str(Path(sys.executable).parent / "lexicon-build")
@@ -194,3 +197,19 @@ def small_endgames(lexicon, count: int, seed: int, tiles=(1, 3)):
         made += 1
         yield board, "".join(bag.pop() for _ in range(rng.randint(*tiles))), \
             "".join(bag.pop() for _ in range(rng.randint(*tiles)))
+
+
+@contextlib.contextmanager
+def game_servers(lexicon_dir, games_db, **server_options):
+    """A started gRPC server on `lexicon_dir` keeping its games in `games_db`, and the JSON API over its
+    game sessions: (gRPC server, its port, HTTP server); both stopped on exit."""
+    srv, port = create_server("localhost:0", lexicon_dir, games_db=str(games_db), **server_options)
+    srv.start()
+    try:
+        web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
+        try:
+            yield srv, port, web
+        finally:
+            web.stop()
+    finally:
+        srv.stop(None).wait()

@@ -11,9 +11,7 @@ import httpx
 import pytest
 
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
-from lexicon_service.http import HttpServer, create_app
-from lexicon_service.server import create_server
-from tests.game_helpers import two_tile_lexicons
+from tests.game_helpers import game_servers, two_tile_lexicons
 
 RULE_SET = "pl-scrabble"
 
@@ -21,13 +19,9 @@ RULE_SET = "pl-scrabble"
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory):
     lexicons = two_tile_lexicons(tmp_path_factory.mktemp("director-game"), [RULE_SET])
-    srv, port = create_server("localhost:0", lexicons, games_db=str(tmp_path_factory.mktemp("db") / "games.db"))
-    srv.start()
-    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
-    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel, httpx.Client(base_url=web.url, timeout=10) as http:
+    with game_servers(lexicons, tmp_path_factory.mktemp("db") / "games.db") as (_, port, web), \
+            grpc.insecure_channel(f"127.0.0.1:{port}") as channel, httpx.Client(base_url=web.url, timeout=10) as http:
         yield session_pb2_grpc.GameSessionServiceStub(channel), http
-    web.stop()
-    srv.stop(None).wait()
 
 
 def _versus_computer(**options) -> session_pb2.CreateGameRequest:

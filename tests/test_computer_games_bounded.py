@@ -10,9 +10,7 @@ import pytest
 from lexicon_service.games.creation_rate import COMPUTER_GAMES_PER_MINUTE, ComputerGameRate
 from lexicon_service.errors import TooManyComputerGames
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
-from lexicon_service.http import HttpServer, create_app
-from lexicon_service.server import create_server
-from tests.game_helpers import FakeClock, two_tile_lexicons
+from tests.game_helpers import FakeClock, game_servers, two_tile_lexicons
 
 RULE_SET = "pl-scrabble"
 
@@ -20,12 +18,8 @@ RULE_SET = "pl-scrabble"
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory):
     lexicons = two_tile_lexicons(tmp_path_factory.mktemp("computer-games"), [RULE_SET])
-    srv, port = create_server("localhost:0", lexicons, games_db=str(tmp_path_factory.mktemp("db") / "games.db"))
-    srv.start()
-    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
-    yield web, port
-    web.stop()
-    srv.stop(None).wait()
+    with game_servers(lexicons, tmp_path_factory.mktemp("db") / "games.db") as (_, port, web):
+        yield web, port
 
 
 def _computers_only(seats: int = 2) -> session_pb2.CreateGameRequest:

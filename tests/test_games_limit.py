@@ -14,10 +14,8 @@ from lexicon_service.errors import TooManyGames
 from lexicon_service.games.sessions import GameSessions
 from lexicon_service.games.store import SqliteStore
 from lexicon_service.grpc_gen import session_pb2, session_pb2_grpc
-from lexicon_service.http import HttpServer, create_app
 from lexicon_service.rules import load_rule_set
-from lexicon_service.server import create_server
-from tests.game_helpers import FakeClock, find_play, two_tile_lexicons
+from tests.game_helpers import FakeClock, find_play, game_servers, two_tile_lexicons
 
 RULE_SET = "pl-scrabble"
 
@@ -69,12 +67,8 @@ def test_a_database_made_before_the_count_gets_it_from_its_log(tmp_path):
 def servers(tmp_path_factory):
     lexicons = two_tile_lexicons(tmp_path_factory.mktemp("limit-lexicons"), [RULE_SET])
     db = tmp_path_factory.mktemp("limit-games") / "games.db"
-    srv, port = create_server("localhost:0", lexicons, games_db=str(db), max_games=1)
-    srv.start()
-    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
-    yield web, port
-    web.stop()
-    srv.stop(None).wait()
+    with game_servers(lexicons, db, max_games=1) as (_, port, web):
+        yield web, port
 
 
 def test_create_game_beyond_the_limit_is_resource_exhausted_and_http_429(servers):

@@ -8,8 +8,6 @@ import os
 import threading
 import types
 
-import pytest
-
 from lexicon_service.games.store import WAL_LIMIT, SqliteStore
 
 real_statvfs = os.statvfs

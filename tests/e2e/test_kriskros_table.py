@@ -8,9 +8,7 @@ import re
 import httpx
 import pytest
 
-from lexicon_service.http import HttpServer, create_app
-from lexicon_service.server import create_server
-from tests.game_helpers import two_tile_lexicons
+from tests.game_helpers import game_servers, two_tile_lexicons
 
 RULE_SET = "cs-kriskros"
 
@@ -18,12 +16,8 @@ RULE_SET = "cs-kriskros"
 @pytest.fixture(scope="module")
 def kk_web(tmp_path_factory):
     directory = two_tile_lexicons(tmp_path_factory.mktemp("e2e-kk-lexicons"), [RULE_SET])
-    srv, _ = create_server("localhost:0", directory, games_db=str(directory.parent / "games.db"))
-    srv.start()
-    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
-    yield web.url
-    web.stop()
-    srv.stop(None).wait()
+    with game_servers(directory, directory.parent / "games.db") as (_, _, web):
+        yield web.url
 
 
 def _game_with_ch_on_the_first_rack(api):

@@ -10,10 +10,8 @@ import re
 import httpx
 import pytest
 
-from lexicon_service.http import HttpServer, create_app
 from lexicon_service.rules import load_rule_set
-from lexicon_service.server import create_server
-from tests.game_helpers import tiles_of, two_tile_lexicons, two_tile_play
+from tests.game_helpers import game_servers, tiles_of, two_tile_lexicons, two_tile_play
 
 RULE_SET = "pl-scrabble"
 DIRECTOR_KEY = "e2e-operator-key-0123456789"
@@ -22,13 +20,8 @@ DIRECTOR_KEY = "e2e-operator-key-0123456789"
 @pytest.fixture(scope="module")
 def game_web(tmp_path_factory):
     directory = two_tile_lexicons(tmp_path_factory.mktemp("e2e-game-lexicons"), [RULE_SET])
-    srv, _ = create_server("localhost:0", directory, games_db=str(directory.parent / "games.db"),
-                           director_key=DIRECTOR_KEY)
-    srv.start()
-    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
-    yield web.url
-    web.stop()
-    srv.stop(None).wait()
+    with game_servers(directory, directory.parent / "games.db", director_key=DIRECTOR_KEY) as (_, _, web):
+        yield web.url
 
 
 def test_viewer_follows_a_live_game(page, game_web, artifacts):

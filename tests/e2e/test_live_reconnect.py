@@ -7,10 +7,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from lexicon_service.http import HttpServer, create_app
 from lexicon_service.rules import load_rule_set
-from lexicon_service.server import create_server
-from tests.game_helpers import tiles_of, two_tile_lexicons, two_tile_play
+from tests.game_helpers import game_servers, tiles_of, two_tile_lexicons, two_tile_play
 
 RULE_SET = "pl-scrabble"
 IDLE = 1.0
@@ -19,12 +17,8 @@ IDLE = 1.0
 @pytest.fixture(scope="module")
 def idle_web(tmp_path_factory):
     directory = two_tile_lexicons(tmp_path_factory.mktemp("e2e-idle-lexicons"), [RULE_SET])
-    srv, _ = create_server("localhost:0", directory, games_db=str(directory.parent / "games.db"), stream_idle=IDLE)
-    srv.start()
-    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
-    yield web.url
-    web.stop()
-    srv.stop(None).wait()
+    with game_servers(directory, directory.parent / "games.db", stream_idle=IDLE) as (_, _, web):
+        yield web.url
 
 
 def test_page_follows_on_after_the_server_ends_an_idle_stream(page, idle_web, artifacts):

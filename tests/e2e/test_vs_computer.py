@@ -12,14 +12,12 @@ import subprocess
 import httpx
 import pytest
 
-from lexicon_service.http import HttpServer, create_app
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import generate_moves
 from lexicon_service.rules import Board, load_rule_set, parse_gcg, validate_move
-from lexicon_service.server import create_server
 from tests.e2e.contrast import assert_contrast
 from tests.e2e.english import assert_no_english
-from tests.game_helpers import BUILD, build_lexicon, find_play, tiles_of, two_tile_words
+from tests.game_helpers import BUILD, build_lexicon, find_play, game_servers, tiles_of, two_tile_words
 
 RULE_SET = "pl-scrabble"
 EQUITY_LEXICON = "pl-scrabble-equity"  # the lexicon RULE_SET with a leave table
@@ -39,12 +37,8 @@ def game_web(tmp_path_factory):
                     "-o", str(with_leaves), "--name", EQUITY_LEXICON, "--quiet"], check=True, capture_output=True)
     subprocess.run([BUILD, "--leaves", str(with_leaves), "--games", "3", "--seed", "5", "--quiet"],
                    check=True, capture_output=True)
-    srv, _ = create_server("localhost:0", directory, games_db=str(directory.parent / "games.db"))
-    srv.start()
-    web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions}), "localhost:0").start()
-    yield web.url, directory / f"{RULE_SET}.lex"
-    web.stop()
-    srv.stop(None).wait()
+    with game_servers(directory, directory.parent / "games.db") as (_, _, web):
+        yield web.url, directory / f"{RULE_SET}.lex"
 
 
 def _scores(page) -> list[int]:
