@@ -1,12 +1,13 @@
 """Small lexicons built from word lists for the tests: `WORDS` (the served lexicons of tests/conftest.py's
 `lexicon_dir`), `write_lexicon` (lexicon-build in a child process), `polish_lexicon`, and
-`build_word_list_lexicon` (in-process, for the tests of loading and of the format)."""
+`build_word_list_lexicon` (in-process, for the tests of loading and of the format), `write_ab_lexicon`."""
 
 import subprocess
 import sys
 from pathlib import Path
 
 from build_tools.cli import main as build_main
+from lexicon_service import rulesets
 
 
 def build_word_list_lexicon(directory: Path, words: str, name: str = "small") -> Path:
@@ -44,3 +45,15 @@ def polish_lexicon(tmp_path: Path) -> Path:
     directory = tmp_path / "lex"
     directory.mkdir()
     return write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS["pl-scrabble"])
+
+
+def write_ab_lexicon(directory: Path, words) -> Path:
+    """`pl-tiny.lex` in `directory` from `words`: Polish Scrabble with 14 tiles, seven A and seven B (its rule
+    set `pl-tiny.rules` written beside `directory`), so that a game is short and both racks may be full with
+    the bag empty from the start."""
+    polish = (Path(rulesets.__file__).parent / "pl-scrabble.rules").read_text(encoding="utf-8")
+    tiles = polish.index("[tiles]\n")
+    tiny = directory.parent / "pl-tiny.rules"
+    tiny.write_text(polish[:tiles].replace("id = pl-scrabble", "id = pl-tiny") + "[tiles]\nA 1 7\nB 3 7\n\n"
+                    + polish[polish.index("[blank]"):], encoding="utf-8")
+    return write_lexicon(directory, "pl-tiny", str(tiny), words)

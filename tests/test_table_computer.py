@@ -14,7 +14,6 @@ from pathlib import Path
 import grpc
 import pytest
 
-from lexicon_service import rulesets
 from lexicon_service.cli import main
 from lexicon_service.games.computer import LEVELS, choose_move
 from lexicon_service.grpc_gen import session_pb2
@@ -22,6 +21,7 @@ from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import generate_moves
 from lexicon_service.rules import Board, load_rule_set, parse_gcg, replay
 from movegen_helpers import without_move_graph
+from lexicon_helpers import write_ab_lexicon
 from test_service import write_lexicon
 from test_table import server  # noqa: F401 - a real server on this module's lexicon_dir
 from tests.game_helpers import create, tile_text, tiles_of, two_tile_play, two_tile_words
@@ -38,12 +38,7 @@ def lexicon_dir(tmp_path_factory) -> Path:
     write_lexicon(directory, "pl-scrabble", "pl-scrabble", WORDS)
     write_lexicon(directory, "cs-kriskros", "cs-kriskros", two_tile_words("cs-kriskros"))
     # Polish Scrabble with 14 tiles, A and B: both racks full and the bag empty from the start
-    polish = (Path(rulesets.__file__).parent / "pl-scrabble.rules").read_text(encoding="utf-8")
-    tiles = polish.index("[tiles]\n")
-    tiny = directory.parent / "pl-tiny.rules"
-    tiny.write_text(polish[:tiles].replace("id = pl-scrabble", "id = pl-tiny") + "[tiles]\nA 1 7\nB 3 7\n\n"
-                    + polish[polish.index("[blank]"):], encoding="utf-8")
-    write_lexicon(directory, "pl-tiny", str(tiny), ["aa", "ab", "ba", "bb"])
+    write_ab_lexicon(directory, ["aa", "ab", "ba", "bb"])
     without_move_graph(write_lexicon(directory, "pl-no-graph", "pl-scrabble", ["kot", "pies"]))
     return directory
 

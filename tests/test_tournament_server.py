@@ -10,13 +10,12 @@ from pathlib import Path
 import httpx
 import pytest
 
-from lexicon_service import rulesets
 from lexicon_service.http import HttpServer, create_app
 from lexicon_service.rules import parse_gcg
 from lexicon_service.server import create_server
 from lexicon_service.tournaments.standings import standings, standings_json
 from lexicon_service.tournaments.tsh import read_t
-from test_service import write_lexicon
+from lexicon_helpers import write_ab_lexicon
 
 NAMES = ["Nováková Eva", "Dvořák Jan", "Wiśniewska Zofia", "Łukasz Żółkiewski", "Černý Petr", "Smith John",
          "Kowalczyk Anna", "Šťastná Marie", "O'Brien Seán", "Müller Jörg", "Ďurčo Ľubo", "Ng Mei"]
@@ -27,12 +26,7 @@ def lexicon_dir(tmp_path_factory) -> Path:
     """Polish Scrabble with 14 tiles, A and B, words of them: a computer game ends in a few moves."""
     directory = tmp_path_factory.mktemp("tournament-lexicons") / "lex"
     directory.mkdir()
-    polish = (Path(rulesets.__file__).parent / "pl-scrabble.rules").read_text(encoding="utf-8")
-    tiles = polish.index("[tiles]\n")
-    tiny = directory.parent / "pl-tiny.rules"
-    tiny.write_text(polish[:tiles].replace("id = pl-scrabble", "id = pl-tiny") + "[tiles]\nA 1 7\nB 3 7\n\n"
-                    + polish[polish.index("[blank]"):], encoding="utf-8")
-    write_lexicon(directory, "pl-tiny", str(tiny), ["aa", "ab", "ba", "bb", "aab", "abba", "baba"])
+    write_ab_lexicon(directory, ["aa", "ab", "ba", "bb", "aab", "abba", "baba"])
     return directory
 
 

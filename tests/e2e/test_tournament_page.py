@@ -3,17 +3,13 @@ game one click away; in cs, pl and en (screenshots written for each)."""
 
 from __future__ import annotations
 
-from tests.e2e.contrast import assert_contrast
-
-from pathlib import Path
-
 import httpx
 import pytest
 
-from lexicon_service import rulesets
 from lexicon_service.http import HttpServer, create_app
 from lexicon_service.server import create_server
-from tests.test_service import write_lexicon
+from tests.e2e.contrast import assert_contrast
+from tests.lexicon_helpers import write_ab_lexicon
 
 PLAYERS = ["Nováková Eva", "Dvořák Jan", "Wiśniewska Zofia", "Łukasz Żółkiewski"]
 
@@ -22,12 +18,7 @@ PLAYERS = ["Nováková Eva", "Dvořák Jan", "Wiśniewska Zofia", "Łukasz Żó�
 def tournament_web(tmp_path_factory):
     directory = tmp_path_factory.mktemp("e2e-tournament") / "lex"
     directory.mkdir()
-    polish = (Path(rulesets.__file__).parent / "pl-scrabble.rules").read_text(encoding="utf-8")
-    tiles = polish.index("[tiles]\n")
-    tiny = directory.parent / "pl-tiny.rules"
-    tiny.write_text(polish[:tiles].replace("id = pl-scrabble", "id = pl-tiny") + "[tiles]\nA 1 7\nB 3 7\n\n"
-                    + polish[polish.index("[blank]"):], encoding="utf-8")
-    write_lexicon(directory, "pl-tiny", str(tiny), ["aa", "ab", "ba", "bb", "aab", "abba", "baba"])
+    write_ab_lexicon(directory, ["aa", "ab", "ba", "bb", "aab", "abba", "baba"])
     srv, _ = create_server("localhost:0", directory, games_db=str(directory.parent / "games.db"))
     srv.start()
     web = HttpServer(create_app(srv.registry, servicers={"session": srv.game_sessions,
