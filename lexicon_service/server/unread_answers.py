@@ -104,7 +104,8 @@ class UnreadAnswers:
         """End the calls whose answers have waited `seconds` or more; how many."""
         with self._lock:
             cutoff = self._clock() - self.seconds
-            stale = [key for key, held in self._held.items() if held.since <= cutoff]
+            # held in time order: the stale ones are a prefix
+            stale = [key for key, held in itertools.takewhile(lambda item: item[1].since <= cutoff, self._held.items())]
             ended = [self._uncount(key) for key in stale]
         self._end(ended, f"the answer was not read within {self.seconds:g} s")
         return len(ended)
