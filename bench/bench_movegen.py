@@ -34,6 +34,7 @@ from pathlib import Path
 
 # The installed package (editable or not) is measured: the checkout is not put on sys.path, as its
 # sources lack the compiled core after a plain `pip install .`.
+from lexicon_service.command_line import whole_number
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import count_moves, generate_moves
 from lexicon_service.movegen.fastplay import play_games
@@ -184,10 +185,10 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--shared", help="accepted (make bench passes it); unused")
     p.add_argument("--lexicons", default="lexicons", help="directory with the three default lexicons")
-    p.add_argument("--positions", type=int, default=2000, help="self-play positions per rule set (exactness)")
-    p.add_argument("--turns", type=int, default=1000, help="best-move self-play turns (speed)")
-    p.add_argument("--baseline-turns", type=int, default=40, help="turns the reference generator plays")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes for the exactness check")
+    p.add_argument("--positions", type=whole_number(0, 10**7), default=2000, help="self-play positions per rule set (exactness)")
+    p.add_argument("--turns", type=whole_number(1, 10**7), default=1000, help="best-move self-play turns (speed)")
+    p.add_argument("--baseline-turns", type=whole_number(1, 10**6), default=40, help="turns the reference generator plays")
+    p.add_argument("--workers", type=whole_number(1, 256), default=os.cpu_count() or 1, help="processes for the exactness check")
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-movegen-") as tmp:
         paths = graphs(Path(args.lexicons), Path(tmp))
