@@ -163,6 +163,30 @@ def message_json(message, indent: int | None = 2) -> str:
     (indent=None: on one line, as the client prints a stream's events)."""
     # here, not at the top: json_format is slow to import (docs/development.md) and every command line imports
     # this module
+    import json
+
     from google.protobuf import json_format
 
-    return json_format.MessageToJson(message, ensure_ascii=False, indent=indent)
+    as_dict = json_format.MessageToDict(message)
+    _sort_map_fields(as_dict, message.DESCRIPTOR)
+    return json.dumps(as_dict, ensure_ascii=False, indent=indent)
+
+
+def _sort_map_fields(as_dict: dict, descriptor) -> None:
+    """Puts the keys of every map field of `as_dict` (a message as MessageToDict gives it) in sorted order: a
+    protobuf map iterates in an order that differs between processes, and the same answer must print the same."""
+    for field in descriptor.fields:
+        value = as_dict.get(field.json_name)
+        if value is None or field.message_type is None:
+            continue
+        if field.message_type.GetOptions().map_entry:
+            entry_value = field.message_type.fields_by_name["value"].message_type
+            as_dict[field.json_name] = value = dict(sorted(value.items()))
+            items = value.values() if entry_value is not None else ()
+            descriptor_of_items = entry_value
+        else:
+            items = value if isinstance(value, list) else (value,)
+            descriptor_of_items = field.message_type
+        for item in items:
+            if isinstance(item, dict):
+                _sort_map_fields(item, descriptor_of_items)

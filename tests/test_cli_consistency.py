@@ -286,3 +286,18 @@ def test_cli_consistency(case, cli, tmp_path, monkeypatch):
     test = CASES[case]
     fixtures = {"tmp_path": tmp_path, "monkeypatch": monkeypatch}
     test(cli, **{name: fixtures[name] for name in test.__code__.co_varnames[1:test.__code__.co_argcount]})
+
+
+def test_json_prints_a_map_field_in_key_order_whatever_order_the_map_holds():
+    # a protobuf map iterates in an order that differs between processes: the local command and the client
+    # printed the same replay note's values in different orders (a CI failure)
+    from lexicon_service.command_line import message_json
+    from lexicon_service.grpc_gen import game_pb2
+
+    keys = [f"k{n:02d}" for n in range(40)]
+    note = game_pb2.ReplayNote(code="c", values={key: key.upper() for key in reversed(keys)}, text="t")
+    answer = game_pb2.ReplayGameResponse(lines=[game_pb2.ReplayLine(problem_details=[note])])
+    printed = json.loads(message_json(answer))
+    assert list(printed["lines"][0]["problemDetails"][0]["values"]) == keys
+    assert list(printed["lines"][0]["problemDetails"][0]) == ["code", "values", "text"]
+    assert message_json(answer, indent=None).startswith('{"lines": [{"problemDetails": [{"code": "c", "values": {"k00"')
