@@ -10,6 +10,7 @@ Input text files and standard input are read as UTF-8 with an optional byte-orde
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -163,8 +164,6 @@ def message_json(message, indent: int | None = 2) -> str:
     (indent=None: on one line, as the client prints a stream's events)."""
     # here, not at the top: json_format is slow to import (docs/development.md) and every command line imports
     # this module
-    import json
-
     from google.protobuf import json_format
 
     as_dict = json_format.MessageToDict(message)

@@ -64,10 +64,11 @@ def test_little_free_space_gives_a_small_wal_limit_and_space_returning_lifts_it(
         autocheckpoint = store._writer.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
         assert autocheckpoint <= (256 << 10) // 4 // 4096  # SQLite's own checkpoints follow the limit too
         free.free = 8 << 30  # space returns: the limit goes back to the option without a restart
-        before = store.checkpoints
         sizes = load(store, 4, 100, first=100)
         assert store.effective_wal_limit() == WAL_LIMIT
-        assert max(sizes) > 256 << 10 and store.checkpoints == before
+        # the WAL grows past what the small limit allowed (a checkpoint when appends pause for a second, as
+        # they may on a loaded machine, is not the limit's and may still happen)
+        assert max(sizes) > 256 << 10
         assert store._writer.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000
     finally:
         store.close()
