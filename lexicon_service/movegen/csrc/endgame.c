@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "endgame.h"
+#include "word_prune.h"
 
 #define INF (1 << 29)
 #define OUT_FIRST (1 << 24)    /* ordering: a play that goes out before any other */
@@ -34,6 +35,7 @@ typedef struct {
     uint8_t rack[2][MAX_TILES + 1];  /* by side: 0 the root's mover, 1 the other */
     int n_rack[2], worth[2];         /* tiles and their points, by side */
     uint64_t board_key, rack_key[2][2]; /* rack_key[side][role]: role 0 on turn, 1 waiting */
+    uint32_t *pruned;                /* the endgame's own word graph (word_prune.h), or NULL: `layout` */
     Entry *table;
     uint64_t mask;
     Order *order[EG_MAX_PLIES + 1];     /* by ply: the search order of the node's moves (grown, kept) */
@@ -314,11 +316,17 @@ int eg_solve(const uint32_t *layout, const MgRules *R, const EgParams *P, const 
     Search *s = calloc(1, sizeof(Search));
     if (!s) return MG_NO_MEMORY;
     s->layout = layout; s->R = R; s->P = P;
+    s->cpu_end = clock_seconds(CLOCK_THREAD_CPUTIME_ID) + P->cpu_seconds;
     s->mask = (1ull << P->table_bits) - 1;
     s->table = calloc((size_t)s->mask + 1, sizeof(Entry));
     if (!s->table) { free(s); return MG_NO_MEMORY; }
     load_position(s, board, mover, other);
-    s->cpu_end = clock_seconds(CLOCK_THREAD_CPUTIME_ID) + P->cpu_seconds;
+    if (P->prune_words) {
+        size_t n_words;
+        rc = wp_endgame_layout(layout, R, board, mover, other, &s->pruned, &n_words, &out->words);
+        if (rc) { free(s->table); free(s); return rc == GRAPH_NO_MEMORY ? MG_NO_MEMORY : MG_TOO_MANY; }
+        s->layout = s->pruned;
+    }
     rc = EG_NO_RESULT;
     for (int depth = 1; depth <= P->max_depth; depth++) {
         long long cuts = s->cuts;
@@ -332,6 +340,7 @@ int eg_solve(const uint32_t *layout, const MgRules *R, const EgParams *P, const 
     }
     out->nodes = s->nodes;
     for (int i = 0; i <= EG_MAX_PLIES; i++) free(s->order[i]);
+    free(s->pruned);
     free(s->table);
     free(s);
     return rc;
