@@ -283,6 +283,60 @@ static PyObject *generate(PyObject *self, PyObject *args, PyObject *kwds) {
     return result;
 }
 
+/* A play from (down, row, col, tiles bytes) as the core gives it (tile | 0x40 blank | 0x80 new); 0 or -1
+ * with a Python error. */
+static int move_of(PyObject *item, const MgRules *r, MgMove *m) {
+    int down, row, col;
+    Py_buffer tiles;
+    memset(m, 0, sizeof *m);
+    if (!PyArg_ParseTuple(item, "iiiy*;a play is (down, row, col, tiles)", &down, &row, &col, &tiles)) return -1;
+    int ok = (down == 0 || down == 1) && row >= 0 && col >= 0 && row < r->rows && col < r->cols && tiles.len <= MAX_DIM;
+    if (ok) {
+        m->dir = (uint8_t)down; m->line = (uint8_t)(down ? col : row); m->start = (uint8_t)(down ? row : col);
+        m->len = (uint8_t)tiles.len;
+        memcpy(m->tiles, tiles.buf, (size_t)tiles.len);
+        for (int i = 0; i < m->len; i++) m->n_new += (m->tiles[i] & SQ_NEW) != 0;
+    }
+    PyBuffer_Release(&tiles);
+    if (!ok) PyErr_SetString(PyExc_ValueError, "check_state: a play is off the board");
+    return ok ? 0 : -1;
+}
+
+/* check_state(layout, rules, plays, racks) -> None, or (index, what) of the first play after which a
+ * generator state moved on by plays disagreed with one made afresh (movegen.h, mg_state_check). plays:
+ * (down, row, col, tiles) from the empty board; racks: 64 tile counts each, one per play. */
+static PyObject *check_state(PyObject *self, PyObject *args) {
+    Py_buffer layout;
+    RulesObject *rules;
+    PyObject *plays, *racks, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*O!O!O!", &layout, &RulesType, &rules, &PyList_Type, &plays, &PyList_Type, &racks))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(plays);
+    MgMove *moves = calloc((size_t)n + 1, sizeof *moves);
+    uint8_t (*rack)[MAX_TILES + 1] = calloc((size_t)n + 1, MAX_TILES + 1);
+    int ok = moves && rack && PyList_GET_SIZE(racks) == n && layout.len >= 8;
+    if (!moves || !rack) PyErr_NoMemory();
+    else if (!ok) PyErr_SetString(PyExc_ValueError, "check_state: one rack per play");
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        Py_buffer b;
+        ok = move_of(PyList_GET_ITEM(plays, i), &rules->rules, &moves[i]) == 0
+             && PyArg_Parse(PyList_GET_ITEM(racks, i), "y*", &b)
+             && copy_bytes(&b, rack[i], MAX_TILES + 1, 0, "rack") == 0;
+    }
+    int failed_at = -1, rc = MG_OK;
+    const char *what = NULL;
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = mg_state_check(layout.buf, &rules->rules, moves, (const uint8_t (*)[MAX_TILES + 1])rack, (int)n, &failed_at, &what);
+        Py_END_ALLOW_THREADS
+        if (rc) PyErr_Format(PyExc_ValueError, "check_state: error %d", rc);
+        else result = failed_at < 0 ? Py_NewRef(Py_None) : Py_BuildValue("(is)", failed_at, what);
+    }
+    free(moves); free(rack);
+    PyBuffer_Release(&layout);
+    return result;
+}
+
 /* ---- play_games: self-play games in C (selfplay.h), Python called once per request ---- */
 
 /* `leaves`: (size, tile, pair, keys, values) as bytes of doubles (9, 64, 64 * 64) and of sorted uint64
@@ -646,6 +700,9 @@ static PyMethodDef methods[] = {
     {"generate", (PyCFunction)(void (*)(void))generate, METH_VARARGS | METH_KEYWORDS,
      "generate(layout, rules, board, rack, *, mode, limit, min_main_len, must_use, must_contain, deadline) -> "
      "moves, count or bool (see csrc/bindings.c)"},
+    {"check_state", check_state, METH_VARARGS,
+     "check_state(layout, rules, plays, racks) -> None or (index, what): a generator state moved on by plays "
+     "against one made afresh (for tests)"},
     {"play_games", (PyCFunction)(void (*)(void))play_games, METH_VARARGS | METH_KEYWORDS,
      "play_games(layout, rules, *, games, seed, rack_size, exchange_min_bag, levels, leaves=None) -> games "
      "(see csrc/bindings.c)"},

@@ -9,14 +9,12 @@
 #include "movegen.h"
 
 typedef MgMove MoveRec;
+typedef MgRun Run;
 
-typedef struct {
-    uint8_t dir, line, start, end;
-    uint8_t tiles[MAX_DIM];
-} Run;
-
+/* One search: the request over a board's state (MgState, movegen.h), which it only reads. */
 typedef struct {
     const uint32_t *graph;  /* the search layout */
+    const MgState *st;
     int rows, cols;
     int n_lines[2], line_len[2];
     uint8_t pts[MAX_TILES + 1];
@@ -30,7 +28,6 @@ typedef struct {
     int has_must_use;
     uint8_t must_contain[MAX_DIM];
     int must_contain_len;
-    int n_runs;
     /* the line being searched */
     int dir, line, len, anchor_pos;
     const uint8_t *L_sq, *L_lm, *L_wm, *L_anchor;
@@ -50,22 +47,8 @@ typedef struct {
     int oom;
     double deadline;
     int timed_out;
-    /* Below: per-square tables, written by load() and setup() for every square of the board before
-     * they are read, so not cleared (GEN_CLEARED): clearing them cost 4.5% of a best-move search. */
-    uint8_t sq[2][MAX_DIM][MAX_DIM];
-    uint64_t cc[2][MAX_DIM][MAX_DIM];
-    /* at an anchor: its cross-check set, and when board tiles follow it in the line, only the tiles x
-     * such that x and those tiles are part of a word (MAGPIE's left-extension set, anchor case) */
-    uint64_t ax[2][MAX_DIM][MAX_DIM];
-    int16_t xs[2][MAX_DIM][MAX_DIM];       /* cross-word points of the other tiles, -1: no cross word */
-    uint8_t xstart[2][MAX_DIM][MAX_DIM], xend[2][MAX_DIM][MAX_DIM];
-    uint8_t lm[2][MAX_DIM][MAX_DIM], wm[2][MAX_DIM][MAX_DIM];
-    uint8_t anchor[2][MAX_DIM][MAX_DIM];
-    /* duplicate-word rule: the words already on the board */
-    Run runs[2 * MAX_DIM * (MAX_DIM / 3 + 1)];
 } Gen;
 
-#define GEN_CLEARED offsetof(Gen, sq)
 /* Order of the answer: score descending, then across before down, row, column, tiles. */
 int mg_move_cmp(const MoveRec *a, const MoveRec *b) {
     if (a->score != b->score) return a->score > b->score ? -1 : 1;
@@ -124,16 +107,16 @@ static int duplicates_word(Gen *g, int start, int end) {
         if (g->L_sq[p] || g->L_xs[p] < 0) continue;
         NewWord *x = &words[n++];
         x->dir = (uint8_t)od; x->line = (uint8_t)p;
-        x->start = g->xstart[g->dir][g->line][p]; x->end = g->xend[g->dir][g->line][p];
+        x->start = g->st->xstart[g->dir][g->line][p]; x->end = g->st->xend[g->dir][g->line][p];
         for (int q = x->start; q <= x->end; q++)
-            x->tiles[q - x->start] = q == g->line ? g->strip[p] : g->sq[od][p][q];
+            x->tiles[q - x->start] = q == g->line ? g->strip[p] : g->st->sq[od][p][q];
     }
     for (int i = 0; i < n; i++) {
         int len = words[i].end - words[i].start + 1, count = 0;
         for (int j = 0; j < n; j++)
             if (words[j].end - words[j].start + 1 == len && same_tiles(words[i].tiles, words[j].tiles, len)) count++;
-        for (int r = 0; r < g->n_runs; r++) {
-            Run *run = &g->runs[r];
+        for (int r = 0; r < g->st->n_runs; r++) {
+            const Run *run = &g->st->runs[r];
             if (run->end - run->start + 1 != len || !same_tiles(words[i].tiles, run->tiles, len)) continue;
             int absorbed = 0;
             for (int j = 0; j < n && !absorbed; j++)
@@ -355,83 +338,242 @@ POPCNT_CLONES static uint64_t left_extension(const uint32_t *w, const uint8_t *l
     return node_mask(w, node) & ~1ull;
 }
 
-static int setup(Gen *g, const uint8_t *board, int first_cover, int must_connect) {
-    int R = g->rows, C = g->cols;
-    g->n_lines[0] = R; g->line_len[0] = C;
-    g->n_lines[1] = C; g->line_len[1] = R;
-    int empty_board = 1;
-    for (int r = 0; r < R; r++)
-        for (int c = 0; c < C; c++) {
-            uint8_t v = board[r * C + c];
-            g->sq[0][r][c] = v; g->sq[1][c][r] = v;
-            if (v) empty_board = 0;
-        }
-    g->first_play = empty_board;
+static uint64_t all_tiles(int n_tiles) {
     uint64_t all = 0;
-    for (int t = 1; t <= g->n_tiles; t++) all |= 1ull << t;
-    for (int d = 0; d < 2; d++) {
-        int od = 1 - d;
-        for (int line = 0; line < g->n_lines[d]; line++)
-            for (int pos = 0; pos < g->line_len[d]; pos++) {
-                g->cc[d][line][pos] = 0; g->xs[d][line][pos] = -1; g->anchor[d][line][pos] = 0;
-                g->ax[d][line][pos] = 0;
-                if (g->sq[d][line][pos]) continue;
-                /* the other direction's line through this square: line `pos`, position `line` */
-                const uint8_t *o = g->sq[od][pos];
-                int olen = g->line_len[od];
-                int lo = line, hi = line;
-                while (lo > 0 && o[lo - 1]) lo--;
-                while (hi + 1 < olen && o[hi + 1]) hi++;
-                g->xstart[d][line][pos] = (uint8_t)lo; g->xend[d][line][pos] = (uint8_t)hi;
-                int near = lo < line || hi > line;
-                if (!near) g->cc[d][line][pos] = all;
-                else {
-                    int sum = 0;
-                    for (int q = lo; q <= hi; q++)
-                        if (q != line && !(o[q] & SQ_BLANK)) sum += g->pts[o[q] & SQ_TILE];
-                    g->xs[d][line][pos] = (int16_t)sum;
-                    g->cc[d][line][pos] = (hi - lo + 1 < g->min_len) ? 0 : cross_set(g->graph, o, line, lo, hi);
-                }
-                int is_anchor;
-                if (empty_board) is_anchor = first_cover < 0 || (d == 0 ? line * C + pos : pos * C + line) == first_cover;
-                else if (!must_connect) is_anchor = 1;
-                else {
-                    const uint8_t *s = g->sq[d][line];
-                    is_anchor = near || (pos > 0 && s[pos - 1]) || (pos + 1 < g->line_len[d] && s[pos + 1]);
-                }
-                g->anchor[d][line][pos] = (uint8_t)is_anchor;
-                g->ax[d][line][pos] = g->cc[d][line][pos];
-                if (is_anchor && g->cc[d][line][pos] && pos + 1 < g->line_len[d] && g->sq[d][line][pos + 1])
-                    g->ax[d][line][pos] &= left_extension(g->graph, g->sq[d][line], pos + 1, g->line_len[d]);
-            }
+    for (int t = 1; t <= n_tiles; t++) all |= 1ull << t;
+    return all;
+}
+
+/* The tables of one square in one direction: position `pos` of line `line` of direction `d`. They
+ * depend only on the runs of tiles next to the square in its line and in the other direction's line. */
+static void square_tables(MgState *s, int d, int line, int pos) {
+    const MgRules *R = s->rules;
+    int od = 1 - d, len = d ? s->rows : s->cols, olen = d ? s->cols : s->rows;
+    s->cc[d][line][pos] = 0; s->xs[d][line][pos] = -1; s->anchor[d][line][pos] = 0;
+    s->ax[d][line][pos] = 0; s->xstart[d][line][pos] = s->xend[d][line][pos] = 0;
+    if (s->sq[d][line][pos]) return;
+    /* the other direction's line through this square: line `pos`, position `line` */
+    const uint8_t *o = s->sq[od][pos];
+    int lo = line, hi = line;
+    while (lo > 0 && o[lo - 1]) lo--;
+    while (hi + 1 < olen && o[hi + 1]) hi++;
+    s->xstart[d][line][pos] = (uint8_t)lo; s->xend[d][line][pos] = (uint8_t)hi;
+    int near = lo < line || hi > line;
+    uint64_t cc;
+    if (!near) cc = all_tiles(R->n_tiles);
+    else {
+        int sum = 0;
+        for (int q = lo; q <= hi; q++)
+            if (q != line && !(o[q] & SQ_BLANK)) sum += R->points[o[q] & SQ_TILE];
+        s->xs[d][line][pos] = (int16_t)sum;
+        cc = (hi - lo + 1 < R->min_word_len) ? 0 : cross_set(s->graph, o, line, lo, hi);
     }
-    /* words on the board (duplicate-word rule) */
-    g->n_runs = 0;
-    if (g->forbid_dup)
-        for (int d = 0; d < 2; d++)
-            for (int line = 0; line < g->n_lines[d]; line++) {
-                const uint8_t *s = g->sq[d][line];
-                int n = g->line_len[d];
-                for (int p = 0; p < n;) {
-                    if (!s[p]) { p++; continue; }
-                    int q = p;
-                    while (q + 1 < n && s[q + 1]) q++;
-                    if (q > p) {
-                        Run *run = &g->runs[g->n_runs++];
-                        run->dir = (uint8_t)d; run->line = (uint8_t)line; run->start = (uint8_t)p; run->end = (uint8_t)q;
-                        memcpy(run->tiles, s + p, q - p + 1);
-                    }
-                    p = q + 1;
+    s->cc[d][line][pos] = cc;
+    const uint8_t *in = s->sq[d][line];
+    int is_anchor;
+    if (s->empty_board) is_anchor = R->first_cover < 0 || (d == 0 ? line * s->cols + pos : pos * s->cols + line) == R->first_cover;
+    else if (!R->must_connect) is_anchor = 1;
+    else is_anchor = near || (pos > 0 && in[pos - 1]) || (pos + 1 < len && in[pos + 1]);
+    s->anchor[d][line][pos] = (uint8_t)is_anchor;
+    s->ax[d][line][pos] = cc;
+    if (is_anchor && cc && pos + 1 < len && in[pos + 1])
+        s->ax[d][line][pos] &= left_extension(s->graph, in, pos + 1, len);
+}
+
+static void square_both(MgState *s, int row, int col) {
+    square_tables(s, 0, row, col);
+    square_tables(s, 1, col, row);
+}
+
+static void all_tables(MgState *s) {
+    for (int r = 0; r < s->rows; r++)
+        for (int c = 0; c < s->cols; c++) square_both(s, r, c);
+}
+
+/* The words on the board, for the duplicate-word rule (only when the rules forbid a repeated word). */
+static void board_runs(MgState *s) {
+    s->n_runs = 0;
+    if (!s->rules->forbid_dup) return;
+    for (int d = 0; d < 2; d++)
+        for (int line = 0, n_lines = d ? s->cols : s->rows; line < n_lines; line++) {
+            const uint8_t *q = s->sq[d][line];
+            int n = d ? s->rows : s->cols;
+            for (int p = 0; p < n;) {
+                if (!q[p]) { p++; continue; }
+                int e = p;
+                while (e + 1 < n && q[e + 1]) e++;
+                if (e > p) {
+                    Run *run = &s->runs[s->n_runs++];
+                    run->dir = (uint8_t)d; run->line = (uint8_t)line; run->start = (uint8_t)p; run->end = (uint8_t)e;
+                    memcpy(run->tiles, q + p, (size_t)(e - p + 1));
                 }
+                p = e + 1;
             }
-    return 0;
+        }
+}
+
+static int rules_fit(const MgRules *R) {
+    return R->rows >= 1 && R->cols >= 1 && R->rows <= MAX_DIM && R->cols <= MAX_DIM && R->n_tiles >= 1
+           && R->n_tiles <= MAX_TILES;
+}
+
+int mg_state_init(MgState *s, const uint32_t *graph, const MgRules *R, const uint8_t *board) {
+    if (!rules_fit(R) || !board) return MG_BAD_REQUEST;
+    int rows = R->rows, cols = R->cols;
+    for (int i = 0; i < rows * cols; i++) {
+        uint8_t v = board[i];
+        if (v && ((v & SQ_NEW) || (v & SQ_TILE) == 0 || (v & SQ_TILE) > R->n_tiles)) return MG_BAD_REQUEST;
+    }
+    s->graph = graph; s->rules = R; s->rows = rows; s->cols = cols;
+    s->empty_board = 1;
+    memset(s->on_board, 0, sizeof s->on_board);
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) {
+            uint8_t v = board[r * cols + c];
+            s->sq[0][r][c] = s->sq[1][c][r] = v;
+            s->lm[0][r][c] = s->lm[1][c][r] = R->letter_mult[r * cols + c];
+            s->wm[0][r][c] = s->wm[1][c][r] = R->word_mult[r * cols + c];
+            if (v) { s->empty_board = 0; s->on_board[(v & SQ_BLANK) ? 0 : (v & SQ_TILE)]++; }
+        }
+    all_tables(s);
+    board_runs(s);
+    return MG_OK;
+}
+
+/* Whether the squares fit: on the board, each once, and empty (`tiles` given: tiles of the rule set to
+ * place) or occupied (`tiles` NULL: tiles to take off). */
+static int squares_fit(const MgState *s, const uint16_t *squares, const uint8_t *tiles, int n) {
+    if (n < 0 || n > MAX_DIM) return 0;
+    for (int i = 0; i < n; i++) {
+        if (squares[i] >= s->rows * s->cols) return 0;
+        for (int j = 0; j < i; j++) if (squares[j] == squares[i]) return 0;
+        uint8_t at = s->sq[0][squares[i] / s->cols][squares[i] % s->cols];
+        if (!tiles) { if (!at) return 0; continue; }
+        uint8_t t = tiles[i];
+        if (at || (t & ~(SQ_TILE | SQ_BLANK)) || (t & SQ_TILE) == 0 || (t & SQ_TILE) > s->rules->n_tiles) return 0;
+    }
+    return 1;
+}
+
+/* The squares whose tables tiles on these squares may change, as (row, col): their own, and in the row
+ * and the column through each, the empty squares just before and after its run of tiles. */
+static int touched_squares(const MgState *s, const uint16_t *squares, int n_squares, uint8_t (*out)[2]) {
+    int n = 0;
+    for (int i = 0; i < n_squares; i++) {
+        int row = squares[i] / s->cols, col = squares[i] % s->cols;
+        out[n][0] = (uint8_t)row; out[n][1] = (uint8_t)col; n++;
+        for (int d = 0; d < 2; d++) {  /* the row through it (d 0), the column (d 1) */
+            int line = d ? col : row, pos = d ? row : col, len = d ? s->rows : s->cols;
+            const uint8_t *q = s->sq[d][line];
+            int lo = pos, hi = pos;
+            while (lo > 0 && q[lo - 1]) lo--;
+            while (hi + 1 < len && q[hi + 1]) hi++;
+            int ends[2] = {lo - 1, hi + 1};
+            for (int e = 0; e < 2; e++) {
+                if (ends[e] < 0 || ends[e] >= len) continue;
+                out[n][0] = (uint8_t)(d ? ends[e] : line); out[n][1] = (uint8_t)(d ? line : ends[e]); n++;
+            }
+        }
+    }
+    return n;
+}
+
+static void set_square(MgState *s, int row, int col, uint8_t v) {
+    uint8_t old = s->sq[0][row][col];
+    if (old) s->on_board[(old & SQ_BLANK) ? 0 : (old & SQ_TILE)]--;
+    if (v) s->on_board[(v & SQ_BLANK) ? 0 : (v & SQ_TILE)]++;
+    s->sq[0][row][col] = s->sq[1][col][row] = v;
+}
+
+/* Puts `tiles` on the squares (or, NULL, takes theirs off), then recomputes what changed: the squares
+ * are found on the board with the tiles on it, since a run only grows by them. */
+static void move_tiles(MgState *s, const uint16_t *squares, const uint8_t *tiles, int n_squares) {
+    uint8_t touched[5 * MAX_DIM][2];
+    int n = tiles ? 0 : touched_squares(s, squares, n_squares, touched);
+    for (int i = 0; i < n_squares; i++) set_square(s, squares[i] / s->cols, squares[i] % s->cols, tiles ? tiles[i] : 0);
+    if (tiles) n = touched_squares(s, squares, n_squares, touched);
+    int was_empty = s->empty_board, on_board = 0;
+    for (int t = 0; t <= MAX_TILES; t++) on_board += s->on_board[t];
+    s->empty_board = on_board == 0;
+    if (was_empty != s->empty_board) all_tables(s);  /* the first play's anchors come or go */
+    else for (int i = 0; i < n; i++) square_both(s, touched[i][0], touched[i][1]);
+    board_runs(s);
+}
+
+int mg_state_place(MgState *s, const uint16_t *squares, const uint8_t *tiles, int n) {
+    if (!squares_fit(s, squares, tiles, n)) return MG_BAD_REQUEST;
+    move_tiles(s, squares, tiles, n);
+    return MG_OK;
+}
+
+int mg_state_remove(MgState *s, const uint16_t *squares, int n) {
+    if (!squares_fit(s, squares, NULL, n)) return MG_BAD_REQUEST;
+    move_tiles(s, squares, NULL, n);
+    return MG_OK;
+}
+
+/* A play's new tiles as squares (row * cols + col) and board bytes; -1 when the play is off the board. */
+static int new_tiles(const MgState *s, const MgMove *m, uint16_t *squares, uint8_t *tiles) {
+    int n_lines = m->dir ? s->cols : s->rows, len = m->dir ? s->rows : s->cols, n = 0;
+    if (m->dir > 1 || m->line >= n_lines || m->len > MAX_DIM || m->start + m->len > len) return -1;
+    for (int i = 0; i < m->len; i++) {
+        if (!(m->tiles[i] & SQ_NEW)) continue;
+        int row = m->dir ? m->start + i : m->line, col = m->dir ? m->line : m->start + i;
+        squares[n] = (uint16_t)(row * s->cols + col);
+        tiles[n++] = m->tiles[i] & (SQ_TILE | SQ_BLANK);
+    }
+    return n;
+}
+
+int mg_state_play(MgState *s, const MgMove *m) {
+    uint16_t squares[MAX_DIM];
+    uint8_t tiles[MAX_DIM];
+    int n = new_tiles(s, m, squares, tiles);
+    return n < 0 ? MG_BAD_REQUEST : mg_state_place(s, squares, tiles, n);
+}
+
+int mg_state_unplay(MgState *s, const MgMove *m) {
+    uint16_t squares[MAX_DIM];
+    uint8_t tiles[MAX_DIM];
+    int n = new_tiles(s, m, squares, tiles);
+    if (n < 0) return MG_BAD_REQUEST;
+    for (int i = 0; i < n; i++)
+        if (squares[i] < s->rows * s->cols && s->sq[0][squares[i] / s->cols][squares[i] % s->cols] != tiles[i])
+            return MG_BAD_REQUEST;
+    return mg_state_remove(s, squares, n);
+}
+
+const char *mg_state_diff(const MgState *a, const MgState *b) {
+    if (a->rows != b->rows || a->cols != b->cols) return "size";
+    if (a->empty_board != b->empty_board) return "empty_board";
+    if (memcmp(a->on_board, b->on_board, sizeof a->on_board)) return "on_board";
+    for (int d = 0; d < 2; d++)
+        for (int line = 0, n_lines = d ? a->cols : a->rows; line < n_lines; line++)
+            for (int p = 0, len = d ? a->rows : a->cols; p < len; p++) {
+                if (a->sq[d][line][p] != b->sq[d][line][p]) return "sq";
+                if (a->cc[d][line][p] != b->cc[d][line][p]) return "cc";
+                if (a->ax[d][line][p] != b->ax[d][line][p]) return "ax";
+                if (a->xs[d][line][p] != b->xs[d][line][p]) return "xs";
+                if (a->xstart[d][line][p] != b->xstart[d][line][p] || a->xend[d][line][p] != b->xend[d][line][p])
+                    return "xstart/xend";
+                if (a->anchor[d][line][p] != b->anchor[d][line][p]) return "anchor";
+            }
+    if (a->n_runs != b->n_runs) return "n_runs";
+    for (int r = 0; r < a->n_runs; r++) {
+        const Run *x = &a->runs[r], *y = &b->runs[r];
+        if (x->dir != y->dir || x->line != y->line || x->start != y->start || x->end != y->end
+            || memcmp(x->tiles, y->tiles, (size_t)(x->end - x->start + 1)))
+            return "runs";
+    }
+    return NULL;
 }
 
 static void select_line(Gen *g, int d, int line) {
     g->dir = d; g->line = line; g->len = g->line_len[d];
-    g->L_sq = g->sq[d][line]; g->L_lm = g->lm[d][line]; g->L_wm = g->wm[d][line];
-    g->L_anchor = g->anchor[d][line]; g->L_cc = g->cc[d][line]; g->L_ax = g->ax[d][line];
-    g->L_xs = g->xs[d][line];
+    const MgState *s = g->st;
+    g->L_sq = s->sq[d][line]; g->L_lm = s->lm[d][line]; g->L_wm = s->wm[d][line];
+    g->L_anchor = s->anchor[d][line]; g->L_cc = s->cc[d][line]; g->L_ax = s->ax[d][line];
+    g->L_xs = s->xs[d][line];
 }
 
 /* The most points a rack tile may bring to this empty square of the selected line (0: only a blank). */
@@ -533,8 +675,7 @@ static void run_best_first(Gen *g, uint32_t root) {
         while (j > 0 && vals[j - 1] < v) { vals[j] = vals[j - 1]; j--; }
         vals[j] = v;
     }
-    Anchor *list = malloc(sizeof(Anchor) * 2 * MAX_DIM * MAX_DIM);
-    if (!list) { g->oom = 1; g->stop = 1; return; }
+    Anchor list[2 * MAX_DIM * MAX_DIM];
     int n = 0;
     for (int d = 0; d < 2; d++)
         for (int line = 0; line < g->n_lines[d]; line++) {
@@ -554,7 +695,6 @@ static void run_best_first(Gen *g, uint32_t root) {
         g->anchor_pos = list[i].pos;
         gen(g, list[i].pos, root, 1, list[i].pos, 0, 1, 0, 0);
     }
-    free(list);
 }
 
 static void run_all(Gen *g) {
@@ -577,27 +717,20 @@ static void run_all(Gen *g) {
 }
 
 
-/* The generator's state from the rules and the request: sizes checked, the board's squares checked,
- * the rack capped by the copies the set has left beside the board (validate_move refuses more). */
-static int load(Gen *g, const MgRules *R, const MgRequest *q) {
-    int rows = R->rows, cols = R->cols;
-    if (rows < 1 || cols < 1 || rows > MAX_DIM || cols > MAX_DIM || R->n_tiles < 1 || R->n_tiles > MAX_TILES
-        || q->mode < MG_LIST || q->mode > MG_NTH || q->limit > MAX_LISTED || q->must_contain_len < 0
-        || q->must_contain_len > MAX_DIM || !q->board)
+/* The search's settings from the state and the request: the request checked, the rack capped by the
+ * copies the set has left beside the board (validate_move refuses more). */
+static int load(Gen *g, const MgState *s, const MgRequest *q) {
+    const MgRules *R = s->rules;
+    if (q->mode < MG_LIST || q->mode > MG_NTH || q->limit > MAX_LISTED || q->must_contain_len < 0
+        || q->must_contain_len > MAX_DIM)
         return MG_BAD_REQUEST;
-    const uint8_t *B = q->board;
-    for (int i = 0; i < rows * cols; i++) {
-        uint8_t v = B[i];
-        if (v && ((v & SQ_NEW) || (v & SQ_TILE) == 0 || (v & SQ_TILE) > R->n_tiles)) return MG_BAD_REQUEST;
-    }
-    g->rows = rows; g->cols = cols; g->n_tiles = R->n_tiles;
+    g->st = s; g->graph = s->graph;
+    g->rows = s->rows; g->cols = s->cols; g->n_tiles = R->n_tiles;
+    g->n_lines[0] = s->rows; g->line_len[0] = s->cols;
+    g->n_lines[1] = s->cols; g->line_len[1] = s->rows;
+    g->first_play = s->empty_board;
     memcpy(g->pts, R->points, MAX_TILES + 1);
     memcpy(g->rack, q->rack, MAX_TILES + 1);
-    for (int r = 0; r < rows; r++)
-        for (int c = 0; c < cols; c++) {
-            g->lm[0][r][c] = g->lm[1][c][r] = R->letter_mult[r * cols + c];
-            g->wm[0][r][c] = g->wm[1][c][r] = R->word_mult[r * cols + c];
-        }
     g->blank_mask = R->blank_mask & ~1ull;
     g->bingo_tiles = R->bingo_tiles; g->bingo_bonus = R->bingo_bonus; g->min_len = R->min_word_len;
     g->first_min_tiles = R->first_min_tiles; g->forbid_dup = R->forbid_dup;
@@ -607,11 +740,8 @@ static int load(Gen *g, const MgRules *R, const MgRequest *q) {
     g->must_contain_len = q->must_contain_len;
     memcpy(g->must_contain, q->must_contain, (size_t)q->must_contain_len);
     for (int t = R->n_tiles + 1; t <= MAX_TILES; t++) g->rack[t] = 0;
-    int on_board[MAX_TILES + 1] = {0};
-    for (int i = 0; i < rows * cols; i++)
-        if (B[i]) on_board[(B[i] & SQ_BLANK) ? 0 : (B[i] & SQ_TILE)]++;
     for (int t = 0; t <= MAX_TILES; t++) {
-        int left = R->bag[t] - on_board[t];
+        int left = R->bag[t] - s->on_board[t];
         if (g->rack[t] > left) g->rack[t] = (uint8_t)(left > 0 ? left : 0);
     }
     for (int t = 1; t <= R->n_tiles; t++) if (g->rack[t]) g->rack_mask |= 1ull << t;
@@ -619,36 +749,58 @@ static int load(Gen *g, const MgRules *R, const MgRequest *q) {
     return MG_OK;
 }
 
+/* At least `n` plays of room in the buffer. */
+static int buffer_room(MgBuffer *b, size_t n) {
+    if (b->cap >= n) return 1;
+    MgMove *m = realloc(b->moves, n * sizeof(MgMove));
+    if (!m) return 0;
+    b->moves = m; b->cap = n;
+    return 1;
+}
+
+int mg_generate_state(const MgState *s, const MgRequest *q, MgBuffer *buf, MgResult *result) {
+    memset(result, 0, sizeof *result);
+    Gen g;
+    memset(&g, 0, sizeof g);
+    int rc = load(&g, s, q);
+    if (rc != MG_OK) return rc;
+    if (q->mode == MG_LIST && q->limit > 0) {
+        g.heap = 1;
+        g.limit = q->limit;
+        if (!buffer_room(buf, g.limit)) return MG_NO_MEMORY;
+    }
+    if (q->mode == MG_NTH && !buffer_room(buf, 1)) return MG_NO_MEMORY;
+    g.moves = buf->moves; g.cap_moves = buf->cap;
+    run_all(&g);
+    buf->moves = g.moves; buf->cap = g.cap_moves;  /* a list without a limit may have grown it */
+    if (g.oom) return MG_NO_MEMORY;
+    if (g.too_many) return MG_TOO_MANY;
+    if (g.timed_out) return MG_TIMED_OUT;
+    result->count = g.count;
+    if (q->mode == MG_LIST || q->mode == MG_NTH) {
+        if (g.n_moves > 1) qsort(g.moves, g.n_moves, sizeof(MoveRec), rec_qsort_cmp);
+        result->moves = g.moves;
+        result->n_moves = g.n_moves;
+    }
+    return MG_OK;
+}
+
+void mg_buffer_free(MgBuffer *buf) {
+    free(buf->moves);
+    buf->moves = NULL;
+    buf->cap = 0;
+}
+
 int mg_generate(const uint32_t *graph, const MgRules *rules, const MgRequest *request, MgResult *result) {
     memset(result, 0, sizeof *result);
-    Gen *g = malloc(sizeof(Gen));
-    if (!g) return MG_NO_MEMORY;
-    memset(g, 0, GEN_CLEARED);
-    int rc = load(g, rules, request);
-    g->graph = graph;
-    if (rc == MG_OK && request->mode == MG_LIST && request->limit > 0) {
-        g->heap = 1;
-        g->limit = request->limit;
-        g->moves = malloc(g->limit * sizeof(MoveRec));
-        if (!g->moves) rc = MG_NO_MEMORY;
-    }
-    if (rc == MG_OK && request->mode == MG_NTH && !(g->moves = malloc(sizeof(MoveRec)))) rc = MG_NO_MEMORY;
-    if (rc == MG_OK) {
-        setup(g, request->board, rules->first_cover, rules->must_connect);
-        run_all(g);
-        rc = g->oom ? MG_NO_MEMORY : g->too_many ? MG_TOO_MANY : g->timed_out ? MG_TIMED_OUT : MG_OK;
-    }
-    if (rc == MG_OK) {
-        result->count = g->count;
-        if (request->mode == MG_LIST || request->mode == MG_NTH) {
-            qsort(g->moves, g->n_moves, sizeof(MoveRec), rec_qsort_cmp);
-            result->moves = g->moves;
-            result->n_moves = g->n_moves;
-            g->moves = NULL;
-        }
-    }
-    free(g->moves);
-    free(g);
+    MgState *s = malloc(sizeof(MgState));
+    if (!s) return MG_NO_MEMORY;
+    MgBuffer buf = {0};
+    int rc = mg_state_init(s, graph, rules, request->board);
+    if (rc == MG_OK) rc = mg_generate_state(s, request, &buf, result);
+    /* the result owns the buffer's plays when it lists them (mg_result_free) */
+    if (rc != MG_OK || result->moves != buf.moves) mg_buffer_free(&buf);
+    free(s);
     return rc;
 }
 
@@ -656,4 +808,55 @@ void mg_result_free(MgResult *result) {
     free(result->moves);
     result->moves = NULL;
     result->n_moves = 0;
+}
+
+/* Whether two answers list the same plays in the same order. */
+static int same_answer(const MgResult *a, const MgResult *b) {
+    if (a->count != b->count || a->n_moves != b->n_moves) return 0;
+    for (size_t i = 0; i < a->n_moves; i++)
+        if (mg_move_cmp(&a->moves[i], &b->moves[i]) || a->moves[i].n_new != b->moves[i].n_new) return 0;
+    return 1;
+}
+
+/* The answers of a state and of mg_generate on its board agree for the rack, listed whole, top 5 and
+ * counted; NULL when they do, else what differs. */
+static const char *answers_differ(const MgState *s, const uint8_t *board, const uint8_t *rack, MgBuffer *buf) {
+    static const struct { MgMode mode; size_t limit; const char *what; } asks[] = {
+        {MG_LIST, 0, "moves (all)"}, {MG_LIST, 5, "moves (top 5)"}, {MG_COUNT, 0, "count"}};
+    for (size_t k = 0; k < sizeof asks / sizeof asks[0]; k++) {
+        MgRequest q;
+        memset(&q, 0, sizeof q);
+        q.board = board; q.mode = asks[k].mode; q.limit = asks[k].limit;
+        memcpy(q.rack, rack, MAX_TILES + 1);
+        MgResult fresh, kept;
+        int rc1 = mg_generate(s->graph, s->rules, &q, &fresh), rc2 = mg_generate_state(s, &q, buf, &kept);
+        int same = rc1 == rc2 && (rc1 != MG_OK || same_answer(&fresh, &kept));
+        mg_result_free(&fresh);
+        if (!same) return asks[k].what;
+    }
+    return NULL;
+}
+
+int mg_state_check(const uint32_t *graph, const MgRules *R, const MgMove *moves, const uint8_t (*racks)[MAX_TILES + 1],
+                   int n, int *failed_at, const char **what) {
+    MgState *s = malloc(sizeof *s), *fresh = malloc(sizeof *fresh), *before = malloc(sizeof *before);
+    uint8_t board[MAX_DIM * MAX_DIM] = {0};
+    MgBuffer buf = {0};
+    int rc = s && fresh && before ? mg_state_init(s, graph, R, board) : MG_NO_MEMORY;
+    *what = NULL; *failed_at = -1;
+    for (int i = 0; rc == MG_OK && i < n && !*what; i++) {
+        *failed_at = i;
+        *before = *s;
+        if (mg_state_play(s, &moves[i])) { *what = "the play does not fit the board"; break; }
+        for (int r = 0; r < R->rows; r++) memcpy(board + r * R->cols, s->sq[0][r], (size_t)R->cols);
+        if ((rc = mg_state_init(fresh, graph, R, board))) break;
+        if ((*what = mg_state_diff(s, fresh)) || (*what = answers_differ(s, board, racks[i], &buf))) break;
+        mg_state_unplay(s, &moves[i]);
+        if ((*what = mg_state_diff(s, before))) break;
+        mg_state_play(s, &moves[i]);
+    }
+    if (!*what) *failed_at = -1;
+    free(s); free(fresh); free(before);
+    mg_buffer_free(&buf);
+    return rc;
 }
