@@ -630,6 +630,7 @@ $("gcg").addEventListener("keydown", e => { if (e.key === "Enter" && (e.ctrlKey 
 $("file").addEventListener("change", async () => {
   const file = $("file").files[0];
   if (!file) return;
+  $("fileName").textContent = file.name;  // the picked file's name, as the browser's own input would show it
   $("gcg").value = await file.text();
   showPasted();
 });
