@@ -34,7 +34,7 @@ from lexicon_service.tiles import BLANK
 from lexicon_service.movegen import _core
 
 MAX_DEPTH = 64
-TABLE_BITS = 20  # the C search's transposition table: 2^20 entries of 24 bytes (24 MiB, touched as used)
+TABLE_BITS = 22  # the C search's transposition table: 2^22 entries of 24 bytes (96 MiB, touched as used)
 _OUT_MULTIPLIER = {"none": 0, "others-racks": 1, "twice-others-racks": 2}
 EXACT, LOWER, UPPER = 0, 1, 2
 _INFINITY = 1 << 30

@@ -189,15 +189,31 @@ static int pick(Order *order, int n, int k) {
     return order[k].index;
 }
 
+/* The table is pairs of entries: the first keeps the more valuable of the two positions last stored
+ * there (proven to the end, then searched deeper), the second the other (always replaced). */
 static Entry *probe(Search *s, uint64_t key) {
-    Entry *e = &s->table[key & s->mask];
-    return e->used && e->key == key ? e : NULL;
+    Entry *pair = &s->table[key & s->mask & ~1ull];
+    if (pair[0].used && pair[0].key == key) return &pair[0];
+    return pair[1].used && pair[1].key == key ? &pair[1] : NULL;
+}
+
+static int worth_keeping(const Entry *a, const Entry *b) {
+    return a->resolved != b->resolved ? a->resolved > b->resolved : a->depth >= b->depth;
 }
 
 static void store(Search *s, uint64_t key, int depth, int value, int flag, int best, int resolved) {
-    Entry *e = &s->table[key & s->mask];
-    if (e->used && e->key != key && e->resolved && !resolved) return;  /* keep a proven value */
-    *e = (Entry){key, value, best, (int8_t)depth, (uint8_t)flag, (uint8_t)resolved, 1};
+    Entry *pair = &s->table[key & s->mask & ~1ull];
+    Entry e = {key, value, best, (int8_t)depth, (uint8_t)flag, (uint8_t)resolved, 1};
+    if (pair[0].used && pair[0].key == key) {
+        if (!pair[0].resolved || resolved) pair[0] = e;
+    } else if (pair[1].used && pair[1].key == key && !worth_keeping(&e, &pair[0])) {
+        pair[1] = e;
+    } else if (!pair[0].used || worth_keeping(&e, &pair[0])) {
+        pair[1] = pair[0];  /* over a stale entry of this key, if it was there */
+        pair[0] = e;
+    } else {
+        pair[1] = e;
+    }
 }
 
 static int negamax(Search *s, int side, int passes, int depth, int alpha, int beta);
@@ -265,7 +281,14 @@ static int negamax(Search *s, int side, int passes, int depth, int alpha, int be
     estimate(s, side, &res, first, order);
     for (int k = 0; k <= n && !s->stop; k++) {
         int i = pick(order, n + 1, k);
-        int value = child_value(s, side, passes, i == EG_PASS ? NULL : &res.moves[i], depth, alpha, beta);
+        const MgMove *m = i == EG_PASS ? NULL : &res.moves[i];
+        int value;
+        if (k == 0 || beta - alpha <= 1) {
+            value = child_value(s, side, passes, m, depth, alpha, beta);
+        } else {  /* principal variation search: prove the move no better, re-search the few that are */
+            value = child_value(s, side, passes, m, depth, alpha, alpha + 1);
+            if (value > alpha && value < beta && !s->stop) value = child_value(s, side, passes, m, depth, alpha, beta);
+        }
         if (s->stop) break;
         if (value > best_value) { best_value = value; best_move = i; }
         if (value > alpha) alpha = value;
