@@ -235,14 +235,37 @@ def test_director_console_adjusts_undoes_and_ends_games_live(browser_context, ga
     api.close()
 
 
-def test_director_console_with_the_server_key_shows_every_game(browser_context, game_web, artifacts):
-    """/director (pl) with the server's director key: a wrong key is refused in Polish and shows nothing;
-    the key lists every game in progress (none added by token here), directs one (an adjustment recorded),
-    and is kept for the tab only, never in the page's text."""
+# per language: the refusal of a wrong key, the scope line, the adjustment's reason
+KEY_CONSOLE = {
+    "cs": ("tento token na to nemá právo", "Všechny rozehrané partie na serveru", "pozdní zápis"),
+    "pl": ("ten token nie ma do tego prawa", "Wszystkie trwające gry na serwerze", "spóźniony zapis"),
+    "en": ("the token is not the server's director key", "Every game in progress on the server", "late entry"),
+}
+DESKTOP, PHONE = {"width": 1366, "height": 768}, {"width": 390, "height": 844}
+
+
+def _fits_the_width(console) -> None:
+    """Nothing wider than the viewport: the page scrolls down only, every card and form is inside it."""
+    width = console.evaluate("() => window.innerWidth")
+    assert console.evaluate("() => document.documentElement.scrollWidth") <= width
+    for selector in ("#games .card", "#keyForm", "#addGame", "#panel"):
+        boxes = [b for b in console.locator(selector).evaluate_all(
+            "els => els.filter(e => !e.hidden).map(e => e.getBoundingClientRect().right)")]
+        assert all(right <= width + 0.5 for right in boxes), (selector, boxes, width)
+
+
+@pytest.mark.parametrize("lang", ["cs", "pl", "en"])
+def test_director_console_with_the_server_key_shows_every_game(browser_context, game_web, artifacts, lang):
+    """/director with the server's director key, in each language, at 1366×768 and on a phone (390×844): a
+    wrong key is refused in the page's language and shows nothing; the key lists every game in progress
+    (none added by token here), directs one (an adjustment recorded), and is kept for the tab only, never in
+    the page's text. No English on the cs and pl console, nothing wider than the screen."""
     from tests.e2e.english import assert_no_english
 
+    refused, scope, reason = KEY_CONSOLE[lang]
+    check_language = assert_no_english if lang != "en" else (lambda page: None)
     api = httpx.Client(base_url=game_web, timeout=10)
-    names = [["Zofia Wiśniewska", "Łukasz"], ["Anna", "Piotr Nowak"], ["Jan", "Eva"], ["Ola", "Ela"]]
+    names = [["Zofia Wiśniewska", "Łukasz"], ["Anna", "Piotr Nowak"], ["Jan Novák", "Eva"], ["Ola", "Ela"]]
     games = [api.post("/v1/games", json={"lexicon": RULE_SET, "playerNames": pair, "seed": str(40 + i)}).json()
              for i, pair in enumerate(names)]
     rs = load_rule_set(RULE_SET)
@@ -253,33 +276,46 @@ def test_director_console_with_the_server_key_shows_every_game(browser_context, 
                  json={"play": two_tile_play(rs, tiles_of(rs, rack), "8H")}).raise_for_status()
 
     console = browser_context.new_page()
-    console.set_viewport_size({"width": 1366, "height": 768})
-    console.goto(game_web + "/director?lang=pl&games=" + ",".join(g["gameId"] for g in games))
+    console.set_viewport_size(DESKTOP)
+    console.goto(game_web + f"/director?lang={lang}&games=" + ",".join(g["gameId"] for g in games))
     console.wait_for_selector("body[data-ready='1']")
     console.locator("#serverKey").fill("not-the-key-0123456789")
     console.locator("#serverKey").press("Enter")
-    console.wait_for_function("() => document.getElementById('keyStatus').textContent.includes('ten token nie ma')")
+    console.wait_for_function("said => document.getElementById('keyStatus').textContent.includes(said)", arg=refused)
     assert console.locator("#games .card").count() == 0 and console.locator("#keyForget").is_hidden()
+    check_language(console)
 
     console.locator("#serverKey").fill(DIRECTOR_KEY)
     console.locator("#serverKey").press("Enter")
     console.wait_for_function("() => document.querySelectorAll('#games .card').length === 4")
-    assert console.locator("#scope").inner_text() == "Wszystkie trwające gry na serwerze"
+    assert console.locator("#scope").inner_text() == scope
     assert console.locator(f".card[data-game='{games[0]['gameId']}'] .mini span.t").count() == 2
     assert "Zofia Wiśniewska" in console.locator("#games").inner_text()
     assert DIRECTOR_KEY not in console.content() and console.evaluate("() => localStorage.getItem('directorKey')") is None
-    assert_no_english(console)
-    assert_contrast(console, "/director with the server's key")
-    console.screenshot(path=str(artifacts / "director-console-key-pl.png"), full_page=True)
+    check_language(console)
+    assert_contrast(console, f"/director with the server's key ({lang})")
+    _fits_the_width(console)
+    console.screenshot(path=str(artifacts / f"director-console-key-{lang}.png"), full_page=True)
+
+    console.set_viewport_size(PHONE)  # a phone: the cards one under another, the forms wrapped
+    console.wait_for_function("() => window.innerWidth === 390")
+    _fits_the_width(console)
+    check_language(console)
+    console.screenshot(path=str(artifacts / f"director-console-key-{lang}-phone.png"), full_page=True)
 
     console.locator(f".card[data-game='{games[1]['gameId']}']").click()
     console.locator("#adjustPlayer").select_option("1")
     console.locator("#adjustDelta").fill("3")
-    console.locator("#adjustReason").fill("spóźniony zapis")
+    console.locator("#adjustReason").fill(reason)
     console.locator("#adjustForm button").click()
     console.wait_for_function("() => document.getElementById('panelNote').className === 'done'")
     record = api.get(f"/v1/games/{games[1]['gameId']}/record", headers={"X-Game-Token": DIRECTOR_KEY}).json()["gcg"]
-    assert "#note director adjustment: spóźniony zapis" in record
-    assert_no_english(console)
+    assert f"#note director adjustment: {reason}" in record
+    console.wait_for_function("() => document.querySelectorAll('#events li').length > 0")
+    assert reason in console.locator("#events").inner_text()
+    _fits_the_width(console)
+    check_language(console)
+    assert_contrast(console, f"/director on a phone, a game opened ({lang})")
+    console.locator("#panel").screenshot(path=str(artifacts / f"director-console-key-{lang}-phone-panel.png"))
     console.close()
     api.close()

@@ -272,3 +272,26 @@ def test_lookup_and_judge_speak_the_page_language_and_show_the_server_reason(pag
     page.goto(web_url + f"/judge?lang={lang}")
     page.wait_for_selector("body[data-ready='1']")
     assert_no_english(page, allowed=["scrabble", "kriskros"])
+
+
+@pytest.mark.parametrize("lang", ["cs", "pl"])
+def test_every_page_fits_a_phone_in_its_language(page, web_url, artifacts, lang):
+    """At 390×844 nothing on /games (the lobby and the record panel), /judge, /lookup or /director is wider
+    than the screen (the header's links wrap, the record's form stacks), and no English shows: the GCG file
+    is opened by a label in the page's language, not by the browser's own "Choose File" button."""
+    from tests.e2e.english import assert_no_english
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    for path in ("games", "judge", "lookup", "director"):
+        page.goto(web_url + f"/{path}?lang={lang}")
+        page.wait_for_selector("body[data-ready='1']")
+        wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)
+            .map(e => e.tagName + (e.id ? '#' + e.id : ''))""")
+        assert not wide and page.evaluate("() => document.documentElement.scrollWidth") <= 390, (path, wide)
+        assert_no_english(page)
+        page.screenshot(path=str(artifacts / f"phone-{path}-{lang}.png"), full_page=True)
+    page.goto(web_url + f"/games?lang={lang}")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#file").bounding_box()["width"] <= 1   # the browser's button is not shown
+    assert page.locator("label.file-button").inner_text() == {"cs": "Otevřít soubor GCG", "pl": "Otwórz plik GCG"}[lang]

@@ -387,15 +387,31 @@ const NOTE_PATTERNS = [
   [/^analysis: best (.+) ([+-]\d+)$/, m => t("noteAnalysisBest", { play: m[1], score: m[2] })],
   [/^analysis: no best move$/, () => t("noteAnalysisNone")],
   [/^no rack in the record$/, () => t("noteAnalysisNoRack")],
-  [/^analysis: (.+)$/, m => t("noteAnalysis", { why: m[1].split("; ").map(noteText).join("; ") })],
+  [/^analysis: (.+)$/, (m, quoted) => t("noteAnalysis", { why: quotedNotesText(m[1], quoted) })],
 ];
 
-function noteText(text) {
+// quoted: the notes as data (ReplayNote: code, values, text) that a note may quote: those of its line
+function noteText(text, quoted) {
   for (const [pattern, say] of NOTE_PATTERNS) {
     const m = String(text).match(pattern);
-    if (m) return say(m);
+    if (m) return say(m, quoted);
   }
   return text;
+}
+
+// An analysis note's parts ("; "-joined, movegen/analysis.py), each said from the note as data whose text it
+// is (the line's replay problems and notes, the turn's analysis notes), else by the patterns above. A part
+// may hold "; " itself (a rack count, a refused rack's reason): the known texts are matched whole, longest first.
+function quotedNotesText(body, quoted) {
+  const known = (quoted || []).filter(n => n && n.text).sort((a, b) => b.text.length - a.text.length);
+  const said = [];
+  for (let rest = body; rest;) {
+    const note = known.find(n => rest === n.text || rest.startsWith(n.text + "; "));
+    const part = note ? note.text : rest.split("; ")[0];
+    said.push(note ? serverNoteText(note) : noteText(part));
+    rest = rest.slice(part.length + 2);
+  }
+  return said.join("; ");
 }
 
 // The server's notes as codes with values (rules/notes.py): a replay's notes and problems (ReplayNote) and
@@ -432,6 +448,8 @@ const SERVER_NOTES = [
   ["end-rack-unknown-letter", "end rack {rack}: a tile the rule set does not have", "zbylý stojan {rack}: kámen, který pravidla neznají", "stojak na końcu {rack}: płytka, której zasady nie znają"],
   ["unknown-letter", "unknown letter {letter} at position {position}", "neznámé písmeno {letter} na pozici {position}", "nieznana litera {letter} na pozycji {position}"],
   ["bad-length", "{tiles} tiles; words have {min} to {max}", "{tiles} kamenů; slova mají {min} až {max} kamenů", "{tiles} płytek; słowa mają od {min} do {max} płytek"],
+  ["no-rack-in-record", STRINGS.en.noteAnalysisNoRack, STRINGS.cs.noteAnalysisNoRack, STRINGS.pl.noteAnalysisNoRack],
+  ["rack-not-searched", "rack {rack}: no moves can be searched for it", "stojan {rack}: tahy pro něj nelze hledat", "stojak {rack}: nie można szukać dla niego ruchów"],
   ["no-out-bonus", "{rule_set} gives no points for the others' racks", "{rule_set} nedává body za stojany soupeřů", "{rule_set} nie daje punktów za stojaki przeciwników"],
 ];
 for (const [code, en, cs, pl] of SERVER_NOTES) {

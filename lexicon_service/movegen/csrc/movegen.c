@@ -47,6 +47,12 @@ typedef struct {
     int oom;
     double deadline;
     int timed_out;
+    /* by equity: the best play by score + leave value among those kept (`have_best`) */
+    const MgEquity *eq;
+    int rack_tiles;  /* on the request's rack: a play of n new tiles keeps rack_tiles - n */
+    int have_best;
+    MoveRec best;
+    double best_equity;
 } Gen;
 
 /* Order of the answer: score descending, then across before down, row, column, tiles. */
@@ -135,15 +141,53 @@ static double now_monotonic(void) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static double equity_of(const Gen *g, const MoveRec *m) {
+    uint8_t used[MAX_DIM];
+    int n = 0;
+    for (int i = 0; i < m->len; i++)
+        if (m->tiles[i] & SQ_NEW) used[n++] = (m->tiles[i] & SQ_BLANK) ? 0 : (m->tiles[i] & SQ_TILE);
+    return m->score + g->eq->leave_value(g->eq->ctx, used, n);
+}
+
+/* The most the leave of a play of `n_new` tiles may be worth. */
+static inline double max_leave_after(const Gen *g, int n_new) {
+    int kept = g->rack_tiles - n_new;
+    return kept >= 0 && kept <= MAX_DIM ? g->eq->max_leave_kept[kept] : g->eq->max_leave;
+}
+
+/* A play kept: the best by equity when it beats it (on a tie, the first in the answer's order). */
+static void consider(Gen *g, const MoveRec *m) {
+    if (g->have_best && m->score + max_leave_after(g, m->n_new) < g->best_equity) return;  /* cannot reach it */
+    double e = equity_of(g, m);
+    if (!g->have_best || e > g->best_equity || (e == g->best_equity && mg_move_cmp(m, &g->best) < 0)) {
+        g->best = *m; g->best_equity = e; g->have_best = 1;
+    }
+}
+
+/* The best play left the kept ones: the best by equity among those still kept. */
+static void reconsider(Gen *g) {
+    g->have_best = 0;
+    for (size_t i = 0; i < g->n_moves; i++) consider(g, &g->moves[i]);
+}
+
+/* By equity, before the anchors of bound `bound` and below, whose plays' equity is at most `equity`:
+ * whether no play left can change the answer (each scores below the best, so it stays kept, and none
+ * reaches its equity). */
+static int equity_settled(const Gen *g, int bound, double equity) {
+    return g->have_best && bound < g->best.score && equity < g->best_equity;
+}
+
 static void record(Gen *g, int start, int end, int msum, int wmul, int xtot, int n_new) {
     int len = end - start + 1;
     if (len < 2 || len < g->min_len || len < g->min_main_len) return;
     if (n_new == 1 && g->dir == 1 && g->L_xs[g->anchor_pos] >= 0) return; /* listed across */
     if (g->first_play && n_new < g->first_min_tiles) return;
     int score = msum * wmul + xtot + (n_new == g->bingo_tiles ? g->bingo_bonus : 0);
+    /* by equity among all plays: one that cannot reach the best's equity is not looked at further */
+    if (g->eq && !g->limit && g->have_best && score + max_leave_after(g, n_new) < g->best_equity) return;
     /* top-k with the heap full: a play scoring below the worst kept one cannot enter it (its filters
      * and tiles need not be looked at; `count` is kept for MG_COUNT and MG_ANY only) */
-    if (g->heap && g->n_moves == g->limit && score < g->moves[0].score) return;
+    if (g->heap && g->limit && g->n_moves == g->limit && score < g->moves[0].score) return;
     uint8_t tiles[MAX_DIM];
     if (g->has_must_use || g->must_contain_len || g->mode == MG_LIST || g->mode == MG_NTH) word_tiles(g, start, end, tiles);
     if (g->has_must_use) {
@@ -176,13 +220,18 @@ static void record(Gen *g, int start, int end, int msum, int wmul, int xtot, int
         g->stop = 1;
         return;
     }
+    if (g->eq && !g->limit) { consider(g, &rec); return; }  /* among all plays: only the best is kept */
     if (g->heap) {
         if (g->n_moves < g->limit) {
             g->moves[g->n_moves] = rec;
             heap_sift_up(g->moves, g->n_moves++);
+            if (g->eq) consider(g, &rec);
         } else if (mg_move_cmp(&rec, &g->moves[0]) < 0) {
+            int best_left = g->eq && g->have_best && !mg_move_cmp(&g->moves[0], &g->best);
             g->moves[0] = rec;
             heap_sift_down(g->moves, g->n_moves, 0);
+            if (best_left) reconsider(g);
+            else if (g->eq) consider(g, &rec);
         }
         return;
     }
@@ -614,12 +663,14 @@ static inline void span_add(const Gen *g, Span *sp, int p, int anchor) {
  * (new tiles not left of an earlier anchor, every empty square open to some rack tile, no more empty
  * squares than rack tiles), the score with the rack's points put where they count most (largest
  * points on the largest multipliers, or each square's best fitting tile if less), ignoring which
- * words exist. -1: no play from this anchor. */
-static int anchor_bound(Gen *g, int a, const int *vals, int n_rack) {
+ * words exist. -1: no play from this anchor. By equity, *equity: the same with the most the leave of
+ * each run's tiles may be worth. */
+static int anchor_bound(Gen *g, int a, const int *vals, int n_rack, double *equity) {
     const uint8_t *sq = g->L_sq;
     uint64_t open = g->rack_mask | (g->rack[0] ? g->blank_mask : 0);
     if (!(g->L_ax[a] & open)) return -1;
     int len = g->len, best = -1;
+    *equity = -1e300;
     /* leftmost start: over tiles and over empty, open squares that are not anchors */
     int lo = a, empties = 1;
     while (lo > 0) {
@@ -649,12 +700,13 @@ static int anchor_bound(Gen *g, int a, const int *vals, int n_rack) {
             int score = sp.fixed * sp.wmul + sp.xconst + (used == g->bingo_tiles ? g->bingo_bonus : 0)
                         + (by_rack < by_square ? by_rack : by_square);
             if (score > best) best = score;
+            if (g->eq && score + max_leave_after(g, used) > *equity) *equity = score + max_leave_after(g, used);
         }
     }
     return best;
 }
 
-typedef struct { int bound; uint8_t dir, line, pos; } Anchor;
+typedef struct { int bound; uint8_t dir, line, pos; double equity; } Anchor;
 
 static int anchor_cmp(const void *x, const void *y) {
     const Anchor *a = x, *b = y;
@@ -682,14 +734,18 @@ static void run_best_first(Gen *g, uint32_t root) {
             select_line(g, d, line);
             for (int pos = 0; pos < g->len; pos++) {
                 if (!g->L_anchor[pos]) continue;
-                int bound = anchor_bound(g, pos, vals, n_rack);
+                double equity;
+                int bound = anchor_bound(g, pos, vals, n_rack, &equity);
                 if (bound < 0) continue;
-                list[n++] = (Anchor){bound, (uint8_t)d, (uint8_t)line, (uint8_t)pos};
+                list[n++] = (Anchor){bound, (uint8_t)d, (uint8_t)line, (uint8_t)pos, equity};
             }
         }
     qsort(list, n, sizeof(Anchor), anchor_cmp);
+    for (int i = n - 2; g->eq && i >= 0; i--)  /* by equity: the most of this anchor's and all after it */
+        if (list[i + 1].equity > list[i].equity) list[i].equity = list[i + 1].equity;
     for (int i = 0; i < n && !g->stop; i++) {
-        if (g->n_moves == g->limit && list[i].bound < g->moves[0].score) break;
+        if (g->limit && g->n_moves == g->limit && list[i].bound < g->moves[0].score) break;
+        if (g->eq && equity_settled(g, list[i].bound, list[i].equity)) break;
         if ((i & 15) == 0 && g->deadline > 0 && now_monotonic() > g->deadline) { g->timed_out = 1; g->stop = 1; break; }
         select_line(g, list[i].dir, list[i].line);
         g->anchor_pos = list[i].pos;
@@ -764,10 +820,12 @@ int mg_generate_state(const MgState *s, const MgRequest *q, MgBuffer *buf, MgRes
     memset(&g, 0, sizeof g);
     int rc = load(&g, s, q);
     if (rc != MG_OK) return rc;
-    if (q->mode == MG_LIST && q->limit > 0) {
-        g.heap = 1;
+    if (q->mode == MG_LIST && (q->limit > 0 || q->equity)) {
+        g.heap = 1;  /* best-first over the anchors */
         g.limit = q->limit;
-        if (!buffer_room(buf, g.limit)) return MG_NO_MEMORY;
+        g.eq = q->equity;
+        for (int t = 0; t <= MAX_TILES; t++) g.rack_tiles += q->rack[t];
+        if (!buffer_room(buf, g.limit ? g.limit : 1)) return MG_NO_MEMORY;
     }
     if (q->mode == MG_NTH && !buffer_room(buf, 1)) return MG_NO_MEMORY;
     g.moves = buf->moves; g.cap_moves = buf->cap;
@@ -777,6 +835,11 @@ int mg_generate_state(const MgState *s, const MgRequest *q, MgBuffer *buf, MgRes
     if (g.too_many) return MG_TOO_MANY;
     if (g.timed_out) return MG_TIMED_OUT;
     result->count = g.count;
+    if (g.eq) {  /* the one answer */
+        g.n_moves = (size_t)g.have_best;
+        if (g.have_best) g.moves[0] = g.best;
+        result->equity = g.best_equity;
+    }
     if (q->mode == MG_LIST || q->mode == MG_NTH) {
         if (g.n_moves > 1) qsort(g.moves, g.n_moves, sizeof(MoveRec), rec_qsort_cmp);
         result->moves = g.moves;

@@ -35,6 +35,16 @@ typedef struct {
 
 typedef enum { MG_LIST = 0, MG_COUNT = 1, MG_ANY = 2, MG_NTH = 3 } MgMode;
 
+/* MG_LIST by equity (MgRequest.equity): what the tiles a play leaves on the rack are worth. */
+typedef struct {
+    /* the value of the rack less the play's `used` tiles (tile numbers, 0 a blank); called once per play
+     * that could still be the answer */
+    double (*leave_value)(void *ctx, const uint8_t *used, int n_used);
+    void *ctx;
+    double max_leave;                          /* at least the most any leave of the rack is worth */
+    double max_leave_kept[MAX_DIM + 1];        /* [k]: at least the most a leave of k tiles is worth */
+} MgEquity;
+
 /* One request: a position, a rack and what to give back. */
 typedef struct {
     const uint8_t *board;                      /* rows * cols squares */
@@ -49,6 +59,10 @@ typedef struct {
     uint8_t must_contain[MAX_DIM];             /* tiles the main word contains, in a row */
     int must_contain_len;
     double deadline;                           /* CLOCK_MONOTONIC seconds (time.monotonic()); <= 0: none */
+    const MgEquity *equity;                    /* MG_LIST: NULL; or the answer is the one play of the highest
+                                                  score + leave value among the best `limit` by score (0:
+                                                  among all), the first in the answer's order on a tie:
+                                                  the search stops once no play left could change it */
 } MgRequest;
 
 /* One play: the main word's squares (line, start .. start + len - 1 along `dir`: 0 across, its line a
@@ -66,6 +80,7 @@ typedef struct {
     MgMove *moves;      /* MG_LIST: sorted, n_moves of them; MG_NTH: 0 or 1 (malloc'ed: mg_result_free) */
     size_t n_moves;
     long long count;    /* plays found (MG_COUNT; MG_ANY: 0 or 1) */
+    double equity;      /* MG_LIST by equity: the answer's score + leave value */
 } MgResult;
 
 enum { MG_OK = 0, MG_BAD_REQUEST = -1, MG_NO_MEMORY = -2, MG_TOO_MANY = -3, MG_TIMED_OUT = -4 };

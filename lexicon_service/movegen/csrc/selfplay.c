@@ -1,11 +1,11 @@
 /* Self-play games in C (selfplay.h): the bag, racks, board and scores of a game of computer players,
  * each move found by mg_generate. No Python here. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "selfplay.h"
 
-#define EQUITY_FIRST_LIMIT 64  /* plays looked at first; more while one further down could still win */
 
 /* splitmix64: a small, fast, seedable generator (the games are reproducible from the seed). */
 uint64_t sp_next_random(uint64_t *state) {
@@ -94,54 +94,84 @@ static int leave_after(const uint8_t *counts, const uint8_t *used, int n_used, u
     return rack_tiles(left, out);
 }
 
-static int generate(Game *g, int player, size_t limit, MgResult *res) {
+/* The best `limit` plays of the player's rack on the game's state; they stay in g->found until the next
+ * search (not freed by the caller). */
+static int generate(Game *g, int player, size_t limit, const MgEquity *equity, MgResult *res) {
     MgRequest q = {0};
     q.board = g->board;
     memcpy(q.rack, g->racks[player], MAX_TILES + 1);
     q.mode = MG_LIST;
     q.limit = limit;
     q.deadline = g->P->deadline;
-    return mg_generate(g->layout, g->R, &q, res);
+    q.equity = equity;
+    return mg_generate_state(&g->mg, &q, &g->found, res);
 }
 
-/* The most a leave of the rack `rack` (n tiles) may be worth: its best subset but the whole rack. */
-static double best_leave_of(const Game *g, const uint8_t *rack, int n) {
-    double best_leave = n ? -1e300 : 0;
-    for (unsigned keep = 0; keep + 1 < (1u << n); keep++) {
+/* The leave values of one rack's subsets, each looked up once (by the mask of the rack's tiles kept). */
+typedef struct {
+    const SpLeaves *leaves;
+    uint8_t rack[SP_MAX_RACK];                 /* ascending */
+    int n;
+    uint8_t known[1 << SP_MAX_RACK];
+    double value[1 << SP_MAX_RACK];
+} LeaveCache;
+
+static double cached_leave_value(void *ctx, const uint8_t *used, int n_used) {
+    LeaveCache *c = ctx;
+    unsigned gone = 0;  /* the last copies of a tile go first: the kept ones are the first copies */
+    for (int u = 0; u < n_used; u++)
+        for (int i = c->n - 1; i >= 0; i--)
+            if (!(gone & (1u << i)) && c->rack[i] == used[u]) { gone |= 1u << i; break; }
+    if (!c->known[gone]) {
         uint8_t kept[SP_MAX_RACK];
         int nk = 0;
-        for (int i = 0; i < n; i++) if (keep & (1u << i)) kept[nk++] = rack[i];
-        double v = sp_leave_value(g->P->leaves, kept, nk);
-        if (v > best_leave) best_leave = v;
+        for (int i = 0; i < c->n; i++) if (!(gone & (1u << i))) kept[nk++] = c->rack[i];
+        c->value[gone] = sp_leave_value(c->leaves, kept, nk);
+        c->known[gone] = 1;
     }
-    return best_leave;
+    return c->value[gone];
 }
 
-/* The best play by score plus leave value among all plays (more are listed while the last one listed
- * plus the best leave of `rack` could still win), or among the top `play_limit` by score when the
- * parameters set one; -1: no play. */
-static int best_play_by_equity(Game *g, int player, const uint8_t *rack, int n, MgMove *best, double *best_equity) {
-    size_t first = g->P->play_limit ? g->P->play_limit : EQUITY_FIRST_LIMIT;
-    double best_leave = 0;
-    int have_best_leave = 0;
-    for (size_t limit = first;; limit = limit * 8 > MAX_LISTED ? MAX_LISTED : limit * 8) {
-        MgResult res;
-        int rc = generate(g, player, limit, &res);
-        if (rc) return rc;
-        int found = 0;
-        for (size_t i = 0; i < res.n_moves; i++) {
-            uint8_t used[SP_MAX_RACK], kept[SP_MAX_RACK];
-            int n_used = used_tiles(&res.moves[i], used);
-            int n_kept = leave_after(g->racks[player], used, n_used, kept);
-            double e = res.moves[i].score + sp_leave_value(g->P->leaves, kept, n_kept);
-            if (!found || e > *best_equity) { *best = res.moves[i]; *best_equity = e; found = 1; }
-        }
-        int done = res.n_moves < limit || limit == MAX_LISTED || g->P->play_limit;
-        if (!done && !have_best_leave) { best_leave = best_leave_of(g, rack, n); have_best_leave = 1; }
-        done = done || res.moves[res.n_moves - 1].score + best_leave <= *best_equity;
-        mg_result_free(&res);
-        if (done) return found ? 0 : -1;
+/* Every leave of the rack looked up into the cache (each set of tiles once: of equal tiles, the first
+ * copies kept) and the most a leave of each size is worth into eq. */
+static void all_leaves(LeaveCache *c, MgEquity *eq) {
+    for (int k = 0; k <= MAX_DIM; k++) eq->max_leave_kept[k] = -1e300;
+    eq->max_leave = -1e300;
+    for (unsigned gone = 1; gone < (1u << c->n); gone++) {
+        int canonical = 1;
+        for (int i = 1; i < c->n && canonical; i++)
+            canonical = !(c->rack[i] == c->rack[i - 1] && (gone & (1u << (i - 1))) && !(gone & (1u << i)));
+        if (!canonical) continue;
+        uint8_t kept[SP_MAX_RACK];
+        int nk = 0;
+        for (int i = 0; i < c->n; i++) if (!(gone & (1u << i))) kept[nk++] = c->rack[i];
+        double v = c->value[gone] = sp_leave_value(c->leaves, kept, nk);
+        c->known[gone] = 1;
+        if (v > eq->max_leave_kept[nk]) eq->max_leave_kept[nk] = v;
+        if (v > eq->max_leave) eq->max_leave = v;
     }
+    for (int k = c->n; k <= MAX_DIM; k++) eq->max_leave_kept[k] = eq->max_leave;  /* no play keeps them */
+}
+
+/* The best play by score plus leave value among all plays, or among the top `play_limit` by score when
+ * the parameters set one (the search stops once no play left can change it); -1: no play. */
+static int best_play_by_equity(Game *g, int player, const uint8_t *rack, int n, MgMove *best, double *best_equity) {
+    LeaveCache cache;
+    cache.leaves = g->P->leaves;
+    memcpy(cache.rack, rack, (size_t)n);
+    cache.n = n;
+    memset(cache.known, 0, (size_t)1 << n);
+    MgEquity eq;
+    eq.leave_value = cached_leave_value;
+    eq.ctx = &cache;
+    all_leaves(&cache, &eq);
+    MgResult res;
+    int rc = generate(g, player, g->P->play_limit, &eq, &res);
+    if (rc) return rc;
+    if (!res.n_moves) return -1;
+    *best = res.moves[0];
+    *best_equity = res.equity;
+    return 0;
 }
 
 /* The exchange of the highest leave value into `given`, when it beats `*best_equity` (`have`: there is
@@ -205,10 +235,9 @@ static int choose(Game *g, int player, int scoreless, SpTurn *turn) {
         }
     } else {
         MgResult res;
-        if ((rc = generate(g, player, 1, &res))) return rc;
+        if ((rc = generate(g, player, 1, NULL, &res))) return rc;
         have_play = res.n_moves > 0;
         if (have_play) turn->move = res.moves[0];
-        mg_result_free(&res);
     }
     if (have_play) { turn->kind = SP_PLAY; turn->score = turn->move.score; return 0; }
     int ng = exchange_ok ? forced_exchange(g, rack, n, turn->given) : 0;
@@ -218,7 +247,7 @@ static int choose(Game *g, int player, int scoreless, SpTurn *turn) {
     return 0;
 }
 
-static void apply_play(Game *g, int player, const MgMove *m) {
+static int apply_play(Game *g, int player, const MgMove *m) {
     int cols = g->R->cols;
     for (int i = 0; i < m->len; i++) {
         uint8_t t = m->tiles[i];
@@ -227,6 +256,7 @@ static void apply_play(Game *g, int player, const MgMove *m) {
         g->board[row * cols + col] = t & (SQ_TILE | SQ_BLANK);
         g->racks[player][(t & SQ_BLANK) ? 0 : (t & SQ_TILE)]--;
     }
+    return mg_state_play(&g->mg, m);
 }
 
 static void apply_exchange(Game *g, int player, const uint8_t *given, int n) {
@@ -248,7 +278,7 @@ int sp_turn(Game *g, int player, int scoreless, SpTurn *turn) {
     if (turn->kind == SP_EXCHANGE) memcpy(used, turn->given, turn->n_given);
     turn->n_leave = (uint8_t)leave_after(g->racks[player], used, n_used, turn->leave);
     if (turn->kind == SP_PLAY) {
-        apply_play(g, player, &turn->move);
+        if ((rc = apply_play(g, player, &turn->move))) return rc;
         sp_draw(g, player);
     } else if (turn->kind == SP_EXCHANGE) {
         apply_exchange(g, player, turn->given, turn->n_given);
@@ -256,14 +286,23 @@ int sp_turn(Game *g, int player, int scoreless, SpTurn *turn) {
     return MG_OK;
 }
 
+int sp_state_init(Game *g, const uint32_t *layout, const MgRules *R, const SpParams *P, uint64_t seed) {
+    memset(g, 0, offsetof(Game, mg));
+    g->found = (MgBuffer){0};
+    g->layout = layout; g->R = R; g->P = P; g->rng = seed;
+    return mg_state_init(&g->mg, layout, R, g->board);
+}
+
+void sp_state_free(Game *g) { mg_buffer_free(&g->found); }
+
 static int setup_game(Game *g, const uint32_t *layout, const MgRules *R, const SpParams *P, uint64_t seed) {
     if (P->players < 2 || P->players > SP_MAX_PLAYERS || P->rack_size < 1 || P->rack_size > SP_MAX_RACK
         || R->rows < 1 || R->cols < 1 || R->rows > MAX_DIM || R->cols > MAX_DIM)
         return MG_BAD_REQUEST;
     for (int p = 0; p < P->players; p++)
         if (P->level[p] == SP_EQUITY && !P->leaves) return MG_BAD_REQUEST;
-    memset(g, 0, sizeof *g);
-    g->layout = layout; g->R = R; g->P = P; g->rng = seed;
+    int rc = sp_state_init(g, layout, R, P, seed);
+    if (rc) return rc;
     for (int t = 0; t <= MAX_TILES; t++)
         for (int k = 0; k < R->bag[t]; k++) {
             if (g->n_bag == (int)sizeof g->bag) return MG_BAD_REQUEST;
@@ -290,6 +329,7 @@ int sp_play_game(const uint32_t *layout, const MgRules *R, const SpParams *P, ui
     out->went_out = -1;
     Game *g = malloc(sizeof(Game));
     if (!g) return MG_NO_MEMORY;
+    g->found = (MgBuffer){0};
     int rc = setup_game(g, layout, R, P, seed), scoreless = 0, player = 0;
     size_t cap = 0;
     while (rc == MG_OK && scoreless < 2 * P->players) {
@@ -306,6 +346,7 @@ int sp_play_game(const uint32_t *layout, const MgRules *R, const SpParams *P, ui
         player = (player + 1) % P->players;
     }
     memcpy(out->racks, g->racks, sizeof out->racks);
+    sp_state_free(g);
     free(g);
     if (rc) sp_game_free(out);
     return rc;

@@ -54,9 +54,10 @@ typedef struct {
     int went_out;                              /* the player who emptied their rack, -1: none */
 } SpGame;
 
-/* A game in play: the board, the bag (drawn from its end), each player's rack as tile counts, and the
- * generator of its shuffles. Self-play (sp_play_game) and simulation play-outs (simulate.c) both move
- * it on by sp_turn. */
+/* A game in play: the board, the bag (drawn from its end), each player's rack as tile counts, the
+ * generator of its shuffles, and the board's generator state (movegen.h), moved on by each play so that
+ * no search sets the board up again. Self-play (sp_play_game) and simulation play-outs (simulate.c) both
+ * move it on by sp_turn; sp_state_init makes one, sp_state_free frees what its searches allocated. */
 typedef struct {
     const uint32_t *layout;
     const MgRules *R;
@@ -66,7 +67,14 @@ typedef struct {
     int n_bag;
     uint8_t racks[SP_MAX_PLAYERS][MAX_TILES + 1];
     uint64_t rng;
+    MgState mg;                                /* of `board` */
+    MgBuffer found;                            /* the plays of the last search */
 } SpState;
+
+/* An empty board, an empty bag and no racks for the rules and parameters; MG_BAD_REQUEST when the rules
+ * do not fit. */
+int sp_state_init(SpState *state, const uint32_t *layout, const MgRules *rules, const SpParams *params, uint64_t seed);
+void sp_state_free(SpState *state);
 
 /* splitmix64, and a Fisher-Yates shuffle by it (from the last tile down, j = next % (i + 1)). */
 uint64_t sp_next_random(uint64_t *state);

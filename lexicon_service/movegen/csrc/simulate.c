@@ -7,6 +7,7 @@
  * chance of the position it ends in. movegen/simulate.py describes the ranking and the confidence rule,
  * which this follows step for step (the same seed gives the same result). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -50,13 +51,47 @@ static int end_adjustment(const SpState *g, const SimParams *S, int went_out) {
     return adjust[0] - adjust[1];
 }
 
+/* The tiles put on the board by a play-out, to take off again (the game's generator state goes back
+ * to the position's, which is cheaper than making it again or copying it). */
+typedef struct {
+    uint16_t squares[MAX_DIM * MAX_DIM];
+    int n;
+} Placed;
+
+static void note_play(const SpState *g, const MgMove *m, Placed *placed) {
+    for (int i = 0; i < m->len; i++) {
+        if (!(m->tiles[i] & SQ_NEW)) continue;
+        int row = m->dir ? m->start + i : m->line, col = m->dir ? m->line : m->start + i;
+        placed->squares[placed->n++] = (uint16_t)(row * g->R->cols + col);
+    }
+}
+
+/* Takes the play-out's tiles off the state, the last placed first, at most MAX_DIM squares a call. */
+static void take_back(SpState *g, Placed *placed) {
+    while (placed->n > 0) {
+        int k = placed->n < MAX_DIM ? placed->n : MAX_DIM;
+        placed->n -= k;
+        mg_state_remove(&g->mg, placed->squares + placed->n, k);
+    }
+}
+
+static int play_plies(SpState *g, const SimCandidate *c, const SimParams *S, Placed *placed, double *spread,
+                      double *win);
+
 /* One play-out of `c` from the draw `opp` (the opponent's rack) and `bag`: the spread it adds into
- * *spread, the player's win chance into *win (-1 without a win table). */
+ * *spread, the player's win chance into *win (-1 without a win table). The game's state holds the
+ * position before and after. */
 static int play_out(SpState *g, const uint8_t *board, const SimCandidate *c, const uint8_t *draw,
                     const SimParams *S, double *spread, double *win) {
     const MgRules *R = g->R;
     memcpy(g->board, board, (size_t)R->rows * R->cols);
     for (int i = 0; i < c->n_placed; i++) g->board[c->squares[i]] = c->tiles[i];
+    Placed placed;
+    placed.n = 0;
+    int rc = mg_state_place(&g->mg, c->squares, c->tiles, c->n_placed);
+    if (rc) return rc;
+    memcpy(placed.squares, c->squares, (size_t)c->n_placed * sizeof c->squares[0]);
+    placed.n = c->n_placed;
     memset(g->racks, 0, sizeof g->racks);
     for (int i = 0; i < c->n_kept; i++) g->racks[0][c->kept[i]]++;
     for (int i = 0; i < S->opponent_rack; i++) g->racks[1][draw[i]]++;
@@ -68,6 +103,13 @@ static int play_out(SpState *g, const uint8_t *board, const SimCandidate *c, con
         g->n_bag += c->n_given;
         sp_shuffle(g->bag, g->n_bag, &g->rng);
     }
+    rc = play_plies(g, c, S, &placed, spread, win);
+    take_back(g, &placed);
+    return rc;
+}
+
+static int play_plies(SpState *g, const SimCandidate *c, const SimParams *S, Placed *placed, double *spread,
+                      double *win) {
     double delta = c->score, last_leave = c->leave_value;
     int mover = 0, out = sp_rack_count(g->racks[0]) == 0;
     for (int ply = 0; !out && ply < S->plies; ply++) {
@@ -76,6 +118,7 @@ static int play_out(SpState *g, const uint8_t *board, const SimCandidate *c, con
         int rc = sp_turn(g, mover, 0, &turn);
         if (rc) return rc;
         if (turn.kind != SP_PLAY) continue;
+        note_play(g, &turn.move, placed);
         delta += mover == 0 ? turn.score : -turn.score;
         if (mover == 0) last_leave = turn.bag_before ? sp_leave_value(g->P->leaves, turn.leave, turn.n_leave) : 0;
         out = sp_rack_count(g->racks[mover]) == 0;
@@ -151,9 +194,11 @@ int sim_run(const uint32_t *layout, const MgRules *R, const SpParams *P, const u
         || S->opponent_rack > S->n_unseen || S->opponent_rack > P->rack_size || P->rack_size > SP_MAX_RACK
         || !P->leaves || R->rows > MAX_DIM || R->cols > MAX_DIM || S->check_every < 1)
         return MG_BAD_REQUEST;
-    SpState g;
-    memset(&g, 0, sizeof g);
-    g.layout = layout; g.R = R; g.P = P; g.rng = S->seed;
+    SpState *g = malloc(sizeof *g);
+    if (!g) return MG_NO_MEMORY;
+    int rc = sp_state_init(g, layout, R, P, S->seed);
+    if (rc == MG_OK) rc = mg_state_init(&g->mg, layout, R, board);  /* the position's, kept by the play-outs */
+    if (rc) { sp_state_free(g); free(g); return rc; }
     int alive[SIM_MAX_CANDIDATES], n_alive = n;
     for (int i = 0; i < n; i++) {
         alive[i] = i;
@@ -163,9 +208,9 @@ int sim_run(const uint32_t *layout, const MgRules *R, const SpParams *P, const u
     uint8_t draw[SIM_MAX_UNSEEN];
     while (n_alive > 1 && *iterations < S->iterations) {
         if (S->deadline > 0 && now() > S->deadline) { *stopped = SIM_STOP_TIME; break; }
-        int rc = iterate(&g, board, c, alive, n_alive, S, draw);
-        if (rc == MG_TIMED_OUT) { *stopped = SIM_STOP_TIME; break; }
-        if (rc) return rc;
+        rc = iterate(g, board, c, alive, n_alive, S, draw);
+        if (rc == MG_TIMED_OUT) { *stopped = SIM_STOP_TIME; rc = MG_OK; break; }
+        if (rc) break;
         if (S->draws) memcpy(S->draws + (size_t)*iterations * S->n_unseen, draw, (size_t)S->n_unseen);
         ++*iterations;
         if (*iterations >= S->min_iterations && *iterations % S->check_every == 0) {
@@ -173,5 +218,7 @@ int sim_run(const uint32_t *layout, const MgRules *R, const SpParams *P, const u
             if (n_alive == 1) *stopped = SIM_STOP_CONFIDENCE;
         }
     }
-    return MG_OK;
+    sp_state_free(g);
+    free(g);
+    return rc;
 }
