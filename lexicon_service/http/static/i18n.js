@@ -601,11 +601,12 @@ const ERROR_TEXTS = {
 };
 
 class ApiError extends Error {
-  constructor(status, message, offline, reason) {
+  constructor(status, message, offline, reason, values) {
     super(message);
     this.status = status;
     this.offline = !!offline;
     this.reason = reason || "";
+    this.values = values || {};  // the refusal's values (the `lexicon-values` header: letter, position, field)
   }
 }
 
@@ -613,12 +614,16 @@ class ApiError extends Error {
 // the reason code; `response`, when there is one, for its status and `lexicon-reason` header.
 function apiErrorOf(data, response) {
   const e = (data && data.error) || {};
+  const values = response && response.headers.get("lexicon-values");
   return new ApiError(e.status || (response && response.status), (e.status ? e.status + ": " : "") +
                       (e.message || (response && response.statusText) || ""),
-                      false, response && response.headers.get("lexicon-reason"));
+                      false, response && response.headers.get("lexicon-reason"),
+                      values ? Object.fromEntries(new URLSearchParams(values)) : {});
 }
 
 const SERVER_MESSAGE_CODES = new Set(["INVALID_ARGUMENT", "OUT_OF_RANGE", 400]);
+// A refusal's reason whose values the server sends (`lexicon-values`), said by the server notes' table.
+const REASON_NOTES = { UNKNOWN_LETTER: "unknown-letter" };
 
 // A build rule's name (a reading's rule, a refusal's) in the page's language: a whole name the table has
 // (rule_...), else its parts, each run of parts the longest one the table knows, one unknown part as it is.
@@ -682,6 +687,8 @@ function errorText(err) {
   const texts = ERROR_TEXTS[LANG] || {};
   const code = texts[err.reason] ? err.reason : err.status;
   if (!texts[code]) return t("error") + ": " + err.message;
+  // a refusal with its values (an unknown letter, errors.py FieldError) is said whole, with what it names
+  if (REASON_NOTES[code] && err.values.letter !== undefined) return t("error") + ": " + t("rn_" + REASON_NOTES[code], err.values);
   // a client's mistake: the server's own message names the field and what is wrong with it
   const own = SERVER_MESSAGE_CODES.has(code) ? err.message.replace(/^[A-Z_]+: /, "") : "";
   return t("error") + ": " + texts[code] + (own ? `: ${own}` : ` (${code})`);
