@@ -102,6 +102,28 @@ def test_turns_without_a_rack_say_so(capsys, lexicon_dir, tmp_path):
     assert [t["best"] for t in turns] == [None, None] and turns[0]["note"] == "no rack in the record"
 
 
+def test_a_turns_note_is_data_too_each_part_with_its_code(lexicon_dir):
+    """TurnAnalysis.notes (AnalyseGame's note_details): the analysis's own reason and the line's replay
+    problems as codes with values, whose texts joined are `note`, so that a page can say each in its language;
+    a part may hold "; " itself (a refused rack's reason)."""
+    from lexicon_service.core.messages import turn_analysis
+
+    record = ("#player1 a A\n#player2 b B\n>a: KOTAAAA 8G KOT +9 9\n>b: 8F ZA +4 4\n"
+              ">a: AAAA?????? 9G A +2 11\n")
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    turns = analyse_game(load_rule_set("pl-scrabble"), parse_gcg(record), lexicon)
+    assert [n.code for n in turns[1].notes] == ["no-rack-in-record", "illegal-play"]
+    assert turns[1].notes[1].values["reason"] == "PLAY_MISMATCH"
+    assert [n.code for n in turns[2].notes] == ["rack-not-searched", "rack-tiles-gone", "score-mismatch"]
+    assert turns[2].notes[0].values == {"rack": "AAAA??????"} and "; " in turns[2].notes[0]
+    assert turns[2].notes[2].values == {"recorded": "+2", "computed": "+4"}
+    for turn in turns:
+        message = turn_analysis(turn)
+        assert "; ".join(d.text for d in message.note_details) == message.note == turn.note
+    assert "notes" not in turns[1].as_dict()  # --json keeps the English `note`
+    lexicon.close()
+
+
 def test_a_lexicon_without_a_move_graph_or_for_other_rules_is_a_message(capsys, lexicon_dir):
     code, _, err = run(capsys, "analyse", str(RECORD), "-r", "pl-scrabble", "-l", "pl-nograph",
                        "--lexicons", str(lexicon_dir))

@@ -178,7 +178,8 @@ def turn_analysis(t) -> game_pb2.TurnAnalysis:
     return game_pb2.TurnAnalysis(
         turn=t.turn, line=t.line, player=t.player, rack=t.rack or "", played=t.played,
         played_score=t.played_score, withdrawn=t.withdrawn, best=t.best or "", best_score=t.best_score,
-        given_away=t.given_away, best_words=t.best_words, note=t.note, ahead=_lookahead(t.ahead))
+        given_away=t.given_away, best_words=t.best_words, note=t.note, ahead=_lookahead(t.ahead),
+        note_details=replay_notes(t.notes))
 
 
 def _lookahead(a):

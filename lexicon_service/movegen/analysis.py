@@ -10,10 +10,11 @@ a rack in the record cannot be analysed and say so.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from lexicon_service.movegen import MoveGenerationError, generate_moves
 from lexicon_service.rules.gcg import EXCHANGE, PASS, PLAY, WITHDRAWN, GcgGame
+from lexicon_service.rules.notes import Note
 from lexicon_service.rules.replay import replay
 from lexicon_service.rules.ruleset import RuleSet
 
@@ -33,12 +34,14 @@ class TurnAnalysis:
     best_score: int | None
     given_away: int | None        # best_score minus what the turn scored
     best_words: tuple[str, ...] = ()
-    note: str = ""                # why there is no best move, or what is odd about the turn
+    note: str = ""                # why there is no best move, or what is odd about the turn: `notes` joined
     ahead: LookedAhead | None = None  # analyse --sim: the simulation's (or the endgame's) view of the turn
+    notes: list[Note] = field(default_factory=list)  # `note`'s parts as data (code, values): a page says them
 
     def as_dict(self) -> dict:
         out = asdict(self)
         out["best_words"] = list(self.best_words)
+        del out["notes"]  # --json keeps `note`, its English text
         if self.ahead is None:
             del out["ahead"]
         return out
@@ -92,7 +95,7 @@ def analyse_replay(rule_set: RuleSet, report, boards: list, lexicon, *, deadline
         turn = TurnAnalysis(len(turns) + 1, event.line, event.player, event.rack, event.move_text(),
                             line.expected_score, False, None, None, None)
         if not event.rack:
-            turn.note = "no rack in the record"
+            turn.notes.append(Note("no-rack-in-record", "no rack in the record"))
         else:
             turn_deadline = deadline
             if turn_seconds is not None:
@@ -104,16 +107,14 @@ def analyse_replay(rule_set: RuleSet, report, boards: list, lexicon, *, deadline
             except MoveGenerationError as exc:
                 if exc.field != "rack":
                     raise
-                turn.note = f"rack {event.rack!r}: {exc}"
+                turn.notes.append(Note("rack-not-searched", f"rack {event.rack!r}: {exc}", rack=event.rack))
             else:
                 move = best[0]
                 turn.best, turn.best_score, turn.best_words = move.play, move.score, move.words
                 if turn.played_score is not None:
                     turn.given_away = move.score - turn.played_score
-        if line.problems:
-            turn.note = "; ".join(filter(None, [turn.note, *line.problems]))
-        elif line.notes:
-            turn.note = "; ".join(filter(None, [turn.note, *line.notes]))
+        turn.notes.extend(line.problems or line.notes)  # the replay's own, as data (rules/notes.py)
+        turn.note = "; ".join(turn.notes)
         turns.append(turn)
         if event.kind == PLAY:
             last_play_of[line.player_index] = turn

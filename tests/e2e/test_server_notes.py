@@ -90,3 +90,50 @@ def test_lookup_says_an_unknown_letter_and_a_bad_length_in_the_page_language(pag
         page.wait_for_function("said => document.querySelector('#explanation').innerText.includes(said)", arg=said)
         assert_no_english(page)
     page.screenshot(path=str(artifacts / f"lookup-bad-length-{lang}.png"))
+
+
+# A rackless line with a play the board refuses, and a rack of 10 tiles (4 blanks) with a wrong score: the
+# analysis can find no best move for either, so its note quotes the line's problems (one of them, a rack's
+# size, holds "; " itself)
+QUOTING = """#rules pl-scrabble
+#player1 a Anna
+#player2 b Bartek
+>a: KOTAAAA 8G KOT +9 9
+>b: 8F ZA +4 4
+>a: AAAA?????? 9G A +2 11
+"""
+
+
+@pytest.mark.parametrize("lang, no_rack, mismatch, blanks, score", [
+    ("cs", "rozbor: záznam neuvádí stojan; neplatný tah: tah nesouhlasí s deskou",
+     "rozbor: stojan AAAA??????: tahy pro něj nelze hledat; stojan AAAA?????? má kameny",
+     "které už ve hře nejsou: ????", "zapsáno +2 bodů, spočteno +4"),
+    ("pl", "analiza: zapis nie podaje stojaka; niedozwolony ruch: ruch nie zgadza się z planszą",
+     "analiza: stojak AAAA??????: nie można szukać dla niego ruchów; stojak AAAA?????? ma płytki",
+     "których w grze już nie ma: ????", "zapisano +2 pkt, obliczono +4"),
+])
+def test_an_analysis_note_quoting_the_replay_problems_in_the_page_language(page, web_url, artifacts, lang, no_rack,
+                                                                          mismatch, blanks, score):
+    """AnalyseGame's annotated record, viewed with its lexicon: a turn with no best move has a #note that
+    quotes why (the analysis's own reason and the line's replay problems). Each quoted part is said from the
+    note as data (code and values: the line's ReplayNotes, the turn's TurnAnalysis.note_details), not only
+    the note's prefix."""
+    import httpx
+
+    analysed = httpx.post(web_url + "/v1/games:analyse", json={"gcg": QUOTING, "lexicon": "pl-scrabble"}, timeout=20)
+    assert analysed.status_code == 200, analysed.text
+    turns = analysed.json()["turns"]
+    assert [d["code"] for d in turns[1]["noteDetails"]] == ["no-rack-in-record", "illegal-play"]
+    assert [d["code"] for d in turns[2]["noteDetails"]] == ["rack-not-searched", "rack-tiles-gone", "score-mismatch"]
+    assert "; ".join(d["text"] for d in turns[2]["noteDetails"]) == turns[2]["note"]
+    _show(page, web_url + f"/games?lang={lang}", analysed.json()["annotatedGcg"], lexicon="pl-scrabble")
+    page.locator("#board").focus()
+    page.keyboard.press("Home")
+    notes = []
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+        notes.append(page.locator("#detail q").all_inner_texts())
+        assert_no_english(page)
+    assert notes[1] == [no_rack], notes
+    assert notes[2][0].startswith(mismatch) and blanks in notes[2][0] and notes[2][0].endswith(score), notes
+    page.screenshot(path=str(artifacts / f"games-analysis-note-{lang}.png"), full_page=True)

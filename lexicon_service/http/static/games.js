@@ -135,16 +135,19 @@ function renderDetail() {
     d.append(p);
   }
   const recorded = view.steps[index].recordNotes;
-  if (recorded.length) d.append(recordNotesParagraph(recorded));
+  // an analysis note (AnalyseGame's annotated record) quotes the line's problems or notes and the turn's own
+  const quoted = [...line.problemDetails, ...line.noteDetails, ...((best && best.noteDetails) || [])];
+  if (recorded.length) d.append(recordNotesParagraph(recorded, quoted));
 }
 
 // The record's own #note lines: the server's (a live game's, in its English) said in the page's language;
 // any other is the record author's text, shown as written and marked as not the page's (translate="no").
-function recordNotesParagraph(recorded) {
+// quoted: the notes as data a note may quote (noteText).
+function recordNotesParagraph(recorded, quoted) {
   const p = document.createElement("p");
   p.append(t("recordNotes") + ": ");
   recorded.forEach((text, i) => {
-    const said = noteText(text);
+    const said = noteText(text, quoted);
     const span = document.createElement("q");
     span.textContent = said;
     if (said === text) span.setAttribute("translate", "no");

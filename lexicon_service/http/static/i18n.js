@@ -387,15 +387,31 @@ const NOTE_PATTERNS = [
   [/^analysis: best (.+) ([+-]\d+)$/, m => t("noteAnalysisBest", { play: m[1], score: m[2] })],
   [/^analysis: no best move$/, () => t("noteAnalysisNone")],
   [/^no rack in the record$/, () => t("noteAnalysisNoRack")],
-  [/^analysis: (.+)$/, m => t("noteAnalysis", { why: m[1].split("; ").map(noteText).join("; ") })],
+  [/^analysis: (.+)$/, (m, quoted) => t("noteAnalysis", { why: quotedNotesText(m[1], quoted) })],
 ];
 
-function noteText(text) {
+// quoted: the notes as data (ReplayNote: code, values, text) that a note may quote: those of its line
+function noteText(text, quoted) {
   for (const [pattern, say] of NOTE_PATTERNS) {
     const m = String(text).match(pattern);
-    if (m) return say(m);
+    if (m) return say(m, quoted);
   }
   return text;
+}
+
+// An analysis note's parts ("; "-joined, movegen/analysis.py), each said from the note as data whose text it
+// is (the line's replay problems and notes, the turn's analysis notes), else by the patterns above. A part
+// may hold "; " itself (a rack count, a refused rack's reason): the known texts are matched whole, longest first.
+function quotedNotesText(body, quoted) {
+  const known = (quoted || []).filter(n => n && n.text).sort((a, b) => b.text.length - a.text.length);
+  const said = [];
+  for (let rest = body; rest;) {
+    const note = known.find(n => rest === n.text || rest.startsWith(n.text + "; "));
+    const part = note ? note.text : rest.split("; ")[0];
+    said.push(note ? serverNoteText(note) : noteText(part));
+    rest = rest.slice(part.length + 2);
+  }
+  return said.join("; ");
 }
 
 // The server's notes as codes with values (rules/notes.py): a replay's notes and problems (ReplayNote) and
@@ -432,6 +448,8 @@ const SERVER_NOTES = [
   ["end-rack-unknown-letter", "end rack {rack}: a tile the rule set does not have", "zbylý stojan {rack}: kámen, který pravidla neznají", "stojak na końcu {rack}: płytka, której zasady nie znają"],
   ["unknown-letter", "unknown letter {letter} at position {position}", "neznámé písmeno {letter} na pozici {position}", "nieznana litera {letter} na pozycji {position}"],
   ["bad-length", "{tiles} tiles; words have {min} to {max}", "{tiles} kamenů; slova mají {min} až {max} kamenů", "{tiles} płytek; słowa mają od {min} do {max} płytek"],
+  ["no-rack-in-record", STRINGS.en.noteAnalysisNoRack, STRINGS.cs.noteAnalysisNoRack, STRINGS.pl.noteAnalysisNoRack],
+  ["rack-not-searched", "rack {rack}: no moves can be searched for it", "stojan {rack}: tahy pro něj nelze hledat", "stojak {rack}: nie można szukać dla niego ruchów"],
   ["no-out-bonus", "{rule_set} gives no points for the others' racks", "{rule_set} nedává body za stojany soupeřů", "{rule_set} nie daje punktów za stojaki przeciwników"],
 ];
 for (const [code, en, cs, pl] of SERVER_NOTES) {
@@ -583,11 +601,12 @@ const ERROR_TEXTS = {
 };
 
 class ApiError extends Error {
-  constructor(status, message, offline, reason) {
+  constructor(status, message, offline, reason, values) {
     super(message);
     this.status = status;
     this.offline = !!offline;
     this.reason = reason || "";
+    this.values = values || {};  // the refusal's values (the `lexicon-values` header: letter, position, field)
   }
 }
 
@@ -595,12 +614,16 @@ class ApiError extends Error {
 // the reason code; `response`, when there is one, for its status and `lexicon-reason` header.
 function apiErrorOf(data, response) {
   const e = (data && data.error) || {};
+  const values = response && response.headers.get("lexicon-values");
   return new ApiError(e.status || (response && response.status), (e.status ? e.status + ": " : "") +
                       (e.message || (response && response.statusText) || ""),
-                      false, response && response.headers.get("lexicon-reason"));
+                      false, response && response.headers.get("lexicon-reason"),
+                      values ? Object.fromEntries(new URLSearchParams(values)) : {});
 }
 
 const SERVER_MESSAGE_CODES = new Set(["INVALID_ARGUMENT", "OUT_OF_RANGE", 400]);
+// A refusal's reason whose values the server sends (`lexicon-values`), said by the server notes' table.
+const REASON_NOTES = { UNKNOWN_LETTER: "unknown-letter" };
 
 // A build rule's name (a reading's rule, a refusal's) in the page's language: a whole name the table has
 // (rule_...), else its parts, each run of parts the longest one the table knows, one unknown part as it is.
@@ -664,6 +687,8 @@ function errorText(err) {
   const texts = ERROR_TEXTS[LANG] || {};
   const code = texts[err.reason] ? err.reason : err.status;
   if (!texts[code]) return t("error") + ": " + err.message;
+  // a refusal with its values (an unknown letter, errors.py FieldError) is said whole, with what it names
+  if (REASON_NOTES[code] && err.values.letter !== undefined) return t("error") + ": " + t("rn_" + REASON_NOTES[code], err.values);
   // a client's mistake: the server's own message names the field and what is wrong with it
   const own = SERVER_MESSAGE_CODES.has(code) ? err.message.replace(/^[A-Z_]+: /, "") : "";
   return t("error") + ": " + texts[code] + (own ? `: ${own}` : ` (${code})`);

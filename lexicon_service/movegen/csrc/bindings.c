@@ -11,6 +11,7 @@
 #include "selfplay.h"
 #include "simulate.h"
 #include "endgame.h"
+#include "word_prune.h"
 #include "ridge.h"
 
 /* build_gaddag(words: bytes, n_tiles: int, max_len: int) -> bytes
@@ -588,22 +589,23 @@ static PyObject *endgame_tuple(const EgResult *r) {
 }
 
 /* solve_endgame(layout, rules, board, mover, other, *, passes, passes_to_end, blank_points, subtract_own,
- *               out_multiplier, out_twice, max_depth, table_bits, deadline=0.0, cpu_seconds=0.0, max_nodes=0)
+ *               out_multiplier, out_twice, max_depth, table_bits, deadline=0.0, cpu_seconds=0.0, max_nodes=0,
+ *               prune_words=1)
  * mover, other: 64 bytes of tile counts ([0] blanks). -> (value, exact, depth, nodes, plies) (endgame_tuple);
  * TimeoutError when the deadline, cpu_seconds or max_nodes came before a whole depth; ValueError: bad arguments. */
 static PyObject *solve_endgame(PyObject *self, PyObject *args, PyObject *kwds) {
     static char *kw[] = {"layout", "rules", "board", "mover", "other", "passes", "passes_to_end", "blank_points",
                          "subtract_own", "out_multiplier", "out_twice", "max_depth", "table_bits", "deadline",
-                         "cpu_seconds", "max_nodes", NULL};
+                         "cpu_seconds", "max_nodes", "prune_words", NULL};
     Py_buffer layout, board, mover_buf, other_buf;
     RulesObject *rules;
-    EgParams P = {0};
+    EgParams P = {.prune_words = 1};
     int passes = 0;
     uint8_t mover[MAX_TILES + 1], other[MAX_TILES + 1];
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*O!y*y*y*|$iiiiiiiiddL", kw, &layout, &RulesType, &rules, &board,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*O!y*y*y*|$iiiiiiiiddLp", kw, &layout, &RulesType, &rules, &board,
                                      &mover_buf, &other_buf, &passes, &P.passes_to_end, &P.blank_points,
                                      &P.subtract_own, &P.out_multiplier, &P.out_twice, &P.max_depth, &P.table_bits,
-                                     &P.deadline, &P.cpu_seconds, &P.max_nodes))
+                                     &P.deadline, &P.cpu_seconds, &P.max_nodes, &P.prune_words))
         return NULL;
     int failed = copy_bytes(&mover_buf, mover, MAX_TILES + 1, 0, "mover");
     failed |= copy_bytes(&other_buf, other, MAX_TILES + 1, 0, "other");
@@ -622,6 +624,36 @@ static PyObject *solve_endgame(PyObject *self, PyObject *args, PyObject *kwds) {
         else if (rc) PyErr_Format(PyExc_ValueError, "solve_endgame: the move generator failed (%d)", rc);
         else result = endgame_tuple(r);
         free(r);
+    }
+    PyBuffer_Release(&layout);
+    PyBuffer_Release(&board);
+    return result;
+}
+
+/* endgame_words(layout, rules, board, rack_a, rack_b) -> (layout, words): the search layout of the words a
+ * play could form to the end of this endgame (word_prune.h) and how many; racks as 64 bytes of tile counts. */
+static PyObject *endgame_words(PyObject *self, PyObject *args) {
+    Py_buffer layout, board, a_buf, b_buf;
+    RulesObject *rules;
+    uint8_t rack_a[MAX_TILES + 1], rack_b[MAX_TILES + 1];
+    if (!PyArg_ParseTuple(args, "y*O!y*y*y*", &layout, &RulesType, &rules, &board, &a_buf, &b_buf)) return NULL;
+    int failed = copy_bytes(&a_buf, rack_a, MAX_TILES + 1, 0, "rack_a");
+    failed |= copy_bytes(&b_buf, rack_b, MAX_TILES + 1, 0, "rack_b");
+    PyObject *result = NULL;
+    if (!failed && (board.len != (Py_ssize_t)rules->rules.rows * rules->rules.cols || layout.len < 8 || layout.len % 4))
+        PyErr_SetString(PyExc_ValueError, "endgame_words: bad arguments");
+    else if (!failed) {
+        uint32_t *pruned = NULL;
+        size_t n_words = 0;
+        long long kept = 0;
+        int rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = wp_endgame_layout(layout.buf, &rules->rules, board.buf, rack_a, rack_b, &pruned, &n_words, &kept);
+        Py_END_ALLOW_THREADS
+        if (rc == GRAPH_NO_MEMORY) PyErr_NoMemory();
+        else if (rc) PyErr_SetString(PyExc_ValueError, "endgame_words: the graph needs more than 2^24 arcs");
+        else result = Py_BuildValue("(y#L)", (const char *)pruned, (Py_ssize_t)(n_words * sizeof(uint32_t)), kept);
+        free(pruned);
     }
     PyBuffer_Release(&layout);
     PyBuffer_Release(&board);
@@ -677,6 +709,8 @@ static PyMethodDef methods[] = {
     {"simulate", (PyCFunction)(void (*)(void))simulate, METH_VARARGS | METH_KEYWORDS,
      "simulate(layout, rules, board, candidates, unseen, *, ...) -> (iterations, stopped, results, draws) "
      "(see csrc/bindings.c)"},
+    {"endgame_words", endgame_words, METH_VARARGS,
+     "endgame_words(layout, rules, board, rack_a, rack_b) -> (layout, words): the endgame's own word graph"},
     {"solve_endgame", (PyCFunction)(void (*)(void))solve_endgame, METH_VARARGS | METH_KEYWORDS,
      "solve_endgame(layout, rules, board, mover, other, *, passes, passes_to_end, ...) -> (value, exact, depth, "
      "nodes, plies) (see csrc/bindings.c)"},

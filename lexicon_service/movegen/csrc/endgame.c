@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "endgame.h"
+#include "word_prune.h"
 
 #define INF (1 << 29)
 #define OUT_FIRST (1 << 24)    /* ordering: a play that goes out before any other */
@@ -34,6 +35,13 @@ typedef struct {
     uint8_t rack[2][MAX_TILES + 1];  /* by side: 0 the root's mover, 1 the other */
     int n_rack[2], worth[2];         /* tiles and their points, by side */
     uint64_t board_key, rack_key[2][2]; /* rack_key[side][role]: role 0 on turn, 1 waiting */
+    uint32_t *pruned;                /* the endgame's own word graph (word_prune.h), or NULL: `layout` */
+    MgState state;                   /* the generator's tables of `board`, moved on by each play and back */
+    MgBuffer buffer[EG_MAX_PLIES + 2]; /* by ply: the node's plays; the last for the principal line */
+    const MgMove *path[EG_MAX_PLIES + 1]; /* by ply: the play made from it (NULL: a pass) */
+    int synced;                      /* the plays of path[0 .. synced - 1] are on `state` too: a node's
+                                        state is brought up to date only when it generates (most nodes
+                                        are leaves or end in the table, and never do) */
     Entry *table;
     uint64_t mask;
     Order *order[EG_MAX_PLIES + 1];     /* by ply: the search order of the node's moves (grown, kept) */
@@ -120,6 +128,24 @@ static void count_node(Search *s) {
         s->stop = 1;
 }
 
+/* The generator's state up to the current node: the plays since the last node that generated. */
+static int sync_state(Search *s) {
+    for (; s->synced < s->ply; s->synced++) {
+        const MgMove *m = s->path[s->synced];
+        int rc = m ? mg_state_play(&s->state, m) : MG_OK;
+        if (rc) return rc;
+    }
+    return MG_OK;
+}
+
+/* Undo of the current ply's play on the generator's state, if a node below brought it there. */
+static void unsync_state(Search *s) {
+    if (s->synced <= s->ply) return;
+    const MgMove *m = s->path[s->ply];
+    if (m && mg_state_unplay(&s->state, m)) s->error = MG_BAD_REQUEST, s->stop = 1;
+    s->synced = s->ply;
+}
+
 static int generate(Search *s, int side, MgResult *res) {
     MgRequest q;
     memset(&q, 0, sizeof q);
@@ -127,7 +153,8 @@ static int generate(Search *s, int side, MgResult *res) {
     memcpy(q.rack, s->rack[side], MAX_TILES + 1);
     q.mode = MG_LIST;
     q.deadline = s->P->deadline;
-    int rc = mg_generate(s->layout, s->R, &q, res);
+    int rc = s->ply <= EG_MAX_PLIES ? sync_state(s) : MG_OK;
+    if (!rc) rc = mg_generate_state(&s->state, &q, &s->buffer[s->ply], res);
     if (rc == MG_TIMED_OUT) s->stop = 1;
     else if (rc) s->error = rc, s->stop = 1;
     return rc;
@@ -192,16 +219,18 @@ static Order *order_buffer(Search *s, size_t n) {
 static int child_value(Search *s, int side, int passes, const MgMove *m, int depth, int alpha, int beta) {
     if (!m) {
         if (passes + 1 >= s->P->passes_to_end) return end_value(s, side, 0);
-        s->ply++;
+        s->path[s->ply++] = NULL;
         int value = -negamax(s, 1 - side, passes + 1, depth - 1, -beta, -alpha);
         s->ply--;
+        unsync_state(s);
         return value;
     }
     make_play(s, side, m, 0);
-    s->ply++;
+    s->path[s->ply++] = m;
     int value = s->n_rack[side] == 0 ? m->score + end_value(s, side, 1)
                                      : m->score - negamax(s, 1 - side, 0, depth - 1, m->score - beta, m->score - alpha);
     s->ply--;
+    unsync_state(s);
     make_play(s, side, m, 1);
     return value;
 }
@@ -231,7 +260,7 @@ static int negamax(Search *s, int side, int passes, int depth, int alpha, int be
     int n = (int)res.n_moves, alpha0 = alpha, best_value = -INF, best_move = EG_NO_MOVE;
     long long cuts_before = s->cuts;
     Order *order = order_buffer(s, (size_t)n + 1);
-    if (!order) { mg_result_free(&res); return 0; }
+    if (!order) return 0;
     if (first >= n) first = EG_NO_MOVE;
     estimate(s, side, &res, first, order);
     for (int k = 0; k <= n && !s->stop; k++) {
@@ -242,7 +271,6 @@ static int negamax(Search *s, int side, int passes, int depth, int alpha, int be
         if (value > alpha) alpha = value;
         if (alpha >= beta) break;
     }
-    mg_result_free(&res);
     if (s->stop) return 0;
     int flag = best_value <= alpha0 ? UPPER : best_value >= beta ? LOWER : EXACT;
     store(s, key, depth, best_value, flag, best_move, s->cuts == cuts_before);
@@ -252,6 +280,7 @@ static int negamax(Search *s, int side, int passes, int depth, int alpha, int be
 /* The best sequence the table holds from the root (at most `depth` plies), into `out`. */
 static void principal_line(Search *s, int passes, int depth, EgResult *out) {
     Search copy = *s;
+    copy.ply = EG_MAX_PLIES + 1;
     int side = 0;
     out->n_plies = 0;
     while (out->n_plies < depth && out->n_plies < EG_MAX_PLIES) {
@@ -271,14 +300,15 @@ static void principal_line(Search *s, int passes, int depth, EgResult *out) {
         if (generate(&copy, side, &res)) break;
         int found = e->best < (int)res.n_moves;
         if (found) ply->move = res.moves[e->best];
-        mg_result_free(&res);
         if (!found) break;
         out->n_plies++;
         make_play(&copy, side, &ply->move, 0);
+        if (mg_state_play(&copy.state, &ply->move)) break;
         if (!copy.n_rack[side]) break;
         side = 1 - side;
         passes = 0;
     }
+    s->buffer[EG_MAX_PLIES + 1] = copy.buffer[EG_MAX_PLIES + 1];  /* grown in the copy: freed with s */
 }
 
 static int check_request(const MgRules *R, const EgParams *P, const uint8_t *board, const uint8_t *mover,
@@ -314,11 +344,19 @@ int eg_solve(const uint32_t *layout, const MgRules *R, const EgParams *P, const 
     Search *s = calloc(1, sizeof(Search));
     if (!s) return MG_NO_MEMORY;
     s->layout = layout; s->R = R; s->P = P;
+    s->cpu_end = clock_seconds(CLOCK_THREAD_CPUTIME_ID) + P->cpu_seconds;
     s->mask = (1ull << P->table_bits) - 1;
     s->table = calloc((size_t)s->mask + 1, sizeof(Entry));
     if (!s->table) { free(s); return MG_NO_MEMORY; }
     load_position(s, board, mover, other);
-    s->cpu_end = clock_seconds(CLOCK_THREAD_CPUTIME_ID) + P->cpu_seconds;
+    if (P->prune_words) {
+        size_t n_words;
+        rc = wp_endgame_layout(layout, R, board, mover, other, &s->pruned, &n_words, &out->words);
+        if (rc) { free(s->table); free(s); return rc == GRAPH_NO_MEMORY ? MG_NO_MEMORY : MG_TOO_MANY; }
+        s->layout = s->pruned;
+    }
+    rc = mg_state_init(&s->state, s->layout, R, s->board);
+    if (rc) { free(s->pruned); free(s->table); free(s); return rc; }
     rc = EG_NO_RESULT;
     for (int depth = 1; depth <= P->max_depth; depth++) {
         long long cuts = s->cuts;
@@ -332,6 +370,8 @@ int eg_solve(const uint32_t *layout, const MgRules *R, const EgParams *P, const 
     }
     out->nodes = s->nodes;
     for (int i = 0; i <= EG_MAX_PLIES; i++) free(s->order[i]);
+    for (int i = 0; i < EG_MAX_PLIES + 2; i++) mg_buffer_free(&s->buffer[i]);
+    free(s->pruned);
     free(s->table);
     free(s);
     return rc;

@@ -27,6 +27,7 @@ typedef struct {
     double deadline;           /* CLOCK_MONOTONIC seconds; <= 0: none */
     double cpu_seconds;        /* stop after this much CPU time of the calling thread; <= 0: none */
     long long max_nodes;       /* stop after this many nodes; <= 0: none */
+    int prune_words;           /* search with the endgame's own word graph (word_prune.h), not the full one */
 } EgParams;
 
 /* A ply of the best sequence: the pass, or a play as mg_generate gives it. */
@@ -40,6 +41,7 @@ typedef struct {
     int exact;                 /* the last whole depth reached every end of the game */
     int depth;                 /* plies of the last whole depth */
     long long nodes;           /* positions visited, every depth */
+    long long words;           /* words in the endgame's own word graph (prune_words) */
     int n_plies;
     EgPly plies[EG_MAX_PLIES]; /* the best sequence: the mover's move, the reply, ... */
 } EgResult;
