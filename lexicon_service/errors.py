@@ -20,7 +20,7 @@ HTTP_STATUS, so both transports answer an error alike:
 | `GameNotFound`                              | NOT_FOUND           |                                     |
 | `Unauthenticated`                           | UNAUTHENTICATED     |                                     |
 | `PermissionDenied`                          | PERMISSION_DENIED   |                                     |
-| `InvalidInput`                              | INVALID_ARGUMENT    | trailing metadata `lexicon-reason`  |
+| `InvalidInput`                              | INVALID_ARGUMENT    | trailing metadata `lexicon-reason` (and `lexicon-values` when it names any) |
 | `Refused`                                   | FAILED_PRECONDITION | trailing metadata `lexicon-reason`  |
 | `StaleVersion`                              | ABORTED             | trailing metadata `lexicon-version` |
 | `LexiconUnavailable`                        | UNAVAILABLE         |                                     |
@@ -96,9 +96,10 @@ class PermissionDenied(GameError):
 class InvalidInput(GameError):
     """Malformed input in one request field."""
 
-    def __init__(self, field: str, message: str, reason: str = "") -> None:
+    def __init__(self, field: str, message: str, reason: str = "", values: dict | None = None) -> None:
         self.field = field
         self.reason = reason
+        self.values = values or {}  # what the reason names (lexicon-values), for a page to say it
         super().__init__(f"{field}: {message}")
 
 
@@ -321,19 +322,16 @@ class Answer:
 
 
 def _reason(exc) -> tuple:
-    return (("lexicon-reason", exc.reason),) if exc.reason else ()
-
-
-def _field_reason(exc) -> tuple:
-    """A FieldError's reason and its values (metadata is ASCII: the values URL-encoded, as a query string)."""
+    """A refusal's reason and, when it names any, its values (metadata is ASCII: URL-encoded, as a query string)."""
     if not exc.reason:
         return ()
-    return ("lexicon-reason", exc.reason), ("lexicon-values", urlencode(exc.values))
+    values = getattr(exc, "values", None)
+    return (("lexicon-reason", exc.reason),) + ((("lexicon-values", urlencode(values)),) if values else ())
 
 
 # (error class, status, its trailing metadata); the first class `exc` is an instance of answers it
 STATUS_TABLE = (
-    (FieldError, "INVALID_ARGUMENT", _field_reason),
+    (FieldError, "INVALID_ARGUMENT", _reason),
     (UnknownLexiconError, "NOT_FOUND", None),
     (UnknownRuleSetError, "NOT_FOUND", None),
     (DeadlineError, "DEADLINE_EXCEEDED", None),

@@ -79,6 +79,10 @@ class SharedCounts:
             self._db.close()
             raise ValueError(f"{path} is not a shared count database")
         self._db.execute("PRAGMA synchronous=OFF")  # in memory, and gone with the supervisor
+        # the WAL is memory (/dev/shm): checkpointed every 64 pages and cut back to 256 KiB after (it kept
+        # 4 MB by default)
+        self._db.execute("PRAGMA wal_autocheckpoint=64")
+        self._db.execute(f"PRAGMA journal_size_limit={256 << 10}")
         self._lock = threading.Lock()  # one connection for the process's threads: one transaction at a time
         # Writers queue on an flock of the directory (the kernel wakes the next at once, and releases it when
         # its holder dies) rather than in SQLite's busy handler, which sleeps up to 100 ms between tries: 4

@@ -555,6 +555,7 @@ const ERROR_TEXTS = {
     EXCHANGE_NOT_ALLOWED: "tato pravidla výměnu nemají", BAG_TOO_SMALL: "v sáčku je na výměnu málo kamenů",
     CHALLENGES_VOID: "hra posuzuje každý tah hned: napadat nelze", NOTHING_TO_CHALLENGE: "není co napadnout",
     OWN_PLAY: "vlastní tah napadnout nelze", NOTHING_TO_UNDO: "není co vrátit",
+    ADJUSTMENT_RANGE: "úprava skóre musí být nenulový počet bodů, nejvýš ±{limit}",
     DIRECTOR_KEY_OFF: "server nemá klíč rozhodčího (nastaví ho provozovatel: serve --director-key-file); otevírejte partie s tokeny rozhodčího",
     MALFORMED_PLAY: "tah nelze přečíst", UNKNOWN_LETTER: "písmeno, které hra nemá", OFF_BOARD: "tah mimo desku",
     PLAY_MISMATCH: "tah nesouhlasí s deskou", SQUARE_OCCUPIED: "pole je obsazené",
@@ -586,6 +587,7 @@ const ERROR_TEXTS = {
     EXCHANGE_NOT_ALLOWED: "te zasady nie mają wymiany", BAG_TOO_SMALL: "w worku jest za mało płytek na wymianę",
     CHALLENGES_VOID: "gra ocenia każdy ruch od razu: nie można sprawdzać", NOTHING_TO_CHALLENGE: "nie ma czego sprawdzać",
     OWN_PLAY: "nie można sprawdzać własnego ruchu", NOTHING_TO_UNDO: "nie ma czego cofnąć",
+    ADJUSTMENT_RANGE: "korekta wyniku musi być niezerową liczbą punktów, najwyżej ±{limit}",
     DIRECTOR_KEY_OFF: "serwer nie ma klucza sędziego (ustawia go operator: serve --director-key-file); otwieraj gry tokenami sędziego",
     MALFORMED_PLAY: "nie można odczytać ruchu", UNKNOWN_LETTER: "litera, której gra nie ma", OFF_BOARD: "ruch poza planszą",
     PLAY_MISMATCH: "ruch nie zgadza się z planszą", SQUARE_OCCUPIED: "pole jest zajęte",
@@ -691,7 +693,8 @@ function errorText(err) {
   if (REASON_NOTES[code] && err.values.letter !== undefined) return t("error") + ": " + t("rn_" + REASON_NOTES[code], err.values);
   // a client's mistake: the server's own message names the field and what is wrong with it
   const own = SERVER_MESSAGE_CODES.has(code) ? err.message.replace(/^[A-Z_]+: /, "") : "";
-  return t("error") + ": " + texts[code] + (own ? `: ${own}` : ` (${code})`);
+  const said = texts[code].replace(/\{(\w+)\}/g, (m, k) => err.values[k] ?? m);  // the values it names
+  return t("error") + ": " + said + (own ? `: ${own}` : ` (${code})`);
 }
 
 // gameToken: a player's game token (X-Game-Token, which the server reads whether or not it has tokens of its own)
