@@ -10,7 +10,7 @@ HTTP_STATUS, so both transports answer an error alike:
 
 | error                                       | status              | also                                |
 |---------------------------------------------|---------------------|-------------------------------------|
-| `FieldError` (incl. `LimitError`)           | INVALID_ARGUMENT    | "<field>: <what is wrong>"          |
+| `FieldError` (incl. `LimitError`)           | INVALID_ARGUMENT    | "<field>: <what is wrong>"; an unknown letter: trailing metadata `lexicon-reason` UNKNOWN_LETTER and `lexicon-values` (letter, position, field; URL-encoded) |
 | `UnknownLexiconError`, `UnknownRuleSetError`| NOT_FOUND           | "lexicon 'x' is not loaded..."      |
 | `movegen.MoveGenerationError` (has `field`) | INVALID_ARGUMENT    | "<field>: <what is wrong>"          |
 | `movegen.MoveGraphMissing`                  | FAILED_PRECONDITION | how to build the move graph         |
@@ -20,7 +20,7 @@ HTTP_STATUS, so both transports answer an error alike:
 | `GameNotFound`                              | NOT_FOUND           |                                     |
 | `Unauthenticated`                           | UNAUTHENTICATED     |                                     |
 | `PermissionDenied`                          | PERMISSION_DENIED   |                                     |
-| `InvalidInput`                              | INVALID_ARGUMENT    | trailing metadata `lexicon-reason`  |
+| `InvalidInput`                              | INVALID_ARGUMENT    | trailing metadata `lexicon-reason` (and `lexicon-values` when it names any) |
 | `Refused`                                   | FAILED_PRECONDITION | trailing metadata `lexicon-reason`  |
 | `StaleVersion`                              | ABORTED             | trailing metadata `lexicon-version` |
 | `LexiconUnavailable`                        | UNAVAILABLE         |                                     |
@@ -46,9 +46,11 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from lexicon_service.lexicon_format import LexiconError
 from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing
+from lexicon_service.tiles import UnknownLetterError
 
 log = logging.getLogger("lexicon_service.server")
 database_log = logging.getLogger("lexicon_service.games.store")
@@ -94,9 +96,10 @@ class PermissionDenied(GameError):
 class InvalidInput(GameError):
     """Malformed input in one request field."""
 
-    def __init__(self, field: str, message: str, reason: str = "") -> None:
+    def __init__(self, field: str, message: str, reason: str = "", values: dict | None = None) -> None:
         self.field = field
         self.reason = reason
+        self.values = values or {}  # what the reason names (lexicon-values), for a page to say it
         super().__init__(f"{field}: {message}")
 
 
@@ -186,11 +189,14 @@ class ServiceError(RequestError):
 
 
 class FieldError(ServiceError):
-    """Bad input in one request field."""
+    """Bad input in one request field; `reason` and `values`, when set, say it as data (a page says it in
+    its language: an unknown letter)."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, reason: str = "", values: dict | None = None) -> None:
         self.field = field
         self.message = message
+        self.reason = reason
+        self.values = values or {}
         super().__init__(f"{field}: {message}")
 
 
@@ -236,6 +242,9 @@ def field(name: str):
         yield
     except ServiceError:
         raise
+    except UnknownLetterError as exc:
+        raise FieldError(name, str(exc), "UNKNOWN_LETTER",
+                         {"letter": exc.letter, "position": exc.position + 1, "field": name}) from exc
     except ValueError as exc:
         raise FieldError(name, str(exc)) from exc
 
@@ -313,12 +322,16 @@ class Answer:
 
 
 def _reason(exc) -> tuple:
-    return (("lexicon-reason", exc.reason),) if exc.reason else ()
+    """A refusal's reason and, when it names any, its values (metadata is ASCII: URL-encoded, as a query string)."""
+    if not exc.reason:
+        return ()
+    values = getattr(exc, "values", None)
+    return (("lexicon-reason", exc.reason),) + ((("lexicon-values", urlencode(values)),) if values else ())
 
 
 # (error class, status, its trailing metadata); the first class `exc` is an instance of answers it
 STATUS_TABLE = (
-    (FieldError, "INVALID_ARGUMENT", None),
+    (FieldError, "INVALID_ARGUMENT", _reason),
     (UnknownLexiconError, "NOT_FOUND", None),
     (UnknownRuleSetError, "NOT_FOUND", None),
     (DeadlineError, "DEADLINE_EXCEEDED", None),

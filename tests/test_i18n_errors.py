@@ -24,6 +24,8 @@ def _refusal_codes() -> set[str]:
     """The reason codes the game service refuses with (Refused("CODE", ...)), and the move reasons."""
     source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "lexicon_service").rglob("*.py"))
     codes = set(re.findall(r'Refused\(\s*"([A-Z_]+)"', source))
+    codes |= set(re.findall(r'InvalidInput\(\s*"\w+",\s*f?"[^"]*",\s*"([A-Z_]+)"', source))  # a field's reason
+    assert "ADJUSTMENT_RANGE" in codes
     assert {"NOT_YOUR_TURN", "GAME_OVER", "NOTHING_TO_UNDO"} <= codes  # the pattern still finds them
     return codes | {r.value for r in Reason if r is not Reason.OK}
 

@@ -11,7 +11,7 @@ from bench_modules import bench_module
 from lexicon_service.grpc_gen import lexicon_pb2, lexicon_pb2_grpc
 from lexicon_service.server import create_server
 from lexicon_service.server.server import STREAM_WINDOW_BYTES
-from lexicon_service.server.unread_answers import UnreadAnswers
+from lexicon_service.server.unread_answers import UnreadAnswers, end_call, private_call
 
 RESOURCE_EXHAUSTED = str(grpc.StatusCode.RESOURCE_EXHAUSTED.value[0])
 
@@ -181,3 +181,88 @@ def test_every_serve_option_reaches_the_children_of_processes():
     set_by_the_supervisor = {"address", "lexicons", "workers", "fast_threads", "processes", "reuse_port", "grace",
                              "log_level", "http"}
     assert options - set_by_the_supervisor == set(CHILD_FLAGS) | set(CHILD_HTTP_FLAGS)
+
+
+def _stream_ended_from_another_thread(end):
+    """A server-streaming call that sends one message and then waits, ended by `end(context)` from another
+    thread; what its client gets: (messages, status code, details)."""
+    import threading
+    from concurrent import futures
+
+    def handler(request, context):
+        yield b"first"
+        threading.Thread(target=end, args=(context,)).start()
+        deadline = time.monotonic() + 5
+        while context.is_active() and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    srv = grpc.server(futures.ThreadPoolExecutor(2))
+    srv.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
+        "t.T", {"S": grpc.unary_stream_rpc_method_handler(handler)})])
+    port = srv.add_insecure_port("127.0.0.1:0")
+    srv.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            call = channel.unary_stream("/t.T/S")(b"", timeout=10)
+            messages = []
+            try:
+                messages.extend(call)
+            except grpc.RpcError as exc:
+                return messages, exc.code(), exc.details()
+            return messages, grpc.StatusCode.OK, ""
+    finally:
+        srv.stop(0).wait()
+
+
+def test_a_call_ended_from_another_thread_gets_resource_exhausted_through_grpcs_call_object():
+    """end_call reaches grpc's private call object (`_rpc_event.call`): no public API ends a call with a
+    status from another thread. If this fails after a grpcio upgrade, calls over the unread-answer bounds
+    end as CANCELLED (the fallback below) until end_call finds the new way (docs/service.md)."""
+    found = []
+
+    def end(context):
+        found.append(private_call(context))
+        end_call(context, "over the bound")
+
+    messages, code, details = _stream_ended_from_another_thread(end)
+    assert found[0] is not None, f"grpcio {grpc.__version__} has no _rpc_event.call under a server context"
+    assert (messages, code, details) == ([b"first"], grpc.StatusCode.RESOURCE_EXHAUSTED, "over the bound")
+
+
+def test_without_grpcs_call_object_the_call_still_ends(monkeypatch, caplog):
+    from lexicon_service.server import unread_answers
+
+    class TakesNoStatus:
+        def cancel(self):
+            raise AssertionError("not reached: cancel() with a status raises TypeError first")
+
+    class Context:
+        cancelled = 0
+
+        def cancel(self):
+            self.cancelled += 1
+
+    changed = Context()
+    changed._rpc_event = type("Event", (), {"call": TakesNoStatus()})()  # a call whose cancel takes no status
+    for context in (Context(), changed):
+        end_call(context, "over the bound")
+        assert context.cancelled == 1
+    monkeypatch.setattr(unread_answers, "private_call", lambda context: None)
+    messages, code, _ = _stream_ended_from_another_thread(lambda context: end_call(context, "over the bound"))
+    assert (messages, code) == ([b"first"], grpc.StatusCode.CANCELLED)
+
+
+def test_the_unread_total_is_the_servers_shared_out_among_the_processes(monkeypatch):
+    """`--processes N`: each child holds 1/N of --grpc-unread-mib (before, each held the whole of it, and 2
+    processes grew by twice the bound's memory); the per-connection bound is each connection's, unchanged."""
+    from lexicon_service.cli import build_parser
+    from lexicon_service.commands.serve import _bounded_counts, _unread_answers
+    from lexicon_service.commands.serve_processes import take_process_count
+
+    for value, expected in (("2", 2), ("", 1), ("0", 1), ("x", 1), ("65", 1), ("4", 4)):
+        monkeypatch.setenv("LEXICON_PROCESS_COUNT", value)
+        assert take_process_count() == expected
+    args = build_parser().parse_args(["serve", "--grpc-unread-mib", "24"])
+    _bounded_counts(args)
+    assert [(ledger.total, ledger.per_connection) for ledger in (_unread_answers(args, 1), _unread_answers(args, 2))] \
+        == [(24 << 20, 4 << 20), (12 << 20, 4 << 20)]

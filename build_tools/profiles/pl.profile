@@ -19,12 +19,12 @@
 #
 # Hunspell is a second witness (build with --hunspell): an SGJP form of a lemma whose citation
 # form pl_PL.dic makes, but which pl_PL.dic does not make itself, is tagged UNATTESTED
-# (expand_pl.hunspell_words; a fused form is witnessed by its base form, a derived adverb is
-# judged as a form of its adjective headword). sjp.pl's spelling dictionary and its game list
+# (expand_pl.hunspell_words; a fused form is witnessed by its base form, a derived adverb's
+# admission is decided as for a form of its adjective headword). sjp.pl's spelling dictionary and its game list
 # come from one dictionary, so such a form is mostly no game word: the deny rules below keep
 # the classes where at least 3 off-list forms go per on-list form lost (2-8 letters, game list
-# of 2020, measuring only). A guessed paradigm of a .dic entry SGJP lacks is judged by the same
-# witness (GUESSED UNATTESTED: the guessed forms the entry's own dictionary does not make).
+# of 2020, measuring only). A guessed paradigm of a .dic entry SGJP lacks has its admission
+# decided by the same witness (GUESSED UNATTESTED: the guessed forms the entry's own dictionary does not make).
 # Adjectives are denied except those of lemmas in -ły (LY: doschły, zmilkły, adjectives of a
 # verb's past stem, whose unattested forms are mostly on the list: 54 off / 169 on) and the
 # comparatives (0 off / 75 on).

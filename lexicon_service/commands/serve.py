@@ -19,7 +19,8 @@ Flags override environment variables, which override defaults:
   --grpc-max-streams      LEXICON_GRPC_MAX_STREAMS      64 calls open at once on one gRPC connection
   --grpc-max-connections  LEXICON_GRPC_MAX_CONNECTIONS  1000 gRPC connections per process (beyond: closed at once)
   --grpc-unread-mib       LEXICON_GRPC_UNREAD_MIB       24 MiB of gRPC answers not yet taken by their clients, in
-                                                        all (beyond: those waiting longest are ended)
+                                                        all, shared out among --processes (beyond: those waiting
+                                                        longest are ended)
   --grpc-unread-per-connection-mib  LEXICON_GRPC_UNREAD_PER_CONNECTION_MIB  4 MiB on one connection (beyond:
                                                         its next calls get RESOURCE_EXHAUSTED)
   --grpc-unread-timeout   LEXICON_GRPC_UNREAD_TIMEOUT   60 s an answer may wait untaken before its call is ended
@@ -59,10 +60,12 @@ import resource
 from lexicon_service.command_line import UserError, seconds
 from lexicon_service.commands.serve_processes import (
     MAX_DEFAULT_PROCESSES,
+    MAX_PROCESSES,
     default_processes,
     grpc_host_port,
     stop_with_supervisor,
     supervise,
+    take_process_count,
     take_stream_counts,
     take_supervisor_files,
 )
@@ -93,7 +96,7 @@ def _env_int(name: str, default: int) -> int:
 BOUNDS = {
     "workers": (1, 1024),
     "fast_threads": (1, 256),
-    "processes": (1, 64),
+    "processes": (1, MAX_PROCESSES),
     "max_words": (1, 1_000_000),
     "max_results": (1, 100_000),
     "max_message_bytes": (1024, 256 << 20),
@@ -152,8 +155,9 @@ def _add_unread_options(p) -> None:
                         f"LEXICON_GRPC_MAX_CONNECTIONS; default 1000; 1-{BOUNDS['grpc_max_connections'][1]:,}, and "
                         "within the open-file limit)")
     p.add_argument("--grpc-unread-mib", type=int, default=None, metavar="MIB",
-                   help="MiB of gRPC answers not yet taken by their clients, over every connection; beyond, the "
-                        "calls whose answers waited longest are ended (RESOURCE_EXHAUSTED) (env "
+                   help="MiB of gRPC answers not yet taken by their clients, over every connection of the server "
+                        "(with --processes N, each process holds 1/N of it); beyond, the calls whose answers waited "
+                        "longest are ended (RESOURCE_EXHAUSTED) (env "
                         f"LEXICON_GRPC_UNREAD_MIB; default 24; 1-{BOUNDS['grpc_unread_mib'][1]:,})")
     p.add_argument("--grpc-unread-per-connection-mib", type=int, default=None, metavar="MIB",
                    help="MiB of unread answers on one gRPC connection; beyond, its next calls get RESOURCE_EXHAUSTED "
@@ -366,6 +370,7 @@ def run(args) -> int:
     stop_with_supervisor()
     shared_files = take_supervisor_files()
     args.stream_counts = take_stream_counts()  # (gRPC, HTTP) shared with the supervisor's other children, or None
+    args.sharing_processes = take_process_count()  # the supervisor's children (1: not supervised)
     settings = _settings(args, address, log)
     claim = None if args.reuse_port else _claim_ports(settings)  # a supervised child: its supervisor holds it
     try:
@@ -555,15 +560,17 @@ def _stream_bounds(args) -> dict[str, int]:
                                             ("streams_per_game", args.streams_per_game)) if value is not None}
 
 
-def _unread_answers(args):
-    """The bounds on unread gRPC answers, the defaults where no option gave one."""
+def _unread_answers(args, processes: int = 1):
+    """The bounds on unread gRPC answers, the defaults where no option gave one. The total is the server's:
+    each of the supervisor's `processes` children holds its share (before, each held the whole total, and
+    `--processes N` N times it: docs/measurements.md, "Clients that do not read")."""
     from lexicon_service.server.unread_answers import (UNREAD_BYTES, UNREAD_BYTES_PER_CONNECTION, UNREAD_SECONDS,
                                                        UnreadAnswers)
 
     def mib(value: int | None, default: int) -> int:
         return default if value is None else value << 20
 
-    return UnreadAnswers(mib(args.grpc_unread_mib, UNREAD_BYTES),
+    return UnreadAnswers(max(1, mib(args.grpc_unread_mib, UNREAD_BYTES) // processes),
                          mib(args.grpc_unread_per_connection_mib, UNREAD_BYTES_PER_CONNECTION),
                          UNREAD_SECONDS if args.grpc_unread_timeout is None else float(args.grpc_unread_timeout))
 
@@ -579,7 +586,7 @@ def _create_server(args, settings: _Settings, shared_files, load: bool):
         streams["stream_idle"] = float(args.stream_idle)
     if args.stream_counts is not None:
         streams["stream_counts"] = args.stream_counts[0]
-    streams["unread_answers"] = _unread_answers(args)
+    streams["unread_answers"] = _unread_answers(args, args.sharing_processes)
     grpc_connections = _within_open_files(args.grpc_max_connections, logging.getLogger("lexicon_service.serve"),
                                           "--grpc-max-connections", "gRPC")
     if grpc_connections is not None:

@@ -30,20 +30,25 @@ def take_supervisor_files():
 
 def take_stream_counts():
     """In a supervised child: the (gRPC, HTTP) stream counts its supervisor shares among its children
-    (server/shared_counts.py), this child's column claimed (what a killed predecessor held released); else
+    (server/shared_counts.py), this child's slot claimed (what a killed predecessor held released); else
     None. Taken out of the environment: a child never passes them on."""
     from lexicon_service.server.shared_counts import SharedCounts
 
-    shared, index = os.environ.pop(STREAM_COUNTS_ENV, ""), os.environ.pop(PROCESS_INDEX_ENV, "")
+    path, index = os.environ.pop(STREAM_COUNTS_ENV, ""), os.environ.pop(PROCESS_INDEX_ENV, "")
     try:
-        grpc_fd, http_fd, columns = (int(part) for part in shared.split(","))
-        counts = (SharedCounts.inherited(grpc_fd, columns, int(index)),
-                  SharedCounts.inherited(http_fd, columns, int(index)))
+        counts = tuple(SharedCounts.inherited(path, int(index), scope) for scope in ("grpc", "http"))
     except (ValueError, OSError):  # not set (not supervised), or not what a supervisor sets: counted here
         return None
     for table in counts:
         table.claim_column()
     return counts
+
+
+def take_process_count() -> int:
+    """In a supervised child: how many server processes its supervisor runs (a bound of the server that each
+    process keeps alone is shared out among them); else 1. Taken out of the environment."""
+    count = os.environ.pop(PROCESS_COUNT_ENV, "")
+    return int(count) if count.isascii() and count.isdecimal() and 1 <= int(count) <= MAX_PROCESSES else 1
 
 
 def grpc_host_port(address: str) -> tuple[str, int]:
@@ -55,14 +60,13 @@ def grpc_host_port(address: str) -> tuple[str, int]:
 
 
 MAX_DEFAULT_PROCESSES = 4
+MAX_PROCESSES = 64  # --processes
 CHECKED_TRIES_ENV = "LEXICON_CHECKED_TRIES"  # set by the supervisor for its children (sha256 list)
 SHARED_FILES_ENV = "LEXICON_SHARED_FILES"  # set by the supervisor for its children (SharedFiles.environment)
 SUPERVISOR_PID_ENV = "LEXICON_SUPERVISOR_PID"  # set by the supervisor for its children
-STREAM_COUNTS_ENV = "LEXICON_STREAM_COUNTS"  # set by the supervisor: "grpc fd,http fd,processes"
+STREAM_COUNTS_ENV = "LEXICON_STREAM_COUNTS"  # set by the supervisor: the shared counts' database
 PROCESS_INDEX_ENV = "LEXICON_PROCESS_INDEX"  # set by the supervisor for each child: its slot
-# Keys a process may count at once in a shared table: two (its client, its game) for each stream it may
-# hold (56 WatchGame and 8 refused by the spare threads; 64 HTTP event streams), with room to spare.
-STREAM_KEYS_PER_PROCESS = 2 * 128
+PROCESS_COUNT_ENV = "LEXICON_PROCESS_COUNT"  # set by the supervisor: how many children it runs
 
 
 def stop_with_supervisor() -> None:
@@ -102,20 +106,20 @@ def default_processes() -> int:
     return max(1, min(os.cpu_count() or 1, MAX_DEFAULT_PROCESSES))
 
 
-def _children_environment(directory: str, processes: int):
-    """(the children's environment, the sealed copies of the lexicons' files, the shared stream counts'
-    memfds): what every child takes from its supervisor."""
+def _children_environment(directory: str):
+    """(the children's environment, the sealed copies of the lexicons' files, the shared counts' database):
+    what every child takes from its supervisor."""
     from lexicon_service.core.registry import release_freed_memory
     from lexicon_service.lexicon_copies import SharedFiles
-    from lexicon_service.server.shared_counts import SharedCounts
+    from lexicon_service.server.shared_counts import create_database
 
     env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
     shared = SharedFiles.read_directory(directory)
     release_freed_memory()  # the files and layouts it read, now only in the sealed copies
     env[SHARED_FILES_ENV] = shared.environment()
     env[CHECKED_TRIES_ENV] = ",".join(shared.check_structure())
-    counts = [SharedCounts.create(STREAM_KEYS_PER_PROCESS * processes, processes) for _ in ("grpc", "http")]
-    env[STREAM_COUNTS_ENV] = f"{counts[0]},{counts[1]},{processes}"  # streams bounded across the children
+    counts = create_database()
+    env[STREAM_COUNTS_ENV] = counts  # streams and computer-only games bounded across the children
     return env, shared, counts
 
 
@@ -132,6 +136,7 @@ def supervise(args, address: str, directory: str, workers: int, fast_threads: in
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
+    from lexicon_service.server.shared_counts import remove_database
     from lexicon_service.server.supervisor import Supervisor
 
     host, port = grpc_host_port(address)
@@ -172,8 +177,9 @@ def supervise(args, address: str, directory: str, workers: int, fast_threads: in
     # The lexicons' files are read (and checked against their manifests) once here, into sealed
     # in-memory copies every (re)started child maps instead of copying them again: one copy's pages
     # for all. The tries' structure is checked once here too, not again by every child.
-    env, shared, counts = _children_environment(directory, processes)
-    supervisor = Supervisor(argv, processes, env=env, pass_fds=(*shared.fds(), *counts), slot_env=PROCESS_INDEX_ENV)
+    env, shared, counts = _children_environment(directory)
+    env[PROCESS_COUNT_ENV] = str(processes)
+    supervisor = Supervisor(argv, processes, env=env, pass_fds=shared.fds(), slot_env=PROCESS_INDEX_ENV)
     restore = supervisor.install_signal_handlers()
     try:
         started = supervisor.start()
@@ -195,5 +201,4 @@ def supervise(args, address: str, directory: str, workers: int, fast_threads: in
     finally:
         restore()
         shared.close()
-        for fd in counts:
-            os.close(fd)
+        remove_database(counts)

@@ -32,7 +32,8 @@ def _reason(reason: str) -> str:
 def adjust_score(sessions, game_id: str, token: str | None, player: int, delta: int, reason: str):
     reason = _reason(reason)
     if not -MAX_ADJUSTMENT <= delta <= MAX_ADJUSTMENT or delta == 0:
-        raise InvalidInput("delta", f"a non-zero number of points within ±{MAX_ADJUSTMENT}")
+        raise InvalidInput("delta", f"a non-zero number of points within ±{MAX_ADJUSTMENT}", "ADJUSTMENT_RANGE",
+                           {"limit": MAX_ADJUSTMENT})
 
     def decide(work, base, now, events, lexicons=None):
         require_director(work, token, sessions.director_key)

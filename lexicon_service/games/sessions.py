@@ -47,7 +47,8 @@ class GameSessions:
     state caught up with the store, and appended before it is answered."""
 
     def __init__(self, store, *, clock=time.time, cache_size: int = 10_000, max_games: int | None = MAX_GAMES,
-                 lexicons=None, director_key: DirectorKey = NO_DIRECTOR_KEY) -> None:
+                 lexicons=None, director_key: DirectorKey = NO_DIRECTOR_KEY,
+                 computer_game_rate: ComputerGameRate | None = None) -> None:
         self.store = store
         self.director_key = director_key  # the server-wide director key (roles.DirectorKey), maybe none
         # lexicons(): a context manager giving name -> lexicon (or None) for the call's duration; the server
@@ -69,7 +70,8 @@ class GameSessions:
         self.notified = hasattr(store, "subscribe")
         self.watchers = Watchers(self.notified)
         self.computers = ComputerTurns(self)  # computer players move here, off the request path
-        self.computer_game_rate = ComputerGameRate()  # games with only computer players, per client
+        # games with only computer players, per client (counted with `serve --processes`' other children)
+        self.computer_game_rate = computer_game_rate or ComputerGameRate()
         if self.notified:
             store.subscribe(self._appended_elsewhere)
 

@@ -109,7 +109,7 @@ ROUTES = (
 )
 # Game sessions (GameSessionService). The caller's game token travels as in gRPC: `Authorization: Bearer
 # <token>`, or `X-Game-Token: <token>` when the server has tokens of its own (then Authorization carries
-# the server's). A refusal's `lexicon-reason` / `lexicon-version` trailing metadata comes back as headers.
+# the server's). A refusal's `lexicon-reason` / `lexicon-version` / `lexicon-values` trailing metadata comes back as headers.
 # WatchGame, a server stream, is `GET /v1/games/{game_id}/events` (Server-Sent Events; app.py).
 SESSION_ROUTES: tuple[ApiRoute, ...] = (
     ApiRoute("POST", "/v1/games", "session", "CreateGame", session_pb2.CreateGameRequest,

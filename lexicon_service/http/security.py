@@ -154,7 +154,7 @@ class AllowedHosts:
 # What a page of an allowed origin may send and read: the headers the API reads and sends back.
 CORS_METHODS = ("GET", "POST")
 CORS_REQUEST_HEADERS = ("Authorization", "Content-Type", "X-Game-Token", "X-Server-Timeout", "Last-Event-ID")
-CORS_EXPOSED_HEADERS = ("lexicon-reason", "lexicon-version")
+CORS_EXPOSED_HEADERS = ("lexicon-reason", "lexicon-version", "lexicon-values")
 
 
 def parse_origins(text: str) -> tuple[str, ...]:

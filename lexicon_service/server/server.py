@@ -40,6 +40,7 @@ from google.protobuf import message_factory
 
 from lexicon_service.grpc_gen import game_pb2, game_pb2_grpc, lexicon_pb2, lexicon_pb2_grpc, session_pb2, session_pb2_grpc
 from lexicon_service.grpc_gen import tournament_pb2, tournament_pb2_grpc
+from lexicon_service.games.creation_rate import ComputerGameRate
 from lexicon_service.games.roles import DirectorKey
 from lexicon_service.games.sessions import MAX_GAMES, GameSessions
 from lexicon_service.errors import DatabaseDamaged
@@ -404,7 +405,7 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
     default loader maps instead of private copies. `max_streams_per_connection`: calls open at once on one client
     connection (HTTP/2 MAX_CONCURRENT_STREAMS). `streams_per_client`, `streams_per_game`: WatchGame streams one
     client address, and one game, may hold open at once (`stream_counts`: counted with the other processes of
-    `serve --processes`' supervisor, shared_counts.py). `stream_idle`: seconds a game stream may deliver no event
+    `serve --processes`' supervisor, shared_counts.py, as are a client's computer-only games a minute). `stream_idle`: seconds a game stream may deliver no event
     before it ends (WatchIdle; None: never). `director_key`: the server-wide director key (directs every game,
     lists them: ListGames); None: none. `unread_answers`: the bounds on answers not yet taken by
     their clients, across every connection (server/unread_answers.py; default: its defaults).
@@ -427,7 +428,8 @@ def create_server(address: str, lexicon_dir, *, workers: int = 8, limits: Limits
                                   options=_grpc_options(limits, reuse_port, max_streams_per_connection, max_connections),
                                   maximum_concurrent_rpcs=max_concurrent_rpcs)
         games = GameSessions(games_store, clock=game_clock or time.time, max_games=max_games,
-                             lexicons=registry.lexicons_in_use, director_key=DirectorKey(director_key))
+                             lexicons=registry.lexicons_in_use, director_key=DirectorKey(director_key),
+                             computer_game_rate=ComputerGameRate(shared=stream_counts))
         tournaments = _tournaments(games, games_store, registry)
         game_sessions = GameSessionServicer(games, registry, server_tokens=bool(tokens), stream_idle=stream_idle,
                                             tournament_games=tournaments.game_ids)

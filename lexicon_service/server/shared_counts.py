@@ -1,179 +1,168 @@
-"""Counts by key shared by the server processes of one supervisor (`serve --processes N`), so that a bound
-on a client's or a game's streams holds across the processes and not N times over.
+"""Counts shared by the server processes of one supervisor (`serve --processes N`), so that a bound on a
+client's or a game's streams, and on a client's computer-only games a minute, holds across the processes and
+not N times over.
 
-One table in a memfd the supervisor creates and every child maps: entries of a 64-bit key hash (0: free)
-and one 32-bit count per process (its column, the supervisor's slot index); a key's count is the sum of
-the columns. A child adds and removes only in its own column, and zeroes that column when it starts:
-whatever a killed predecessor in its slot held is released, with no other process's counts touched.
-Changes hold an fcntl lock on the memfd (per process: the kernel releases it when its holder dies) and,
-inside a process, a thread lock. Open addressing with linear probing; an entry whose columns are all
-zero is removed (backward shift), and a child's start rebuilds the table."""
+An SQLite database (WAL) the supervisor creates in a directory of its own, in memory (/dev/shm) where
+there is one, and removes when it stops. A process counts in rows of its own slot (the supervisor's index
+for it) and a key's count is the sum over the slots; a process starting in a slot deletes that slot's rows,
+so whatever a killed predecessor held is released and no other process's count is touched. Every change is
+one transaction (BEGIN IMMEDIATE): a process killed in the middle of one changes nothing. It replaced a
+hash table of our own in shared memory: measured against it in docs/service.md ("Streams per client")."""
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
-import hashlib
-import mmap
 import os
-import struct
+import sqlite3
+import stat
+import tempfile
 import threading
 
-KEY = struct.Struct("<Q")
-COUNT = struct.Struct("<I")
-# Entries per expected key: twice, so that probes stay short (at most half the entries in use).
-SPARE = 2
-MEMFD_NAME = "lexicon-stream-counts"
+DIRECTORY_PREFIX = "lexicon-shared-counts-"
+DATABASE_NAME = "counts.db"
+# Marks a database the supervisor made (PRAGMA application_id): a process writes into no other file.
+APPLICATION_ID = 0x4C584354
+# Seconds a change waits for another process's (each holds the database for some microseconds).
+BUSY_SECONDS = 10.0
+SCHEMA = """
+CREATE TABLE streams (scope TEXT NOT NULL, key TEXT NOT NULL, slot INTEGER NOT NULL, held INTEGER NOT NULL,
+                      PRIMARY KEY (scope, key, slot)) WITHOUT ROWID;
+CREATE TABLE starts (client TEXT NOT NULL, at REAL NOT NULL);
+CREATE INDEX starts_by_client ON starts (client);
+CREATE INDEX starts_by_time ON starts (at);
+"""
 
 
-def key_hash(kind: str, name: str) -> int:
-    """The table's key for `name` of `kind` ("client", "game"): stable across processes (Python's own
-    hash is salted per process), never 0 (a free entry)."""
-    digest = hashlib.blake2b(f"{kind}\0{name}".encode("utf-8", "surrogatepass"), digest_size=8).digest()
-    return KEY.unpack(digest)[0] or 1
+def create_database() -> str:
+    """A new empty database in a new directory (in /dev/shm where there is one): its path."""
+    memory = "/dev/shm"
+    directory = tempfile.mkdtemp(prefix=DIRECTORY_PREFIX,
+                                 dir=memory if os.path.isdir(memory) and os.access(memory, os.W_OK) else None)
+    path = os.path.join(directory, DATABASE_NAME)
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(SCHEMA)
+        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    finally:
+        db.close()
+    return path
+
+
+def remove_database(path: str) -> None:
+    """Remove what create_database made (the database, its WAL and index files, the directory)."""
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(path + suffix)
+        except FileNotFoundError:
+            pass
+    os.rmdir(os.path.dirname(path))
 
 
 class SharedCounts:
-    """The table over the memfd `fd` (`columns` processes, this one's `column`)."""
+    """The counts of the database at `path`, this process counting in slot `column`; `scope` keeps apart
+    what different bounds count (gRPC streams, HTTP streams)."""
 
-    def __init__(self, fd: int, columns: int, column: int) -> None:
-        if not 0 <= column < columns:
-            raise ValueError(f"column {column} is not one of {columns}")
-        self.fd = fd
-        self.columns = columns
+    def __init__(self, path: str, column: int, scope: str = "") -> None:
+        self.path = path
         self.column = column
-        self.entry_size = KEY.size + COUNT.size * columns
-        size = os.fstat(fd).st_size
-        self.entries = size // self.entry_size
-        if self.entries < 1 or size % self.entry_size:
-            raise ValueError(f"a shared count table of {size} bytes does not hold entries of {columns} columns")
-        self._map = mmap.mmap(fd, size)
-        self._lock = threading.Lock()
+        self.scope = scope
+        # mode=rw: never create a file; the application id is read before anything is written
+        self._db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None,
+                                   check_same_thread=False, timeout=BUSY_SECONDS)
+        try:
+            found = self._db.execute("PRAGMA application_id").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise ValueError(f"{path} is not a shared count database: {exc}") from None
+        if found != APPLICATION_ID:
+            self._db.close()
+            raise ValueError(f"{path} is not a shared count database")
+        self._db.execute("PRAGMA synchronous=OFF")  # in memory, and gone with the supervisor
+        # the WAL is memory (/dev/shm): checkpointed every 64 pages and cut back to 256 KiB after (it kept
+        # 4 MB by default)
+        self._db.execute("PRAGMA wal_autocheckpoint=64")
+        self._db.execute(f"PRAGMA journal_size_limit={256 << 10}")
+        self._lock = threading.Lock()  # one connection for the process's threads: one transaction at a time
+        # Writers queue on an flock of the directory (the kernel wakes the next at once, and releases it when
+        # its holder dies) rather than in SQLite's busy handler, which sleeps up to 100 ms between tries: 4
+        # processes changing at full speed saw a change wait 2.7 s (bench/bench_shared_counts.py).
+        self._queue = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
 
     @classmethod
-    def inherited(cls, fd: int, columns: int, column: int) -> SharedCounts:
-        """The table a supervisor passed as `fd`; ValueError when `fd` is not such a table's memfd (never
-        map and write a file that happens to be open there)."""
-        if not os.readlink(f"/proc/self/fd/{fd}").startswith(f"/memfd:{MEMFD_NAME}"):
-            raise ValueError(f"file descriptor {fd} is not a shared count table")
-        return cls(fd, columns, column)
+    def inherited(cls, path: str, column: int, scope: str = "") -> SharedCounts:
+        """The database a supervisor passed as `path`; ValueError when it is not one a supervisor made (a
+        regular file in a directory of ours, owned by this user: never write into another file)."""
+        directory = os.path.basename(os.path.dirname(path))
+        info = os.lstat(path)
+        if not directory.startswith(DIRECTORY_PREFIX) or os.path.basename(path) != DATABASE_NAME \
+                or not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+            raise ValueError(f"{path} is not a shared count database")
+        return cls(path, column, scope)
 
-    @staticmethod
-    def create(keys: int, columns: int) -> int:
-        """A new zeroed table for up to `keys` keys at once: its memfd (inherited by the children)."""
-        fd = os.memfd_create(MEMFD_NAME, 0)  # not close-on-exec: the children map it
-        entries = 1 << max(4, (keys * SPARE - 1).bit_length())
-        os.ftruncate(fd, entries * (KEY.size + COUNT.size * columns))
-        return fd
-
-    @contextlib.contextmanager
-    def _locked(self):
+    def _change(self, work):
+        """`work(db)` in one write transaction; its result."""
         with self._lock:
-            fcntl.lockf(self.fd, fcntl.LOCK_EX)
+            fcntl.flock(self._queue, fcntl.LOCK_EX)
             try:
-                yield
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    result = work(self._db)
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+                return result
             finally:
-                fcntl.lockf(self.fd, fcntl.LOCK_UN)
+                fcntl.flock(self._queue, fcntl.LOCK_UN)
 
-    # --- entries ---------------------------------------------------------------------------------------
-    def _key(self, index: int) -> int:
-        return KEY.unpack_from(self._map, index * self.entry_size)[0]
-
-    def _counts(self, index: int) -> tuple[int, ...]:
-        start = index * self.entry_size + KEY.size
-        return struct.unpack_from(f"<{self.columns}I", self._map, start)
-
-    def _own(self, index: int) -> int:
-        return index * self.entry_size + KEY.size + COUNT.size * self.column
-
-    def _find(self, key: int) -> tuple[int, bool]:
-        """(the key's entry, True), or (the free entry it would take, False); (-1, False): the table is full."""
-        index = key % self.entries
-        for _ in range(self.entries):
-            found = self._key(index)
-            if found == key:
-                return index, True
-            if found == 0:
-                return index, False
-            index = (index + 1) % self.entries
-        return -1, False
-
-    def _remove(self, index: int) -> None:
-        """Free entry `index`, shifting back the entries after it that probed past it."""
-        size = self.entry_size
-        while True:
-            self._map[index * size:(index + 1) * size] = bytes(size)
-            after = (index + 1) % self.entries
-            while True:
-                key = self._key(after)
-                if key == 0:
-                    return
-                home = key % self.entries
-                # `after` may move into `index` when its home is not cyclically within (index, after]
-                if (after - home) % self.entries >= (after - index) % self.entries:
-                    break
-                after = (after + 1) % self.entries
-            self._map[index * size:(index + 1) * size] = self._map[after * size:(after + 1) * size]
-            index = after
-
-    # --- counting --------------------------------------------------------------------------------------
-    def count(self, key: int) -> int:
-        with self._locked():
-            index, found = self._find(key)
-            return sum(self._counts(index)) if found else 0
+    def count(self, key: str) -> int:
+        with self._lock:
+            return self._db.execute("SELECT coalesce(sum(held), 0) FROM streams WHERE scope = ? AND key = ?",
+                                    (self.scope, key)).fetchone()[0]
 
     def add(self, keys, bounds) -> int | None:
-        """Count one more of each key in this process's column, unless a key's total across the processes
-        has reached its bound: then nothing is counted and the result is that key's position in `keys`
-        (len(keys): the table is full)."""
-        with self._locked():
-            places = []
+        """Count one more of each key in this process's slot, unless a key's total across the processes has
+        reached its bound: then nothing is counted and the result is that key's position in `keys`."""
+        def add(db):
             for position, (key, bound) in enumerate(zip(keys, bounds)):
-                index, found = self._find(key)
-                if found and sum(self._counts(index)) >= bound:
+                held = db.execute("SELECT coalesce(sum(held), 0) FROM streams WHERE scope = ? AND key = ?",
+                                  (self.scope, key)).fetchone()[0]
+                if held >= bound:
                     return position
-                places.append((index, found))
-            for key, (index, found) in zip(keys, places):
-                if not found:  # the earlier keys' entries may have taken its free one: find it again
-                    index, found = self._find(key)
-                    if index < 0:
-                        self._release(keys[:keys.index(key)])
-                        return len(keys)
-                    KEY.pack_into(self._map, index * self.entry_size, key)
-                own = self._own(index)
-                COUNT.pack_into(self._map, own, COUNT.unpack_from(self._map, own)[0] + 1)
-        return None
+            db.executemany("INSERT INTO streams VALUES (?, ?, ?, 1) ON CONFLICT DO UPDATE SET held = held + 1",
+                           [(self.scope, key, self.column) for key in keys])
+            return None
+
+        return self._change(add)
 
     def remove(self, keys) -> None:
-        """One fewer of each key in this process's column (as `add` counted them)."""
-        with self._locked():
-            self._release(keys)
+        """One fewer of each key in this process's slot (as `add` counted them)."""
+        def remove(db):
+            rows = [(self.scope, key, self.column) for key in keys]
+            db.executemany("UPDATE streams SET held = held - 1 WHERE scope = ? AND key = ? AND slot = ?", rows)
+            db.executemany("DELETE FROM streams WHERE scope = ? AND key = ? AND slot = ? AND held <= 0", rows)
 
-    def _release(self, keys) -> None:
-        for key in keys:
-            index, found = self._find(key)
-            if not found:
-                continue
-            own = self._own(index)
-            COUNT.pack_into(self._map, own, max(0, COUNT.unpack_from(self._map, own)[0] - 1))
-            if not any(self._counts(index)):
-                self._remove(index)
+        self._change(remove)
 
     def claim_column(self) -> None:
-        """This process starts in its slot: its column is zeroed (a killed predecessor's counts released)
-        and the table rebuilt without the entries left with no count (and without duplicates a process
-        killed in the middle of a change may have left)."""
-        with self._locked():
-            live: dict[int, bytes] = {}
-            for index in range(self.entries):
-                key = self._key(index)
-                COUNT.pack_into(self._map, self._own(index), 0)
-                if key and key not in live and any(self._counts(index)):
-                    live[key] = bytes(self._map[index * self.entry_size:(index + 1) * self.entry_size])
-            self._map[:] = bytes(len(self._map))
-            for key, entry in live.items():
-                index, _ = self._find(key)
-                self._map[index * self.entry_size:(index + 1) * self.entry_size] = entry
+        """This process starts in its slot: what a killed predecessor there held is released."""
+        self._change(lambda db: db.execute("DELETE FROM streams WHERE scope = ? AND slot = ?",
+                                           (self.scope, self.column)))
+
+    def take_start(self, client: str, per_window: int, now: float, window: float) -> bool:
+        """Count a start for `client` at `now` unless it had `per_window` in the `window` seconds before
+        (then nothing is counted): whether it was counted. `now`: a clock all the processes share."""
+        def take(db):
+            db.execute("DELETE FROM starts WHERE at <= ?", (now - window,))
+            if db.execute("SELECT count(*) FROM starts WHERE client = ?", (client,)).fetchone()[0] >= per_window:
+                return False
+            db.execute("INSERT INTO starts VALUES (?, ?)", (client, now))
+            return True
+
+        return self._change(take)
 
     def close(self) -> None:
-        self._map.close()
+        with self._lock:
+            self._db.close()
+            os.close(self._queue)

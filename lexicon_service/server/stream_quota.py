@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 
-from lexicon_service.server.shared_counts import SharedCounts, key_hash
+from lexicon_service.server.shared_counts import SharedCounts
 
 # Streams one client (its address, `client_of`) may hold open at once, and streams open on one game.
 STREAMS_PER_CLIENT = 8
@@ -44,7 +44,7 @@ class StreamQuota:
     def admit(self, client: str, game_id: str) -> str | None:
         """Count a new stream of `client` on `game_id`; or, over a bound, the refusal (nothing counted)."""
         if self.shared is not None:
-            over = self.shared.add((key_hash("client", client), key_hash("game", game_id)),
+            over = self.shared.add((f"client {client}", f"game {game_id}"),
                                    (self.per_client, self.per_game))
             return None if over is None else self._refusal(over)
         with self._lock:
@@ -59,7 +59,7 @@ class StreamQuota:
     def release(self, client: str, game_id: str) -> None:
         """A stream that `admit` counted has ended."""
         if self.shared is not None:
-            self.shared.remove((key_hash("client", client), key_hash("game", game_id)))
+            self.shared.remove((f"client {client}", f"game {game_id}"))
             return
         with self._lock:
             for counts, key in ((self._by_client, client), (self._by_game, game_id)):

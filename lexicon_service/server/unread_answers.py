@@ -157,16 +157,43 @@ class UnreadAnswers:
 def end_call(context, details: str) -> None:
     """End a server call with RESOURCE_EXHAUSTED and `details`, from any thread; its queued answer is freed.
 
-    grpc's public `cancel()` can only say CANCELLED; the call object underneath takes a status (grpc's core
-    then sends it as trailers, which flow control does not hold back)."""
-    call = getattr(getattr(context, "_rpc_event", None), "call", None)
+    grpc has no public way to do this from a thread other than the call's own (`abort` raises in the
+    caller, and the handler's thread is inside grpc, waiting to send), and `cancel()` can only say
+    CANCELLED. So the call object underneath `context` (grpc's private `_rpc_event.call`) is given the
+    status: grpc's core sends it as trailers, which flow control does not hold back. Should a grpcio
+    upgrade take that away, the call is still ended, by the public `cancel()` (CANCELLED), and a warning
+    says so once (tests/test_unread_answers.py fails loudly on such an upgrade)."""
+    call = private_call(context)
     try:
         if call is not None:
             call.cancel(grpc.StatusCode.RESOURCE_EXHAUSTED.value[0], details)
-        else:
-            context.cancel()
+            return
+    except TypeError:  # the private call took other arguments: end it the public way
+        call = None
     except Exception:  # noqa: BLE001 - a call already gone has nothing to end
         log.debug("ending a call failed", exc_info=True)
+        return
+    _warn_no_private_call()
+    try:
+        context.cancel()
+    except Exception:  # noqa: BLE001 - a call already gone has nothing to end
+        log.debug("cancelling a call failed", exc_info=True)
+
+
+def private_call(context):
+    """grpc's call object under a server `context`, or None (not a grpc server context of a known version)."""
+    call = getattr(getattr(context, "_rpc_event", None), "call", None)
+    return call if callable(getattr(call, "cancel", None)) else None
+
+
+_warned = threading.Event()
+
+
+def _warn_no_private_call() -> None:
+    if not _warned.is_set():
+        _warned.set()
+        log.warning("this grpcio (%s) gives no call object to end a call with RESOURCE_EXHAUSTED: calls over the "
+                    "unread-answer bounds end as CANCELLED", grpc.__version__)
 
 
 class UnreadAnswerGuard(grpc.ServerInterceptor):

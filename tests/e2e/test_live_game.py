@@ -237,9 +237,12 @@ def test_director_console_adjusts_undoes_and_ends_games_live(browser_context, ga
 
 # per language: the refusal of a wrong key, the scope line, the adjustment's reason
 KEY_CONSOLE = {
-    "cs": ("tento token na to nemá právo", "Všechny rozehrané partie na serveru", "pozdní zápis"),
-    "pl": ("ten token nie ma do tego prawa", "Wszystkie trwające gry na serwerze", "spóźniony zapis"),
-    "en": ("the token is not the server's director key", "Every game in progress on the server", "late entry"),
+    "cs": ("tento token na to nemá právo", "Všechny rozehrané partie na serveru", "pozdní zápis",
+           "Chyba: úprava skóre musí být nenulový počet bodů, nejvýš ±10000"),
+    "pl": ("ten token nie ma do tego prawa", "Wszystkie trwające gry na serwerze", "spóźniony zapis",
+           "Błąd: korekta wyniku musi być niezerową liczbą punktów, najwyżej ±10000"),
+    "en": ("the token is not the server's director key", "Every game in progress on the server", "late entry",
+           "Error: INVALID_ARGUMENT: delta: a non-zero number of points within ±10000"),
 }
 DESKTOP, PHONE = {"width": 1366, "height": 768}, {"width": 390, "height": 844}
 
@@ -262,7 +265,7 @@ def test_director_console_with_the_server_key_shows_every_game(browser_context, 
     the page's text. No English on the cs and pl console, nothing wider than the screen."""
     from tests.e2e.english import assert_no_english
 
-    refused, scope, reason = KEY_CONSOLE[lang]
+    refused, scope, reason, no_points = KEY_CONSOLE[lang]
     check_language = assert_no_english if lang != "en" else (lambda page: None)
     api = httpx.Client(base_url=game_web, timeout=10)
     names = [["Zofia Wiśniewska", "Łukasz"], ["Anna", "Piotr Nowak"], ["Jan Novák", "Eva"], ["Ola", "Ela"]]
@@ -305,8 +308,12 @@ def test_director_console_with_the_server_key_shows_every_game(browser_context, 
 
     console.locator(f".card[data-game='{games[1]['gameId']}']").click()
     console.locator("#adjustPlayer").select_option("1")
-    console.locator("#adjustDelta").fill("3")
+    console.locator("#adjustDelta").fill("0")  # refused, said with the bound in the page's language
     console.locator("#adjustReason").fill(reason)
+    console.locator("#adjustForm button").click()
+    console.wait_for_function("() => document.getElementById('panelNote').className === 'problem'")
+    assert console.locator("#panelNote").inner_text().startswith(no_points)
+    console.locator("#adjustDelta").fill("3")
     console.locator("#adjustForm button").click()
     console.wait_for_function("() => document.getElementById('panelNote').className === 'done'")
     record = api.get(f"/v1/games/{games[1]['gameId']}/record", headers={"X-Game-Token": DIRECTOR_KEY}).json()["gcg"]

@@ -251,8 +251,9 @@ def test_game_viewer_end_rack_option(page, web_url):
 
 @pytest.mark.parametrize("lang, origin", [("cs", "z seznamu slov"), ("pl", "z listy słów")])
 def test_lookup_and_judge_speak_the_page_language_and_show_the_server_reason(page, web_url, artifacts, lang, origin):
-    """/lookup: the reading's origin in the page's language, a refused query with the server's own message
-    (not just INVALID_ARGUMENT); /judge and /lookup without English words in cs and pl."""
+    """/lookup: the reading's origin in the page's language, a refused query said whole in the page's
+    language (an unknown letter, with the letter and its position: the refusal's reason and values, not
+    just INVALID_ARGUMENT nor the server's English); /judge and /lookup without English words in cs and pl."""
     from tests.e2e.english import assert_no_english
 
     page.goto(web_url + f"/lookup?lang={lang}")
@@ -267,7 +268,8 @@ def test_lookup_and_judge_speak_the_page_language_and_show_the_server_reason(pag
     page.locator("#query").press("Enter")
     page.wait_for_selector("#found-status.error")
     shown = page.locator("#found-status").inner_text()
-    assert "INVALID_ARGUMENT" not in shown and ":" in shown.split(": ", 2)[-1] or len(shown.split(": ")) >= 3, shown
+    assert shown == {"cs": "Chyba: neznámé písmeno @ na pozici 1", "pl": "Błąd: nieznana litera @ na pozycji 1"}[lang], shown
+    assert_no_english(page, allowed=["scrabble", "kriskros"])
     page.screenshot(path=str(artifacts / f"lookup-refusal-{lang}.png"))
     page.goto(web_url + f"/judge?lang={lang}")
     page.wait_for_selector("body[data-ready='1']")

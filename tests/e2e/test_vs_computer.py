@@ -398,6 +398,8 @@ def test_the_game_page_on_a_phone_its_weight_and_first_board(page, game_web, art
     assert_contrast(page, "the pl game page on a phone")
     page.locator("#hintMove").click()
     page.wait_for_function("() => document.getElementById('preview').textContent.startsWith('Podpowiedź: ')")
+    # a hinted exchange or pass is said by its name, not as notated ("-ABC", "-")
+    assert page.evaluate("() => ['-', '-ĄB', '8F ENÓ'].map(hintMoveText)") == ["pas", "wymiana ĄB", "8F ENÓ"]
     # an exchange of two tiles chosen on the rack
     version = _version(page)
     page.locator("#exchangeStart").click()

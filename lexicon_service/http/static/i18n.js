@@ -555,6 +555,7 @@ const ERROR_TEXTS = {
     EXCHANGE_NOT_ALLOWED: "tato pravidla výměnu nemají", BAG_TOO_SMALL: "v sáčku je na výměnu málo kamenů",
     CHALLENGES_VOID: "hra posuzuje každý tah hned: napadat nelze", NOTHING_TO_CHALLENGE: "není co napadnout",
     OWN_PLAY: "vlastní tah napadnout nelze", NOTHING_TO_UNDO: "není co vrátit",
+    ADJUSTMENT_RANGE: "úprava skóre musí být nenulový počet bodů, nejvýš ±{limit}",
     DIRECTOR_KEY_OFF: "server nemá klíč rozhodčího (nastaví ho provozovatel: serve --director-key-file); otevírejte partie s tokeny rozhodčího",
     MALFORMED_PLAY: "tah nelze přečíst", UNKNOWN_LETTER: "písmeno, které hra nemá", OFF_BOARD: "tah mimo desku",
     PLAY_MISMATCH: "tah nesouhlasí s deskou", SQUARE_OCCUPIED: "pole je obsazené",
@@ -586,6 +587,7 @@ const ERROR_TEXTS = {
     EXCHANGE_NOT_ALLOWED: "te zasady nie mają wymiany", BAG_TOO_SMALL: "w worku jest za mało płytek na wymianę",
     CHALLENGES_VOID: "gra ocenia każdy ruch od razu: nie można sprawdzać", NOTHING_TO_CHALLENGE: "nie ma czego sprawdzać",
     OWN_PLAY: "nie można sprawdzać własnego ruchu", NOTHING_TO_UNDO: "nie ma czego cofnąć",
+    ADJUSTMENT_RANGE: "korekta wyniku musi być niezerową liczbą punktów, najwyżej ±{limit}",
     DIRECTOR_KEY_OFF: "serwer nie ma klucza sędziego (ustawia go operator: serve --director-key-file); otwieraj gry tokenami sędziego",
     MALFORMED_PLAY: "nie można odczytać ruchu", UNKNOWN_LETTER: "litera, której gra nie ma", OFF_BOARD: "ruch poza planszą",
     PLAY_MISMATCH: "ruch nie zgadza się z planszą", SQUARE_OCCUPIED: "pole jest zajęte",
@@ -601,11 +603,12 @@ const ERROR_TEXTS = {
 };
 
 class ApiError extends Error {
-  constructor(status, message, offline, reason) {
+  constructor(status, message, offline, reason, values) {
     super(message);
     this.status = status;
     this.offline = !!offline;
     this.reason = reason || "";
+    this.values = values || {};  // the refusal's values (the `lexicon-values` header: letter, position, field)
   }
 }
 
@@ -613,12 +616,16 @@ class ApiError extends Error {
 // the reason code; `response`, when there is one, for its status and `lexicon-reason` header.
 function apiErrorOf(data, response) {
   const e = (data && data.error) || {};
+  const values = response && response.headers.get("lexicon-values");
   return new ApiError(e.status || (response && response.status), (e.status ? e.status + ": " : "") +
                       (e.message || (response && response.statusText) || ""),
-                      false, response && response.headers.get("lexicon-reason"));
+                      false, response && response.headers.get("lexicon-reason"),
+                      values ? Object.fromEntries(new URLSearchParams(values)) : {});
 }
 
 const SERVER_MESSAGE_CODES = new Set(["INVALID_ARGUMENT", "OUT_OF_RANGE", 400]);
+// A refusal's reason whose values the server sends (`lexicon-values`), said by the server notes' table.
+const REASON_NOTES = { UNKNOWN_LETTER: "unknown-letter" };
 
 // A build rule's name (a reading's rule, a refusal's) in the page's language: a whole name the table has
 // (rule_...), else its parts, each run of parts the longest one the table knows, one unknown part as it is.
@@ -682,9 +689,12 @@ function errorText(err) {
   const texts = ERROR_TEXTS[LANG] || {};
   const code = texts[err.reason] ? err.reason : err.status;
   if (!texts[code]) return t("error") + ": " + err.message;
+  // a refusal with its values (an unknown letter, errors.py FieldError) is said whole, with what it names
+  if (REASON_NOTES[code] && err.values.letter !== undefined) return t("error") + ": " + t("rn_" + REASON_NOTES[code], err.values);
   // a client's mistake: the server's own message names the field and what is wrong with it
   const own = SERVER_MESSAGE_CODES.has(code) ? err.message.replace(/^[A-Z_]+: /, "") : "";
-  return t("error") + ": " + texts[code] + (own ? `: ${own}` : ` (${code})`);
+  const said = texts[code].replace(/\{(\w+)\}/g, (m, k) => err.values[k] ?? m);  // the values it names
+  return t("error") + ": " + said + (own ? `: ${own}` : ` (${code})`);
 }
 
 // gameToken: a player's game token (X-Game-Token, which the server reads whether or not it has tokens of its own)

@@ -435,12 +435,18 @@ function sendExchange() {
   if (chosen.length) act("move", { exchange: chosen.map(x => (x.tile.length > 1 ? `[${x.tile}]` : x.tile)).join("") });
 }
 
+// A hint's move in words: a play as notated, an exchange ("-ABC") and a pass ("-") by their names.
+function hintMoveText(play) {
+  if (play === "-") return t("kindPass");
+  return play.startsWith("-") ? `${t("kindExchange")} ${play.slice(1)}` : play;
+}
+
 async function askHint() {
   const me = live;
   if (!me) return;
   try {
     const answer = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}/hint?limit=3`, undefined, me.token);
-    const moves = (answer.moves || []).map(m => `${m.play || m.exchange || m.kind} (${m.score >= 0 ? "+" : ""}${m.score})`);
+    const moves = (answer.moves || []).map(m => `${hintMoveText(m.play)} (${m.score >= 0 ? "+" : ""}${m.score})`);
     $("preview").textContent = `${t("hint")}: ${moves.join(" · ") || "—"}`;
     $("preview").className = "ok";
   } catch (err) { flashPreview(errorText(err)); }

@@ -170,11 +170,11 @@ static void reconsider(Gen *g) {
     for (size_t i = 0; i < g->n_moves; i++) consider(g, &g->moves[i]);
 }
 
-/* By equity, before the anchors of bound `bound` and below, whose plays' equity is at most `equity`:
- * whether no play left can change the answer (each scores below the best, so it stays kept, and none
- * reaches its equity). */
+/* By equity, before the anchors of score bound `bound` and below, whose plays' equity is at most
+ * `equity`: whether no play left can change the answer (none reaches its equity; among the top `limit`
+ * by score, each also scores below the best, so that it cannot push the best out). */
 static int equity_settled(const Gen *g, int bound, double equity) {
-    return g->have_best && bound < g->best.score && equity < g->best_equity;
+    return g->have_best && (!g->limit || bound < g->best.score) && equity < g->best_equity;
 }
 
 static void record(Gen *g, int start, int end, int msum, int wmul, int xtot, int n_new) {
@@ -716,7 +716,13 @@ static int anchor_cmp(const void *x, const void *y) {
     return a->pos - b->pos;
 }
 
-/* Top-k: anchors best bound first; once k plays are kept, an anchor whose bound is below the worst
+static int anchor_equity_cmp(const void *x, const void *y) {
+    const Anchor *a = x, *b = y;
+    if (a->equity != b->equity) return a->equity > b->equity ? -1 : 1;
+    return anchor_cmp(x, y);
+}
+
+/* Top-k: anchors best bound first (by equity among all plays: best equity bound first); once k plays are kept, an anchor whose bound is below the worst
  * kept score cannot add a play, nor can any after it. */
 static void run_best_first(Gen *g, uint32_t root) {
     int vals[MAX_DIM], n_rack = 0;
@@ -740,7 +746,7 @@ static void run_best_first(Gen *g, uint32_t root) {
                 list[n++] = (Anchor){bound, (uint8_t)d, (uint8_t)line, (uint8_t)pos, equity};
             }
         }
-    qsort(list, n, sizeof(Anchor), anchor_cmp);
+    qsort(list, n, sizeof(Anchor), g->eq && !g->limit ? anchor_equity_cmp : anchor_cmp);
     for (int i = n - 2; g->eq && i >= 0; i--)  /* by equity: the most of this anchor's and all after it */
         if (list[i + 1].equity > list[i].equity) list[i].equity = list[i + 1].equity;
     for (int i = 0; i < n && !g->stop; i++) {
