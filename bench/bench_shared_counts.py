@@ -81,8 +81,9 @@ class Table:
         self.kind, self.processes, self.module_dir = kind, processes, module_dir
         self.pass_fds: tuple[int, ...] = ()
         if kind == "sqlite":
-            from lexicon_service.server.shared_counts import create_database
-            self.where = create_database()
+            from lexicon_service.server.shared_counts import CountsDatabase
+            self.database = CountsDatabase.create()
+            self.where = self.database.path
         else:
             sys.path.insert(0, module_dir)
             from hand_written_counts import SharedCounts
@@ -126,8 +127,7 @@ class Table:
 
     def close(self) -> None:
         if self.kind == "sqlite":
-            from lexicon_service.server.shared_counts import remove_database
-            remove_database(self.where)
+            self.database.remove()
         else:
             os.close(int(self.where))
 

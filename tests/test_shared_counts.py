@@ -19,16 +19,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexicon_service.games.creation_rate import COMPUTER_GAMES_PER_MINUTE
-from lexicon_service.server.shared_counts import SharedCounts, create_database, remove_database
+from lexicon_service.server.shared_counts import CountsDatabase, SharedCounts, remove_abandoned
 from lexicon_service.server.stream_quota import StreamQuota
 from tests.test_service_cli import serve_process
 
 
 @pytest.fixture
 def database():
-    path = create_database()
-    yield path
-    remove_database(path)
+    made = CountsDatabase.create()
+    yield made.path
+    made.remove()
 
 
 @pytest.fixture
@@ -142,7 +142,8 @@ def test_a_child_opens_only_a_database_its_supervisor_made(tmp_path, monkeypatch
         assert take_stream_counts() is None
     assert [victim.read_bytes() for victim in victims] == [bytes(4096), b""]
     assert sorted(path.name for path in ours.iterdir()) == ["counts.db"]
-    path = create_database()
+    made = CountsDatabase.create()
+    path = made.path
     try:
         monkeypatch.setenv("LEXICON_STREAM_COUNTS", path)
         monkeypatch.setenv("LEXICON_PROCESS_INDEX", "0")
@@ -151,7 +152,7 @@ def test_a_child_opens_only_a_database_its_supervisor_made(tmp_path, monkeypatch
         for table in counts:
             table.close()
     finally:
-        remove_database(path)
+        made.remove()
     assert not os.path.exists(os.path.dirname(path))
 
 
@@ -173,8 +174,8 @@ KEYS = st.sampled_from([f"client {n}" for n in range(12)])
 def test_the_counts_are_what_a_plain_counter_gives(operations):
     """Adds, removes and restarts in any order: each key's count is the sum of the live slots, as a
     Counter per slot gives it."""
-    path = create_database()
-    views = SharedCounts(path, 0, "grpc"), SharedCounts(path, 1, "grpc")
+    made = CountsDatabase.create()
+    views = SharedCounts(made.path, 0, "grpc"), SharedCounts(made.path, 1, "grpc")
     model = [Counter(), Counter()]
     try:
         for operation, column, key, bound in operations:
@@ -195,7 +196,7 @@ def test_the_counts_are_what_a_plain_counter_gives(operations):
     finally:
         for view in views:
             view.close()
-        remove_database(path)
+        made.remove()
 
 
 def test_serve_processes_bound_one_clients_streams_on_the_server(tmp_path):
@@ -261,3 +262,31 @@ def test_serve_processes_bound_one_clients_computer_only_games_on_the_server(tmp
                                       [grpc.StatusCode.RESOURCE_EXHAUSTED] * (25 - COMPUTER_GAMES_PER_MINUTE))
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(20) == 0, proc.log()
+
+
+def test_a_database_its_killed_supervisor_left_is_removed_by_the_next_and_no_other(tmp_path):
+    """A supervisor killed by SIGKILL cannot remove its database: the next one made removes it (before, each
+    such kill left one behind in /dev/shm), but never one whose maker lives, nor a file not ours."""
+    made_and_killed = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom lexicon_service.server.shared_counts import CountsDatabase\n"
+         f"print(CountsDatabase.create({str(tmp_path)!r}).path, flush=True)\ntime.sleep(60)"],
+        stdout=subprocess.PIPE, text=True)
+    abandoned = made_and_killed.stdout.readline().strip()
+    made_and_killed.kill()
+    made_and_killed.wait()
+    living = CountsDatabase.create(str(tmp_path))
+    assert os.path.exists(abandoned)  # changed a moment ago: left alone (an earlier version held no lock)
+    long_ago = time.time() - 3600
+    for made in (abandoned, living.path):
+        os.utime(made, (long_ago, long_ago))
+    foreign = tmp_path / "lexicon-shared-counts-other" / "counts.db"
+    foreign.parent.mkdir()
+    foreign.write_bytes(bytes(4096))
+    os.utime(foreign, (long_ago, long_ago))
+    newest = CountsDatabase.create(str(tmp_path))
+    assert not os.path.exists(os.path.dirname(abandoned))  # quiet and held by nobody: removed
+    assert os.path.exists(living.path) and foreign.read_bytes() == bytes(4096)
+    assert remove_abandoned(str(tmp_path)) == 0
+    for made in (living, newest):
+        made.remove()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["lexicon-shared-counts-other"]

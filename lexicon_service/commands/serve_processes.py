@@ -111,15 +111,15 @@ def _children_environment(directory: str):
     what every child takes from its supervisor."""
     from lexicon_service.core.registry import release_freed_memory
     from lexicon_service.lexicon_copies import SharedFiles
-    from lexicon_service.server.shared_counts import create_database
+    from lexicon_service.server.shared_counts import CountsDatabase
 
     env = dict(os.environ, **{SUPERVISOR_PID_ENV: str(os.getpid())})
     shared = SharedFiles.read_directory(directory)
     release_freed_memory()  # the files and layouts it read, now only in the sealed copies
     env[SHARED_FILES_ENV] = shared.environment()
     env[CHECKED_TRIES_ENV] = ",".join(shared.check_structure())
-    counts = create_database()
-    env[STREAM_COUNTS_ENV] = counts  # streams and computer-only games bounded across the children
+    counts = CountsDatabase.create()
+    env[STREAM_COUNTS_ENV] = counts.path  # streams and computer-only games bounded across the children
     return env, shared, counts
 
 
@@ -136,7 +136,6 @@ def supervise(args, address: str, directory: str, workers: int, fast_threads: in
                http_address: str | None = None) -> int:
     """Run `processes` servers on one port (SO_REUSEPORT), restarting any that dies
     (lexicon_service/server/supervisor.py)."""
-    from lexicon_service.server.shared_counts import remove_database
     from lexicon_service.server.supervisor import Supervisor
 
     host, port = grpc_host_port(address)
@@ -201,4 +200,4 @@ def supervise(args, address: str, directory: str, workers: int, fast_threads: in
     finally:
         restore()
         shared.close()
-        remove_database(counts)
+        counts.remove()

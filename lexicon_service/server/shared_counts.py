@@ -3,7 +3,7 @@ client's or a game's streams, and on a client's computer-only games a minute, ho
 not N times over.
 
 An SQLite database (WAL) the supervisor creates in a directory of its own, in memory (/dev/shm) where
-there is one, and removes when it stops. A process counts in rows of its own slot (the supervisor's index
+there is one, and removes when it stops (or, killed, the next supervisor does). A process counts in rows of its own slot (the supervisor's index
 for it) and a key's count is the sum over the slots; a process starting in a slot deletes that slot's rows,
 so whatever a killed predecessor held is released and no other process's count is touched. Every change is
 one transaction (BEGIN IMMEDIATE): a process killed in the middle of one changes nothing. It replaced a
@@ -17,6 +17,7 @@ import sqlite3
 import stat
 import tempfile
 import threading
+import time
 
 DIRECTORY_PREFIX = "lexicon-shared-counts-"
 DATABASE_NAME = "counts.db"
@@ -33,30 +34,91 @@ CREATE INDEX starts_by_time ON starts (at);
 """
 
 
-def create_database() -> str:
-    """A new empty database in a new directory (in /dev/shm where there is one): its path."""
-    memory = "/dev/shm"
-    directory = tempfile.mkdtemp(prefix=DIRECTORY_PREFIX,
-                                 dir=memory if os.path.isdir(memory) and os.access(memory, os.W_OK) else None)
-    path = os.path.join(directory, DATABASE_NAME)
-    db = sqlite3.connect(path, isolation_level=None)
-    try:
-        db.execute("PRAGMA journal_mode=WAL")
-        db.executescript(SCHEMA)
-        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-    finally:
-        db.close()
-    return path
+class CountsDatabase:
+    """The database a supervisor makes for its children, at `path`. Its maker holds a shared flock on it
+    while it lives (the kernel drops it when the maker dies, even by SIGKILL), so that a later supervisor
+    removes what a killed one left behind, and only that; `remove` when the children have stopped."""
+
+    def __init__(self, path: str, holder: int) -> None:
+        self.path = path
+        self._holder = holder
+
+    @classmethod
+    def create(cls, parent: str | None = None) -> CountsDatabase:
+        """A new empty database in a new directory in `parent` (default: /dev/shm where there is one)."""
+        if parent is None:
+            memory = "/dev/shm"
+            parent = memory if os.path.isdir(memory) and os.access(memory, os.W_OK) else tempfile.gettempdir()
+        remove_abandoned(parent)
+        directory = tempfile.mkdtemp(prefix=DIRECTORY_PREFIX, dir=parent)
+        path = os.path.join(directory, DATABASE_NAME)
+        holder = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        fcntl.flock(holder, fcntl.LOCK_SH)  # before it is a database: never taken for an abandoned one
+        db = sqlite3.connect(path, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(SCHEMA)
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        finally:
+            db.close()  # the last connection: the WAL is checkpointed into the file, which now shows its id
+        return cls(path, holder)
+
+    def remove(self) -> None:
+        """Remove the database, its WAL and index files and the directory."""
+        _remove_files(self.path)
+        os.close(self._holder)
 
 
-def remove_database(path: str) -> None:
-    """Remove what create_database made (the database, its WAL and index files, the directory)."""
+def _last_change(path: str) -> float:
+    changes = []
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            changes.append(os.stat(path + suffix).st_mtime)
+        except FileNotFoundError:
+            pass
+    return max(changes)
+
+
+def _remove_files(path: str) -> None:
     for suffix in ("", "-wal", "-shm"):
         try:
             os.unlink(path + suffix)
         except FileNotFoundError:
             pass
     os.rmdir(os.path.dirname(path))
+
+
+# A database changed more recently than this is left alone even when nobody holds it: a supervisor of an
+# earlier version, which held no lock, may be using it.
+QUIET_SECONDS = 600
+
+
+def remove_abandoned(parent: str) -> int:
+    """Remove the databases in `parent` whose supervisor is gone (one killed by SIGKILL could not remove its
+    own): a directory of ours by name, owned by this user, holding a database with our application id
+    that nobody holds and nobody changed for QUIET_SECONDS. How many."""
+    removed = 0
+    quiet_since = time.time() - QUIET_SECONDS
+    for entry in os.scandir(parent):
+        if not entry.name.startswith(DIRECTORY_PREFIX) or not entry.is_dir(follow_symlinks=False) \
+                or entry.stat(follow_symlinks=False).st_uid != os.getuid():
+            continue
+        path = os.path.join(entry.path, DATABASE_NAME)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # fails while its maker lives
+            if os.pread(fd, 4, 68) == APPLICATION_ID.to_bytes(4, "big") \
+                    and _last_change(path) < quiet_since:  # 68: the header's application id
+                _remove_files(path)
+                removed += 1
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
 
 
 class SharedCounts:
