@@ -5,24 +5,19 @@ the same from the same seed."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
-from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import generate_moves
 from lexicon_service.movegen.fastplay import move_text, play_games
 from lexicon_service.movegen.leaves import LeaveTable
 from lexicon_service.rules import Board, validate_move
-from tests.test_movegen import EXTRA, LETTERS, _build, _random_words
+from tests.test_movegen import LETTERS, random_lexicons
 
 
 @pytest.fixture(scope="module")
 def lexicons(tmp_path_factory):
-    d = tmp_path_factory.mktemp("fastplay")
-    rng = random.Random(20261129)
-    return {rule_set_id: load_lexicon(_build(d, rule_set_id, _random_words(rng, letters, 150) + EXTRA[rule_set_id]))
-            for rule_set_id, letters in LETTERS.items()}
+    return random_lexicons(tmp_path_factory.mktemp("fastplay"), 20261129)
 
 
 def _table(rule_set):

@@ -45,6 +45,14 @@ def _build(directory, rule_set_id: str, words) -> object:
     return out
 
 
+def random_lexicons(directory, seed: int, words: int = 150) -> dict:
+    """A small lexicon of random words (plus EXTRA) for each rule set of LETTERS, loaded, by rule set id."""
+    rng = random.Random(seed)
+    return {rule_set_id: load_lexicon(_build(directory, rule_set_id, _random_words(rng, letters, words)
+                                             + EXTRA[rule_set_id]))
+            for rule_set_id, letters in LETTERS.items()}
+
+
 @pytest.fixture(scope="module")
 def lexicons(tmp_path_factory):
     d = tmp_path_factory.mktemp("movegen")

@@ -5,22 +5,17 @@ mg_generate's (every play, the top 5, the count), and taking the play back must 
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
-from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import _core, _graph, _static
 from lexicon_service.movegen.fastplay import raw_games
-from tests.test_movegen import EXTRA, LETTERS, _build, _random_words
+from tests.test_movegen import LETTERS, random_lexicons
 
 
 @pytest.fixture(scope="module")
 def lexicons(tmp_path_factory):
-    d = tmp_path_factory.mktemp("movegen_state")
-    rng = random.Random(20261130)
-    return {rule_set_id: load_lexicon(_build(d, rule_set_id, _random_words(rng, letters, 150) + EXTRA[rule_set_id]))
-            for rule_set_id, letters in LETTERS.items()}
+    return random_lexicons(tmp_path_factory.mktemp("movegen_state"), 20261130)
 
 
 def _plays_and_racks(games):
