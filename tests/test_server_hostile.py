@@ -169,7 +169,8 @@ def test_failures_outside_the_servicers_get_a_status_and_one_log_line(caplog, fr
     from lexicon_service.server.errors import quiet_grpc_tracebacks
 
     quiet_grpc_tracebacks()
-    server = grpc.server(ThreadPoolExecutor(2), interceptors=[_FailingInterceptor()])
+    executor = ThreadPoolExecutor(2)  # shut down below: grpc's stop leaves its threads running
+    server = grpc.server(executor, interceptors=[_FailingInterceptor()])
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("t.Fail", {}),))
     server.add_generic_rpc_handlers((type("H", (grpc.GenericRpcHandler,), {
         "service": lambda self, details: _failing_handlers(details)})(),))
@@ -188,7 +189,8 @@ def test_failures_outside_the_servicers_get_a_status_and_one_log_line(caplog, fr
                     except grpc.RpcError as exc:
                         codes[name] = exc.code()
     finally:
-        server.stop(None)
+        server.stop(None).wait()
+        executor.shutdown()
     assert codes == {"Intercepted": grpc.StatusCode.UNKNOWN, "Serialise": grpc.StatusCode.INTERNAL,
                      "Method": grpc.StatusCode.UNKNOWN, "Stream": grpc.StatusCode.UNKNOWN}
     grpc_records = [r for r in caplog.records if r.name.startswith(("grpc", "lexicon_service"))]

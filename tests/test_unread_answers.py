@@ -196,7 +196,8 @@ def _stream_ended_from_another_thread(end):
         while context.is_active() and time.monotonic() < deadline:
             time.sleep(0.01)
 
-    srv = grpc.server(futures.ThreadPoolExecutor(2))
+    executor = futures.ThreadPoolExecutor(2)  # shut down below: grpc's stop leaves its threads running
+    srv = grpc.server(executor)
     srv.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
         "t.T", {"S": grpc.unary_stream_rpc_method_handler(handler)})])
     port = srv.add_insecure_port("127.0.0.1:0")
@@ -212,6 +213,7 @@ def _stream_ended_from_another_thread(end):
             return messages, grpc.StatusCode.OK, ""
     finally:
         srv.stop(0).wait()
+        executor.shutdown()
 
 
 def test_a_call_ended_from_another_thread_gets_resource_exhausted_through_grpcs_call_object():
