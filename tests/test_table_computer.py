@@ -15,7 +15,7 @@ import grpc
 import pytest
 
 from lexicon_service.cli import main
-from lexicon_service.games.computer import LEVELS, choose_move
+from lexicon_service.games.computer import ALL_LEVELS, LEVELS, NEEDS_LEAVES, choose_move
 from lexicon_service.grpc_gen import session_pb2
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import generate_moves
@@ -261,8 +261,11 @@ def test_the_game_page_offers_every_computer_level_in_each_language():
     static = Path(__file__).resolve().parent.parent / "lexicon_service" / "http" / "static"
     page_levels = re.search(r"const LEVELS = \[([^\]]*)\]", (static / "games.js").read_text(encoding="utf-8"))
     assert re.findall(r'"(\w+)"', page_levels.group(1)) == list(LEVELS)
+    leave_levels = re.search(r"const NEEDS_LEAVES = \[([^\]]*)\]", (static / "games.js").read_text(encoding="utf-8"))
+    assert re.findall(r'"(\w+)"', leave_levels.group(1)) == list(NEEDS_LEAVES)
+    assert [*LEVELS, *NEEDS_LEAVES] == list(ALL_LEVELS)
     strings = (static / "i18n.js").read_text(encoding="utf-8")
-    for level in LEVELS:
+    for level in ALL_LEVELS:
         assert strings.count(f"level{level.capitalize()}:") == 3  # en, cs, pl
 
 

@@ -421,3 +421,52 @@ def test_the_game_page_on_a_phone_its_weight_and_first_board(page, game_web, art
     print(f"\n/games weight {weight} bytes; first board drawn {drawn} ms after the navigation started, "
           f"median {median} ms")
     assert median <= FIRST_BOARD_MS, drawn
+
+
+@pytest.mark.parametrize("lang", ["cs", "pl"])
+def test_a_game_against_the_computer_that_looks_ahead(page, game_web, artifacts, lang):
+    """The level simulating, offered with the leave table's lexicon only: a game started at that level, a
+    hint ranked by simulation (the look-ahead box beside the Hint button), one play of the person's and the
+    computer's answer in the record; no English on the page."""
+    url, lexicon_path = game_web
+    page.set_viewport_size({"width": 1366, "height": 768})
+    finished = _open_the_game_page(page, url, lang)
+    simulating = page.locator("#newLevel option[value='simulating']")
+    assert page.locator("#newLexicon").input_value() == RULE_SET and simulating.is_disabled()
+    assert page.evaluate("() => t('simulatingUnavailable')") in page.locator("#newLevelNote").inner_text()
+    page.screenshot(path=str(artifacts / f"game-simulating-lobby-{lang}.png"))
+    page.select_option("#newLexicon", EQUITY_LEXICON)
+    assert not simulating.is_disabled() and page.locator("#newLevelNote").inner_text() == ""
+    page.select_option("#newLevel", "simulating")
+    page.locator("#newName").fill("Jan")
+    page.locator("#newHints").check()
+    page.locator("#newStart").click()
+    page.wait_for_selector("body[data-your-turn='1']")
+    created = next(json.loads(r.post_data) for r in finished if r.method == "POST" and r.url.endswith("/v1/games"))
+    assert created["computerPlayers"] == [{"seat": 1, "level": "simulating"}]
+
+    page.locator("#hintAhead").check()
+    page.locator("#hintMove").click()
+    hint = page.evaluate("() => t('hint')")
+    page.wait_for_function("h => document.getElementById('preview').textContent.startsWith(h + ': ')", arg=hint)
+    assert any("/hint?" in r.url and "simulate=true" in r.url for r in finished)
+
+    game_id = page.locator("#gameId").input_value()
+    api = httpx.Client(base_url=url, timeout=10)
+    brain = Brain(api, game_id, load_rule_set(RULE_SET), load_lexicon(lexicon_path))
+    placements = brain.placements(brain.state(), _rack(page))
+    version = _version(page)
+    if placements:
+        _place_with_the_mouse(page, placements)
+    else:
+        page.locator("#passMove").click()
+    _after_reply(page, version)
+    computer = page.evaluate("() => t('computerName')")
+    state = api.get(f"/v1/games/{game_id}").json()
+    assert state["players"][1]["computerLevel"] == "simulating" and state["players"][1]["name"] == computer
+    answered = [line for line in page.locator("#gcg").input_value().splitlines() if line.startswith(f">{computer}:")]
+    assert answered, page.locator("#gcg").input_value()  # the computer's move in the game's record
+    assert computer in page.locator("#announce").inner_text()
+    assert_no_english(page)
+    page.screenshot(path=str(artifacts / f"game-simulating-{lang}.png"))
+    api.close()

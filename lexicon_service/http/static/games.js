@@ -536,7 +536,7 @@ function analyseGame() {
 }
 
 const LEVELS = ["best", "club", "beginner"];  // lexicon_service/games/computer.py LEVELS (a test keeps them equal)
-const EQUITY = "equity";  // computer.py EQUITY: offered only with a lexicon that has a leave table
+const NEEDS_LEAVES = ["equity", "simulating"];  // computer.py NEEDS_LEAVES: offered only with a lexicon that has a leave table
 let lexiconList = [];
 
 function offerLexicons() {
@@ -545,18 +545,17 @@ function offerLexicons() {
   for (const l of lexiconList) if (l.ruleSet === ruleSet) select.add(new Option(l.name, l.name, false, l.name === chosen));
   $("newStart").disabled = !select.options.length;
   $("newStatus").textContent = select.options.length ? "" : t("noComputerLexicon");
-  offerEquity();
+  offerLeaveLevels();
 }
 
-// The level equity is enabled for a lexicon whose listing says it has a leave table (ListLexicons
-// has_leave_table); for another the option is disabled and the note says why.
-function offerEquity() {
+// The levels equity and simulating are enabled for a lexicon whose listing says it has a leave table
+// (ListLexicons has_leave_table); for another the options are disabled and the note says why.
+function offerLeaveLevels() {
   const lexicon = lexiconList.find(l => l.name === $("newLexicon").value);
-  const option = [...$("newLevel").options].find(o => o.value === EQUITY);
   const available = Boolean(lexicon && lexicon.hasLeaveTable);
-  option.disabled = !available;
-  if (!available && $("newLevel").value === EQUITY) $("newLevel").value = LEVELS[0];
-  $("newLevelNote").textContent = lexicon && !available ? t("equityUnavailable") : "";
+  for (const option of $("newLevel").options) if (NEEDS_LEAVES.includes(option.value)) option.disabled = !available;
+  if (!available && NEEDS_LEAVES.includes($("newLevel").value)) $("newLevel").value = LEVELS[0];
+  $("newLevelNote").textContent = lexicon && !available ? `${t("equityUnavailable")}. ${t("simulatingUnavailable")}` : "";
 }
 
 // A new game: the person in seat 0, the computer in seat 1; then followed with the person's token. The
@@ -624,7 +623,7 @@ $("show").addEventListener("click", showPasted);
 $("live").addEventListener("submit", e => { e.preventDefault(); follow(); });
 $("newGame").addEventListener("submit", startGame);
 $("newRuleSet").addEventListener("change", offerLexicons);
-$("newLexicon").addEventListener("change", offerEquity);
+$("newLexicon").addEventListener("change", offerLeaveLevels);
 $("passMove").addEventListener("click", () => act("move", { pass: true }));
 $("analyse").addEventListener("click", analyseGame);
 $("newAgain").addEventListener("click", leaveGame);
@@ -660,7 +659,7 @@ document.addEventListener("keydown", e => {
   const fromRules = new Option(t("fromRules"), "");
   fromRules.dataset.i18n = "fromRules";  // translated again on a language switch
   $("lexicon").add(fromRules);
-  for (const level of [...LEVELS, EQUITY]) {
+  for (const level of [...LEVELS, ...NEEDS_LEAVES]) {
     const key = "level" + level[0].toUpperCase() + level.slice(1);
     const option = new Option(t(key), level);
     option.dataset.i18n = key;  // translated again on a language switch

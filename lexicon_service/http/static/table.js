@@ -445,7 +445,8 @@ async function askHint() {
   const me = live;
   if (!me) return;
   try {
-    const answer = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}/hint?limit=3`, undefined, me.token);
+    const ahead = $("hintAhead") && $("hintAhead").checked ? "&simulate=true" : "";  // ranked by simulation
+    const answer = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}/hint?limit=3${ahead}`, undefined, me.token);
     const moves = (answer.moves || []).map(m => `${hintMoveText(m.play)} (${m.score >= 0 ? "+" : ""}${m.score})`);
     $("preview").textContent = `${t("hint")}: ${moves.join(" · ") || "—"}`;
     $("preview").className = "ok";
@@ -496,6 +497,7 @@ function renderTable() {
   $("challengeMove").disabled = ended || !g.challengeable;
   $("hintMove").hidden = !g.hintsAllowed;
   $("hintMove").disabled = !mine;
+  if ($("hintAheadBox")) { $("hintAheadBox").hidden = !g.hintsAllowed; $("hintAhead").disabled = !mine; }
   $("keysHelp").hidden = !player || ended;
   renderEnd();
   scorePreview();
