@@ -339,12 +339,12 @@ def test_the_equity_level_is_offered_with_a_leave_table_only(page, game_web, art
 
     assert page.locator("#newLexicon").input_value() == RULE_SET  # no leave table
     assert equity.is_disabled()
-    assert page.locator("#newLevelNote").inner_text().startswith("The strongest level needs the lexicon's leave table")
+    assert page.locator("#newLevelNote").inner_text().startswith("The level that counts the tiles kept needs the lexicon's leave table")
     assert "lexicon-build --leaves" in page.locator("#newLevelNote").inner_text()
     page.select_option("#lang", "cs")
-    assert page.locator("#newLevelNote").inner_text().startswith("Nejsilnější úroveň potřebuje tabulku")
+    assert page.locator("#newLevelNote").inner_text().startswith("Úroveň, která počítá s ponechanými kameny, potřebuje tabulku")
     page.select_option("#lang", "pl")
-    assert page.locator("#newLevelNote").inner_text().startswith("Najsilniejszy poziom wymaga tabeli")
+    assert page.locator("#newLevelNote").inner_text().startswith("Poziom, który liczy zostawione płytki, wymaga tabeli")
     page.select_option("#lang", "en")
 
     page.select_option("#newLexicon", EQUITY_LEXICON)
