@@ -522,3 +522,21 @@ def test_a_simulating_seat_of_a_server_game_sees_only_its_own_view(server, monke
         assert len(view.unseen) == view.bag_count + len(seen.rack)
     assert all(len(opp) == len(seen.rack) for opp in draws)
     assert len({tuple(sorted(opp)) for opp in draws}) > 1
+
+
+def test_a_simulating_computer_whose_search_runs_out_of_time_still_makes_the_equity_move(lexicon_dir, monkeypatch):
+    # the search took its share and more (a loaded machine): the equity move must not be searched for after
+    # the deadline, which raised MoveGenerationTimeout and made the server's computer pass
+
+    lexicon = load_lexicon(lexicon_dir / "pl-scrabble.lex")
+    rs, board = lexicon.rule_set, Board.empty(lexicon.rule_set)
+    deadline = time.monotonic() + 0.5
+
+    def slow_simulation(*args, deadline=None, **kwargs):
+        time.sleep(max(0.0, deadline - time.monotonic()) + 0.6)  # past the move's own deadline too
+        raise MoveGenerationTimeout("simulation passed its deadline")
+
+    monkeypatch.setattr(computer, "simulate", slow_simulation)
+    move = computer.choose_move(rs, board, "KOTADAM", 80, lexicon, SIMULATING, random.Random(1), deadline)
+    expected = computer.choose_move(rs, board, "KOTADAM", 80, lexicon, "equity", random.Random(1), None)
+    assert move.kind == "play" and move == expected

@@ -26,6 +26,7 @@ win-probability table it ranks by mean spread. In a game of more than two player
 from __future__ import annotations
 
 import dataclasses
+import random
 import time
 
 from lexicon_service.movegen import (
@@ -101,7 +102,11 @@ def choose_move(rule_set, board, rack: str, bag_count: int, lexicon, level: str,
 def looking_ahead(rule_set, board, rack: str, bag_count: int, lexicon, rng, deadline: float | None,
                   may_exchange: bool, spread: int, simulation: SimSettings = COMPUTER_SIMULATION) -> GeneratedMove:
     """The level "simulating": the endgame's best move once the bag is empty, else the simulation's; the
-    equity move when the search found nothing in time."""
+    equity move when the search found nothing in time. The equity move is found first (a few ms), so a
+    search that ends at or past the deadline still leaves a move to make, not a pass."""
+    # a throwaway rng: the equity level takes no randomness, and the game's rng seeds the simulation below
+    fallback = choose_move(rule_set, board, rack, bag_count, lexicon, EQUITY, random.Random(0), deadline,
+                           may_exchange)
     share = None if deadline is None else time.monotonic() + _SEARCH_SHARE * max(0.0, deadline - time.monotonic())
     try:
         view = seat_view(rule_set, board, rack, bag_count, spread, may_exchange=may_exchange)
@@ -113,9 +118,7 @@ def looking_ahead(rule_set, board, rack: str, bag_count: int, lexicon, rng, dead
             found = simulate(rule_set, view, lexicon, settings, deadline=share).best
     except (EndgameTimeout, MoveGenerationTimeout):
         found = None
-    if found is not None:
-        return found
-    return choose_move(rule_set, board, rack, bag_count, lexicon, EQUITY, rng, deadline, may_exchange)
+    return found if found is not None else fallback
 
 
 def _exchange_without_a_play(rule_set, rack: str, bag_count: int) -> GeneratedMove | None:
