@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,12 @@ def browser_context(tmp_path_factory):
         context.set_default_timeout(15_000)
         yield context
         context.close()
+    # Playwright's loop ran downloads and file writes on its default executor (threads asyncio_N), and
+    # closing the loop does not wait for them: a build the next test file forks would see them running
+    # (ForkWithThreadsWarning, seen once in CI)
+    for thread in threading.enumerate():
+        if thread.name.startswith("asyncio_"):
+            thread.join(5)
 
 
 @pytest.fixture
