@@ -276,20 +276,25 @@ def unread_streams(proc, lexicon: str, words: list[str], streams: int, wait: flo
     with RssSampler(proc.pid) as sampler:
         sent = client.open_streams(streams, message, wait)
         # the server works through what it took; keep answering its frames meanwhile
-        quiet_since = time.monotonic()
-        last = rss_mb(proc.pid)[0]
-        while time.monotonic() - started < wait and not client.closed:
-            client.read(0.2)
-            now = rss_mb(proc.pid)[0]
-            if abs(now - last) > 2:
-                quiet_since, last = time.monotonic(), now
-            elif time.monotonic() - quiet_since > 3:
-                break
+        until_memory_settles(proc.pid, started, wait, lambda: client.read(0.2), stop=lambda: client.closed)
         peak = sampler.peak
     client.sock.close()
     return {"sent": sent, "max_streams": client.max_streams, "refused": client.refused, "answers_started": client.answered_headers,
             "goaway": client.goaway, "closed_by_server": client.closed, "peak": peak,
             "elapsed_s": time.monotonic() - started, "message_kb": len(message) / 1024}
+
+
+def until_memory_settles(pid: int, started: float, wait: float, read_once, stop=lambda: False) -> None:
+    """Calls `read_once` until `wait` seconds from `started` have passed, `stop()` is true, or the server's
+    RSS has moved by no more than 2 MB for 3 s."""
+    quiet_since, last = time.monotonic(), rss_mb(pid)[0]
+    while time.monotonic() - started < wait and not stop():
+        read_once()
+        now = rss_mb(pid)[0]
+        if abs(now - last) > 2:
+            quiet_since, last = time.monotonic(), now
+        elif time.monotonic() - quiet_since > 3:
+            break
 
 
 def served_meanwhile(port: int, lexicon: str) -> tuple[str, float]:
@@ -325,17 +330,14 @@ def unread_connections(proc, lexicon: str, words: list[str], connections: int, s
                 continue
             client.open_streams(streams, message, max(1.0, wait / connections))
             clients.append(client)
-        quiet_since, last = time.monotonic(), rss_mb(proc.pid)[0]
-        while time.monotonic() - started < wait:
+
+        def read_every_connection():
             for client in clients:
                 if client is not None and not client.closed:
                     client.read(0)
             time.sleep(0.1)
-            now = rss_mb(proc.pid)[0]
-            if abs(now - last) > 2:
-                quiet_since, last = time.monotonic(), now
-            elif time.monotonic() - quiet_since > 3:
-                break
+
+        until_memory_settles(proc.pid, started, wait, read_every_connection)
         meanwhile = served_meanwhile(proc.port, lexicon)
         peak = sampler.peak
     live = [c for c in clients if c is not None]
