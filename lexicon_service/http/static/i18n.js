@@ -462,6 +462,50 @@ for (const [code, en, cs, pl] of SERVER_NOTES) {
   STRINGS.en["rn_" + code] = en; STRINGS.cs["rn_" + code] = cs; STRINGS.pl["rn_" + code] = pl;
 }
 
+// A GCG record the server cannot read or refuses (rules/gcg.py READER_REASONS, core/plays.py read_record):
+// the refusal's reason (GCG_...) with its values (line, what it names), said in every language, English
+// too (the server's message names the request, "<request>:3: ..."); [code, en, cs, pl].
+const RECORD_ERRORS = [
+  ["GCG_UNKNOWN_ENCODING", "unknown character encoding {encoding}", "neznámé kódování znaků {encoding}", "nieznane kodowanie znaków {encoding}"],
+  ["GCG_NOT_IN_ENCODING", "the text is not valid {encoding}", "text není platný v kódování {encoding}", "tekst nie jest poprawny w kodowaniu {encoding}"],
+  ["GCG_UNDECLARED_PLAYER", "the nickname {player} is not in the #player lines ({declared})", "přezdívka {player} není v řádcích #player ({declared})", "pseudonimu {player} nie ma w wierszach #player ({declared})"],
+  ["GCG_UNEXPECTED_LINE", "expected a #pragma line or an event “>nickname: …”, not “{text}”", "čeká se řádek #pragma nebo tah „>přezdívka: …“, ne „{text}“", "oczekiwano wiersza #pragma lub ruchu „>pseudonim: …”, a nie „{text}”"],
+  ["GCG_NOT_A_RECORD", "not a game record: no #player lines and no moves", "není to záznam partie: žádné řádky #player ani tahy", "to nie jest zapis partii: brak wierszy #player i ruchów"],
+  ["GCG_PLAYER_NO_NICKNAME", "{pragma} needs a nickname", "{pragma} potřebuje přezdívku", "{pragma} wymaga pseudonimu"],
+  ["GCG_PLAYER_OUT_OF_ORDER", "{pragma} out of order ({expected} expected)", "{pragma} mimo pořadí (čeká se {expected})", "{pragma} poza kolejnością (oczekiwano {expected})"],
+  ["GCG_NICKNAME_TWICE", "the nickname {nickname} is used twice", "přezdívka {nickname} je použita dvakrát", "pseudonim {nickname} użyty dwa razy"],
+  ["GCG_RACK_BEFORE_PLAYER", "{pragma} before {player}", "{pragma} před {player}", "{pragma} przed {player}"],
+  ["GCG_EVENT_NO_NICKNAME", "an event must start “>nickname:”", "tah musí začínat „>přezdívka:“", "ruch musi zaczynać się od „>pseudonim:”"],
+  ["GCG_TOO_FEW_FIELDS", "too few fields in “{event}” (expected: [rack] move score total)", "v řádku „{event}“ chybí údaje (čeká se: [stojan] tah body součet)", "za mało pól w wierszu „{event}” (oczekiwano: [stojak] ruch punkty suma)"],
+  ["GCG_BAD_SCORE", "bad score “{score}” (expected e.g. +24 or -10)", "chybné body „{score}“ (čeká se např. +24 nebo -10)", "błędne punkty „{score}” (oczekiwano np. +24 lub -10)"],
+  ["GCG_BAD_TOTAL", "bad total “{total}”", "chybný součet „{total}“", "błędna suma „{total}”"],
+  ["GCG_SCORE_TOO_LONG", "the score has more than {digits} digits", "body mají víc než {digits} číslic", "punkty mają więcej niż {digits} cyfr"],
+  ["GCG_TOTAL_TOO_LONG", "the total has more than {digits} digits", "součet má víc než {digits} číslic", "suma ma więcej niż {digits} cyfr"],
+  ["GCG_NO_MOVE", "no move in “{event}”", "v řádku „{event}“ chybí tah", "brak ruchu w wierszu „{event}”"],
+  ["GCG_BAD_PLAY", "a play is written “SQUARE WORD”, not “{move}”", "tah se píše „POLE SLOVO“, ne „{move}“", "ruch zapisuje się „POLE SŁOWO”, a nie „{move}”"],
+  ["GCG_BAD_MOVE", "cannot read the move “{move}”", "tah „{move}“ nelze přečíst", "nie można odczytać ruchu „{move}”"],
+  ["GCG_EXCHANGE_TOO_LARGE", "an exchange of {count} tiles is too large", "výměna {count} kamenů je příliš velká", "wymiana {count} płytek jest za duża"],
+  ["GCG_TOO_LONG", "the record has {chars} characters; the server reads at most {max}", "záznam má {chars} znaků; server přečte nejvýš {max}", "zapis ma {chars} znaków; serwer czyta najwyżej {max}"],
+  ["GCG_EMPTY", "the record is empty", "záznam je prázdný", "zapis jest pusty"],
+  ["GCG_TOO_MANY_LINES", "the record has {lines} lines; the server reads at most {max}", "záznam má {lines} řádků; server přečte nejvýš {max}", "zapis ma {lines} wierszy; serwer czyta najwyżej {max}"],
+  ["GCG_OTHER_RULES", "the record is for the rule set {recorded}, not {rule_set}", "záznam je podle pravidel {recorded}, ne {rule_set}", "zapis jest według zasad {recorded}, a nie {rule_set}"],
+  ["GCG_NO_RULES", "the record names no rule set (#rules): choose a lexicon or a rule set", "záznam neuvádí pravidla (#rules): vyberte slovník nebo pravidla", "zapis nie podaje zasad (#rules): wybierz słownik lub zasady"],
+  ["recordLine", "record line {line}", "řádek {line} záznamu", "wiersz {line} zapisu"],
+];
+for (const [code, en, cs, pl] of RECORD_ERRORS) {
+  STRINGS.en["re_" + code] = en; STRINGS.cs["re_" + code] = cs; STRINGS.pl["re_" + code] = pl;
+}
+
+// A record's refusal in the page's language: "record line 3: ..." (the values filled in one pass, so a
+// quoted "{x}" in the record stays as written; numbers as the language writes them).
+function recordErrorText(err) {
+  const values = err.values || {};
+  const fill = text => text.replace(/\{(\w+)\}/g, (m, k) => values[k] === undefined ? m :
+                                    /^\d{4,}$/.test(values[k]) ? Number(values[k]).toLocaleString(LANG) : values[k]);
+  const said = fill(t("re_" + err.reason));
+  return values.line !== undefined ? `${fill(t("re_recordLine"))}: ${said}` : said;
+}
+
 // A note ({code, values, text}) in the page's language; a note without a code is its own text.
 function serverNoteText(note, prefix = "") {
   if (LANG === "en" && !prefix && note.text) return note.text;  // the server's own sentence, with its details
@@ -572,7 +616,7 @@ const ERROR_TEXTS = {
     TILE_NOT_IN_RACK: "kámen, který na stojanu není", TOO_FEW_TILES: "málo kamenů",
     FIRST_PLAY_NOT_ON_CENTRE: "první tah musí vést přes střed", NOT_CONNECTED: "tah nenavazuje na kameny na desce",
     WORD_TOO_SHORT: "slovo je příliš krátké", DUPLICATE_WORD: "slovo už ve hře je",
-    WORD_NOT_ADMISSIBLE: "slovo není ve slovníku",
+    WORD_NOT_ADMISSIBLE: "slovo není ve slovníku", UNKNOWN_RULE_SET: "pravidla {rule_set} server nezná",
   },
   pl: {
     CANCELLED: "żądanie anulowano", UNKNOWN: "nieznany błąd serwera", INVALID_ARGUMENT: "błędna dana w żądaniu",
@@ -604,7 +648,7 @@ const ERROR_TEXTS = {
     TILE_NOT_IN_RACK: "płytka, której nie ma na stojaku", TOO_FEW_TILES: "za mało płytek",
     FIRST_PLAY_NOT_ON_CENTRE: "pierwszy ruch musi przechodzić przez środek", NOT_CONNECTED: "ruch nie łączy się z płytkami na planszy",
     WORD_TOO_SHORT: "słowo jest za krótkie", DUPLICATE_WORD: "słowo już jest w grze",
-    WORD_NOT_ADMISSIBLE: "słowa nie ma w słowniku",
+    WORD_NOT_ADMISSIBLE: "słowa nie ma w słowniku", UNKNOWN_RULE_SET: "serwer nie zna zasad {rule_set}",
   },
 };
 
@@ -692,6 +736,7 @@ function originText(origin) {
 // What the page says about an error, in its language: the code's text where this language has one.
 function errorText(err) {
   if (err.offline) return t("offline");
+  if (/^GCG_/.test(err.reason) && STRINGS.en["re_" + err.reason]) return t("error") + ": " + recordErrorText(err);
   const texts = ERROR_TEXTS[LANG] || {};
   const code = texts[err.reason] ? err.reason : err.status;
   if (!texts[code]) return t("error") + ": " + err.message;
