@@ -420,6 +420,7 @@ def test_a_play_out_turn_plays_the_best_equity_play_of_all_plays(dense_lexicon):
     16 plays by score (the old policy's choice) in these draws."""
     from lexicon_service.movegen.leaves import LeaveTable
 
+    assert SimSettings().rollout_limit == 0 and SimSettings(rollout_limit=-1).refusal()[0] == "rollout_limit"
     lexicon = load_lexicon(dense_lexicon.path)
     rs = lexicon.rule_set
     lexicon.leaves = LeaveTable(rs, {6: 200.0}, {}, {}, {})
