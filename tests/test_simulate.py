@@ -388,7 +388,8 @@ def test_the_c_play_outs_give_the_plain_python_simulation(dense_lexicon, lexicon
     same seed: the same iterations, the same moves pruned, the same sums, so the results match in
     distribution and exactly. `tiles_left`: a late position of a short rack and that many unseen tiles (one
     in the bag), where play-outs go out and end the game; "exchanges": the small lexicon of the module, where
-    exchanges are the best moves (their tiles shuffled back into the bag)."""
+    exchanges are the best moves (their tiles shuffled back into the bag; the C core searches the
+    opponent's first reply after a draw's exchanges once and makes it again for the others)."""
     import sim_reference
     from lexicon_service.movegen.simulate import SeatView
 
@@ -404,6 +405,8 @@ def test_the_c_play_outs_give_the_plain_python_simulation(dense_lexicon, lexicon
     theirs, iterations = sim_reference.simulate(rs, view, lexicon, settings)
     assert len(theirs) == len(ours) > 1 and iterations > 0
     assert any(m.move.kind == ("exchange" if tiles_left == "exchanges" else "play") for m in theirs)
+    if tiles_left == "exchanges":  # two or more: the opponent's first reply after them is searched once a draw
+        assert sum(m.move.kind == "exchange" for m in theirs) >= 2
     for ref in theirs:
         got = ours[ref.move.play]
         assert (got.iterations, got.pruned) == (ref.iterations, ref.pruned), ref.move.play
@@ -417,6 +420,7 @@ def test_a_play_out_turn_plays_the_best_equity_play_of_all_plays(dense_lexicon):
     16 plays by score (the old policy's choice) in these draws."""
     from lexicon_service.movegen.leaves import LeaveTable
 
+    assert SimSettings().rollout_limit == 0 and SimSettings(rollout_limit=-1).refusal()[0] == "rollout_limit"
     lexicon = load_lexicon(dense_lexicon.path)
     rs = lexicon.rule_set
     lexicon.leaves = LeaveTable(rs, {6: 200.0}, {}, {}, {})
