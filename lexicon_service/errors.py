@@ -10,8 +10,8 @@ HTTP_STATUS, so both transports answer an error alike:
 
 | error                                       | status              | also                                |
 |---------------------------------------------|---------------------|-------------------------------------|
-| `FieldError` (incl. `LimitError`)           | INVALID_ARGUMENT    | "<field>: <what is wrong>"; an unknown letter: trailing metadata `lexicon-reason` UNKNOWN_LETTER and `lexicon-values` (letter, position, field; URL-encoded) |
-| `UnknownLexiconError`, `UnknownRuleSetError`| NOT_FOUND           | "lexicon 'x' is not loaded..."      |
+| `FieldError` (incl. `LimitError`)           | INVALID_ARGUMENT    | "<field>: <what is wrong>"; an unknown letter: trailing metadata `lexicon-reason` UNKNOWN_LETTER and `lexicon-values` (letter, position, field; URL-encoded); a GCG record that cannot be read or is refused: `lexicon-reason` GCG_... and `lexicon-values` (line, what it names) |
+| `UnknownLexiconError`, `UnknownRuleSetError`| NOT_FOUND           | "lexicon 'x' is not loaded..."; an unknown rule set: `lexicon-reason` UNKNOWN_RULE_SET and `lexicon-values` (rule_set) |
 | `movegen.MoveGenerationError` (has `field`) | INVALID_ARGUMENT    | "<field>: <what is wrong>"          |
 | `movegen.MoveGraphMissing`                  | FAILED_PRECONDITION | how to build the move graph         |
 | `DeadlineError`                             | DEADLINE_EXCEEDED   |                                     |
@@ -50,6 +50,7 @@ from urllib.parse import urlencode
 
 from lexicon_service.lexicon_format import LexiconError
 from lexicon_service.movegen import MoveGenerationError, MoveGraphMissing
+from lexicon_service.rules.gcg import GcgError
 from lexicon_service.tiles import UnknownLetterError
 
 log = logging.getLogger("lexicon_service.server")
@@ -212,8 +213,11 @@ class UnknownLexiconError(ServiceError):
 
 
 class UnknownRuleSetError(ServiceError):
+    reason = "UNKNOWN_RULE_SET"
+
     def __init__(self, name: str, known) -> None:
         self.name = name
+        self.values = {"rule_set": str(name)[:40]}  # what the reason names (lexicon-values), for a page
         known = ", ".join(sorted(known)) or "none"
         super().__init__(f"rule set {shown(name)} is not known (known: {known})")
 
@@ -245,6 +249,8 @@ def field(name: str):
     except UnknownLetterError as exc:
         raise FieldError(name, str(exc), "UNKNOWN_LETTER",
                          {"letter": exc.letter, "position": exc.position + 1, "field": name}) from exc
+    except GcgError as exc:  # a record that cannot be read: its reason code and what it names
+        raise FieldError(name, str(exc), exc.reason, exc.values) from exc
     except ValueError as exc:
         raise FieldError(name, str(exc)) from exc
 
@@ -333,7 +339,7 @@ def _reason(exc) -> tuple:
 STATUS_TABLE = (
     (FieldError, "INVALID_ARGUMENT", _reason),
     (UnknownLexiconError, "NOT_FOUND", None),
-    (UnknownRuleSetError, "NOT_FOUND", None),
+    (UnknownRuleSetError, "NOT_FOUND", _reason),
     (DeadlineError, "DEADLINE_EXCEEDED", None),
     (CancelledError, "CANCELLED", None),
     (NotReadyError, "UNAVAILABLE", None),

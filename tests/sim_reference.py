@@ -1,12 +1,18 @@
 """The simulation's play-outs written plainly in Python, move by move (the loop `movegen/simulate.py` ran
 before it moved into C): a test oracle for `csrc/simulate.c`. Its shuffles are the C core's (splitmix64,
-Fisher-Yates from the last tile down), so the same seed gives the same draws and the same results."""
+Fisher-Yates from the last tile down), so the same seed gives the same draws and the same results. A
+play-out turn plays the best play by score plus leave value of all plays (`rollout_limit` 0) or of the
+top `rollout_limit` by score; its leave values are summed in the C core's order (`CoreLeaves`), since two
+plays of equal equity on paper may differ in the last bit by the order of the sum, and the C core's
+answer is the one of higher equity in doubles, the first in the answer's order on an exact tie."""
 
 from __future__ import annotations
 
 import math
+import struct
 
 from lexicon_service.movegen import _BLANK, _NEW, _TILE, _core_generate
+from lexicon_service.movegen.fastplay import leave_arrays
 from lexicon_service.movegen.simulate import (
     SimSettings, SeatView, _candidates, _Engine, core_seed,
 )
@@ -34,7 +40,34 @@ class SplitMix:
             tiles[i], tiles[j] = tiles[j], tiles[i]
 
 
-def _best_move(engine: _Engine, board: bytearray, rack: list, bag_left: int, limit: int):
+class CoreLeaves:
+    """csrc/selfplay.c's sp_leave_value over the arrays the core is given (fastplay.leave_arrays): a whole
+    leave's entry, else size + each tile (ascending by number) followed by its pairs with the later ones."""
+
+    def __init__(self, rule_set, table) -> None:
+        size, tile, pair, keys, values = leave_arrays(rule_set, table)
+        self.size = struct.unpack(f"<{len(size) // 8}d", size)
+        self.tile = struct.unpack(f"<{len(tile) // 8}d", tile)
+        self.pair = struct.unpack(f"<{len(pair) // 8}d", pair)
+        self.entries = dict(zip(struct.unpack(f"<{len(keys) // 8}Q", keys),
+                                struct.unpack(f"<{len(values) // 8}d", values)))
+
+    def value(self, kept) -> float:
+        tiles = sorted(kept)
+        key = len(tiles)
+        for t in tiles:
+            key = (key << 6) | t
+        if key in self.entries:
+            return self.entries[key]
+        v = self.size[len(tiles)]
+        for i, a in enumerate(tiles):
+            v += self.tile[a]
+            for b in tiles[i + 1:]:
+                v += self.pair[a * 64 + b]
+        return v
+
+
+def _best_move(engine: _Engine, leaves: CoreLeaves, board: bytearray, rack: list, bag_left: int, limit: int):
     counts = bytearray(64)
     for n in rack:
         counts[n] += 1
@@ -45,7 +78,7 @@ def _best_move(engine: _Engine, board: bytearray, rack: list, bag_left: int, lim
         for b in found[4]:
             if b & _NEW:
                 kept.remove(0 if b & _BLANK else b & _TILE)
-        value = engine.leave_value(kept) if bag_left else 0.0
+        value = leaves.value(kept) if bag_left else 0.0
         if best_equity is None or found[0] + value > best_equity:
             best, best_equity, best_kept, best_value = found, found[0] + value, kept, value
     if best is None:
@@ -64,8 +97,8 @@ def _end(engine: _Engine, racks, went_out: int) -> int:
     return adjust[0] - adjust[1]
 
 
-def play_out(engine: _Engine, board0: bytes, cand, opp: list, bag: list, settings: SimSettings, spread: int,
-             rng: SplitMix) -> tuple[float, float | None]:
+def play_out(engine: _Engine, leaves: CoreLeaves, board0: bytes, cand, opp: list, bag: list, settings: SimSettings,
+             spread: int, rng: SplitMix) -> tuple[float, float | None]:
     board = bytearray(board0)
     for square, byte in cand.placements:
         board[square] = byte
@@ -81,7 +114,7 @@ def play_out(engine: _Engine, board0: bytes, cand, opp: list, bag: list, setting
         return final - spread, 1.0 if final > 0 else 0.5 if final == 0 else 0.0
     mover = 1
     for _ in range(settings.plies):
-        found = _best_move(engine, board, racks[mover], len(bag), settings.rollout_limit)
+        found = _best_move(engine, leaves, board, racks[mover], len(bag), settings.rollout_limit)
         if found is not None:
             score, squares, kept, value = found
             for square, byte in squares:
@@ -119,12 +152,13 @@ def simulate(rule_set, view: SeatView, lexicon, settings: SimSettings):
     unseen = [engine.number(t) for t in view.unseen]
     opp_size = min(engine.rack_size, view.opponent_rack_size)
     rng = SplitMix(core_seed(settings.seed))
+    leaves = CoreLeaves(rule_set, lexicon.leaves)
     alive, iterations = list(candidates), 0
     while len(alive) > 1 and iterations < settings.iterations:
         draw = list(unseen)
         rng.shuffle(draw)
         opp, bag = draw[:opp_size], draw[opp_size:]
-        results = [play_out(engine, board0, c, opp, bag, settings, view.spread, rng) for c in alive]
+        results = [play_out(engine, leaves, board0, c, opp, bag, settings, view.spread, rng) for c in alive]
         for c, (spread, win) in zip(alive, results):
             c.sim.add(spread, win)
         iterations += 1

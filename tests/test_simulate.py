@@ -388,7 +388,8 @@ def test_the_c_play_outs_give_the_plain_python_simulation(dense_lexicon, lexicon
     same seed: the same iterations, the same moves pruned, the same sums, so the results match in
     distribution and exactly. `tiles_left`: a late position of a short rack and that many unseen tiles (one
     in the bag), where play-outs go out and end the game; "exchanges": the small lexicon of the module, where
-    exchanges are the best moves (their tiles shuffled back into the bag)."""
+    exchanges are the best moves (their tiles shuffled back into the bag; the C core searches the
+    opponent's first reply after a draw's exchanges once and makes it again for the others)."""
     import sim_reference
     from lexicon_service.movegen.simulate import SeatView
 
@@ -404,10 +405,44 @@ def test_the_c_play_outs_give_the_plain_python_simulation(dense_lexicon, lexicon
     theirs, iterations = sim_reference.simulate(rs, view, lexicon, settings)
     assert len(theirs) == len(ours) > 1 and iterations > 0
     assert any(m.move.kind == ("exchange" if tiles_left == "exchanges" else "play") for m in theirs)
+    if tiles_left == "exchanges":  # two or more: the opponent's first reply after them is searched once a draw
+        assert sum(m.move.kind == "exchange" for m in theirs) >= 2
     for ref in theirs:
         got = ours[ref.move.play]
         assert (got.iterations, got.pruned) == (ref.iterations, ref.pruned), ref.move.play
         assert got._sums == pytest.approx(ref._sums, rel=1e-9, abs=1e-9), ref.move.play
+
+
+def test_a_play_out_turn_plays_the_best_equity_play_of_all_plays(dense_lexicon):
+    """A play-out turn plays the play of the highest score plus leave value among all plays (MAGPIE's
+    policy), not among the best few by score: with a leave table that values keeping six tiles at 200
+    points, the opponent's reply in each play-out is its best one-tile play, which scores below the top
+    16 plays by score (the old policy's choice) in these draws."""
+    from lexicon_service.movegen.leaves import LeaveTable
+
+    assert SimSettings().rollout_limit == 0 and SimSettings(rollout_limit=-1).refusal()[0] == "rollout_limit"
+    lexicon = load_lexicon(dense_lexicon.path)
+    rs = lexicon.rule_set
+    lexicon.leaves = LeaveTable(rs, {6: 200.0}, {}, {}, {})
+    board, rack, bag = _late_position(rs, lexicon, 2, 10)
+    view = seat_view(rs, board, rack, bag, may_exchange=False)
+    draws = []
+    settings = SimSettings(candidates=3, plies=1, iterations=12, min_iterations=12, seed="policy")
+    sim = simulate(rs, view, lexicon, settings, on_draw=lambda opp, rest: draws.append(opp))
+    assert sim.iterations == len(draws) == 12
+    below_top_16 = 0
+    for move in sim.moves:
+        after = board.copy()
+        after.apply(validate_move(rs, board, rack, move.move.play, lexicon=lexicon))
+        spread = 0.0
+        for opp in draws:
+            plays = generate_moves(rs, after, rs.tile_set.rack_text(opp), lexicon, include_exchanges=False,
+                                   include_pass=False)
+            reply = max(plays, key=lambda m: m.score + (200 if m.tiles_used == 1 else 0))
+            below_top_16 += sum(m.score > reply.score for m in plays) >= 16
+            spread += move.static_equity - reply.score  # the move, its leave, less the reply
+        assert move.mean_spread == pytest.approx(spread / len(draws)), move.move.play
+    assert below_top_16 >= len(sim.moves) * len(draws) // 2
 
 
 def test_the_simulation_core_refuses_what_does_not_fit(lexicon_dir):
@@ -435,7 +470,7 @@ def test_the_simulation_core_refuses_what_does_not_fit(lexicon_dir):
         ([good, good], b"\x01\x02", {"leaves": (b"", b"", b"", b"", b"")}),
         ([], b"\x01", {}),
         ([good] * 200, b"\x01", {}),
-        ([good, good], b"\x01", {"rollout_limit": 0}),
+        ([good, good], b"\x01", {"rollout_limit": -1}),
         ([good, good], b"\x01", {"check_every": 0}),
     ]:
         with pytest.raises((ValueError, TypeError)):

@@ -212,11 +212,14 @@ def read_record(limits: Limits, gcg: str, origin: str = "<request>") -> tuple[Gc
     """A GCG record (bounded by the server's limits) and the rule set its #rules names ("" if none);
     `origin` names the record in a parse error ("<request>:12: ...", "game.gcg:12: ...")."""
     if len(gcg) > limits.max_gcg_chars:
-        raise LimitError("gcg", f"{len(gcg)} characters; at most {limits.max_gcg_chars}")
-    require(bool(gcg.strip()), "gcg", "empty record")
+        raise LimitError("gcg", f"{len(gcg)} characters; at most {limits.max_gcg_chars}", "GCG_TOO_LONG",
+                         {"chars": len(gcg), "max": limits.max_gcg_chars})
+    if not gcg.strip():
+        raise FieldError("gcg", "empty record", "GCG_EMPTY")
     n_lines = count_lines(gcg)
     if n_lines > limits.max_gcg_lines:
-        raise LimitError("gcg", f"{n_lines} lines; at most {limits.max_gcg_lines}")
+        raise LimitError("gcg", f"{n_lines} lines; at most {limits.max_gcg_lines}", "GCG_TOO_MANY_LINES",
+                         {"lines": n_lines, "max": limits.max_gcg_lines})
     with field("gcg"):
         game = parse_gcg(gcg, origin)
     recorded_rules = next((args.strip().split()[0] for keyword, args in game.pragmas
@@ -226,7 +229,8 @@ def read_record(limits: Limits, gcg: str, origin: str = "<request>") -> tuple[Gc
 
 def _check_recorded_rules(recorded_rules: str, rule_set) -> None:
     if recorded_rules and recorded_rules != rule_set.id:
-        raise FieldError("gcg", f"the record is for rule set {recorded_rules!r}, not {rule_set.id!r}")
+        raise FieldError("gcg", f"the record is for rule set {recorded_rules!r}, not {rule_set.id!r}",
+                         "GCG_OTHER_RULES", {"recorded": recorded_rules[:40], "rule_set": rule_set.id})
 
 
 @dataclass
@@ -251,7 +255,7 @@ def replay_record(snapshot, limits: Limits, lexicon_name: str, rule_set_name: st
     elif recorded_rules:
         rule_set, lexicon = resolve_rule_set(snapshot, recorded_rules), None
     else:
-        raise FieldError("lexicon", "a lexicon or a rule_set is required (the record has no #rules)")
+        raise FieldError("lexicon", "a lexicon or a rule_set is required (the record has no #rules)", "GCG_NO_RULES")
     _check_recorded_rules(recorded_rules, rule_set)
     boards: list[Board] = []
     on_line = (lambda line, board: boards.append(board.copy())) if keep_boards else None

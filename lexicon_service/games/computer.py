@@ -48,7 +48,8 @@ EQUITY = "equity"  # the best score plus leave value (needs the lexicon's leave 
 SIMULATING = "simulating"  # simulation and endgames (needs the leave table too)
 ALL_LEVELS = (*LEVELS, EQUITY, SIMULATING)
 NEEDS_LEAVES = (EQUITY, SIMULATING)
-COMPUTER_SIMULATION = SimSettings(candidates=8, plies=2, iterations=300)
+# its play-outs' turns each play the best equity play of all plays (rollout_limit 0), as MAGPIE's do
+COMPUTER_SIMULATION = SimSettings(candidates=8, plies=2, iterations=300, rollout_limit=0)
 _SEARCH_SHARE = 0.85  # of the time to the deadline the simulation or endgame may take: the rest makes the move
 DEFAULT_LEVEL = "best"
 _FIRST_LIMIT = 64  # plays the equity level looks at first; more while one further down could still win

@@ -9,9 +9,9 @@ tiles they cannot see, the bag's count and the score difference), `simulate`:
 2. per iteration, shuffles the unseen tiles once (the opponent's rack is the first of them, as many
    as the opponent holds; the bag the rest, in that order) and, for every candidate still in the race
    on that same draw, makes the move, draws, and plays `plies` more turns (the opponent, then the
-   player, ...) each the best static move among the top `rollout_limit` plays by score (a pass when
-   there is none); a player who goes out with the bag empty ends the game, with the rule set's
-   end-of-game adjustments;
+   player, ...), each the play of the highest static equity of all plays, as MAGPIE's play-outs
+   choose (`rollout_limit` n > 0: of the top n plays by score only), a pass when there is none; a
+   player who goes out with the bag empty ends the game, with the rule set's end-of-game adjustments;
 3. scores the play-out: the spread it adds (the player's points less the opponent's), plus the leave
    value of the player's last move while tiles were left to draw, and the win chance of the position
    it ends in (the lexicon's win-probability table, `movegen/winprob.py`, by score difference and bag
@@ -20,8 +20,9 @@ tiles they cannot see, the bag's count and the score difference), `simulate`:
    spread count as one point of percentage), or by mean spread alone without a win table.
 
 Steps 2 to 4 and the stopping rules run in C (`csrc/simulate.c`), one call a request: each play-out is a
-short game moved on by the self-play turn of `csrc/selfplay.c` (`sp_turn`, the level "equity" limited to
-the top `rollout_limit` plays, no exchanges), the shuffles by its seeded generator.
+short game moved on by the self-play turn of `csrc/selfplay.c` (`sp_turn`, the level "equity" without
+exchanges: the search takes anchors best equity bound first and stops once no anchor can reach the
+best), the shuffles by its seeded generator.
 
 It stops after `iterations`, at `deadline` (the last whole iteration counts), or when one candidate is
 left: the confidence rule prunes, every `check_every` iterations from `min_iterations` on, a candidate
@@ -66,13 +67,13 @@ class SimSettings:
     min_iterations: int = 24   # before the confidence rule prunes
     check_every: int = 8
     z: float = 2.0             # standard errors on each side of the confidence rule
-    rollout_limit: int = 16    # plays by score a play-out turn chooses among
+    rollout_limit: int = 0     # plays by score a play-out turn chooses among; 0: all (MAGPIE's policy)
     seed: str = "0"
 
     def refusal(self) -> tuple[str, str] | None:
         """(field, why) when a setting is out of range, else None."""
         for name, low, high in (("candidates", 1, MAX_CANDIDATES), ("plies", 0, MAX_PLIES),
-                                ("iterations", 1, MAX_ITERATIONS), ("rollout_limit", 1, 1000)):
+                                ("iterations", 1, MAX_ITERATIONS), ("rollout_limit", 0, 1000)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 return name, f"{name} must be a whole number from {low} to {high:,}"

@@ -16,7 +16,8 @@ rack at the end of an unfinished game), `#note text` (attached to the event befo
                                         score adjustment (a game server writes one so), not a bonus
 
 Files are read as UTF-8, falling back to ISO-8859-1, unless `#character-encoding` says otherwise.
-Every error is a GcgError (a ValueError) naming the line.
+Every error is a GcgError (a ValueError) naming the line, with a stable reason code (GCG_...) and the
+values it names, for a page to say it in its language.
 """
 
 from __future__ import annotations
@@ -27,11 +28,15 @@ from dataclasses import dataclass, field
 
 
 class GcgError(ValueError):
-    """A GCG record that cannot be read; names the line."""
+    """A GCG record that cannot be read; names the line. `reason` is a stable code (one of READER_REASONS)
+    and `values` what it names (the line, and the record's text quoted at most QUOTED characters)."""
 
-    def __init__(self, message: str, line: int | None = None, origin: str = "") -> None:
+    def __init__(self, message: str, line: int | None = None, origin: str = "", *, reason: str,
+                 **values) -> None:
         self.line = line
         self.origin = origin
+        self.reason = reason
+        self.values = {"line": line, **values} if line is not None else dict(values)
         where = origin or "<gcg>"
         if line is not None:
             where += f":{line}"
@@ -117,6 +122,21 @@ class GcgGame:
 # Scores and totals fit in 32 bits with room to add (every real game's do); an exchange is of a rack.
 MAX_SCORE_DIGITS = 6
 MAX_EXCHANGE_DIGITS = 2
+# The reader's reason codes (GcgError.reason): the pages say each in their language (static/i18n.js).
+READER_REASONS = (
+    "GCG_UNKNOWN_ENCODING", "GCG_NOT_IN_ENCODING", "GCG_UNDECLARED_PLAYER", "GCG_UNEXPECTED_LINE",
+    "GCG_NOT_A_RECORD", "GCG_PLAYER_NO_NICKNAME", "GCG_PLAYER_OUT_OF_ORDER", "GCG_NICKNAME_TWICE",
+    "GCG_RACK_BEFORE_PLAYER", "GCG_EVENT_NO_NICKNAME", "GCG_TOO_FEW_FIELDS", "GCG_BAD_SCORE", "GCG_BAD_TOTAL",
+    "GCG_SCORE_TOO_LONG", "GCG_TOTAL_TOO_LONG", "GCG_NO_MOVE", "GCG_BAD_PLAY", "GCG_BAD_MOVE",
+    "GCG_EXCHANGE_TOO_LARGE",
+)
+QUOTED = 40  # a value quoting the record is cut to this many characters (it travels in a header)
+
+
+def _quoted(text: str) -> str:
+    return text if len(text) <= QUOTED else text[:QUOTED] + "…"
+
+
 _SCORE_RE = re.compile(r"^[+-]?\d+$")
 _POSITION_RE = re.compile(r"^(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
 _ENCODING_RE = re.compile(rb"^#character-encoding[ \t]+(\S+)", re.MULTILINE)
@@ -133,12 +153,14 @@ def decode_gcg(data: bytes, origin: str = "") -> tuple[str, str]:
             codecs.lookup(name)
         except LookupError:
             line = data[: m.start()].count(b"\n") + 1
-            raise GcgError(f"unknown character encoding {name!r}", line, origin) from None
+            raise GcgError(f"unknown character encoding {name!r}", line, origin, reason="GCG_UNKNOWN_ENCODING",
+                           encoding=_quoted(name)) from None
         try:
             return data.decode(name), name
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
-            raise GcgError(f"not valid {name} text ({exc.reason})", line, origin) from None
+            raise GcgError(f"not valid {name} text ({exc.reason})", line, origin, reason="GCG_NOT_IN_ENCODING",
+                           encoding=_quoted(name)) from None
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -177,7 +199,8 @@ def parse_gcg(text: str, origin: str = "<gcg>") -> GcgGame:
                 if declared_players or len(game.players) >= 4:
                     declared = ", ".join(p.nick for p in game.players)
                     raise GcgError(f"player {event.player!r} is not declared by #player lines ({declared})",
-                                   lineno, origin)
+                                   lineno, origin, reason="GCG_UNDECLARED_PLAYER", player=_quoted(event.player),
+                                   declared=_quoted(declared))
                 nicks[event.player] = len(game.players)  # undeclared players: order of appearance
                 game.players.append(GcgPlayer(event.player))
             game.events.append(event)
@@ -185,10 +208,11 @@ def parse_gcg(text: str, origin: str = "<gcg>") -> GcgGame:
         if game.events:  # a continuation of the previous note or free text: keep it as a note
             game.events[-1].notes.append(line)
             continue
-        raise GcgError(f"expected a '#pragma' or a '>player: ...' event, got {line[:40]!r}", lineno, origin)
+        raise GcgError(f"expected a '#pragma' or a '>player: ...' event, got {line[:40]!r}", lineno, origin,
+                       reason="GCG_UNEXPECTED_LINE", text=_quoted(line))
     if not game.players and not game.events:
         # An empty or pragma-only file is not a game record: replaying it would "agree" vacuously.
-        raise GcgError("not a game record: no #player lines and no moves", 1, origin)
+        raise GcgError("not a game record: no #player lines and no moves", 1, origin, reason="GCG_NOT_A_RECORD")
     return game
 
 
@@ -201,11 +225,15 @@ def _pragma(game: GcgGame, nicks: dict, line: str, lineno: int, origin: str) -> 
         number = int(m.group(1))
         parts = args.split(None, 1)
         if not parts:
-            raise GcgError(f"#{keyword} needs a nickname", lineno, origin)
+            raise GcgError(f"#{keyword} needs a nickname", lineno, origin, reason="GCG_PLAYER_NO_NICKNAME",
+                           pragma=f"#{keyword}")
         if number != len(game.players) + 1:
-            raise GcgError(f"#{keyword} out of order (expected #player{len(game.players) + 1})", lineno, origin)
+            raise GcgError(f"#{keyword} out of order (expected #player{len(game.players) + 1})", lineno, origin,
+                           reason="GCG_PLAYER_OUT_OF_ORDER", pragma=f"#{keyword}",
+                           expected=f"#player{len(game.players) + 1}")
         if parts[0] in nicks:
-            raise GcgError(f"nickname {parts[0]!r} used twice", lineno, origin)
+            raise GcgError(f"nickname {parts[0]!r} used twice", lineno, origin, reason="GCG_NICKNAME_TWICE",
+                           nickname=_quoted(parts[0]))
         nicks[parts[0]] = len(game.players)
         game.players.append(GcgPlayer(parts[0], parts[1] if len(parts) > 1 else ""))
         return
@@ -213,7 +241,8 @@ def _pragma(game: GcgGame, nicks: dict, line: str, lineno: int, origin: str) -> 
     if m:
         number = int(m.group(1))
         if number > len(game.players):
-            raise GcgError(f"#{keyword} before #player{number}", lineno, origin)
+            raise GcgError(f"#{keyword} before #player{number}", lineno, origin, reason="GCG_RACK_BEFORE_PLAYER",
+                           pragma=f"#{keyword}", player=f"#player{number}")
         game.final_racks[game.players[number - 1].nick] = args
         return
     if keyword == "note":
@@ -226,18 +255,23 @@ def _event(line: str, lineno: int, origin: str) -> GcgEvent:
     head, colon, rest = line[1:].partition(":")
     nick = head.strip()
     if not colon or not nick or " " in nick:
-        raise GcgError("an event must start '>nickname:'", lineno, origin)
+        raise GcgError("an event must start '>nickname:'", lineno, origin, reason="GCG_EVENT_NO_NICKNAME")
     tokens = rest.split()
     if len(tokens) < 3:
-        raise GcgError(f"too few fields in event {line!r} (expected [rack] move score total)", lineno, origin)
+        raise GcgError(f"too few fields in event {line!r} (expected [rack] move score total)", lineno, origin,
+                       reason="GCG_TOO_FEW_FIELDS", event=_quoted(line))
     score_text, total_text = tokens[-2], tokens[-1]
     if not _SCORE_RE.match(score_text):
-        raise GcgError(f"bad score {score_text!r} (expected e.g. +24 or -10)", lineno, origin)
+        raise GcgError(f"bad score {score_text!r} (expected e.g. +24 or -10)", lineno, origin,
+                       reason="GCG_BAD_SCORE", score=_quoted(score_text))
     if not re.fullmatch(r"-?\d+", total_text):
-        raise GcgError(f"bad cumulative total {total_text!r}", lineno, origin)
-    for what, number in (("score", score_text), ("cumulative total", total_text)):
+        raise GcgError(f"bad cumulative total {total_text!r}", lineno, origin, reason="GCG_BAD_TOTAL",
+                       total=_quoted(total_text))
+    for what, number, reason in (("score", score_text, "GCG_SCORE_TOO_LONG"),
+                                 ("cumulative total", total_text, "GCG_TOTAL_TOO_LONG")):
         if len(number.lstrip("+-")) > MAX_SCORE_DIGITS:
-            raise GcgError(f"{what} {number[:12]!r}... has more than {MAX_SCORE_DIGITS} digits", lineno, origin)
+            raise GcgError(f"{what} {number[:12]!r}... has more than {MAX_SCORE_DIGITS} digits", lineno, origin,
+                           reason=reason, digits=MAX_SCORE_DIGITS)
     middle = tokens[:-2]
     event = GcgEvent(lineno, nick, PLAY, int(score_text), int(total_text), text=line)
 
@@ -248,14 +282,16 @@ def _event(line: str, lineno: int, origin: str) -> GcgEvent:
         event.rack = middle[0]
         middle = middle[1:]
     if not middle:
-        raise GcgError(f"no move in event {line!r}", lineno, origin)
+        raise GcgError(f"no move in event {line!r}", lineno, origin, reason="GCG_NO_MOVE", event=_quoted(line))
     first = middle[0]
     if _POSITION_RE.match(first):
         if len(middle) != 2:
-            raise GcgError(f"a play is 'POSITION WORD', got {' '.join(middle)!r}", lineno, origin)
+            raise GcgError(f"a play is 'POSITION WORD', got {' '.join(middle)!r}", lineno, origin,
+                           reason="GCG_BAD_PLAY", move=_quoted(" ".join(middle)))
         event.kind, event.position, event.word = PLAY, first, middle[1]
     elif len(middle) != 1:
-        raise GcgError(f"cannot read the move {' '.join(middle)!r}", lineno, origin)
+        raise GcgError(f"cannot read the move {' '.join(middle)!r}", lineno, origin, reason="GCG_BAD_MOVE",
+                       move=_quoted(" ".join(middle)))
     elif first == "--":
         event.kind = WITHDRAWN
     elif first == "-":
@@ -263,7 +299,8 @@ def _event(line: str, lineno: int, origin: str) -> GcgEvent:
     elif first.startswith("-"):
         event.kind, event.exchanged = EXCHANGE, first[1:]
         if event.exchanged.isdecimal() and len(event.exchanged) > MAX_EXCHANGE_DIGITS:
-            raise GcgError(f"exchange count {event.exchanged[:12]!r}... is too large", lineno, origin)
+            raise GcgError(f"exchange count {event.exchanged[:12]!r}... is too large", lineno, origin,
+                           reason="GCG_EXCHANGE_TOO_LARGE", count=_quoted(event.exchanged))
     elif first.lower() == "(challenge)":
         event.kind = CHALLENGE_BONUS
     elif first.lower() == "(time)":
@@ -271,7 +308,7 @@ def _event(line: str, lineno: int, origin: str) -> GcgEvent:
     elif first.startswith("(") and first.endswith(")") and len(first) > 2:
         event.kind, event.end_rack = END_RACK, first[1:-1]
     else:
-        raise GcgError(f"cannot read the move {first!r}", lineno, origin)
+        raise GcgError(f"cannot read the move {first!r}", lineno, origin, reason="GCG_BAD_MOVE", move=_quoted(first))
     return event
 
 

@@ -207,13 +207,13 @@ def test_director_console_adjusts_undoes_and_ends_games_live(browser_context, ga
 
     console.locator("#undoReason").fill("překlep")
     console.locator("#undoForm button").click()
-    player.wait_for_function("() => document.getElementById('announce').textContent.includes('vrátil poslední tah: překlep')")
+    player.wait_for_function("() => document.getElementById('announce').textContent.includes('Poslední tah vrácen rozhodčím: překlep')")
     assert "director undid the move" in record(first)
 
     console.locator("#endReason").fill("sál se zavírá")
     console.locator("#endForm button").click()
     player.wait_for_selector("#endPanel:not([hidden])")
-    assert "ukončil rozhodčí: sál se zavírá" in player.locator("#endReason").inner_text()
+    assert "ukončeno rozhodčím: sál se zavírá" in player.locator("#endReason").inner_text()
     assert "#note director ended the game, as played: sál se zavírá" in record(first)
     scores = [p.get("score", 0) for p in api.get(f"/v1/games/{first['gameId']}").json()["players"]]
     assert scores == [0, 5]  # Jan's play undone, Eva's adjustment kept; no rack deducted

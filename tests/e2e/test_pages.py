@@ -297,3 +297,34 @@ def test_every_page_fits_a_phone_in_its_language(page, web_url, artifacts, lang)
     page.wait_for_selector("body[data-ready='1']")
     assert page.locator("#file").bounding_box()["width"] <= 1   # the browser's button is not shown
     assert page.locator("label.file-button").inner_text() == {"cs": "Otevřít soubor GCG", "pl": "Otwórz plik GCG"}[lang]
+
+
+BROKEN_RECORD_SAID = {
+    "cs": ["Chyba: řádek 3 záznamu: chybné body „10x“ (čeká se např. +24 nebo -10)",
+           "Chyba: záznam je podle pravidel cs-scrabble, ne pl-scrabble"],
+    "pl": ["Błąd: wiersz 3 zapisu: błędne punkty „10x” (oczekiwano np. +24 lub -10)",
+           "Błąd: zapis jest według zasad cs-scrabble, a nie pl-scrabble"],
+}
+
+
+@pytest.mark.parametrize("lang", ["cs", "pl"])
+def test_game_viewer_says_why_a_record_is_refused_in_the_page_language(page, web_url, artifacts, lang):
+    """A record the server cannot read (a bad score on line 3) or refuses (another rule set's): the reason
+    is said whole in the page's language from the refusal's code and values, not the server's English."""
+    from tests.e2e.english import assert_no_english
+
+    page.goto(web_url + f"/games?lang={lang}")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#lexicon", "pl-scrabble")
+    for record, said in zip(("#player1 a Ann\n#player2 b Bob\n>a: 8G KOT 10x 10\n",
+                             "#rules cs-scrabble\n>a: 8G PES +10 10\n"), BROKEN_RECORD_SAID[lang]):
+        page.locator("#gcg").fill(record)
+        page.evaluate("() => { document.getElementById('status').textContent = ''; }")
+        page.keyboard.press("Control+Enter")
+        page.wait_for_function("() => document.getElementById('status').textContent.startsWith(t('error') + ': ')")
+        assert page.locator("#status").inner_text() == said
+        assert_no_english(page, allowed=["scrabble"])
+    page.locator("#gcg").fill("#player1 a Ann\nxyz\n")
+    page.locator("#show").click()
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('xyz')")
+    page.screenshot(path=str(artifacts / f"games-record-refused-{lang}.png"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import subprocess
 
 import httpx
@@ -20,7 +21,7 @@ from tests.e2e.english import assert_no_english
 from tests.game_helpers import BUILD, build_lexicon, find_play, game_servers, tiles_of, two_tile_words
 
 RULE_SET = "pl-scrabble"
-EQUITY_LEXICON = "pl-scrabble-equity"  # the lexicon RULE_SET with a leave table
+EQUITY_LEXICON = "pl-scrabble-equity"  # the lexicon RULE_SET with a leave table and a win table
 TWO = two_tile_words(RULE_SET)
 # every word of two and three tiles: the board stays open for several turns
 WORDS = TWO + ["".join(w) for w in itertools.product(sorted(set("".join(TWO))), repeat=3)]
@@ -35,8 +36,9 @@ def game_web(tmp_path_factory):
     with_leaves = directory / f"{EQUITY_LEXICON}.lex"
     subprocess.run([BUILD, "--rules", RULE_SET, "--words", str(directory.parent / f"{RULE_SET}.words.txt"),
                     "-o", str(with_leaves), "--name", EQUITY_LEXICON, "--quiet"], check=True, capture_output=True)
-    subprocess.run([BUILD, "--leaves", str(with_leaves), "--games", "3", "--seed", "5", "--quiet"],
-                   check=True, capture_output=True)
+    for table in ("--leaves", "--win-table"):  # the win table: a hint that looks ahead has win chances
+        subprocess.run([BUILD, table, str(with_leaves), "--games", "3", "--seed", "5", "--quiet"],
+                       check=True, capture_output=True)
     with game_servers(directory, directory.parent / "games.db") as (_, _, web):
         yield web.url, directory / f"{RULE_SET}.lex"
 
@@ -423,6 +425,25 @@ def test_the_game_page_on_a_phone_its_weight_and_first_board(page, game_web, art
     assert median <= FIRST_BOARD_MS, drawn
 
 
+# a hinted move's win chance and mean spread as the language writes them: a decimal comma, "62,5 %" in Czech
+# (a no-break space before %), "62,5%" in Polish (CLDR's pattern, the browser's Intl.NumberFormat)
+OUTLOOK = {"cs": r"šance na výhru (\d+,\d)\u00a0%, průměrný rozdíl ([+−-]?\d+,\d)",
+           "pl": r"szansa na wygraną (\d+,\d)%, średnia różnica ([+−-]?\d+,\d)"}
+
+
+def _hint_says_the_outlook(page, finished, lang) -> None:
+    """Each move of a hint that looked ahead is shown with the win chance and the mean spread the API gave."""
+    hint = next(r for r in finished if "/hint?" in r.url and "simulate=true" in r.url).response().json()
+    title, *lines = page.locator("#preview").inner_text().split("\n")
+    assert title == page.evaluate("() => t('hint')") + ":"
+    assert hint["outlooks"] and len(lines) == len(hint["moves"]) == len(hint["outlooks"]), (lines, hint)
+    for line, outlook in zip(lines, hint["outlooks"]):
+        said = re.search(OUTLOOK[lang], line)
+        assert said, line
+        win, spread = (float(x.replace(",", ".").replace("−", "-")) for x in said.groups())
+        assert abs(win - 100 * outlook["winChance"]) <= 0.051 and abs(spread - outlook["meanSpread"]) <= 0.051, (line, outlook)
+
+
 @pytest.mark.parametrize("lang", ["cs", "pl"])
 def test_a_game_against_the_computer_that_looks_ahead(page, game_web, artifacts, lang):
     """The level simulating, offered with the leave table's lexicon only: a game started at that level, a
@@ -448,8 +469,13 @@ def test_a_game_against_the_computer_that_looks_ahead(page, game_web, artifacts,
     page.locator("#hintAhead").check()
     page.locator("#hintMove").click()
     hint = page.evaluate("() => t('hint')")
-    page.wait_for_function("h => document.getElementById('preview').textContent.startsWith(h + ': ')", arg=hint)
-    assert any("/hint?" in r.url and "simulate=true" in r.url for r in finished)
+    page.wait_for_function("h => document.getElementById('preview').textContent.startsWith(h + ':')", arg=hint)
+    _hint_says_the_outlook(page, finished, lang)
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    page.locator("#preview").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / f"game-hint-ahead-phone-{lang}.png"))
+    page.set_viewport_size({"width": 1366, "height": 768})
 
     game_id = page.locator("#gameId").input_value()
     api = httpx.Client(base_url=url, timeout=10)

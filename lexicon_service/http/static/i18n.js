@@ -36,7 +36,7 @@ const STRINGS = {
     levelEquity: "stronger (score and the tiles kept)",
     levelSimulating: "strongest (looks ahead)",
     equityUnavailable: "The level that counts the tiles kept needs the lexicon's leave table (lexicon-build --leaves), which this lexicon does not have",
-    simulatingUnavailable: "The level that looks ahead needs it too.", hintAhead: "Look ahead",
+    simulatingUnavailable: "The level that looks ahead needs it too.", hintAhead: "Look ahead", hintWinChance: "win chance {p}", hintMeanSpread: "mean spread {s}", hintSpread: "spread {s}",
     kindChallenge: "challenge bonus", kindTime: "time penalty", "kindEnd-rack": "end rack", typeH: "C… type H for the CH tile",
     rule_word_list: "word list", rule_guessed: "guessed", rule_untagged_form: "untagged form", rule_proper_name: "proper name",
     rule_adjective_name: "adjective from a name", rule_adjective_two_word: "two-word adjective", rule_verb_adj: "verbal adjective",
@@ -111,7 +111,7 @@ const STRINGS = {
     liveGame: "Živá partie", gameId: "Číslo partie", gameToken: "Token partie (nepovinný)", follow: "Sledovat",
     following: "Sleduji partii {id}", liveEnded: "Přenos událostí partie skončil.",
     scoresSoFar: "Průběžné skóre", kindAdjustment: "úprava rozhodčím", onTurn: "na tahu", bagCount: "V sáčku: {n} kamenů",
-    lastMove: "Poslední tah", gameOver: "Konec partie", awaitingFinalPass: "Hráč dohrál: čeká se na poslední pas nebo námitku",
+    lastMove: "Poslední tah", gameOver: "Konec partie", awaitingFinalPass: "Jeden stojan je prázdný: čeká se na poslední pas nebo námitku",
     move: "Tah", player: "Hráč", position: "Pole", score: "Body", total: "Celkem", recorded: "Zapsáno", bestPlay: "Nejlepší tah", givenAway: "ztracených bodů",
     computed: "Spočteno", problems: "Nesrovnalosti", notes: "Poznámky", start: "Začátek partie", prev: "◀ Předchozí", next: "Další ▶",
     saveSvg: "Uložit SVG", savePng: "Uložit PNG", letters: "Písmena", multiplier: "×", subtotal: "Mezisoučet", bingo: "Prémie za všechny kameny",
@@ -127,7 +127,7 @@ const STRINGS = {
     levelEquity: "silnější (body i ponechané kameny)",
     levelSimulating: "nejsilnější (hledí dopředu)",
     equityUnavailable: "Úroveň, která počítá s ponechanými kameny, potřebuje tabulku hodnot zbylých kamenů (lexicon-build --leaves) a tento slovník ji nemá",
-    simulatingUnavailable: "Úroveň, která hledí dopředu, ji potřebuje také.", hintAhead: "Hledět dopředu",
+    simulatingUnavailable: "Úroveň, která hledí dopředu, ji potřebuje také.", hintAhead: "Hledět dopředu", hintWinChance: "šance na výhru {p}", hintMeanSpread: "průměrný rozdíl {s}", hintSpread: "rozdíl {s}",
     kindChallenge: "bonus za námitku", kindTime: "penalizace za čas", "kindEnd-rack": "zbylé kameny", typeH: "C… stiskněte H pro kámen CH",
     rule_word_list: "seznam slov", rule_guessed: "odhad", rule_untagged_form: "tvar bez značky", rule_proper_name: "vlastní jméno",
     rule_adjective_name: "přídavné jméno od jména", rule_adjective_two_word: "dvouslovné přídavné jméno", rule_verb_adj: "slovesné přídavné jméno",
@@ -135,8 +135,8 @@ const STRINGS = {
     origin_SGJP: "SGJP", origin_Czech_paradigm_engine: "českého tvaroslovného modulu", origin_guessed: "odhadu",
     origin_word_list: "seznamu slov", origin_Hunspell_affix_form: "tvaru z přípon Hunspellu", origin_tagged_list: "označkovaného seznamu",
     origin_headword_expansion: "rozvinutí hesel", origin_unknown: "neznámého zdroje", or: "nebo",
-    noteDirectorEndDeducted: "rozhodčí ukončil partii, zbylé kameny odečteny: {why}", noteDirectorAdjust: "úprava rozhodčím: {why}",
-    endDirectorDeducted: "ukončil rozhodčí, zbylé kameny odečteny: {why}",
+    noteDirectorEndDeducted: "partie ukončena rozhodčím, zbylé kameny odečteny: {why}", noteDirectorAdjust: "úprava rozhodčím: {why}",
+    endDirectorDeducted: "ukončeno rozhodčím, zbylé kameny odečteny: {why}",
     director: "Rozhodčí turnaje", directorToken: "Token rozhodčího", addGame: "Přidat partii", noGames: "Zatím žádné partie: přidejte partii s tokenem rozhodčího.",
     adjustTitle: "Upravit skóre", points: "Body (+/−)", reasonLabel: "Důvod", adjustGo: "Upravit", undoTitle: "Vrátit poslední tah",
     undoGo: "Vrátit", endTitle: "Ukončit partii", scoringAsPlayed: "skóre jak stojí", scoringDeducted: "odečíst zbylé kameny jako při běžném konci",
@@ -146,16 +146,16 @@ const STRINGS = {
     serverKey: "Klíč rozhodčího serveru", keyGo: "Otevřít všechny partie", keyForget: "Zapomenout klíč",
     scopeServer: "Všechny rozehrané partie na serveru", scopeTournament: "Partie turnaje {id}",
     noGamesServer: "Na serveru se nehraje žádná partie.",
-    noteGameOver: "konec partie: {why}", noteWentOut: "{name} dohrál (řádek {line})", noteNobody: "nikdo nemohl táhnout (řádek {line})",
+    noteGameOver: "konec partie: {why}", noteWentOut: "{name} bez kamenů na stojanu (řádek {line})", noteNobody: "nikdo nemohl táhnout (řádek {line})",
     noteScoreless: "{n} tahů bez bodů za sebou (řádek {line})", notePassed: "všichni hráči pasovali {n}× za sebou (řádek {line})",
     noteNoRacks: "záznam neuvádí stojany: kontrola stojanů vynechána (sáček sledován podle počtu kamenů)",
-    noteChallengedOff: "napadl {name}: {words} neplatí", noteStands: "napadl {name}: tah platí",
+    noteChallengedOff: "námitka ({name}): {words} neplatí", noteStands: "námitka ({name}): tah platí",
     noteAdjustment: "úprava rozhodčím, přijata jak je zapsána", noteNotAdmissible: "nepřípustné: {words}",
     noteTwice: "slovo je na desce dvakrát: {words}", noteRedrawn: "nikdo nemohl složit první slovo: všechny stojany byly vráceny a rozdány znovu",
-    noteBlocked: "nikdo nemůže táhnout: partie končí", noteUndid: "rozhodčí vrátil tah: {why}",
+    noteBlocked: "nikdo nemůže táhnout: partie končí", noteUndid: "tah vrácen rozhodčím: {why}",
     noteNoCorrection: "{name}: bez opravy; tah propadl", noteCorrectionRefused: "{name}: oprava {play} neplatí ({words}); tah propadl",
     noteAfterEnd: "po konci partie ({why})", noteBonus: "bonus za námitku {n}", noteNoBonus: "pravidlo námitky {rule}: bez bonusu",
-    noteRackCount: "stojan má {n} kamenů; podle sáčku se čeká {m}", noteDirectorEnd: "rozhodčí ukončil partii: {why}",
+    noteRackCount: "stojan má {n} kamenů; podle sáčku se čeká {m}", noteDirectorEnd: "partie ukončena rozhodčím: {why}",
     shuffle: "Zamíchat", recall: "Vrátit kameny", cancel: "Zrušit", hintMove: "Nápověda", hint: "Nápověda", allowHints: "Povolit nápovědu",
     analyse: "Nejlepší tahy této partie", newGame: "Nová hra", recordPanel: "Záznam, rozbor a GCG",
     keysHelp: "Klávesnice: šipky nebo klepnutí vyberou pole · mezerník změní směr · pište písmena (kameny na desce se přeskočí; CH: C a pak H; Shift+písmeno: žolík) · Backspace: vrátit poslední kámen · Enter: zahrát · Esc: vrátit vše",
@@ -167,17 +167,17 @@ const STRINGS = {
     tentative: "Tento tah", exchangeN: "Vyměnit {n}", blankAsk: "Které písmeno je žolík?", boardLabel: "Deska",
     cursorAt: "pole {square}", draw: "Remíza, {score} bodů", winner: "Vítězí {name} s {score} body",
     beforeEnd: "Před koncem", endAdjustment: "Konec hry", finalScore: "Konečné skóre",
-    endDirector: "ukončil rozhodčí: {why}", end_out: "hráč dohrál všechny kameny", end_passes: "všichni hráči pasovali",
+    endDirector: "ukončeno rozhodčím: {why}", end_out: "jeden stojan je prázdný", end_passes: "všichni hráči pasovali",
     end_scoreless_turns: "příliš mnoho tahů bez bodů", end_blocked: "nikdo nemůže složit slovo",
     moveTimer: "Čas na tah: {time}", theirTurn: "Na tahu je {name}", polling: "Server odmítl živé zprávy: stránka se ptá každé 2 s",
-    evPlay: "{name} zahrál {move} za {score}", evExchange: "{name} vyměnil {n} kamenů", evPass: "{name} pasoval",
+    evPlay: "{name}: {move} za {score}", evExchange: "{name}: výměna kamenů ({n})", evPass: "{name}: pas",
     evYouTimedOut: "Váš čas na tah vypršel: tah propadl", evTimedOut: "{name}: čas na tah vypršel, tah propadl",
     evCorrectionTimeout: "{name}: čas na opravu tahu vypršel",
-    evYourWordOff: "{name} napadl váš tah a ten byl vzat zpět: {words} ve slovníku není", evTheirWordOff: "Napadli jste tah a ten byl vzat zpět: {words} ve slovníku není",
-    evYouCorrect: "{name} napadl: {words} ve slovníku není; opravte tah", evTheyCorrect: "Napadli jste: {words} ve slovníku není; tah se opravuje",
-    evStands: "{name} napadl tah: tah platí.", evPenalty: "Trest {n} bodů.", evLosesTurn: "Kdo napadal, ztrácí tah.",
+    evYourWordOff: "Námitka ({name}) proti vašemu tahu: {words} ve slovníku není; tah je vzat zpět", evTheirWordOff: "Vaše námitka: {words} ve slovníku není; tah je vzat zpět",
+    evYouCorrect: "Námitka ({name}): {words} ve slovníku není; opravte tah", evTheyCorrect: "Vaše námitka: {words} ve slovníku není; tah se opravuje",
+    evStands: "Námitka ({name}): tah platí.", evPenalty: "Trest {n} bodů.", evLosesTurn: "Kdo napadal, ztrácí tah.",
     evCorrectionRefused: "{name}: oprava tahu neplatí", evRedraw: "Nikdo nemohl složit slovo: všechny stojany byly rozdány znovu",
-    evAdjust: "Rozhodčí změnil skóre hráče {name} o {delta}: {why}", evUndo: "Rozhodčí vrátil poslední tah: {why}",
+    evAdjust: "{name}: skóre upraveno rozhodčím o {delta}: {why}", evUndo: "Poslední tah vrácen rozhodčím: {why}",
     tourTournament: "Turnaj", tourStandings: "Pořadí", tourRank: "Pořadí", tourName: "Jméno", tourWins: "Výhry", tourLosses: "Prohry",
     tourSpread: "Rozdíl skóre", tourRatingAfter: "Rating po turnaji", tourTable: "Stůl", tourPlayer1: "Hráč", tourPlayer2: "Soupeř",
     tourGame: "Partie", tourBye: "volno", tourWatch: "sledovat", tourRecord: "záznam", tourNotStarted: "nezačala",
@@ -202,7 +202,7 @@ const STRINGS = {
     liveGame: "Gra na żywo", gameId: "Identyfikator gry", gameToken: "Token gry (opcjonalny)", follow: "Śledź",
     following: "Śledzę grę {id}", liveEnded: "Strumień zdarzeń gry się zakończył.",
     scoresSoFar: "Wyniki bieżące", kindAdjustment: "korekta sędziego", onTurn: "na ruchu", bagCount: "W worku: {n} płytek",
-    lastMove: "Ostatni ruch", gameOver: "Koniec gry", awaitingFinalPass: "Gracz wyszedł: czekamy na ostatnie pasowanie lub sprawdzenie",
+    lastMove: "Ostatni ruch", gameOver: "Koniec gry", awaitingFinalPass: "Jeden stojak jest pusty: czekamy na ostatnie pasowanie lub sprawdzenie",
     move: "Ruch", player: "Gracz", position: "Pole", score: "Punkty", total: "Suma", recorded: "Zapisane", bestPlay: "Najlepszy ruch", givenAway: "straconych punktów",
     computed: "Obliczone", problems: "Niezgodności", notes: "Uwagi", start: "Początek partii", prev: "◀ Poprzedni", next: "Następny ▶",
     saveSvg: "Zapisz SVG", savePng: "Zapisz PNG", letters: "Litery", multiplier: "×", subtotal: "Suma częściowa", bingo: "Premia za wszystkie płytki",
@@ -218,7 +218,7 @@ const STRINGS = {
     levelEquity: "silniejszy (punkty i zostawione płytki)",
     levelSimulating: "najsilniejszy (patrzy naprzód)",
     equityUnavailable: "Poziom, który liczy zostawione płytki, wymaga tabeli wartości pozostawionych płytek (lexicon-build --leaves), a ten słownik jej nie ma",
-    simulatingUnavailable: "Poziom, który patrzy naprzód, też jej potrzebuje.", hintAhead: "Patrz naprzód",
+    simulatingUnavailable: "Poziom, który patrzy naprzód, też jej potrzebuje.", hintAhead: "Patrz naprzód", hintWinChance: "szansa na wygraną {p}", hintMeanSpread: "średnia różnica {s}", hintSpread: "różnica {s}",
     kindChallenge: "premia za sprawdzenie", kindTime: "kara za czas", "kindEnd-rack": "płytki na koniec", typeH: "C… naciśnij H, aby położyć CH",
     rule_word_list: "lista słów", rule_guessed: "odgadnięcie", rule_untagged_form: "forma bez znacznika", rule_proper_name: "nazwa własna",
     rule_adjective_name: "przymiotnik od nazwy", rule_adjective_two_word: "przymiotnik dwuwyrazowy", rule_verb_adj: "przymiotnik odczasownikowy",
@@ -226,8 +226,8 @@ const STRINGS = {
     origin_SGJP: "SGJP", origin_Czech_paradigm_engine: "czeskiego modułu odmiany", origin_guessed: "odgadnięcia",
     origin_word_list: "listy słów", origin_Hunspell_affix_form: "formy z afiksów Hunspella", origin_tagged_list: "listy oznaczonej",
     origin_headword_expansion: "rozwinięcia haseł", origin_unknown: "nieznanego źródła", or: "lub",
-    noteDirectorEndDeducted: "sędzia zakończył grę, płytki odjęte: {why}", noteDirectorAdjust: "korekta sędziego: {why}",
-    endDirectorDeducted: "zakończył sędzia, płytki odjęte: {why}",
+    noteDirectorEndDeducted: "gra zakończona przez sędziego, płytki odjęte: {why}", noteDirectorAdjust: "korekta sędziego: {why}",
+    endDirectorDeducted: "decyzja sędziego, płytki odjęte: {why}",
     director: "Sędzia turnieju", directorToken: "Token sędziego", addGame: "Dodaj grę", noGames: "Brak gier: dodaj grę z tokenem sędziego.",
     adjustTitle: "Popraw wynik", points: "Punkty (+/−)", reasonLabel: "Powód", adjustGo: "Popraw", undoTitle: "Cofnij ostatni ruch",
     undoGo: "Cofnij", endTitle: "Zakończ grę", scoringAsPlayed: "wyniki jak stoją", scoringDeducted: "odjąć płytki jak przy zwykłym końcu",
@@ -237,16 +237,16 @@ const STRINGS = {
     serverKey: "Klucz sędziego serwera", keyGo: "Otwórz wszystkie gry", keyForget: "Zapomnij klucz",
     scopeServer: "Wszystkie trwające gry na serwerze", scopeTournament: "Gry turnieju {id}",
     noGamesServer: "Na serwerze nie trwa żadna gra.",
-    noteGameOver: "koniec gry: {why}", noteWentOut: "{name} wyłożył wszystkie płytki (wiersz {line})", noteNobody: "nikt nie mógł wykonać ruchu (wiersz {line})",
+    noteGameOver: "koniec gry: {why}", noteWentOut: "{name} bez płytek na stojaku (wiersz {line})", noteNobody: "nikt nie mógł wykonać ruchu (wiersz {line})",
     noteScoreless: "{n} ruchów bez punktów z rzędu (wiersz {line})", notePassed: "wszyscy gracze spasowali {n}× z rzędu (wiersz {line})",
     noteNoRacks: "zapis nie podaje stojaków: sprawdzanie stojaków pominięte (worek liczony po liczbie płytek)",
-    noteChallengedOff: "sprawdził {name}: {words} niedopuszczalne", noteStands: "sprawdził {name}: ruch jest ważny",
+    noteChallengedOff: "sprawdzenie ({name}): {words} niedopuszczalne", noteStands: "sprawdzenie ({name}): ruch jest ważny",
     noteAdjustment: "korekta sędziego, przyjęta jak zapisano", noteNotAdmissible: "niedopuszczalne: {words}",
     noteTwice: "słowo dwa razy na planszy: {words}", noteRedrawn: "nikt nie mógł ułożyć pierwszego słowa: wszystkie stojaki wróciły i rozdano je ponownie",
-    noteBlocked: "nikt nie może wykonać ruchu: gra się kończy", noteUndid: "sędzia cofnął ruch: {why}",
+    noteBlocked: "nikt nie może wykonać ruchu: gra się kończy", noteUndid: "ruch cofnięty przez sędziego: {why}",
     noteNoCorrection: "{name}: bez poprawki; ruch przepadł", noteCorrectionRefused: "{name}: poprawka {play} odrzucona ({words}); ruch przepadł",
     noteAfterEnd: "po końcu gry ({why})", noteBonus: "premia za sprawdzenie {n}", noteNoBonus: "zasada sprawdzania {rule}: bez premii",
-    noteRackCount: "stojak ma {n} płytek; według worka oczekiwano {m}", noteDirectorEnd: "sędzia zakończył grę: {why}",
+    noteRackCount: "stojak ma {n} płytek; według worka oczekiwano {m}", noteDirectorEnd: "gra zakończona przez sędziego: {why}",
     shuffle: "Wymieszaj", recall: "Cofnij płytki", cancel: "Anuluj", hintMove: "Podpowiedź", hint: "Podpowiedź", allowHints: "Podpowiedzi dozwolone",
     analyse: "Najlepsze ruchy tej partii", newGame: "Nowa gra", recordPanel: "Zapis, analiza i GCG",
     keysHelp: "Klawiatura: strzałki lub kliknięcie wybierają pole · spacja zmienia kierunek · pisz litery (płytki na planszy są pomijane; Shift+litera: blank) · Backspace: cofnij ostatnią płytkę · Enter: zagraj · Esc: cofnij wszystko",
@@ -258,17 +258,17 @@ const STRINGS = {
     tentative: "Ten ruch", exchangeN: "Wymień {n}", blankAsk: "Jaką literą jest blank?", boardLabel: "Plansza",
     cursorAt: "pole {square}", draw: "Remis, {score} punktów", winner: "Wygrywa {name}: {score} punktów",
     beforeEnd: "Przed końcem", endAdjustment: "Koniec gry", finalScore: "Wynik końcowy",
-    endDirector: "zakończył sędzia: {why}", end_out: "gracz wyłożył wszystkie płytki", end_passes: "wszyscy gracze spasowali",
+    endDirector: "decyzja sędziego: {why}", end_out: "jeden stojak jest pusty", end_passes: "wszyscy gracze spasowali",
     end_scoreless_turns: "zbyt wiele ruchów bez punktów", end_blocked: "nikt nie może ułożyć słowa",
     moveTimer: "Czas na ruch: {time}", theirTurn: "Ruch gracza {name}", polling: "Serwer odmówił zdarzeń na żywo: strona pyta co 2 s",
-    evPlay: "{name} zagrał {move} za {score}", evExchange: "{name} wymienił {n} płytek", evPass: "{name} spasował",
+    evPlay: "{name}: {move} za {score}", evExchange: "{name}: wymiana płytek ({n})", evPass: "{name}: pas",
     evYouTimedOut: "Twój czas na ruch minął: ruch przepadł", evTimedOut: "{name}: czas na ruch minął, ruch przepadł",
     evCorrectionTimeout: "{name}: minął czas na poprawkę ruchu",
-    evYourWordOff: "{name} sprawdził twój ruch i go cofnięto: {words} nie ma w słowniku", evTheirWordOff: "Sprawdziłeś ruch i go cofnięto: {words} nie ma w słowniku",
-    evYouCorrect: "{name} sprawdził: {words} nie ma w słowniku; popraw ruch", evTheyCorrect: "Sprawdziłeś: {words} nie ma w słowniku; ruch jest poprawiany",
-    evStands: "{name} sprawdził ruch: ruch jest ważny.", evPenalty: "Kara {n} punktów.", evLosesTurn: "Sprawdzający traci ruch.",
+    evYourWordOff: "Sprawdzenie ({name}) twojego ruchu: {words} nie ma w słowniku; ruch cofnięty", evTheirWordOff: "Twoje sprawdzenie: {words} nie ma w słowniku; ruch cofnięty",
+    evYouCorrect: "Sprawdzenie ({name}): {words} nie ma w słowniku; popraw ruch", evTheyCorrect: "Twoje sprawdzenie: {words} nie ma w słowniku; ruch jest poprawiany",
+    evStands: "Sprawdzenie ({name}): ruch jest ważny.", evPenalty: "Kara {n} punktów.", evLosesTurn: "Sprawdzający traci ruch.",
     evCorrectionRefused: "{name}: poprawka ruchu odrzucona", evRedraw: "Nikt nie mógł ułożyć słowa: stojaki rozdano ponownie",
-    evAdjust: "Sędzia zmienił wynik gracza {name} o {delta}: {why}", evUndo: "Sędzia cofnął ostatni ruch: {why}",
+    evAdjust: "{name}: wynik skorygowany przez sędziego o {delta}: {why}", evUndo: "Ostatni ruch cofnięty przez sędziego: {why}",
     tourTournament: "Turniej", tourStandings: "Klasyfikacja", tourRank: "Miejsce", tourName: "Zawodnik", tourWins: "Wygrane",
     tourLosses: "Przegrane", tourSpread: "Różnica", tourRatingAfter: "Ranking po turnieju", tourTable: "Stół", tourPlayer1: "Gracz",
     tourPlayer2: "Przeciwnik", tourGame: "Partia", tourBye: "pauza", tourWatch: "oglądaj", tourRecord: "zapis", tourNotStarted: "nierozpoczęta",
@@ -430,7 +430,7 @@ const SERVER_NOTES = [
   ["total-mismatch", "total {recorded} recorded, but {previous} {score} = {expected}", "zapsán součet {recorded}, ale {previous} {score} = {expected}", "zapisano sumę {recorded}, a {previous} {score} = {expected}"],
   ["game-over", STRINGS.en.noteGameOver, STRINGS.cs.noteGameOver, STRINGS.pl.noteGameOver],
   ["after-end", STRINGS.en.noteAfterEnd, STRINGS.cs.noteAfterEnd, STRINGS.pl.noteAfterEnd],
-  ["went-out", "{player} went out (line {line})", "{player} dohrál (řádek {line})", "{player} wyłożył wszystkie płytki (wiersz {line})"],
+  ["went-out", "{player} went out (line {line})", "{player} bez kamenů na stojanu (řádek {line})", "{player} bez płytek na stojaku (wiersz {line})"],
   ["blocked", STRINGS.en.noteNobody, STRINGS.cs.noteNobody, STRINGS.pl.noteNobody],
   ["scoreless-turns", "{turns} scoreless turns in a row (line {line})", "{turns} tahů bez bodů za sebou (řádek {line})", "{turns} ruchów bez punktów z rzędu (wiersz {line})"],
   ["passes", "every player passed {rounds} round(s) in a row (line {line})", "všichni hráči pasovali {rounds}× za sebou (řádek {line})", "wszyscy gracze spasowali {rounds}× z rzędu (wiersz {line})"],
@@ -440,7 +440,7 @@ const SERVER_NOTES = [
   ["illegal-play", "illegal play: {reason}", "neplatný tah: {reason}", "niedozwolony ruch: {reason}"],
   ["not-admissible", STRINGS.en.noteNotAdmissible, STRINGS.cs.noteNotAdmissible, STRINGS.pl.noteNotAdmissible],
   ["word-twice", STRINGS.en.noteTwice, STRINGS.cs.noteTwice, STRINGS.pl.noteTwice],
-  ["withdrawal-without-play", "a withdrawal without a play of this player to withdraw", "stažení tahu, který tento hráč nezahrál", "wycofanie ruchu, którego ten gracz nie wykonał"],
+  ["withdrawal-without-play", "a withdrawal without a play of this player to withdraw", "stažení tahu, ale tento hráč nemá žádný tah ke stažení", "wycofanie ruchu, choć ten gracz nie ma ruchu do wycofania"],
   ["exchange-not-allowed", "exchanges are not allowed in {rule_set}", "výměna není v {rule_set} dovolena", "wymiana nie jest dozwolona w {rule_set}"],
   ["exchange-bag-below-minimum", "illegal exchange: {bag} tiles in the bag, {rule_set} needs at least {minimum}", "neplatná výměna: v sáčku je {bag} kamenů, {rule_set} chce aspoň {minimum}", "niedozwolona wymiana: w worku jest {bag} płytek, {rule_set} wymaga co najmniej {minimum}"],
   ["exchange-more-than-bag", "illegal exchange: {tiles} tiles exchanged, only {bag} in the bag", "neplatná výměna: vyměněno {tiles} kamenů, v sáčku jen {bag}", "niedozwolona wymiana: wymieniono {tiles} płytek, w worku tylko {bag}"],
@@ -460,6 +460,50 @@ const SERVER_NOTES = [
 ];
 for (const [code, en, cs, pl] of SERVER_NOTES) {
   STRINGS.en["rn_" + code] = en; STRINGS.cs["rn_" + code] = cs; STRINGS.pl["rn_" + code] = pl;
+}
+
+// A GCG record the server cannot read or refuses (rules/gcg.py READER_REASONS, core/plays.py read_record):
+// the refusal's reason (GCG_...) with its values (line, what it names), said in every language, English
+// too (the server's message names the request, "<request>:3: ..."); [code, en, cs, pl].
+const RECORD_ERRORS = [
+  ["GCG_UNKNOWN_ENCODING", "unknown character encoding {encoding}", "neznámé kódování znaků {encoding}", "nieznane kodowanie znaków {encoding}"],
+  ["GCG_NOT_IN_ENCODING", "the text is not valid {encoding}", "text není platný v kódování {encoding}", "tekst nie jest poprawny w kodowaniu {encoding}"],
+  ["GCG_UNDECLARED_PLAYER", "the nickname {player} is not in the #player lines ({declared})", "přezdívka {player} není v řádcích #player ({declared})", "pseudonimu {player} nie ma w wierszach #player ({declared})"],
+  ["GCG_UNEXPECTED_LINE", "expected a #pragma line or an event “>nickname: …”, not “{text}”", "čeká se řádek #pragma nebo tah „>přezdívka: …“, ne „{text}“", "oczekiwano wiersza #pragma lub ruchu „>pseudonim: …”, a nie „{text}”"],
+  ["GCG_NOT_A_RECORD", "not a game record: no #player lines and no moves", "není to záznam partie: žádné řádky #player ani tahy", "to nie jest zapis partii: brak wierszy #player i ruchów"],
+  ["GCG_PLAYER_NO_NICKNAME", "{pragma} needs a nickname", "{pragma} potřebuje přezdívku", "{pragma} wymaga pseudonimu"],
+  ["GCG_PLAYER_OUT_OF_ORDER", "{pragma} out of order ({expected} expected)", "{pragma} mimo pořadí (čeká se {expected})", "{pragma} poza kolejnością (oczekiwano {expected})"],
+  ["GCG_NICKNAME_TWICE", "the nickname {nickname} is used twice", "přezdívka {nickname} je použita dvakrát", "pseudonim {nickname} użyty dwa razy"],
+  ["GCG_RACK_BEFORE_PLAYER", "{pragma} before {player}", "{pragma} před {player}", "{pragma} przed {player}"],
+  ["GCG_EVENT_NO_NICKNAME", "an event must start “>nickname:”", "tah musí začínat „>přezdívka:“", "ruch musi zaczynać się od „>pseudonim:”"],
+  ["GCG_TOO_FEW_FIELDS", "too few fields in “{event}” (expected: [rack] move score total)", "v řádku „{event}“ chybí údaje (čeká se: [stojan] tah body součet)", "za mało pól w wierszu „{event}” (oczekiwano: [stojak] ruch punkty suma)"],
+  ["GCG_BAD_SCORE", "bad score “{score}” (expected e.g. +24 or -10)", "chybné body „{score}“ (čeká se např. +24 nebo -10)", "błędne punkty „{score}” (oczekiwano np. +24 lub -10)"],
+  ["GCG_BAD_TOTAL", "bad total “{total}”", "chybný součet „{total}“", "błędna suma „{total}”"],
+  ["GCG_SCORE_TOO_LONG", "the score has more than {digits} digits", "body mají víc než {digits} číslic", "punkty mają więcej niż {digits} cyfr"],
+  ["GCG_TOTAL_TOO_LONG", "the total has more than {digits} digits", "součet má víc než {digits} číslic", "suma ma więcej niż {digits} cyfr"],
+  ["GCG_NO_MOVE", "no move in “{event}”", "v řádku „{event}“ chybí tah", "brak ruchu w wierszu „{event}”"],
+  ["GCG_BAD_PLAY", "a play is written “SQUARE WORD”, not “{move}”", "tah se píše „POLE SLOVO“, ne „{move}“", "ruch zapisuje się „POLE SŁOWO”, a nie „{move}”"],
+  ["GCG_BAD_MOVE", "cannot read the move “{move}”", "tah „{move}“ nelze přečíst", "nie można odczytać ruchu „{move}”"],
+  ["GCG_EXCHANGE_TOO_LARGE", "an exchange of {count} tiles is too large", "výměna {count} kamenů je příliš velká", "wymiana {count} płytek jest za duża"],
+  ["GCG_TOO_LONG", "the record has {chars} characters; the server reads up to {max}", "záznam má {chars} znaků; server přečte nejvýš {max}", "zapis ma {chars} znaków; serwer czyta najwyżej {max}"],
+  ["GCG_EMPTY", "the record is empty", "záznam je prázdný", "zapis jest pusty"],
+  ["GCG_TOO_MANY_LINES", "the record has {lines} lines; the server reads up to {max}", "záznam má {lines} řádků; server přečte nejvýš {max}", "zapis ma {lines} wierszy; serwer czyta najwyżej {max}"],
+  ["GCG_OTHER_RULES", "the record is for the rule set {recorded}, not {rule_set}", "záznam je podle pravidel {recorded}, ne {rule_set}", "zapis jest według zasad {recorded}, a nie {rule_set}"],
+  ["GCG_NO_RULES", "the record names no rule set (#rules): choose a lexicon or a rule set", "záznam neuvádí pravidla (#rules): vyberte slovník nebo pravidla", "zapis nie podaje zasad (#rules): wybierz słownik lub zasady"],
+  ["recordLine", "record line {line}", "řádek {line} záznamu", "wiersz {line} zapisu"],
+];
+for (const [code, en, cs, pl] of RECORD_ERRORS) {
+  STRINGS.en["re_" + code] = en; STRINGS.cs["re_" + code] = cs; STRINGS.pl["re_" + code] = pl;
+}
+
+// A record's refusal in the page's language: "record line 3: ..." (the values filled in one pass, so a
+// quoted "{x}" in the record stays as written; numbers as the language writes them).
+function recordErrorText(err) {
+  const values = err.values || {};
+  const fill = text => text.replace(/\{(\w+)\}/g, (m, k) => values[k] === undefined ? m :
+                                    /^\d{4,}$/.test(values[k]) ? Number(values[k]).toLocaleString(LANG) : values[k]);
+  const said = fill(t("re_" + err.reason));
+  return values.line !== undefined ? `${fill(t("re_recordLine"))}: ${said}` : said;
 }
 
 // A note ({code, values, text}) in the page's language; a note without a code is its own text.
@@ -556,7 +600,7 @@ const ERROR_TEXTS = {
     NO_MOVE_GRAPH: "slovník nemá graf tahů, bez něj počítač nehraje",
     NO_LEAVE_TABLE: "slovník nemá tabulku hodnot zbylých kamenů, bez ní počítač na úrovni equity nehraje",
     HINTS_NOT_ALLOWED: "hra byla založena bez nápověd", GAME_OVER: "hra skončila", NOT_YOUR_TURN: "nejste na tahu",
-    AWAITING_FINAL_PASS: "soupeř dohrál: potvrďte konec pasem, nebo napadněte tah",
+    AWAITING_FINAL_PASS: "soupeř je bez kamenů: potvrďte konec pasem, nebo napadněte tah",
     CAN_MOVE: "pasovat smí jen hráč, který nemůže táhnout", CORRECTING: "v době na opravu jen tah nebo pas",
     EXCHANGE_NOT_ALLOWED: "tato pravidla výměnu nemají", BAG_TOO_SMALL: "v sáčku je na výměnu málo kamenů",
     CHALLENGES_VOID: "hra posuzuje každý tah hned: napadat nelze", NOTHING_TO_CHALLENGE: "není co napadnout",
@@ -572,7 +616,7 @@ const ERROR_TEXTS = {
     TILE_NOT_IN_RACK: "kámen, který na stojanu není", TOO_FEW_TILES: "málo kamenů",
     FIRST_PLAY_NOT_ON_CENTRE: "první tah musí vést přes střed", NOT_CONNECTED: "tah nenavazuje na kameny na desce",
     WORD_TOO_SHORT: "slovo je příliš krátké", DUPLICATE_WORD: "slovo už ve hře je",
-    WORD_NOT_ADMISSIBLE: "slovo není ve slovníku",
+    WORD_NOT_ADMISSIBLE: "slovo není ve slovníku", UNKNOWN_RULE_SET: "pravidla {rule_set} server nezná",
   },
   pl: {
     CANCELLED: "żądanie anulowano", UNKNOWN: "nieznany błąd serwera", INVALID_ARGUMENT: "błędna dana w żądaniu",
@@ -588,7 +632,7 @@ const ERROR_TEXTS = {
     NO_MOVE_GRAPH: "słownik nie ma grafu ruchów, bez niego komputer nie gra",
     NO_LEAVE_TABLE: "słownik nie ma tabeli wartości pozostawionych płytek, bez niej komputer na poziomie equity nie gra",
     HINTS_NOT_ALLOWED: "gra została założona bez podpowiedzi", GAME_OVER: "gra się skończyła", NOT_YOUR_TURN: "to nie twój ruch",
-    AWAITING_FINAL_PASS: "przeciwnik skończył: zatwierdź koniec pasem albo sprawdź ruch",
+    AWAITING_FINAL_PASS: "przeciwnik nie ma już płytek: zatwierdź koniec pasem albo sprawdź ruch",
     CAN_MOVE: "pasować może tylko gracz, który nie może wykonać ruchu", CORRECTING: "w czasie na poprawkę tylko ruch lub pas",
     EXCHANGE_NOT_ALLOWED: "te zasady nie mają wymiany", BAG_TOO_SMALL: "w worku jest za mało płytek na wymianę",
     CHALLENGES_VOID: "gra ocenia każdy ruch od razu: nie można sprawdzać", NOTHING_TO_CHALLENGE: "nie ma czego sprawdzać",
@@ -604,7 +648,7 @@ const ERROR_TEXTS = {
     TILE_NOT_IN_RACK: "płytka, której nie ma na stojaku", TOO_FEW_TILES: "za mało płytek",
     FIRST_PLAY_NOT_ON_CENTRE: "pierwszy ruch musi przechodzić przez środek", NOT_CONNECTED: "ruch nie łączy się z płytkami na planszy",
     WORD_TOO_SHORT: "słowo jest za krótkie", DUPLICATE_WORD: "słowo już jest w grze",
-    WORD_NOT_ADMISSIBLE: "słowa nie ma w słowniku",
+    WORD_NOT_ADMISSIBLE: "słowa nie ma w słowniku", UNKNOWN_RULE_SET: "serwer nie zna zasad {rule_set}",
   },
 };
 
@@ -692,6 +736,7 @@ function originText(origin) {
 // What the page says about an error, in its language: the code's text where this language has one.
 function errorText(err) {
   if (err.offline) return t("offline");
+  if (/^GCG_/.test(err.reason) && STRINGS.en["re_" + err.reason]) return t("error") + ": " + recordErrorText(err);
   const texts = ERROR_TEXTS[LANG] || {};
   const code = texts[err.reason] ? err.reason : err.status;
   if (!texts[code]) return t("error") + ": " + err.message;

@@ -441,15 +441,42 @@ function hintMoveText(play) {
   return play.startsWith("-") ? `${t("kindExchange")} ${play.slice(1)}` : play;
 }
 
+// What looking ahead found of a hinted move (GetHint's MoveOutlook): its win chance, when the lexicon has a
+// win table, and its mean spread (an endgame's: exact), as the page's language writes numbers ("62,5 %").
+function outlookText(outlook, lookahead) {
+  if (!outlook) return "";
+  const said = [];
+  if (outlook.winChance !== undefined && outlook.winChance !== null) {
+    const percent = new Intl.NumberFormat(LANG, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    said.push(t("hintWinChance", { p: percent.format(outlook.winChance) }));
+  }
+  if (outlook.meanSpread !== undefined && outlook.meanSpread !== null) {
+    const spread = new Intl.NumberFormat(LANG, { signDisplay: "exceptZero", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    said.push(t(lookahead === "endgame" ? "hintSpread" : "hintMeanSpread", { s: spread.format(outlook.meanSpread) }));
+  }
+  return said.join(", ");
+}
+
 async function askHint() {
   const me = live;
   if (!me) return;
   try {
     const ahead = $("hintAhead") && $("hintAhead").checked ? "&simulate=true" : "";  // ranked by simulation
     const answer = await callApi("GET", `/v1/games/${encodeURIComponent(me.id)}/hint?limit=3${ahead}`, undefined, me.token);
-    const moves = (answer.moves || []).map(m => `${hintMoveText(m.play)} (${m.score >= 0 ? "+" : ""}${m.score})`);
-    $("preview").textContent = `${t("hint")}: ${moves.join(" · ") || "—"}`;
-    $("preview").className = "ok";
+    const outlooks = answer.outlooks || [];
+    const moves = (answer.moves || []).map((m, i) => {
+      const outlook = outlookText(outlooks[i], answer.lookahead);
+      return `${hintMoveText(m.play)} (${m.score >= 0 ? "+" : ""}${m.score})` + (outlook ? `: ${outlook}` : "");
+    });
+    const preview = $("preview");
+    preview.textContent = `${t("hint")}:` + (outlooks.length ? "" : ` ${moves.join(" · ") || "—"}`);
+    for (const move of outlooks.length ? moves : []) {  // looking ahead says more of each: a move a line
+      const line = document.createElement("span");
+      line.className = "hint-move";
+      line.textContent = move;
+      preview.append(line);
+    }
+    preview.className = "ok";
   } catch (err) { flashPreview(errorText(err)); }
 }
 

@@ -545,7 +545,7 @@ static PyObject *simulate(PyObject *self, PyObject *args, PyObject *kwds) {
     SimCandidate *c = NULL;
     n = (int)PyList_GET_SIZE(candidates);
     if (layout.len < 8 || n < 1 || n > SIM_MAX_CANDIDATES || S.plies < 0 || S.plies > 64 || S.iterations < 0
-        || S.iterations > 1000000 || rollout_limit < 1 || rollout_limit > MAX_LISTED || S.out_bonus < 0 || S.out_bonus > 2
+        || S.iterations > 1000000 || rollout_limit < 0 || rollout_limit > MAX_LISTED || S.out_bonus < 0 || S.out_bonus > 2
         || P.rack_size < 1 || P.rack_size > SP_MAX_RACK) {
         PyErr_SetString(PyExc_ValueError, "simulate: bad layout, candidates or settings");
         goto done;

@@ -30,8 +30,13 @@ typedef struct {
     int must_contain_len;
     /* the line being searched */
     int dir, line, len, anchor_pos;
+    int right_open;         /* no board tile right of the anchor: a word may end there */
+    uint64_t allowed[MAX_DIM];   /* the line's lx, at the anchor its ax */
+    uint32_t premiums[MAX_DIM];  /* the line's squares: xs (16 bits, signed) | lm << 16 | wm << 24 */
+    uint8_t by_points[MAX_TILES + 1];  /* the rack's tiles (not blanks), most points first (the bounds) */
+    int n_by_points;
     const uint8_t *L_sq, *L_lm, *L_wm, *L_anchor;
-    const uint64_t *L_cc, *L_ax;
+    const uint64_t *L_cc, *L_lx, *L_ax;
     const int16_t *L_xs;
     uint8_t strip[MAX_DIM];
     /* output */
@@ -246,30 +251,37 @@ static void record(Gen *g, int start, int end, int msum, int wmul, int xtot, int
     g->moves[g->n_moves++] = rec;
 }
 
+/* The recursion in two copies: `may_stop` 0 where nothing sets g->stop during a search (top-k and
+ * counting: the deadline is looked at between anchors), so that copy tests no flag per square. */
 POPCNT_CLONES static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new);
+POPCNT_CLONES static void gen_nonstop(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot,
+                                      int n_new);
 
-static inline __attribute__((always_inline)) void go_on(Gen *g, int pos, uint32_t a, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
+#define GEN(may_stop) ((may_stop) ? gen : gen_nonstop)
+
+static inline __attribute__((always_inline)) void go_on(Gen *g, int pos, uint32_t a, int leftward, int left, int msum,
+                                                        int wmul, int xtot, int n_new, const int may_stop) {
     uint32_t child = a & SG_CHILD;
     const uint8_t *sq = g->L_sq;
     if (leftward) {
         int left_open = pos == 0 || !sq[pos - 1];
-        int right_open = g->anchor_pos + 1 == g->len || !sq[g->anchor_pos + 1];
-        if ((a & SG_ACCEPTS) && left_open && right_open) record(g, pos, g->anchor_pos, msum, wmul, xtot, n_new);
-        if (!child || g->stop) return;
+        if ((a & SG_ACCEPTS) && left_open && g->right_open) record(g, pos, g->anchor_pos, msum, wmul, xtot, n_new);
+        if (!child || (may_stop && g->stop)) return;
         if (pos > 0 && (sq[pos - 1] || !g->L_anchor[pos - 1]))
-            gen(g, pos - 1, child, 1, pos - 1, msum, wmul, xtot, n_new);
-        if (left_open && g->anchor_pos + 1 < g->len && !g->stop) {
+            GEN(may_stop)(g, pos - 1, child, 1, pos - 1, msum, wmul, xtot, n_new);
+        if (left_open && g->anchor_pos + 1 < g->len && !(may_stop && g->stop)) {
             uint32_t sep = (node_mask(g->graph, child) & 1) ? g->graph[child + 2] & SG_CHILD : 0;
-            if (sep) gen(g, g->anchor_pos + 1, sep, 0, pos, msum, wmul, xtot, n_new);
+            if (sep) GEN(may_stop)(g, g->anchor_pos + 1, sep, 0, pos, msum, wmul, xtot, n_new);
         }
     } else {
         if ((a & SG_ACCEPTS) && (pos + 1 == g->len || !sq[pos + 1])) record(g, left, pos, msum, wmul, xtot, n_new);
-        if (child && pos + 1 < g->len && !g->stop) gen(g, pos + 1, child, 0, left, msum, wmul, xtot, n_new);
+        if (child && pos + 1 < g->len && !(may_stop && g->stop)) GEN(may_stop)(g, pos + 1, child, 0, left, msum, wmul, xtot, n_new);
     }
 }
 
-POPCNT_CLONES static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
-    if (g->stop) return;
+static inline __attribute__((always_inline)) void gen_body(Gen *g, int pos, uint32_t node, int leftward, int left,
+                                                           int msum, int wmul, int xtot, int n_new, const int may_stop) {
+    if (may_stop && g->stop) return;
     const uint32_t *w = g->graph;
     const uint8_t *sq = g->L_sq;
     uint8_t b = sq[pos];
@@ -283,39 +295,48 @@ POPCNT_CLONES static void gen(Gen *g, int pos, uint32_t node, int leftward, int 
             if (!(b & SQ_BLANK)) msum += g->pts[b & SQ_TILE];
             int next = pos + step;
             if (next < 0 || next >= g->len || !(b = sq[next]) || !(node = a & SG_CHILD)) {
-                go_on(g, pos, a, leftward, leftward ? pos : left, msum, wmul, xtot, n_new);
+                go_on(g, pos, a, leftward, leftward ? pos : left, msum, wmul, xtot, n_new, may_stop);
                 return;
             }
             pos = next;
         }
     }
-    uint64_t allowed = (pos == g->anchor_pos ? g->L_ax : g->L_cc)[pos] & (g->rack_mask | (g->rack[0] ? g->blank_mask : 0));
+    uint64_t allowed = g->allowed[pos] & (g->rack_mask | (g->rack[0] ? g->blank_mask : 0));
     if (!allowed) return;
     uint64_t mask = node_mask(w, node), fits = mask & allowed;
     uint8_t *rack = g->rack;
-    int lm = g->L_lm[pos], wm = g->L_wm[pos], xs = g->L_xs[pos];
+    uint32_t premiums = g->premiums[pos];
+    int xs = (int16_t)premiums, lm = (premiums >> 16) & 0xFF, wm = premiums >> 24;
     while (fits) {
         unsigned t = (unsigned)__builtin_ctzll(fits);
         fits &= fits - 1;
         uint32_t a = w[node + 2 + popcount64(mask & ((1ull << t) - 1))];
-        {
-            if (rack[t]) {
-                if (!--rack[t]) g->rack_mask &= ~(1ull << t);
-                g->strip[pos] = (uint8_t)(t | SQ_NEW);
-                int tp = g->pts[t] * lm;
-                go_on(g, pos, a, leftward, left, msum + tp, wmul * wm, xs >= 0 ? xtot + (xs + tp) * wm : xtot, n_new + 1);
-                if (!rack[t]++) g->rack_mask |= 1ull << t;
-            }
-            if (rack[0] && ((g->blank_mask >> t) & 1)) {
-                rack[0]--;
-                g->strip[pos] = (uint8_t)(t | SQ_NEW | SQ_BLANK);
-                go_on(g, pos, a, leftward, left, msum, wmul * wm, xs >= 0 ? xtot + xs * wm : xtot, n_new + 1);
-                rack[0]++;
-            }
-            if (g->stop) break;
+        if (rack[t]) {
+            if (!--rack[t]) g->rack_mask &= ~(1ull << t);
+            g->strip[pos] = (uint8_t)(t | SQ_NEW);
+            int tp = g->pts[t] * lm;
+            go_on(g, pos, a, leftward, left, msum + tp, wmul * wm, xs >= 0 ? xtot + (xs + tp) * wm : xtot, n_new + 1,
+                  may_stop);
+            if (!rack[t]++) g->rack_mask |= 1ull << t;
         }
+        if (rack[0] && ((g->blank_mask >> t) & 1)) {
+            rack[0]--;
+            g->strip[pos] = (uint8_t)(t | SQ_NEW | SQ_BLANK);
+            go_on(g, pos, a, leftward, left, msum, wmul * wm, xs >= 0 ? xtot + xs * wm : xtot, n_new + 1, may_stop);
+            rack[0]++;
+        }
+        if (may_stop && g->stop) break;
     }
     g->strip[pos] = 0;
+}
+
+POPCNT_CLONES static void gen(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot, int n_new) {
+    gen_body(g, pos, node, leftward, left, msum, wmul, xtot, n_new, 1);
+}
+
+POPCNT_CLONES static void gen_nonstop(Gen *g, int pos, uint32_t node, int leftward, int left, int msum, int wmul, int xtot,
+                                      int n_new) {
+    gen_body(g, pos, node, leftward, left, msum, wmul, xtot, n_new, 0);
 }
 
 /* Tiles x such that before + x + after (runs of the other direction) is a word: the reversed
@@ -387,10 +408,21 @@ POPCNT_CLONES static uint64_t left_extension(const uint32_t *w, const uint8_t *l
     return node_mask(w, node) & ~1ull;
 }
 
+/* The tiles x such that the run of board tiles ending at `to` followed by x starts some word: the
+ * GADDAG's path of the run reversed from the root, then the separator (the words that begin with the
+ * run, on from it). */
+POPCNT_CLONES static uint64_t right_extension(const uint32_t *w, const uint8_t *line, int to) {
+    uint32_t node = w[0];
+    for (int q = to; q >= 0 && line[q]; q--) {
+        uint32_t a = sg_arc(w, node, line[q] & SQ_TILE);
+        if (!a || !(node = a & SG_CHILD)) return 0;
+    }
+    uint32_t s = sg_arc(w, node, SEP);
+    return s && (node = s & SG_CHILD) ? node_mask(w, node) & ~1ull : 0;
+}
+
 static uint64_t all_tiles(int n_tiles) {
-    uint64_t all = 0;
-    for (int t = 1; t <= n_tiles; t++) all |= 1ull << t;
-    return all;
+    return n_tiles >= MAX_TILES ? ~1ull : (1ull << (n_tiles + 1)) - 2;  /* bits 1..n_tiles */
 }
 
 /* The tables of one square in one direction: position `pos` of line `line` of direction `d`. They
@@ -399,7 +431,7 @@ static void square_tables(MgState *s, int d, int line, int pos) {
     const MgRules *R = s->rules;
     int od = 1 - d, len = d ? s->rows : s->cols, olen = d ? s->cols : s->rows;
     s->cc[d][line][pos] = 0; s->xs[d][line][pos] = -1; s->anchor[d][line][pos] = 0;
-    s->ax[d][line][pos] = 0; s->xstart[d][line][pos] = s->xend[d][line][pos] = 0;
+    s->lx[d][line][pos] = s->ax[d][line][pos] = 0; s->xstart[d][line][pos] = s->xend[d][line][pos] = 0;
     if (s->sq[d][line][pos]) return;
     /* the other direction's line through this square: line `pos`, position `line` */
     const uint8_t *o = s->sq[od][pos];
@@ -424,9 +456,11 @@ static void square_tables(MgState *s, int d, int line, int pos) {
     else if (!R->must_connect) is_anchor = 1;
     else is_anchor = near || (pos > 0 && in[pos - 1]) || (pos + 1 < len && in[pos + 1]);
     s->anchor[d][line][pos] = (uint8_t)is_anchor;
-    s->ax[d][line][pos] = cc;
-    if (is_anchor && cc && pos + 1 < len && in[pos + 1])
-        s->ax[d][line][pos] &= left_extension(s->graph, in, pos + 1, len);
+    uint64_t lx = cc;
+    if (cc && pos + 1 < len && in[pos + 1]) lx &= left_extension(s->graph, in, pos + 1, len);
+    s->lx[d][line][pos] = lx;
+    s->ax[d][line][pos] = lx;
+    if (is_anchor && lx && pos > 0 && in[pos - 1]) s->ax[d][line][pos] &= right_extension(s->graph, in, pos - 1);
 }
 
 static void square_both(MgState *s, int row, int col) {
@@ -601,6 +635,7 @@ const char *mg_state_diff(const MgState *a, const MgState *b) {
             for (int p = 0, len = d ? a->rows : a->cols; p < len; p++) {
                 if (a->sq[d][line][p] != b->sq[d][line][p]) return "sq";
                 if (a->cc[d][line][p] != b->cc[d][line][p]) return "cc";
+                if (a->lx[d][line][p] != b->lx[d][line][p]) return "lx";
                 if (a->ax[d][line][p] != b->ax[d][line][p]) return "ax";
                 if (a->xs[d][line][p] != b->xs[d][line][p]) return "xs";
                 if (a->xstart[d][line][p] != b->xstart[d][line][p] || a->xend[d][line][p] != b->xend[d][line][p])
@@ -621,20 +656,39 @@ static void select_line(Gen *g, int d, int line) {
     g->dir = d; g->line = line; g->len = g->line_len[d];
     const MgState *s = g->st;
     g->L_sq = s->sq[d][line]; g->L_lm = s->lm[d][line]; g->L_wm = s->wm[d][line];
-    g->L_anchor = s->anchor[d][line]; g->L_cc = s->cc[d][line]; g->L_ax = s->ax[d][line];
+    g->L_anchor = s->anchor[d][line]; g->L_cc = s->cc[d][line]; g->L_lx = s->lx[d][line];
+    g->L_ax = s->ax[d][line];
     g->L_xs = s->xs[d][line];
+}
+
+/* The anchor searched next, on the selected line. */
+static void set_anchor(Gen *g, int pos) {
+    g->anchor_pos = pos;
+    g->right_open = pos + 1 == g->len || !g->L_sq[pos + 1];
+    for (int p = 0; p < g->len; p++) {
+        g->allowed[p] = g->L_lx[p];
+        g->premiums[p] = (uint16_t)g->L_xs[p] | (uint32_t)g->L_lm[p] << 16 | (uint32_t)g->L_wm[p] << 24;
+    }
+    g->allowed[pos] = g->L_ax[pos];
 }
 
 /* The most points a rack tile may bring to this empty square of the selected line (0: only a blank). */
 static inline int square_cap(const Gen *g, uint64_t cross_checks) {
-    uint64_t fits = cross_checks & g->rack_mask;
-    int best = 0;
-    while (fits) {
-        int t = __builtin_ctzll(fits);
-        if (g->pts[t] > best) best = g->pts[t];
-        fits &= fits - 1;
+    for (int i = 0; i < g->n_by_points; i++)
+        if ((cross_checks >> g->by_points[i]) & 1) return g->pts[g->by_points[i]];
+    return 0;
+}
+
+/* The rack's tiles by points, most first, for square_cap. */
+static void order_by_points(Gen *g) {
+    int n = 0;
+    for (int t = 1; t <= MAX_TILES; t++) {
+        if (!((g->rack_mask >> t) & 1)) continue;
+        int j = n++;
+        while (j > 0 && g->pts[g->by_points[j - 1]] < g->pts[t]) { g->by_points[j] = g->by_points[j - 1]; j--; }
+        g->by_points[j] = (uint8_t)t;
     }
-    return best;
+    g->n_by_points = n;
 }
 
 /* A run of squares of the selected line being scored for the bound: the tiles on the board, and per
@@ -653,7 +707,7 @@ static inline void span_add(const Gen *g, Span *sp, int p, int anchor) {
     int i = sp->used++, cross = g->L_xs[p] >= 0;
     sp->mult_main[i] = g->L_lm[p];
     sp->mult_x[i] = cross ? g->L_lm[p] * g->L_wm[p] : 0;
-    sp->cap[i] = square_cap(g, (p == anchor ? g->L_ax : g->L_cc)[p]);
+    sp->cap[i] = square_cap(g, (p == anchor ? g->L_ax : g->L_lx)[p]);
     if (cross) sp->xconst += g->L_xs[p] * g->L_wm[p];
     sp->wmul *= g->L_wm[p];
 }
@@ -686,7 +740,7 @@ static int anchor_bound(Gen *g, int a, const int *vals, int n_rack, double *equi
         sp.wmul = 1;
         for (int p = s; p < a; p++) span_add(g, &sp, p, a);
         for (int e = a; e < len; e++) {
-            if (!sq[e] && (sp.used == n_rack || !(g->L_cc[e] & open))) break;
+            if (!sq[e] && (sp.used == n_rack || !((e == a ? g->L_ax : g->L_lx)[e] & open))) break;
             span_add(g, &sp, e, a);
             if (e + 1 < len && sq[e + 1]) continue;  /* a word ends before an empty square */
             int m[MAX_DIM], by_rack = 0, by_square = 0, used = sp.used;
@@ -722,6 +776,26 @@ static int anchor_equity_cmp(const void *x, const void *y) {
     return anchor_cmp(x, y);
 }
 
+/* The anchors as a heap in anchor_cmp's order, the first on top (most are never taken off: once k
+ * plays are kept the rest are skipped, so a heap costs less than sorting them all). */
+static void anchor_sift(Anchor *h, int n, int i) {
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && anchor_cmp(&h[l], &h[m]) < 0) m = l;
+        if (r < n && anchor_cmp(&h[r], &h[m]) < 0) m = r;
+        if (m == i) return;
+        Anchor t = h[i]; h[i] = h[m]; h[m] = t;
+        i = m;
+    }
+}
+
+static Anchor anchor_pop(Anchor *h, int n) {
+    Anchor top = h[0];
+    h[0] = h[n - 1];
+    anchor_sift(h, n - 1, 0);
+    return top;
+}
+
 /* Top-k: anchors best bound first (by equity among all plays: best equity bound first); once k plays are kept, an anchor whose bound is below the worst
  * kept score cannot add a play, nor can any after it. */
 static void run_best_first(Gen *g, uint32_t root) {
@@ -733,8 +807,10 @@ static void run_best_first(Gen *g, uint32_t root) {
         while (j > 0 && vals[j - 1] < v) { vals[j] = vals[j - 1]; j--; }
         vals[j] = v;
     }
+    if (g->deadline > 0 && now_monotonic() > g->deadline) { g->timed_out = 1; g->stop = 1; return; }
     Anchor list[2 * MAX_DIM * MAX_DIM];
     int n = 0;
+    order_by_points(g);
     for (int d = 0; d < 2; d++)
         for (int line = 0; line < g->n_lines[d]; line++) {
             select_line(g, d, line);
@@ -746,16 +822,21 @@ static void run_best_first(Gen *g, uint32_t root) {
                 list[n++] = (Anchor){bound, (uint8_t)d, (uint8_t)line, (uint8_t)pos, equity};
             }
         }
-    qsort(list, n, sizeof(Anchor), g->eq && !g->limit ? anchor_equity_cmp : anchor_cmp);
-    for (int i = n - 2; g->eq && i >= 0; i--)  /* by equity: the most of this anchor's and all after it */
-        if (list[i + 1].equity > list[i].equity) list[i].equity = list[i + 1].equity;
+    if (g->eq) {
+        qsort(list, n, sizeof(Anchor), g->limit ? anchor_cmp : anchor_equity_cmp);
+        for (int i = n - 2; i >= 0; i--)  /* by equity: the most of this anchor's and all after it */
+            if (list[i + 1].equity > list[i].equity) list[i].equity = list[i + 1].equity;
+    } else {
+        for (int i = n / 2 - 1; i >= 0; i--) anchor_sift(list, n, i);  /* by score: taken off a heap */
+    }
     for (int i = 0; i < n && !g->stop; i++) {
-        if (g->limit && g->n_moves == g->limit && list[i].bound < g->moves[0].score) break;
-        if (g->eq && equity_settled(g, list[i].bound, list[i].equity)) break;
-        if ((i & 15) == 0 && g->deadline > 0 && now_monotonic() > g->deadline) { g->timed_out = 1; g->stop = 1; break; }
-        select_line(g, list[i].dir, list[i].line);
-        g->anchor_pos = list[i].pos;
-        gen(g, list[i].pos, root, 1, list[i].pos, 0, 1, 0, 0);
+        Anchor an = g->eq ? list[i] : anchor_pop(list, n - i);
+        if (g->limit && g->n_moves == g->limit && an.bound < g->moves[0].score) break;
+        if (g->eq && equity_settled(g, an.bound, an.equity)) break;
+        if ((i & 15) == 15 && g->deadline > 0 && now_monotonic() > g->deadline) { g->timed_out = 1; g->stop = 1; break; }
+        select_line(g, an.dir, an.line);
+        set_anchor(g, an.pos);
+        gen_nonstop(g, an.pos, root, 1, an.pos, 0, 1, 0, 0);
     }
 }
 
@@ -772,8 +853,9 @@ static void run_all(Gen *g) {
             if (g->deadline > 0 && now_monotonic() > g->deadline) { g->timed_out = 1; g->stop = 1; return; }
             for (int pos = 0; pos < g->len && !g->stop; pos++) {
                 if (!g->L_anchor[pos]) continue;
-                g->anchor_pos = pos;
-                gen(g, pos, root, 1, pos, 0, 1, 0, 0);
+                set_anchor(g, pos);
+                if (g->mode == MG_COUNT) gen_nonstop(g, pos, root, 1, pos, 0, 1, 0, 0);
+                else gen(g, pos, root, 1, pos, 0, 1, 0, 0);
             }
         }
 }

@@ -119,8 +119,12 @@ typedef struct {
      * (xs -1, xstart = xend = 0) */
     uint8_t sq[2][MAX_DIM][MAX_DIM];           /* the board squares */
     uint64_t cc[2][MAX_DIM][MAX_DIM];          /* cross-check set (bit t: tile t may stand here) */
-    uint64_t ax[2][MAX_DIM][MAX_DIM];          /* at an anchor: cc, less the tiles that cannot stand left of
-                                                  the board tiles following it in the line */
+    uint64_t lx[2][MAX_DIM][MAX_DIM];          /* cc, less the tiles that cannot stand left of the board
+                                                  tiles following the square in the line */
+    uint64_t ax[2][MAX_DIM][MAX_DIM];          /* at an anchor: lx, less the tiles that cannot follow the
+                                                  board tiles before it in the line as a word's start (a
+                                                  search from this anchor cannot put a tile before them:
+                                                  that square is an earlier anchor) */
     int16_t xs[2][MAX_DIM][MAX_DIM];           /* cross-word points of the other tiles, -1: no cross word */
     uint8_t xstart[2][MAX_DIM][MAX_DIM], xend[2][MAX_DIM][MAX_DIM]; /* the cross word's extent */
     uint8_t anchor[2][MAX_DIM][MAX_DIM];

@@ -75,14 +75,54 @@ static void take_back(SpState *g, Placed *placed) {
     }
 }
 
-static int play_plies(SpState *g, const SimCandidate *c, const SimParams *S, Placed *placed, double *spread,
-                      double *win);
+/* The opponent's first turn of the play-outs of one draw after candidates that leave the board as it was
+ * (exchanges, the pass): the same for each of them, since the board, the opponent's rack (the draw's
+ * first tiles) and whether the bag holds tiles (all a play-out turn reads of the bag) are the same; so it
+ * is searched once a draw and made again for the others. [1]: with tiles in the bag, [0]: without. */
+typedef struct {
+    int known[2];
+    SpTurn turn[2];
+} Reply;
+
+/* A play made on the game as sp_turn makes it (selfplay.c): its tiles on the board and off the rack,
+ * the generator's state moved on, the rack refilled. */
+static int replay(SpState *g, int player, const MgMove *m) {
+    for (int i = 0; i < m->len; i++) {
+        uint8_t t = m->tiles[i];
+        if (!(t & SQ_NEW)) continue;
+        int row = m->dir ? m->start + i : m->line, col = m->dir ? m->line : m->start + i;
+        g->board[row * g->R->cols + col] = t & (SQ_TILE | SQ_BLANK);
+        g->racks[player][(t & SQ_BLANK) ? 0 : (t & SQ_TILE)]--;
+    }
+    int rc = mg_state_play(&g->mg, m);
+    if (rc == MG_OK) sp_draw(g, player);
+    return rc;
+}
+
+/* The opponent's first turn of a play-out of `c` (Reply says when it is searched once a draw). */
+static int first_reply(SpState *g, const SimCandidate *c, Reply *reply, SpTurn *turn) {
+    int bag = g->n_bag > 0;
+    if (c->n_placed || !reply->known[bag]) {
+        int rc = sp_turn(g, 1, 0, turn);
+        if (rc == MG_OK && !c->n_placed && turn->kind != SP_EXCHANGE) {
+            reply->turn[bag] = *turn;
+            reply->known[bag] = 1;
+        }
+        return rc;
+    }
+    *turn = reply->turn[bag];
+    turn->bag_before = (uint8_t)(g->n_bag > 255 ? 255 : g->n_bag);
+    return turn->kind == SP_PLAY ? replay(g, 1, &turn->move) : MG_OK;
+}
+
+static int play_plies(SpState *g, const SimCandidate *c, const SimParams *S, Placed *placed, Reply *reply,
+                      double *spread, double *win);
 
 /* One play-out of `c` from the draw `opp` (the opponent's rack) and `bag`: the spread it adds into
  * *spread, the player's win chance into *win (-1 without a win table). The game's state holds the
  * position before and after. */
 static int play_out(SpState *g, const uint8_t *board, const SimCandidate *c, const uint8_t *draw,
-                    const SimParams *S, double *spread, double *win) {
+                    const SimParams *S, Reply *reply, double *spread, double *win) {
     const MgRules *R = g->R;
     memcpy(g->board, board, (size_t)R->rows * R->cols);
     for (int i = 0; i < c->n_placed; i++) g->board[c->squares[i]] = c->tiles[i];
@@ -103,19 +143,19 @@ static int play_out(SpState *g, const uint8_t *board, const SimCandidate *c, con
         g->n_bag += c->n_given;
         sp_shuffle(g->bag, g->n_bag, &g->rng);
     }
-    rc = play_plies(g, c, S, &placed, spread, win);
+    rc = play_plies(g, c, S, &placed, reply, spread, win);
     take_back(g, &placed);
     return rc;
 }
 
-static int play_plies(SpState *g, const SimCandidate *c, const SimParams *S, Placed *placed, double *spread,
-                      double *win) {
+static int play_plies(SpState *g, const SimCandidate *c, const SimParams *S, Placed *placed, Reply *reply,
+                      double *spread, double *win) {
     double delta = c->score, last_leave = c->leave_value;
     int mover = 0, out = sp_rack_count(g->racks[0]) == 0;
     for (int ply = 0; !out && ply < S->plies; ply++) {
         mover ^= 1;
         SpTurn turn;
-        int rc = sp_turn(g, mover, 0, &turn);
+        int rc = ply == 0 ? first_reply(g, c, reply, &turn) : sp_turn(g, mover, 0, &turn);
         if (rc) return rc;
         if (turn.kind != SP_PLAY) continue;
         note_play(g, &turn.move, placed);
@@ -176,10 +216,12 @@ static int prune(SimCandidate *c, int *alive, int n_alive, double z) {
 static int iterate(SpState *g, const uint8_t *board, SimCandidate *c, const int *alive, int n_alive,
                    const SimParams *S, uint8_t *draw) {
     double spread[SIM_MAX_CANDIDATES], win[SIM_MAX_CANDIDATES];
+    Reply reply;
+    reply.known[0] = reply.known[1] = 0;
     memcpy(draw, S->unseen, (size_t)S->n_unseen);
     sp_shuffle(draw, S->n_unseen, &g->rng);
     for (int i = 0; i < n_alive; i++) {
-        int rc = play_out(g, board, &c[alive[i]], draw, S, &spread[i], &win[i]);
+        int rc = play_out(g, board, &c[alive[i]], draw, S, &reply, &spread[i], &win[i]);
         if (rc) return rc;
     }
     for (int i = 0; i < n_alive; i++) add_result(&c[alive[i]], spread[i], win[i]);
