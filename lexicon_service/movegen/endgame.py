@@ -179,6 +179,8 @@ class _Search:
             return self.rack_points(theirs) - self.rack_points(mine)
         cuts_before, alpha0 = self.cuts, alpha
         plays = self.moves(board, mine)
+        if not plays:
+            depth += 1  # a forced pass costs no depth (as in the C search)
         best_value, best_move = -_INFINITY, _NO_MOVE
         for i in self.ordered(plays, first, len(mine)):
             value = self.child(board, mine, theirs, passes, None if i is None else plays[i], depth, alpha, beta)
@@ -242,7 +244,8 @@ def _place_new_tiles(search: _Search, board, before: bytes, after: bytes) -> Non
 
 def _sequence(search: _Search, board, board_bytes: bytes, mine: tuple, theirs: tuple, passes: int,
               depth: int) -> list[GeneratedMove]:
-    """The best sequence the table holds from the root, as moves (at most `depth` of them)."""
+    """The best sequence the table holds from the root, as moves (at most `depth` of them; an exact search
+    passes MAX_DEPTH: a forced pass costs no depth, so the whole line may be longer than the depth)."""
     rule_set, static = search.rule_set, search.static
     board = board.copy()
     out: list[GeneratedMove] = []
@@ -352,7 +355,7 @@ def solve_endgame(rule_set, board, rack: str, lexicon, *, opponent_rack: str | N
     if best is None:
         raise EndgameTimeout(f"the endgame search found no move in {seconds:g} s")
     value, depth, exact = best
-    moves = _sequence(search, board, board_bytes, mine, theirs, passes, depth)
+    moves = _sequence(search, board, board_bytes, mine, theirs, passes, MAX_DEPTH if exact else depth)
     return EndgameResult(moves, value, exact, depth, search.nodes, time.monotonic() - started)
 
 

@@ -279,6 +279,7 @@ static int negamax(Search *s, int side, int passes, int depth, int alpha, int be
     if (!order) return 0;
     if (first >= n) first = EG_NO_MOVE;
     estimate(s, side, &res, first, order);
+    if (!n) depth++;  /* a forced pass costs no depth: a player left without a play doubles a line's length */
     for (int k = 0; k <= n && !s->stop; k++) {
         int i = pick(order, n + 1, k);
         const MgMove *m = i == EG_PASS ? NULL : &res.moves[i];
@@ -306,7 +307,7 @@ static void principal_line(Search *s, int passes, int depth, EgResult *out) {
     copy.ply = EG_MAX_PLIES + 1;
     int side = 0;
     out->n_plies = 0;
-    while (out->n_plies < depth && out->n_plies < EG_MAX_PLIES) {
+    while (out->n_plies < depth && out->n_plies < EG_MAX_PLIES) {  /* exact: to the end (forced passes) */
         Entry *e = probe(&copy, node_key(&copy, side, passes));
         if (!e || e->best == EG_NO_MOVE) break;
         EgPly *ply = &out->plies[out->n_plies];
@@ -388,7 +389,7 @@ int eg_solve(const uint32_t *layout, const MgRules *R, const EgParams *P, const 
         if (s->stop) break;
         rc = EG_OK;
         out->value = value; out->depth = depth; out->exact = s->cuts == cuts;
-        principal_line(s, passes, depth, out);
+        principal_line(s, passes, out->exact ? EG_MAX_PLIES : depth, out);
         if (out->exact) break;
     }
     out->nodes = s->nodes;
