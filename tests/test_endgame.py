@@ -115,3 +115,15 @@ def test_a_forced_pass_costs_no_depth(lexicon):
         assert not racks[0] or not racks[1] or sum(m.kind == "pass" for m in in_c.moves) >= 4
         longer += len(in_c.moves) > in_c.depth
     assert longer >= 1
+
+
+def test_past_four_plies_the_search_deepens_two_at_a_time(lexicon):
+    """Past 4 plies each depth adds two: the depths in between cost about as much as the next and settle
+    nothing (an exact answer at depth 5 comes at depth 6 too)."""
+    rs = lexicon.rule_set
+    depths = []
+    for board, mine, theirs in small_endgames(lexicon, 6, 8, tiles=(4, 5)):
+        in_c = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None)
+        assert in_c.exact
+        depths.append(in_c.depth)
+    assert all(d <= 4 or d % 2 == 0 for d in depths) and max(depths) > 4, depths
