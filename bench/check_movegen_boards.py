@@ -24,6 +24,7 @@ import argparse
 import random
 import sys
 import time
+import zlib
 from pathlib import Path
 
 # the installed package is checked (editable or not): a checkout's sources lack the compiled core after a
@@ -151,7 +152,7 @@ def main() -> int:
         lexicon = load_lexicon(args.lexicons / f"{rule_set_id}.lex")
         if args.equity_games:
             start = time.process_time()
-            seed = int.from_bytes(f"{args.seed} {rule_set_id}".encode()[-8:], "little")
+            seed = zlib.crc32(f"{args.seed} {rule_set_id}".encode())
             checked, differing = check_equity(lexicon, args.equity_games, seed)
             print(f"{rule_set_id}: by equity, {args.equity_games} games, {checked:,} turns checked, "
                   f"{differing} differing ({time.process_time() - start:.0f} s CPU)", flush=True)
