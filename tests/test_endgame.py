@@ -97,3 +97,33 @@ def test_bad_arguments_name_their_field(lexicon):
     with pytest.raises(MoveGenerationError) as caught:
         solve_endgame(rs, board, mine, lexicon, opponent_rack="AAAAAAAAAA")
     assert caught.value.field == "opponent_rack"
+
+
+def test_a_forced_pass_costs_no_depth(lexicon):
+    """A player without a play can only pass: that pass costs the search no depth, so an exact answer
+    comes at a depth below the length of its sequence (before, each forced pass took a ply of depth,
+    and the sequence given was never longer than the depth)."""
+    rs = lexicon.rule_set
+    longer = 0
+    for board, mine, theirs in small_endgames(lexicon, 4, 11, tiles=(3, 5)):
+        in_c = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None)
+        in_python = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None, engine="python")
+        assert in_c.exact and in_python.exact
+        assert in_c.value == in_python.value == full_search(rs, board, mine, lexicon, opponent_rack=theirs)
+        racks = [mine, theirs]
+        replay(rs, lexicon, board, racks, in_c.moves)
+        assert not racks[0] or not racks[1] or sum(m.kind == "pass" for m in in_c.moves) >= 4
+        longer += len(in_c.moves) > in_c.depth
+    assert longer >= 1
+
+
+def test_past_four_plies_the_search_deepens_two_at_a_time(lexicon):
+    """Past 4 plies each depth adds two: the depths in between cost about as much as the next and settle
+    nothing (an exact answer at depth 5 comes at depth 6 too)."""
+    rs = lexicon.rule_set
+    depths = []
+    for board, mine, theirs in small_endgames(lexicon, 6, 8, tiles=(4, 5)):
+        in_c = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None)
+        assert in_c.exact
+        depths.append(in_c.depth)
+    assert all(d <= 4 or d % 2 == 0 for d in depths) and max(depths) > 4, depths

@@ -34,6 +34,7 @@ from lexicon_service.tiles import BLANK
 from lexicon_service.movegen import _core
 
 MAX_DEPTH = 64
+DEEPEN_FROM = 4  # past this depth the search deepens two plies at a time (csrc/endgame.c, EG_DEEPEN_FROM)
 TABLE_BITS = 22  # the C search's transposition table: 2^22 entries of 24 bytes (96 MiB, touched as used)
 _OUT_MULTIPLIER = {"none": 0, "others-racks": 1, "twice-others-racks": 2}
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -64,6 +65,11 @@ def passes_to_end(rule_set) -> int:
     rounds, the first reached; 4 when neither rule is set, so the search ends)."""
     limits = [n for n in (rule_set.end.scoreless_turns, 2 * rule_set.end.passing_rounds) if n]
     return min(limits) if limits else 4
+
+
+def depth_schedule(max_depth: int) -> list[int]:
+    """The depths the search tries in turn: 1 to 4, then two plies more each time (as csrc/endgame.c)."""
+    return [d for d in range(1, max_depth + 1) if d <= DEEPEN_FROM or (d - DEEPEN_FROM) % 2 == 0]
 
 
 def endgame_view(rule_set, board, rack: str) -> str:
@@ -179,6 +185,8 @@ class _Search:
             return self.rack_points(theirs) - self.rack_points(mine)
         cuts_before, alpha0 = self.cuts, alpha
         plays = self.moves(board, mine)
+        if not plays:
+            depth += 1  # a forced pass costs no depth (as in the C search)
         best_value, best_move = -_INFINITY, _NO_MOVE
         for i in self.ordered(plays, first, len(mine)):
             value = self.child(board, mine, theirs, passes, None if i is None else plays[i], depth, alpha, beta)
@@ -242,7 +250,8 @@ def _place_new_tiles(search: _Search, board, before: bytes, after: bytes) -> Non
 
 def _sequence(search: _Search, board, board_bytes: bytes, mine: tuple, theirs: tuple, passes: int,
               depth: int) -> list[GeneratedMove]:
-    """The best sequence the table holds from the root, as moves (at most `depth` of them)."""
+    """The best sequence the table holds from the root, as moves (at most `depth` of them; an exact search
+    passes MAX_DEPTH: a forced pass costs no depth, so the whole line may be longer than the depth)."""
     rule_set, static = search.rule_set, search.static
     board = board.copy()
     out: list[GeneratedMove] = []
@@ -340,7 +349,7 @@ def solve_endgame(rule_set, board, rack: str, lexicon, *, opponent_rack: str | N
         return _solve_in_c(search, board, board_bytes, mine, theirs, passes, max_depth, (cpu_seconds, max_nodes),
                            started)
     best = None
-    for depth in range(1, max_depth + 1):
+    for depth in depth_schedule(max_depth):
         cuts = search.cuts
         try:
             value = search.negamax(board_bytes, mine, theirs, passes, depth, -_INFINITY, _INFINITY)
@@ -352,7 +361,7 @@ def solve_endgame(rule_set, board, rack: str, lexicon, *, opponent_rack: str | N
     if best is None:
         raise EndgameTimeout(f"the endgame search found no move in {seconds:g} s")
     value, depth, exact = best
-    moves = _sequence(search, board, board_bytes, mine, theirs, passes, depth)
+    moves = _sequence(search, board, board_bytes, mine, theirs, passes, MAX_DEPTH if exact else depth)
     return EndgameResult(moves, value, exact, depth, search.nodes, time.monotonic() - started)
 
 

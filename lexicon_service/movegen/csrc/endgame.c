@@ -13,6 +13,8 @@
 #define TT_FIRST (1 << 26)     /* ordering: the table's best move before everything */
 #define SELECT_FIRST 6         /* moves picked by selection before the rest are sorted */
 #define TIME_EVERY 256         /* nodes between two looks at the clock */
+#define EG_DEEPEN_FROM 4       /* past this depth, two plies more per iteration: the depths in between cost about
+                                  as much as the next and settle nothing */
 
 enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
@@ -279,6 +281,7 @@ static int negamax(Search *s, int side, int passes, int depth, int alpha, int be
     if (!order) return 0;
     if (first >= n) first = EG_NO_MOVE;
     estimate(s, side, &res, first, order);
+    if (!n) depth++;  /* a forced pass costs no depth: a player left without a play doubles a line's length */
     for (int k = 0; k <= n && !s->stop; k++) {
         int i = pick(order, n + 1, k);
         const MgMove *m = i == EG_PASS ? NULL : &res.moves[i];
@@ -306,7 +309,7 @@ static void principal_line(Search *s, int passes, int depth, EgResult *out) {
     copy.ply = EG_MAX_PLIES + 1;
     int side = 0;
     out->n_plies = 0;
-    while (out->n_plies < depth && out->n_plies < EG_MAX_PLIES) {
+    while (out->n_plies < depth && out->n_plies < EG_MAX_PLIES) {  /* exact: to the end (forced passes) */
         Entry *e = probe(&copy, node_key(&copy, side, passes));
         if (!e || e->best == EG_NO_MOVE) break;
         EgPly *ply = &out->plies[out->n_plies];
@@ -381,14 +384,14 @@ int eg_solve(const uint32_t *layout, const MgRules *R, const EgParams *P, const 
     rc = mg_state_init(&s->state, s->layout, R, s->board);
     if (rc) { free(s->pruned); free(s->table); free(s); return rc; }
     rc = EG_NO_RESULT;
-    for (int depth = 1; depth <= P->max_depth; depth++) {
+    for (int depth = 1; depth <= P->max_depth; depth += depth < EG_DEEPEN_FROM ? 1 : 2) {
         long long cuts = s->cuts;
         int value = negamax(s, 0, passes, depth, -INF, INF);
         if (s->error) { rc = s->error; break; }
         if (s->stop) break;
         rc = EG_OK;
         out->value = value; out->depth = depth; out->exact = s->cuts == cuts;
-        principal_line(s, passes, depth, out);
+        principal_line(s, passes, out->exact ? EG_MAX_PLIES : depth, out);
         if (out->exact) break;
     }
     out->nodes = s->nodes;

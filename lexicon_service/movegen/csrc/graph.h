@@ -30,8 +30,12 @@ static inline unsigned arc_tile(uint32_t a) { return a >> ARC_TILE_SHIFT; }
 static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
 
 /* Baseline x86-64 has no popcnt instruction (the compiler calls a library routine): on glibc the
- * search functions are also compiled for CPUs that have it, chosen once at load (an ifunc). */
-#if defined(__x86_64__) && defined(__GLIBC__) && (defined(__GNUC__) || defined(__clang__))
+ * search functions are also compiled for CPUs that have it, and with GCC 11 or later for x86-64-v3
+ * (AVX2, BMI1/2: tzcnt, blsr, shlx), the best the CPU runs chosen once
+ * at load (an ifunc); the plain x86-64 copy stays for any other CPU. */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#define POPCNT_CLONES __attribute__((target_clones("arch=x86-64-v3", "popcnt", "default")))
+#elif defined(__x86_64__) && defined(__GLIBC__) && (defined(__GNUC__) || defined(__clang__))
 #define POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
 #else
 #define POPCNT_CLONES
