@@ -9,6 +9,13 @@ of 1 to a full rack (8 in Kris Kros) drawn from the bag. For each rule set: the 
 the plain-Python reference, whose plays are validate_move's verdicts (play, score, words, leave); the
 top 1 and top 20 against the head of the full list; has_move and count_moves against the list.
 Prints the positions, plays and differences per rule set (target 0 differences).
+
+With --equity-games N (the lexicons need their leave tables): the C core's best play by equity (score
+plus leave value; the search ordered by an equity bound and stopped once no anchor can reach the best,
+as the level "equity" and the simulation's play-outs use it) against the best of the full list by score
+plus the same leave values, on every turn of N self-play games of two "equity" players while the bag
+holds tiles (ties: the same equity counts as equal). Self-play positions only: the core's equity search
+is reached from Python through self-play and simulation, not on a board a client sends.
 """
 
 from __future__ import annotations
@@ -24,9 +31,10 @@ from pathlib import Path
 
 from lexicon_service.lexicon import load_lexicon
 from lexicon_service.movegen import MoveGenerationError, count_moves, generate_moves, has_move
+from lexicon_service.movegen.fastplay import move_text, play_games
 from lexicon_service.movegen.reference import reference_moves
 from lexicon_service.movegen.selfplay import bag_of
-from lexicon_service.rules import Board
+from lexicon_service.rules import Board, validate_move
 
 RULE_SETS = ("pl-scrabble", "cs-scrabble", "cs-kriskros")
 
@@ -92,15 +100,62 @@ def check(lexicon, count: int, rng: random.Random) -> tuple[int, int, int]:
     return plays, differences, refused
 
 
+def equity_differences(lexicon, table, game) -> tuple[int, int, list[str]]:
+    """(turns checked, turns whose best by equity scores less than the list's top play, the turns whose
+    move's score plus leave value is not the best of the full list's, in play notation) of one self-play
+    game of "equity" players, replayed from the empty board."""
+    rs = lexicon.rule_set
+    board = Board.empty(rs)
+    checked, not_top, wrong, scoreless = 0, 0, [], 0
+    for turn in game.turns:
+        rack = rs.tile_set.rack_text(list(turn.rack))
+        text = move_text(rs, board, turn)
+        if turn.bag_before > 0:  # exchanges only before a scoreless round has passed (2 players)
+            moves = generate_moves(rs, board, rack, lexicon, bag_count=turn.bag_before,
+                                   include_exchanges=scoreless < 2, include_pass=False)
+            if moves:
+                best = max(moves, key=lambda m: m.score + table.value(m.leave))
+                chosen = turn.score + table.value_of_tiles(turn.leave)
+                checked += 1
+                not_top += best.score < max(m.score for m in moves)
+                if abs(chosen - (best.score + table.value(best.leave))) > 1e-9:
+                    wrong.append(f"rack {rack}: {text} {chosen:.3f}, the list's best {best.play} "
+                                 f"{best.score + table.value(best.leave):.3f}")
+        if turn.kind == "play":
+            board.apply(validate_move(rs, board, rack, text, lexicon=lexicon))
+        scoreless = 0 if turn.score else scoreless + 1
+    return checked, not_top, wrong
+
+
+def check_equity(lexicon, games: int, seed: int) -> tuple[int, int]:
+    """(turns checked, turns differing) over `games` self-play games of two "equity" players."""
+    checked = differing = 0
+    for game in play_games(lexicon, games, seed, levels=("equity", "equity")):
+        n, _, wrong = equity_differences(lexicon, lexicon.leaves, game)
+        checked += n
+        differing += len(wrong)
+        for line in wrong:
+            print(f"  differs by equity: {line}", flush=True)
+    return checked, differing
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--lexicons", type=Path, required=True)
     p.add_argument("--positions", type=int, default=600)
     p.add_argument("--seed", default="hostile boards")
+    p.add_argument("--equity-games", type=int, default=0, help="self-play games by equity per rule set")
     args = p.parse_args()
     total = 0
     for rule_set_id in RULE_SETS:
         lexicon = load_lexicon(args.lexicons / f"{rule_set_id}.lex")
+        if args.equity_games:
+            start = time.process_time()
+            seed = int.from_bytes(f"{args.seed} {rule_set_id}".encode()[-8:], "little")
+            checked, differing = check_equity(lexicon, args.equity_games, seed)
+            print(f"{rule_set_id}: by equity, {args.equity_games} games, {checked:,} turns checked, "
+                  f"{differing} differing ({time.process_time() - start:.0f} s CPU)", flush=True)
+            total += differing
         start = time.process_time()
         plays, differences, refused = check(lexicon, args.positions, random.Random(f"{args.seed} {rule_set_id}"))
         print(f"{rule_set_id}: {args.positions} positions ({refused} racks refused: more copies than the set), "

@@ -56,7 +56,8 @@ def test_load_generator_closed_and_open_loops(bench, port, kind, items):
     path, messages, check = bench._h2_workload(kind, "pl-scrabble", items)
     closed = bench.h2_load(port, path, messages, check, 3, 0.3, max_calls=10_000)
     assert closed.failed == 0, closed.examples
-    assert closed.calls > 10 and len(closed.latencies) == closed.calls and closed.elapsed > 0 and not closed.lateness
+    # each of the 3 slots makes calls one after another until 0.3 s pass (at least one each on a loaded machine)
+    assert closed.calls >= 3 and len(closed.latencies) == closed.calls and closed.elapsed > 0 and not closed.lateness
     capped = bench.h2_load(port, path, messages, check, 3, 5.0, max_calls=20)
     assert 20 <= capped.calls <= 22 and capped.elapsed < 5  # the other slots' last calls finish
     opened = bench.h2_load(port, path, messages, check, 4, 0.3, rate=200.0)
