@@ -44,6 +44,7 @@ def test_the_tables_are_read():
 def past_tense_of_a_person(language: str) -> list[tuple[str, str]]:
     out = []
     for text in texts(language):
+        text = text.replace(", plural,", ",")  # the syntax of a counted noun's forms (test_i18n_plurals.py)
         if "{name}" in text or "{player}" in text:
             for word in PAST[language].findall(text):
                 if word not in AGREES_WITH_A_NOUN:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 SCAN = """allowed => {
   // words are runs of letters standing alone: a game id such as add1809... holds no word
-  const words = text => (String(text).match(/[\\p{L}\\p{N}_]+/gu) || []).filter(w => /^\\p{L}{3,}$/u.test(w)).map(w => w.toLowerCase());
+  // a text's plural forms ("{n, plural, one {...} other {...}}") are its words, the syntax's keywords are not
+  const words = text => (String(text).replace(/\\{\\w+, plural,|\\b(?:zero|one|two|few|many|other) \\{/g, " ").match(/[\\p{L}\\p{N}_]+/gu) || []).filter(w => /^\\p{L}{3,}$/u.test(w)).map(w => w.toLowerCase());
   const own = new Set([...Object.values(STRINGS[LANG]), ...Object.values((typeof ERROR_TEXTS === 'object' && ERROR_TEXTS[LANG]) || {})].flatMap(words));
   const english = new Set(Object.values(STRINGS.en).flatMap(words).filter(w => !own.has(w) && !allowed.includes(w)));
   // a record's own text (its author's #note lines) is marked translate="no": shown as written, not scanned

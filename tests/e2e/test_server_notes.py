@@ -69,7 +69,7 @@ def test_replay_notes_in_the_page_language(page, web_url, artifacts, lang):
     detail = page.locator("#detail").inner_text()
     said = {"cs": "zapsáno +9 bodů, spočteno +10", "pl": "zapisano +9 pkt, obliczono +10"}[lang]
     assert said in detail, detail
-    best = {"cs": "rozbor: nejlepší tah 8G KOTA +12, ztraceno 2 bodů",
+    best = {"cs": "rozbor: nejlepší tah 8G KOTA +12, ztraceny 2 body",
             "pl": "analiza: najlepszy ruch 8G KOTA +12, straconych punktów: 2"}
     assert best[lang] in detail, detail
     _every_step(page, lang, artifacts, "problems")
@@ -107,7 +107,7 @@ QUOTING = """#rules pl-scrabble
 @pytest.mark.parametrize("lang, no_rack, mismatch, blanks, score", [
     ("cs", "rozbor: záznam neuvádí stojan; neplatný tah: tah nesouhlasí s deskou",
      "rozbor: stojan AAAA??????: tahy pro něj nelze hledat; stojan AAAA?????? má kameny",
-     "které už ve hře nejsou: ????", "zapsáno +2 bodů, spočteno +4"),
+     "které už ve hře nejsou: ????", "zapsány +2 body, spočteno +4"),
     ("pl", "analiza: zapis nie podaje stojaka; niedozwolony ruch: ruch nie zgadza się z planszą",
      "analiza: stojak AAAA??????: nie można szukać dla niego ruchów; stojak AAAA?????? ma płytki",
      "których w grze już nie ma: ????", "zapisano +2 pkt, obliczono +4"),

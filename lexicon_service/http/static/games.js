@@ -120,7 +120,7 @@ function renderDetail() {
     const p = document.createElement("p");
     p.id = "bestText";
     p.textContent = `${t("bestPlay")}: ${best.best} ${best.bestScore >= 0 ? "+" : ""}${best.bestScore}` +
-                    (best.givenAway !== undefined && best.givenAway !== null ? ` (${best.givenAway} ${t("givenAway")})` : "");
+                    (best.givenAway !== undefined && best.givenAway !== null ? ` (${t("pointsGivenAway", { n: best.givenAway })})` : "");
     d.append(p);
   }
   const rec = document.createElement("p");

@@ -3,7 +3,7 @@
 
 const STRINGS = {
   en: {
-    noteAnalysisGiven: "analysis: the best move {play} {score}, {n} points given away", noteAnalysisBest: "analysis: the best move {play} {score}", noteAnalysisNone: "analysis: no best move", noteAnalysisNoRack: "no rack in the record", noteAnalysis: "analysis: {why}",
+    noteAnalysisGiven: "analysis: the best move {play} {score}, {n, plural, one {{n} point} other {{n} points}} given away", noteAnalysisBest: "analysis: the best move {play} {score}", noteAnalysisNone: "analysis: no best move", noteAnalysisNoRack: "no rack in the record", noteAnalysis: "analysis: {why}",
     recordNotes: "Notes in the record", noteTimeout: "the turn timed out", noteOvertime: "overtime penalty", noteCorrection: "a correction", noteFailedChallenge: "penalty for a failed challenge", noteTurnLost: "turn lost to a failed challenge",
     judge: "Word judge", lookup: "Lookup", games: "Games", language: "Language", lexicon: "Lexicon",
     chooseLexicon: "Choose the lexicon, then press Enter", wordsLabel: "Words of the play",
@@ -13,15 +13,15 @@ const STRINGS = {
     error: "Error", loading: "Loading…", token: "Token", noLexicons: "The server serves no lexicon",
     word: "Word", explain: "Explain", search: "Search", anagram: "Anagram (? = blank)", pattern: "Pattern (? one tile, * any run)",
     prefix: "Prefix", form: "Form", headword: "Headword", tag: "Tag", rule: "Rule", origin: "Origin", guessedFrom: "guessed from {model}", fromOrigin: "from {origin}", tiles: "Tiles", noReadings: "No reading: the word is not in the lexicon.", refusedBy: "Refused when the lexicon was built: rule {rule} (headword {headword}).",
-    found: "{n} words", truncated: "(cut at the limit)", length: "Length", play: "From the rack",
+    found: "{n, plural, one {{n} word} other {{n} words}}", truncated: "(cut at the limit)", length: "Length", play: "From the rack",
     lookupHelp: "Alt+W: word · Alt+S: search · Enter: run",
     gcg: "GCG record", openFile: "Open a GCG file", replay: "Show the game", fromRules: "(no lexicon: the record's #rules)", ruleSet: "Rule set", end2x: "The player who went out scores twice the others' racks (PFS)",
     gamesHelp: "Ctrl+Enter: show · ←/→: step · Home/End: first/last move · S: save SVG · P: save PNG",
     liveGame: "Live game", gameId: "Game id", gameToken: "Game token (optional)", follow: "Follow",
     following: "Following game {id}", liveEnded: "The game's event stream has ended.",
-    scoresSoFar: "Scores so far", kindAdjustment: "director adjustment", onTurn: "on turn", bagCount: "Bag: {n} tiles",
+    scoresSoFar: "Scores so far", kindAdjustment: "director adjustment", onTurn: "on turn", bagCount: "Bag: {n, plural, one {{n} tile} other {{n} tiles}}",
     lastMove: "Last move", gameOver: "Game over", awaitingFinalPass: "Out: awaiting the final pass or a challenge",
-    move: "Move", player: "Player", position: "Square", score: "Score", total: "Total", recorded: "Recorded", bestPlay: "Best play", givenAway: "points given away",
+    move: "Move", player: "Player", position: "Square", score: "Score", total: "Total", recorded: "Recorded", bestPlay: "Best play", pointsGivenAway: "{n, plural, one {{n} point} other {{n} points}} given away",
     computed: "Computed", problems: "Problems", notes: "Notes", start: "Start of the game", prev: "◀ Previous", next: "Next ▶",
     saveSvg: "Save SVG", savePng: "Save PNG", letters: "Letters", multiplier: "×", subtotal: "Subtotal", bingo: "Bingo bonus",
     finalScores: "Final scores", allOk: "Every line agrees with the rules.", someBad: "Some lines disagree with the rules.",
@@ -56,7 +56,7 @@ const STRINGS = {
     scopeServer: "Every game in progress on the server", scopeTournament: "The games of tournament {id}",
     noGamesServer: "No game in progress on the server.",
     noteGameOver: "game over: {why}", noteWentOut: "{name} went out (line {line})", noteNobody: "nobody could make a play (line {line})",
-    noteScoreless: "{n} scoreless turns in a row (line {line})", notePassed: "every player passed {n} round(s) in a row (line {line})",
+    noteScoreless: "{n, plural, one {{n} scoreless turn} other {{n} scoreless turns}} in a row (line {line})", notePassed: "every player passed {n, plural, one {{n} round} other {{n} rounds}} in a row (line {line})",
     noteNoRacks: "the record gives no racks: rack checks skipped (bag tracked by tile counts)",
     noteChallengedOff: "challenged by {name}: {words} not valid", noteStands: "challenged by {name}: the play stands",
     noteAdjustment: "director adjustment, accepted as recorded", noteNotAdmissible: "not admissible: {words}",
@@ -64,7 +64,7 @@ const STRINGS = {
     noteBlocked: "nobody can make a play: the game ends", noteUndid: "the director undid a move: {why}",
     noteNoCorrection: "{name}: no correction; turn lost", noteCorrectionRefused: "{name}: correction {play} refused ({words}); turn lost",
     noteAfterEnd: "after the end of the game ({why})", noteBonus: "challenge bonus {n}", noteNoBonus: "challenge rule {rule}: no bonus expected",
-    noteRackCount: "the rack has {n} tiles; {m} expected from the bag count", noteDirectorEnd: "the director ended the game: {why}",
+    noteRackCount: "the rack has {n, plural, one {{n} tile} other {{n} tiles}}; {m} expected from the bag count", noteDirectorEnd: "the director ended the game: {why}",
     shuffle: "Shuffle", recall: "Take back", cancel: "Cancel", hintMove: "Hint", hint: "Hint", allowHints: "Hints allowed",
     analyse: "Best moves of this game", newGame: "New game", recordPanel: "Record, analysis and GCG",
     keysHelp: "Keyboard: arrows or a click choose the square · Space turns the direction · type the letters (board tiles are skipped; CH: C then H; Shift+letter: a blank) · Backspace: the last tile back · Enter: play · Esc: all back",
@@ -79,12 +79,12 @@ const STRINGS = {
     endDirector: "ended by the director: {why}", end_out: "a player went out", end_passes: "every player passed in turn",
     end_scoreless_turns: "too many scoreless turns", end_blocked: "nobody can make a word",
     moveTimer: "Time for the move: {time}", theirTurn: "{name} is on turn", polling: "Live updates refused by the server: the page asks every 2 s",
-    evPlay: "{name} played {move} for {score}", evExchange: "{name} exchanged {n} tiles", evPass: "{name} passed",
+    evPlay: "{name} played {move} for {score}", evExchange: "{name} exchanged {n, plural, one {{n} tile} other {{n} tiles}}", evPass: "{name} passed",
     evYouTimedOut: "Your time for the move ran out: the turn was passed", evTimedOut: "{name}'s time for the move ran out: the turn was passed",
     evCorrectionTimeout: "{name}'s time to correct the play ran out",
     evYourWordOff: "{name} challenged your play off: {words} not in the lexicon", evTheirWordOff: "You challenged the play off: {words} not in the lexicon",
     evYouCorrect: "{name} challenged: {words} not in the lexicon; correct your play", evTheyCorrect: "You challenged: {words} not in the lexicon; the play is being corrected",
-    evStands: "{name} challenged: the play stands.", evPenalty: "{n} points penalty.", evLosesTurn: "The challenger loses the turn.",
+    evStands: "{name} challenged: the play stands.", evPenalty: "A penalty of {n, plural, one {{n} point} other {{n} points}}.", evLosesTurn: "The challenger loses the turn.",
     evCorrectionRefused: "{name}'s correction was refused", evRedraw: "Nobody could make a word: every rack was dealt again",
     evAdjust: "The director changed {name}'s score by {delta}: {why}", evUndo: "The director took back the last move: {why}",
     tourTournament: "Tournament", tourStandings: "Standings", tourRank: "Rank", tourName: "Name", tourWins: "Wins", tourLosses: "Losses",
@@ -94,7 +94,7 @@ const STRINGS = {
     tourLiveEvery: "Live: updated every {s} s",
   },
   cs: {
-    noteAnalysisGiven: "rozbor: nejlepší tah {play} {score}, ztraceno {n} bodů", noteAnalysisBest: "rozbor: nejlepší tah {play} {score}", noteAnalysisNone: "rozbor: žádný nejlepší tah", noteAnalysisNoRack: "záznam neuvádí stojan", noteAnalysis: "rozbor: {why}",
+    noteAnalysisGiven: "rozbor: nejlepší tah {play} {score}, {n, plural, one {ztracen {n} bod} few {ztraceny {n} body} many {ztraceno {n} bodu} other {ztraceno {n} bodů}}", noteAnalysisBest: "rozbor: nejlepší tah {play} {score}", noteAnalysisNone: "rozbor: žádný nejlepší tah", noteAnalysisNoRack: "záznam neuvádí stojan", noteAnalysis: "rozbor: {why}",
     recordNotes: "Poznámky v záznamu", noteTimeout: "čas na tah vypršel", noteOvertime: "penalizace za překročený čas", noteCorrection: "oprava", noteFailedChallenge: "penalizace za neúspěšnou námitku", noteTurnLost: "tah propadl za neúspěšnou námitku",
     judge: "Rozhodčí", lookup: "Vyhledávání", games: "Partie", language: "Jazyk", lexicon: "Slovník",
     chooseLexicon: "Vyberte slovník a stiskněte Enter", wordsLabel: "Slova tahu",
@@ -104,15 +104,15 @@ const STRINGS = {
     error: "Chyba", loading: "Načítám…", token: "Token", noLexicons: "Server nemá žádný slovník",
     word: "Slovo", explain: "Vysvětlit", search: "Hledat", anagram: "Přesmyčka (? = žolík)", pattern: "Vzor (? jedno písmeno, * cokoli)",
     prefix: "Začátek slova", form: "Tvar", headword: "Heslo", tag: "Značka", rule: "Pravidlo", origin: "Původ", guessedFrom: "odhadnuto podle {model}", fromOrigin: "z {origin}", tiles: "Kameny", noReadings: "Žádné čtení: slovo ve slovníku není.", refusedBy: "Vyřazeno při sestavení slovníku: pravidlo {rule} (heslo {headword}).",
-    found: "{n} slov", truncated: "(zkráceno na limit)", length: "Délka", play: "Ze stojanu",
+    found: "{n, plural, one {{n} slovo} few {{n} slova} many {{n} slova} other {{n} slov}}", truncated: "(zkráceno na limit)", length: "Délka", play: "Ze stojanu",
     lookupHelp: "Alt+W: slovo · Alt+S: hledání · Enter: spustit",
     gcg: "Záznam GCG", openFile: "Otevřít soubor GCG", replay: "Zobrazit partii", fromRules: "(bez slovníku: #rules záznamu)", ruleSet: "Pravidla", end2x: "Kdo dohraje, získá dvojnásobek kamenů soupeřů (PFS)",
     gamesHelp: "Ctrl+Enter: zobrazit · ←/→: tahy · Home/End: první/poslední tah · S: uložit SVG · P: uložit PNG",
     liveGame: "Živá partie", gameId: "Číslo partie", gameToken: "Token partie (nepovinný)", follow: "Sledovat",
     following: "Sleduji partii {id}", liveEnded: "Přenos událostí partie skončil.",
-    scoresSoFar: "Průběžné skóre", kindAdjustment: "úprava rozhodčím", onTurn: "na tahu", bagCount: "V sáčku: {n} kamenů",
+    scoresSoFar: "Průběžné skóre", kindAdjustment: "úprava rozhodčím", onTurn: "na tahu", bagCount: "V sáčku: {n, plural, one {{n} kámen} few {{n} kameny} many {{n} kamene} other {{n} kamenů}}",
     lastMove: "Poslední tah", gameOver: "Konec partie", awaitingFinalPass: "Jeden stojan je prázdný: čeká se na poslední pas nebo námitku",
-    move: "Tah", player: "Hráč", position: "Pole", score: "Body", total: "Celkem", recorded: "Zapsáno", bestPlay: "Nejlepší tah", givenAway: "ztracených bodů",
+    move: "Tah", player: "Hráč", position: "Pole", score: "Body", total: "Celkem", recorded: "Zapsáno", bestPlay: "Nejlepší tah", pointsGivenAway: "{n, plural, one {{n} ztracený bod} few {{n} ztracené body} many {{n} ztraceného bodu} other {{n} ztracených bodů}}",
     computed: "Spočteno", problems: "Nesrovnalosti", notes: "Poznámky", start: "Začátek partie", prev: "◀ Předchozí", next: "Další ▶",
     saveSvg: "Uložit SVG", savePng: "Uložit PNG", letters: "Písmena", multiplier: "×", subtotal: "Mezisoučet", bingo: "Prémie za všechny kameny",
     finalScores: "Konečné skóre", allOk: "Všechny řádky odpovídají pravidlům.", someBad: "Některé řádky neodpovídají pravidlům.",
@@ -147,7 +147,7 @@ const STRINGS = {
     scopeServer: "Všechny rozehrané partie na serveru", scopeTournament: "Partie turnaje {id}",
     noGamesServer: "Na serveru se nehraje žádná partie.",
     noteGameOver: "konec partie: {why}", noteWentOut: "{name} bez kamenů na stojanu (řádek {line})", noteNobody: "nikdo nemohl táhnout (řádek {line})",
-    noteScoreless: "{n} tahů bez bodů za sebou (řádek {line})", notePassed: "všichni hráči pasovali {n}× za sebou (řádek {line})",
+    noteScoreless: "{n, plural, one {{n} tah} few {{n} tahy} many {{n} tahu} other {{n} tahů}} bez bodů za sebou (řádek {line})", notePassed: "všichni hráči pasovali {n}× za sebou (řádek {line})",
     noteNoRacks: "záznam neuvádí stojany: kontrola stojanů vynechána (sáček sledován podle počtu kamenů)",
     noteChallengedOff: "námitka ({name}): {words} neplatí", noteStands: "námitka ({name}): tah platí",
     noteAdjustment: "úprava rozhodčím, přijata jak je zapsána", noteNotAdmissible: "nepřípustné: {words}",
@@ -155,7 +155,7 @@ const STRINGS = {
     noteBlocked: "nikdo nemůže táhnout: partie končí", noteUndid: "tah vrácen rozhodčím: {why}",
     noteNoCorrection: "{name}: bez opravy; tah propadl", noteCorrectionRefused: "{name}: oprava {play} neplatí ({words}); tah propadl",
     noteAfterEnd: "po konci partie ({why})", noteBonus: "bonus za námitku {n}", noteNoBonus: "pravidlo námitky {rule}: bez bonusu",
-    noteRackCount: "stojan má {n} kamenů; podle sáčku se čeká {m}", noteDirectorEnd: "partie ukončena rozhodčím: {why}",
+    noteRackCount: "stojan má {n, plural, one {{n} kámen} few {{n} kameny} many {{n} kamene} other {{n} kamenů}}; podle sáčku se čeká {m}", noteDirectorEnd: "partie ukončena rozhodčím: {why}",
     shuffle: "Zamíchat", recall: "Vrátit kameny", cancel: "Zrušit", hintMove: "Nápověda", hint: "Nápověda", allowHints: "Povolit nápovědu",
     analyse: "Nejlepší tahy této partie", newGame: "Nová hra", recordPanel: "Záznam, rozbor a GCG",
     keysHelp: "Klávesnice: šipky nebo klepnutí vyberou pole · mezerník změní směr · pište písmena (kameny na desce se přeskočí; CH: C a pak H; Shift+písmeno: žolík) · Backspace: vrátit poslední kámen · Enter: zahrát · Esc: vrátit vše",
@@ -165,7 +165,7 @@ const STRINGS = {
     reasonNOT_IN_LINE: "kameny nejsou v jedné řadě", reasonGAP: "mezi kameny je mezera",
     placeHelp: "Položte kameny: klepněte na kámen a pak na pole (nebo ho přetáhněte), nebo pište na desce",
     tentative: "Tento tah", exchangeN: "Vyměnit {n}", blankAsk: "Které písmeno je žolík?", boardLabel: "Deska",
-    cursorAt: "pole {square}", draw: "Remíza, {score} bodů", winner: "Vítězí {name} s {score} body",
+    cursorAt: "pole {square}", draw: "Remíza, {score, plural, one {{score} bod} few {{score} body} many {{score} bodu} other {{score} bodů}}", winner: "Vítězí {name} s {score, plural, one {{score} bodem} few {{score} body} many {{score} bodu} other {{score} body}}",
     beforeEnd: "Před koncem", endAdjustment: "Konec hry", finalScore: "Konečné skóre",
     endDirector: "ukončeno rozhodčím: {why}", end_out: "jeden stojan je prázdný", end_passes: "všichni hráči pasovali",
     end_scoreless_turns: "příliš mnoho tahů bez bodů", end_blocked: "nikdo nemůže složit slovo",
@@ -175,14 +175,14 @@ const STRINGS = {
     evCorrectionTimeout: "{name}: čas na opravu tahu vypršel",
     evYourWordOff: "Námitka ({name}) proti vašemu tahu: {words} ve slovníku není; tah je vzat zpět", evTheirWordOff: "Vaše námitka: {words} ve slovníku není; tah je vzat zpět",
     evYouCorrect: "Námitka ({name}): {words} ve slovníku není; opravte tah", evTheyCorrect: "Vaše námitka: {words} ve slovníku není; tah se opravuje",
-    evStands: "Námitka ({name}): tah platí.", evPenalty: "Trest {n} bodů.", evLosesTurn: "Kdo napadal, ztrácí tah.",
+    evStands: "Námitka ({name}): tah platí.", evPenalty: "Trest {n, plural, one {{n} bod} few {{n} body} many {{n} bodu} other {{n} bodů}}.", evLosesTurn: "Kdo napadal, ztrácí tah.",
     evCorrectionRefused: "{name}: oprava tahu neplatí", evRedraw: "Nikdo nemohl složit slovo: všechny stojany byly rozdány znovu",
     evAdjust: "{name}: skóre upraveno rozhodčím o {delta}: {why}", evUndo: "Poslední tah vrácen rozhodčím: {why}",
     tourTournament: "Turnaj", tourStandings: "Pořadí", tourRank: "Pořadí", tourName: "Jméno", tourWins: "Výhry", tourLosses: "Prohry",
     tourSpread: "Rozdíl skóre", tourRatingAfter: "Rating po turnaji", tourTable: "Stůl", tourPlayer1: "Hráč", tourPlayer2: "Soupeř",
     tourGame: "Partie", tourBye: "volno", tourWatch: "sledovat", tourRecord: "záznam", tourNotStarted: "nezačala",
     tourDivision: "Skupina {name}", tourRoundOf: "Kolo {n} z {of}", tourNotPaired: "Zatím není nalosováno žádné kolo",
-    tourLiveEvery: "Živě: obnova každých {s} s",
+    tourLiveEvery: "Živě: obnova {s, plural, one {každou {s} s} few {každé {s} s} many {každých {s} s} other {každých {s} s}}",
   },
   pl: {
     noteAnalysisGiven: "analiza: najlepszy ruch {play} {score}, straconych punktów: {n}", noteAnalysisBest: "analiza: najlepszy ruch {play} {score}", noteAnalysisNone: "analiza: brak najlepszego ruchu", noteAnalysisNoRack: "zapis nie podaje stojaka", noteAnalysis: "analiza: {why}",
@@ -195,15 +195,15 @@ const STRINGS = {
     error: "Błąd", loading: "Wczytywanie…", token: "Token", noLexicons: "Serwer nie ma żadnego słownika",
     word: "Słowo", explain: "Wyjaśnij", search: "Szukaj", anagram: "Anagram (? = blank)", pattern: "Wzorzec (? jedna płytka, * dowolny ciąg)",
     prefix: "Początek słowa", form: "Forma", headword: "Hasło", tag: "Znacznik", rule: "Reguła", origin: "Pochodzenie", guessedFrom: "odgadnięte według {model}", fromOrigin: "z {origin}", tiles: "Płytki", noReadings: "Brak odczytów: słowa nie ma w słowniku.", refusedBy: "Odrzucone przy budowaniu słownika: reguła {rule} (hasło {headword}).",
-    found: "{n} słów", truncated: "(obcięte do limitu)", length: "Długość", play: "Ze stojaka",
+    found: "{n, plural, one {{n} słowo} few {{n} słowa} many {{n} słów} other {{n} słowa}}", truncated: "(obcięte do limitu)", length: "Długość", play: "Ze stojaka",
     lookupHelp: "Alt+W: słowo · Alt+S: wyszukiwanie · Enter: uruchom",
     gcg: "Zapis GCG", openFile: "Otwórz plik GCG", replay: "Pokaż partię", fromRules: "(bez słownika: #rules zapisu)", ruleSet: "Zasady", end2x: "Kończący dostaje podwójną wartość płytek przeciwników (PFS)",
     gamesHelp: "Ctrl+Enter: pokaż · ←/→: ruchy · Home/End: pierwszy/ostatni ruch · S: zapisz SVG · P: zapisz PNG",
     liveGame: "Gra na żywo", gameId: "Identyfikator gry", gameToken: "Token gry (opcjonalny)", follow: "Śledź",
     following: "Śledzę grę {id}", liveEnded: "Strumień zdarzeń gry się zakończył.",
-    scoresSoFar: "Wyniki bieżące", kindAdjustment: "korekta sędziego", onTurn: "na ruchu", bagCount: "W worku: {n} płytek",
+    scoresSoFar: "Wyniki bieżące", kindAdjustment: "korekta sędziego", onTurn: "na ruchu", bagCount: "W worku: {n, plural, one {{n} płytka} few {{n} płytki} many {{n} płytek} other {{n} płytki}}",
     lastMove: "Ostatni ruch", gameOver: "Koniec gry", awaitingFinalPass: "Jeden stojak jest pusty: czekamy na ostatnie pasowanie lub sprawdzenie",
-    move: "Ruch", player: "Gracz", position: "Pole", score: "Punkty", total: "Suma", recorded: "Zapisane", bestPlay: "Najlepszy ruch", givenAway: "straconych punktów",
+    move: "Ruch", player: "Gracz", position: "Pole", score: "Punkty", total: "Suma", recorded: "Zapisane", bestPlay: "Najlepszy ruch", pointsGivenAway: "{n, plural, one {{n} stracony punkt} few {{n} stracone punkty} many {{n} straconych punktów} other {{n} straconego punktu}}",
     computed: "Obliczone", problems: "Niezgodności", notes: "Uwagi", start: "Początek partii", prev: "◀ Poprzedni", next: "Następny ▶",
     saveSvg: "Zapisz SVG", savePng: "Zapisz PNG", letters: "Litery", multiplier: "×", subtotal: "Suma częściowa", bingo: "Premia za wszystkie płytki",
     finalScores: "Wyniki końcowe", allOk: "Każdy wiersz zgadza się z regułami.", someBad: "Niektóre wiersze nie zgadzają się z regułami.",
@@ -238,7 +238,7 @@ const STRINGS = {
     scopeServer: "Wszystkie trwające gry na serwerze", scopeTournament: "Gry turnieju {id}",
     noGamesServer: "Na serwerze nie trwa żadna gra.",
     noteGameOver: "koniec gry: {why}", noteWentOut: "{name} bez płytek na stojaku (wiersz {line})", noteNobody: "nikt nie mógł wykonać ruchu (wiersz {line})",
-    noteScoreless: "{n} ruchów bez punktów z rzędu (wiersz {line})", notePassed: "wszyscy gracze spasowali {n}× z rzędu (wiersz {line})",
+    noteScoreless: "{n, plural, one {{n} ruch} few {{n} ruchy} many {{n} ruchów} other {{n} ruchu}} bez punktów z rzędu (wiersz {line})", notePassed: "wszyscy gracze spasowali {n}× z rzędu (wiersz {line})",
     noteNoRacks: "zapis nie podaje stojaków: sprawdzanie stojaków pominięte (worek liczony po liczbie płytek)",
     noteChallengedOff: "sprawdzenie ({name}): {words} niedopuszczalne", noteStands: "sprawdzenie ({name}): ruch jest ważny",
     noteAdjustment: "korekta sędziego, przyjęta jak zapisano", noteNotAdmissible: "niedopuszczalne: {words}",
@@ -246,7 +246,7 @@ const STRINGS = {
     noteBlocked: "nikt nie może wykonać ruchu: gra się kończy", noteUndid: "ruch cofnięty przez sędziego: {why}",
     noteNoCorrection: "{name}: bez poprawki; ruch przepadł", noteCorrectionRefused: "{name}: poprawka {play} odrzucona ({words}); ruch przepadł",
     noteAfterEnd: "po końcu gry ({why})", noteBonus: "premia za sprawdzenie {n}", noteNoBonus: "zasada sprawdzania {rule}: bez premii",
-    noteRackCount: "stojak ma {n} płytek; według worka oczekiwano {m}", noteDirectorEnd: "gra zakończona przez sędziego: {why}",
+    noteRackCount: "stojak ma {n, plural, one {{n} płytkę} few {{n} płytki} many {{n} płytek} other {{n} płytki}}; według worka oczekiwano {m}", noteDirectorEnd: "gra zakończona przez sędziego: {why}",
     shuffle: "Wymieszaj", recall: "Cofnij płytki", cancel: "Anuluj", hintMove: "Podpowiedź", hint: "Podpowiedź", allowHints: "Podpowiedzi dozwolone",
     analyse: "Najlepsze ruchy tej partii", newGame: "Nowa gra", recordPanel: "Zapis, analiza i GCG",
     keysHelp: "Klawiatura: strzałki lub kliknięcie wybierają pole · spacja zmienia kierunek · pisz litery (płytki na planszy są pomijane; Shift+litera: blank) · Backspace: cofnij ostatnią płytkę · Enter: zagraj · Esc: cofnij wszystko",
@@ -256,7 +256,7 @@ const STRINGS = {
     reasonNOT_IN_LINE: "płytki nie są w jednej linii", reasonGAP: "między płytkami jest przerwa",
     placeHelp: "Połóż płytki: kliknij płytkę, a potem pole (albo ją przeciągnij), lub pisz na planszy",
     tentative: "Ten ruch", exchangeN: "Wymień {n}", blankAsk: "Jaką literą jest blank?", boardLabel: "Plansza",
-    cursorAt: "pole {square}", draw: "Remis, {score} punktów", winner: "Wygrywa {name}: {score} punktów",
+    cursorAt: "pole {square}", draw: "Remis, {score, plural, one {{score} punkt} few {{score} punkty} many {{score} punktów} other {{score} punktu}}", winner: "Wygrywa {name}: {score, plural, one {{score} punkt} few {{score} punkty} many {{score} punktów} other {{score} punktu}}",
     beforeEnd: "Przed końcem", endAdjustment: "Koniec gry", finalScore: "Wynik końcowy",
     endDirector: "decyzja sędziego: {why}", end_out: "jeden stojak jest pusty", end_passes: "wszyscy gracze spasowali",
     end_scoreless_turns: "zbyt wiele ruchów bez punktów", end_blocked: "nikt nie może ułożyć słowa",
@@ -266,7 +266,7 @@ const STRINGS = {
     evCorrectionTimeout: "{name}: minął czas na poprawkę ruchu",
     evYourWordOff: "Sprawdzenie ({name}) twojego ruchu: {words} nie ma w słowniku; ruch cofnięty", evTheirWordOff: "Twoje sprawdzenie: {words} nie ma w słowniku; ruch cofnięty",
     evYouCorrect: "Sprawdzenie ({name}): {words} nie ma w słowniku; popraw ruch", evTheyCorrect: "Twoje sprawdzenie: {words} nie ma w słowniku; ruch jest poprawiany",
-    evStands: "Sprawdzenie ({name}): ruch jest ważny.", evPenalty: "Kara {n} punktów.", evLosesTurn: "Sprawdzający traci ruch.",
+    evStands: "Sprawdzenie ({name}): ruch jest ważny.", evPenalty: "Kara {n, plural, one {{n} punkt} few {{n} punkty} many {{n} punktów} other {{n} punktu}}.", evLosesTurn: "Sprawdzający traci ruch.",
     evCorrectionRefused: "{name}: poprawka ruchu odrzucona", evRedraw: "Nikt nie mógł ułożyć słowa: stojaki rozdano ponownie",
     evAdjust: "{name}: wynik skorygowany przez sędziego o {delta}: {why}", evUndo: "Ostatni ruch cofnięty przez sędziego: {why}",
     tourTournament: "Turniej", tourStandings: "Klasyfikacja", tourRank: "Miejsce", tourName: "Zawodnik", tourWins: "Wygrane",
@@ -424,26 +424,26 @@ function quotedNotesText(body, quoted) {
 // ExplainWord's message (message_code, message_values), said in the page's language; [code, en, cs, pl].
 // A quoted note ("why") is said by the same table.
 const SERVER_NOTES = [
-  ["player-count", "{players} player(s); {rule_set} is for {low}-{high}", "hráčů: {players}; {rule_set} je pro {low}–{high}", "graczy: {players}; {rule_set} jest dla {low}–{high}"],
+  ["player-count", "{players, plural, one {{players} player} other {{players} players}}; {rule_set} is for {low}-{high}", "hráčů: {players}; {rule_set} je pro {low}–{high}", "graczy: {players}; {rule_set} jest dla {low}–{high}"],
   ["no-racks", STRINGS.en.noteNoRacks, STRINGS.cs.noteNoRacks, STRINGS.pl.noteNoRacks],
-  ["score-mismatch", "score {recorded} recorded, {computed} computed", "zapsáno {recorded} bodů, spočteno {computed}", "zapisano {recorded} pkt, obliczono {computed}"],
+  ["score-mismatch", "score {recorded} recorded, {computed} computed", "{recorded, plural, one {zapsán {recorded} bod} few {zapsány {recorded} body} many {zapsáno {recorded} bodu} other {zapsáno {recorded} bodů}}, spočteno {computed}", "zapisano {recorded} pkt, obliczono {computed}"],
   ["total-mismatch", "total {recorded} recorded, but {previous} {score} = {expected}", "zapsán součet {recorded}, ale {previous} {score} = {expected}", "zapisano sumę {recorded}, a {previous} {score} = {expected}"],
   ["game-over", STRINGS.en.noteGameOver, STRINGS.cs.noteGameOver, STRINGS.pl.noteGameOver],
   ["after-end", STRINGS.en.noteAfterEnd, STRINGS.cs.noteAfterEnd, STRINGS.pl.noteAfterEnd],
   ["went-out", "{player} went out (line {line})", "{player} bez kamenů na stojanu (řádek {line})", "{player} bez płytek na stojaku (wiersz {line})"],
   ["blocked", STRINGS.en.noteNobody, STRINGS.cs.noteNobody, STRINGS.pl.noteNobody],
-  ["scoreless-turns", "{turns} scoreless turns in a row (line {line})", "{turns} tahů bez bodů za sebou (řádek {line})", "{turns} ruchów bez punktów z rzędu (wiersz {line})"],
-  ["passes", "every player passed {rounds} round(s) in a row (line {line})", "všichni hráči pasovali {rounds}× za sebou (řádek {line})", "wszyscy gracze spasowali {rounds}× z rzędu (wiersz {line})"],
+  ["scoreless-turns", "{turns, plural, one {{turns} scoreless turn} other {{turns} scoreless turns}} in a row (line {line})", "{turns, plural, one {{turns} tah} few {{turns} tahy} many {{turns} tahu} other {{turns} tahů}} bez bodů za sebou (řádek {line})", "{turns, plural, one {{turns} ruch} few {{turns} ruchy} many {{turns} ruchów} other {{turns} ruchu}} bez punktów z rzędu (wiersz {line})"],
+  ["passes", "every player passed {rounds, plural, one {{rounds} round} other {{rounds} rounds}} in a row (line {line})", "všichni hráči pasovali {rounds}× za sebou (řádek {line})", "wszyscy gracze spasowali {rounds}× z rzędu (wiersz {line})"],
   ["rack-unknown-letter", "the rack {rack} has a tile the rule set does not", "stojan {rack} má kámen, který pravidla neznají", "stojak {rack} ma płytkę, której zasady nie znają"],
-  ["rack-count", "the rack has {tiles} tiles; {expected} expected from the bag count", "stojan má {tiles} kamenů; podle sáčku se čeká {expected}", "stojak ma {tiles} płytek; według worka oczekiwano {expected}"],
+  ["rack-count", "the rack has {tiles, plural, one {{tiles} tile} other {{tiles} tiles}}; {expected} expected from the bag count", "stojan má {tiles, plural, one {{tiles} kámen} few {{tiles} kameny} many {{tiles} kamene} other {{tiles} kamenů}}; podle sáčku se čeká {expected}", "stojak ma {tiles, plural, one {{tiles} płytkę} few {{tiles} płytki} many {{tiles} płytek} other {{tiles} płytki}}; według worka oczekiwano {expected}"],
   ["rack-tiles-gone", "the rack {rack} holds tiles the game no longer has: {tiles}", "stojan {rack} má kameny, které už ve hře nejsou: {tiles}", "stojak {rack} ma płytki, których w grze już nie ma: {tiles}"],
   ["illegal-play", "illegal play: {reason}", "neplatný tah: {reason}", "niedozwolony ruch: {reason}"],
   ["not-admissible", STRINGS.en.noteNotAdmissible, STRINGS.cs.noteNotAdmissible, STRINGS.pl.noteNotAdmissible],
   ["word-twice", STRINGS.en.noteTwice, STRINGS.cs.noteTwice, STRINGS.pl.noteTwice],
   ["withdrawal-without-play", "a withdrawal without a play of this player to withdraw", "stažení tahu, ale tento hráč nemá žádný tah ke stažení", "wycofanie ruchu, choć ten gracz nie ma ruchu do wycofania"],
   ["exchange-not-allowed", "exchanges are not allowed in {rule_set}", "výměna není v {rule_set} dovolena", "wymiana nie jest dozwolona w {rule_set}"],
-  ["exchange-bag-below-minimum", "illegal exchange: {bag} tiles in the bag, {rule_set} needs at least {minimum}", "neplatná výměna: v sáčku je {bag} kamenů, {rule_set} chce aspoň {minimum}", "niedozwolona wymiana: w worku jest {bag} płytek, {rule_set} wymaga co najmniej {minimum}"],
-  ["exchange-more-than-bag", "illegal exchange: {tiles} tiles exchanged, only {bag} in the bag", "neplatná výměna: vyměněno {tiles} kamenů, v sáčku jen {bag}", "niedozwolona wymiana: wymieniono {tiles} płytek, w worku tylko {bag}"],
+  ["exchange-bag-below-minimum", "illegal exchange: {bag, plural, one {{bag} tile} other {{bag} tiles}} in the bag, {rule_set} needs at least {minimum}", "neplatná výměna: v sáčku {bag, plural, one {je {bag} kámen} few {jsou {bag} kameny} many {je {bag} kamene} other {je {bag} kamenů}}, {rule_set} chce aspoň {minimum}", "niedozwolona wymiana: w worku {bag, plural, one {jest {bag} płytka} few {są {bag} płytki} many {jest {bag} płytek} other {jest {bag} płytki}}, {rule_set} wymaga co najmniej {minimum}"],
+  ["exchange-more-than-bag", "illegal exchange: {tiles, plural, one {{tiles} tile} other {{tiles} tiles}} exchanged, only {bag} in the bag", "neplatná výměna: {tiles, plural, one {vyměněn {tiles} kámen} few {vyměněny {tiles} kameny} many {vyměněno {tiles} kamene} other {vyměněno {tiles} kamenů}}, v sáčku jen {bag}", "niedozwolona wymiana: wymieniono {tiles, plural, one {{tiles} płytkę} few {{tiles} płytki} many {{tiles} płytek} other {{tiles} płytki}}, w worku tylko {bag}"],
   ["exchange-unknown-letter", "exchanged tiles {tiles}: a tile the rule set does not have", "vyměněné kameny {tiles}: kámen, který pravidla neznají", "wymienione płytki {tiles}: płytka, której zasady nie znają"],
   ["exchange-not-on-rack", "exchanged {tiles} is not on the rack {rack}", "vyměněné {tiles} nejsou na stojanu {rack}", "wymienionych {tiles} nie ma na stojaku {rack}"],
   ["exchange-no-tiles", "an exchange of no tiles", "výměna žádných kamenů", "wymiana zera płytek"],
@@ -453,7 +453,7 @@ const SERVER_NOTES = [
   ["challenge-bonus", "{rule_set}: the challenge bonus is {points}", "{rule_set}: bonus za námitku je {points}", "{rule_set}: premia za sprawdzenie wynosi {points}"],
   ["end-rack-unknown-letter", "end rack {rack}: a tile the rule set does not have", "zbylý stojan {rack}: kámen, který pravidla neznají", "stojak na końcu {rack}: płytka, której zasady nie znają"],
   ["unknown-letter", "unknown letter {letter} at position {position}", "neznámé písmeno {letter} na pozici {position}", "nieznana litera {letter} na pozycji {position}"],
-  ["bad-length", "{tiles} tiles; words have {min} to {max}", "{tiles} kamenů; slova mají {min} až {max} kamenů", "{tiles} płytek; słowa mają od {min} do {max} płytek"],
+  ["bad-length", "{tiles, plural, one {{tiles} tile} other {{tiles} tiles}}; words have {min} to {max}", "{tiles, plural, one {{tiles} kámen} few {{tiles} kameny} many {{tiles} kamene} other {{tiles} kamenů}}; slova mají {min} až {max, plural, one {{max} kámen} few {{max} kameny} many {{max} kamene} other {{max} kamenů}}", "{tiles, plural, one {{tiles} płytka} few {{tiles} płytki} many {{tiles} płytek} other {{tiles} płytki}}; słowa mają od {min} do {max, plural, one {{max} płytki} few {{max} płytek} many {{max} płytek} other {{max} płytki}}"],
   ["no-rack-in-record", STRINGS.en.noteAnalysisNoRack, STRINGS.cs.noteAnalysisNoRack, STRINGS.pl.noteAnalysisNoRack],
   ["rack-not-searched", "rack {rack}: no moves can be searched for it", "stojan {rack}: tahy pro něj nelze hledat", "stojak {rack}: nie można szukać dla niego ruchów"],
   ["no-out-bonus", "{rule_set} gives no points for the others' racks", "{rule_set} nedává body za stojany soupeřů", "{rule_set} nie daje punktów za stojaki przeciwników"],
@@ -479,15 +479,15 @@ const RECORD_ERRORS = [
   ["GCG_TOO_FEW_FIELDS", "too few fields in “{event}” (expected: [rack] move score total)", "v řádku „{event}“ chybí údaje (čeká se: [stojan] tah body součet)", "za mało pól w wierszu „{event}” (oczekiwano: [stojak] ruch punkty suma)"],
   ["GCG_BAD_SCORE", "bad score “{score}” (expected e.g. +24 or -10)", "chybné body „{score}“ (čeká se např. +24 nebo -10)", "błędne punkty „{score}” (oczekiwano np. +24 lub -10)"],
   ["GCG_BAD_TOTAL", "bad total “{total}”", "chybný součet „{total}“", "błędna suma „{total}”"],
-  ["GCG_SCORE_TOO_LONG", "the score has more than {digits} digits", "body mají víc než {digits} číslic", "punkty mają więcej niż {digits} cyfr"],
-  ["GCG_TOTAL_TOO_LONG", "the total has more than {digits} digits", "součet má víc než {digits} číslic", "suma ma więcej niż {digits} cyfr"],
+  ["GCG_SCORE_TOO_LONG", "the score has more than {digits, plural, one {{digits} digit} other {{digits} digits}}", "body mají víc než {digits, plural, one {{digits} číslici} few {{digits} číslice} many {{digits} číslice} other {{digits} číslic}}", "punkty mają więcej niż {digits, plural, one {{digits} cyfrę} few {{digits} cyfry} many {{digits} cyfr} other {{digits} cyfry}}"],
+  ["GCG_TOTAL_TOO_LONG", "the total has more than {digits, plural, one {{digits} digit} other {{digits} digits}}", "součet má víc než {digits, plural, one {{digits} číslici} few {{digits} číslice} many {{digits} číslice} other {{digits} číslic}}", "suma ma więcej niż {digits, plural, one {{digits} cyfrę} few {{digits} cyfry} many {{digits} cyfr} other {{digits} cyfry}}"],
   ["GCG_NO_MOVE", "no move in “{event}”", "v řádku „{event}“ chybí tah", "brak ruchu w wierszu „{event}”"],
   ["GCG_BAD_PLAY", "a play is written “SQUARE WORD”, not “{move}”", "tah se píše „POLE SLOVO“, ne „{move}“", "ruch zapisuje się „POLE SŁOWO”, a nie „{move}”"],
   ["GCG_BAD_MOVE", "cannot read the move “{move}”", "tah „{move}“ nelze přečíst", "nie można odczytać ruchu „{move}”"],
-  ["GCG_EXCHANGE_TOO_LARGE", "an exchange of {count} tiles is too large", "výměna {count} kamenů je příliš velká", "wymiana {count} płytek jest za duża"],
-  ["GCG_TOO_LONG", "the record has {chars} characters; the server reads up to {max}", "záznam má {chars} znaků; server přečte nejvýš {max}", "zapis ma {chars} znaków; serwer czyta najwyżej {max}"],
+  ["GCG_EXCHANGE_TOO_LARGE", "an exchange of {count, plural, one {{count} tile} other {{count} tiles}} is too large", "výměna {count, plural, one {{count} kamene} few {{count} kamenů} many {{count} kamene} other {{count} kamenů}} je příliš velká", "wymiana {count, plural, one {{count} płytki} few {{count} płytek} many {{count} płytek} other {{count} płytki}} jest za duża"],
+  ["GCG_TOO_LONG", "the record has {chars, plural, one {{chars} character} other {{chars} characters}}; the server reads up to {max}", "záznam má {chars, plural, one {{chars} znak} few {{chars} znaky} many {{chars} znaku} other {{chars} znaků}}; server přečte nejvýš {max}", "zapis ma {chars, plural, one {{chars} znak} few {{chars} znaki} many {{chars} znaków} other {{chars} znaku}}; serwer czyta najwyżej {max}"],
   ["GCG_EMPTY", "the record is empty", "záznam je prázdný", "zapis jest pusty"],
-  ["GCG_TOO_MANY_LINES", "the record has {lines} lines; the server reads up to {max}", "záznam má {lines} řádků; server přečte nejvýš {max}", "zapis ma {lines} wierszy; serwer czyta najwyżej {max}"],
+  ["GCG_TOO_MANY_LINES", "the record has {lines, plural, one {{lines} line} other {{lines} lines}}; the server reads up to {max}", "záznam má {lines, plural, one {{lines} řádek} few {{lines} řádky} many {{lines} řádku} other {{lines} řádků}}; server přečte nejvýš {max}", "zapis ma {lines, plural, one {{lines} wiersz} few {{lines} wiersze} many {{lines} wierszy} other {{lines} wiersza}}; serwer czyta najwyżej {max}"],
   ["GCG_OTHER_RULES", "the record is for the rule set {recorded}, not {rule_set}", "záznam je podle pravidel {recorded}, ne {rule_set}", "zapis jest według zasad {recorded}, a nie {rule_set}"],
   ["GCG_NO_RULES", "the record names no rule set (#rules): choose a lexicon or a rule set", "záznam neuvádí pravidla (#rules): vyberte slovník nebo pravidla", "zapis nie podaje zasad (#rules): wybierz słownik lub zasady"],
   ["recordLine", "record line {line}", "řádek {line} záznamu", "wiersz {line} zapisu"],
@@ -502,8 +502,8 @@ function recordErrorText(err) {
   const values = err.values || {};
   const fill = text => text.replace(/\{(\w+)\}/g, (m, k) => values[k] === undefined ? m :
                                     /^\d{4,}$/.test(values[k]) ? Number(values[k]).toLocaleString(LANG) : values[k]);
-  const said = fill(t("re_" + err.reason));
-  return values.line !== undefined ? `${fill(t("re_recordLine"))}: ${said}` : said;
+  const said = fill(textOf("re_" + err.reason, values));
+  return values.line !== undefined ? `${fill(textOf("re_recordLine", values))}: ${said}` : said;
 }
 
 // A note ({code, values, text}) in the page's language; a note without a code is its own text.
@@ -540,9 +540,51 @@ function pickLanguage() {
 
 let LANG = pickLanguage();
 
+// A text that puts a count beside a noun holds the noun's forms as ICU MessageFormat's plural does,
+// "{n, plural, one {{n} kámen} few {{n} kameny} many {{n} kamene} other {{n} kamenů}}": the form is
+// chosen by the count (the variable named) under the language's plural rules (Intl.PluralRules: cs and pl
+// one/few/many/other, en one/other; tests/test_i18n_plurals.py checks that each text has its language's).
+function pluralText(text, lang, vars) {
+  const start = /\{(\w+), plural,/g;
+  let said = "", at = 0;
+  for (let m; (m = start.exec(text));) {
+    const [forms, end] = pluralForms(text, start.lastIndex);
+    if (!forms) break;
+    const count = Number(String((vars || {})[m[1]]).replace(",", "."));
+    said += text.slice(at, m.index) + (forms[new Intl.PluralRules(lang).select(count)] ?? forms.other ?? "");
+    at = start.lastIndex = end;
+  }
+  return said + text.slice(at);
+}
+
+// The forms of a plural from text[i] ("one {...} other {...}}") by category, and where the plural ends;
+// [null] when the text is not one.
+function pluralForms(text, i) {
+  const forms = {}, head = /\s*(?:(\w+)\s*\{|\})/y;
+  for (;;) {
+    head.lastIndex = i;
+    const m = head.exec(text);
+    if (!m) return [null];
+    if (!m[1]) return [forms, head.lastIndex];
+    let depth = 1, j = head.lastIndex;
+    for (; depth && j < text.length; j++) depth += text[j] === "{" ? 1 : text[j] === "}" ? -1 : 0;
+    if (depth) return [null];
+    forms[m[1]] = text.slice(head.lastIndex, j - 1);
+    i = j;
+  }
+}
+
+// The text of `key` in the page's language (else English), its counted nouns in the form their count needs.
+function textOf(key, vars) {
+  const lang = STRINGS[LANG] && STRINGS[LANG][key] ? LANG : "en";
+  return STRINGS[lang][key] ? pluralText(STRINGS[lang][key], lang, vars) : key;
+}
+
 function t(key, vars) {
-  let text = (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key;
-  for (const [k, v] of Object.entries(vars || {})) text = text.replace("{" + k + "}", v);
+  let text = textOf(key, vars);
+  for (const [k, v] of Object.entries(vars || {})) {
+    text = text.replace("{" + k + "}", typeof v === "number" && !Number.isInteger(v) ? v.toLocaleString(LANG) : v);  // 1,5
+  }
   return text;
 }
 
