@@ -127,3 +127,24 @@ def test_past_four_plies_the_search_deepens_two_at_a_time(lexicon):
         assert in_c.exact
         depths.append(in_c.depth)
     assert all(d <= 4 or d % 2 == 0 for d in depths) and max(depths) > 4, depths
+
+
+def test_an_odd_depth_limit_is_searched_to_its_last_ply(lexicon):
+    """Deepening two plies at a time past 4 must not skip the caller's own limit: with max_depth 5 a search
+    that is not exact by depth 4 ends at depth 5 (C and Python), not at 4."""
+    from lexicon_service.movegen.endgame import depth_schedule
+
+    assert depth_schedule(5) == [1, 2, 3, 4, 5] and depth_schedule(7) == [1, 2, 3, 4, 6, 7]
+    assert depth_schedule(8) == [1, 2, 3, 4, 6, 8] and depth_schedule(3) == [1, 2, 3]
+    rs = lexicon.rule_set
+    tried = 0
+    for board, mine, theirs in small_endgames(lexicon, 6, 8, tiles=(4, 5)):
+        deep = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None)
+        if deep.depth <= 5:
+            continue  # exact by depth 5: a limit of 5 says nothing here
+        tried += 1
+        for engine in ("c", "python"):
+            limited = solve_endgame(rs, board, mine, lexicon, opponent_rack=theirs, seconds=None, max_depth=5,
+                                    engine=engine)
+            assert limited.depth == 5 and not limited.exact, (engine, limited.depth)
+    assert tried

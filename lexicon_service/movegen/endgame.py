@@ -68,8 +68,10 @@ def passes_to_end(rule_set) -> int:
 
 
 def depth_schedule(max_depth: int) -> list[int]:
-    """The depths the search tries in turn: 1 to 4, then two plies more each time (as csrc/endgame.c)."""
-    return [d for d in range(1, max_depth + 1) if d <= DEEPEN_FROM or (d - DEEPEN_FROM) % 2 == 0]
+    """The depths the search tries in turn: 1 to 4, then two plies more each time, and `max_depth` last
+    whether it is odd or even (as csrc/endgame.c)."""
+    depths = [d for d in range(1, max_depth + 1) if d <= DEEPEN_FROM or (d - DEEPEN_FROM) % 2 == 0]
+    return depths if depths[-1] == max_depth else [*depths, max_depth]
 
 
 def endgame_view(rule_set, board, rack: str) -> str:

@@ -362,6 +362,13 @@ static void load_position(Search *s, const uint8_t *board, const uint8_t *mover,
             for (int k = 0; k < racks[side][t]; k++) rack_give(s, side, t);
 }
 
+/* The depth after `depth`: one more up to EG_DEEPEN_FROM, then two, but never past `max_depth` (which is
+ * always searched, odd or even); past max_depth when depth is max_depth, so the loop ends. */
+static int next_depth(int depth, int max_depth) {
+    int next = depth + (depth < EG_DEEPEN_FROM ? 1 : 2);
+    return depth < max_depth && next > max_depth ? max_depth : next;
+}
+
 int eg_solve(const uint32_t *layout, const MgRules *R, const EgParams *P, const uint8_t *board,
              const uint8_t *mover, const uint8_t *other, int passes, EgResult *out) {
     memset(out, 0, sizeof *out);
@@ -384,7 +391,7 @@ int eg_solve(const uint32_t *layout, const MgRules *R, const EgParams *P, const 
     rc = mg_state_init(&s->state, s->layout, R, s->board);
     if (rc) { free(s->pruned); free(s->table); free(s); return rc; }
     rc = EG_NO_RESULT;
-    for (int depth = 1; depth <= P->max_depth; depth += depth < EG_DEEPEN_FROM ? 1 : 2) {
+    for (int depth = 1; depth <= P->max_depth; depth = next_depth(depth, P->max_depth)) {
         long long cuts = s->cuts;
         int value = negamax(s, 0, passes, depth, -INF, INF);
         if (s->error) { rc = s->error; break; }
