@@ -41,6 +41,9 @@ typedef struct {
     int16_t xs[MAX_DIM];
     uint8_t lm[MAX_DIM], wm[MAX_DIM];
     uint8_t step[MAX_DIM];       /* STEP_* flags: where a word may end and where the search may go on */
+    int prep_line, prep_anchor, prep_steps;  /* what set_anchor last copied, each + 1 (0: nothing yet) */
+    uint8_t step_sets[4][MAX_DIM];  /* the line's steps for each value of the anchor's two flags */
+    int step_sets_made;             /* which of them are made, a bit each */
     uint8_t by_points[MAX_TILES + 1];  /* the rack's tiles (not blanks), most points first (the bounds) */
     int n_by_points;
     const uint8_t *L_sq, *L_lm, *L_wm, *L_anchor;
@@ -679,23 +682,42 @@ static void select_line(Gen *g, int d, int line) {
     g->L_xs = s->xs[d][line];
 }
 
-/* The anchor searched next, on the selected line. */
+/* The anchor searched next, on the selected line. The line's arrays are copied once for all its anchors
+ * and its steps once for each value of the two flags of the anchor they depend on: an endgame's small word
+ * graph finds little at most anchors, and copying the line for each was a third of its search. */
 static void set_anchor(Gen *g, int pos) {
     const uint8_t *sq = g->L_sq;
-    int len = g->len;
+    int len = g->len, line = 1 + g->dir * MAX_DIM + g->line;
+    if (g->prep_line != line) {
+        for (int p = 0; p < len; p++) {
+            g->allowed[p] = g->L_lx[p];
+            g->xs[p] = g->L_xs[p]; g->lm[p] = g->L_lm[p]; g->wm[p] = g->L_wm[p];
+        }
+        g->prep_line = line; g->prep_anchor = 0; g->prep_steps = 0; g->step_sets_made = 0;
+    } else if (g->prep_anchor) {
+        g->allowed[g->prep_anchor - 1] = g->L_lx[g->prep_anchor - 1];  /* the last anchor's ax back to lx */
+    }
     g->anchor_pos = pos;
     g->right_open = pos + 1 == len || !sq[pos + 1];
-    for (int p = 0; p < len; p++) {
-        g->allowed[p] = g->L_lx[p];
-        g->xs[p] = g->L_xs[p]; g->lm[p] = g->L_lm[p]; g->wm[p] = g->L_wm[p];
-        int left_open = p == 0 || !sq[p - 1];
-        g->step[p] = (uint8_t)((left_open && g->right_open ? STEP_END_LEFTWARD : 0)
-                               | (p > 0 && (sq[p - 1] || !g->L_anchor[p - 1]) ? STEP_LEFT : 0)
-                               | (left_open && pos + 1 < len ? STEP_SEPARATOR : 0)
-                               | (p + 1 == len || !sq[p + 1] ? STEP_END_RIGHTWARD : 0)
-                               | (p + 1 < len ? STEP_RIGHT : 0));
+    int flags = g->right_open | (pos + 1 < len) << 1;
+    if (g->prep_steps != flags + 1) {
+        uint8_t *step = g->step_sets[flags];
+        if (!(g->step_sets_made >> flags & 1)) {
+            for (int p = 0; p < len; p++) {
+                int left_open = p == 0 || !sq[p - 1];
+                step[p] = (uint8_t)((left_open && g->right_open ? STEP_END_LEFTWARD : 0)
+                                    | (p > 0 && (sq[p - 1] || !g->L_anchor[p - 1]) ? STEP_LEFT : 0)
+                                    | (left_open && pos + 1 < len ? STEP_SEPARATOR : 0)
+                                    | (p + 1 == len || !sq[p + 1] ? STEP_END_RIGHTWARD : 0)
+                                    | (p + 1 < len ? STEP_RIGHT : 0));
+            }
+            g->step_sets_made |= 1 << flags;
+        }
+        memcpy(g->step, step, (size_t)len);
+        g->prep_steps = flags + 1;
     }
     g->allowed[pos] = g->L_ax[pos];
+    g->prep_anchor = pos + 1;
 }
 
 /* The most points a rack tile may bring to this empty square of the selected line (0: only a blank). */
