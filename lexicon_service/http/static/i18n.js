@@ -354,11 +354,14 @@ const RULE_PARTS = [
   ["vowelless", "without a vowel", "bez samohlásky", "bez samogłoski"], ["word", "word", "slovo", "wyraz"],
   ["name", "name", "jméno", "nazwa"], ["form", "form", "tvar", "forma"], ["lemma", "headword", "heslo", "hasło"],
 ];
-for (const [table, prefix] of [[TAG_FEATURES, "tag_"], [RULE_PARTS, "part_"]]) {
+// A table of rows [key, en, cs, pl] into STRINGS, each key behind `prefix`.
+function addRows(table, prefix) {
   for (const [key, en, cs, pl] of table) {
     STRINGS.en[prefix + key] = en; STRINGS.cs[prefix + key] = cs; STRINGS.pl[prefix + key] = pl;
   }
 }
+addRows(TAG_FEATURES, "tag_");
+addRows(RULE_PARTS, "part_");
 const TAG_ORDER = new Map(TAG_FEATURES.map(([key], i) => [key, i]));
 
 const NOTE_PATTERNS = [
@@ -458,9 +461,7 @@ const SERVER_NOTES = [
   ["rack-not-searched", "rack {rack}: no moves can be searched for it", "stojan {rack}: tahy pro něj nelze hledat", "stojak {rack}: nie można szukać dla niego ruchów"],
   ["no-out-bonus", "{rule_set} gives no points for the others' racks", "{rule_set} nedává body za stojany soupeřů", "{rule_set} nie daje punktów za stojaki przeciwników"],
 ];
-for (const [code, en, cs, pl] of SERVER_NOTES) {
-  STRINGS.en["rn_" + code] = en; STRINGS.cs["rn_" + code] = cs; STRINGS.pl["rn_" + code] = pl;
-}
+addRows(SERVER_NOTES, "rn_");
 
 // A GCG record the server cannot read or refuses (rules/gcg.py READER_REASONS, core/plays.py read_record):
 // the refusal's reason (GCG_...) with its values (line, what it names), said in every language, English
@@ -492,9 +493,7 @@ const RECORD_ERRORS = [
   ["GCG_NO_RULES", "the record names no rule set (#rules): choose a lexicon or a rule set", "záznam neuvádí pravidla (#rules): vyberte slovník nebo pravidla", "zapis nie podaje zasad (#rules): wybierz słownik lub zasady"],
   ["recordLine", "record line {line}", "řádek {line} záznamu", "wiersz {line} zapisu"],
 ];
-for (const [code, en, cs, pl] of RECORD_ERRORS) {
-  STRINGS.en["re_" + code] = en; STRINGS.cs["re_" + code] = cs; STRINGS.pl["re_" + code] = pl;
-}
+addRows(RECORD_ERRORS, "re_");
 
 // A record's refusal in the page's language: "record line 3: ..." (the values filled in one pass, so a
 // quoted "{x}" in the record stays as written; numbers as the language writes them).
@@ -755,9 +754,7 @@ const PLACE_RULES = [
   ["adjective-two-word", "two-word name, adjective form + noun", "dvouslovné jméno, tvar přídavného jména + podstatné jméno", "nazwa dwuwyrazowa, forma przymiotnika + rzeczownik"],
   ["common-noun", "a name spelled like a common noun in -ice, with a surname of the adjective", "jméno psané jako obecné podstatné jméno na -ice, s příjmením od přídavného jména", "nazwa pisana jak rzeczownik pospolity na -ice, z nazwiskiem od przymiotnika"],
 ];
-for (const [key, en, cs, pl] of PLACE_RULES) {
-  STRINGS.en["placeRule_" + key] = en; STRINGS.cs["placeRule_" + key] = cs; STRINGS.pl["placeRule_" + key] = pl;
-}
+addRows(PLACE_RULES, "placeRule_");
 
 // What the build said of a refused reading (Refusal.detail) in the page's language where its form is known.
 function refusalDetailText(detail) {
