@@ -247,7 +247,7 @@ static int choose(Game *g, int player, int scoreless, SpTurn *turn) {
     return 0;
 }
 
-static int apply_play(Game *g, int player, const MgMove *m) {
+int sp_apply_play(Game *g, int player, const MgMove *m) {
     int cols = g->R->cols;
     for (int i = 0; i < m->len; i++) {
         uint8_t t = m->tiles[i];
@@ -278,7 +278,7 @@ int sp_turn(Game *g, int player, int scoreless, SpTurn *turn) {
     if (turn->kind == SP_EXCHANGE) memcpy(used, turn->given, turn->n_given);
     turn->n_leave = (uint8_t)leave_after(g->racks[player], used, n_used, turn->leave);
     if (turn->kind == SP_PLAY) {
-        if ((rc = apply_play(g, player, &turn->move))) return rc;
+        if ((rc = sp_apply_play(g, player, &turn->move))) return rc;
         sp_draw(g, player);
     } else if (turn->kind == SP_EXCHANGE) {
         apply_exchange(g, player, turn->given, turn->n_given);

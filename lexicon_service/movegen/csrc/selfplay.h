@@ -82,6 +82,9 @@ void sp_shuffle(uint8_t *tiles, int n, uint64_t *state);
 int sp_rack_count(const uint8_t *counts);
 /* Fills the rack of `player` from the end of the bag up to the rack size. */
 void sp_draw(SpState *state, int player);
+/* A play made on the game: its tiles on the board and off the player's rack, the generator's state moved
+ * on (the rack not refilled: sp_draw). */
+int sp_apply_play(SpState *state, int player, const MgMove *m);
 /* One turn of `player` (`scoreless`: turns without a score before it): the move its level chooses, made
  * on the board, its rack refilled (an exchange: the tiles drawn, the given ones shuffled into the bag);
  * `turn` says what was done. MG_* error codes (MG_TIMED_OUT past the parameters' deadline). */

@@ -84,17 +84,9 @@ typedef struct {
     SpTurn turn[2];
 } Reply;
 
-/* A play made on the game as sp_turn makes it (selfplay.c): its tiles on the board and off the rack,
- * the generator's state moved on, the rack refilled. */
+/* A play made on the game as sp_turn makes it: placed (selfplay.c), then the rack refilled. */
 static int replay(SpState *g, int player, const MgMove *m) {
-    for (int i = 0; i < m->len; i++) {
-        uint8_t t = m->tiles[i];
-        if (!(t & SQ_NEW)) continue;
-        int row = m->dir ? m->start + i : m->line, col = m->dir ? m->line : m->start + i;
-        g->board[row * g->R->cols + col] = t & (SQ_TILE | SQ_BLANK);
-        g->racks[player][(t & SQ_BLANK) ? 0 : (t & SQ_TILE)]--;
-    }
-    int rc = mg_state_play(&g->mg, m);
+    int rc = sp_apply_play(g, player, m);
     if (rc == MG_OK) sp_draw(g, player);
     return rc;
 }
